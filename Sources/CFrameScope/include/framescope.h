@@ -1,0 +1,3 @@
+#ifndef FRAMESCOPE_H
+#define FRAMESCOPE_H
+#endif

@@ -1,0 +1,2 @@
+/// FrameAnalysis: frames, budgets, percentiles, checks, comparisons and report renderers.
+public enum Analysis {}
