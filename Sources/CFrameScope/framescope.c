@@ -1,1 +1,67 @@
+#if !defined(__APPLE__)
+#define _GNU_SOURCE
+#endif
 #include "framescope.h"
+#include <stdlib.h>
+#include <string.h>
+
+_Thread_local fs_thread_slot fs_slot = {0, 0, 0};
+
+#include <pthread.h>
+#include <stdio.h>
+#if !defined(__APPLE__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+// Serial 1 is reserved for the main thread, so it has the same id in every trace.
+static _Atomic(uint64_t) fs_next_serial = 2;
+
+bool fs_is_main_thread(void) {
+#if defined(__APPLE__)
+    return pthread_main_np() != 0;
+#else
+    return (pid_t)syscall(SYS_gettid) == getpid();
+#endif
+}
+
+uint64_t fs_thread_serial_slow(void) {
+    uint64_t serial = fs_is_main_thread() ? 1 : atomic_fetch_add_explicit(&fs_next_serial, 1, memory_order_relaxed);
+    fs_slot.serial = serial;
+    return serial;
+}
+
+fs_ring *fs_ring_create(uint64_t capacity) {
+    fs_ring *ring = aligned_alloc(64, sizeof(fs_ring));
+    if (!ring) return 0;
+    memset(ring, 0, sizeof(fs_ring));
+    ring->records = malloc(sizeof(fs_record) * capacity);
+    if (!ring->records) {
+        free(ring);
+        return 0;
+    }
+    ring->mask = capacity - 1;
+    return ring;
+}
+
+void fs_ring_destroy(fs_ring *ring) {
+    if (!ring) return;
+    free(ring->records);
+    free(ring);
+}
+
+bool fs_thread_own_name(char *buffer, size_t length) {
+    if (length == 0) return false;
+    buffer[0] = 0;
+    if (pthread_getname_np(pthread_self(), buffer, length) != 0 || buffer[0] == 0) return false;
+#if !defined(__APPLE__)
+    char process[64] = {0};
+    FILE *comm = fopen("/proc/self/comm", "r");
+    if (comm) {
+        if (fgets(process, sizeof process, comm)) process[strcspn(process, "\n")] = 0;
+        fclose(comm);
+    }
+    if (strcmp(buffer, process) == 0) return false;
+#endif
+    return true;
+}

@@ -1,3 +1,118 @@
+// The recording hot path's C half: a per-thread cache slot, a single-producer/single-consumer
+// ring of fixed-size records, and the monotonic clock. Everything here is `static inline` so the
+// Swift compiler inlines it into `withSpan`; the only out-of-line code is in framescope.c.
 #ifndef FRAMESCOPE_H
 #define FRAMESCOPE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#if defined(__APPLE__)
+#include <mach/mach_time.h>
+#endif
+
+/// One recorded event: 32 bytes, written by one thread, read by the drainer.
+/// `meta` packs kind (bits 0-3), category (bits 4-15) and static-name length (bits 16-31).
+typedef struct fs_record {
+    int64_t start;   // nanoseconds
+    int64_t end;     // nanoseconds, or a counter value's bits, or a flow id
+    uint64_t name;   // static name address, or (1 << 63) | dynamic name id
+    uint32_t meta;
+    uint32_t extra;  // argument list index (0: none), or the begin thread's serial
+} fs_record;
+
+/// A bounded single-producer/single-consumer ring. The producer is the owning thread; the
+/// consumer is whoever drains, serialised by the recorder. `tail` is published with release
+/// ordering after the record is written, so a consumer that loads it with acquire ordering never
+/// sees a torn record. Head and tail live on separate cache lines.
+typedef struct fs_ring {
+    _Atomic(uint64_t) head;
+    char pad0[56];
+    _Atomic(uint64_t) tail;
+    _Atomic(uint64_t) dropped;
+    uint64_t mask;
+    fs_record *records;
+    char pad1[32];
+} fs_ring;
+
+/// The thread's cache of the last recorder it recorded into.
+typedef struct fs_thread_slot {
+    uint64_t recorder_id;
+    fs_ring *ring;
+    uint64_t serial;  // this thread's process-unique serial number, 0 until assigned
+} fs_thread_slot;
+
+extern _Thread_local fs_thread_slot fs_slot;
+
+/// Returns the ring of `recorder_id` for the calling thread, or NULL when the slot holds another.
+static inline fs_ring *fs_slot_ring(uint64_t recorder_id) {
+    return fs_slot.recorder_id == recorder_id ? fs_slot.ring : (fs_ring *)0;
+}
+
+static inline void fs_slot_set(uint64_t recorder_id, fs_ring *ring) {
+    fs_slot.recorder_id = recorder_id;
+    fs_slot.ring = ring;
+}
+
+/// Copies the calling thread's system name into `buffer` and returns true when it has one of its
+/// own (on Linux, threads inherit the process name, which says nothing about the thread).
+bool fs_thread_own_name(char *buffer, size_t length);
+
+/// Whether the calling thread is the process's main thread.
+bool fs_is_main_thread(void);
+
+/// The calling thread's serial number (1 for the main thread), assigned on first use from a process-wide counter.
+uint64_t fs_thread_serial_slow(void);
+static inline uint64_t fs_thread_serial(void) {
+    uint64_t serial = fs_slot.serial;
+    return serial != 0 ? serial : fs_thread_serial_slow();
+}
+
+/// Appends a record, or counts it as dropped when the ring is full. Producer only.
+static inline bool fs_ring_push(fs_ring *ring, int64_t start, int64_t end, uint64_t name, uint32_t meta, uint32_t extra) {
+    uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
+    uint64_t head = atomic_load_explicit(&ring->head, memory_order_acquire);
+    if (tail - head > ring->mask) {
+        atomic_store_explicit(&ring->dropped, atomic_load_explicit(&ring->dropped, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
+        return false;
+    }
+    fs_record *slot = &ring->records[tail & ring->mask];
+    slot->start = start;
+    slot->end = end;
+    slot->name = name;
+    slot->meta = meta;
+    slot->extra = extra;
+    atomic_store_explicit(&ring->tail, tail + 1, memory_order_release);
+    return true;
+}
+
+static inline uint64_t fs_ring_head(fs_ring *ring) { return atomic_load_explicit(&ring->head, memory_order_relaxed); }
+static inline uint64_t fs_ring_tail_acquire(fs_ring *ring) { return atomic_load_explicit(&ring->tail, memory_order_acquire); }
+static inline uint64_t fs_ring_dropped(fs_ring *ring) { return atomic_load_explicit(&ring->dropped, memory_order_relaxed); }
+/// Releases records up to `head` back to the producer. Consumer only.
+static inline void fs_ring_release(fs_ring *ring, uint64_t head) {
+    atomic_store_explicit(&ring->head, head, memory_order_release);
+}
+static inline fs_record fs_ring_read(const fs_ring *ring, uint64_t position) {
+    return ring->records[position & ring->mask];
+}
+
+/// Allocates a ring of `capacity` records (a power of two). Returns NULL when memory is short.
+fs_ring *fs_ring_create(uint64_t capacity);
+void fs_ring_destroy(fs_ring *ring);
+
+/// Monotonic nanoseconds since an arbitrary start.
+static inline int64_t fs_monotonic_ns(void) {
+#if defined(__APPLE__)
+    return (int64_t)clock_gettime_nsec_np(CLOCK_UPTIME_RAW);
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + (int64_t)ts.tv_nsec;
+#endif
+}
+
 #endif

@@ -1,0 +1,76 @@
+import Synchronization
+
+/// The frame-budget category a span belongs to: where the time went.
+///
+/// The built-in categories name the work the five techniques move around (`layout`,
+/// `imageDecode`, `cornerRounding`, `diffApply`) and the frame's own structure (`frame`, `input`,
+/// `render`). Apps add their own by name, once, and keep them in a static:
+///
+/// ```swift
+/// extension Category {
+///     static let networking = Category.named("networking")
+/// }
+/// recorder.withSpan("fetch", category: .networking) { ... }
+/// ```
+///
+/// A category is a small integer on the recording path; its name is looked up only on export.
+public struct Category: Hashable, Sendable {
+    /// The category's index in the process-wide registry.
+    public let id: UInt16
+
+    @usableFromInline
+    init(id: UInt16) { self.id = id }
+
+    /// Laying out views or nodes: measuring text, solving constraints, computing frames.
+    public static let layout = Category(id: 0)
+    /// Decoding compressed images into bitmaps.
+    public static let imageDecode = Category(id: 1)
+    /// Rounding corners: clipping, masking or pre-rendering rounded images.
+    public static let cornerRounding = Category(id: 2)
+    /// Computing or applying list updates: diffs, snapshots, reloads.
+    public static let diffApply = Category(id: 3)
+    /// One frame's main-thread pass, from its vsync to its commit.
+    public static let frame = Category(id: 4)
+    /// Handling user input.
+    public static let input = Category(id: 5)
+    /// The render server's lane: compositing and offscreen passes.
+    public static let render = Category(id: 6)
+    /// Work given no category.
+    public static let other = Category(id: 7)
+
+    /// Returns the category with this name, registering it on first use.
+    ///
+    /// Registration takes a lock; call it once and keep the result.
+    /// - Parameter name: The name the trace will show, e.g. `networking`.
+    /// - Precondition: At most 4,096 distinct categories exist in a process.
+    public static func named(_ name: String) -> Category {
+        CategoryRegistry.shared.category(named: name)
+    }
+
+    /// The name the trace shows for this category (`image-decode` for ``imageDecode``).
+    public var name: String { CategoryRegistry.shared.name(of: self) }
+}
+
+/// The process-wide table of category names. Built-ins occupy the first ids.
+final class CategoryRegistry: Sendable {
+    static let shared = CategoryRegistry()
+    static let builtInNames = ["layout", "image-decode", "corner-rounding", "diff-apply", "frame", "input", "render", "other"]
+    static let limit = 4096
+
+    private let names = Mutex<[String]>(CategoryRegistry.builtInNames)
+
+    func category(named name: String) -> Category {
+        names.withLock { names in
+            if let index = names.firstIndex(of: name) { return Category(id: UInt16(index)) }
+            precondition(names.count < CategoryRegistry.limit, "framescope supports at most 4,096 categories")
+            names.append(name)
+            return Category(id: UInt16(names.count - 1))
+        }
+    }
+
+    func name(of category: Category) -> String {
+        names.withLock { $0[Int(category.id)] }
+    }
+
+    func allNames() -> [String] { names.withLock { $0 } }
+}

@@ -1,0 +1,186 @@
+import CFrameScope
+public import FrameTrace
+
+/// What exports remember between calls: static names already read, flows with one end seen, and
+/// the next id for async pairs. Guarded by the recorder's export lock, which also serialises
+/// consumers of the threads' rings.
+struct ExportState: Sendable {
+    var staticNames: [UInt64: String] = [:]
+    var pendingFlows: [UInt64: PendingFlow] = [:]
+    var nextAsyncID: UInt64 = 1
+}
+
+/// One end of a flow whose other end has not been exported yet.
+struct PendingFlow: Sendable {
+    var name: String
+    var category: String
+    var thread: ThreadKey
+    var timestamp: Int64
+    var isStart: Bool
+}
+
+extension Recorder {
+    /// Copies everything recorded so far into a trace, leaving it in the buffers.
+    ///
+    /// Safe while other threads record: each thread's records up to the moment its buffer is read
+    /// are included whole, never torn. A flow appears only when both its ends are recorded.
+    /// - Returns: The trace, with metadata (clock, frame interval, main thread, dropped events).
+    /// - Complexity: O(*n*) in the recorded events.
+    public func snapshot() -> Trace { collect(consume: false) }
+
+    /// Moves everything recorded so far into a trace, freeing the buffers for more events.
+    ///
+    /// Events are handed out exactly once across drains: nothing counted twice, nothing lost.
+    /// Use it to stream long recordings (see ``TraceStream``).
+    /// - Returns: The drained events, with metadata.
+    /// - Complexity: O(*n*) in the drained events.
+    public func drain() -> Trace { collect(consume: true) }
+
+    /// Writes a snapshot of the recording as a Chrome trace (object form) to `path`.
+    /// - Parameter path: The file to create; `-` for standard output.
+    /// - Throws: ``FrameTrace/FileError`` when the file cannot be written.
+    public func writeChromeJSON(to path: String) throws(FileError) {
+        try snapshot().writeChromeJSON(toFile: path)
+    }
+
+    /// The metadata this recorder writes into its traces.
+    public var traceMetadata: TraceMetadata {
+        var extra: [Argument] = []
+        let open = openIntervalCount
+        if open > 0 { extra.append(Argument("open-intervals", .int(open))) }
+        return TraceMetadata(
+            producer: "framescope", producerVersion: FramescopeVersion.current, clock: clock.name,
+            frameIntervalNanoseconds: configuration.frameInterval.nanosecondCount, mainThread: mainThreadKey,
+            droppedEvents: droppedEventCounts, extra: extra)
+    }
+
+    private func collect(consume: Bool) -> Trace {
+        exportState.withLock { state in
+            var working = state
+            var builder = TraceAssembler(recorder: self)
+            let threads = buffers.withLock { $0.values.sorted { $0.serial < $1.serial } }
+            for buffer in threads {
+                builder.add(buffer, consume: consume, state: &working)
+            }
+            if consume {
+                state = working
+            } else {
+                state.staticNames = working.staticNames
+            }
+            var trace = builder.trace
+            trace.metadata = traceMetadata
+            return trace
+        }
+    }
+}
+
+/// Turns one export's records into trace events.
+private struct TraceAssembler {
+    let recorder: Recorder
+    let categoryNames = CategoryRegistry.shared.allNames()
+    let dynamicNames: [String]
+    var trace = Trace()
+    var nameSymbols: [UInt64: Symbol] = [:]
+
+    init(recorder: Recorder) {
+        self.recorder = recorder
+        dynamicNames = recorder.dynamicNames.withLock { $0.names }
+        trace.processes[recorder.processID] = TraceProcess(processID: recorder.processID, name: recorder.configuration.processName)
+    }
+
+    mutating func add(_ buffer: ThreadBuffer, consume: Bool, state: inout ExportState) {
+        let key = recorder.threadKey(serial: buffer.serial)
+        trace.setThread(TraceThread(key: key, name: buffer.name.withLock { $0 }, sortIndex: buffer.isMain ? 0 : Int64(buffer.serial)))
+        let ring = buffer.ring
+        let head = fs_ring_head(ring)
+        let tail = fs_ring_tail_acquire(ring)
+        guard head != tail else { return }
+        let attachments: [UInt32: Attachment] = buffer.attachments.withLock { attachments in
+            var taken: [UInt32: Attachment] = [:]
+            for position in head..<tail {
+                let index = fs_ring_read(ring, position).extra
+                guard index != 0, let attachment = attachments[index] else { continue }
+                taken[index] = attachment
+                if consume { attachments[index] = nil }
+            }
+            return taken
+        }
+        trace.events.reserveCapacity(trace.events.count + Int(tail - head))
+        for position in head..<tail {
+            let record = fs_ring_read(ring, position)
+            let attachment = record.extra == 0 ? nil : attachments[record.extra]
+            append(record, thread: key, attachment: attachment, state: &state)
+        }
+        if consume { fs_ring_release(ring, tail) }
+    }
+
+    private mutating func append(_ record: fs_record, thread: ThreadKey, attachment: Attachment?, state: inout ExportState) {
+        let kind = RecordKind(rawValue: record.meta & 0xF) ?? .instant
+        let category = trace.symbols.intern(categoryNames[Int((record.meta >> 4) & 0xFFF)])
+        let name = symbol(forName: record.name, length: Int(record.meta >> 16), state: &state)
+        let arguments = trace.addArguments(attachment?.arguments ?? [])
+        switch kind {
+        case .span:
+            trace.events.append(
+                TraceEvent(phase: .complete, name: name, category: category, thread: thread, timestamp: record.start,
+                           duration: record.end - record.start, arguments: arguments))
+        case .crossThreadSpan:
+            let id = state.nextAsyncID
+            state.nextAsyncID += 1
+            let beginThread = recorder.threadKey(serial: attachment?.beginSerial ?? 0)
+            trace.events.append(
+                TraceEvent(phase: .asyncBegin, name: name, category: category, thread: beginThread, timestamp: record.start,
+                           id: id, arguments: arguments))
+            trace.events.append(
+                TraceEvent(phase: .asyncEnd, name: name, category: category, thread: thread, timestamp: record.end, id: id))
+        case .instant:
+            trace.events.append(
+                TraceEvent(phase: .instant, name: name, category: category, thread: thread, timestamp: record.start,
+                           arguments: arguments))
+        case .counter:
+            let value = Double(bitPattern: UInt64(bitPattern: record.end))
+            trace.events.append(
+                TraceEvent(phase: .counter, name: name, category: category, thread: thread, timestamp: record.start,
+                           arguments: trace.addArguments([Argument("value", .double(value))])))
+        case .flowStart, .flowEnd:
+            appendFlowEnd(record, isStart: kind == .flowStart, name: name, category: category, thread: thread, state: &state)
+        }
+    }
+
+    /// Emits a flow's two events once both ends are known; holds the first end until then.
+    private mutating func appendFlowEnd(
+        _ record: fs_record, isStart: Bool, name: Symbol, category: Symbol, thread: ThreadKey, state: inout ExportState
+    ) {
+        let id = UInt64(bitPattern: record.end)
+        guard let other = state.pendingFlows.removeValue(forKey: id), other.isStart != isStart else {
+            state.pendingFlows[id] = PendingFlow(
+                name: trace.symbols[name], category: trace.symbols[category], thread: thread, timestamp: record.start, isStart: isStart)
+            return
+        }
+        let here = (thread: thread, timestamp: record.start)
+        let start = isStart ? here : (thread: other.thread, timestamp: other.timestamp)
+        let finish = isStart ? (thread: other.thread, timestamp: other.timestamp) : here
+        trace.events.append(TraceEvent(phase: .flowStart, name: name, category: category, thread: start.thread, timestamp: start.timestamp, id: id))
+        trace.events.append(
+            TraceEvent(phase: .flowEnd, name: name, category: category, thread: finish.thread, timestamp: finish.timestamp, id: id,
+                       bindingPoint: .enclosing))
+    }
+
+    private mutating func symbol(forName bits: UInt64, length: Int, state: inout ExportState) -> Symbol {
+        if let symbol = nameSymbols[bits] { return symbol }
+        let string: String
+        if bits & dynamicNameTag != 0 {
+            let index = Int(bits & ~dynamicNameTag)
+            string = index < dynamicNames.count ? dynamicNames[index] : "?"
+        } else if let cached = state.staticNames[bits] {
+            string = cached
+        } else {
+            let pointer = UnsafePointer<UInt8>(bitPattern: UInt(bits))
+            string = String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self)
+            state.staticNames[bits] = string
+        }
+        let symbol = trace.symbols.intern(string)
+        nameSymbols[bits] = symbol
+        return symbol
+    }
+}

@@ -1,0 +1,152 @@
+import CFrameScope
+import FrameTrace
+
+extension Recorder {
+    /// Runs `body` inside a span and returns what it returns.
+    ///
+    /// The span starts and ends on the calling thread, so spans nest by construction. When the
+    /// recorder is disabled this costs one load and a branch; the name is a `StaticString`, so
+    /// enabled recording allocates nothing either unless `arguments` are given.
+    ///
+    /// ```swift
+    /// let frames = recorder.withSpan("layout feed cell", category: .layout) { engine.layout(cell) }
+    /// ```
+    /// - Parameters:
+    ///   - name: A static name; the trace identifies it by address and interns it once.
+    ///   - category: The budget category the time counts against.
+    ///   - arguments: Values to attach, evaluated only when recording.
+    ///   - body: The work to measure.
+    /// - Returns: The body's result.
+    /// - Throws: Whatever `body` throws; the span is recorded either way.
+    @inlinable
+    public func withSpan<Result, Failure: Error>(
+        _ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:],
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        guard isEnabled else { return try body() }
+        let argumentIndex = storeAttachment(arguments())
+        let start = clock.now()
+        do {
+            let result = try body()
+            recordSpan(name, category: category, start: start, argumentIndex: argumentIndex)
+            return result
+        } catch {
+            recordSpan(name, category: category, start: start, argumentIndex: argumentIndex)
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a span named at run time.
+    ///
+    /// Dynamic names go through a locked intern table; prefer the `StaticString` overload.
+    /// - Parameters:
+    ///   - name: The span's name.
+    ///   - category: The budget category.
+    ///   - arguments: Values to attach, evaluated only when recording.
+    ///   - body: The work to measure.
+    /// - Returns: The body's result.
+    /// - Throws: Whatever `body` throws.
+    @inlinable
+    public func withSpan<Result, Failure: Error>(
+        named name: String, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:],
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        guard isEnabled else { return try body() }
+        let nameID = internDynamicName(name)
+        let argumentIndex = storeAttachment(arguments())
+        let start = clock.now()
+        defer {
+            push(start: start, end: clock.now(), name: nameID, meta: packMeta(.span, category, nameLength: 0), extra: argumentIndex)
+        }
+        return try body()
+    }
+
+    /// Runs async `body` inside a span.
+    ///
+    /// If the task resumes on another thread than it started on, the span is exported as an async
+    /// `b`/`e` pair from the first thread to the last, never as an `X` that could overlap others.
+    /// - Parameters:
+    ///   - name: A static name.
+    ///   - category: The budget category.
+    ///   - arguments: Values to attach, evaluated only when recording.
+    ///   - isolation: The caller's isolation, inherited by `body`.
+    ///   - body: The work to measure.
+    /// - Returns: The body's result.
+    /// - Throws: Whatever `body` throws.
+    @inlinable
+    public func withSpan<Result>(
+        _ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:],
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        guard isEnabled else { return try await body() }
+        let spanArguments = arguments()
+        let begin = beginPoint()
+        defer { finishSpan(name, category: category, begin: begin, arguments: spanArguments) }
+        return try await body()
+    }
+
+    /// Records an instant: a point in time, such as an input event or a vsync.
+    /// - Parameters:
+    ///   - name: A static name.
+    ///   - category: The budget category.
+    ///   - arguments: Values to attach, evaluated only when recording.
+    @inlinable
+    public func instant(_ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:]) {
+        guard isEnabled else { return }
+        let argumentIndex = storeAttachment(arguments())
+        let (bits, length) = nameBits(name)
+        let now = clock.now()
+        push(start: now, end: now, name: bits, meta: packMeta(.instant, category, nameLength: length), extra: argumentIndex)
+    }
+
+    /// Records a sample of a numeric series, such as queue depth or cache hit rate.
+    /// - Parameters:
+    ///   - name: The series name.
+    ///   - value: The sample.
+    ///   - category: The budget category.
+    @inlinable
+    public func counter(_ name: StaticString, value: Double, category: Category = .other) {
+        guard isEnabled else { return }
+        let (bits, length) = nameBits(name)
+        let now = clock.now()
+        push(start: now, end: Int64(bitPattern: value.bitPattern), name: bits, meta: packMeta(.counter, category, nameLength: length), extra: 0)
+    }
+
+    // MARK: - Internals shared by the span forms
+
+    @inlinable
+    @inline(__always)
+    func recordSpan(_ name: StaticString, category: Category, start: Int64, argumentIndex: UInt32) {
+        let end = clock.now()
+        let (bits, length) = nameBits(name)
+        push(start: start, end: end, name: bits, meta: packMeta(.span, category, nameLength: length), extra: argumentIndex)
+    }
+
+    /// Where and when a span that may cross threads began.
+    @usableFromInline
+    struct BeginPoint: Sendable {
+        @usableFromInline let timestamp: Int64
+        @usableFromInline let serial: UInt64
+        @usableFromInline init(timestamp: Int64, serial: UInt64) {
+            self.timestamp = timestamp
+            self.serial = serial
+        }
+    }
+
+    @usableFromInline
+    func beginPoint() -> BeginPoint {
+        BeginPoint(timestamp: clock.now(), serial: fs_thread_serial())
+    }
+
+    /// Records a span that began at `begin`: a plain span if it ends on the thread it began on,
+    /// otherwise a cross-thread span whose attachment remembers where it began.
+    @usableFromInline
+    func finishSpan(_ name: StaticString, category: Category, begin: BeginPoint, arguments: SpanArguments) {
+        let end = clock.now()
+        let (bits, length) = nameBits(name)
+        let sameThread = fs_thread_serial() == begin.serial
+        let attachment = storeAttachment(arguments, beginSerial: sameThread ? nil : begin.serial)
+        let kind: RecordKind = sameThread ? .span : .crossThreadSpan
+        push(start: begin.timestamp, end: end, name: bits, meta: packMeta(kind, category, nameLength: length), extra: attachment)
+    }
+}

@@ -1,0 +1,219 @@
+public import CFrameScope
+public import FrameTrace
+public import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Records spans, instants, counters and flows from any thread, cheaply, and exports them as a
+/// ``FrameTrace/Trace``.
+///
+/// Each thread records into its own bounded ring buffer, found through a thread-local slot: the
+/// hot path takes no lock and allocates nothing once the thread's buffer exists. When a buffer is
+/// full, further events on that thread are dropped and counted (``droppedEventCounts``, and the
+/// trace's metadata); nothing is lost silently. ``drain()`` and ``snapshot()`` are safe while other
+/// threads keep recording.
+///
+/// ```swift
+/// let recorder = Recorder()
+/// let cell = recorder.withSpan("layout cell", category: .layout) { layout(cell) }
+/// try recorder.writeChromeJSON(to: "trace.json")
+/// ```
+///
+/// Make one recorder per test; apps usually use ``shared``.
+public final class Recorder: Sendable {
+    /// How a recorder is set up.
+    public struct Configuration: Sendable {
+        /// Events each thread can hold before it drops; rounded up to a power of two.
+        /// Each event takes 32 bytes, so the default 65,536 costs 2 MiB per recording thread.
+        public var perThreadCapacity: Int
+        /// The frame interval of the simulated display, written into the trace for analysis.
+        public var frameInterval: Duration
+        /// The process name shown by trace viewers.
+        public var processName: String
+        /// Whether recording starts enabled.
+        public var isEnabled: Bool
+
+        /// Creates a configuration.
+        /// - Precondition: `perThreadCapacity` is at least 1 and `frameInterval` is positive.
+        public init(
+            perThreadCapacity: Int = 65_536, frameInterval: Duration = .nanoseconds(16_666_667),
+            processName: String = "framescope", isEnabled: Bool = true
+        ) {
+            precondition(perThreadCapacity >= 1, "perThreadCapacity must be at least 1")
+            precondition(frameInterval > .zero, "frameInterval must be positive")
+            self.perThreadCapacity = perThreadCapacity
+            self.frameInterval = frameInterval
+            self.processName = processName
+            self.isEnabled = isEnabled
+        }
+    }
+
+    /// The process-wide recorder apps use unless they inject their own.
+    public static let shared = Recorder()
+
+    private static let nextID = Atomic<UInt64>(1)
+
+    /// The recorder's identity in threads' cache slots; never reused.
+    @usableFromInline
+    let id: UInt64
+    @usableFromInline
+    let enabled: Atomic<Bool>
+    /// The clock every timestamp comes from.
+    public let clock: RecorderClock
+    /// The configuration the recorder was made with.
+    public let configuration: Configuration
+    /// The clock reading when the recorder was made; streamed traces use it as time zero.
+    public let startTimestamp: Int64
+    let capacity: UInt64
+    let processID: Int64
+    let buffers = Mutex<[UInt64: ThreadBuffer]>([:])
+    let dynamicNames = Mutex<DynamicNames>(DynamicNames())
+    let exportState = Mutex<ExportState>(ExportState())
+    let nextFlowID = Atomic<UInt64>(1)
+    @usableFromInline
+    let unattributedDrops = Atomic<Int64>(0)
+    let openIntervals = Atomic<Int64>(0)
+
+    /// Creates a recorder.
+    /// - Parameters:
+    ///   - configuration: Capacity, frame interval, process name and initial state.
+    ///   - clock: Where timestamps come from; `.manual(...)` in tests.
+    public init(configuration: Configuration = Configuration(), clock: RecorderClock = .monotonic) {
+        id = Recorder.nextID.add(1, ordering: .relaxed).oldValue
+        enabled = Atomic(configuration.isEnabled)
+        self.clock = clock
+        self.configuration = configuration
+        var capacity: UInt64 = 1
+        while capacity < UInt64(configuration.perThreadCapacity) { capacity <<= 1 }
+        self.capacity = capacity
+        processID = Int64(getpid())
+        startTimestamp = clock.now()
+    }
+
+    /// Whether events are being recorded. Reading it costs one relaxed atomic load.
+    @inlinable
+    public var isEnabled: Bool { enabled.load(ordering: .relaxed) }
+
+    /// Turns recording on or off. Spans already open when recording is turned off still end.
+    public func setEnabled(_ isEnabled: Bool) { enabled.store(isEnabled, ordering: .relaxed) }
+
+    // MARK: - The recording path
+
+    /// Appends one record to the calling thread's buffer.
+    @inlinable
+    @inline(__always)
+    func push(start: Int64, end: Int64, name: UInt64, meta: UInt32, extra: UInt32) {
+        if let ring = fs_slot_ring(id) ?? attachCurrentThread() {
+            fs_ring_push(ring, start, end, name, meta, extra)
+        } else {
+            unattributedDrops.add(1, ordering: .relaxed)
+        }
+    }
+
+    /// Finds or creates the calling thread's buffer and caches it in the thread's slot.
+    @usableFromInline
+    @inline(never)
+    func attachCurrentThread() -> UnsafeMutablePointer<fs_ring>? {
+        currentBuffer()?.ring
+    }
+
+    func currentBuffer() -> ThreadBuffer? {
+        let serial = fs_thread_serial()
+        let buffer: ThreadBuffer? = buffers.withLock { buffers in
+            if let existing = buffers[serial] { return existing }
+            guard let ring = fs_ring_create(capacity) else { return nil }
+            let isMain = serial == 1
+            let buffer = ThreadBuffer(ring: ring, serial: serial, isMain: isMain, name: isMain ? "main" : Recorder.systemThreadName(serial: serial))
+            buffers[serial] = buffer
+            return buffer
+        }
+        if let buffer { fs_slot_set(id, buffer.ring) }
+        return buffer
+    }
+
+    /// The record name for a static string: its address, or a dynamic id when it has no pointer.
+    @inlinable
+    @inline(__always)
+    func nameBits(_ name: StaticString) -> (bits: UInt64, length: Int) {
+        if name.hasPointerRepresentation, name.utf8CodeUnitCount <= 0xFFFF {
+            return (UInt64(UInt(bitPattern: name.utf8Start)), name.utf8CodeUnitCount)
+        }
+        return (internDynamicName(name.description), 0)
+    }
+
+    /// Interns a dynamic name under a lock and returns its tagged id.
+    @usableFromInline
+    func internDynamicName(_ name: String) -> UInt64 {
+        dynamicNames.withLock { $0.intern(name) } | dynamicNameTag
+    }
+
+    /// Stores arguments (and, for a span that crossed threads, where it began) for the calling
+    /// thread's next record; returns the index the record carries, 0 when there is nothing to store.
+    @usableFromInline
+    func storeAttachment(_ arguments: SpanArguments, beginSerial: UInt64? = nil) -> UInt32 {
+        guard !arguments.list.isEmpty || beginSerial != nil, let buffer = currentBuffer() else { return 0 }
+        return buffer.store(Attachment(arguments: arguments.list, beginSerial: beginSerial))
+    }
+
+    /// The calling thread's serial number, its id in the trace.
+    @usableFromInline
+    @available(*, noasync, message: "a suspension can move the caller to another thread")
+    func currentThreadSerial() -> UInt64 { fs_thread_serial() }
+
+    // MARK: - Threads
+
+    /// Names the calling thread in this recorder's traces, e.g. `layout-worker-1`.
+    ///
+    /// The main thread is named `main` automatically; other threads default to their system name,
+    /// or `thread-N`.
+    @available(*, noasync, message: "a suspension can move the caller to another thread")
+    public func nameCurrentThread(_ name: String) {
+        currentBuffer()?.name.withLock { $0 = name }
+    }
+
+    static func systemThreadName(serial: UInt64) -> String {
+        var bytes = [CChar](repeating: 0, count: 64)
+        guard fs_thread_own_name(&bytes, bytes.count) else { return "thread-\(serial)" }
+        return String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    // MARK: - Queries
+
+    /// Events dropped so far because a thread's buffer was full, per thread (in trace ids).
+    public var droppedEventCounts: [ThreadKey: Int64] {
+        var counts: [ThreadKey: Int64] = [:]
+        for buffer in buffers.withLock({ Array($0.values) }) {
+            let dropped = Int64(fs_ring_dropped(buffer.ring))
+            if dropped > 0 { counts[threadKey(serial: buffer.serial)] = dropped }
+        }
+        let unattributed = unattributedDrops.load(ordering: .relaxed)
+        if unattributed > 0 { counts[threadKey(serial: 0), default: 0] += unattributed }
+        return counts
+    }
+
+    /// The trace id of the main thread.
+    public var mainThreadKey: ThreadKey { threadKey(serial: 1) }
+
+    func threadKey(serial: UInt64) -> ThreadKey {
+        ThreadKey(processID: processID, threadID: Int64(serial))
+    }
+}
+
+/// Dynamic names, interned once each; record names refer to them by index.
+struct DynamicNames {
+    private(set) var names: [String] = []
+    private var index: [String: UInt64] = [:]
+
+    mutating func intern(_ name: String) -> UInt64 {
+        if let id = index[name] { return id }
+        let id = UInt64(names.count)
+        names.append(name)
+        index[name] = id
+        return id
+    }
+}

@@ -1,0 +1,20 @@
+public import FrameTrace
+
+/// Key–value arguments attached to a span or instant, written as a dictionary literal.
+///
+/// ```swift
+/// recorder.withSpan("decode", category: .imageDecode, arguments: ["width": 1200, "file": "feed-3.png"]) { ... }
+/// ```
+///
+/// Arguments are passed as an autoclosure, so a disabled recorder never builds them.
+public struct SpanArguments: Sendable, ExpressibleByDictionaryLiteral {
+    /// The arguments in the order written.
+    public var list: [Argument]
+
+    /// Creates arguments from a list.
+    public init(_ list: [Argument]) { self.list = list }
+
+    public init(dictionaryLiteral elements: (String, ArgumentValue)...) {
+        list = elements.map { Argument($0.0, $0.1) }
+    }
+}

@@ -1,0 +1,66 @@
+import CFrameScope
+import FrameTrace
+import Synchronization
+
+/// What a record carries beyond its 32 bytes: arguments, and for a span that ended on another
+/// thread than it began on, the thread it began on. Rare, so it lives in a locked side table.
+struct Attachment: Sendable {
+    var arguments: [Argument]
+    var beginSerial: UInt64?
+}
+
+/// One thread's recording state inside one recorder: its ring of records, its name, and the
+/// attachments its records refer to.
+///
+/// The owning thread is the only producer of the ring and of `nextAttachmentIndex`; consumers take
+/// the recorder's export lock before reading, so the ring is single-producer/single-consumer.
+final class ThreadBuffer: @unchecked Sendable {
+    // @unchecked: `ring` is a C SPSC ring whose head/tail are atomics (see framescope.h);
+    // `nextAttachmentIndex` is touched only by the owning thread; everything else is a `let` or
+    // guarded by a Mutex.
+    let ring: UnsafeMutablePointer<fs_ring>
+    let serial: UInt64
+    let isMain: Bool
+    let name: Mutex<String>
+    let attachments = Mutex<[UInt32: Attachment]>([:])
+    var nextAttachmentIndex: UInt32 = 1
+
+    init(ring: UnsafeMutablePointer<fs_ring>, serial: UInt64, isMain: Bool, name: String) {
+        self.ring = ring
+        self.serial = serial
+        self.isMain = isMain
+        self.name = Mutex(name)
+    }
+
+    deinit { fs_ring_destroy(ring) }
+
+    /// Stores an attachment for a record this thread is about to push and returns the index the
+    /// record refers to it by. Producer only.
+    func store(_ attachment: Attachment) -> UInt32 {
+        let index = nextAttachmentIndex
+        nextAttachmentIndex = index == UInt32.max ? 1 : index + 1
+        attachments.withLock { $0[index] = attachment }
+        return index
+    }
+}
+
+/// The packed `meta` field of a record: kind, category and static-name length.
+@usableFromInline
+enum RecordKind: UInt32 {
+    case span = 0
+    case instant = 1
+    case counter = 2
+    case flowStart = 3
+    case flowEnd = 4
+    case crossThreadSpan = 5
+}
+
+@usableFromInline
+@inline(__always)
+func packMeta(_ kind: RecordKind, _ category: Category, nameLength: Int) -> UInt32 {
+    kind.rawValue | UInt32(category.id) << 4 | UInt32(truncatingIfNeeded: nameLength) << 16
+}
+
+/// Bit 63 of a record's name marks a dynamic name id; otherwise it is a static string's address.
+@usableFromInline
+let dynamicNameTag: UInt64 = 1 << 63

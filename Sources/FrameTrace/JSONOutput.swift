@@ -1,0 +1,139 @@
+/// An append-only byte buffer with the JSON primitives the trace writer needs.
+///
+/// Numbers are formatted by hand from integers so timestamps are exact and no Foundation
+/// formatter runs per event.
+struct JSONOutput {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    @inline(__always)
+    mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    @inline(__always)
+    mutating func append(bytes other: [UInt8]) { bytes.append(contentsOf: other) }
+
+    /// Appends a signed decimal integer.
+    mutating func append(integer value: Int64) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            append(unsigned: value.magnitude)
+        } else {
+            append(unsigned: UInt64(value))
+        }
+    }
+
+    /// Appends an unsigned decimal integer.
+    mutating func append(unsigned value: UInt64) {
+        if value < 10 {
+            bytes.append(0x30 &+ UInt8(truncatingIfNeeded: value))
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: enough for 20 digits
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 {
+                count += 1
+                buffer[24 - count] = 0x30 &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            bytes.append(contentsOf: buffer[(24 - count)...])
+        }
+    }
+
+    /// Appends nanoseconds as microseconds with at most three decimals, exactly.
+    mutating func append(microsecondsFromNanoseconds nanoseconds: Int64) {
+        if nanoseconds < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = nanoseconds.magnitude
+        append(unsigned: magnitude / 1000)
+        var fraction = magnitude % 1000
+        guard fraction != 0 else { return }
+        bytes.append(UInt8(ascii: "."))
+        var divisor: UInt64 = 100
+        while fraction != 0 {
+            bytes.append(0x30 &+ UInt8(truncatingIfNeeded: fraction / divisor))
+            fraction %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// Appends a double as JSON; NaN and infinities, which JSON cannot hold, become `null`.
+    mutating func append(double value: Double) {
+        guard value.isFinite else {
+            append("null")
+            return
+        }
+        if value == value.rounded(), abs(value) < 1e15 {
+            append(integer: Int64(value))
+        } else {
+            bytes.append(contentsOf: value.description.utf8)
+        }
+    }
+
+    /// Appends a quoted, escaped JSON string.
+    mutating func append(string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        JSONOutput.escape(string, into: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends an argument value.
+    mutating func append(value: ArgumentValue) {
+        switch value {
+        case .int(let int): append(integer: int)
+        case .double(let double): append(double: double)
+        case .string(let string): append(string: string)
+        case .bool(let bool): append(bool ? "true" : "false")
+        case .null: append("null")
+        }
+    }
+
+    /// Appends `{"key":value,...}` for scalar arguments.
+    mutating func append(arguments: [Argument]) {
+        bytes.append(UInt8(ascii: "{"))
+        for (index, argument) in arguments.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            append(string: argument.key)
+            bytes.append(UInt8(ascii: ":"))
+            append(value: argument.value)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Escapes a string's UTF-8 for a JSON string body: quote, backslash and every control
+    /// character. Swift strings are valid Unicode, so ill-formed input was already replaced by
+    /// U+FFFD when the string was made from bytes.
+    static func escape(_ string: String, into output: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { utf8 in
+            var start = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                output.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
+                case 0x0A: output.append(UInt8(ascii: "n"))
+                case 0x0D: output.append(UInt8(ascii: "r"))
+                case 0x09: output.append(UInt8(ascii: "t"))
+                case 0x08: output.append(UInt8(ascii: "b"))
+                case 0x0C: output.append(UInt8(ascii: "f"))
+                default:
+                    output.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+                }
+                start = index + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
+        }
+    }
+}

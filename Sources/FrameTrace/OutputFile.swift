@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A failure to create or write a file, with the path and the system's reason.
+public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file involved.
+    public var path: String
+    /// What went wrong, e.g. `No such file or directory`.
+    public var reason: String
+
+    /// Creates an error.
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+
+    static func fromErrno(_ path: String) -> FileError {
+        FileError(path: path, reason: String(cString: strerror(errno)))
+    }
+}
+
+/// A file opened for writing, appended to in whole chunks that go straight to the operating
+/// system, so another process (or a crash) sees every chunk written so far.
+///
+/// ```swift
+/// let file = try OutputFile(path: "trace.json")
+/// try file.write(trace.chromeJSON())
+/// try file.close()
+/// ```
+public final class OutputFile {
+    /// The path the file was opened at; `-` means standard output.
+    public let path: String
+    private var descriptor: Int32
+    private let ownsDescriptor: Bool
+
+    /// Creates (or truncates) the file at `path`; `-` writes to standard output.
+    /// - Throws: ``FileError`` when the file cannot be created.
+    public init(path: String) throws(FileError) {
+        self.path = path
+        if path == "-" {
+            fflush(nil)  // keep order with anything already printed
+            descriptor = 1
+            ownsDescriptor = false
+        } else {
+            let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard opened >= 0 else { throw FileError.fromErrno(path) }
+            descriptor = opened
+            ownsDescriptor = true
+        }
+    }
+
+    /// Appends bytes, retrying short writes.
+    /// - Throws: ``FileError`` when the write fails (a full disk, a closed file).
+    public func write(_ bytes: [UInt8]) throws(FileError) {
+        guard descriptor >= 0 else { throw FileError(path: path, reason: "file already closed") }
+        var failure: FileError?
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileError.fromErrno(path)
+                    return
+                }
+                offset += written
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Closes the file; later writes fail.
+    /// - Throws: ``FileError`` when closing fails.
+    public func close() throws(FileError) {
+        guard descriptor >= 0 else { return }
+        let closing = descriptor
+        descriptor = -1
+        if ownsDescriptor, systemClose(closing) != 0 { throw FileError.fromErrno(path) }
+    }
+
+    deinit {
+        if ownsDescriptor, descriptor >= 0 { _ = systemClose(descriptor) }
+    }
+}
+
+private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Darwin)
+    Darwin.write(descriptor, pointer, count)
+    #elseif canImport(Musl)
+    Musl.write(descriptor, pointer, count)
+    #else
+    Glibc.write(descriptor, pointer, count)
+    #endif
+}
+
+private func systemClose(_ descriptor: Int32) -> Int32 {
+    #if canImport(Darwin)
+    Darwin.close(descriptor)
+    #elseif canImport(Musl)
+    Musl.close(descriptor)
+    #else
+    Glibc.close(descriptor)
+    #endif
+}
+
+extension Trace {
+    /// Writes the trace as one Chrome Trace Event JSON document.
+    /// - Parameters:
+    ///   - path: Where to write; `-` for standard output.
+    ///   - form: The document's shape; the object form by default.
+    /// - Throws: ``FileError`` when the file cannot be written.
+    public func writeChromeJSON(toFile path: String, form: ChromeTraceWriter.Form = .object) throws(FileError) {
+        let file = try OutputFile(path: path)
+        try file.write(chromeJSON(form: form))
+        try file.close()
+    }
+}

@@ -1,0 +1,105 @@
+/// The process and thread an event belongs to.
+public struct ThreadKey: Hashable, Sendable, Comparable {
+    /// The process id (`pid`).
+    public var processID: Int64
+    /// The thread id (`tid`).
+    public var threadID: Int64
+
+    /// Creates a key from a process and thread id.
+    public init(processID: Int64, threadID: Int64) {
+        self.processID = processID
+        self.threadID = threadID
+    }
+
+    public static func < (lhs: ThreadKey, rhs: ThreadKey) -> Bool {
+        (lhs.processID, lhs.threadID) < (rhs.processID, rhs.threadID)
+    }
+}
+
+extension ThreadKey: CustomStringConvertible {
+    /// `PID:TID`, the form the CLI's `--main-thread` takes.
+    public var description: String { "\(processID):\(threadID)" }
+}
+
+/// One event of a trace, stored compactly.
+///
+/// Strings are ``Symbol``s into the owning ``Trace``'s table and arguments are an index into its
+/// argument lists, so an event costs a fixed 64 bytes however long its name is. Times are integer
+/// nanoseconds: the format's microseconds with their fraction kept exactly.
+public struct TraceEvent: Sendable, Hashable {
+    /// What kind of event this is.
+    public var phase: Phase
+    /// For flow events, the slice the flow binds to.
+    public var bindingPoint: BindingPoint
+    /// For instants, the scope they cover.
+    public var scope: InstantScope
+    /// The event's name.
+    public var name: Symbol
+    /// The event's category (`cat`); several comma-separated categories stay one string.
+    public var category: Symbol
+    /// The process and thread the event was recorded on.
+    public var thread: ThreadKey
+    /// When the event happened, in nanoseconds on the trace's clock.
+    public var timestamp: Int64
+    /// For `complete` events, how long the span lasted, in nanoseconds; otherwise 0.
+    public var duration: Int64
+    /// For async and flow events, the id that pairs them; otherwise 0.
+    public var id: UInt64
+    /// Index of the event's arguments in ``Trace/argumentLists``; 0 when it has none.
+    public var arguments: UInt32
+
+    /// Creates an event. Strings must already be interned in the trace that will hold it.
+    public init(
+        phase: Phase, name: Symbol, category: Symbol = .empty, thread: ThreadKey, timestamp: Int64,
+        duration: Int64 = 0, id: UInt64 = 0, bindingPoint: BindingPoint = .unspecified,
+        scope: InstantScope = .thread, arguments: UInt32 = 0
+    ) {
+        self.phase = phase
+        self.bindingPoint = bindingPoint
+        self.scope = scope
+        self.name = name
+        self.category = category
+        self.thread = thread
+        self.timestamp = timestamp
+        self.duration = duration
+        self.id = id
+        self.arguments = arguments
+    }
+
+    /// The end of a `complete` event (`timestamp + duration`), or its timestamp for other phases.
+    public var endTimestamp: Int64 { timestamp &+ duration }
+}
+
+/// What a trace says about one thread: its name and where viewers sort it.
+public struct TraceThread: Sendable, Hashable {
+    /// The thread's process and id.
+    public var key: ThreadKey
+    /// The `thread_name` metadata, if any.
+    public var name: String?
+    /// The `thread_sort_index` metadata, if any; lower sorts first.
+    public var sortIndex: Int64?
+
+    /// Creates a thread description.
+    public init(key: ThreadKey, name: String? = nil, sortIndex: Int64? = nil) {
+        self.key = key
+        self.name = name
+        self.sortIndex = sortIndex
+    }
+}
+
+/// What a trace says about one process.
+public struct TraceProcess: Sendable, Hashable {
+    /// The process id.
+    public var processID: Int64
+    /// The `process_name` metadata, if any.
+    public var name: String?
+    /// The `process_sort_index` metadata, if any.
+    public var sortIndex: Int64?
+
+    /// Creates a process description.
+    public init(processID: Int64, name: String? = nil, sortIndex: Int64? = nil) {
+        self.processID = processID
+        self.name = name
+        self.sortIndex = sortIndex
+    }
+}
