@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Thread_local fs_thread_slot fs_slot = {0, 0, 0};
+_Thread_local fs_thread_slot fs_slot __attribute__((tls_model("initial-exec"))) = {0, 0, 0};
 
 #include <pthread.h>
 #include <stdio.h>

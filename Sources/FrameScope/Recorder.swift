@@ -154,9 +154,17 @@ public final class Recorder: Sendable {
 
     /// Stores arguments (and, for a span that crossed threads, where it began) for the calling
     /// thread's next record; returns the index the record carries, 0 when there is nothing to store.
-    @usableFromInline
+    @inlinable
+    @inline(__always)
     func storeAttachment(_ arguments: SpanArguments, beginSerial: UInt64? = nil) -> UInt32 {
-        guard !arguments.list.isEmpty || beginSerial != nil, let buffer = currentBuffer() else { return 0 }
+        guard !arguments.list.isEmpty || beginSerial != nil else { return 0 }
+        return storeAttachmentSlowly(arguments, beginSerial: beginSerial)
+    }
+
+    @usableFromInline
+    @inline(never)
+    func storeAttachmentSlowly(_ arguments: SpanArguments, beginSerial: UInt64?) -> UInt32 {
+        guard let buffer = currentBuffer() else { return 0 }
         return buffer.store(Attachment(arguments: arguments.list, beginSerial: beginSerial))
     }
 

@@ -12,9 +12,11 @@ public struct SpanArguments: Sendable, ExpressibleByDictionaryLiteral {
     public var list: [Argument]
 
     /// Creates arguments from a list.
+    @inlinable
     public init(_ list: [Argument]) { self.list = list }
 
+    @inlinable
     public init(dictionaryLiteral elements: (String, ArgumentValue)...) {
-        list = elements.map { Argument($0.0, $0.1) }
+        list = elements.isEmpty ? [] : elements.map { Argument($0.0, $0.1) }
     }
 }

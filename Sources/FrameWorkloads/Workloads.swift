@@ -1,4 +1,4 @@
-public import FrameTrace
+import FrameTrace
 
 /// FrameWorkloads: real computation for the five techniques (layout, diffing, image decode,
 /// corner rounding, interactive transitions) and the simulated display loop that runs them.

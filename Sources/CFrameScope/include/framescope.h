@@ -44,7 +44,9 @@ typedef struct fs_thread_slot {
     uint64_t serial;  // this thread's process-unique serial number, 0 until assigned
 } fs_thread_slot;
 
-extern _Thread_local fs_thread_slot fs_slot;
+// initial-exec: the slot is reached by a fixed offset from the thread pointer, with no call to
+// __tls_get_addr, which position-independent code would otherwise make on every access.
+extern _Thread_local fs_thread_slot fs_slot __attribute__((tls_model("initial-exec")));
 
 /// Returns the ring of `recorder_id` for the calling thread, or NULL when the slot holds another.
 static inline fs_ring *fs_slot_ring(uint64_t recorder_id) {

@@ -1,0 +1,31 @@
+import Foundation
+
+/// One subcommand: what it accepts, its help, and what it does.
+protocol Command {
+    /// Options that take a value.
+    static var options: Set<String> { get }
+    /// Options that take no value.
+    static var flags: Set<String> { get }
+    /// The text `--help` prints.
+    static var help: String { get }
+    /// Runs the command.
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode
+}
+
+/// An input that could not be read or is invalid. Exits with ``ExitCode/input``.
+struct InputError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Prints one line (or a block) to standard error.
+func printError(_ message: String) {
+    var line = message
+    if !line.hasSuffix("\n") { line += "\n" }
+    FileHandle.standardError.write(Data(line.utf8))
+}
+
+/// Progress for work that takes more than a second: on stderr, so stdout stays machine-readable.
+func progress(_ message: String) {
+    printError(message)
+}
