@@ -1,4 +1,5 @@
 import Dispatch
+import FrameAnalysis
 import FrameScope
 import FrameTrace
 import Foundation
@@ -31,6 +32,7 @@ enum DemoCommand: Command {
             throw InputError("cannot write trace: \(error)")
         }
         let trace = recorder.snapshot()
+        print(FrameAnalyzer.analyze(trace).text(source: path))
         print("wrote \(trace.events.count) events from \(trace.threads.count) threads to \(path)")
         print("open it in https://ui.perfetto.dev or chrome://tracing")
         return .success

@@ -1,2 +1,0 @@
-/// FrameAnalysis: frames, budgets, percentiles, checks, comparisons and report renderers.
-public enum Analysis {}

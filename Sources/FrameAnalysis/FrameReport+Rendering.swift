@@ -1,0 +1,107 @@
+import FrameTrace
+
+extension FrameReport {
+    /// The sections of the report as tables, shared by the text and Markdown renderers.
+    public func tables() -> [ReportTable] {
+        typealias F = ReportFormat
+        var tables: [ReportTable] = []
+        let interval = method.frameIntervalNanoseconds
+        let fps = 1e9 / Double(interval)
+        var how = ReportTable(title: "How this trace was read", columns: [("what", .left), ("value", .left)])
+        how.rows = [
+            ["frame interval", "\(F.milliseconds(interval)) (\(F.fixed(fps, decimals: 1)) fps, \(method.frameIntervalSource))"],
+            ["main thread", mainThreadDescription],
+            ["frame boundaries", method.frameBoundaries],
+        ]
+        tables.append(how)
+
+        let s = summary
+        var overview = ReportTable(title: "Summary", columns: [("metric", .left), ("value", .right), ("note", .left)])
+        let frameCount = max(1, s.frameCount)
+        overview.rows = [
+            ["frames", "\(s.frameCount)", ""],
+            ["slow frames (> \(F.milliseconds(interval)))", "\(s.slowFrames)", F.percent(Double(s.slowFrames) / Double(frameCount)) + " of frames"],
+            ["frozen frames (> 700 ms)", "\(s.frozenFrames)", F.percent(Double(s.frozenFrames) / Double(frameCount)) + " of frames"],
+            ["late frames", "\(s.lateFrames)", "\(s.missedVsyncs) missed vsyncs"],
+            ["hitch time", F.milliseconds(s.hitchNanoseconds), "over " + F.fixed(Double(s.measuredNanoseconds) / 1e9, decimals: 3) + " s measured"],
+            ["hitch time ratio", F.fixed(s.hitchTimeRatio, decimals: 2) + " ms/s", s.hitchBand + " (good < 5, warning 5-10, critical >= 10)"],
+            ["frame delay", F.fixed(s.frameDelaySeconds, decimals: 3) + " s", "sum of (actual - expected) over late frames"],
+        ]
+        if s.mainOutsideFramesNanoseconds > 0 {
+            overview.rows.append(["main-thread work outside frames", F.milliseconds(s.mainOutsideFramesNanoseconds), ""])
+        }
+        tables.append(overview)
+
+        var distribution = ReportTable(
+            title: "Per-frame distribution",
+            columns: [("per frame", .left), ("p50", .right), ("p90", .right), ("p95", .right), ("p99", .right), ("max", .right)])
+        for (label, p) in [("main-thread cost", s.mainThreadCost), ("overrun (negative = headroom)", s.overrun)] {
+            distribution.rows.append([label] + [p.p50, p.p90, p.p95, p.p99, p.max].map(F.milliseconds))
+        }
+        tables.append(distribution)
+
+        var byCategory = ReportTable(
+            title: "Categories (self time: each moment counts for the innermost span)",
+            columns: [("category", .left), ("spans", .right), ("main", .right), ("background", .right), ("budget share", .right),
+                      ("main p50/frame", .right), ("main p95/frame", .right), ("main max/frame", .right)])
+        for category in categories {
+            byCategory.rows.append([
+                category.name.isEmpty ? "(none)" : category.name, "\(category.spanCount)", F.milliseconds(category.mainNanoseconds),
+                F.milliseconds(category.backgroundNanoseconds), F.percent(category.budgetShare),
+                F.milliseconds(category.perFrameMain.p50), F.milliseconds(category.perFrameMain.p95), F.milliseconds(category.perFrameMain.max),
+            ])
+        }
+        tables.append(byCategory)
+
+        var worst = ReportTable(
+            title: "Worst frames",
+            columns: [("frame", .right), ("vsync at", .right), ("main", .right), ("overrun", .right), ("missed", .right),
+                      ("top categories", .left), ("top spans", .left)])
+        for entry in worstFrames {
+            let frame = entry.frame
+            let missed = frame.overrun > 0 ? (frame.overrun + interval - 1) / interval : 0
+            let topCategories = frame.mainByCategory.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(3)
+                .map { "\($0.key.isEmpty ? "(none)" : $0.key) \(F.milliseconds($0.value))" }.joined(separator: ", ")
+            let topSpans = entry.topSpans.map { "\($0.name) \(F.milliseconds($0.nanoseconds))" }.joined(separator: ", ")
+            worst.rows.append([
+                "#\(frame.index)", F.milliseconds(frame.vsync - (frames.first?.vsync ?? 0)), F.milliseconds(frame.mainThreadNanoseconds),
+                F.milliseconds(frame.overrun), "\(missed)", topCategories, topSpans,
+            ])
+        }
+        tables.append(worst)
+
+        var threadTable = ReportTable(
+            title: "Threads", columns: [("thread", .left), ("pid:tid", .left), ("spans", .right), ("busy", .right), ("top category", .left)])
+        for thread in threads {
+            threadTable.rows.append([
+                (thread.name ?? "(unnamed)") + (thread.isMain ? " [main]" : ""), thread.key.description, "\(thread.spanCount)",
+                F.milliseconds(thread.busyNanoseconds), thread.topCategory.map { $0.isEmpty ? "(none)" : $0 } ?? "-",
+            ])
+        }
+        tables.append(threadTable)
+
+        if !diagnostics.isEmpty {
+            var table = ReportTable(title: "Diagnostics", columns: [("kind", .left), ("event", .right), ("message", .left)])
+            table.rows = diagnostics.map { [$0.kind.rawValue, $0.eventIndex.map { "#\($0)" } ?? "-", $0.message] }
+            tables.append(table)
+        }
+        return tables
+    }
+
+    var mainThreadDescription: String {
+        guard let main = method.mainThread else { return "none (the trace has no spans)" }
+        return "\(method.mainThreadName ?? "(unnamed)") (pid:tid \(main), chosen by \(method.mainThreadRule))"
+    }
+
+    /// The report as plain text with aligned tables and a unit on every number.
+    /// - Parameter source: What was analysed, for the heading (a path, or `-` for stdin).
+    public func text(source: String) -> String {
+        "framescope report: \(source)\n\n" + tables().map { $0.text() }.joined(separator: "\n")
+    }
+
+    /// The report as Markdown, for a pull-request comment or a CI step summary.
+    /// - Parameter source: What was analysed, for the heading.
+    public func markdown(source: String) -> String {
+        "## framescope report: `\(source)`\n\n" + tables().map { $0.markdown() }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,144 @@
+public import FrameTrace
+
+/// Where every frame's budget went in one trace: frames, their costs by category and thread,
+/// the summary figures of `../shared/DOMAIN.md`, and how each was determined.
+///
+/// Made by ``FrameAnalyzer/analyze(_:options:)``; rendered as text, Markdown or JSON.
+public struct FrameReport: Sendable {
+    /// The version of the JSON schema this report renders to.
+    public static let schemaVersion = 1
+
+    /// How the frame interval, main thread and frame boundaries were chosen.
+    public var method: Method
+    /// Every frame, in time order.
+    public var frames: [Frame]
+    /// Totals, rates and percentiles over all frames.
+    public var summary: Summary
+    /// Per-category figures, largest main-thread cost first.
+    public var categories: [CategoryFigures]
+    /// The frames with the largest overrun (then main-thread cost), worst first.
+    public var worstFrames: [WorstFrame]
+    /// Per-thread figures, main thread first.
+    public var threads: [ThreadFigures]
+    /// What the reader and the analysis found inconsistent.
+    public var diagnostics: [TraceDiagnostic]
+
+    /// How the analysis read the trace.
+    public struct Method: Sendable, Hashable {
+        /// The frame interval `P`, in nanoseconds.
+        public var frameIntervalNanoseconds: Int64
+        /// Where `P` came from: `trace metadata`, `--fps`, or `default 60 fps`.
+        public var frameIntervalSource: String
+        /// The thread treated as the main (UI) thread, if the trace has any thread.
+        public var mainThread: ThreadKey?
+        /// Its name, if known.
+        public var mainThreadName: String?
+        /// The rule that chose it: `--main-thread`, `trace metadata`, `thread name`, `busiest thread`.
+        public var mainThreadRule: String
+        /// How frames were found: `frame spans` or `vsync grid`.
+        public var frameBoundaries: String
+    }
+
+    /// One frame: one pass of main-thread work from a vsync to its commit.
+    public struct Frame: Sendable, Hashable {
+        /// 0-based position in the report.
+        public var index: Int
+        /// The vsync the frame started on, in nanoseconds on the trace clock.
+        public var vsync: Int64
+        /// The commit deadline: the next vsync after the frame started.
+        public var deadline: Int64
+        /// When the frame's main-thread work began.
+        public var workStart: Int64
+        /// When the frame's main-thread work ended (its commit).
+        public var commitEnd: Int64
+        /// Main-thread busy time inside the frame.
+        public var mainThreadNanoseconds: Int64
+        /// Main-thread busy time by category (self time of the innermost span).
+        public var mainByCategory: [String: Int64]
+        /// Work on other threads by category inside the frame's window.
+        public var backgroundByCategory: [String: Int64]
+
+        /// `commitEnd − deadline`: positive when late, negative headroom otherwise.
+        public var overrun: Int64 { commitEnd - deadline }
+        /// From the vsync to the commit.
+        public var duration: Int64 { commitEnd - vsync }
+    }
+
+    /// Summary figures over all frames.
+    public struct Summary: Sendable, Hashable {
+        /// Frames found.
+        public var frameCount: Int
+        /// Frames longer than `P` and not frozen.
+        public var slowFrames: Int
+        /// Frames longer than 700 ms.
+        public var frozenFrames: Int
+        /// Frames whose commit ended after their deadline.
+        public var lateFrames: Int
+        /// Vsyncs missed: the sum of `ceil(overrun / P)` over late frames.
+        public var missedVsyncs: Int64
+        /// Total positive overrun, in nanoseconds.
+        public var hitchNanoseconds: Int64
+        /// The time measured: from the first frame's vsync to the last frame's end.
+        public var measuredNanoseconds: Int64
+        /// Hitch milliseconds per measured second.
+        public var hitchTimeRatio: Double
+        /// Apple's band for the ratio: `good` (< 5 ms/s), `warning` (5–10), `critical` (≥ 10).
+        public var hitchBand: String
+        /// Frame delay: the sum of (actual − expected) over late frames, in seconds.
+        public var frameDelaySeconds: Double
+        /// Percentiles of per-frame main-thread cost, in nanoseconds.
+        public var mainThreadCost: Percentiles
+        /// Percentiles of per-frame overrun (negative = headroom), in nanoseconds.
+        public var overrun: Percentiles
+        /// Main-thread busy time that falls in no frame (only with explicit frame spans).
+        public var mainOutsideFramesNanoseconds: Int64
+    }
+
+    /// One category's share of the work.
+    public struct CategoryFigures: Sendable, Hashable {
+        /// The category name as written in the trace (empty for none).
+        public var name: String
+        /// Spans of this category on all threads.
+        public var spanCount: Int
+        /// Main-thread self time, in nanoseconds.
+        public var mainNanoseconds: Int64
+        /// Self time on other threads, in nanoseconds.
+        public var backgroundNanoseconds: Int64
+        /// Main-thread time as a share of the main-thread budget (frames × `P`).
+        public var budgetShare: Double
+        /// Percentiles over frames of this category's main-thread time per frame.
+        public var perFrameMain: Percentiles
+    }
+
+    /// A frame among the worst, with what cost the most in it.
+    public struct WorstFrame: Sendable, Hashable {
+        /// The frame.
+        public var frame: Frame
+        /// The largest main-thread contributors by span name, largest first (at most three).
+        public var topSpans: [Contributor]
+    }
+
+    /// A named share of time.
+    public struct Contributor: Sendable, Hashable {
+        /// A span or category name.
+        public var name: String
+        /// Its self time, in nanoseconds.
+        public var nanoseconds: Int64
+    }
+
+    /// One thread's figures.
+    public struct ThreadFigures: Sendable, Hashable {
+        /// The thread.
+        public var key: ThreadKey
+        /// Its name, if the trace gave one.
+        public var name: String?
+        /// Whether this is the main thread of the analysis.
+        public var isMain: Bool
+        /// Spans (`X`, and `B`/`E` pairs) on the thread.
+        public var spanCount: Int
+        /// Time covered by at least one span.
+        public var busyNanoseconds: Int64
+        /// The category with the most self time on the thread.
+        public var topCategory: String?
+    }
+}
