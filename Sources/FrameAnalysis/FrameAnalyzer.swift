@@ -156,22 +156,28 @@ public enum FrameAnalyzer {
         return frames
     }
 
-    /// Frames from explicit `frame` spans. The vsync and deadline come from the span's `vsync` and
-    /// `deadline` arguments (nanoseconds, as framescope's display loop writes them) when present;
-    /// otherwise from a grid anchored at the first frame span.
+    /// Frames from explicit `frame` spans. A span's vsync is its start minus its `since-vsync-ns`
+    /// argument and its deadline the vsync plus `budget-ns` (framescope's display loop writes
+    /// both, relative to the span so they survive rebasing); without them, a grid anchored at the
+    /// first frame span gives the vsync and `P` the budget.
     static func spanFrames(_ spans: [Span], trace: Trace, interval: Int64) -> [FrameReport.Frame] {
         let sorted = spans.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
         guard let origin = sorted.first?.start else { return [] }
         var frames: [FrameReport.Frame] = []
         for span in sorted {
-            // Nested frame spans (a frame inside a frame) are not frames of their own.
+            // A frame span inside another frame span is not a frame of its own.
             if let last = frames.last, span.start < last.commitEnd { continue }
             let arguments = trace.argumentLists[Int(span.arguments)]
-            let vsync = arguments["vsync-ns"]?.integer ?? origin + (span.start - origin) / interval * interval
-            let deadline = arguments["deadline-ns"]?.integer ?? vsync + interval
+            let vsync: Int64
+            if let since = arguments["since-vsync-ns"]?.integer, since >= 0 {
+                vsync = span.start - since
+            } else {
+                vsync = origin + (span.start - origin) / interval * interval
+            }
+            let budget = arguments["budget-ns"]?.integer.flatMap { $0 > 0 ? $0 : nil } ?? interval
             frames.append(
                 FrameReport.Frame(
-                    index: frames.count, vsync: vsync, deadline: deadline, workStart: span.start, commitEnd: span.end,
+                    index: frames.count, vsync: vsync, deadline: vsync + budget, workStart: span.start, commitEnd: span.end,
                     mainThreadNanoseconds: 0, mainByCategory: [:], backgroundByCategory: [:]))
         }
         return frames
