@@ -59,6 +59,7 @@ extension Recorder {
             var working = state
             var builder = TraceAssembler(recorder: self)
             let threads = buffers.withLock { $0.values.sorted { $0.serial < $1.serial } }
+            builder.mainSerial = mainSerial.load(ordering: .relaxed)
             for buffer in threads {
                 builder.add(buffer, consume: consume, state: &working)
             }
@@ -81,6 +82,7 @@ private struct TraceAssembler {
     let dynamicNames: [String]
     var trace = Trace()
     var nameSymbols: [UInt64: Symbol] = [:]
+    var mainSerial: UInt64 = 1
 
     init(recorder: Recorder) {
         self.recorder = recorder
@@ -90,7 +92,7 @@ private struct TraceAssembler {
 
     mutating func add(_ buffer: ThreadBuffer, consume: Bool, state: inout ExportState) {
         let key = recorder.threadKey(serial: buffer.serial)
-        trace.setThread(TraceThread(key: key, name: buffer.name.withLock { $0 }, sortIndex: buffer.isMain ? 0 : Int64(buffer.serial)))
+        trace.setThread(TraceThread(key: key, name: buffer.name.withLock { $0 }, sortIndex: buffer.serial == mainSerial ? 0 : Int64(buffer.serial)))
         let ring = buffer.ring
         let head = fs_ring_head(ring)
         let tail = fs_ring_tail_acquire(ring)

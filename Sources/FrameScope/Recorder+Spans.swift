@@ -85,6 +85,26 @@ extension Recorder {
         return try await body()
     }
 
+    /// Records a span whose start and end the caller already measured on ``clock``.
+    ///
+    /// For loops that read the clock themselves, such as a display loop that must know exactly
+    /// when a frame began to say how late after its vsync it started.
+    /// - Parameters:
+    ///   - name: A static name.
+    ///   - category: The budget category.
+    ///   - start: The start, in nanoseconds on this recorder's clock.
+    ///   - end: The end; at least `start`.
+    ///   - arguments: Values to attach, evaluated only when recording.
+    public func recordSpan(
+        _ name: StaticString, category: Category = .other, start: Int64, end: Int64, arguments: @autoclosure () -> SpanArguments = [:]
+    ) {
+        guard isEnabled else { return }
+        precondition(end >= start, "a span cannot end before it starts")
+        let attachment = storeAttachment(arguments())
+        let (bits, length) = nameBits(name)
+        push(start: start, end: end, name: bits, meta: packMeta(.span, category, nameLength: length), extra: attachment)
+    }
+
     /// Records an instant: a point in time, such as an input event or a vsync.
     /// - Parameters:
     ///   - name: A static name.

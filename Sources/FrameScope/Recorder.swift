@@ -78,6 +78,9 @@ public final class Recorder: Sendable {
     @usableFromInline
     let unattributedDrops = Atomic<Int64>(0)
     let openIntervals = Atomic<Int64>(0)
+    /// The serial of the thread traces call `main`: the process's main thread unless another
+    /// thread was designated.
+    let mainSerial = Atomic<UInt64>(1)
 
     /// Creates a recorder.
     /// - Parameters:
@@ -127,8 +130,8 @@ public final class Recorder: Sendable {
         let buffer: ThreadBuffer? = buffers.withLock { buffers in
             if let existing = buffers[serial] { return existing }
             guard let ring = fs_ring_create(capacity) else { return nil }
-            let isMain = serial == 1
-            let buffer = ThreadBuffer(ring: ring, serial: serial, isMain: isMain, name: isMain ? "main" : Recorder.systemThreadName(serial: serial))
+            let name = serial == mainSerial.load(ordering: .relaxed) ? "main" : serial == 1 ? "process-main" : Recorder.systemThreadName(serial: serial)
+            let buffer = ThreadBuffer(ring: ring, serial: serial, name: name)
             buffers[serial] = buffer
             return buffer
         }
@@ -184,6 +187,21 @@ public final class Recorder: Sendable {
         currentBuffer()?.name.withLock { $0 = name }
     }
 
+    /// Makes the calling thread the trace's main thread: named `main`, sorted first, and recorded
+    /// as the main thread in the metadata analysis reads.
+    ///
+    /// For programs whose UI-like loop does not run on the process's main thread, such as a
+    /// simulated display loop started from a test.
+    @available(*, noasync, message: "a suspension can move the caller to another thread")
+    public func designateCurrentThreadAsMain() {
+        guard let buffer = currentBuffer() else { return }
+        let previous = mainSerial.exchange(buffer.serial, ordering: .relaxed)
+        if previous != buffer.serial, let old = buffers.withLock({ $0[previous] }) {
+            old.name.withLock { if $0 == "main" { $0 = "process-main" } }
+        }
+        buffer.name.withLock { $0 = "main" }
+    }
+
     static func systemThreadName(serial: UInt64) -> String {
         var bytes = [CChar](repeating: 0, count: 64)
         guard fs_thread_own_name(&bytes, bytes.count) else { return "thread-\(serial)" }
@@ -205,7 +223,7 @@ public final class Recorder: Sendable {
     }
 
     /// The trace id of the main thread.
-    public var mainThreadKey: ThreadKey { threadKey(serial: 1) }
+    public var mainThreadKey: ThreadKey { threadKey(serial: mainSerial.load(ordering: .relaxed)) }
 
     func threadKey(serial: UInt64) -> ThreadKey {
         ThreadKey(processID: processID, threadID: Int64(serial))

@@ -20,15 +20,13 @@ final class ThreadBuffer: @unchecked Sendable {
     // guarded by a Mutex.
     let ring: UnsafeMutablePointer<fs_ring>
     let serial: UInt64
-    let isMain: Bool
     let name: Mutex<String>
     let attachments = Mutex<[UInt32: Attachment]>([:])
     var nextAttachmentIndex: UInt32 = 1
 
-    init(ring: UnsafeMutablePointer<fs_ring>, serial: UInt64, isMain: Bool, name: String) {
+    init(ring: UnsafeMutablePointer<fs_ring>, serial: UInt64, name: String) {
         self.ring = ring
         self.serial = serial
-        self.isMain = isMain
         self.name = Mutex(name)
     }
 

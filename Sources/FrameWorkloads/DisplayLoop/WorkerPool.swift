@@ -1,0 +1,96 @@
+import Foundation
+import FrameScope
+
+/// A fixed pool of named background threads that run jobs in submission order.
+///
+/// Jobs are `@Sendable` closures; each runs inside whatever spans it records itself. The pool is
+/// the "background queue" of the techniques: layout specs, decodes and snapshot diffs run here so
+/// that only their cheap application touches the main thread.
+final class WorkerPool: Sendable {
+    private let state = JobQueue()
+    let threadCount: Int
+
+    /// Starts `count` threads named `name-1` … `name-count` in `recorder`'s traces.
+    init(count: Int, name: String, recorder: Recorder) {
+        precondition(count >= 1, "a worker pool needs at least one thread")
+        threadCount = count
+        for index in 1...count {
+            let state = state
+            let thread = Thread {
+                recorder.nameCurrentThread("\(name)-\(index)")
+                while let job = state.next() { job() }
+                state.threadExited()
+            }
+            thread.name = "\(name)-\(index)"
+            thread.start()
+        }
+    }
+
+    /// Queues a job.
+    func submit(_ job: @escaping @Sendable () -> Void) { state.push(job) }
+
+    /// Waits until every queued job has run.
+    func waitUntilIdle() { state.waitUntilIdle() }
+
+    /// Lets the threads finish their queued jobs and exit; waits for them.
+    func shutDown() { state.close(threads: threadCount) }
+}
+
+/// The pool's queue; `condition` guards every field.
+private final class JobQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
+    private var head = 0
+    private var running = 0
+    private var isClosed = false
+    private var exited = 0
+
+    func push(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        precondition(!isClosed, "submit after shutDown")
+        jobs.append(job)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next job, or nil when the queue is closed and empty. Marks the previous job done.
+    func next() -> (@Sendable () -> Void)? {
+        condition.lock()
+        defer { condition.unlock() }
+        if running > 0 {
+            running -= 1
+            condition.broadcast()
+        }
+        while head == jobs.count, !isClosed { condition.wait() }
+        guard head < jobs.count else { return nil }
+        let job = jobs[head]
+        head += 1
+        running += 1
+        if head > 1024, head * 2 > jobs.count {
+            jobs.removeFirst(head)
+            head = 0
+        }
+        return job
+    }
+
+    func waitUntilIdle() {
+        condition.lock()
+        while head < jobs.count || running > 0 { condition.wait() }
+        condition.unlock()
+    }
+
+    func threadExited() {
+        condition.lock()
+        exited += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func close(threads: Int) {
+        condition.lock()
+        isClosed = true
+        condition.broadcast()
+        while exited < threads { condition.wait() }
+        condition.unlock()
+    }
+}
