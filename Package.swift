@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(
             name: "FrameWorkloadsTests", dependencies: ["FrameWorkloads", "FrameScope", "FrameTrace"], resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace"]),
+        .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FramescopeCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,9 +43,21 @@ extension Recorder {
         try snapshot().writeChromeJSON(toFile: path)
     }
 
+    /// Adds a fact to the metadata of this recorder's traces, such as the scenario, strategy and
+    /// seed of a run; setting a key again replaces its value.
+    public func annotate(_ key: String, _ value: ArgumentValue) {
+        annotations.withLock { list in
+            if let index = list.firstIndex(where: { $0.key == key }) {
+                list[index].value = value
+            } else {
+                list.append(Argument(key, value))
+            }
+        }
+    }
+
     /// The metadata this recorder writes into its traces.
     public var traceMetadata: TraceMetadata {
-        var extra: [Argument] = []
+        var extra = annotations.withLock { $0 }
         let open = openIntervalCount
         if open > 0 { extra.append(Argument("open-intervals", .int(open))) }
         return TraceMetadata(

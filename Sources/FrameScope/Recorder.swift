@@ -81,6 +81,7 @@ public final class Recorder: Sendable {
     /// The serial of the thread traces call `main`: the process's main thread unless another
     /// thread was designated.
     let mainSerial = Atomic<UInt64>(1)
+    let annotations = Mutex<[Argument]>([])
 
     /// Creates a recorder.
     /// - Parameters:

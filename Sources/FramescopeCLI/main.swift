@@ -13,7 +13,8 @@ let usage = """
     USAGE: framescope <command> [options]
 
     COMMANDS:
-      demo        Record a multi-threaded workload and write its Chrome trace.
+      demo        Run every scenario and strategy; print one comparison table.
+      simulate    Run one scenario with one strategy; write its trace and report.
       help        Show this help, or a command's help: framescope help <command>.
 
     OPTIONS:
@@ -30,7 +31,8 @@ let usage = """
     """
 
 let commands: [String: any Command.Type] = [
-    "demo": DemoCommand.self
+    "demo": DemoCommand.self,
+    "simulate": SimulateCommand.self,
 ]
 
 @MainActor

@@ -1,0 +1,42 @@
+import FrameTrace
+
+/// A scenario the CLI can run by name, with its strategies.
+public struct ScenarioDescriptor: Sendable {
+    /// A strategy: one way of doing the scenario's work.
+    public struct Strategy: Sendable, Hashable {
+        /// The name `--strategy` takes.
+        public var name: String
+        /// One line on what it does.
+        public var summary: String
+    }
+
+    /// The name `simulate` takes, e.g. `feed-scroll`.
+    public var name: String
+    /// One line on what the scenario does.
+    public var summary: String
+    /// Its strategies, the first being the default.
+    public var strategies: [Strategy]
+    /// Makes a fresh scenario for a strategy name and seed; `nil` for an unknown strategy.
+    public var make: @Sendable (_ strategy: String, _ seed: UInt64) -> (any Scenario)?
+
+    /// Creates a descriptor.
+    public init(
+        name: String, summary: String, strategies: [Strategy], make: @escaping @Sendable (String, UInt64) -> (any Scenario)?
+    ) {
+        self.name = name
+        self.summary = summary
+        self.strategies = strategies
+        self.make = make
+    }
+}
+
+/// Every scenario `framescope simulate` and `framescope demo` can run.
+public enum ScenarioCatalog {
+    /// All scenarios, in the order the demo runs them.
+    public static let all: [ScenarioDescriptor] = [DiffableUpdateScenario.descriptor]
+
+    /// The scenario with this name.
+    public static func scenario(named name: String) -> ScenarioDescriptor? {
+        all.first { $0.name == name }
+    }
+}
