@@ -85,7 +85,7 @@ public enum FrameAnalyzer {
             return FrameReport.CategoryFigures(
                 name: name, spanCount: totals.spanCount, mainNanoseconds: totals.main, backgroundNanoseconds: totals.background,
                 budgetShare: frames.isEmpty ? 0 : Double(totals.main) / (Double(frames.count) * Double(interval)),
-                perFrameMain: Percentiles(frames.map { $0.mainByCategory[name] ?? 0 }))
+                perFrameMain: PercentileSummary(frames.map { $0.mainByCategory[name] ?? 0 }))
         }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
         let worst = frames.sorted { ($0.overrun, $0.mainThreadNanoseconds, $1.index) > ($1.overrun, $1.mainThreadNanoseconds, $0.index) }
             .prefix(options.worstFrameCount)
@@ -219,8 +219,8 @@ public enum FrameAnalyzer {
         return FrameReport.Summary(
             frameCount: frames.count, slowFrames: slow, frozenFrames: frozen, lateFrames: late, missedVsyncs: missed,
             hitchNanoseconds: hitch, measuredNanoseconds: measured, hitchTimeRatio: ratio, hitchBand: hitchBand(ratio),
-            frameDelaySeconds: Double(hitch) / 1e9, mainThreadCost: Percentiles(frames.map(\.mainThreadNanoseconds)),
-            overrun: Percentiles(frames.map(\.overrun)), mainOutsideFramesNanoseconds: mainOutside)
+            frameDelaySeconds: Double(hitch) / 1e9, mainThreadCost: PercentileSummary(frames.map(\.mainThreadNanoseconds)),
+            overrun: PercentileSummary(frames.map(\.overrun)), mainOutsideFramesNanoseconds: mainOutside)
     }
 
     /// Apple's bands for scrolling hitch time ratio.

@@ -36,7 +36,7 @@ extension FrameReport {
             title: "Per-frame distribution",
             columns: [("per frame", .left), ("p50", .right), ("p90", .right), ("p95", .right), ("p99", .right), ("max", .right)])
         for (label, p) in [("main-thread cost", s.mainThreadCost), ("overrun (negative = headroom)", s.overrun)] {
-            distribution.rows.append([label] + [p.p50, p.p90, p.p95, p.p99, p.max].map(F.milliseconds))
+            distribution.rows.append([label] + F.percentiles(p))
         }
         tables.append(distribution)
 
@@ -48,7 +48,8 @@ extension FrameReport {
             byCategory.rows.append([
                 category.name.isEmpty ? "(none)" : category.name, "\(category.spanCount)", F.milliseconds(category.mainNanoseconds),
                 F.milliseconds(category.backgroundNanoseconds), F.percent(category.budgetShare),
-                F.milliseconds(category.perFrameMain.p50), F.milliseconds(category.perFrameMain.p95), F.milliseconds(category.perFrameMain.max),
+                F.optionalMilliseconds(category.perFrameMain?.p50), F.optionalMilliseconds(category.perFrameMain?.p95),
+                F.optionalMilliseconds(category.perFrameMain?.max),
             ])
         }
         tables.append(byCategory)

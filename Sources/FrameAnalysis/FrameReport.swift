@@ -86,10 +86,10 @@ public struct FrameReport: Sendable {
         public var hitchBand: String
         /// Frame delay: the sum of (actual − expected) over late frames, in seconds.
         public var frameDelaySeconds: Double
-        /// Percentiles of per-frame main-thread cost, in nanoseconds.
-        public var mainThreadCost: Percentiles
-        /// Percentiles of per-frame overrun (negative = headroom), in nanoseconds.
-        public var overrun: Percentiles
+        /// Percentiles of per-frame main-thread cost, in nanoseconds; `nil` without frames.
+        public var mainThreadCost: PercentileSummary<Int64>?
+        /// Percentiles of per-frame overrun (negative = headroom), in nanoseconds; `nil` without frames.
+        public var overrun: PercentileSummary<Int64>?
         /// Main-thread busy time that falls in no frame (only with explicit frame spans).
         public var mainOutsideFramesNanoseconds: Int64
     }
@@ -106,8 +106,8 @@ public struct FrameReport: Sendable {
         public var backgroundNanoseconds: Int64
         /// Main-thread time as a share of the main-thread budget (frames × `P`).
         public var budgetShare: Double
-        /// Percentiles over frames of this category's main-thread time per frame.
-        public var perFrameMain: Percentiles
+        /// Percentiles over frames of this category's main-thread time per frame; `nil` without frames.
+        public var perFrameMain: PercentileSummary<Int64>?
     }
 
     /// A frame among the worst, with what cost the most in it.

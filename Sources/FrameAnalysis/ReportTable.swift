@@ -106,6 +106,17 @@ public enum ReportFormat {
         fixed(Double(nanoseconds) / 1e6, decimals: 2) + " ms"
     }
 
+    /// Like ``milliseconds(_:)``, or `-` when there is no value.
+    public static func optionalMilliseconds(_ nanoseconds: Int64?) -> String {
+        nanoseconds.map(milliseconds) ?? "-"
+    }
+
+    /// p50, p90, p95, p99 and max in milliseconds, or dashes when there were no values.
+    public static func percentiles(_ summary: PercentileSummary<Int64>?) -> [String] {
+        guard let summary else { return Array(repeating: "-", count: 5) }
+        return [summary.p50, summary.p90, summary.p95, summary.p99, summary.max].map(milliseconds)
+    }
+
     /// A share as a percentage with one decimal: `12.5%`.
     public static func percent(_ share: Double) -> String {
         fixed(share * 100, decimals: 1) + "%"

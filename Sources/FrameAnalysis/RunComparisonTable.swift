@@ -27,7 +27,7 @@ public enum RunComparisonTable {
                 run.scenario, run.strategy, "\(report.summary.frameCount)",
                 ReportFormat.fixed(report.summary.hitchTimeRatio, decimals: 1) + " ms/s",
                 "\(report.summary.slowFrames + report.summary.frozenFrames)",
-                ReportFormat.milliseconds(report.summary.mainThreadCost.p95),
+                ReportFormat.optionalMilliseconds(report.summary.mainThreadCost?.p95),
             ]
             row += workCategories.map { perFrame(categories[$0]?.mainNanoseconds ?? 0) }
             let mainTotal = report.frames.reduce(0) { $0 + $1.mainThreadNanoseconds }
