@@ -15,6 +15,7 @@ let usage = """
     COMMANDS:
       demo        Run every scenario and strategy; print one comparison table.
       simulate    Run one scenario with one strategy; write its trace and report.
+      report      Where every frame's budget went in any Chrome trace.
       help        Show this help, or a command's help: framescope help <command>.
 
     OPTIONS:
@@ -33,6 +34,7 @@ let usage = """
 let commands: [String: any Command.Type] = [
     "demo": DemoCommand.self,
     "simulate": SimulateCommand.self,
+    "report": ReportCommand.self,
 ]
 
 @MainActor

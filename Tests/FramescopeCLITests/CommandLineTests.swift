@@ -39,7 +39,7 @@ struct CommandLineTests {
         #expect(result.standardError.contains("USAGE"))
     }
 
-    @Test("Every command's --help exits 0", arguments: ["demo", "simulate"])
+    @Test("Every command's --help exits 0", arguments: ["demo", "simulate", "report"])
     func commandHelp(command: String) throws {
         let result = try CLI.run([command, "--help"])
         #expect(result.status == 0)

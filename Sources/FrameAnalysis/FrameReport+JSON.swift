@@ -1,0 +1,109 @@
+public import FrameTrace
+
+extension FrameReport {
+    /// The report as JSON, schema `framescope.report` version ``schemaVersion``.
+    ///
+    /// Times are integer nanoseconds on the trace's clock (keys end in `-ns`); the hitch time
+    /// ratio is in ms/s. Percentile objects (`p50`, `p90`, `p95`, `p99`, `max`, `mean`, `total`)
+    /// are `null` when there were no frames. The README documents every field.
+    /// - Parameter source: What was analysed (a path, or `-`).
+    public func jsonValue(source: String) -> JSONValue {
+        .object([
+            ("schema", .string("framescope.report")),
+            ("version", .integer(Int64(FrameReport.schemaVersion))),
+            ("source", .string(source)),
+            ("method", methodJSON),
+            ("summary", summaryJSON),
+            ("categories", .array(categories.map(\.jsonValue))),
+            ("worst-frames", .array(worstFrames.map { worst in
+                var object = worst.frame.jsonMembers
+                object.append(("top-spans", .array(worst.topSpans.map {
+                    .object([("name", .string($0.name)), ("ns", .integer($0.nanoseconds))])
+                })))
+                return .object(object)
+            })),
+            ("threads", .array(threads.map(\.jsonValue))),
+            ("frames", .array(frames.map { .object($0.jsonMembers) })),
+            ("diagnostics", .array(diagnostics.map(\.jsonValue))),
+        ])
+    }
+
+    private var methodJSON: JSONValue {
+        .object([
+            ("frame-interval-ns", .integer(method.frameIntervalNanoseconds)),
+            ("frame-interval-source", .string(method.frameIntervalSource)),
+            ("main-thread", method.mainThread.map { key in
+                .object([("pid", .integer(key.processID)), ("tid", .integer(key.threadID)), ("name", method.mainThreadName.map(JSONValue.string) ?? .null)])
+            } ?? .null),
+            ("main-thread-rule", .string(method.mainThreadRule)),
+            ("frame-boundaries", .string(method.frameBoundaries)),
+        ])
+    }
+
+    private var summaryJSON: JSONValue {
+        .object([
+            ("frames", .integer(Int64(summary.frameCount))),
+            ("slow-frames", .integer(Int64(summary.slowFrames))),
+            ("frozen-frames", .integer(Int64(summary.frozenFrames))),
+            ("late-frames", .integer(Int64(summary.lateFrames))),
+            ("missed-vsyncs", .integer(summary.missedVsyncs)),
+            ("hitch-ns", .integer(summary.hitchNanoseconds)),
+            ("measured-ns", .integer(summary.measuredNanoseconds)),
+            ("hitch-time-ratio-ms-per-s", .number(summary.hitchTimeRatio)),
+            ("hitch-band", .string(summary.hitchBand)),
+            ("frame-delay-s", .number(summary.frameDelaySeconds)),
+            ("main-thread-cost-ns", summary.mainThreadCost.jsonValue),
+            ("overrun-ns", summary.overrun.jsonValue),
+            ("main-outside-frames-ns", .integer(summary.mainOutsideFramesNanoseconds)),
+        ])
+    }
+}
+
+extension FrameReport.Frame {
+    var jsonMembers: [(String, JSONValue)] {
+        [
+            ("index", .integer(Int64(index))), ("vsync-ns", .integer(vsync)), ("deadline-ns", .integer(deadline)),
+            ("work-start-ns", .integer(workStart)), ("commit-end-ns", .integer(commitEnd)),
+            ("main-ns", .integer(mainThreadNanoseconds)), ("overrun-ns", .integer(overrun)),
+            ("main-by-category-ns", .object(mainByCategory.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
+            ("background-by-category-ns", .object(backgroundByCategory.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
+        ]
+    }
+}
+
+extension FrameReport.CategoryFigures {
+    var jsonValue: JSONValue {
+        .object([
+            ("name", .string(name)), ("spans", .integer(Int64(spanCount))), ("main-ns", .integer(mainNanoseconds)),
+            ("background-ns", .integer(backgroundNanoseconds)), ("budget-share", .number(budgetShare)),
+            ("per-frame-main-ns", perFrameMain.jsonValue),
+        ])
+    }
+}
+
+extension FrameReport.ThreadFigures {
+    var jsonValue: JSONValue {
+        .object([
+            ("pid", .integer(key.processID)), ("tid", .integer(key.threadID)), ("name", name.map(JSONValue.string) ?? .null),
+            ("main", .bool(isMain)), ("spans", .integer(Int64(spanCount))), ("busy-ns", .integer(busyNanoseconds)),
+            ("top-category", topCategory.map(JSONValue.string) ?? .null),
+        ])
+    }
+}
+
+extension TraceDiagnostic {
+    var jsonValue: JSONValue {
+        .object([("kind", .string(kind.rawValue)), ("event", eventIndex.map { .integer(Int64($0)) } ?? .null), ("message", .string(message))])
+    }
+}
+
+extension Optional where Wrapped == PercentileSummary<Int64> {
+    var jsonValue: JSONValue {
+        guard let summary = self else { return .null }
+        return .object([
+            ("p50", .integer(summary.p50)), ("p90", .integer(summary.p90)), ("p95", .integer(summary.p95)),
+            ("p99", .integer(summary.p99)), ("max", .integer(summary.max)), ("mean", .number(summary.mean)),
+            ("total", .integer(summary.total)),
+        ])
+    }
+}

@@ -1,0 +1,71 @@
+import FrameAnalysis
+import FrameTrace
+import Foundation
+
+/// `framescope report`: where every frame's budget went, for any Chrome trace.
+enum ReportCommand: Command {
+    static let options: Set<String> = ["format", "fps", "main-thread", "top"]
+    static let flags: Set<String> = []
+    static let help = """
+        USAGE: framescope report TRACE [--format text|markdown|json] [--fps N] [--main-thread PID:TID] [--top N]
+
+        Reads a Chrome trace (framescope's own or any other tool's; `-` reads stdin), finds the
+        frames, and reports where each frame's budget went: by category and thread, hitches,
+        slow and frozen frames, percentiles, the worst frames and what cost most in them.
+
+        OPTIONS:
+          --format F            text (default, for a terminal), markdown (for a pull request),
+                                or json (schema framescope.report, version \(FrameReport.schemaVersion)).
+          --fps N               Frame rate when the trace does not say (default: 60).
+          --main-thread PID:TID The main (UI) thread, overriding the trace's metadata and names.
+          --top N               Worst frames to list, 0-1000 (default: 5).
+
+        EXIT CODES: 0 success, 2 usage error, 3 unreadable input (with line:column and byte offset).
+        """
+
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        guard arguments.positionals.count == 1, let source = arguments.positionals.first else {
+            throw UsageError("report takes exactly one TRACE (a path, or - for stdin)")
+        }
+        let format = try arguments.choice("format", among: ["text", "markdown", "json"], default: "text")
+        let options = try analysisOptions(arguments)
+        let trace = try readTrace(source)
+        let report = FrameAnalyzer.analyze(trace, options: options)
+        switch format {
+        case "markdown": print(report.markdown(source: source))
+        case "json": print(report.jsonValue(source: source).description)
+        default: print(report.text(source: source))
+        }
+        return .success
+    }
+
+    /// The analysis flags shared by `report`, `check` and `compare`.
+    static func analysisOptions(_ arguments: ParsedArguments) throws(UsageError) -> AnalysisOptions {
+        let fps: Double? = arguments.value("fps") == nil ? nil : Double(try arguments.integer("fps", default: 60, in: 1...1000))
+        var mainThread: ThreadKey?
+        if let text = arguments.value("main-thread") {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, let pid = Int64(parts[0]), let tid = Int64(parts[1]) else {
+                throw UsageError("option '--main-thread' expects PID:TID, e.g. 1234:1, got '\(text)'")
+            }
+            mainThread = ThreadKey(processID: pid, threadID: tid)
+        }
+        let top = try arguments.integer("top", default: 5, in: 0...1000)
+        return AnalysisOptions(framesPerSecond: fps, mainThread: mainThread, worstFrameCount: top)
+    }
+
+    /// Reads a trace from a path or stdin, turning read failures into one-line input errors.
+    static func readTrace(_ source: String) throws -> Trace {
+        do {
+            if source == "-" {
+                let data = FileHandle.standardInput.readDataToEndOfFile()
+                return try ChromeTraceReader.read(bytes: [UInt8](data))
+            }
+            return try ChromeTraceReader.read(contentsOf: source)
+        } catch let error as TraceReadError where error.code == .ioError {
+            throw InputError(error.description)  // already names the file
+        } catch {
+            throw InputError("\(source == "-" ? "<stdin>" : source): \(error)")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@Suite("framescope report")
+struct ReportCommandTests {
+    /// Two frames on a thread named CrRendererMain; the second runs 4 ms past its deadline.
+    static let trace = """
+        {"traceEvents":[
+        {"ph":"M","name":"thread_name","pid":7,"tid":1,"args":{"name":"CrRendererMain"}},
+        {"ph":"X","name":"Layout","cat":"blink","pid":7,"tid":1,"ts":0,"dur":5000},
+        {"ph":"B","name":"Paint","cat":"blink","pid":7,"tid":1,"ts":20000},
+        {"ph":"E","pid":7,"tid":1,"ts":37333.334},
+        {"ph":"X","name":"Raster","cat":"cc","pid":7,"tid":2,"ts":1000,"dur":3000}
+        ]}
+        """
+
+    func writeTrace(_ text: String = trace) throws -> String {
+        let path = try CLI.temporaryDirectory().appendingPathComponent("trace.json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("The text report names how it read the trace and finds the late frame")
+    func textReport() throws {
+        let result = try CLI.run(["report", try writeTrace()])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.contains("CrRendererMain (pid:tid 7:1, chosen by thread name)"))
+        #expect(result.standardOutput.contains("vsync grid"))
+        let late = result.standardOutput.split(separator: "\n").first { $0.contains("late frames") }
+        #expect(late?.split(separator: " ").filter { !$0.isEmpty } == ["late", "frames", "1", "1", "missed", "vsyncs"])
+    }
+
+    @Test("The JSON report follows schema framescope.report v1 with exact nanoseconds")
+    func jsonReport() throws {
+        let result = try CLI.run(["report", try writeTrace(), "--format", "json"])
+        #expect(result.status == 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(report["schema"] as? String == "framescope.report")
+        #expect(report["version"] as? Int == 1)
+        let frames = try #require(report["frames"] as? [[String: Any]])
+        #expect(frames.count == 2)
+        #expect(frames[1]["main-ns"] as? Int == 17_333_334)
+        let categories = try #require(report["categories"] as? [[String: Any]])
+        #expect(categories.first { $0["name"] as? String == "cc" }?["background-ns"] as? Int == 3_000_000)
+    }
+
+    @Test("Markdown output has tables; stdin works with -")
+    func markdownFromStandardInput() throws {
+        let result = try CLI.run(["report", "-", "--format", "markdown"], input: Data(Self.trace.utf8))
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("## framescope report: `-`"))
+        #expect(result.standardOutput.contains("| :--- |"))
+    }
+
+    @Test("--main-thread and --fps override what the trace says")
+    func overrides() throws {
+        let result = try CLI.run(["report", try writeTrace(), "--main-thread", "7:2", "--fps", "120", "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let method = try #require(report["method"] as? [String: Any])
+        #expect(method["main-thread-rule"] as? String == "--main-thread")
+        #expect(method["frame-interval-ns"] as? Int == 8_333_333)
+    }
+
+    @Test("A file that is not a trace exits 3 with the line and column", arguments: [
+        ("{\"traceEvents\": [\n  {\"ph\": \"X\",, }]}", "line 2, column"),
+        ("hello", "line 1, column 1"),
+    ])
+    func unreadableInput(text: String, location: String) throws {
+        let result = try CLI.run(["report", try writeTrace(text)])
+        #expect(result.status == 3)
+        #expect(result.standardError.contains(location))
+        #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+
+    @Test("A missing file exits 3 and names it once")
+    func missingFile() throws {
+        let result = try CLI.run(["report", "/nonexistent/trace.json"])
+        #expect(result.status == 3)
+        #expect(result.standardError.components(separatedBy: "/nonexistent/trace.json").count == 2)
+    }
+
+    @Test("Malformed options are usage errors", arguments: [
+        ["report"], ["report", "a.json", "--main-thread", "7"], ["report", "a.json", "--format", "xml"], ["report", "a.json", "--top", "-1"],
+    ])
+    func usageErrors(arguments: [String]) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 2)
+    }
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Runs `framescope report` over every trace in a folder of other tools' traces and checks each result.
+
+Usage: check_corpus.py FRAMESCOPE_BINARY [CORPUS_DIR]   (default: ../shared/traces/third-party)
+
+For every *.json file: the process must exit 0 (a crash, a signal or an error exit fails), its
+JSON report must follow schema framescope.report v1, and the traces INDEX.md calls deliberately
+inconsistent (listed below) must come back with at least one diagnostic. Truncated arrays (the
+`simple-partial*` files) are legal and need none. Prints one line per file
+and a closing 'N passed, N failed' line; exits 1 on any failure.
+"""
+import json, os, subprocess, sys
+
+INCONSISTENT = {
+    'catapult__main_thread_has_unclosed_slices.json', 'speedscope__end-event-with-empty-stack.json',
+    'speedscope__end-non-top-of-stack.json', 'speedscope__invalid-x-nesting.json', 'speedscope__mismatched-name.json',
+    'speedscope__not-enough-end-events.json', 'speedscope__only-begin-events.json',
+    'speedscope__out-of-order-unbalanced-name.json', 'speedscope__out-of-order.json',
+    'speedscope__too-many-end-events.json', 'speedscope__unbalanced-name.json',
+}
+
+
+def check(binary, path):
+    try:
+        run = subprocess.run([binary, 'report', path, '--format', 'json'], capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return 'timed out after 120 s (a hang)'
+    if run.returncode < 0:
+        return 'killed by signal %d (a crash)' % -run.returncode
+    if run.returncode != 0:
+        return 'exit %d: %s' % (run.returncode, run.stderr.decode(errors='replace').strip()[:300])
+    try:
+        report = json.loads(run.stdout)
+    except json.JSONDecodeError as error:
+        return 'report is not JSON: %s' % error
+    if report.get('schema') != 'framescope.report' or report.get('version') != 1:
+        return 'unexpected schema %r version %r' % (report.get('schema'), report.get('version'))
+    for key in ('method', 'summary', 'categories', 'threads', 'frames', 'diagnostics'):
+        if key not in report:
+            return 'report lacks %r' % key
+    if len(report['frames']) != report['summary']['frames']:
+        return 'frame list and summary disagree'
+    name = os.path.basename(path)
+    if name in INCONSISTENT and not report['diagnostics']:
+        return 'inconsistent trace reported without diagnostics'
+    return None
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    binary = sys.argv[1]
+    corpus = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'traces', 'third-party')
+    if not os.path.isdir(corpus):
+        print('SKIPPED: no corpus folder at %s' % corpus)
+        return 0
+    files = sorted(f for f in os.listdir(corpus) if f.endswith('.json'))
+    failed = 0
+    for name in files:
+        problem = check(binary, os.path.join(corpus, name))
+        print('%s %s%s' % ('FAIL' if problem else 'ok  ', name, ': ' + problem if problem else ''))
+        failed += bool(problem)
+    print('%d passed, %d failed' % (len(files) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
