@@ -62,7 +62,7 @@ enum ReportCommand: Command {
                 return try ChromeTraceReader.read(bytes: [UInt8](data))
             }
             return try ChromeTraceReader.read(contentsOf: source)
-        } catch let error as TraceReadError where error.code == .ioError {
+        } catch where error.code == .ioError {
             throw InputError(error.description)  // already names the file
         } catch {
             throw InputError("\(source == "-" ? "<stdin>" : source): \(error)")

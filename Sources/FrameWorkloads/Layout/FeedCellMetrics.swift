@@ -1,0 +1,114 @@
+/// The feed cell's design: spacings, fixed sizes and fonts that every layout engine follows.
+///
+/// This is the design spec the three engines implement, not a layout: it holds only constants
+/// and the sizes views report about themselves (a button's intrinsic size, a label's text), the
+/// way `UIButton` and `UILabel` report the same sizes to Auto Layout and to manual code. Where
+/// each frame goes is left to the engines.
+///
+/// The cell, with the standard values:
+///
+/// ```
+/// | 12 | avatar 48×48 | 10 | name ·4· handle ···≥6··· time ·6· menu 16×16 | 12 |
+///                           body text (wrapped to the column)         ↕ 2 above
+///                           images: one, or a 16:9 grid of 2–4         ↕ 8 above
+///                           reply ··· repost ··· like ··· share        ↕ 8 above, space between
+///                      separator (0.5, from the column to the right edge, at the bottom)
+/// ```
+///
+/// The header's labels share one line height, so the header line is as tall as the name.
+public struct FeedCellMetrics: Hashable, Sendable {
+    /// Space between the cell's edges and its content.
+    public var padding = 12.0
+    /// The avatar's width and height.
+    public var avatarSize = 48.0
+    /// Space between the avatar and the text column.
+    public var avatarSpacing = 10.0
+    /// Space between the name and the handle.
+    public var nameHandleSpacing = 4.0
+    /// The least space between the handle and the timestamp.
+    public var minimumHandleTimestampSpacing = 6.0
+    /// Space between the timestamp and the menu button.
+    public var timestampMenuSpacing = 6.0
+    /// The menu button's width and height; it is centred on the header line.
+    public var menuSize = 16.0
+    /// Space between the header line and the body.
+    public var headerBodySpacing = 2.0
+    /// Space above the images and above the action buttons.
+    public var sectionSpacing = 8.0
+    /// Space between images in a grid.
+    public var imageSpacing = 2.0
+    /// A grid of two to four images is this fraction of the column width tall (16:9).
+    public var imageGridHeightRatio = 9.0 / 16.0
+    /// A single image is at most this fraction of the column width tall (portrait images are cropped).
+    public var maximumSingleImageHeightRatio = 1.0
+    /// The name is at most this fraction of the column width; the rest of it is truncated.
+    public var maximumNameWidthFraction = 0.6
+    /// The separator's height.
+    public var separatorThickness = 0.5
+    /// The width and height of an action button's icon.
+    public var actionIconSize = 18.0
+    /// Space between an action button's icon and its count.
+    public var actionIconTitleSpacing = 4.0
+    /// The display name's font.
+    public var nameFont = TextMeasurer(fontSize: 16, lineHeight: 20)
+    /// The handle's and the timestamp's font.
+    public var secondaryFont = TextMeasurer(fontSize: 15, lineHeight: 20)
+    /// The body's font.
+    public var bodyFont = TextMeasurer(fontSize: 15, lineHeight: 20)
+    /// The action counts' font.
+    public var actionFont = TextMeasurer(fontSize: 13, lineHeight: 16)
+
+    /// The design as specified above.
+    public static let standard = FeedCellMetrics()
+
+    /// How images are arranged in a grid, by image count: columns left to right, each listing
+    /// image indices top to bottom. Two images sit side by side, three put one tall image beside
+    /// two stacked ones, four make a 2×2 grid read row by row. A single image is not a grid.
+    public static let imageGridColumns: [[[Int]]] = [[], [[0]], [[0], [1]], [[0], [1, 2]], [[0, 2], [1, 3]]]
+
+    /// Creates the standard design; change properties to vary it.
+    public init() {}
+
+    /// The left edge of the text column, measured from the cell's left edge.
+    public var columnLeft: Double {
+        padding + avatarSize + avatarSpacing
+    }
+
+    /// The width of the text column in a cell `cellWidth` wide.
+    /// - Parameter cellWidth: The cell's width.
+    /// - Returns: The width left after the padding and the avatar.
+    public func columnWidth(forCellWidth cellWidth: Double) -> Double {
+        cellWidth - columnLeft - padding
+    }
+
+    /// The height / width ratio of a single image: its own, up to the maximum.
+    /// - Parameter aspectRatio: The image's width / height.
+    /// - Returns: The ratio its frame uses.
+    public func singleImageHeightRatio(aspectRatio: Double) -> Double {
+        min(1 / aspectRatio, maximumSingleImageHeightRatio)
+    }
+
+    /// The label that shows a text element of `content`.
+    /// - Parameters:
+    ///   - element: `.name`, `.handle`, `.timestamp` or `.body`.
+    ///   - content: The cell's content.
+    /// - Returns: The label with its text, font and line limit (one line for the header, none for the body).
+    public func label(_ element: FeedCellElement, of content: FeedCellContent) -> TextLabel {
+        switch element {
+        case .name: TextLabel(content.displayName, font: nameFont, maxLines: 1)
+        case .handle: TextLabel(content.handle, font: secondaryFont, maxLines: 1)
+        case .timestamp: TextLabel(content.timestamp, font: secondaryFont, maxLines: 1)
+        case .body: TextLabel(content.body, font: bodyFont)
+        default: preconditionFailure("\(element) is not a text element")
+        }
+    }
+
+    /// An action button's intrinsic size: the icon, then the count if it is not zero.
+    /// - Parameter count: The count shown beside the icon.
+    /// - Returns: Icon, spacing and count title wide; as tall as the taller of icon and title line.
+    public func actionButtonSize(count: Int) -> LayoutSize {
+        let title = FeedCellContent.compactCount(count)
+        let titleWidth = title.isEmpty ? 0 : actionIconTitleSpacing + actionFont.size(of: title).width
+        return LayoutSize(width: actionIconSize + titleWidth, height: max(actionIconSize, actionFont.lineHeight))
+    }
+}
