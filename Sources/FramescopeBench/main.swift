@@ -1,5 +1,5 @@
 // framescope-bench: prints figures, never asserts on speed. Run in release mode:
-//   swift run -c release framescope-bench [recorder|layout|all]
+//   swift run -c release framescope-bench [recorder|layout|diff|all]
 let arguments = CommandLine.arguments.dropFirst()
 let selected = Set(arguments.isEmpty ? ["all"] : arguments)
 func wants(_ name: String) -> Bool { selected.contains("all") || selected.contains(name) }
@@ -7,3 +7,4 @@ func wants(_ name: String) -> Bool { selected.contains("all") || selected.contai
 print("# framescope-bench")
 if wants("recorder") { runRecorderBenchmarks() }
 if wants("layout") { runLayoutBenchmarks() }
+if wants("diff") { runDiffBenchmarks() }

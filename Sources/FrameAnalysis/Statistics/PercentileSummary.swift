@@ -1,0 +1,66 @@
+/// The figures DOMAIN.md asks for from a set of per-frame values: count, p50, p90, p95, p99,
+/// max, mean and total.
+///
+/// Percentiles are exact nearest-rank percentiles (see ``SortedSample``), so every one of them
+/// is a value that occurred. A summary of no values is `nil`, not zeros: there is no median of
+/// nothing, and zeros would read as a perfect run.
+///
+/// ```swift
+/// let summary = PercentileSummary([8_100_000, 7_900_000, 31_000_000] as [Int64])!
+/// summary.p50     // 8_100_000
+/// summary.max     // 31_000_000
+/// summary.mean    // 15_666_666.67
+/// ```
+public struct PercentileSummary<Value: Comparable & AdditiveArithmetic & Sendable>: Equatable, Sendable {
+    /// The number of values.
+    public var count: Int
+    /// The 50th percentile (median; the lower middle value for an even count).
+    public var p50: Value
+    /// The 90th percentile.
+    public var p90: Value
+    /// The 95th percentile.
+    public var p95: Value
+    /// The 99th percentile.
+    public var p99: Value
+    /// The largest value.
+    public var max: Value
+    /// The arithmetic mean.
+    public var mean: Double
+    /// The sum of the values.
+    public var total: Value
+
+    private init?(_ values: some Sequence<Value>, toDouble: (Value) -> Double) {
+        let sample = SortedSample(values)
+        guard let max = sample.values.last else { return nil }
+        count = sample.count
+        p50 = sample.percentile(50)!
+        p90 = sample.percentile(90)!
+        p95 = sample.percentile(95)!
+        p99 = sample.percentile(99)!
+        self.max = max
+        total = sample.values.reduce(.zero, +)
+        mean = toDouble(total) / Double(count)
+    }
+}
+
+extension PercentileSummary: Hashable where Value: Hashable {}
+
+extension PercentileSummary where Value: BinaryInteger {
+    /// Summarizes integer values, such as nanoseconds.
+    /// - Parameter values: The values, in any order.
+    /// - Returns: The summary, or `nil` when there are no values.
+    /// - Complexity: O(*n* log *n*).
+    public init?(_ values: some Sequence<Value>) {
+        self.init(values, toDouble: { Double($0) })
+    }
+}
+
+extension PercentileSummary where Value: BinaryFloatingPoint {
+    /// Summarizes floating-point values, which must not be NaN.
+    /// - Parameter values: The values, in any order.
+    /// - Returns: The summary, or `nil` when there are no values.
+    /// - Complexity: O(*n* log *n*).
+    public init?(_ values: some Sequence<Value>) {
+        self.init(values, toDouble: { Double($0) })
+    }
+}
