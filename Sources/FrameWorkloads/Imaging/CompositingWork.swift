@@ -1,0 +1,25 @@
+/// The pixel work one composite did, by kind: what a strategy costs per frame, in pixels.
+///
+/// ```swift
+/// let work = avatar.draw(into: &framebuffer, atX: 16, y: 200)
+/// work.blendedPixels // 0 for a pre-rendered opaque image
+/// ```
+public struct CompositingWork: Hashable, Sendable {
+    /// Pixels written into the framebuffer without blending (row copies).
+    public var copiedPixels: Int
+    /// Pixels source-over blended into the framebuffer.
+    public var blendedPixels: Int
+    /// Pixels rendered into an offscreen buffer before reaching the framebuffer.
+    public var offscreenPixels: Int
+
+    /// Creates a tally.
+    /// - Parameters:
+    ///   - copiedPixels: Pixels copied without blending.
+    ///   - blendedPixels: Pixels blended.
+    ///   - offscreenPixels: Pixels rendered offscreen.
+    public init(copiedPixels: Int = 0, blendedPixels: Int = 0, offscreenPixels: Int = 0) {
+        self.copiedPixels = copiedPixels
+        self.blendedPixels = blendedPixels
+        self.offscreenPixels = offscreenPixels
+    }
+}

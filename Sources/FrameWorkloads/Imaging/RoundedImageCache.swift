@@ -1,0 +1,134 @@
+import Synchronization
+
+/// A thread-safe cache of prepared rounded images, so an image that appears a second time
+/// costs a lookup instead of a pre-render.
+///
+/// Keyed by image identity, display size, corner radius, strategy and background (every input
+/// that changes the prepared pixels). Counts hits and misses; when full it evicts the least
+/// recently used entry.
+///
+/// ```swift
+/// let cache = RoundedImageCache(capacity: 200)
+/// let key = RoundedImageCache.Key(imageID: "avatar/42", width: 120, height: 120, cornerRadius: 60,
+///                                 strategy: .prerenderedOpaque, background: white)
+/// let avatar = cache.roundedImage(for: key) { RoundedImage(image: decoded(), cornerRadius: 60, strategy: .prerenderedOpaque, background: white) }
+/// print(cache.statistics.hitRate)
+/// ```
+public final class RoundedImageCache: Sendable {
+    /// Everything that decides a prepared image's pixels.
+    public struct Key: Hashable, Sendable {
+        /// The source image's identity, for example its URL or asset name.
+        public var imageID: String
+        /// The display width in pixels.
+        public var width: Int
+        /// The display height in pixels.
+        public var height: Int
+        /// The corner radius in pixels.
+        public var cornerRadius: Double
+        /// The rounding strategy.
+        public var strategy: CornerRoundingStrategy
+        /// The background colour behind the corners.
+        public var background: Pixel
+
+        /// Creates a key.
+        /// - Parameters:
+        ///   - imageID: The source image's identity.
+        ///   - width: The display width in pixels.
+        ///   - height: The display height in pixels.
+        ///   - cornerRadius: The corner radius in pixels.
+        ///   - strategy: The rounding strategy.
+        ///   - background: The background colour behind the corners.
+        public init(imageID: String, width: Int, height: Int, cornerRadius: Double, strategy: CornerRoundingStrategy, background: Pixel) {
+            self.imageID = imageID
+            self.width = width
+            self.height = height
+            self.cornerRadius = cornerRadius
+            self.strategy = strategy
+            self.background = background
+        }
+    }
+
+    /// The cache's counters.
+    public struct Statistics: Hashable, Sendable {
+        /// Lookups that found an entry.
+        public var hits = 0
+        /// Lookups that found none.
+        public var misses = 0
+        /// Entries removed to make room.
+        public var evictions = 0
+        /// Entries held now.
+        public var count = 0
+
+        /// Hits divided by lookups; 0 before the first lookup.
+        public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
+    }
+
+    private struct State {
+        var entries: [Key: (image: RoundedImage, lastUse: Int)] = [:]
+        var clock = 0
+        var statistics = Statistics()
+    }
+
+    /// The most entries the cache holds.
+    public let capacity: Int
+    private let state = Mutex(State())
+
+    /// Creates an empty cache.
+    /// - Parameter capacity: The most entries to hold, at least 1.
+    public init(capacity: Int) {
+        precondition(capacity > 0, "a cache needs room for at least one entry")
+        self.capacity = capacity
+    }
+
+    /// Returns the cached image for `key` and counts a hit, or counts a miss and returns nil.
+    /// - Complexity: O(1).
+    public func cachedImage(for key: Key) -> RoundedImage? {
+        state.withLock { state in
+            guard let entry = state.entries[key] else {
+                state.statistics.misses += 1
+                return nil
+            }
+            state.statistics.hits += 1
+            state.clock += 1
+            state.entries[key] = (entry.image, state.clock)
+            return entry.image
+        }
+    }
+
+    /// Stores `image` under `key`, evicting the least recently used entry when the cache is full.
+    /// - Complexity: O(1), or O(*capacity*) when it evicts.
+    public func insert(_ image: RoundedImage, for key: Key) {
+        state.withLock { state in
+            if state.entries[key] == nil && state.entries.count >= capacity,
+                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            {
+                state.entries[oldest] = nil
+                state.statistics.evictions += 1
+            }
+            state.clock += 1
+            state.entries[key] = (image, state.clock)
+            state.statistics.count = state.entries.count
+        }
+    }
+
+    /// Returns the cached image for `key`, or makes, stores and returns it.
+    ///
+    /// `make` runs outside the lock, so other threads are not blocked while it pre-renders; two
+    /// threads that miss the same key at once both make it, and the later one's result is kept.
+    /// - Parameters:
+    ///   - key: What the image is.
+    ///   - make: The one-time work, called only on a miss.
+    /// - Returns: The prepared image.
+    /// - Throws: What `make` throws; nothing is stored then.
+    public func roundedImage<Failure: Error>(
+        for key: Key, orMake make: () throws(Failure) -> RoundedImage
+    ) throws(Failure) -> RoundedImage {
+        if let cached = cachedImage(for: key) { return cached }
+        let image = try make()
+        insert(image, for: key)
+        return image
+    }
+
+    /// The counters so far.
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+}
