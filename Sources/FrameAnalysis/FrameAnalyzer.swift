@@ -2,7 +2,7 @@ public import FrameTrace
 
 /// Choices the analysis cannot always read from the trace.
 public struct AnalysisOptions: Sendable {
-    /// Frames per second to assume when the trace does not say (`--fps`); `nil` means 60.
+    /// Frames per second to assume when the trace's metadata does not say (`--fps`); `nil` means 60.
     public var framesPerSecond: Double?
     /// The main thread, overriding every other rule (`--main-thread PID:TID`).
     public var mainThread: ThreadKey?
@@ -110,8 +110,8 @@ public enum FrameAnalyzer {
     // MARK: - Choosing P and the main thread
 
     static func frameInterval(of trace: Trace, options: AnalysisOptions) -> (Int64, String) {
-        if let fps = options.framesPerSecond { return (Int64((1e9 / fps).rounded()), "--fps \(formatNumber(fps))") }
         if let interval = trace.metadata.frameIntervalNanoseconds, interval > 0 { return (interval, "trace metadata") }
+        if let fps = options.framesPerSecond { return (Int64((1e9 / fps).rounded()), "--fps \(formatNumber(fps))") }
         return (16_666_667, "default 60 fps")
     }
 

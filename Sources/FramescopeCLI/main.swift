@@ -16,6 +16,8 @@ let usage = """
       demo        Run every scenario and strategy; print one comparison table.
       simulate    Run one scenario with one strategy; write its trace and report.
       report      Where every frame's budget went in any Chrome trace.
+      check       Check traces against a budget file (a CI gate).
+      compare     Compare head runs with base runs, noise-aware (a CI gate).
       help        Show this help, or a command's help: framescope help <command>.
 
     OPTIONS:
@@ -35,6 +37,8 @@ let commands: [String: any Command.Type] = [
     "demo": DemoCommand.self,
     "simulate": SimulateCommand.self,
     "report": ReportCommand.self,
+    "check": CheckCommand.self,
+    "compare": CompareCommand.self,
 ]
 
 @MainActor

@@ -1,0 +1,70 @@
+public import FrameTrace
+
+/// Why a budget file could not be read, and where: a JSON path such as
+/// `categories.layout.main-ms-per-frame.p95`, or a line and column for JSON syntax errors.
+///
+/// ```swift
+/// do {
+///     _ = try Budget.parse(#"{"version": 1, "limits": {"hitch-time-ratio": "5"}}"#)
+/// } catch {
+///     print(error)   // limits.hitch-time-ratio: expected a number, got a string
+/// }
+/// ```
+public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of problem, stable for tests and tools.
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// The file is not JSON; ``BudgetError/line`` and ``BudgetError/column`` say where.
+        case invalidJSON = "invalid-json"
+        /// A key the budget format does not define.
+        case unknownKey = "unknown-key"
+        /// The same key twice in one object.
+        case duplicateKey = "duplicate-key"
+        /// A required key is absent.
+        case missingKey = "missing-key"
+        /// A value of the wrong JSON type.
+        case wrongType = "wrong-type"
+        /// A value of the right type but out of range (a negative limit, a share above 1).
+        case invalidValue = "invalid-value"
+        /// A `version` this framescope does not read.
+        case unsupportedVersion = "unsupported-version"
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// The JSON path of the offending value, e.g. `traces[0].limits.hitch-time-ratio`; empty for
+    /// the document itself and for syntax errors.
+    public var path: String
+    /// A one-line explanation, e.g. `expected a number, got a string`.
+    public var message: String
+    /// For ``Code/invalidJSON``: the 1-based line of the problem; otherwise 0.
+    public var line: Int
+    /// For ``Code/invalidJSON``: the 1-based column (in Unicode scalars); otherwise 0.
+    public var column: Int
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: The kind of problem.
+    ///   - path: The JSON path of the offending value, or empty.
+    ///   - message: A one-line explanation.
+    ///   - line: The 1-based line for syntax errors, else 0.
+    ///   - column: The 1-based column for syntax errors, else 0.
+    public init(_ code: Code, path: String, _ message: String, line: Int = 0, column: Int = 0) {
+        self.code = code
+        self.path = path
+        self.message = message
+        self.line = line
+        self.column = column
+    }
+
+    /// A syntax error from the JSON reader, keeping its position.
+    /// - Parameter error: The reader's error.
+    public init(syntax error: TraceReadError) {
+        self.init(.invalidJSON, path: "", error.message, line: error.line, column: error.column)
+    }
+
+    /// `path: message`, `line L, column C: message` for syntax errors, or the message alone.
+    public var description: String {
+        if line > 0 { return "line \(line), column \(column): \(message)" }
+        return path.isEmpty ? message : "\(path): \(message)"
+    }
+}

@@ -1,0 +1,199 @@
+public import FrameTrace
+
+extension Comparison {
+    /// The per-metric table and the summary table, shared by the text and Markdown renderers.
+    public func tables() -> [ReportTable] {
+        var metricTable = ReportTable(
+            title: "Per-frame distributions (shift: Hodges-Lehmann estimate of head - base; p: Mann-Whitney U, two-sided)",
+            columns: [("metric", .left), ("base p50", .right), ("head p50", .right), ("shift", .right), ("p", .right),
+                      ("base p95", .right), ("head p95", .right), ("delta p95", .right), ("verdict", .left)])
+        metricTable.rows = metrics.map { metric in
+            [
+                metric.id,
+                metric.base.map { ReportFormat.fixed($0.p50, decimals: 2) + " ms" } ?? "-",
+                metric.head.map { ReportFormat.fixed($0.p50, decimals: 2) + " ms" } ?? "-",
+                metric.shift.map(signedMilliseconds) ?? "-",
+                metric.pValue.map { $0 < 0.0001 ? "<0.0001" : ReportFormat.fixed($0, decimals: 4) } ?? "-",
+                metric.base.map { ReportFormat.fixed($0.p95, decimals: 2) + " ms" } ?? "-",
+                metric.head.map { ReportFormat.fixed($0.p95, decimals: 2) + " ms" } ?? "-",
+                metric.p95Difference.map(signedMilliseconds) ?? "-",
+                Self.verdictText(metric.verdict),
+            ]
+        }
+        var summaryTable = ReportTable(
+            title: "Summary (for information; no verdict)",
+            columns: [("figure", .left), ("base", .right), ("head", .right), ("delta", .right)])
+        summaryTable.rows = summaries.map { figure in
+            let delta = figure.unit.format(figure.delta)
+            return [figure.label, figure.unit.format(figure.base), figure.unit.format(figure.head), delta.hasPrefix("-") ? delta : "+" + delta]
+        }
+        return [metricTable, summaryTable]
+    }
+
+    /// The comparison as plain text: what was compared, the thresholds, both tables, why each
+    /// metric that moved got its verdict, and a result line.
+    public func text() -> String {
+        var text = "framescope compare: \(heading)\n"
+        text += "thresholds: \(thresholdsText)\n\n"
+        text += tables().map { $0.text() }.joined(separator: "\n")
+        let reasons = notableMetrics
+        if !reasons.isEmpty {
+            text += "\nWhy\n" + reasons.map { "  \($0.id): \(Self.verdictText($0.verdict)): \($0.reason)\n" }.joined()
+        }
+        text += "\nresult: \(resultLine)\n"
+        return text
+    }
+
+    /// The comparison as Markdown, for a pull-request comment or a CI step summary.
+    public func markdown() -> String {
+        var text = "## framescope compare: \(passed ? "✅" : "❌") \(resultLine)\n\n"
+        text += "\(heading.replacingAll("`", with: "'"))\n\nThresholds: \(thresholdsText)\n\n"
+        for var table in tables() {
+            table.rows = table.rows.map { row in
+                var row = row
+                row[0] = "`\(row[0])`"
+                if row.count == 9 {
+                    row[8] = row[8] == "REGRESSION" || row[8] == "NO DATA" ? "❌ **\(row[8])**"
+                        : row[8] == "possible regression" ? "⚠️ " + row[8] : row[8] == "improvement" ? "✅ improvement" : row[8]
+                }
+                return row
+            }
+            text += table.markdown() + "\n"
+        }
+        let reasons = notableMetrics
+        if !reasons.isEmpty {
+            text += "### Why\n\n" + reasons.map { "- `\($0.id)`: \(Self.verdictText($0.verdict)): \($0.reason)\n" }.joined() + "\n"
+        }
+        return text
+    }
+
+    /// The comparison as JSON, schema `framescope.compare` version ``schemaVersion``.
+    ///
+    /// `passed`; `base` and `head` (`sources`, `frames`); `thresholds` (`alpha`, `min-relative`,
+    /// `min-absolute-ms`); `metrics`, each with `id`, `label`, `verdict` (`regression`,
+    /// `possible-regression`, `improvement`, `unchanged`, `no-data`), `reason`, `base` and `head`
+    /// percentile objects in ms (`count p50 p90 p95 p99 max mean`), `shift-ms`, `relative-shift`,
+    /// `p-value`, `p95-delta-ms`, `relative-p95-delta` and `p95-interval` (`lower upper
+    /// confidence`, or `null` when it could not change the verdict); `summary`, each with `id`, `label`, `unit`,
+    /// `base`, `head`, `delta`. Relative changes from 0 are `null`.
+    public func jsonValue() -> JSONValue {
+        func side(_ sources: [String], _ frames: Int) -> JSONValue {
+            .object([("sources", .array(sources.map(JSONValue.string))), ("frames", .integer(Int64(frames)))])
+        }
+        func summary(_ s: PercentileSummary<Double>?) -> JSONValue {
+            guard let s else { return .null }
+            return .object([
+                ("count", .integer(Int64(s.count))), ("p50", .number(s.p50)), ("p90", .number(s.p90)), ("p95", .number(s.p95)),
+                ("p99", .number(s.p99)), ("max", .number(s.max)), ("mean", .number(s.mean)),
+            ])
+        }
+        func number(_ value: Double?) -> JSONValue {
+            guard let value, value.isFinite else { return .null }
+            return .number(value)
+        }
+        return .object([
+            ("schema", .string("framescope.compare")),
+            ("version", .integer(Int64(Self.schemaVersion))),
+            ("passed", .bool(passed)),
+            ("base", side(baseSources, baseFrameCount)),
+            ("head", side(headSources, headFrameCount)),
+            ("thresholds", .object([
+                ("alpha", .number(thresholds.alpha)), ("min-relative", .number(thresholds.minimumRelativeEffect)),
+                ("min-absolute-ms", .number(thresholds.minimumAbsoluteMilliseconds)),
+            ])),
+            ("metrics", .array(metrics.map { metric in
+                .object([
+                    ("id", .string(metric.id)), ("label", .string(metric.label)), ("verdict", .string(metric.verdict.rawValue)),
+                    ("reason", .string(metric.reason)), ("base", summary(metric.base)), ("head", summary(metric.head)),
+                    ("shift-ms", number(metric.shift)), ("relative-shift", number(metric.relativeShift)),
+                    ("p-value", number(metric.pValue)), ("p95-delta-ms", number(metric.p95Difference)),
+                    ("relative-p95-delta", number(metric.relativeP95Difference)),
+                    ("p95-interval", metric.p95Interval.map { interval in
+                        .object([("lower", .number(interval.lower)), ("upper", .number(interval.upper)), ("confidence", .number(interval.confidence))])
+                    } ?? .null),
+                ])
+            })),
+            ("summary", .array(summaries.map { figure in
+                .object([
+                    ("id", .string(figure.id)), ("label", .string(figure.label)), ("unit", .string(figure.unit.rawValue)),
+                    ("base", .number(figure.base)), ("head", .number(figure.head)), ("delta", .number(figure.delta)),
+                ])
+            })),
+        ])
+    }
+
+    /// The comparison as a JUnit report: one test case per metric, a failure for each regression.
+    public func junit() -> JUnitReport {
+        JUnitReport(name: "framescope compare", suites: [
+            JUnitReport.Suite(name: "framescope compare", cases: metrics.map { metric in
+                func side(_ name: String, _ sources: [String], _ summary: PercentileSummary<Double>?) -> String {
+                    let values = summary.map { "p50 \(ReportFormat.fixed($0.p50, decimals: 2)) ms, p95 \(ReportFormat.fixed($0.p95, decimals: 2)) ms" }
+                    return "\(name) (\(sources.joined(separator: ", "))): \(values ?? "no frames")"
+                }
+                let details = side("base", baseSources, metric.base) + "\n" + side("head", headSources, metric.head)
+                return JUnitReport.TestCase(
+                    name: metric.id, className: "framescope.compare",
+                    failure: metric.verdict.fails
+                        ? JUnitReport.Failure(message: "\(metric.label): \(metric.reason)", type: metric.verdict.rawValue, details: details) : nil,
+                    output: metric.verdict.fails ? nil : "\(Self.verdictText(metric.verdict)): \(metric.reason)\n\(details)")
+            }),
+        ])
+    }
+
+    /// GitHub annotations: an error per regression (or side without frames), a warning per
+    /// possible regression, the largest relative change first.
+    public func annotations() -> [GitHubAnnotation] {
+        metrics.compactMap { metric in
+            let severity = max(metric.relativeShift ?? 0, metric.relativeP95Difference ?? 0)
+            switch metric.verdict {
+            case .regression, .noData:
+                return GitHubAnnotation(
+                    level: .error, title: "framescope compare: \(metric.id)", message: "\(metric.label) regressed: \(metric.reason)",
+                    severity: metric.verdict == .noData ? .infinity : severity)
+            case .possibleRegression:
+                return GitHubAnnotation(
+                    level: .warning, title: "framescope compare: \(metric.id)", message: "\(metric.label) may have regressed: \(metric.reason)",
+                    severity: severity)
+            case .improvement, .unchanged:
+                return nil
+            }
+        }
+    }
+
+    // MARK: - Pieces
+
+    var heading: String {
+        func side(_ sources: [String], _ frames: Int) -> String {
+            let runs = sources.count == 1 ? sources[0] : "\(sources.count) runs (\(sources.joined(separator: ", ")))"
+            return "\(runs), \(frames) frames"
+        }
+        return "base \(side(baseSources, baseFrameCount)) vs head \(side(headSources, headFrameCount))"
+    }
+
+    var thresholdsText: String {
+        "a change counts when significant at alpha \(formatNumber(thresholds.alpha)) and at least "
+            + "\(formatNumber(thresholds.minimumRelativeEffect * 100))% and \(formatNumber(thresholds.minimumAbsoluteMilliseconds)) ms"
+    }
+
+    var notableMetrics: [MetricComparison] { metrics.filter { $0.verdict != .unchanged } }
+
+    var resultLine: String {
+        let failing = metrics.filter { $0.verdict.fails }.count
+        let possible = metrics.filter { $0.verdict == .possibleRegression }.count
+        let improved = metrics.filter { $0.verdict == .improvement }.count
+        var text = failing == 0 ? "pass, no regression in \(metrics.count) metrics" : "REGRESSION in \(failing) of \(metrics.count) metrics"
+        if possible > 0 { text += ", \(possible) possible (not significant)" }
+        if improved > 0 { text += ", \(improved) improved" }
+        return text
+    }
+
+    static func verdictText(_ verdict: MetricComparison.Verdict) -> String {
+        switch verdict {
+        case .regression: "REGRESSION"
+        case .possibleRegression: "possible regression"
+        case .improvement: "improvement"
+        case .unchanged: "no change"
+        case .noData: "NO DATA"
+        }
+    }
+}

@@ -1,0 +1,320 @@
+/// A noise-aware comparison of two sets of runs, base and head: per metric, the per-frame
+/// distributions of both sides, how far head moved, whether that is more than noise, and a verdict.
+///
+/// Frames from several runs per side are pooled. Each metric is judged twice:
+///
+/// - **Typical frame.** A two-sided Mann–Whitney U test on the per-frame values, and the
+///   Hodges–Lehmann estimate of the shift (head − base, about the change of the median).
+/// - **Slow tail.** The change of the p95, with a bootstrap confidence interval at
+///   1 − alpha. A bimodal cost — most frames cheap, one in six expensive — can get 20% worse in
+///   its expensive frames while its median does not move; the p95 sees it.
+///
+/// A metric **regressed** when either judgement is both significant (p < alpha, or an interval
+/// above 0) and at least both minimum effects (relative to the base value, and in ms). It is a
+/// **possible regression** (a warning that passes) when head is worse by the minimum effects but
+/// not significantly; an **improvement** when better by the same rules; otherwise **unchanged**.
+///
+/// ```swift
+/// let comparison = Comparison(base: [before], head: [after], baseSources: ["before.json"], headSources: ["after.json"])
+/// print(comparison.text())
+/// exit(comparison.passed ? 0 : 1)
+/// ```
+public struct Comparison: Sendable, Hashable {
+    /// The version of the `framescope.compare` JSON schema ``jsonValue()`` writes.
+    public static let schemaVersion = 1
+
+    /// The base traces' paths, for headings.
+    public var baseSources: [String]
+    /// The head traces' paths.
+    public var headSources: [String]
+    /// Frames pooled from the base runs.
+    public var baseFrameCount: Int
+    /// Frames pooled from the head runs.
+    public var headFrameCount: Int
+    /// The thresholds the verdicts used.
+    public var thresholds: RegressionThresholds
+    /// Per-frame metrics with verdicts: main-thread cost, overrun, then each category's
+    /// main-thread time per frame (largest first).
+    public var metrics: [MetricComparison]
+    /// Summary figures shown for information, without a verdict.
+    public var summaries: [SummaryComparison]
+
+    /// Compares pooled runs.
+    ///
+    /// Metrics: `main-thread-ms` (per-frame main-thread cost), `overrun-ms` (per-frame overrun),
+    /// and `categories.NAME.main-ms-per-frame` for every category with main-thread time on
+    /// either side (0 in frames where it did not run). Summaries: frames, hitch time ratio
+    /// (total hitch time over total measured time), slow-frame share, frozen frames.
+    /// - Parameters:
+    ///   - base: Reports of the base runs; their frames are pooled.
+    ///   - head: Reports of the head runs.
+    ///   - baseSources: The base traces' paths, for output.
+    ///   - headSources: The head traces' paths.
+    ///   - thresholds: When a change counts.
+    ///   - bootstrapResamples: Rounds for the p95 interval, at least 1.
+    /// - Complexity: O(*m* · (*n* log *n* + *r* · *n*)) for *m* metrics, *n* frames and *r*
+    ///   resamples; the bootstrap runs only where it can change a verdict.
+    public init(
+        base: [FrameReport], head: [FrameReport], baseSources: [String], headSources: [String],
+        thresholds: RegressionThresholds = .defaults, bootstrapResamples: Int = 2_000
+    ) {
+        self.baseSources = baseSources
+        self.headSources = headSources
+        self.thresholds = thresholds
+        let baseFrames = base.flatMap(\.frames)
+        let headFrames = head.flatMap(\.frames)
+        baseFrameCount = baseFrames.count
+        headFrameCount = headFrames.count
+
+        func milliseconds(_ frames: [FrameReport.Frame], _ value: (FrameReport.Frame) -> Int64) -> [Double] {
+            frames.map { Double(value($0)) / 1e6 }
+        }
+        func compare(_ id: String, _ label: String, offset: Double = 0, _ value: (FrameReport.Frame) -> Int64) -> MetricComparison {
+            MetricComparison.compare(
+                id: id, label: label, base: milliseconds(baseFrames, value), head: milliseconds(headFrames, value),
+                thresholds: thresholds, bootstrapResamples: bootstrapResamples, relativeOffset: offset)
+        }
+        // Overrun is the time from vsync to commit minus the frame's budget P; a frame 10% slower
+        // takes 10% longer from vsync to commit, so its overrun change is measured against that.
+        let budget = SortedSample(baseFrames.map { $0.deadline - $0.vsync }).median.map { Double($0) / 1e6 } ?? 0
+        var metrics = [
+            compare("main-thread-ms", "main-thread cost per frame") { $0.mainThreadNanoseconds },
+            compare("overrun-ms", "overrun per frame", offset: budget) { $0.overrun },
+        ]
+        var totals: [String: Int64] = [:]
+        for frame in baseFrames + headFrames {
+            for (name, nanoseconds) in frame.mainByCategory { totals[name, default: 0] += nanoseconds }
+        }
+        for (name, _) in totals.filter({ $0.value > 0 }).sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+            let label = "\(name.isEmpty ? "(none)" : name): main-thread time per frame"
+            metrics.append(compare(BudgetParser.join("categories", name.isEmpty ? "(none)" : name) + ".main-ms-per-frame", label) {
+                $0.mainByCategory[name] ?? 0
+            })
+        }
+        self.metrics = metrics
+
+        func pooled(_ reports: [FrameReport]) -> (frames: Int, hitch: Int64, measured: Int64, slow: Int, frozen: Int) {
+            reports.reduce((0, 0, 0, 0, 0)) { sum, report in
+                let s = report.summary
+                return (sum.0 + s.frameCount, sum.1 + s.hitchNanoseconds, sum.2 + s.measuredNanoseconds, sum.3 + s.slowFrames, sum.4 + s.frozenFrames)
+            }
+        }
+        let b = pooled(base), h = pooled(head)
+        func ratio(_ side: (frames: Int, hitch: Int64, measured: Int64, slow: Int, frozen: Int)) -> Double {
+            side.measured > 0 ? (Double(side.hitch) / 1e6) / (Double(side.measured) / 1e9) : 0
+        }
+        func share(_ side: (frames: Int, hitch: Int64, measured: Int64, slow: Int, frozen: Int)) -> Double {
+            side.frames > 0 ? Double(side.slow) / Double(side.frames) : 0
+        }
+        summaries = [
+            SummaryComparison(id: "frames", label: "frames", base: Double(b.frames), head: Double(h.frames), unit: .frames),
+            SummaryComparison(id: "hitch-time-ratio", label: "hitch time ratio", base: ratio(b), head: ratio(h), unit: .millisecondsPerSecond),
+            SummaryComparison(id: "slow-frame-share", label: "slow frames", base: share(b), head: share(h), unit: .share),
+            SummaryComparison(id: "frozen-frames", label: "frozen frames", base: Double(b.frozen), head: Double(h.frozen), unit: .frames),
+        ]
+    }
+
+    /// Whether any metric regressed (or a side had no frames): `compare` then exits 1.
+    public var passed: Bool { !metrics.contains { $0.verdict.fails } }
+}
+
+/// One metric's per-frame distributions on both sides, and the verdict.
+public struct MetricComparison: Sendable, Hashable {
+    /// What the comparison concluded.
+    public enum Verdict: String, Sendable, Hashable {
+        /// Head is worse, significantly and by at least the minimum effects: fails.
+        case regression
+        /// Head is worse by at least the minimum effects, but not significantly: passes, with a
+        /// warning.
+        case possibleRegression = "possible-regression"
+        /// Head is better, significantly and by at least the minimum effects.
+        case improvement
+        /// No change that is both significant and large enough.
+        case unchanged
+        /// A side has no frames, so nothing could be compared: fails.
+        case noData = "no-data"
+
+        /// Whether this verdict fails the comparison.
+        public var fails: Bool { self == .regression || self == .noData }
+    }
+
+    /// The metric's id: `main-thread-ms`, `overrun-ms`, `categories.layout.main-ms-per-frame`.
+    public var id: String
+    /// What it is, for people.
+    public var label: String
+    /// The base side's per-frame values in ms; `nil` without frames.
+    public var base: PercentileSummary<Double>?
+    /// The head side's per-frame values in ms; `nil` without frames.
+    public var head: PercentileSummary<Double>?
+    /// The Hodges–Lehmann estimate of head − base, in ms: the median of all pairwise differences.
+    public var shift: Double?
+    /// ``shift`` relative to the magnitude of the base median (plus `P` for overrun); infinite for
+    /// a shift away from 0.
+    public var relativeShift: Double?
+    /// The two-sided Mann–Whitney p-value.
+    public var pValue: Double?
+    /// Head p95 − base p95, in ms.
+    public var p95Difference: Double?
+    /// ``p95Difference`` relative to the magnitude of the base p95 (plus `P` for overrun);
+    /// infinite for a change from 0.
+    public var relativeP95Difference: Double?
+    /// The bootstrap interval of ``p95Difference`` at confidence 1 − alpha; computed only when it
+    /// can change the verdict: the p95 moved by at least the minimum effects and the typical
+    /// frame has not already decided it.
+    public var p95Interval: DifferenceInterval?
+    /// The verdict.
+    public var verdict: Verdict
+    /// Why, in one line: `median shift +1.62 ms (+20.3%), p < 0.0001`.
+    public var reason: String
+
+    /// Compares two samples of per-frame values.
+    ///
+    /// ```swift
+    /// let result = MetricComparison.compare(id: "main-thread-ms", label: "main-thread cost per frame",
+    ///                                       base: before, head: after, thresholds: .defaults)
+    /// result.verdict   // .regression for a 20% slower main thread
+    /// ```
+    /// - Parameters:
+    ///   - id: The metric's id.
+    ///   - label: What it is, for people.
+    ///   - base: The base runs' per-frame values, in ms.
+    ///   - head: The head runs' per-frame values, in ms.
+    ///   - thresholds: When a change counts.
+    ///   - bootstrapResamples: Rounds for the p95 interval, at least 1.
+    ///   - relativeOffset: Added to the base value that relative changes are measured against:
+    ///     0 for costs; the frame interval `P` for overrun, so that its changes are relative to
+    ///     the time from vsync to commit (overrun + `P`) rather than to an arbitrary zero at the
+    ///     deadline.
+    /// - Returns: The comparison; ``Verdict/noData`` when a side is empty.
+    /// - Complexity: O(*n* log *n*), plus O(*r* · *n*) when the p95 interval is needed.
+    public static func compare(
+        id: String, label: String, base: [Double], head: [Double], thresholds: RegressionThresholds, bootstrapResamples: Int = 2_000,
+        relativeOffset: Double = 0
+    ) -> MetricComparison {
+        var result = MetricComparison(
+            id: id, label: label, base: PercentileSummary(base), head: PercentileSummary(head), verdict: .noData,
+            reason: "no frames on the \(base.isEmpty ? "base" : "head") side")
+        guard let baseSummary = result.base, let headSummary = result.head,
+              let test = mannWhitneyTest(base: base, head: head), let shift = hodgesLehmannShift(base: base, head: head)
+        else { return result }
+        let t = thresholds
+        func relative(_ delta: Double, to value: Double) -> Double {
+            let reference = value + relativeOffset
+            return reference != 0 ? delta / abs(reference) : delta == 0 ? 0 : Double(signOf: delta, magnitudeOf: .infinity)
+        }
+        /// Whether a change of `delta` (positive = worse) meets both minimum effects.
+        func isLarge(_ delta: Double, relative: Double) -> Bool {
+            delta >= t.minimumAbsoluteMilliseconds && relative >= t.minimumRelativeEffect && delta > 0
+        }
+        result.shift = shift
+        result.relativeShift = relative(shift, to: baseSummary.p50)
+        result.pValue = test.pValue
+        let p95Delta = headSummary.p95 - baseSummary.p95
+        result.p95Difference = p95Delta
+        result.relativeP95Difference = relative(p95Delta, to: baseSummary.p95)
+
+        let centerWorse = isLarge(shift, relative: result.relativeShift!)
+        let centerBetter = isLarge(-shift, relative: -result.relativeShift!)
+        let centerSignificant = test.pValue < t.alpha
+        let tailWorse = isLarge(p95Delta, relative: result.relativeP95Difference!)
+        let tailBetter = isLarge(-p95Delta, relative: -result.relativeP95Difference!)
+        // The interval costs r resamples; it is computed only when it can change the verdict.
+        let centerRegression = centerWorse && centerSignificant
+        let centerImprovement = centerBetter && centerSignificant
+        if (tailWorse && !centerRegression) || (tailBetter && !centerWorse && !centerImprovement) {
+            result.p95Interval = bootstrapDifferenceInterval(
+                base: base, head: head, statistic: .percentile(95), confidence: 1 - t.alpha, resamples: bootstrapResamples,
+                seed: stableSeed(id))
+        }
+        let tailSignificantlyWorse = tailWorse && (result.p95Interval.map { $0.lower > 0 } ?? false)
+        let tailSignificantlyBetter = tailBetter && (result.p95Interval.map { $0.upper < 0 } ?? false)
+
+        let median = "median shift \(signedMilliseconds(shift)) (\(signedPercent(result.relativeShift!))), p \(pValueText(test.pValue))"
+        let tail = "p95 \(signedMilliseconds(p95Delta)) (\(signedPercent(result.relativeP95Difference!)))"
+            + (result.p95Interval.map { ", \(percentText($0.confidence)) interval [\(signedNumber($0.lower)), \(signedNumber($0.upper))] ms" } ?? "")
+        if centerRegression || tailSignificantlyWorse {
+            result.verdict = .regression
+            result.reason = [centerRegression ? median : nil, tailSignificantlyWorse ? tail : nil]
+                .compactMap { $0 }.joined(separator: "; ")
+        } else if centerWorse || tailWorse {
+            result.verdict = .possibleRegression
+            result.reason = (centerWorse ? median : tail) + "; not significant at alpha \(formatNumber(t.alpha))"
+        } else if centerImprovement || tailSignificantlyBetter {
+            result.verdict = .improvement
+            result.reason = [centerImprovement ? median : nil, tailSignificantlyBetter ? tail : nil]
+                .compactMap { $0 }.joined(separator: "; ")
+        } else {
+            result.verdict = .unchanged
+            result.reason = "\(median); \(tail)"
+        }
+        return result
+    }
+
+    private init(id: String, label: String, base: PercentileSummary<Double>?, head: PercentileSummary<Double>?, verdict: Verdict, reason: String) {
+        self.id = id
+        self.label = label
+        self.base = base
+        self.head = head
+        self.verdict = verdict
+        self.reason = reason
+    }
+}
+
+/// A summary figure of both sides, shown for information only.
+public struct SummaryComparison: Sendable, Hashable {
+    /// The figure's id: `frames`, `hitch-time-ratio`, `slow-frame-share`, `frozen-frames`.
+    public var id: String
+    /// What it is, for people.
+    public var label: String
+    /// The base side's value.
+    public var base: Double
+    /// The head side's value.
+    public var head: Double
+    /// The unit of both.
+    public var unit: MetricUnit
+
+    /// Creates a summary figure.
+    public init(id: String, label: String, base: Double, head: Double, unit: MetricUnit) {
+        self.id = id
+        self.label = label
+        self.base = base
+        self.head = head
+        self.unit = unit
+    }
+
+    /// Head − base.
+    public var delta: Double { head - base }
+}
+
+// MARK: - Formatting shared by the comparison's renderers
+
+/// A fixed seed per metric (FNV-1a of its id), so the bootstrap gives the same interval on every
+/// machine and every run.
+func stableSeed(_ id: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in id.utf8 {
+        hash ^= UInt64(byte)
+        hash &*= 0x0000_0100_0000_01b3
+    }
+    return hash
+}
+
+func signedNumber(_ value: Double, decimals: Int = 2) -> String {
+    let text = ReportFormat.fixed(value, decimals: decimals)
+    return text.hasPrefix("-") ? text : "+" + text
+}
+
+func signedMilliseconds(_ value: Double) -> String { signedNumber(value) + " ms" }
+
+func signedPercent(_ relative: Double) -> String {
+    guard relative.isFinite else { return relative > 0 ? "from 0" : "to 0" }
+    return signedNumber(relative * 100, decimals: 1) + "%"
+}
+
+func pValueText(_ p: Double) -> String {
+    p < 0.0001 ? "< 0.0001" : "= " + ReportFormat.fixed(p, decimals: 4)
+}
+
+func percentText(_ share: Double) -> String {
+    formatNumber((share * 1000).rounded() / 10) + "%"
+}

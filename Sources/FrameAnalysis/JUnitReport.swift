@@ -1,0 +1,150 @@
+/// Test results in the JUnit XML format that CI systems (GitHub Actions test reporters, GitLab,
+/// Jenkins, Buildkite, CircleCI) read: `<testsuites>` of `<testsuite>`s of `<testcase>`s, a
+/// `<failure>` in each failed case.
+///
+/// Written by hand, with every attribute and text escaped and the characters XML 1.0 cannot hold
+/// at all (control characters other than tab, newline and carriage return) left out.
+///
+/// ```swift
+/// let report = JUnitReport(name: "framescope check", suites: [
+///     .init(name: "feed.json", cases: [.init(name: "hitch-time-ratio", className: "framescope.check.feed")]),
+/// ])
+/// let xml = report.xml()   // <?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="framescope check" ...
+/// ```
+public struct JUnitReport: Sendable, Hashable {
+    /// The name of the whole run (`<testsuites name>`).
+    public var name: String
+    /// The suites.
+    public var suites: [Suite]
+
+    /// A group of test cases (`<testsuite>`).
+    public struct Suite: Sendable, Hashable {
+        /// The suite's name.
+        public var name: String
+        /// Its cases.
+        public var cases: [TestCase]
+
+        /// Creates a suite.
+        public init(name: String, cases: [TestCase]) {
+            self.name = name
+            self.cases = cases
+        }
+
+        /// The number of failed cases.
+        public var failureCount: Int { cases.filter { $0.failure != nil }.count }
+    }
+
+    /// One check (`<testcase>`).
+    public struct TestCase: Sendable, Hashable {
+        /// The case's name.
+        public var name: String
+        /// The class it belongs to; CI systems group by it, splitting at dots.
+        public var className: String
+        /// Why it failed, or `nil` when it passed.
+        public var failure: Failure?
+        /// Text for `<system-out>`, if any.
+        public var output: String?
+
+        /// Creates a case.
+        public init(name: String, className: String, failure: Failure? = nil, output: String? = nil) {
+            self.name = name
+            self.className = className
+            self.failure = failure
+            self.output = output
+        }
+    }
+
+    /// A failure (`<failure message type>details</failure>`).
+    public struct Failure: Sendable, Hashable {
+        /// A one-line summary.
+        public var message: String
+        /// A machine-readable kind, e.g. `budget-exceeded` or `regression`.
+        public var type: String
+        /// Further lines.
+        public var details: String
+
+        /// Creates a failure.
+        public init(message: String, type: String, details: String) {
+            self.message = message
+            self.type = type
+            self.details = details
+        }
+    }
+
+    /// Creates a report.
+    public init(name: String, suites: [Suite]) {
+        self.name = name
+        self.suites = suites
+    }
+
+    /// The report as an XML document, UTF-8, ending in a newline.
+    /// - Complexity: O(*n*) in the length of the text.
+    public func xml() -> String {
+        let tests = suites.reduce(0) { $0 + $1.cases.count }
+        let failures = suites.reduce(0) { $0 + $1.failureCount }
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"\(Self.escape(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" time=\"0\">\n"
+        for suite in suites {
+            xml += "  <testsuite name=\"\(Self.escape(suite.name))\" tests=\"\(suite.cases.count)\" "
+                + "failures=\"\(suite.failureCount)\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
+            for testCase in suite.cases {
+                let open = "    <testcase name=\"\(Self.escape(testCase.name))\" classname=\"\(Self.escape(testCase.className))\" time=\"0\""
+                guard testCase.failure != nil || testCase.output != nil else {
+                    xml += open + "/>\n"
+                    continue
+                }
+                xml += open + ">\n"
+                if let failure = testCase.failure {
+                    xml += "      <failure message=\"\(Self.escape(failure.message))\" type=\"\(Self.escape(failure.type))\">"
+                        + Self.escape(failure.details) + "</failure>\n"
+                }
+                if let output = testCase.output {
+                    xml += "      <system-out>" + Self.escape(output) + "</system-out>\n"
+                }
+                xml += "    </testcase>\n"
+            }
+            xml += "  </testsuite>\n"
+        }
+        xml += "</testsuites>\n"
+        return xml
+    }
+
+    /// Escapes text for an XML attribute value or element content: `&`, `<`, `>`, `"`, `'`,
+    /// and tab, newline and carriage return as character references (so attribute values keep
+    /// them); other control characters, and U+FFFE/U+FFFF, are dropped because XML 1.0 cannot
+    /// represent them.
+    /// - Parameter text: Any string.
+    /// - Returns: The escaped text.
+    public static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\t": result += "&#9;"
+            case "\n": result += "&#10;"
+            case "\r": result += "&#13;"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// A class name CI systems group well: `prefix.name`, with the name's extension dropped and
+    /// its other dots replaced by `_` (they would otherwise split it into packages).
+    /// - Parameters:
+    ///   - prefix: The dotted prefix, e.g. `framescope.check`.
+    ///   - name: A file name such as `feed.v2.json`.
+    /// - Returns: For example `framescope.check.feed_v2`.
+    public static func className(_ prefix: String, _ name: String) -> String {
+        var stem = Substring(name)
+        if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = stem[..<dot] }
+        return prefix + "." + String(stem.map { $0 == "." ? "_" : $0 })
+    }
+}

@@ -1,0 +1,119 @@
+import FrameAnalysis
+import FrameTrace
+import Foundation
+
+/// `framescope check`: traces against a budget file, as a CI gate.
+enum CheckCommand: Command {
+    static let options: Set<String> = ["budget", "format", "junit", "fps", "main-thread"]
+    static let flags: Set<String> = ["github-annotations"]
+    static let help = """
+        USAGE: framescope check TRACE... --budget FILE [--format text|markdown|json] [--junit FILE]
+                                [--github-annotations] [--fps N] [--main-thread PID:TID]
+
+        Checks each trace against a budget file: every rule that applies to the trace (the
+        budget's limits, plus the trace sections whose glob matches the trace's file name) is
+        printed with its measured value, its limit and a verdict. A value exactly at its limit
+        passes; at 90% of its limit or more it passes as "near limit". The README's "Use in CI"
+        section documents the budget file.
+
+        OPTIONS:
+          --budget FILE         The budget file (JSON, version 1). Required.
+          --format F            text (default), markdown, or json (schema framescope.check,
+                                version \(BudgetCheck.schemaVersion)).
+          --junit FILE          Also write a JUnit XML report: one test case per rule.
+          --github-annotations  After the report, print ::error lines for exceeded rules and
+                                ::warning lines for rules near their limit, worst first, at most
+                                \(GitHubAnnotations.defaultLimit), then one line saying how many more.
+          --fps N               Frame rate when the trace does not say (wins over the budget's fps).
+          --main-thread PID:TID The main (UI) thread, overriding the trace's metadata and names.
+
+        When the environment variable GITHUB_STEP_SUMMARY names a file, the Markdown report is
+        appended to it.
+
+        EXIT CODES:
+          0  every rule passed
+          1  a budget was exceeded
+          2  usage error
+          3  unreadable or invalid input (missing file, not a trace, a trace without frames,
+             an invalid budget file), or an output that cannot be written
+        """
+
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        let sources = arguments.positionals
+        guard !sources.isEmpty else { throw UsageError("check needs at least one TRACE") }
+        guard let budgetPath = arguments.value("budget") else { throw UsageError("check needs --budget FILE") }
+        guard sources.filter({ $0 == "-" }).count <= 1 else { throw UsageError("standard input (-) can be read only once") }
+        let format = try arguments.choice("format", among: ["text", "markdown", "json"], default: "text")
+        let options = try ReportCommand.analysisOptions(arguments)
+        let budget = try readBudget(budgetPath)
+        var traces: [BudgetCheck.TraceResult] = []
+        for source in sources {
+            let report = budget.analyze(try ReportCommand.readTrace(source), options: options)
+            guard report.summary.frameCount > 0 else { throw InputError("\(source): no frames found; nothing to check") }
+            traces.append(BudgetCheck.TraceResult(name: traceName(source), source: source, report: report, budget: budget))
+        }
+        let check = BudgetCheck(budgetSource: budgetPath, traces: traces)
+        switch format {
+        case "markdown": print(check.markdown(), terminator: "")
+        case "json": print(check.jsonValue().description)
+        default: print(check.text(), terminator: "")
+        }
+        try GateOutputs.write(arguments, junit: check.junit(), markdown: check.markdown(), annotations: check.annotations())
+        return check.passed ? .success : .gateFailed
+    }
+
+    /// Reads and validates a budget file; any problem is an input error naming the file.
+    static func readBudget(_ path: String) throws -> Budget {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? error.localizedDescription : "no such file"
+            throw InputError("cannot read budget file '\(path)': \(reason)")
+        }
+        do {
+            return try Budget.parse([UInt8](data))
+        } catch {
+            throw InputError("\(path): \(error)")
+        }
+    }
+
+    /// The name trace sections match: the file name, or `-` for stdin.
+    static func traceName(_ source: String) -> String {
+        source == "-" ? "-" : (source as NSString).lastPathComponent
+    }
+}
+
+/// The CI outputs `check` and `compare` share: `--junit FILE`, the GitHub step summary, and
+/// `--github-annotations`.
+enum GateOutputs {
+    static func write(_ arguments: ParsedArguments, junit: JUnitReport, markdown: String, annotations: [GitHubAnnotation]) throws {
+        if let path = arguments.value("junit") {
+            do {
+                let file = try OutputFile(path: path)
+                try file.write(Array(junit.xml().utf8))
+                try file.close()
+            } catch {
+                throw InputError("cannot write JUnit report: \(error)")
+            }
+        }
+        if let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
+            do {
+                if !FileManager.default.fileExists(atPath: path) {
+                    guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                        throw CocoaError(.fileWriteNoPermission)
+                    }
+                }
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data((markdown + "\n").utf8))
+                try handle.close()
+            } catch {
+                throw InputError("cannot append to GITHUB_STEP_SUMMARY file '\(path)': \(error.localizedDescription)")
+            }
+        }
+        if arguments.has("github-annotations") {
+            for line in GitHubAnnotations.lines(annotations) { print(line) }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import FrameAnalysis
+import FrameTrace
+import Foundation
+
+/// `framescope compare`: head runs against base runs, noise-aware, as a CI gate.
+enum CompareCommand: Command {
+    static let options: Set<String> = [
+        "base", "head", "budget", "alpha", "min-relative", "min-absolute-ms", "format", "junit", "fps", "main-thread",
+    ]
+    static let flags: Set<String> = ["github-annotations"]
+    static let help = """
+        USAGE: framescope compare BASE HEAD [options]
+               framescope compare --base TRACE [--base TRACE ...] --head TRACE [--head TRACE ...] [options]
+
+        Compares the per-frame distributions of head against base: main-thread cost, overrun, and
+        each category's main-thread time per frame, with base and head median and p95, the change,
+        a p-value and a verdict; hitch time ratio, slow and frozen frames are shown for
+        information. Repeated runs given with --base/--head are pooled.
+
+        A metric regresses when head is worse both significantly and by at least the minimum
+        effects (relative and absolute):
+          - typical frame: Mann-Whitney U p-value below alpha, and the Hodges-Lehmann shift;
+          - slow tail: the p95 change, with a bootstrap interval at 1 - alpha that excludes 0.
+        A change of at least the minimum effects that is not significant is reported as a
+        possible regression (a warning; it passes).
+
+        OPTIONS:
+          --base TRACE          A base run (repeatable); instead of the BASE HEAD positionals.
+          --head TRACE          A head run (repeatable).
+          --alpha A             Significance level, between 0 and 1 (default: 0.01).
+          --min-relative R      Minimum change relative to base, 0.1 = 10% (default: 0.1).
+          --min-absolute-ms M   Minimum change in milliseconds (default: 0.25).
+          --budget FILE         Take the thresholds from the budget file's "regression" section;
+                                the flags above override it.
+          --format F            text (default), markdown, or json (schema framescope.compare,
+                                version \(Comparison.schemaVersion)).
+          --junit FILE          Also write a JUnit XML report: one test case per metric.
+          --github-annotations  After the report, print ::error lines for regressions and
+                                ::warning lines for possible ones, worst first, at most
+                                \(GitHubAnnotations.defaultLimit), then one line saying how many more.
+          --fps N               Frame rate when a trace does not say (wins over the budget's fps).
+          --main-thread PID:TID The main (UI) thread, overriding the traces' metadata and names.
+
+        Defaults: two runs of the same code must pass and a 20% main-thread regression must
+        fail. A false alarm needs both a 1-in-100 test result and an apparent change of 10%
+        and 0.25 ms; 20% is twice the relative minimum. When the environment variable
+        GITHUB_STEP_SUMMARY names a file, the Markdown report is appended to it.
+
+        EXIT CODES:
+          0  no regression
+          1  a regression was found
+          2  usage error
+          3  unreadable or invalid input (missing file, not a trace, a side without frames,
+             an invalid budget file), or an output that cannot be written
+        """
+
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        var baseSources = arguments.values("base")
+        var headSources = arguments.values("head")
+        if baseSources.isEmpty && headSources.isEmpty {
+            guard arguments.positionals.count == 2 else {
+                throw UsageError("compare takes BASE HEAD, or --base TRACE and --head TRACE (repeatable)")
+            }
+            baseSources = [arguments.positionals[0]]
+            headSources = [arguments.positionals[1]]
+        } else {
+            guard arguments.positionals.isEmpty else { throw UsageError("give traces either as BASE HEAD or with --base/--head, not both") }
+            guard !baseSources.isEmpty else { throw UsageError("compare needs at least one --base TRACE") }
+            guard !headSources.isEmpty else { throw UsageError("compare needs at least one --head TRACE") }
+        }
+        guard (baseSources + headSources).filter({ $0 == "-" }).count <= 1 else {
+            throw UsageError("standard input (-) can be read only once")
+        }
+        let format = try arguments.choice("format", among: ["text", "markdown", "json"], default: "text")
+        let options = try ReportCommand.analysisOptions(arguments)
+        var alpha = try number(arguments, "alpha") { $0 > 0 && $0 < 1 }
+        var relative = try number(arguments, "min-relative") { $0 >= 0 }
+        var absolute = try number(arguments, "min-absolute-ms") { $0 >= 0 }
+        let budget = try arguments.value("budget").map(CheckCommand.readBudget)
+        let fromBudget = budget?.regression ?? .defaults
+        alpha = alpha ?? fromBudget.alpha
+        relative = relative ?? fromBudget.minimumRelativeEffect
+        absolute = absolute ?? fromBudget.minimumAbsoluteMilliseconds
+        let thresholds = RegressionThresholds(alpha: alpha!, minimumRelativeEffect: relative!, minimumAbsoluteMilliseconds: absolute!)
+
+        func reports(_ sources: [String], side: String) throws -> [FrameReport] {
+            let reports = try sources.map { source in
+                let trace = try ReportCommand.readTrace(source)
+                return budget?.analyze(trace, options: options) ?? FrameAnalyzer.analyze(trace, options: options)
+            }
+            guard reports.contains(where: { $0.summary.frameCount > 0 }) else {
+                throw InputError("\(side): no frames found in \(sources.joined(separator: ", ")); nothing to compare")
+            }
+            return reports
+        }
+        let comparison = Comparison(
+            base: try reports(baseSources, side: "base"), head: try reports(headSources, side: "head"),
+            baseSources: baseSources, headSources: headSources, thresholds: thresholds)
+        switch format {
+        case "markdown": print(comparison.markdown(), terminator: "")
+        case "json": print(comparison.jsonValue().description)
+        default: print(comparison.text(), terminator: "")
+        }
+        try GateOutputs.write(arguments, junit: comparison.junit(), markdown: comparison.markdown(), annotations: comparison.annotations())
+        return comparison.passed ? .success : .gateFailed
+    }
+
+    /// A decimal option that must satisfy `isValid`, or `nil` when absent.
+    static func number(_ arguments: ParsedArguments, _ name: String, isValid: (Double) -> Bool) throws(UsageError) -> Double? {
+        guard let text = arguments.value(name) else { return nil }
+        guard let value = Double(text), value.isFinite, isValid(value) else {
+            let range = name == "alpha" ? "a number between 0 and 1" : "a number of at least 0"
+            throw UsageError("option '--\(name)' expects \(range), got '\(text)'")
+        }
+        return value
+    }
+}

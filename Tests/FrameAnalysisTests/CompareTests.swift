@@ -1,0 +1,177 @@
+import Testing
+@testable import FrameAnalysis
+import FrameTrace
+
+/// A report of back-to-back frames with the given main-thread costs (nanoseconds): each frame
+/// starts at a vsync, spends `layoutShare` of its cost in `layout` and the rest in `other`, and
+/// the next frame starts at the first vsync after it ends.
+func syntheticReport(costs: [Double], layoutShare: Double = 0.3, interval: Int64 = 16_666_667) -> FrameReport {
+    var frames: [FrameReport.Frame] = []
+    var vsync: Int64 = 0
+    for (index, cost) in costs.enumerated() {
+        let main = Int64(cost.rounded())
+        let layout = Int64((cost * layoutShare).rounded())
+        frames.append(FrameReport.Frame(
+            index: index, vsync: vsync, deadline: vsync + interval, workStart: vsync, commitEnd: vsync + main,
+            mainThreadNanoseconds: main, mainByCategory: ["layout": layout, "other": main - layout], backgroundByCategory: [:]))
+        vsync += max(1, (main + interval - 1) / interval) * interval
+    }
+    return FrameReport(
+        method: .init(frameIntervalNanoseconds: interval, frameIntervalSource: "synthetic", mainThread: nil, mainThreadName: nil,
+                      mainThreadRule: "synthetic", frameBoundaries: "synthetic"),
+        frames: frames, summary: FrameAnalyzer.summarize(frames, interval: interval, mainOutside: 0), categories: [], worstFrames: [],
+        threads: [], diagnostics: [])
+}
+
+/// Compares one synthetic run per side.
+func compareCosts(_ base: [Double], _ head: [Double], thresholds: RegressionThresholds = .defaults) -> Comparison {
+    Comparison(base: [syntheticReport(costs: base)], head: [syntheticReport(costs: head)], baseSources: ["base.json"],
+               headSources: ["head.json"], thresholds: thresholds)
+}
+
+@Suite("Compare: noise-aware verdicts on seeded synthetic runs")
+struct CompareTests {
+    /// Frames per run: about five seconds of scrolling at 60 Hz.
+    static let frames = 300
+
+    @Test("Identical runs pass with no change in any metric")
+    func identicalRuns() {
+        let (base, _) = FrameCostGenerator.runs(seed: 1, frames: Self.frames)
+        let comparison = compareCosts(base, base)
+        #expect(comparison.passed)
+        #expect(comparison.metrics.map(\.id) == [
+            "main-thread-ms", "overrun-ms", "categories.other.main-ms-per-frame", "categories.layout.main-ms-per-frame",
+        ])
+        for metric in comparison.metrics {
+            #expect(metric.verdict == .unchanged, "\(metric.id)")
+            #expect(metric.shift == 0)
+            #expect(metric.p95Difference == 0)
+            #expect(metric.pValue == 1)
+        }
+        #expect(comparison.summaries.allSatisfy { $0.delta == 0 })
+    }
+
+    @Test("Two runs of the same distribution pass in at least 99 of 100 seeds")
+    func sameDistributionPasses() {
+        var passes = 0
+        var flagged: [UInt64: [String]] = [:]
+        for seed in UInt64(1)...100 {
+            let (base, head) = FrameCostGenerator.runs(seed: seed, frames: Self.frames)
+            let comparison = compareCosts(base, head)
+            if comparison.passed { passes += 1 } else { flagged[seed] = comparison.metrics.filter { $0.verdict.fails }.map(\.id) }
+        }
+        #expect(passes >= 99, "false alarms: \(flagged)")
+    }
+
+    @Test("Main-thread cost 20% higher fails in at least 99 of 100 seeds, as a main-thread regression")
+    func twentyPercentRegressionFails() {
+        var failures = 0
+        var missed: [UInt64: String] = [:]
+        for seed in UInt64(1)...100 {
+            let (base, head) = FrameCostGenerator.runs(seed: seed, frames: Self.frames, headScale: 1.2)
+            let comparison = compareCosts(base, head)
+            let main = comparison.metrics[0]
+            if !comparison.passed && main.verdict == .regression { failures += 1 } else { missed[seed] = main.reason }
+        }
+        #expect(failures >= 99, "missed: \(missed)")
+    }
+
+    @Test("A 20% regression is found from its median shift, measured relative to the base median")
+    func regressionReason() throws {
+        let (base, head) = FrameCostGenerator.runs(seed: 7, frames: Self.frames, headScale: 1.2)
+        let main = compareCosts(base, head).metrics[0]
+        #expect(main.verdict == .regression)
+        let relative = try #require(main.relativeShift)
+        #expect(relative > 0.1 && relative < 0.3)
+        #expect(try #require(main.pValue) < 0.01)
+        #expect(main.reason.hasPrefix("median shift +"))
+    }
+
+    @Test("A 20% improvement is reported as one and passes")
+    func improvement() {
+        let (base, head) = FrameCostGenerator.runs(seed: 3, frames: Self.frames, headScale: 0.8)
+        let comparison = compareCosts(base, head)
+        #expect(comparison.passed)
+        #expect(comparison.metrics[0].verdict == .improvement)
+    }
+
+    @Test("A slower tail fails through the p95 even when the median does not move")
+    func tailRegression() throws {
+        // Five cheap frames in six and one expensive one (a list update); head makes only the
+        // expensive frames 20% dearer, which moves the p95 and leaves the median alone.
+        var generator = FrameCostGenerator(seed: 11)
+        func run(expensiveScale: Double) -> [Double] {
+            (0..<600).map { index in
+                let cost = generator.next()
+                return index % 6 == 0 ? 2.5 * cost * expensiveScale : cost / 8
+            }
+        }
+        let base = run(expensiveScale: 1), head = run(expensiveScale: 1.2)
+        let main = compareCosts(base, head).metrics[0]
+        #expect(main.verdict == .regression)
+        #expect(abs(try #require(main.relativeShift)) < 0.1, "the typical frame did not change")
+        let interval = try #require(main.p95Interval)
+        #expect(interval.lower > 0)
+        #expect(interval.confidence == 0.99)
+        #expect(main.reason.hasPrefix("p95 +"))
+    }
+
+    @Test("Worse by the minimum effects but not significant is a possible regression, which passes")
+    func possibleRegression() {
+        let base: [Double] = [8, 9, 10, 11, 12].map { $0 * 1e6 }
+        let head: [Double] = [8.5, 10, 11.5, 12.5, 14].map { $0 * 1e6 }
+        let comparison = compareCosts(base, head)
+        let main = comparison.metrics[0]
+        #expect(main.verdict == .possibleRegression)
+        #expect(main.reason.hasSuffix("not significant at alpha 0.01"))
+        #expect(comparison.passed)
+        #expect(comparison.annotations().first?.level == .warning)
+    }
+
+    @Test("A change below either minimum effect is no change, however significant")
+    func minimumEffects() {
+        let (base, head) = FrameCostGenerator.runs(seed: 5, frames: Self.frames, headScale: 1.2)
+        let strictAbsolute = RegressionThresholds(alpha: 0.01, minimumRelativeEffect: 0.1, minimumAbsoluteMilliseconds: 5)
+        #expect(compareCosts(base, head, thresholds: strictAbsolute).metrics[0].verdict == .unchanged)
+        let strictRelative = RegressionThresholds(alpha: 0.01, minimumRelativeEffect: 0.5, minimumAbsoluteMilliseconds: 0)
+        #expect(compareCosts(base, head, thresholds: strictRelative).metrics[0].verdict == .unchanged)
+    }
+
+    @Test("Several runs per side are pooled frame by frame")
+    func pooledRuns() {
+        let runs = (UInt64(1)...6).map { FrameCostGenerator.runs(seed: $0, frames: 100).base }
+        let pooled = Comparison(
+            base: runs[0..<3].map { syntheticReport(costs: $0) }, head: runs[3..<6].map { syntheticReport(costs: $0) },
+            baseSources: ["b1", "b2", "b3"], headSources: ["h1", "h2", "h3"])
+        let single = compareCosts(runs[0..<3].flatMap { $0 }, runs[3..<6].flatMap { $0 })
+        #expect(pooled.baseFrameCount == 300)
+        #expect(pooled.headFrameCount == 300)
+        #expect(pooled.metrics == single.metrics)
+        #expect(pooled.summaries.first { $0.id == "frames" }?.base == 300)
+    }
+
+    @Test("A side without frames cannot be compared and fails")
+    func noData() {
+        let comparison = compareCosts([], [8e6, 9e6])
+        #expect(!comparison.passed)
+        #expect(comparison.metrics.allSatisfy { $0.verdict == .noData })
+    }
+
+    @Test("Text and Markdown match the golden files")
+    func goldenOutputs() throws {
+        // Integer-only samples, so the figures are the same on every platform.
+        let base = (0..<240).map { Double(6_000_000 + ($0 * 7_919) % 4_000_000) }
+        var head = base.map { ($0 * 1.25).rounded() }
+        head[0] = 80_000_000
+        // Head's extra cost is all outside layout: 0.24 of 1.25 times the cost is base's 0.3.
+        let comparison = Comparison(
+            base: [syntheticReport(costs: base)],
+            head: [syntheticReport(costs: Array(head.prefix(120)), layoutShare: 0.24), syntheticReport(costs: Array(head.dropFirst(120)), layoutShare: 0.24)],
+            baseSources: ["base.json"], headSources: ["head-1.json", "head-2.json"])
+        try expectGolden(comparison.text(), named: "compare.txt")
+        try expectGolden(comparison.markdown(), named: "compare.md")
+        try expectGolden(comparison.junit().xml(), named: "compare.junit.xml")
+        let lines = GitHubAnnotations.lines(comparison.annotations())
+        #expect(lines.count == comparison.metrics.filter { $0.verdict == .regression }.count)
+    }
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Regenerates the two sample traces in Traces/ that the check/compare tests and the README's
+# "Use in CI" examples use. They record real time, so every run differs: regenerate only on
+# purpose, then update the README examples and the counts the CLI tests expect.
+# (The committed ones were made with a debug build, where reload clearly overruns 60 Hz.)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+for strategy in reload snapshot-diff; do
+    swift run framescope simulate diffable-update --strategy "$strategy" --frames 120 --seed 1 \
+        --out "Traces/diffable-update--$strategy.json" > /dev/null
+done
+ls -l Traces/*.json
