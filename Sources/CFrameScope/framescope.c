@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Thread_local fs_thread_slot fs_slot __attribute__((tls_model("initial-exec"))) = {0, 0, 0};
+_Thread_local fs_thread_slot fs_slot __attribute__((tls_model("initial-exec"))) = {0, 0, 0, 0};
 
 #include <pthread.h>
 #include <stdio.h>
@@ -65,3 +65,23 @@ bool fs_thread_own_name(char *buffer, size_t length) {
 #endif
     return true;
 }
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FS_THREAD_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define FS_THREAD_SANITIZER 1
+#endif
+
+#if defined(FS_THREAD_SANITIZER)
+// From the ThreadSanitizer runtime (sanitizer/tsan_interface.h), linked in sanitized builds.
+void __tsan_acquire(void *address);
+void __tsan_release(void *address);
+void fs_tsan_acquire(void *address) { __tsan_acquire(address); }
+void fs_tsan_release(void *address) { __tsan_release(address); }
+#else
+void fs_tsan_acquire(void *address) { (void)address; }
+void fs_tsan_release(void *address) { (void)address; }
+#endif

@@ -60,7 +60,7 @@ final class CategoryRegistry: Sendable {
     private let names = Mutex<[String]>(CategoryRegistry.builtInNames)
 
     func category(named name: String) -> Category {
-        names.withLock { names in
+        names.withLockAnnounced { names in
             if let index = names.firstIndex(of: name) { return Category(id: UInt16(index)) }
             precondition(names.count < CategoryRegistry.limit, "framescope supports at most 4,096 categories")
             names.append(name)
@@ -69,8 +69,8 @@ final class CategoryRegistry: Sendable {
     }
 
     func name(of category: Category) -> String {
-        names.withLock { $0[Int(category.id)] }
+        names.withLockAnnounced { $0[Int(category.id)] }
     }
 
-    func allNames() -> [String] { names.withLock { $0 } }
+    func allNames() -> [String] { names.withLockAnnounced { $0 } }
 }

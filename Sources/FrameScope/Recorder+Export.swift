@@ -46,7 +46,7 @@ extension Recorder {
     /// Adds a fact to the metadata of this recorder's traces, such as the scenario, strategy and
     /// seed of a run; setting a key again replaces its value.
     public func annotate(_ key: String, _ value: ArgumentValue) {
-        annotations.withLock { list in
+        annotations.withLockAnnounced { list in
             if let index = list.firstIndex(where: { $0.key == key }) {
                 list[index].value = value
             } else {
@@ -57,7 +57,7 @@ extension Recorder {
 
     /// The metadata this recorder writes into its traces.
     public var traceMetadata: TraceMetadata {
-        var extra = annotations.withLock { $0 }
+        var extra = annotations.withLockAnnounced { $0 }
         let open = openIntervalCount
         if open > 0 { extra.append(Argument("open-intervals", .int(open))) }
         return TraceMetadata(
@@ -67,10 +67,10 @@ extension Recorder {
     }
 
     private func collect(consume: Bool) -> Trace {
-        exportState.withLock { state in
+        exportState.withLockAnnounced { state in
             var working = state
             var builder = TraceAssembler(recorder: self)
-            let threads = buffers.withLock { $0.values.sorted { $0.serial < $1.serial } }
+            let threads = buffers.withLockAnnounced { $0.values.sorted { $0.serial < $1.serial } }
             builder.mainSerial = mainSerial.load(ordering: .relaxed)
             for buffer in threads {
                 builder.add(buffer, consume: consume, state: &working)
@@ -81,6 +81,9 @@ extension Recorder {
                 state.staticNames = working.staticNames
             }
             var trace = builder.trace
+            // Records are written when spans end, so children come before their parents. Readers
+            // expect each thread's events by start time, enclosing spans first.
+            trace.events.sort { ($0.timestamp, $1.duration) < ($1.timestamp, $0.duration) }
             trace.metadata = traceMetadata
             return trace
         }
@@ -90,26 +93,29 @@ extension Recorder {
 /// Turns one export's records into trace events.
 private struct TraceAssembler {
     let recorder: Recorder
-    let categoryNames = CategoryRegistry.shared.allNames()
-    let dynamicNames: [String]
+    // Both tables only grow. A record can name an entry added after these copies were taken (a
+    // thread registered a category or interned a name, then recorded, while this export ran), so
+    // they are read again when a record refers past their end.
+    var categoryNames = CategoryRegistry.shared.allNames()
+    var dynamicNames: [String]
     var trace = Trace()
     var nameSymbols: [UInt64: Symbol] = [:]
     var mainSerial: UInt64 = 1
 
     init(recorder: Recorder) {
         self.recorder = recorder
-        dynamicNames = recorder.dynamicNames.withLock { $0.names }
+        dynamicNames = recorder.dynamicNames.withLockAnnounced { $0.names }
         trace.processes[recorder.processID] = TraceProcess(processID: recorder.processID, name: recorder.configuration.processName)
     }
 
     mutating func add(_ buffer: ThreadBuffer, consume: Bool, state: inout ExportState) {
         let key = recorder.threadKey(serial: buffer.serial)
-        trace.setThread(TraceThread(key: key, name: buffer.name.withLock { $0 }, sortIndex: buffer.serial == mainSerial ? 0 : Int64(buffer.serial)))
+        trace.setThread(TraceThread(key: key, name: buffer.name.withLockAnnounced { $0 }, sortIndex: buffer.serial == mainSerial ? 0 : Int64(buffer.serial)))
         let ring = buffer.ring
         let head = fs_ring_head(ring)
         let tail = fs_ring_tail_acquire(ring)
         guard head != tail else { return }
-        let attachments: [UInt32: Attachment] = buffer.attachments.withLock { attachments in
+        let attachments: [UInt32: Attachment] = buffer.attachments.withLockAnnounced { attachments in
             var taken: [UInt32: Attachment] = [:]
             for position in head..<tail {
                 let index = fs_ring_read(ring, position).extra
@@ -130,7 +136,9 @@ private struct TraceAssembler {
 
     private mutating func append(_ record: fs_record, thread: ThreadKey, attachment: Attachment?, state: inout ExportState) {
         let kind = RecordKind(rawValue: record.meta & 0xF) ?? .instant
-        let category = trace.symbols.intern(categoryNames[Int((record.meta >> 4) & 0xFFF)])
+        let categoryIndex = Int((record.meta >> 4) & 0xFFF)
+        if categoryIndex >= categoryNames.count { categoryNames = CategoryRegistry.shared.allNames() }
+        let category = trace.symbols.intern(categoryIndex < categoryNames.count ? categoryNames[categoryIndex] : "?")
         let name = symbol(forName: record.name, length: Int(record.meta >> 16), state: &state)
         let arguments = trace.addArguments(attachment?.arguments ?? [])
         switch kind {
@@ -185,6 +193,7 @@ private struct TraceAssembler {
         let string: String
         if bits & dynamicNameTag != 0 {
             let index = Int(bits & ~dynamicNameTag)
+            if index >= dynamicNames.count { dynamicNames = recorder.dynamicNames.withLockAnnounced { $0.names } }
             string = index < dynamicNames.count ? dynamicNames[index] : "?"
         } else if let cached = state.staticNames[bits] {
             string = cached

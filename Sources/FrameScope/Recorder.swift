@@ -113,10 +113,20 @@ public final class Recorder: Sendable {
     @inline(__always)
     func push(start: Int64, end: Int64, name: UInt64, meta: UInt32, extra: UInt32) {
         if let ring = fs_slot_ring(id) ?? attachCurrentThread() {
-            fs_ring_push(ring, start, end, name, meta, extra)
+            if !fs_ring_push(ring, start, end, name, meta, extra), extra != 0 {
+                // A dropped record's attachment would never be read or freed.
+                discardAttachment(extra)
+            }
         } else {
             unattributedDrops.add(1, ordering: .relaxed)
         }
+    }
+
+    /// Removes the attachment of a record the calling thread could not push.
+    @usableFromInline
+    @inline(never)
+    func discardAttachment(_ index: UInt32) {
+        currentBuffer()?.attachments.withLockAnnounced { $0[index] = nil }
     }
 
     /// Finds or creates the calling thread's buffer and caches it in the thread's slot.
@@ -127,8 +137,13 @@ public final class Recorder: Sendable {
     }
 
     func currentBuffer() -> ThreadBuffer? {
+        // Fast path: the thread's slot caches this recorder's buffer, so spans with arguments do
+        // not take the recorder-wide lock (which convoys when threads outnumber cores). The
+        // pointer is unretained: `buffers` keeps the buffer alive as long as the recorder, and
+        // recorder ids are never reused, so a slot that matches `id` points at a live buffer.
+        if let cached = fs_slot_buffer(id) { return Unmanaged<ThreadBuffer>.fromOpaque(cached).takeUnretainedValue() }
         let serial = fs_thread_serial()
-        let buffer: ThreadBuffer? = buffers.withLock { buffers in
+        let buffer: ThreadBuffer? = buffers.withLockAnnounced { buffers in
             if let existing = buffers[serial] { return existing }
             guard let ring = fs_ring_create(capacity) else { return nil }
             let name = serial == mainSerial.load(ordering: .relaxed) ? "main" : serial == 1 ? "process-main" : Recorder.systemThreadName(serial: serial)
@@ -136,7 +151,7 @@ public final class Recorder: Sendable {
             buffers[serial] = buffer
             return buffer
         }
-        if let buffer { fs_slot_set(id, buffer.ring) }
+        if let buffer { fs_slot_set(id, buffer.ring, Unmanaged.passUnretained(buffer).toOpaque()) }
         return buffer
     }
 
@@ -153,7 +168,7 @@ public final class Recorder: Sendable {
     /// Interns a dynamic name under a lock and returns its tagged id.
     @usableFromInline
     func internDynamicName(_ name: String) -> UInt64 {
-        dynamicNames.withLock { $0.intern(name) } | dynamicNameTag
+        dynamicNames.withLockAnnounced { $0.intern(name) } | dynamicNameTag
     }
 
     /// Stores arguments (and, for a span that crossed threads, where it began) for the calling
@@ -185,7 +200,7 @@ public final class Recorder: Sendable {
     /// or `thread-N`.
     @available(*, noasync, message: "a suspension can move the caller to another thread")
     public func nameCurrentThread(_ name: String) {
-        currentBuffer()?.name.withLock { $0 = name }
+        currentBuffer()?.name.withLockAnnounced { $0 = name }
     }
 
     /// Makes the calling thread the trace's main thread: named `main`, sorted first, and recorded
@@ -197,10 +212,10 @@ public final class Recorder: Sendable {
     public func designateCurrentThreadAsMain() {
         guard let buffer = currentBuffer() else { return }
         let previous = mainSerial.exchange(buffer.serial, ordering: .relaxed)
-        if previous != buffer.serial, let old = buffers.withLock({ $0[previous] }) {
-            old.name.withLock { if $0 == "main" { $0 = "process-main" } }
+        if previous != buffer.serial, let old = buffers.withLockAnnounced({ $0[previous] }) {
+            old.name.withLockAnnounced { if $0 == "main" { $0 = "process-main" } }
         }
-        buffer.name.withLock { $0 = "main" }
+        buffer.name.withLockAnnounced { $0 = "main" }
     }
 
     static func systemThreadName(serial: UInt64) -> String {
@@ -214,7 +229,7 @@ public final class Recorder: Sendable {
     /// Events dropped so far because a thread's buffer was full, per thread (in trace ids).
     public var droppedEventCounts: [ThreadKey: Int64] {
         var counts: [ThreadKey: Int64] = [:]
-        for buffer in buffers.withLock({ Array($0.values) }) {
+        for buffer in buffers.withLockAnnounced({ Array($0.values) }) {
             let dropped = Int64(fs_ring_dropped(buffer.ring))
             if dropped > 0 { counts[threadKey(serial: buffer.serial)] = dropped }
         }

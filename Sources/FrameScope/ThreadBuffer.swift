@@ -37,7 +37,7 @@ final class ThreadBuffer: @unchecked Sendable {
     func store(_ attachment: Attachment) -> UInt32 {
         let index = nextAttachmentIndex
         nextAttachmentIndex = index == UInt32.max ? 1 : index + 1
-        attachments.withLock { $0[index] = attachment }
+        attachments.withLockAnnounced { $0[index] = attachment }
         return index
     }
 }

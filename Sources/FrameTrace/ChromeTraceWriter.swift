@@ -14,7 +14,9 @@
 /// `thread_sort_index`) before a thread's first event; timestamps rebased to the trace start and
 /// written exactly from integer nanoseconds with at most three decimals; every string escaped;
 /// no two `X` events on one thread that partially overlap — such a span is written as an async
-/// `b`/`e` pair instead (the check runs within each chunk passed to ``append(_:)``).
+/// `b`/`e` pair instead (the check runs within each chunk passed to ``append(_:)``); counter
+/// values that JSON cannot hold as numbers (NaN, infinities) left out, and a counter sample with no
+/// number left skipped.
 ///
 /// ```swift
 /// var writer = ChromeTraceWriter(form: .object, baseTimestamp: trace.events.first?.timestamp ?? 0)
@@ -63,6 +65,11 @@ public struct ChromeTraceWriter: Sendable {
         writeDescriptions(of: trace, into: &out)
         let overlapping = ChromeTraceWriter.partiallyOverlappingSpans(in: trace.events)
         for (index, event) in trace.events.enumerated() {
+            if event.phase == .counter, event.arguments != 0,
+                !trace.argumentLists[Int(event.arguments)].contains(where: { ChromeTraceWriter.isCounterValue($0.value) })
+            {
+                continue  // every sample is NaN, infinite or not a number: nothing a viewer can plot
+            }
             if overlapping.contains(index) {
                 let id = nextAsyncID
                 nextAsyncID += 1
@@ -223,13 +230,26 @@ public struct ChromeTraceWriter: Sendable {
         case .begin, .end, .counter, .metadata:
             break
         }
-        if event.arguments != 0 {
+        if event.phase == .counter, event.arguments != 0 {
+            // Counter values must be numbers; JSON has none for NaN or infinity.
+            out.append(",\"args\":")
+            out.append(arguments: trace.argumentLists[Int(event.arguments)].filter { ChromeTraceWriter.isCounterValue($0.value) })
+        } else if event.arguments != 0 {
             out.append(",\"args\":")
             out.append(arguments: trace.argumentLists[Int(event.arguments)])
         } else if event.phase == .counter {
             out.append(",\"args\":{\"value\":0}")
         }
         out.append("}")
+    }
+
+    /// Whether a counter argument is a number a viewer can plot: an integer or a finite double.
+    static func isCounterValue(_ value: ArgumentValue) -> Bool {
+        switch value {
+        case .int: true
+        case .double(let double): double.isFinite
+        case .string, .bool, .null: false
+        }
     }
 
     static func writeMetadata(_ metadata: TraceMetadata, into out: inout JSONOutput) {

@@ -42,6 +42,7 @@ typedef struct fs_thread_slot {
     uint64_t recorder_id;
     fs_ring *ring;
     uint64_t serial;  // this thread's process-unique serial number, 0 until assigned
+    void *buffer;     // the recorder's per-thread buffer object (unretained; the recorder owns it)
 } fs_thread_slot;
 
 // initial-exec: the slot is reached by a fixed offset from the thread pointer, with no call to
@@ -53,9 +54,15 @@ static inline fs_ring *fs_slot_ring(uint64_t recorder_id) {
     return fs_slot.recorder_id == recorder_id ? fs_slot.ring : (fs_ring *)0;
 }
 
-static inline void fs_slot_set(uint64_t recorder_id, fs_ring *ring) {
+/// Returns the buffer object cached with the ring of `recorder_id`, or NULL when the slot holds another.
+static inline void *fs_slot_buffer(uint64_t recorder_id) {
+    return fs_slot.recorder_id == recorder_id ? fs_slot.buffer : (void *)0;
+}
+
+static inline void fs_slot_set(uint64_t recorder_id, fs_ring *ring, void *buffer) {
     fs_slot.recorder_id = recorder_id;
     fs_slot.ring = ring;
+    fs_slot.buffer = buffer;
 }
 
 /// Copies the calling thread's system name into `buffer` and returns true when it has one of its
@@ -101,6 +108,13 @@ static inline void fs_ring_release(fs_ring *ring, uint64_t head) {
 static inline fs_record fs_ring_read(const fs_ring *ring, uint64_t position) {
     return ring->records[position & ring->mask];
 }
+
+/// Tells ThreadSanitizer that the lock guarding the memory at `address` was just acquired, or is
+/// about to be released. Swift's `Mutex` waits inside the uninstrumented standard library on Linux,
+/// so without these ThreadSanitizer cannot see the ordering a `Mutex` provides and reports every
+/// access it guards as a race. Empty unless this target is built with `-sanitize=thread`.
+void fs_tsan_acquire(void *address);
+void fs_tsan_release(void *address);
 
 /// Allocates a ring of `capacity` records (a power of two). Returns NULL when memory is short.
 fs_ring *fs_ring_create(uint64_t capacity);
