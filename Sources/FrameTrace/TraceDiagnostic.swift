@@ -27,12 +27,22 @@ public struct TraceDiagnostic: Sendable, Hashable {
     public var eventIndex: Int?
     /// A one-line human explanation.
     public var message: String
+    /// How many occurrences this diagnostic stands for: 1 for one event, more for a summary
+    /// (skipped phases, skipped arguments, out-of-order events, and the "N more" line a reader adds
+    /// when one kind occurs more often than it lists individually).
+    public var count: Int
 
     /// Creates a diagnostic.
-    public init(_ kind: Kind, eventIndex: Int?, _ message: String) {
+    /// - Parameters:
+    ///   - kind: What is wrong.
+    ///   - eventIndex: The event's index in the input, or `nil` for the trace as a whole.
+    ///   - message: A one-line explanation.
+    ///   - count: How many occurrences it stands for; 1 unless it is a summary.
+    public init(_ kind: Kind, eventIndex: Int?, _ message: String, count: Int = 1) {
         self.kind = kind
         self.eventIndex = eventIndex
         self.message = message
+        self.count = count
     }
 }
 

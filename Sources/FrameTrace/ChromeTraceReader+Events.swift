@@ -1,0 +1,476 @@
+extension ChromeTraceReader.Parser {
+    // MARK: - Committing one event
+
+    /// Turns the event just read into trace values, by phase.
+    mutating func commit(_ index: Int) {
+        switch event.phase {
+        case 0x58: commitComplete(index)  // X
+        case 0x42: commitBegin(index)  // B
+        case 0x45: commitEnd(index)  // E
+        case 0x69, 0x49: commitInstant(index)  // i, I
+        case 0x43: commitCounter(index)  // C
+        case 0x4D: commitMetadata(index)  // M
+        case 0x62, 0x6E, 0x65: commitAsync(index)  // b, n, e
+        case 0x73, 0x74, 0x66: commitFlow(index)  // s, t, f
+        case 0: log.add(.invalidEvent, index, "the event has no \"ph\"")
+        case ChromeTraceReader.RawEvent.invalidPhase: log.add(.invalidEvent, index, "the event's \"ph\" is not a phase letter")
+        default: countSkippedPhase(index)
+        }
+    }
+
+    private mutating func commitComplete(_ index: Int) {
+        guard let thread = thread(index), let timestamp = timestamp(index) else { return }
+        var duration: Int64 = 0
+        switch event.duration {
+        case .missing: break
+        case .invalid:
+            log.add(.invalidEvent, index, "\"dur\" is not a number of microseconds in range")
+            return
+        case .value(let value):
+            duration = value
+        }
+        if duration < 0 {
+            report(.negativeDuration, index) { p in "\(p.eventName) has a negative duration; it is read as 0" }
+            duration = 0
+        }
+        duration = min(duration, Int64.max - max(timestamp, 0))
+        noteTimestamp(timestamp, thread: thread, index: index)
+        let slice = TraceEvent(
+            phase: .complete, name: symbol(event.name), category: symbol(event.category), thread: thread,
+            timestamp: timestamp, duration: duration, arguments: argumentList())
+        append(slice, index: index)
+        appendBoundFlows(of: slice, index: index)
+    }
+
+    private mutating func commitBegin(_ index: Int) {
+        guard let thread = thread(index), let timestamp = timestamp(index) else { return }
+        let slot = noteTimestamp(timestamp, thread: thread, index: index)
+        let slice = TraceEvent(
+            phase: .complete, name: symbol(event.name), category: symbol(event.category), thread: thread,
+            timestamp: timestamp, arguments: argumentList(shared: false))
+        threadStates[slot].open.append((events.count, index))
+        append(slice, index: index)
+        appendBoundFlows(of: slice, index: index)
+    }
+
+    private mutating func commitEnd(_ index: Int) {
+        guard let thread = thread(index), let timestamp = timestamp(index) else { return }
+        let slot = noteTimestamp(timestamp, thread: thread, index: index)
+        guard let (position, _) = threadStates[slot].open.popLast() else {
+            report(.unmatchedEnd, index) { p in "end \(p.eventName) on thread \(thread) has no open begin; it is dropped" }
+            return
+        }
+        let begin = events[position]
+        var duration = saturatingDifference(timestamp, begin.timestamp)
+        if duration < 0 {
+            report(.negativeDuration, index) { p in "end \(p.eventName) is before its begin; the span is read as 0 long" }
+            duration = 0
+        }
+        events[position].duration = duration
+        if timestamp > lastTimestamp { lastTimestamp = timestamp }
+        if let name = event.name, name.length > 0 {
+            let endName = symbol(name)
+            if endName != begin.name {
+                report(.mismatchedEndName, index) { p in "end \(p.quoted(p.symbols[endName])) closes begin \(p.quoted(p.symbols[begin.name])) (the innermost open one)" }
+            }
+        }
+        if event.nestedArguments > 0 {
+            skippedArgumentCount += event.nestedArguments
+            if skippedArgumentFirst < 0 { skippedArgumentFirst = index }
+        }
+        let endArguments = argumentValues()
+        if !endArguments.isEmpty {
+            if begin.arguments == 0 {
+                events[position].arguments = store(endArguments)
+            } else {
+                // Merge into the begin's own (unshared) list; the end's value wins for a key both have.
+                let list = Int(begin.arguments)
+                for argument in endArguments {
+                    if let existing = argumentLists[list].firstIndex(where: { $0.key == argument.key }) {
+                        argumentLists[list][existing].value = argument.value
+                    } else {
+                        argumentLists[list].append(argument)
+                    }
+                }
+            }
+        }
+    }
+
+    private mutating func commitInstant(_ index: Int) {
+        guard let thread = thread(index), let timestamp = timestamp(index) else { return }
+        noteTimestamp(timestamp, thread: thread, index: index)
+        append(
+            TraceEvent(
+                phase: .instant, name: symbol(event.name), category: symbol(event.category), thread: thread,
+                timestamp: timestamp, scope: event.instantScope, arguments: argumentList()),
+            index: index)
+    }
+
+    private mutating func commitCounter(_ index: Int) {
+        guard let thread = thread(index), let timestamp = timestamp(index) else { return }
+        noteTimestamp(timestamp, thread: thread, index: index)
+        append(
+            TraceEvent(
+                phase: .counter, name: symbol(event.name), category: symbol(event.category), thread: thread,
+                timestamp: timestamp, id: eventID(thread) ?? 0, arguments: argumentList(numericOnly: true)),
+            index: index)
+    }
+
+    private mutating func commitAsync(_ index: Int) {
+        guard let thread = thread(index), let timestamp = timestamp(index) else { return }
+        guard let id = eventID(thread) else {
+            report(.invalidEvent, index) { p in "async event \(p.eventName) has no \"id\" or \"id2\"; it is dropped" }
+            return
+        }
+        let phase: Phase = event.phase == 0x62 ? .asyncBegin : event.phase == 0x65 ? .asyncEnd : .asyncInstant
+        noteTimestamp(timestamp, thread: thread, index: index)
+        let category = symbol(event.category)
+        append(
+            TraceEvent(
+                phase: phase, name: symbol(event.name), category: category, thread: thread, timestamp: timestamp,
+                id: id, arguments: argumentList()),
+            index: index)
+        let key = ChromeTraceReader.AsyncKey(category: category, id: id)
+        switch phase {
+        case .asyncBegin:
+            openAsync[key, default: []].append((index, events.count - 1))
+        case .asyncEnd:
+            if openAsync[key]?.popLast() == nil {
+                report(.unmatchedAsync, index) { p in "async end \(p.eventName) (id \(p.hex(id))) has no open begin" }
+            } else if openAsync[key]?.isEmpty == true {
+                openAsync[key] = nil
+            }
+        default:
+            break
+        }
+    }
+
+    private mutating func commitFlow(_ index: Int) {
+        guard let thread = thread(index), let timestamp = timestamp(index) else { return }
+        guard let id = eventID(thread) else {
+            report(.invalidEvent, index) { p in "flow event \(p.eventName) has no \"id\"; it is dropped" }
+            return
+        }
+        let phase: Phase = event.phase == 0x73 ? .flowStart : event.phase == 0x66 ? .flowEnd : .flowStep
+        noteTimestamp(timestamp, thread: thread, index: index)
+        append(
+            TraceEvent(
+                phase: phase, name: symbol(event.name), category: symbol(event.category), thread: thread,
+                timestamp: timestamp, id: id, bindingPoint: event.bindingPoint, arguments: argumentList()),
+            index: index)
+        switch phase {
+        case .flowStart: openFlow(id, index: index)
+        case .flowEnd: closeFlow(id, index: index)
+        default:
+            if openFlows[id] == nil {
+                report(.unmatchedFlow, index) { p in "flow step \(p.eventName) (id \(p.hex(id))) has no open flow" }
+            }
+        }
+    }
+
+    /// Flow v2: a slice with `bind_id` and `flow_in`/`flow_out` gets a flow end and/or start bound
+    /// to it (binding point: the enclosing slice), right after it.
+    private mutating func appendBoundFlows(of slice: TraceEvent, index: Int) {
+        guard let raw = event.bindID, event.flowIn || event.flowOut else { return }
+        var flow = slice
+        flow.duration = 0
+        flow.id = raw
+        flow.bindingPoint = .enclosing
+        flow.arguments = 0
+        if event.flowIn {
+            flow.phase = .flowEnd
+            append(flow, index: index)
+            closeFlow(raw, index: index)
+        }
+        if event.flowOut {
+            flow.phase = .flowStart
+            append(flow, index: index)
+            openFlow(raw, index: index)
+        }
+    }
+
+    private mutating func openFlow(_ id: UInt64, index: Int) {
+        if openFlows[id] != nil {
+            openFlows[id]!.count += 1
+        } else {
+            openFlows[id] = ChromeTraceReader.OpenFlow(count: 1, firstIndex: index)
+        }
+    }
+
+    private mutating func closeFlow(_ id: UInt64, index: Int) {
+        guard let open = openFlows[id] else {
+            report(.unmatchedFlow, index) { p in "flow end \(p.eventName) (id \(p.hex(id))) has no start" }
+            return
+        }
+        openFlows[id] = open.count > 1 ? ChromeTraceReader.OpenFlow(count: open.count - 1, firstIndex: open.firstIndex) : nil
+    }
+
+    private mutating func commitMetadata(_ index: Int) {
+        guard let thread = thread(index) else { return }
+        let name = event.name.map { scanner.string($0) } ?? ""
+        switch name {
+        case "process_name":
+            if let value = stringArgument("name") {
+                processes[thread.processID, default: TraceProcess(processID: thread.processID)].name = value
+            }
+        case "process_sort_index":
+            if let value = integerArgument("sort_index") {
+                processes[thread.processID, default: TraceProcess(processID: thread.processID)].sortIndex = value
+            }
+        case "thread_name":
+            if let value = stringArgument("name") { threads[thread, default: TraceThread(key: thread)].name = value }
+        case "thread_sort_index":
+            if let value = integerArgument("sort_index") { threads[thread, default: TraceThread(key: thread)].sortIndex = value }
+        case "framescope":
+            if event.argumentsEnd > event.argumentsStart,
+                let value = subdocument(from: event.argumentsStart, to: event.argumentsEnd)
+            {
+                adoptFramescopeMetadata(value)
+            }
+        default:
+            var timestamp: Int64 = 0
+            if case .value(let value) = event.timestamp { timestamp = value }
+            append(
+                TraceEvent(
+                    phase: .metadata, name: symbol(event.name), category: symbol(event.category), thread: thread,
+                    timestamp: timestamp, arguments: argumentList()),
+                index: index, extendsTrace: false)
+        }
+    }
+
+    private mutating func countSkippedPhase(_ index: Int) {
+        let phase = Int(event.phase)
+        if event.phase != ChromeTraceReader.RawEvent.otherPhase {
+            skippedPhaseCounts[phase] += 1
+            if skippedPhaseFirst[phase] < 0 { skippedPhaseFirst[phase] = index }
+            return
+        }
+        // Distinct multi-letter phases are counted apart up to a limit, then together, so a
+        // hostile file cannot make the list of summaries grow with its size.
+        var letter = scanner.string(event.phaseToken)
+        if skippedOtherPhases[letter] == nil, skippedOtherPhases.count >= 32 { letter = "(other)" }
+        skippedOtherPhases[letter, default: (0, index)].count += 1
+    }
+
+    // MARK: - Pieces
+
+    /// The event's thread; `nil` (with a diagnostic) when `pid` or `tid` is unusable.
+    @inline(__always)
+    private mutating func thread(_ index: Int) -> ThreadKey? {
+        let processID: Int64
+        switch event.processID {
+        case .number(let value): processID = value
+        case .missing: processID = 0
+        case .invalid:
+            log.add(.invalidEvent, index, "\"pid\" is not an integer or a string; the event is dropped")
+            return nil
+        }
+        switch event.threadID {
+        case .number(let value): return ThreadKey(processID: processID, threadID: value)
+        case .missing: return ThreadKey(processID: processID, threadID: processID)
+        case .invalid:
+            log.add(.invalidEvent, index, "\"tid\" is not an integer or a string; the event is dropped")
+            return nil
+        }
+    }
+
+    /// The event's timestamp; `nil` (with a diagnostic) when it is missing or out of range.
+    @inline(__always)
+    private mutating func timestamp(_ index: Int) -> Int64? {
+        switch event.timestamp {
+        case .value(let value): return value
+        case .missing: log.add(.invalidEvent, index, "the event has no \"ts\"; it is dropped")
+        case .invalid: log.add(.invalidEvent, index, "\"ts\" is not a number of microseconds in range; the event is dropped")
+        }
+        return nil
+    }
+
+    /// The async or flow id with `id2` and `scope` folded in; `nil` when the event has none.
+    ///
+    /// A plain or global id is kept as is. A `local` id is combined with the `pid`, and a `scope`
+    /// with the id, through a 64-bit mix, so distinct (scope, id) pairs do not collide.
+    private func eventID(_ thread: ThreadKey) -> UInt64? {
+        var id: UInt64
+        var isLocal = false
+        if let id2 = event.id2 {
+            id = id2
+            isLocal = event.id2IsLocal
+        } else if let plain = event.id {
+            id = plain
+        } else {
+            return nil
+        }
+        if isLocal { id = mix(id ^ mix(UInt64(bitPattern: thread.processID) &+ 0x6C6F_6361_6C00)) }
+        if let scope = event.scope { id = mix(id ^ scope) }
+        return id
+    }
+
+    /// The SplitMix64 finalizer.
+    private func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Finds the thread's state and counts the event as out of order if its timestamp is before
+    /// the previous one on the same thread.
+    @inline(__always)
+    @discardableResult
+    private mutating func noteTimestamp(_ timestamp: Int64, thread: ThreadKey, index: Int) -> Int {
+        let slot = self.slot(for: thread)
+        if timestamp < threadStates[slot].lastTimestamp {
+            outOfOrderCount += 1
+            if outOfOrderFirst < 0 { outOfOrderFirst = index }
+            if outOfOrderThreads.count < 1000 { outOfOrderThreads.insert(thread) }
+        }
+        threadStates[slot].lastTimestamp = timestamp
+        return slot
+    }
+
+    @inline(__always)
+    mutating func slot(for thread: ThreadKey) -> Int {
+        if thread == lastThreadKey { return lastThreadSlot }
+        let slot: Int
+        if let existing = threadSlots[thread] {
+            slot = existing
+        } else {
+            slot = threadStates.count
+            threadStates.append(ChromeTraceReader.ThreadState())
+            threadSlots[thread] = slot
+        }
+        lastThreadKey = thread
+        lastThreadSlot = slot
+        return slot
+    }
+
+    @inline(__always)
+    private mutating func append(_ traceEvent: TraceEvent, index: Int, extendsTrace: Bool = true) {
+        events.append(traceEvent)
+        inputIndexes.append(UInt32(truncatingIfNeeded: index))
+        if extendsTrace {
+            let end = traceEvent.endTimestamp
+            if end > lastTimestamp { lastTimestamp = end }
+        }
+    }
+
+    /// The symbol for a name or category, made from the bytes only the first time they occur.
+    @inline(__always)
+    mutating func symbol(_ token: JSONStringToken?) -> Symbol {
+        guard let token, token.length > 0 else { return .empty }
+        let bytes = scanner.rawBytes(token)
+        let probe = symbolCache.probe(bytes)
+        if let value = probe.value { return Symbol(rawValue: value) }
+        let symbol = symbols.intern(scanner.string(token))
+        symbolCache.insert(bytes, at: probe, value: symbol.rawValue)
+        return symbol
+    }
+
+    /// A string for an argument key or value; repeated ones of moderate length share storage.
+    @inline(__always)
+    private mutating func cachedString(_ token: JSONStringToken) -> String {
+        // Up to 15 UTF-8 bytes a String is stored inline, and long unique values would only fill
+        // the cache, so only the middle range is interned.
+        guard !token.hasEscapes, token.length > 15, token.length <= 256 else { return scanner.string(token) }
+        let bytes = scanner.rawBytes(token)
+        let probe = stringCache.probe(bytes)
+        if let value = probe.value { return cachedStrings[Int(value)] }
+        let string = scanner.string(token)
+        stringCache.insert(bytes, at: probe, value: UInt32(truncatingIfNeeded: cachedStrings.count))
+        cachedStrings.append(string)
+        return string
+    }
+
+    /// Stores the event's scalar arguments and returns the list's index (0 for none).
+    ///
+    /// Events whose `args` text is byte-for-byte the same as a recent one's share its list (a
+    /// small direct-mapped cache keyed by the text), so repeated arguments, common in Chrome
+    /// traces, cost neither conversion nor memory. Nested values were skipped; they are counted
+    /// here, for events that are kept.
+    /// - Parameter shared: Whether the list may be shared; `B` lists are not, since an `E` merges
+    ///   into them in place.
+    mutating func argumentList(numericOnly: Bool = false, shared: Bool = true) -> UInt32 {
+        if event.nestedArguments > 0 {
+            skippedArgumentCount += event.nestedArguments
+            if skippedArgumentFirst < 0 { skippedArgumentFirst = eventIndex - 1 }
+        }
+        guard !arguments.isEmpty else { return 0 }
+        let length = event.argumentsEnd - event.argumentsStart
+        guard shared, length <= ChromeTraceReader.ArgumentCache.maximumLength else {
+            return store(argumentValues(numericOnly: numericOnly))
+        }
+        let text = UnsafeBufferPointer(start: scanner.base + event.argumentsStart, count: length)
+        let hash = JSONStringInterner.hash(text) ^ (numericOnly ? 0x5555_5555_5555_5555 : 0)
+        if let index = argumentCache.index(for: text, hash: hash) { return index }
+        let index = store(argumentValues(numericOnly: numericOnly))
+        argumentCache.remember(text, hash: hash, index: index)
+        return index
+    }
+
+    /// Appends a list to the trace's argument lists and returns its index (0 for an empty one).
+    private mutating func store(_ list: [Argument]) -> UInt32 {
+        guard !list.isEmpty else { return 0 }
+        argumentLists.append(list)
+        return UInt32(truncatingIfNeeded: argumentLists.count - 1)
+    }
+
+    /// The event's scalar arguments as values.
+    private mutating func argumentValues(numericOnly: Bool = false) -> [Argument] {
+        var list: [Argument] = []
+        list.reserveCapacity(arguments.count)
+        for argument in arguments {
+            let value: ArgumentValue
+            switch argument.kind {
+            case .number: value = argument.number.argumentValue(in: scanner)
+            case .string where !numericOnly: value = .string(cachedString(argument.string))
+            case .bool where !numericOnly: value = .bool(argument.bool)
+            case .null where !numericOnly: value = .null
+            default: continue
+            }
+            list.append(Argument(cachedString(argument.key), value))
+        }
+        return list
+    }
+
+    private func stringArgument(_ key: String) -> String? {
+        for argument in arguments.reversed() where argument.kind == .string && scanner.string(argument.key) == key {
+            return scanner.string(argument.string)
+        }
+        return nil
+    }
+
+    private func integerArgument(_ key: String) -> Int64? {
+        for argument in arguments.reversed() where argument.kind == .number && scanner.string(argument.key) == key {
+            return argument.number.scaledInteger(shift: 0, rounding: .towardZero)
+        }
+        return nil
+    }
+
+    /// The event's name for a diagnostic message: quoted, shortened, or `(unnamed)`.
+    var eventName: String {
+        guard let name = event.name, name.length > 0 else { return "(unnamed)" }
+        return quoted(scanner.string(name))
+    }
+
+    /// A name quoted for a diagnostic message, shortened past 80 characters.
+    func quoted(_ name: String) -> String {
+        if name.isEmpty { return "(unnamed)" }
+        return "\"" + (name.count > 80 ? String(name.prefix(77)) + "..." : name) + "\""
+    }
+
+    func hex(_ id: UInt64) -> String { "0x" + String(id, radix: 16) }
+
+    func saturatingDifference(_ a: Int64, _ b: Int64) -> Int64 {
+        let (difference, overflow) = a.subtractingReportingOverflow(b)
+        guard overflow else { return difference }
+        return a > b ? .max : .min
+    }
+}
+
+extension ChromeTraceReader.Parser {
+    /// Adds a diagnostic, making its message (from the parser's state) only if it will be listed.
+    mutating func report(_ kind: TraceDiagnostic.Kind, _ eventIndex: Int?, _ message: (borrowing Self) -> String) {
+        let text = log.lists(kind) ? message(self) : ""
+        log.add(kind, eventIndex, text)
+    }
+}

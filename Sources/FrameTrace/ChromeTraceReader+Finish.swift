@@ -1,0 +1,262 @@
+extension ChromeTraceReader.Parser {
+    /// Closes what is still open, runs the checks that need every event, and assembles the trace.
+    mutating func finish() -> Trace {
+        closeUnclosedBegins()
+        reportUnpairedAsyncAndFlows()
+        reportPartialOverlaps()
+        reportSummaries()
+        nameSyntheticThreads()
+
+        var trace = Trace()
+        trace.events = events
+        trace.symbols = symbols
+        trace.argumentLists = argumentLists
+        trace.processes = processes
+        for thread in threads.values { trace.setThread(thread) }
+        trace.metadata = metadata
+        trace.diagnostics = log.finished()
+        return trace
+    }
+
+    /// A `B` never closed ends at the trace's last timestamp.
+    private mutating func closeUnclosedBegins() {
+        var unclosed: [(position: Int, inputIndex: Int)] = []
+        for state in threadStates { unclosed += state.open }
+        unclosed.sort { $0.inputIndex < $1.inputIndex }
+        for (position, inputIndex) in unclosed {
+            let begin = events[position]
+            events[position].duration = max(0, saturatingDifference(lastTimestamp, begin.timestamp))
+            report(.unclosedBegin, inputIndex) { p in "begin \(p.quoted(p.symbols[begin.name])) on thread \(begin.thread) is never closed; it is closed at the trace's end" }
+        }
+        for slot in threadStates.indices { threadStates[slot].open = [] }
+    }
+
+    private mutating func reportUnpairedAsyncAndFlows() {
+        var begins: [(inputIndex: Int, position: Int)] = []
+        for open in openAsync.values { begins += open }
+        begins.sort { $0.inputIndex < $1.inputIndex }
+        for (index, position) in begins {
+            report(.unmatchedAsync, index) { p in
+                let begin = p.events[position]
+                return "async begin \(p.quoted(p.symbols[begin.name])) (id \(p.hex(begin.id))) has no end"
+            }
+        }
+        let flows = openFlows.sorted { $0.value.firstIndex < $1.value.firstIndex }
+        for (id, open) in flows {
+            report(.unmatchedFlow, open.firstIndex) { p in "flow (id \(p.hex(id))) starts but never ends" }
+        }
+    }
+
+    /// Finds `complete` events that start inside another on the same thread but end after it.
+    ///
+    /// Threads whose spans arrive in start order (longer first on equal starts) are checked in
+    /// one pass with a stack of open ends; the others are sorted first.
+    private mutating func reportPartialOverlaps() {
+        struct Track {
+            var ends: [Int64] = []
+            var lastStart = Int64.min
+            var lastEnd = Int64.max
+            var isSorted = true
+            var overlaps: [Int] = []
+        }
+        var tracks = [Track](repeating: Track(), count: threadStates.count)
+        for position in events.indices where events[position].phase == .complete {
+            let event = events[position]
+            let slot = slot(for: event.thread)
+            guard tracks[slot].isSorted else { continue }
+            let start = event.timestamp
+            let end = event.endTimestamp
+            if start < tracks[slot].lastStart || (start == tracks[slot].lastStart && end > tracks[slot].lastEnd) {
+                tracks[slot].isSorted = false
+                tracks[slot].ends = []
+                tracks[slot].overlaps = []
+                continue
+            }
+            tracks[slot].lastStart = start
+            tracks[slot].lastEnd = end
+            while let top = tracks[slot].ends.last, top <= start { tracks[slot].ends.removeLast() }
+            if let top = tracks[slot].ends.last, end > top {
+                tracks[slot].overlaps.append(position)
+            } else {
+                tracks[slot].ends.append(end)
+            }
+        }
+        var overlapping: [Int] = []
+        var unsortedSlots: Set<Int> = []
+        for slot in tracks.indices {
+            if tracks[slot].isSorted { overlapping += tracks[slot].overlaps } else { unsortedSlots.insert(slot) }
+        }
+        if !unsortedSlots.isEmpty {
+            var bySlot: [Int: [Int]] = [:]
+            for position in events.indices where events[position].phase == .complete {
+                let slot = slot(for: events[position].thread)
+                if unsortedSlots.contains(slot) { bySlot[slot, default: []].append(position) }
+            }
+            for (_, var positions) in bySlot {
+                positions.sort { a, b in
+                    let ea = events[a], eb = events[b]
+                    if ea.timestamp != eb.timestamp { return ea.timestamp < eb.timestamp }
+                    if ea.endTimestamp != eb.endTimestamp { return ea.endTimestamp > eb.endTimestamp }
+                    return a < b
+                }
+                var ends: [Int64] = []
+                for position in positions {
+                    let event = events[position]
+                    while let top = ends.last, top <= event.timestamp { ends.removeLast() }
+                    if let top = ends.last, event.endTimestamp > top {
+                        overlapping.append(position)
+                    } else {
+                        ends.append(event.endTimestamp)
+                    }
+                }
+            }
+        }
+        overlapping.sort()
+        for position in overlapping {
+            let event = events[position]
+            report(.partialOverlap, Int(inputIndexes[position])) { p in "\(p.quoted(p.symbols[event.name])) on thread \(event.thread) starts inside an enclosing span but ends after it" }
+        }
+        inputIndexes = []
+    }
+
+    /// One diagnostic per skipped phase, one for skipped arguments, one for out-of-order events,
+    /// one for events the recorder dropped.
+    private mutating func reportSummaries() {
+        for phase in 0..<256 where skippedPhaseCounts[phase] > 0 {
+            let count = skippedPhaseCounts[phase]
+            let letter = String(decoding: [UInt8(phase)], as: UTF8.self)
+            log.addSummary(
+                .skippedPhase, skippedPhaseFirst[phase],
+                "phase \"\(letter)\": \(count) event\(count == 1 ? "" : "s") skipped (not modelled)", count: count)
+        }
+        for (letter, skipped) in skippedOtherPhases.sorted(by: { $0.value.first < $1.value.first }) {
+            log.addSummary(
+                .skippedPhase, skipped.first,
+                "phase \"\(letter)\": \(skipped.count) event\(skipped.count == 1 ? "" : "s") skipped (not modelled)",
+                count: skipped.count)
+        }
+        if skippedArgumentCount > 0 {
+            log.addSummary(
+                .skippedArgument, skippedArgumentFirst,
+                "\(skippedArgumentCount) nested argument value\(skippedArgumentCount == 1 ? "" : "s") skipped (only scalars are kept)",
+                count: skippedArgumentCount)
+        }
+        if outOfOrderCount > 0 {
+            let threadCount = outOfOrderThreads.count
+            log.addSummary(
+                .outOfOrder, outOfOrderFirst,
+                "\(outOfOrderCount) event\(outOfOrderCount == 1 ? "" : "s") \(outOfOrderCount == 1 ? "is" : "are") earlier than the event before on the same thread (\(threadCount)\(threadCount >= 1000 ? "+" : "") thread\(threadCount == 1 ? "" : "s"))",
+                count: outOfOrderCount)
+        }
+        let dropped = metadata.droppedEvents.values.reduce(0) { $0.addingReportingOverflow($1).overflow ? .max : $0 + $1 }
+        if dropped > 0 {
+            log.addSummary(
+                .droppedEvents, nil, "the recorder dropped \(dropped) event\(dropped == 1 ? "" : "s") because a buffer was full",
+                count: Int(clamping: dropped))
+        }
+    }
+
+    /// Threads and processes known only by a string id are named by that string.
+    private mutating func nameSyntheticThreads() {
+        guard !syntheticNames.isEmpty else { return }
+        func syntheticName(_ id: Int64) -> String? {
+            let index = id &- ChromeTraceReader.Parser.syntheticBase
+            guard index >= 0, index < Int64(syntheticNames.count) else { return nil }
+            return syntheticNames[Int(index)]
+        }
+        var keys = Set(threadSlots.keys)
+        keys.formUnion(threads.keys)
+        for key in keys {
+            if threads[key]?.name == nil, let name = syntheticName(key.threadID) {
+                threads[key, default: TraceThread(key: key)].name = name
+            }
+            if processes[key.processID]?.name == nil, let name = syntheticName(key.processID) {
+                processes[key.processID, default: TraceProcess(processID: key.processID)].name = name
+            }
+        }
+    }
+
+    // MARK: - framescope metadata
+
+    /// Fills ``Trace/metadata`` from framescope's metadata object (the shape
+    /// `ChromeTraceWriter.writeMetadata` writes).
+    mutating func adoptFramescopeMetadata(_ value: JSONValue) {
+        guard case .object = value else { return }
+        var result = TraceMetadata()
+        result.producer = value["producer"]?.stringValue
+        result.producerVersion = value["version"]?.stringValue
+        result.clock = value["clock"]?.stringValue
+        result.frameIntervalNanoseconds = value["frame-interval-ns"]?.integerValue
+        if let main = value["main-thread"], let pid = main["pid"]?.integerValue, let tid = main["tid"]?.integerValue {
+            result.mainThread = ThreadKey(processID: pid, threadID: tid)
+        }
+        for entry in value["dropped-events"]?["threads"]?.arrayValue ?? [] {
+            guard let pid = entry["pid"]?.integerValue, let tid = entry["tid"]?.integerValue,
+                let count = entry["count"]?.integerValue
+            else { continue }
+            let key = ThreadKey(processID: pid, threadID: tid)
+            let (sum, overflow) = result.droppedEvents[key, default: 0].addingReportingOverflow(count)
+            result.droppedEvents[key] = overflow ? .max : sum
+        }
+        for (key, member) in value["extra"]?.objectValue ?? [] {
+            switch member {
+            case .null: result.extra.append(Argument(key, .null))
+            case .bool(let bool): result.extra.append(Argument(key, .bool(bool)))
+            case .integer(let integer): result.extra.append(Argument(key, .int(integer)))
+            case .number(let number): result.extra.append(Argument(key, .double(number)))
+            case .string(let string): result.extra.append(Argument(key, .string(string)))
+            case .array, .object: continue
+            }
+        }
+        metadata = result
+    }
+}
+
+extension ChromeTraceReader {
+    /// Diagnostics as they are found, at most ``listLimit`` listed per kind.
+    struct DiagnosticLog {
+        /// How many diagnostics of one kind are listed individually; the rest become one summary.
+        static let listLimit = 100
+
+        private var listed: [TraceDiagnostic] = []
+        private var counts: [TraceDiagnostic.Kind: Int] = [:]
+
+        /// How many diagnostics of `kind` were added (listed or not).
+        func count(of kind: TraceDiagnostic.Kind) -> Int { counts[kind, default: 0] }
+
+        /// Whether the next diagnostic of `kind` will be listed (so its message is worth making).
+        func lists(_ kind: TraceDiagnostic.Kind) -> Bool { counts[kind, default: 0] < DiagnosticLog.listLimit }
+
+        /// Adds one occurrence, listed while fewer than ``listLimit`` of its kind are.
+        mutating func add(_ kind: TraceDiagnostic.Kind, _ eventIndex: Int?, _ message: String) {
+            let count = counts[kind, default: 0] + 1
+            counts[kind] = count
+            if count <= DiagnosticLog.listLimit { listed.append(TraceDiagnostic(kind, eventIndex: eventIndex, message)) }
+        }
+
+        /// Adds a summary that stands for `count` occurrences; always listed.
+        mutating func addSummary(_ kind: TraceDiagnostic.Kind, _ eventIndex: Int?, _ message: String, count: Int) {
+            listed.append(TraceDiagnostic(kind, eventIndex: eventIndex, message, count: count))
+        }
+
+        /// The listed diagnostics in input order (whole-trace ones last), then one "more" line per
+        /// kind that had more than ``listLimit``.
+        func finished() -> [TraceDiagnostic] {
+            var result = listed.enumerated().sorted { a, b in
+                let ia = a.element.eventIndex ?? Int.max
+                let ib = b.element.eventIndex ?? Int.max
+                return ia != ib ? ia < ib : a.offset < b.offset
+            }.map(\.element)
+            for kind in TraceDiagnostic.Kind.allCases {
+                let count = counts[kind, default: 0]
+                guard count > DiagnosticLog.listLimit else { continue }
+                let more = count - DiagnosticLog.listLimit
+                result.append(
+                    TraceDiagnostic(
+                        kind, eventIndex: nil, "\(more) more \(kind.rawValue) diagnostics not listed (\(count) in total)",
+                        count: more))
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,483 @@
+/// A forward-only scanner over the UTF-8 bytes of a JSON document.
+///
+/// It finds tokens without allocating: strings come back as byte ranges (decoded only when a
+/// caller asks), numbers as a ``JSONNumberToken`` (converted only when a caller asks), and whole
+/// values can be skipped with full validation but without building anything. Nothing recurses, so
+/// no input can overflow the stack; containers nested deeper than a limit are an error.
+///
+/// Errors carry only a byte offset; ``TraceReadError/located(in:)`` adds the line and column when
+/// the error leaves the reader.
+struct JSONScanner {
+    /// The first byte of the input.
+    let base: UnsafePointer<UInt8>
+    /// The number of bytes in the input.
+    let count: Int
+    /// The offset of the next byte to read.
+    var position: Int
+    /// One bit per open container while skipping: 1 for an object, 0 for an array.
+    private var nesting: [UInt64] = []
+
+    /// The deepest nesting ``skipValue()`` accepts.
+    static let maximumSkipDepth = 10_000
+
+    /// A readable byte for empty inputs, so `base` is never dangling.
+    nonisolated(unsafe) private static let emptyInput = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+
+    /// Creates a scanner at the start of `input`, which must outlive it.
+    init(_ input: UnsafeBufferPointer<UInt8>) {
+        base = input.baseAddress.map { UnsafePointer($0) } ?? UnsafePointer(JSONScanner.emptyInput)
+        count = input.count
+        position = 0
+    }
+
+    // MARK: - Bytes and whitespace
+
+    /// Skips a UTF-8 byte-order mark at the start of the input.
+    mutating func skipByteOrderMark() {
+        if position == 0, count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
+    }
+
+    /// Whether every byte has been read.
+    @inline(__always)
+    var isAtEnd: Bool { position >= count }
+
+    /// The byte at `position`; only valid when not at the end.
+    @inline(__always)
+    var current: UInt8 { base[position] }
+
+    /// Skips JSON whitespace (space, tab, line feed, carriage return).
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while position < count {
+            let byte = base[position]
+            if byte > 0x20 { return }
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            position += 1
+        }
+    }
+
+    /// Skips whitespace and returns the next byte without consuming it.
+    /// - Throws: ``TraceReadError/Code/unexpectedEnd`` at the end of the input.
+    @inline(__always)
+    mutating func peekValue(_ expectation: @autoclosure () -> String) throws(TraceReadError) -> UInt8 {
+        skipWhitespace()
+        guard position < count else { throw endOfInput(expecting: expectation()) }
+        return base[position]
+    }
+
+    /// Skips whitespace and consumes `byte`.
+    /// - Throws: ``TraceReadError/Code/unexpectedToken`` when the next byte is another one.
+    @inline(__always)
+    mutating func expect(_ byte: UInt8, _ expectation: @autoclosure () -> String) throws(TraceReadError) {
+        skipWhitespace()
+        guard position < count else { throw endOfInput(expecting: expectation()) }
+        guard base[position] == byte else { throw unexpected(expecting: expectation()) }
+        position += 1
+    }
+
+    // MARK: - Errors
+
+    /// The error for running out of input while expecting something.
+    func endOfInput(expecting expectation: String) -> TraceReadError {
+        TraceReadError(.unexpectedEnd, "the input ends where \(expectation) was expected", at: count)
+    }
+
+    /// The error for an unexpected byte at `position`.
+    func unexpected(expecting expectation: String, at offset: Int? = nil) -> TraceReadError {
+        let offset = offset ?? position
+        guard offset < count else { return endOfInput(expecting: expectation) }
+        return TraceReadError(.unexpectedToken, "expected \(expectation), found \(JSONScanner.describe(base[offset]))", at: offset)
+    }
+
+    /// A byte as a person would name it in an error message.
+    static func describe(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x22: return "'\"'"
+        case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
+        case 0x20: return "a space"
+        case 0x0A: return "a line feed"
+        default:
+            let hex = String(byte, radix: 16, uppercase: true)
+            return "byte 0x\(hex.count == 1 ? "0" : "")\(hex)"
+        }
+    }
+
+    // MARK: - Strings
+
+    /// Scans a string whose opening quote is at `position`, leaving `position` after the closing
+    /// quote. Escapes are validated but not decoded.
+    /// - Returns: The byte range between the quotes.
+    /// - Throws: ``TraceReadError/Code/unterminatedString`` when the input ends inside it,
+    ///   ``TraceReadError/Code/invalidEscape`` for a bad escape, and
+    ///   ``TraceReadError/Code/unexpectedToken`` for a raw control character.
+    @inline(__always)
+    mutating func scanString() throws(TraceReadError) -> JSONStringToken {
+        let open = position
+        var index = position + 1
+        var hasEscapes = false
+        while true {
+            // Eight bytes at a time while none of them is a quote, a backslash or a control byte.
+            while index &+ 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                if JSONScanner.hasSpecialStringByte(word) { break }
+                index &+= 8
+            }
+            // One byte at a time up to and including the special byte (or to the end).
+            while true {
+                guard index < count else {
+                    throw TraceReadError(.unterminatedString, "the input ends inside a string that starts here", at: open)
+                }
+                let byte = base[index]
+                if byte == 0x22 {
+                    position = index + 1
+                    return JSONStringToken(start: open + 1, end: index, hasEscapes: hasEscapes)
+                }
+                if byte == 0x5C {
+                    hasEscapes = true
+                    index = try validateEscape(at: index, stringStart: open)
+                    break
+                }
+                if byte < 0x20 {
+                    throw TraceReadError(
+                        .unexpectedToken, "a string may not contain \(JSONScanner.describe(byte)) unescaped", at: index)
+                }
+                index &+= 1
+            }
+        }
+    }
+
+    /// Whether any byte of `word` is `"`, `\` or below 0x20 (exact; from "Bit Twiddling Hacks").
+    @inline(__always)
+    static func hasSpecialStringByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let hasQuote = (quotes &- ones) & ~quotes
+        let hasBackslash = (backslashes &- ones) & ~backslashes
+        let hasControl = (word &- ones &* 0x20) & ~word
+        return (hasQuote | hasBackslash | hasControl) & highs != 0
+    }
+
+    /// Checks the escape whose backslash is at `index` and returns the offset after it.
+    private func validateEscape(at index: Int, stringStart: Int) throws(TraceReadError) -> Int {
+        guard index + 1 < count else {
+            throw TraceReadError(.unterminatedString, "the input ends inside a string that starts here", at: stringStart)
+        }
+        switch base[index + 1] {
+        case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74:
+            return index + 2
+        case 0x75:
+            for offset in (index + 2)..<(index + 6) {
+                guard offset < count else {
+                    throw TraceReadError(.unterminatedString, "the input ends inside a string that starts here", at: stringStart)
+                }
+                guard JSONScanner.hexValue(base[offset]) != nil else {
+                    throw TraceReadError(.invalidEscape, "a \\u escape needs four hexadecimal digits", at: index)
+                }
+            }
+            return index + 6
+        default:
+            throw TraceReadError(
+                .invalidEscape, "\\\(JSONScanner.describe(base[index + 1]).dropFirst().dropLast()) is not a JSON escape", at: index)
+        }
+    }
+
+    /// The value of an ASCII hexadecimal digit.
+    @inline(__always)
+    static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case 0x30...0x39: UInt32(byte - 0x30)
+        case 0x41...0x46: UInt32(byte - 0x41 + 10)
+        case 0x61...0x66: UInt32(byte - 0x61 + 10)
+        default: nil
+        }
+    }
+
+    /// The bytes of a string token without decoding escapes.
+    @inline(__always)
+    func rawBytes(_ token: JSONStringToken) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + token.start, count: token.end - token.start)
+    }
+
+    /// The string a token stands for, escapes decoded.
+    ///
+    /// Ill-formed UTF-8 and unpaired surrogates become U+FFFD, as everywhere in Swift.
+    func string(_ token: JSONStringToken) -> String {
+        if !token.hasEscapes { return String(decoding: rawBytes(token), as: UTF8.self) }
+        var bytes: [UInt8] = []
+        decode(token, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 of a string token, escapes decoded, to `output`. The token must have
+    /// been validated by ``scanString()``.
+    func decode(_ token: JSONStringToken, into output: inout [UInt8]) {
+        output.reserveCapacity(output.count + token.end - token.start)
+        var index = token.start
+        while index < token.end {
+            let byte = base[index]
+            guard byte == 0x5C else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            let escape = base[index + 1]
+            index += 2
+            switch escape {
+            case 0x62: output.append(0x08)
+            case 0x66: output.append(0x0C)
+            case 0x6E: output.append(0x0A)
+            case 0x72: output.append(0x0D)
+            case 0x74: output.append(0x09)
+            case 0x75:
+                var scalar = hex4(at: index)
+                index += 4
+                if (0xD800...0xDBFF).contains(scalar) {
+                    // A high surrogate pairs with an immediately following \u low surrogate.
+                    if index + 6 <= token.end, base[index] == 0x5C, base[index + 1] == 0x75 {
+                        let low = hex4(at: index + 2)
+                        if (0xDC00...0xDFFF).contains(low) {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            index += 6
+                        } else {
+                            scalar = 0xFFFD
+                        }
+                    } else {
+                        scalar = 0xFFFD
+                    }
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    scalar = 0xFFFD
+                }
+                JSONScanner.appendUTF8(scalar, to: &output)
+            default:
+                output.append(escape)  // \" \\ \/
+            }
+        }
+    }
+
+    private func hex4(at index: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for offset in 0..<4 { value = value << 4 | (JSONScanner.hexValue(base[index + offset]) ?? 0) }
+        return value
+    }
+
+    /// Appends the UTF-8 encoding of a Unicode scalar value (already checked to be one).
+    static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            output.append(UInt8(scalar))
+        case 0x80..<0x800:
+            output.append(0xC0 | UInt8(scalar >> 6))
+            output.append(0x80 | UInt8(scalar & 0x3F))
+        case 0x800..<0x10000:
+            output.append(0xE0 | UInt8(scalar >> 12))
+            output.append(0x80 | UInt8((scalar >> 6) & 0x3F))
+            output.append(0x80 | UInt8(scalar & 0x3F))
+        default:
+            output.append(0xF0 | UInt8(scalar >> 18))
+            output.append(0x80 | UInt8((scalar >> 12) & 0x3F))
+            output.append(0x80 | UInt8((scalar >> 6) & 0x3F))
+            output.append(0x80 | UInt8(scalar & 0x3F))
+        }
+    }
+
+    // MARK: - Numbers and literals
+
+    /// Scans a number starting at `position` (a `-` or a digit), following JSON's grammar exactly.
+    ///
+    /// The first 19 significant digits are kept in an integer with a decimal exponent; further
+    /// digits are dropped (noted in ``JSONNumberToken/isExact``). Exponents saturate, so no
+    /// input overflows.
+    /// - Throws: ``TraceReadError/Code/invalidNumber`` for a malformed number.
+    @inline(__always)
+    mutating func scanNumber() throws(TraceReadError) -> JSONNumberToken {
+        let start = position
+        var index = position
+        var token = JSONNumberToken(start: start)
+        if base[index] == 0x2D {
+            token.isNegative = true
+            index += 1
+        }
+        guard index < count else { throw endOfInput(expecting: "a digit") }
+        var significant = 0
+        let first = base[index]
+        if first == 0x30 {
+            index += 1
+            if index < count, base[index] &- 0x30 < 10 {
+                throw TraceReadError(.invalidNumber, "a number may not have a leading zero", at: start)
+            }
+        } else if first &- 0x31 < 9 {
+            while index < count {
+                let digit = base[index] &- 0x30
+                guard digit < 10 else { break }
+                if significant < 19 {
+                    token.mantissa = token.mantissa &* 10 &+ UInt64(digit)
+                    significant += 1
+                } else {
+                    token.exponent += 1
+                    if digit != 0 { token.isExact = false }
+                }
+                index += 1
+            }
+        } else {
+            throw TraceReadError(.invalidNumber, "expected a digit after '-'", at: index)
+        }
+        if index < count, base[index] == 0x2E {
+            token.isInteger = false
+            index += 1
+            guard index < count else { throw endOfInput(expecting: "a digit after '.'") }
+            guard base[index] &- 0x30 < 10 else {
+                throw TraceReadError(.invalidNumber, "expected a digit after '.'", at: index)
+            }
+            while index < count {
+                let digit = base[index] &- 0x30
+                guard digit < 10 else { break }
+                if significant < 19 {
+                    token.mantissa = token.mantissa &* 10 &+ UInt64(digit)
+                    token.exponent -= 1
+                    if token.mantissa != 0 { significant += 1 }
+                } else if digit != 0 {
+                    token.isExact = false
+                }
+                index += 1
+            }
+        }
+        if index < count, base[index] | 0x20 == 0x65 {
+            token.isInteger = false
+            index += 1
+            guard index < count else { throw endOfInput(expecting: "an exponent") }
+            var negativeExponent = false
+            if base[index] == 0x2B || base[index] == 0x2D {
+                negativeExponent = base[index] == 0x2D
+                index += 1
+                guard index < count else { throw endOfInput(expecting: "an exponent") }
+            }
+            guard base[index] &- 0x30 < 10 else {
+                throw TraceReadError(.invalidNumber, "expected a digit in the exponent", at: index)
+            }
+            var exponent = 0
+            while index < count {
+                let digit = base[index] &- 0x30
+                guard digit < 10 else { break }
+                if exponent < 100_000_000 { exponent = exponent * 10 + Int(digit) }
+                index += 1
+            }
+            token.exponent += negativeExponent ? -exponent : exponent
+        }
+        token.end = index
+        position = index
+        return token
+    }
+
+    /// Consumes `true`, `false` or `null` at `position`.
+    /// - Returns: `true`, `false`, or `nil` for `null`.
+    /// - Throws: ``TraceReadError/Code/unexpectedToken`` for anything else.
+    mutating func scanLiteral() throws(TraceReadError) -> Bool? {
+        let (word, value): (StaticString, Bool?) =
+            switch base[position] {
+            case 0x74: ("true", true)
+            case 0x66: ("false", false)
+            default: ("null", nil)
+            }
+        let length = word.utf8CodeUnitCount
+        let pointer = word.utf8Start
+        for offset in 0..<length {
+            guard position + offset < count else { throw endOfInput(expecting: "'\(word)'") }
+            guard base[position + offset] == pointer[offset] else {
+                throw unexpected(expecting: "'\(word)'", at: position + offset)
+            }
+        }
+        position += length
+        return value
+    }
+
+    // MARK: - Skipping
+
+    /// Skips one complete value (after optional whitespace), validating it, without allocating
+    /// beyond a small nesting stack.
+    /// - Throws: Any scanning error, and ``TraceReadError/Code/tooDeep`` past
+    ///   ``maximumSkipDepth`` levels of nesting.
+    /// - Complexity: O(length of the value).
+    mutating func skipValue() throws(TraceReadError) {
+        var depth = 0
+        while true {
+            // A value is expected.
+            let byte = try peekValue("a value")
+            switch byte {
+            case 0x7B, 0x5B:
+                let isObject = byte == 0x7B
+                try push(isObject: isObject, depth: &depth)
+                position += 1
+                let next = try peekValue(isObject ? "a member name or '}'" : "a value or ']'")
+                if next == (isObject ? 0x7D : 0x5D) {
+                    position += 1
+                    depth -= 1
+                } else {
+                    if isObject { try skipMemberName() }
+                    continue
+                }
+            case 0x22:
+                _ = try scanString()
+            case 0x2D, 0x30...0x39:
+                _ = try scanNumber()
+            case 0x74, 0x66, 0x6E:
+                _ = try scanLiteral()
+            default:
+                throw unexpected(expecting: "a value")
+            }
+            // After a value: close containers until a separator leads to the next value.
+            while depth > 0 {
+                let isObject = isObjectLevel(depth)
+                let next = try peekValue(isObject ? "',' or '}' after an object member" : "',' or ']' after an array element")
+                if next == 0x2C {
+                    position += 1
+                    if isObject { try skipMemberName() }
+                    break
+                }
+                guard next == (isObject ? 0x7D : 0x5D) else {
+                    throw unexpected(expecting: isObject ? "',' or '}' after an object member" : "',' or ']' after an array element")
+                }
+                position += 1
+                depth -= 1
+            }
+            if depth == 0 { return }
+        }
+    }
+
+    /// Consumes `"name" :` in an object being skipped.
+    private mutating func skipMemberName() throws(TraceReadError) {
+        guard try peekValue("a member name") == 0x22 else { throw unexpected(expecting: "a member name in quotes") }
+        _ = try scanString()
+        try expect(0x3A, "':' after a member name")
+    }
+
+    private mutating func push(isObject: Bool, depth: inout Int) throws(TraceReadError) {
+        guard depth < JSONScanner.maximumSkipDepth else {
+            throw TraceReadError(.tooDeep, "values are nested more than \(JSONScanner.maximumSkipDepth) levels deep", at: position)
+        }
+        let word = depth >> 6
+        let bit = UInt64(1) << UInt64(depth & 63)
+        if word >= nesting.count { nesting.append(0) }
+        if isObject { nesting[word] |= bit } else { nesting[word] &= ~bit }
+        depth += 1
+    }
+
+    private func isObjectLevel(_ depth: Int) -> Bool {
+        let level = depth - 1
+        return nesting[level >> 6] & (UInt64(1) << UInt64(level & 63)) != 0
+    }
+}
+
+/// The location of a string in the input: the bytes between its quotes.
+struct JSONStringToken: Hashable {
+    /// Offset of the first byte after the opening quote.
+    var start: Int
+    /// Offset of the closing quote.
+    var end: Int
+    /// Whether the string contains backslash escapes that decoding must resolve.
+    var hasEscapes: Bool
+
+    /// The number of raw bytes between the quotes.
+    var length: Int { end - start }
+}

@@ -1,0 +1,110 @@
+/// Why input could not be read as a trace (or as JSON), and where.
+///
+/// Readers throw this for input that is not JSON, JSON that is not a trace, and files that cannot
+/// be opened. Inconsistent but well-formed traces do not throw: they load with
+/// ``TraceDiagnostic``s instead.
+///
+/// The position is given three ways: ``byteOffset`` (0-based, for tools), and ``line`` and
+/// ``column`` (1-based, for people; the column counts Unicode scalars from the start of the line).
+/// For ``Code/ioError`` there is no position and all three are 0.
+///
+/// ```swift
+/// do {
+///     let trace = try ChromeTraceReader.read(contentsOf: "run.json")
+///     print(trace.events.count)
+/// } catch {
+///     print(error)  // line 3, column 17 (byte 42): expected ',' or '}' after an object member
+/// }
+/// ```
+public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure, stable for tests and exit codes.
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// The input is not JSON at all (empty, or starts with something no JSON value starts with).
+        case notJSON = "not-json"
+        /// The input is JSON, but not an array of events or an object with a `traceEvents` array.
+        case notATrace = "not-a-trace"
+        /// A byte that the JSON grammar does not allow where it appears.
+        case unexpectedToken = "unexpected-token"
+        /// The input ends in the middle of a value where the format does not allow it.
+        case unexpectedEnd = "unexpected-end"
+        /// A string that the input ends inside of.
+        case unterminatedString = "unterminated-string"
+        /// A backslash escape that JSON does not define, or a malformed `\u` escape.
+        case invalidEscape = "invalid-escape"
+        /// A number that does not follow JSON's number grammar.
+        case invalidNumber = "invalid-number"
+        /// Arrays and objects nested deeper than the reader's limit.
+        case tooDeep = "too-deep"
+        /// The file could not be opened or read.
+        case ioError = "io-error"
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// A one-line explanation, e.g. `expected ',' or '}' after an object member`.
+    public var message: String
+    /// The 0-based offset of the offending byte in the input.
+    public var byteOffset: Int
+    /// The 1-based line of the offending byte; 0 when there is no position.
+    public var line: Int
+    /// The 1-based column (in Unicode scalars) of the offending byte; 0 when there is no position.
+    public var column: Int
+
+    /// Creates an error.
+    ///
+    /// ```swift
+    /// let error = TraceReadError(.notATrace, "expected an array of events", byteOffset: 0, line: 1, column: 1)
+    /// ```
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - message: A one-line explanation.
+    ///   - byteOffset: The 0-based offset of the offending byte.
+    ///   - line: The 1-based line, or 0 without a position.
+    ///   - column: The 1-based column in Unicode scalars, or 0 without a position.
+    public init(_ code: Code, _ message: String, byteOffset: Int, line: Int, column: Int) {
+        self.code = code
+        self.message = message
+        self.byteOffset = byteOffset
+        self.line = line
+        self.column = column
+    }
+
+    /// An error whose line and column are filled in later by ``located(in:)``.
+    init(_ code: Code, _ message: String, at byteOffset: Int) {
+        self.init(code, message, byteOffset: byteOffset, line: 0, column: 0)
+    }
+
+    /// `line L, column C (byte B): message`, or just the message when there is no position.
+    public var description: String {
+        guard line > 0 else { return message }
+        return "line \(line), column \(column) (byte \(byteOffset)): \(message)"
+    }
+
+    /// Whether the input ran out where more was needed: the sign of a cut-off file.
+    var isEndOfInput: Bool { code == .unexpectedEnd || code == .unterminatedString }
+
+    /// The error with ``line`` and ``column`` computed from the input it refers to.
+    ///
+    /// Positions are computed only when an error escapes to the caller, so the scanner's hot
+    /// path never counts lines.
+    /// - Complexity: O(`byteOffset`).
+    func located(in input: UnsafeBufferPointer<UInt8>) -> TraceReadError {
+        guard code != .ioError, line == 0 else { return self }
+        var copy = self
+        let end = min(max(byteOffset, 0), input.count)
+        copy.byteOffset = end
+        var line = 1
+        var lineStart = 0
+        for index in 0..<end where input[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        var column = 1
+        for index in lineStart..<end where input[index] & 0xC0 != 0x80 {
+            column += 1
+        }
+        copy.line = line
+        copy.column = column
+        return copy
+    }
+}

@@ -1,0 +1,65 @@
+// fuzz-sources: Sources/FrameTrace
+// fuzz-seeds: Tests/FrameTraceTests/Fixtures ../shared/traces/third-party
+// libFuzzer target for the Chrome trace reader and the JSONValue parser (module FrameTrace; its
+// sources compile into one module with this harness, so internal symbols are reachable).
+//
+// Besides "no crash, no hang, no sanitizer report", every input checks invariants:
+// - a trace that loads is well formed: symbols and argument lists in range, complete events not
+//   negative, at most 100 listed diagnostics per kind (plus one summary), diagnostic indexes
+//   inside the input's events; writing it and reading it back succeeds;
+// - an error has a position inside the input (line and column from 1);
+// - the reader and JSONValue agree: a document JSONValue accepts that is an event array or an
+//   object with a `traceEvents` array loads as a trace, and a syntax error from the reader is also
+//   one for JSONValue.
+//
+// Run: tools/fuzz.sh reader [SECONDS]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = UnsafeBufferPointer(start: data, count: size)
+    let document = Result { () throws(TraceReadError) in try JSONValue.parse(input, maxDepth: 1_000) }
+    do {
+        let trace = try ChromeTraceReader.read(bytes: input)
+        check(trace)
+        do {
+            let again = try ChromeTraceReader.read(bytes: trace.chromeJSON())
+            check(again)
+        } catch {
+            fatalError("a trace the writer wrote does not read back: \(error)")
+        }
+    } catch {
+        precondition(error.code != .ioError)
+        precondition(error.line >= 1 && error.column >= 1, "no position: \(error)")
+        precondition(error.byteOffset >= 0 && error.byteOffset <= size, "position outside the input: \(error)")
+        let isSyntaxError = error.code != .notATrace && error.code != .tooDeep
+        if isSyntaxError, case .success = document {
+            fatalError("JSONValue accepts what the reader calls a syntax error: \(error)")
+        }
+        if case .success(let value) = document, value.arrayValue != nil || value["traceEvents"]?.arrayValue != nil,
+            error.code != .tooDeep
+        {
+            fatalError("the reader rejects a well-formed event array: \(error)")
+        }
+    }
+    if case .success(let value) = document {
+        precondition((try? JSONValue.parse(value.description, maxDepth: 1_000)) != nil, "description does not parse")
+    }
+    return 0
+}
+
+private func check(_ trace: Trace) {
+    for event in trace.events {
+        precondition(Int(event.name.rawValue) < trace.symbols.count && Int(event.category.rawValue) < trace.symbols.count)
+        precondition(Int(event.arguments) < trace.argumentLists.count)
+        precondition(event.phase != .complete || event.duration >= 0, "negative duration")
+        precondition(event.phase != .begin && event.phase != .end, "begin/end left unpaired in the trace")
+    }
+    var listed: [TraceDiagnostic.Kind: Int] = [:]
+    for diagnostic in trace.diagnostics where diagnostic.count == 1 || diagnostic.eventIndex != nil {
+        listed[diagnostic.kind, default: 0] += 1
+        precondition(diagnostic.count >= 1)
+    }
+    for (kind, count) in listed {
+        precondition(count <= (kind == .skippedPhase ? 256 + 33 : 101), "\(count) \(kind) diagnostics listed")
+    }
+}
