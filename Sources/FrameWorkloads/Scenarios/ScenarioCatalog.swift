@@ -33,7 +33,9 @@ public struct ScenarioDescriptor: Sendable {
 /// Every scenario `framescope simulate` and `framescope demo` can run.
 public enum ScenarioCatalog {
     /// All scenarios, in the order the demo runs them.
-    public static let all: [ScenarioDescriptor] = [FeedScrollScenario.descriptor, DiffableUpdateScenario.descriptor]
+    public static let all: [ScenarioDescriptor] = [
+        FeedScrollScenario.descriptor, DiffableUpdateScenario.descriptor, CornerRoundingScenario.descriptor,
+    ]
 
     /// The scenario with this name.
     public static func scenario(named name: String) -> ScenarioDescriptor? {
