@@ -256,7 +256,7 @@ struct FrameAccounting {
         }
         if isMain {
             var covered: Int64 = 0
-            var index = firstFrame(endingAfter: segment.start, by: \.commitEnd)
+            var index = firstFrame(endingAfter: segment.start) { $0.commitEnd }
             while index < frames.count, frames[index].workStart < segment.end {
                 let overlap = min(segment.end, frames[index].commitEnd) - max(segment.start, frames[index].workStart)
                 if overlap > 0 {
@@ -269,7 +269,7 @@ struct FrameAccounting {
             mainOutsideFrames += segment.duration - covered
         } else {
             // The frame whose window holds the segment's start is the last one with vsync <= start.
-            var index = max(0, firstFrame(endingAfter: segment.start, by: \.vsync) - 1)
+            var index = max(0, firstFrame(endingAfter: segment.start) { $0.vsync } - 1)
             while index < frames.count, frames[index].vsync < segment.end {
                 let windowEnd = index + 1 < frames.count ? frames[index + 1].vsync : max(frames[index].commitEnd, frames[index].deadline)
                 let overlap = min(segment.end, windowEnd) - max(segment.start, frames[index].vsync)
@@ -280,11 +280,14 @@ struct FrameAccounting {
     }
 
     /// Binary search for the first frame whose key is after `time`.
-    private func firstFrame(endingAfter time: Int64, by key: KeyPath<FrameReport.Frame, Int64>) -> Int {
+    /// A closure rather than a key path: key-path projection in this loop cost more than the rest
+    /// of the analysis on a 1,000,000-event trace.
+    @inline(__always)
+    private func firstFrame(endingAfter time: Int64, by key: (FrameReport.Frame) -> Int64) -> Int {
         var low = 0, high = frames.count
         while low < high {
             let middle = (low + high) / 2
-            if frames[middle][keyPath: key] <= time { low = middle + 1 } else { high = middle }
+            if key(frames[middle]) <= time { low = middle + 1 } else { high = middle }
         }
         return low
     }
