@@ -1,3 +1,4 @@
+import FrameAnalysis
 import FrameTrace
 import Foundation
 
@@ -63,11 +64,24 @@ private func compare(path: String, label: String, repetitions: Int) {
     figure("\(label): reader throughput", readerRate, "MB/s")
     figure("\(label): reader event rate", Double(inputEvents) / seconds / 1e6, "M events/s")
 
+    // `framescope report` end to end, in process: read, find the frames, analyse, render the text.
+    var reportBest = UInt64.max
+    for _ in 0..<max(1, repetitions / 5) {
+        let start = benchNow()
+        guard let trace = try? ChromeTraceReader.read(contentsOf: path) else { return }
+        let text = FrameAnalyzer.analyze(trace).text(source: label)
+        reportBest = min(reportBest, benchNow() - start)
+        blackHole(text)
+    }
+    let reportSeconds = Double(reportBest) / 1e9
+    figure("\(label): report end to end, best", reportSeconds * 1e3, "ms", note: "read + analyse + text; \(formatFixed(Double(size) / reportSeconds / 1e6, decimals: 1)) MB/s")
+
     if let python = pythonSeconds(path: path, repetitions: max(1, min(repetitions, size > 50_000_000 ? 3 : 50))) {
         let pythonRate = Double(size) / python / 1e6
         figure("\(label): python json.load, best", python * 1e3, "ms")
         figure("\(label): python json.load throughput", pythonRate, "MB/s")
         figure("\(label): reader / python", readerRate / pythonRate, "x", note: "target >= 5")
+        figure("\(label): report end to end / python json.load", python / reportSeconds, "x", note: "speed ratio; > 1 means report is faster")
     } else {
         print("(python3 not available; comparison skipped)")
     }
@@ -151,6 +165,18 @@ private func run(_ executable: String, _ arguments: [String], environment: [Stri
 }
 
 // MARK: - A realistic synthetic trace
+
+/// `framescope-bench make-trace PATH [EVENTS]`: writes the synthetic trace and exits, so other
+/// tools (profilers, `tools/bench_reader.sh`) can use the same input.
+func writeSyntheticTrace(events: Int, to path: String) -> Never {
+    let bytes = makeSyntheticTrace(events: events, seed: 0x5EED)
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+        print("error: cannot write \(path)")
+        exit(1)
+    }
+    print("wrote \(bytes.count) bytes, \(events) events, to \(path)")
+    exit(0)
+}
 
 /// Writes a Chrome trace (array form) of `events` events that looks like a scrolling app recorded
 /// by framescope next to Chrome-style tracing:
