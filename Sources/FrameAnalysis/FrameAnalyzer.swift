@@ -44,6 +44,8 @@ public enum FrameAnalyzer {
     ///   grid over the main thread's busy time: work that starts between two vsyncs forms a frame
     ///   whose deadline is the second; work that runs past it makes the frame late; idle vsyncs
     ///   make no frame.
+    /// - Input latency: events in category `input`, measured to the end of the frame that
+    ///   reflects them (see ``inputFigures(of:frames:)``); no input section without them.
     /// - Parameters:
     ///   - trace: The trace, from any producer.
     ///   - options: Overrides for what the trace does not say.
@@ -104,7 +106,7 @@ public enum FrameAnalyzer {
         }.sorted { ($0.isMain ? 0 : 1, -$0.busyNanoseconds, $0.key) < ($1.isMain ? 0 : 1, -$1.busyNanoseconds, $1.key) }
         return FrameReport(
             method: method, frames: frames, summary: summary, categories: categories, worstFrames: Array(worst),
-            threads: threads, diagnostics: trace.diagnostics)
+            threads: threads, diagnostics: trace.diagnostics, input: inputFigures(of: trace, frames: frames))
     }
 
     // MARK: - Choosing P and the main thread

@@ -6,14 +6,29 @@ extension FrameReport {
     /// Times are integer nanoseconds on the trace's clock (keys end in `-ns`); the hitch time
     /// ratio is in ms/s. Percentile objects (`p50`, `p90`, `p95`, `p99`, `max`, `mean`, `total`)
     /// are `null` when there were no frames. The README documents every field.
+    ///
+    /// When the trace has input events (see ``FrameAnalyzer/inputFigures(of:frames:)``), an
+    /// `input` object follows `summary` (an addition within version 1; absent otherwise):
+    /// `inputs` (input events, ignored ones included), `ignored` (inputs the app dropped),
+    /// `unreflected` (inputs after the last frame) and `latency-ns` (a percentile object over the
+    /// reflected inputs' latency, from input time to the reflecting frame's commit end; `null`
+    /// when no input was reflected).
     /// - Parameter source: What was analysed (a path, or `-`).
     public func jsonValue(source: String) -> JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("schema", .string("framescope.report")),
             ("version", .integer(Int64(FrameReport.schemaVersion))),
             ("source", .string(source)),
             ("method", methodJSON),
             ("summary", summaryJSON),
+        ]
+        if let input {
+            members.append(("input", .object([
+                ("inputs", .integer(Int64(input.inputs))), ("ignored", .integer(Int64(input.ignored))),
+                ("unreflected", .integer(Int64(input.unreflected))), ("latency-ns", input.latency.jsonValue),
+            ])))
+        }
+        members += [
             ("categories", .array(categories.map(\.jsonValue))),
             ("worst-frames", .array(worstFrames.map { worst in
                 var object = worst.frame.jsonMembers
@@ -25,7 +40,8 @@ extension FrameReport {
             ("threads", .array(threads.map(\.jsonValue))),
             ("frames", .array(frames.map { .object($0.jsonMembers) })),
             ("diagnostics", .array(diagnostics.map(\.jsonValue))),
-        ])
+        ]
+        return .object(members)
     }
 
     private var methodJSON: JSONValue {

@@ -40,6 +40,15 @@ extension FrameReport {
         }
         tables.append(distribution)
 
+        if let input {
+            var table = ReportTable(
+                title: "Input (latency: from the input to the end of the frame that reflects it)",
+                columns: [("inputs", .right), ("ignored", .right), ("unreflected", .right), ("latency p50", .right), ("p90", .right),
+                          ("p95", .right), ("p99", .right), ("max", .right)])
+            table.rows = [["\(input.inputs)", "\(input.ignored)", "\(input.unreflected)"] + F.percentiles(input.latency)]
+            tables.append(table)
+        }
+
         var byCategory = ReportTable(
             title: "Categories (self time: each moment counts for the innermost span)",
             columns: [("category", .left), ("spans", .right), ("main", .right), ("background", .right), ("budget share", .right),

@@ -22,6 +22,9 @@ public struct FrameReport: Sendable {
     public var threads: [ThreadFigures]
     /// What the reader and the analysis found inconsistent.
     public var diagnostics: [TraceDiagnostic]
+    /// Input events and how long each waited for a frame to reflect it; `nil` when the trace has
+    /// no input events (see ``FrameAnalyzer/inputFigures(of:frames:)`` for the convention).
+    public var input: InputFigures? = nil
 
     /// How the analysis read the trace.
     public struct Method: Sendable, Hashable {
@@ -140,5 +143,31 @@ public struct FrameReport: Sendable {
         public var busyNanoseconds: Int64
         /// The category with the most self time on the thread.
         public var topCategory: String?
+    }
+
+    /// The input events of a trace and their latency: from the user's input to the end of the
+    /// frame that reflects it.
+    ///
+    /// Every event in category `input` counts, whatever its thread and phase. An `ignored` input
+    /// (the app dropped it) and an input after the last frame (`unreflected`) have no latency; every
+    /// other input has exactly one, so `latency.count == inputs − ignored − unreflected`.
+    public struct InputFigures: Sendable, Hashable {
+        /// Input events found (instants and spans in category `input`), ignored ones included.
+        public var inputs: Int
+        /// Inputs whose `ignored` argument is true: the app dropped them.
+        public var ignored: Int
+        /// Inputs after the last frame's end, which no frame reflects.
+        public var unreflected: Int
+        /// Percentiles of input latency in nanoseconds over the reflected inputs; `nil` when none
+        /// was reflected.
+        public var latency: PercentileSummary<Int64>?
+
+        /// Creates input figures.
+        public init(inputs: Int, ignored: Int, unreflected: Int, latency: PercentileSummary<Int64>?) {
+            self.inputs = inputs
+            self.ignored = ignored
+            self.unreflected = unreflected
+            self.latency = latency
+        }
     }
 }

@@ -9,7 +9,8 @@ public enum RunComparisonTable {
     ///   - title: The table's heading.
     ///   - runs: A label per run (e.g. scenario and strategy) with its report.
     /// - Returns: Hitch time ratio, slow frames, main-thread ms per frame by work category, total
-    ///   main-thread and background ms per frame, and the render lane's ms per frame.
+    ///   main-thread and background ms per frame, the render lane's ms per frame, the p95 of input
+    ///   latency and the number of ignored inputs (`-` for both when a run has no input events).
     public static func make(title: String, runs: [(scenario: String, strategy: String, report: FrameReport)]) -> ReportTable {
         var columns: [(String, ReportTable.Alignment)] = [
             ("scenario", .left), ("strategy", .left), ("frames", .right), ("hitch ratio", .right), ("slow", .right),
@@ -17,6 +18,7 @@ public enum RunComparisonTable {
         ]
         columns += workCategories.map { ("main \($0)/frame", .right) }
         columns += [("main total/frame", .right), ("background/frame", .right), ("render/frame", .right)]
+        columns += [("input p95", .right), ("ignored inputs", .right)]
         var table = ReportTable(title: title, columns: columns)
         for run in runs {
             let report = run.report
@@ -33,6 +35,7 @@ public enum RunComparisonTable {
             let mainTotal = report.frames.reduce(0) { $0 + $1.mainThreadNanoseconds }
             let background = report.categories.filter { $0.name != "render" }.reduce(0) { $0 + $1.backgroundNanoseconds }
             row += [perFrame(mainTotal), perFrame(background), perFrame(categories["render"]?.backgroundNanoseconds ?? 0)]
+            row += [ReportFormat.optionalMilliseconds(report.input?.latency?.p95), report.input.map { "\($0.ignored)" } ?? "-"]
             table.rows.append(row)
         }
         return table

@@ -1,0 +1,91 @@
+public import FrameTrace
+
+extension FrameAnalyzer {
+    /// Finds a trace's input events and measures how long each waited for a frame to reflect it.
+    ///
+    /// The convention, which framescope's display-loop scenarios write and any producer can follow:
+    ///
+    /// - An **input event** is any event whose category is `input` (or a comma-separated list that
+    ///   contains `input`): an instant (`i`/`I`) or a span (`X`, or a `B`/`E` pair), on any thread.
+    /// - Its **input time** is the event's `ts`, unless it has a numeric, non-negative argument
+    ///   `since-input-ns`: the nanoseconds between the user's input and the event (a touch
+    ///   sampled before the frame that handles it). Then the input time is `ts − since-input-ns`,
+    ///   as `since-vsync-ns` places a `frame` span's vsync.
+    /// - An event whose argument `ignored` is `true` (or the number 1) is an **ignored** input: the
+    ///   app dropped it, for example because the gesture was disabled during a fixed animation.
+    ///   It is counted and has no latency.
+    /// - Any other input is **reflected** by the frame whose main-thread work `[workStart,
+    ///   commitEnd)` contains the event's `ts`, or else by the first frame starting after it. Its
+    ///   **latency** is that frame's `commitEnd` minus the input time. An input after the last
+    ///   frame's end is **unreflected**: counted, no latency.
+    ///
+    /// ```swift
+    /// let figures = FrameAnalyzer.inputFigures(of: trace, frames: report.frames)
+    /// figures?.latency?.p95   // nanoseconds from touch to the commit that shows it
+    /// ```
+    /// - Parameters:
+    ///   - trace: The trace.
+    ///   - frames: Its frames in time order, as ``analyze(_:options:)`` finds them.
+    /// - Returns: The figures, or `nil` when the trace has no input events.
+    /// - Complexity: O(*n* + *k* log *f*) for *n* events, *k* inputs and *f* frames.
+    public static func inputFigures(of trace: Trace, frames: [FrameReport.Frame]) -> FrameReport.InputFigures? {
+        var inputCategories: Set<Symbol> = []
+        for (index, name) in trace.symbols.strings.enumerated() where name.contains("input") {
+            if name == "input" || name.split(separator: ",").contains(where: { $0.trimmingSpaces == "input" }) {
+                inputCategories.insert(Symbol(rawValue: UInt32(index)))
+            }
+        }
+        guard !inputCategories.isEmpty else { return nil }
+        var inputs = 0, ignored = 0, unreflected = 0
+        var latencies: [Int64] = []
+        for event in trace.events where event.phase == .instant || event.phase == .complete {
+            guard inputCategories.contains(event.category) else { continue }
+            inputs += 1
+            let arguments = trace.argumentLists[Int(event.arguments)]
+            if isTrue(arguments["ignored"]) {
+                ignored += 1
+                continue
+            }
+            // The reflecting frame is the first whose work ends after the input's ts: either it
+            // contains ts or it is the first to start after it (frames do not overlap).
+            var low = 0, high = frames.count
+            while low < high {
+                let middle = (low + high) / 2
+                if frames[middle].commitEnd <= event.timestamp { low = middle + 1 } else { high = middle }
+            }
+            guard low < frames.count else {
+                unreflected += 1
+                continue
+            }
+            var inputTime = event.timestamp
+            if let since = sinceInput(arguments["since-input-ns"]), since >= 0 { inputTime -= since }
+            latencies.append(frames[low].commitEnd - inputTime)
+        }
+        guard inputs > 0 else { return nil }
+        return FrameReport.InputFigures(inputs: inputs, ignored: ignored, unreflected: unreflected, latency: PercentileSummary(latencies))
+    }
+
+    private static func isTrue(_ value: ArgumentValue?) -> Bool {
+        switch value {
+        case .bool(let flag): flag
+        case .some(let value): value.number == 1
+        case nil: false
+        }
+    }
+
+    private static func sinceInput(_ value: ArgumentValue?) -> Int64? {
+        guard let value else { return nil }
+        if let integer = value.integer { return integer }
+        guard let number = value.number, number.isFinite, abs(number) < 9e18 else { return nil }
+        return Int64(number.rounded())
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var text = self
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
