@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace"], resources: [.copy("Golden")]),
         .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace"], exclude: ["Golden"]),
         .testTarget(
-            name: "FrameWorkloadsTests", dependencies: ["FrameWorkloads", "FrameScope", "FrameTrace"], resources: [.copy("Fixtures")]
+            name: "FrameWorkloadsTests", dependencies: ["FrameWorkloads", "FrameScope", "FrameTrace", "FrameAnalysis"], resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FramescopeCLI"]),
     ],

@@ -35,6 +35,7 @@ public enum ScenarioCatalog {
     /// All scenarios, in the order the demo runs them.
     public static let all: [ScenarioDescriptor] = [
         FeedScrollScenario.descriptor, DiffableUpdateScenario.descriptor, CornerRoundingScenario.descriptor,
+        PaperTransitionScenario.descriptor,
     ]
 
     /// The scenario with this name.
