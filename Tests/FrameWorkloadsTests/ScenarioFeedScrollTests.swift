@@ -5,11 +5,86 @@ import FrameTrace
 
 @Suite("feed-scroll scenario")
 struct FeedScrollScenarioTests {
-    func run(_ strategy: FeedScrollScenario.Strategy, frames: Int = 40) -> (FeedScrollScenario, Trace, ThreadKey) {
+    /// Small photos: debug builds decode slowly, and what is tested is where decoding runs.
+    func run(_ strategy: FeedScrollScenario.Strategy, decode: FeedScrollScenario.Decode = .background, frames: Int = 40)
+        -> (FeedScrollScenario, Trace, ThreadKey)
+    {
         let recorder = Recorder()
-        let scenario = FeedScrollScenario(strategy: strategy, seed: 21)
+        let scenario = FeedScrollScenario(strategy: strategy, decode: decode, seed: 21, avatarCount: 3, photoCount: 5, photoSize: (96, 72))
         _ = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: frames, workerCount: 2)).run(scenario)
         return (scenario, recorder.snapshot(), recorder.mainThreadKey)
+    }
+
+    @Test("Strategy names: a layout strategy, optionally +decode-main; anything else is rejected")
+    func strategyNames() {
+        #expect(FeedScrollScenario.parseStrategy("manual-main")! == (.manualMain, .background))
+        #expect(FeedScrollScenario.parseStrategy("specs-background+decode-main")! == (.specsBackground, .main))
+        for bad in ["", "+decode-main", "manual-main+decode-background", "manual", "manual-main+decode-main+decode-main"] {
+            #expect(FeedScrollScenario.parseStrategy(bad) == nil, "\(bad)")
+        }
+        let names = ScenarioCatalog.scenario(named: "feed-scroll")!.strategies.map(\.name)
+        #expect(names.count == 6 && names.allSatisfy { FeedScrollScenario.parseStrategy($0) != nil })
+    }
+
+    @Test("Decoding on main: every decode runs on the main thread, inside the frame that shows the cell")
+    func decodeOnMain() throws {
+        let (scenario, trace, main) = run(.manualMain, decode: .main)
+        let decodes = trace.events.filter { $0.phase == .complete && trace.name(of: $0) == "decode PNG" }
+        #expect(!decodes.isEmpty && decodes.allSatisfy { $0.thread == main && trace.category(of: $0) == "image-decode" })
+        #expect(decodes.count == scenario.decodedImages)
+        let statistics = scenario.imageCache.statistics
+        #expect(statistics.misses == scenario.decodedImages, "each miss decodes once")
+        #expect(statistics.hits > 0, "avatars repeat across cells")
+        #expect(scenario.imagePlaceholders == 0, "a visible cell never waits for its images")
+        try expectImagesMatchDisplaySize(scenario)
+    }
+
+    @Test("Decoding in the background: no decode on main, and every decoded image reaches its cells")
+    func decodeInBackground() throws {
+        for strategy in FeedScrollScenario.Strategy.allCases {
+            let (scenario, trace, main) = run(strategy, decode: .background)
+            let decodes = trace.events.filter { $0.phase == .complete && trace.name(of: $0) == "decode PNG" }
+            #expect(!decodes.isEmpty && decodes.allSatisfy { $0.thread != main }, "\(strategy)")
+            let mainDecodeWork = trace.events.filter {
+                $0.phase == .complete && $0.thread == main && trace.category(of: $0) == "image-decode"
+            }
+            #expect(mainDecodeWork.allSatisfy { trace.name(of: $0) == "apply" }, "only the loop's apply step on main")
+            // Workers finish every job before the run ends; those finished after the last frame never reached a cell.
+            #expect(decodes.count >= scenario.decodedImages && scenario.decodedImages > 0)
+            #expect(scenario.imageCache.statistics.count == scenario.decodedImages, "no image decoded twice")
+            try expectImagesMatchDisplaySize(scenario)
+        }
+    }
+
+    @Test("The same seed gives the same content and the same images")
+    func deterministic() throws {
+        let (first, _, _) = run(.manualMain, decode: .main, frames: 20)
+        let (second, _, _) = run(.manualMain, decode: .main, frames: 20)
+        #expect(first.layouts == second.layouts)
+        #expect(first.shownImages == second.shownImages)
+    }
+
+    /// Every shown bitmap has its element's size in pixels (2x), fitted inside the source.
+    func expectImagesMatchDisplaySize(_ scenario: FeedScrollScenario) throws {
+        #expect(!scenario.shownImages.isEmpty)
+        for (cell, images) in scenario.shownImages {
+            let layout = try #require(scenario.layouts[cell])
+            for (element, bitmap) in images {
+                let frame = try #require(layout[element])
+                let source = element == .avatar ? (96, 96) : (96, 72)
+                let expected = FeedScrollScenario.fittedSize(
+                    displayWidth: max(1, Int((frame.size.width * 2).rounded())), displayHeight: max(1, Int((frame.size.height * 2).rounded())),
+                    sourceWidth: source.0, sourceHeight: source.1)
+                #expect(bitmap.width == expected.width && bitmap.height == expected.height, "cell \(cell) \(element)")
+            }
+        }
+    }
+
+    @Test("Fitting a display size into a smaller source keeps the aspect and never enlarges")
+    func fittedSize() {
+        #expect(FeedScrollScenario.fittedSize(displayWidth: 686, displayHeight: 343, sourceWidth: 960, sourceHeight: 720) == (686, 343))
+        #expect(FeedScrollScenario.fittedSize(displayWidth: 586, displayHeight: 1172, sourceWidth: 960, sourceHeight: 720) == (360, 720))
+        #expect(FeedScrollScenario.fittedSize(displayWidth: 200, displayHeight: 100, sourceWidth: 96, sourceHeight: 72) == (96, 48))
     }
 
     @Test("Every strategy lays out the cells it showed exactly as manual layout does", arguments: FeedScrollScenario.Strategy.allCases)

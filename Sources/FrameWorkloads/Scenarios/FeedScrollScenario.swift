@@ -1,5 +1,6 @@
 import FrameScope
 import FrameTrace
+import Synchronization
 
 /// Techniques 1 and 2: a feed of rich cells (about 15 subviews each) scrolled at a brisk, steady
 /// fling, laid out three ways.
@@ -16,6 +17,22 @@ import FrameTrace
 /// Every frame the main thread handles the pan, moves the content and positions the visible
 /// cells' subviews; cells below the laid-out ones are placed with an estimated height until their
 /// real height is known, as table views with estimated heights do.
+///
+/// Images (technique 2's other half): every cell shows its author's avatar and its post's photos,
+/// real PNG files drawn from a seeded pool (avatars repeat across cells far more than photos) and
+/// encoded when the scenario is made, outside every frame. Once a cell's layout is known, each
+/// image is looked up in a ``DecodedImageCache`` keyed by image and display size in pixels; on a
+/// miss it is decoded and downsampled to that size (`decode image`, category `image-decode`, with
+/// `decode PNG` and `downsample` nested):
+///
+/// - decode `background` (the plain strategy names): on a worker, for every laid-out cell within
+///   two screens below the visible area; the bitmap reaches the cell in a later frame. A cell that
+///   asks for an image already being decoded joins that job.
+/// - decode `main` (names ending in `+decode-main`): synchronously on the main thread when a
+///   visible cell first needs it, as a `cellForRow` that decodes does.
+///
+/// Visible image slots with no bitmap yet are counted as ``imagePlaceholders``; the cache's hit
+/// rate is the `image cache hit rate` counter and the `image-cache-hit-rate` metadata entry.
 public final class FeedScrollScenario: Scenario {
     /// How cells are laid out.
     public enum Strategy: String, CaseIterable, Sendable {
@@ -27,15 +44,37 @@ public final class FeedScrollScenario: Scenario {
         case specsBackground = "specs-background"
     }
 
+    /// Where images are decoded.
+    public enum Decode: String, CaseIterable, Sendable {
+        /// On workers, prefetching two screens ahead, into the cache.
+        case background
+        /// On the main thread when a visible cell first needs the image.
+        case main
+    }
+
+    /// The suffix of strategy names that decode on the main thread.
+    public static let decodeMainSuffix = "+decode-main"
+
+    /// The layout strategy and decode placement a strategy name stands for: `LAYOUT` decodes in
+    /// the background, `LAYOUT+decode-main` on main; `nil` for any other name.
+    public static func parseStrategy(_ name: String) -> (Strategy, Decode)? {
+        if name.hasSuffix(decodeMainSuffix) {
+            return Strategy(rawValue: String(name.dropLast(decodeMainSuffix.count))).map { ($0, .main) }
+        }
+        return Strategy(rawValue: name).map { ($0, .background) }
+    }
+
     static let descriptor = ScenarioDescriptor(
         name: "feed-scroll",
         summary: "a feed of ~15-subview cells scrolled at 3,000 pt/s on a 375 x 667 pt screen",
         strategies: [
-            .init(name: Strategy.constraintsMain.rawValue, summary: "Cassowary constraint layout of each cell on the main thread"),
-            .init(name: Strategy.manualMain.rawValue, summary: "pin-style manual layout of each cell on the main thread"),
-            .init(name: Strategy.specsBackground.rawValue, summary: "layout specs on workers, prefetching two screens ahead"),
-        ],
-        make: { name, seed in Strategy(rawValue: name).map { FeedScrollScenario(strategy: $0, seed: seed) } })
+            .init(name: Strategy.constraintsMain.rawValue, summary: "Cassowary constraint layout of each cell on the main thread; images decoded on workers"),
+            .init(name: Strategy.manualMain.rawValue, summary: "pin-style manual layout of each cell on the main thread; images decoded on workers"),
+            .init(name: Strategy.specsBackground.rawValue, summary: "layout specs on workers, prefetching two screens ahead; images decoded on workers"),
+        ] + Strategy.allCases.map {
+            .init(name: $0.rawValue + decodeMainSuffix, summary: "as \($0.rawValue), but images decoded on the main thread")
+        },
+        make: { name, seed in parseStrategy(name).map { FeedScrollScenario(strategy: $0.0, decode: $0.1, seed: seed) } })
 
     /// Cells per background layout job.
     public static let batchSize = 8
@@ -48,6 +87,22 @@ public final class FeedScrollScenario: Scenario {
 
     /// The strategy in use.
     public let strategy: Strategy
+    /// Where images are decoded.
+    public let decode: Decode
+    /// Decoded, display-sized images.
+    public let imageCache = DecodedImageCache(capacity: 128)
+    /// Images decoded so far and handed to their cells.
+    public private(set) var decodedImages = 0
+    /// Visible image slots with nothing to show yet, summed over frames.
+    public private(set) var imagePlaceholders = 0
+    /// The bitmaps each cell shows, by element.
+    public private(set) var shownImages: [Int: [FeedCellElement: Bitmap]] = [:]
+    private let avatarFiles: [[UInt8]]
+    private let photoFiles: [[UInt8]]
+    private var imageGenerator: SeededGenerator
+    private var cellImageIDs: [[FeedCellElement: Int]] = []
+    private var imagesRequested: Set<Int> = []
+    private var waitingDecodes: [DecodedImageCache.Key: [(cell: Int, element: FeedCellElement)]] = [:]
     /// Cells laid out so far, by index.
     public private(set) var layouts: [Int: FeedCellLayout] = [:]
     /// Cells laid out on the main thread because their background layout was late.
@@ -60,10 +115,48 @@ public final class FeedScrollScenario: Scenario {
     private let manualEngine = ManualLayoutEngine()
     private let specEngine = SpecLayoutEngine()
 
-    /// Creates the scenario at the top of the feed.
-    public init(strategy: Strategy, seed: UInt64) {
+    /// Creates the scenario at the top of the feed, drawing and encoding its PNG files.
+    /// - Parameters:
+    ///   - strategy: How cells are laid out.
+    ///   - decode: Where images are decoded.
+    ///   - seed: Fixes the content, the images and which cell shows which.
+    ///   - avatarCount: Distinct avatars (authors).
+    ///   - photoCount: Distinct photos.
+    ///   - photoSize: The photos' size in pixels (feed photos as uploaded, before downsampling).
+    public init(
+        strategy: Strategy, decode: Decode = .background, seed: UInt64, avatarCount: Int = 8, photoCount: Int = 16,
+        photoSize: (width: Int, height: Int) = (960, 720)
+    ) {
+        precondition(avatarCount >= 1 && photoCount >= 1, "the feed needs at least one avatar and one photo")
         self.strategy = strategy
+        self.decode = decode
         generator = SeededGenerator(seed: seed)
+        let pool = Self.imagePool(seed: seed, avatarCount: avatarCount, photoCount: photoCount, photoWidth: photoSize.width, photoHeight: photoSize.height)
+        avatarFiles = pool.avatars
+        photoFiles = pool.photos
+        imageGenerator = SeededGenerator(seed: seed ^ 0xCE11_1A6E)
+    }
+
+    private struct PoolKey: Hashable {
+        var seed: UInt64, avatarCount: Int, photoCount: Int, photoWidth: Int, photoHeight: Int
+    }
+
+    /// Encoded pools by parameters: the demo makes six feed-scroll scenarios with one seed, and
+    /// the files are the same bytes each time, so they are encoded once per process.
+    private static let pools = Mutex<[PoolKey: (avatars: [[UInt8]], photos: [[UInt8]])]>([:])
+
+    private static func imagePool(seed: UInt64, avatarCount: Int, photoCount: Int, photoWidth: Int, photoHeight: Int)
+        -> (avatars: [[UInt8]], photos: [[UInt8]])
+    {
+        let key = PoolKey(seed: seed, avatarCount: avatarCount, photoCount: photoCount, photoWidth: photoWidth, photoHeight: photoHeight)
+        if let pool = pools.withLock({ $0[key] }) { return pool }
+        var images = SeededGenerator(seed: seed ^ 0x1A6E_5EED)
+        let avatars = (0..<avatarCount).map { _ in PNGEncoder.encodeOpaque(SyntheticImage.avatar(side: 96, using: &images)) }
+        let photos = (0..<photoCount).map { _ in
+            PNGEncoder.encodeOpaque(SyntheticImage.photo(width: photoWidth, height: photoHeight, using: &images))
+        }
+        pools.withLock { $0[key] = (avatars, photos) }
+        return (avatars, photos)
     }
 
     /// The content of cell `index`, generated in order from the seed.
@@ -98,8 +191,117 @@ public final class FeedScrollScenario: Scenario {
                 }
             }
         }
+        requestImages(context, visible: visible)
         let positioned = recorder.withSpan("position visible subviews", category: .layout) { positionSubviews(of: visible) }
         recorder.counter("visible subviews", value: Double(positioned), category: .layout)
+    }
+
+    // MARK: - Images
+
+    /// Which pool image each image element of cell `index` shows (avatars by author).
+    private func imageIDs(of index: Int) -> [FeedCellElement: Int] {
+        while cellImageIDs.count <= index {
+            let content = content(at: cellImageIDs.count)
+            var ids: [FeedCellElement: Int] = [.avatar: Int.random(in: 0..<avatarFiles.count, using: &imageGenerator)]
+            for image in content.imageAspectRatios.indices {
+                ids[FeedCellElement.image(image)] = Int.random(in: 0..<photoFiles.count, using: &imageGenerator)
+            }
+            cellImageIDs.append(ids)
+        }
+        return cellImageIDs[index]
+    }
+
+    /// Requests the images of laid-out cells: visible ones when decoding on main; within two
+    /// screens below the visible area when decoding in the background.
+    private func requestImages(_ context: FrameContext, visible: [Int]) {
+        var candidates: [Int] = []
+        if decode == .main {
+            candidates = visible
+        } else {
+            let horizon = offset + 3 * Self.viewport.height
+            var index = 0
+            var y = 0.0
+            while y < horizon {
+                guard let layout = layouts[index] else { break }
+                if y + layout.size.height > offset { candidates.append(index) }
+                y += layout.size.height
+                index += 1
+            }
+        }
+        var requested = false
+        for index in candidates where layouts[index] != nil && !imagesRequested.contains(index) {
+            imagesRequested.insert(index)
+            let layout = layouts[index]!
+            for (element, id) in imageIDs(of: index).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                guard let frame = layout[element] else { continue }
+                requestImage(element, id: id, frame: frame, cell: index, context: context)
+                requested = true
+            }
+        }
+        if requested {
+            let hitRate = imageCache.statistics.hitRate
+            context.recorder.counter("image cache hit rate", value: hitRate, category: .imageDecode)
+            context.recorder.annotate("image-cache-hit-rate", .double(hitRate))
+        }
+    }
+
+    private func requestImage(_ element: FeedCellElement, id: Int, frame: LayoutRect, cell: Int, context: FrameContext) {
+        let isAvatar = element == .avatar
+        let key = DecodedImageCache.Key(
+            imageID: isAvatar ? "avatar/\(id)" : "photo/\(id)",
+            width: max(1, Int((frame.size.width * 2).rounded())), height: max(1, Int((frame.size.height * 2).rounded())))
+        if waitingDecodes[key] != nil {
+            waitingDecodes[key]!.append((cell, element))
+            return
+        }
+        if let bitmap = imageCache.bitmap(for: key) {
+            shownImages[cell, default: [:]][element] = bitmap
+            return
+        }
+        let file = isAvatar ? avatarFiles[id] : photoFiles[id]
+        let recorder = context.recorder
+        switch decode {
+        case .main:
+            let bitmap = recorder.withSpan("decode image", category: .imageDecode) { Self.decodeImage(file, to: key, recorder: recorder) }
+            guard let bitmap else { return }
+            imageCache.insert(bitmap, for: key)
+            decodedImages += 1
+            shownImages[cell, default: [:]][element] = bitmap
+        case .background:
+            waitingDecodes[key] = [(cell, element)]
+            context.inBackground("decode image", category: .imageDecode) {
+                Self.decodeImage(file, to: key, recorder: recorder)
+            } then: { [self] bitmap in
+                let waiting = waitingDecodes.removeValue(forKey: key) ?? []
+                guard let bitmap else { return }
+                imageCache.insert(bitmap, for: key)
+                decodedImages += 1
+                for (cell, element) in waiting { shownImages[cell, default: [:]][element] = bitmap }
+            }
+        }
+    }
+
+    /// Decodes a PNG file and downsamples it to the key's size; `nil` when the file does not
+    /// decode (never for the files this scenario makes).
+    static func decodeImage(_ file: [UInt8], to key: DecodedImageCache.Key, recorder: Recorder?) -> Bitmap? {
+        func span<R>(_ name: StaticString, _ body: () -> R) -> R {
+            guard let recorder else { return body() }
+            return recorder.withSpan(name, category: .imageDecode, body)
+        }
+        guard let decoded = span("decode PNG", { try? PNGDecoder.decode(file) }) else { return nil }
+        let size = fittedSize(displayWidth: key.width, displayHeight: key.height, sourceWidth: decoded.width, sourceHeight: decoded.height)
+        return span("downsample") { decoded.downsampled(toWidth: size.width, height: size.height) }
+    }
+
+    /// The display size, scaled down uniformly when the source is smaller than it in either
+    /// direction: decoding never enlarges (the compositor scales such an image up on screen).
+    static func fittedSize(displayWidth: Int, displayHeight: Int, sourceWidth: Int, sourceHeight: Int) -> (width: Int, height: Int) {
+        let scale = min(1, Double(sourceWidth) / Double(displayWidth), Double(sourceHeight) / Double(displayHeight))
+        guard scale < 1 else { return (displayWidth, displayHeight) }
+        return (
+            min(sourceWidth, max(1, Int((Double(displayWidth) * scale).rounded()))),
+            min(sourceHeight, max(1, Int((Double(displayHeight) * scale).rounded())))
+        )
     }
 
     /// Lays out with constraints; an unsolvable system (which the engine's tests rule out) is
@@ -168,10 +370,14 @@ public final class FeedScrollScenario: Scenario {
             }
             guard let layout = layouts[index] else { continue }
             let top = y - offset
+            let images = shownImages[index]
             for element in layout.elements {
                 if let frame = layout[element] {
                     checksum += frame.origin.y + top + frame.size.width
                     positioned += 1
+                    if element == .avatar || (FeedCellElement.image0.rawValue...FeedCellElement.image3.rawValue).contains(element.rawValue) {
+                        if let bitmap = images?[element] { checksum += Double(bitmap.width) } else { imagePlaceholders += 1 }
+                    }
                 }
             }
         }
