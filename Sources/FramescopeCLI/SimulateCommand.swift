@@ -26,10 +26,12 @@ enum SimulateCommand: Command {
 
             SCENARIOS AND STRATEGIES:
             """
+        // One column as wide as the longest strategy name: names are never cut.
+        let width = ScenarioCatalog.all.flatMap(\.strategies).map(\.name.count).max() ?? 0
         for scenario in ScenarioCatalog.all {
             text += "\n  \(scenario.name): \(scenario.summary)\n"
             for strategy in scenario.strategies {
-                text += "    \(strategy.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(strategy.summary)\n"
+                text += "    \(strategy.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(strategy.summary)\n"
             }
         }
         return text

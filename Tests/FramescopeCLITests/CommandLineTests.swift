@@ -45,6 +45,22 @@ struct CommandLineTests {
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("USAGE: framescope \(command)"))
     }
+
+    @Test("simulate --help lists every scenario and every strategy name in full")
+    func simulateHelpListsStrategies() throws {
+        let lines = try CLI.run(["simulate", "--help"]).standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let expected = [
+            "constraints-main", "manual-main", "specs-background", "constraints-main+decode-main", "manual-main+decode-main",
+            "specs-background+decode-main", "reload", "snapshot-diff", "offscreen-clip", "prerendered-opaque",
+            "prerendered-transparent", "corner-mask-overlay", "naive", "responsive",
+        ]
+        for name in expected {
+            #expect(lines.contains { $0.hasPrefix(name + "  ") }, "\(name) is listed in full")
+        }
+        for scenario in ["feed-scroll:", "diffable-update:", "corner-rounding:", "paper-transition:"] {
+            #expect(lines.contains { $0.hasPrefix(scenario) })
+        }
+    }
 }
 
 @Suite("framescope demo and simulate")
