@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A thread-safe cache of decoded, display-sized bitmaps, so an image shown a second time at the
 /// same size costs a lookup instead of a decode.
 ///
@@ -30,67 +28,23 @@ public final class DecodedImageCache: Sendable {
     }
 
     /// The cache's counters.
-    public struct Statistics: Hashable, Sendable {
-        /// Lookups that found an entry.
-        public var hits = 0
-        /// Lookups that found none.
-        public var misses = 0
-        /// Entries removed to make room.
-        public var evictions = 0
-        /// Entries held now.
-        public var count = 0
+    public typealias Statistics = CacheStatistics
 
-        /// Hits divided by lookups; 0 before the first lookup.
-        public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
-    }
-
-    private struct State {
-        var entries: [Key: (bitmap: Bitmap, lastUse: Int)] = [:]
-        var clock = 0
-        var statistics = Statistics()
-    }
+    private let storage: LRUCache<Key, Bitmap>
 
     /// The most entries the cache holds.
-    public let capacity: Int
-    private let state = Mutex(State())
+    public var capacity: Int { storage.capacity }
 
     /// Creates an empty cache.
     /// - Parameter capacity: The most entries to hold, at least 1.
-    public init(capacity: Int) {
-        precondition(capacity > 0, "a cache needs room for at least one entry")
-        self.capacity = capacity
-    }
+    public init(capacity: Int) { storage = LRUCache(capacity: capacity) }
 
     /// Returns the bitmap for `key` and counts a hit, or counts a miss and returns nil.
-    public func bitmap(for key: Key) -> Bitmap? {
-        state.withLock { state in
-            guard let entry = state.entries[key] else {
-                state.statistics.misses += 1
-                return nil
-            }
-            state.statistics.hits += 1
-            state.clock += 1
-            state.entries[key] = (entry.bitmap, state.clock)
-            return entry.bitmap
-        }
-    }
+    public func bitmap(for key: Key) -> Bitmap? { storage.value(for: key) }
 
     /// Stores `bitmap` under `key`, evicting the least recently used entry when the cache is full.
-    /// - Complexity: O(1), or O(*capacity*) when it evicts.
-    public func insert(_ bitmap: Bitmap, for key: Key) {
-        state.withLock { state in
-            if state.entries[key] == nil && state.entries.count >= capacity,
-                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
-            {
-                state.entries[oldest] = nil
-                state.statistics.evictions += 1
-            }
-            state.clock += 1
-            state.entries[key] = (bitmap, state.clock)
-            state.statistics.count = state.entries.count
-        }
-    }
+    public func insert(_ bitmap: Bitmap, for key: Key) { storage.insert(bitmap, for: key) }
 
     /// The counters now.
-    public var statistics: Statistics { state.withLock { $0.statistics } }
+    public var statistics: Statistics { storage.statistics }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A thread-safe cache of prepared rounded images, so an image that appears a second time
 /// costs a lookup instead of a pre-render.
 ///
@@ -49,67 +47,24 @@ public final class RoundedImageCache: Sendable {
     }
 
     /// The cache's counters.
-    public struct Statistics: Hashable, Sendable {
-        /// Lookups that found an entry.
-        public var hits = 0
-        /// Lookups that found none.
-        public var misses = 0
-        /// Entries removed to make room.
-        public var evictions = 0
-        /// Entries held now.
-        public var count = 0
+    public typealias Statistics = CacheStatistics
 
-        /// Hits divided by lookups; 0 before the first lookup.
-        public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
-    }
-
-    private struct State {
-        var entries: [Key: (image: RoundedImage, lastUse: Int)] = [:]
-        var clock = 0
-        var statistics = Statistics()
-    }
+    private let storage: LRUCache<Key, RoundedImage>
 
     /// The most entries the cache holds.
-    public let capacity: Int
-    private let state = Mutex(State())
+    public var capacity: Int { storage.capacity }
 
     /// Creates an empty cache.
     /// - Parameter capacity: The most entries to hold, at least 1.
-    public init(capacity: Int) {
-        precondition(capacity > 0, "a cache needs room for at least one entry")
-        self.capacity = capacity
-    }
+    public init(capacity: Int) { storage = LRUCache(capacity: capacity) }
 
     /// Returns the cached image for `key` and counts a hit, or counts a miss and returns nil.
     /// - Complexity: O(1).
-    public func cachedImage(for key: Key) -> RoundedImage? {
-        state.withLock { state in
-            guard let entry = state.entries[key] else {
-                state.statistics.misses += 1
-                return nil
-            }
-            state.statistics.hits += 1
-            state.clock += 1
-            state.entries[key] = (entry.image, state.clock)
-            return entry.image
-        }
-    }
+    public func cachedImage(for key: Key) -> RoundedImage? { storage.value(for: key) }
 
     /// Stores `image` under `key`, evicting the least recently used entry when the cache is full.
     /// - Complexity: O(1), or O(*capacity*) when it evicts.
-    public func insert(_ image: RoundedImage, for key: Key) {
-        state.withLock { state in
-            if state.entries[key] == nil && state.entries.count >= capacity,
-                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
-            {
-                state.entries[oldest] = nil
-                state.statistics.evictions += 1
-            }
-            state.clock += 1
-            state.entries[key] = (image, state.clock)
-            state.statistics.count = state.entries.count
-        }
-    }
+    public func insert(_ image: RoundedImage, for key: Key) { storage.insert(image, for: key) }
 
     /// Returns the cached image for `key`, or makes, stores and returns it.
     ///
@@ -130,5 +85,5 @@ public final class RoundedImageCache: Sendable {
     }
 
     /// The counters so far.
-    public var statistics: Statistics { state.withLock { $0.statistics } }
+    public var statistics: Statistics { storage.statistics }
 }
