@@ -32,4 +32,15 @@ struct DecodedImageCacheTests {
         cache.insert(bitmap(4), for: key("c"))  // replacing an entry evicts nothing
         #expect(cache.statistics.evictions == 1 && cache.bitmap(for: key("c")) == bitmap(4))
     }
+
+    @Test("Peeking counts nothing and does not refresh an entry")
+    func peekIsInvisible() {
+        let cache = DecodedImageCache(capacity: 2)
+        cache.insert(bitmap(1), for: key("a"))
+        cache.insert(bitmap(2), for: key("b"))
+        #expect(cache.peek(key("a")) == bitmap(1) && cache.peek(key("z")) == nil)
+        #expect(cache.statistics.hits == 0 && cache.statistics.misses == 0)
+        cache.insert(bitmap(3), for: key("c"))  // a is still the least recently used
+        #expect(cache.peek(key("a")) == nil && cache.peek(key("b")) == bitmap(2))
+    }
 }

@@ -32,6 +32,8 @@ struct FeedScrollScenarioTests {
         let decodes = trace.events.filter { $0.phase == .complete && trace.name(of: $0) == "decode PNG" }
         #expect(!decodes.isEmpty && decodes.allSatisfy { $0.thread == main && trace.category(of: $0) == "image-decode" })
         #expect(decodes.count == scenario.decodedImages)
+        let offMain = trace.events.filter { $0.thread != main && trace.category(of: $0) == "image-decode" }
+        #expect(offMain.isEmpty, "no image-decode work on any other thread")
         let statistics = scenario.imageCache.statistics
         #expect(statistics.misses == scenario.decodedImages, "each miss decodes once")
         #expect(statistics.hits > 0, "avatars repeat across cells")
@@ -53,6 +55,25 @@ struct FeedScrollScenarioTests {
             #expect(decodes.count >= scenario.decodedImages && scenario.decodedImages > 0)
             #expect(scenario.imageCache.statistics.count == scenario.decodedImages, "no image decoded twice")
             try expectImagesMatchDisplaySize(scenario)
+            if strategy != .specsBackground {
+                #expect(scenario.shownImages.keys.contains { scenario.layouts[$0] == nil }, "decoded ahead of layout: \(strategy)")
+            }
+        }
+    }
+
+    @Test("Decoding in the background: every image whose decode has been applied is held by every cell that asked for it")
+    func backgroundDecodesReachTheirCells() throws {
+        for strategy in FeedScrollScenario.Strategy.allCases {
+            let (scenario, _, _) = run(strategy, decode: .background, frames: 30)
+            var held = 0
+            for (cell, keys) in scenario.requestedImageKeys {
+                for (element, key) in keys {
+                    guard let decoded = scenario.imageCache.peek(key) else { continue }
+                    #expect(scenario.shownImages[cell]?[element] == decoded, "\(strategy) cell \(cell) \(element)")
+                    held += 1
+                }
+            }
+            #expect(held > scenario.decodedImages, "images repeat across cells: \(strategy)")
         }
     }
 
@@ -64,18 +85,48 @@ struct FeedScrollScenarioTests {
         #expect(first.shownImages == second.shownImages)
     }
 
-    /// Every shown bitmap has its element's size in pixels (2x), fitted inside the source.
+    /// The image sizes of a cell as its layout gives them, or as manual layout would.
+    func expectedImageSizes(_ scenario: FeedScrollScenario, cell: Int) throws -> [FeedCellElement: LayoutSize] {
+        let width = FeedScrollScenario.viewport.width
+        let layout = scenario.layouts[cell] ?? ManualLayoutEngine().layout(scenario.content(at: cell), width: width)
+        let metrics = FeedCellMetrics.standard.imageSizes(of: scenario.content(at: cell), cellWidth: width)
+        var sizes: [FeedCellElement: LayoutSize] = [:]
+        for element in metrics.keys { sizes[element] = try #require(layout[element]).size }
+        return sizes
+    }
+
+    /// Every shown bitmap has its element's size in pixels (2x), fitted inside the source, whether
+    /// or not the cell has been laid out yet.
     func expectImagesMatchDisplaySize(_ scenario: FeedScrollScenario) throws {
         #expect(!scenario.shownImages.isEmpty)
         for (cell, images) in scenario.shownImages {
-            let layout = try #require(scenario.layouts[cell])
+            let sizes = try expectedImageSizes(scenario, cell: cell)
             for (element, bitmap) in images {
-                let frame = try #require(layout[element])
+                let size = try #require(sizes[element])
                 let source = element == .avatar ? (96, 96) : (96, 72)
                 let expected = FeedScrollScenario.fittedSize(
-                    displayWidth: max(1, Int((frame.size.width * 2).rounded())), displayHeight: max(1, Int((frame.size.height * 2).rounded())),
+                    displayWidth: max(1, Int((size.width * 2).rounded())), displayHeight: max(1, Int((size.height * 2).rounded())),
                     sourceWidth: source.0, sourceHeight: source.1)
                 #expect(bitmap.width == expected.width && bitmap.height == expected.height, "cell \(cell) \(element)")
+            }
+        }
+    }
+
+    @Test("Image sizes from the content alone match every layout engine's image frames")
+    func imageSizesMatchLayout() throws {
+        var generator = SeededGenerator(seed: 5)
+        let width = FeedScrollScenario.viewport.width
+        for _ in 0..<40 {
+            let content = FeedCellContent.random(using: &generator)
+            let sizes = FeedCellMetrics.standard.imageSizes(of: content, cellWidth: width)
+            #expect(sizes.count == 1 + content.imageAspectRatios.count)
+            let layouts = [ManualLayoutEngine().layout(content, width: width), SpecLayoutEngine().layout(content, width: width)]
+                + [try ConstraintLayoutEngine().layout(content, width: width)]
+            for layout in layouts {
+                for (element, size) in sizes {
+                    let frame = try #require(layout[element])
+                    #expect(abs(frame.size.width - size.width) < 1e-6 && abs(frame.size.height - size.height) < 1e-6, "\(element)")
+                }
             }
         }
     }

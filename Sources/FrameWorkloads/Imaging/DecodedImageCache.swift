@@ -42,6 +42,10 @@ public final class DecodedImageCache: Sendable {
     /// Returns the bitmap for `key` and counts a hit, or counts a miss and returns nil.
     public func bitmap(for key: Key) -> Bitmap? { storage.value(for: key) }
 
+    /// Returns the bitmap for `key` without counting a hit or a miss or changing which entry is
+    /// evicted next: for checks and tools that must not disturb the statistics.
+    public func peek(_ key: Key) -> Bitmap? { storage.peek(key) }
+
     /// Stores `bitmap` under `key`, evicting the least recently used entry when the cache is full.
     public func insert(_ bitmap: Bitmap, for key: Key) { storage.insert(bitmap, for: key) }
 

@@ -50,6 +50,13 @@ public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
         }
     }
 
+    /// Returns the value for `key` without counting a hit or a miss and without making it the most
+    /// recently used: a look that does not change what the cache reports or evicts next.
+    /// - Complexity: O(1).
+    public func peek(_ key: Key) -> Value? {
+        state.withLock { $0.entries[key]?.value }
+    }
+
     /// Stores `value` under `key`, evicting the least recently used entry when the cache is full.
     /// - Complexity: O(1), or O(*capacity*) when it evicts.
     public func insert(_ value: Value, for key: Key) {

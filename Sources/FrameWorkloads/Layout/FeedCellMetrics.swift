@@ -88,6 +88,35 @@ public struct FeedCellMetrics: Hashable, Sendable {
         min(1 / aspectRatio, maximumSingleImageHeightRatio)
     }
 
+    /// The size of every image element of `content` (the avatar and each post image) in a cell
+    /// `cellWidth` wide, without laying the cell out.
+    ///
+    /// Image sizes depend only on the column width and the images' aspect ratios, never on text,
+    /// so a prefetching data source knows an image's display size before the cell's layout does;
+    /// every layout engine gives the same sizes.
+    /// - Parameters:
+    ///   - content: The cell's content.
+    ///   - cellWidth: The cell's width.
+    /// - Returns: The avatar's size, and one size per image element the content has.
+    public func imageSizes(of content: FeedCellContent, cellWidth: Double) -> [FeedCellElement: LayoutSize] {
+        let columnWidth = columnWidth(forCellWidth: cellWidth)
+        var sizes: [FeedCellElement: LayoutSize] = [.avatar: LayoutSize(width: avatarSize, height: avatarSize)]
+        let ratios = content.imageAspectRatios
+        if ratios.count == 1 {
+            sizes[.image0] = LayoutSize(
+                width: columnWidth, height: min(columnWidth / ratios[0], maximumSingleImageHeightRatio * columnWidth))
+        } else if ratios.count > 1 {
+            let columns = Self.imageGridColumns[ratios.count]
+            let imageWidth = (columnWidth - Double(columns.count - 1) * imageSpacing) / Double(columns.count)
+            let gridHeight = imageGridHeightRatio * columnWidth
+            for column in columns {
+                let imageHeight = (gridHeight - Double(column.count - 1) * imageSpacing) / Double(column.count)
+                for index in column { sizes[.image(index)] = LayoutSize(width: imageWidth, height: imageHeight) }
+            }
+        }
+        return sizes
+    }
+
     /// The label that shows a text element of `content`.
     /// - Parameters:
     ///   - element: `.name`, `.handle`, `.timestamp` or `.body`.

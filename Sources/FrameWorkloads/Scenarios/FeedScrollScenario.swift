@@ -18,21 +18,22 @@ import Synchronization
 /// cells' subviews; cells below the laid-out ones are placed with an estimated height until their
 /// real height is known, as table views with estimated heights do.
 ///
-/// Images (technique 2's other half): every cell shows its author's avatar and its post's photos,
-/// real PNG files drawn from a seeded pool (avatars repeat across cells far more than photos) and
-/// encoded when the scenario is made, outside every frame. Once a cell's layout is known, each
-/// image is looked up in a ``DecodedImageCache`` keyed by image and display size in pixels; on a
-/// miss it is decoded and downsampled to that size (`decode image`, category `image-decode`, with
-/// `decode PNG` and `downsample` nested):
+/// Images: every cell shows an avatar and its post's photos, real PNG files drawn from a seeded
+/// pool (avatars repeat across cells far more than photos) and encoded when the scenario is made,
+/// outside every frame. Each image is looked up in a ``DecodedImageCache`` keyed by image and
+/// display size in pixels (2x); on a miss it is decoded and downsampled to that size
+/// (`decode image`, category `image-decode`, with `decode PNG` and `downsample` nested):
 ///
-/// - decode `background` (the plain strategy names): on a worker, for every laid-out cell within
-///   two screens below the visible area; the bitmap reaches the cell in a later frame. A cell that
-///   asks for an image already being decoded joins that job.
+/// - decode `background` (the plain strategy names): on a worker, for every cell within two
+///   screens below the visible area, laid out or not (image sizes follow from the content alone);
+///   the bitmap reaches the cell in a later frame. A cell that asks for an image already being
+///   decoded joins that job.
 /// - decode `main` (names ending in `+decode-main`): synchronously on the main thread when a
 ///   visible cell first needs it, as a `cellForRow` that decodes does.
 ///
-/// Visible image slots with no bitmap yet are counted as ``imagePlaceholders``; the cache's hit
-/// rate is the `image cache hit rate` counter and the `image-cache-hit-rate` metadata entry.
+/// Visible image slots with no bitmap yet are counted as ``imagePlaceholders`` and, per frame, by
+/// the `image placeholders` counter; the cache's hit rate is the `image cache hit rate` counter
+/// and the `image-cache-hit-rate` metadata entry.
 public final class FeedScrollScenario: Scenario {
     /// How cells are laid out.
     public enum Strategy: String, CaseIterable, Sendable {
@@ -101,7 +102,8 @@ public final class FeedScrollScenario: Scenario {
     private let photoFiles: [[UInt8]]
     private var imageGenerator: SeededGenerator
     private var cellImageIDs: [[FeedCellElement: Int]] = []
-    private var imagesRequested: Set<Int> = []
+    /// The key each image element of a cell was last requested under.
+    private(set) var requestedImageKeys: [Int: [FeedCellElement: DecodedImageCache.Key]] = [:]
     private var waitingDecodes: [DecodedImageCache.Key: [(cell: Int, element: FeedCellElement)]] = [:]
     /// Cells laid out so far, by index.
     public private(set) var layouts: [Int: FeedCellLayout] = [:]
@@ -192,13 +194,15 @@ public final class FeedScrollScenario: Scenario {
             }
         }
         requestImages(context, visible: visible)
+        let placeholdersBefore = imagePlaceholders
         let positioned = recorder.withSpan("position visible subviews", category: .layout) { positionSubviews(of: visible) }
         recorder.counter("visible subviews", value: Double(positioned), category: .layout)
+        recorder.counter("image placeholders", value: Double(imagePlaceholders - placeholdersBefore), category: .imageDecode)
     }
 
     // MARK: - Images
 
-    /// Which pool image each image element of cell `index` shows (avatars by author).
+    /// Which pool image each image element of cell `index` shows.
     private func imageIDs(of index: Int) -> [FeedCellElement: Int] {
         while cellImageIDs.count <= index {
             let content = content(at: cellImageIDs.count)
@@ -211,8 +215,11 @@ public final class FeedScrollScenario: Scenario {
         return cellImageIDs[index]
     }
 
-    /// Requests the images of laid-out cells: visible ones when decoding on main; within two
-    /// screens below the visible area when decoding in the background.
+    /// Requests the images of visible cells when decoding on main, or of every cell within two
+    /// screens below the visible area when decoding in the background (the window
+    /// specs-background lays out in). A laid-out cell's images are requested at its layout's
+    /// sizes; a cell not laid out yet, at the sizes its content gives (``FeedCellMetrics/imageSizes(of:cellWidth:)``),
+    /// as a prefetching data source knows a target size before the cell exists.
     private func requestImages(_ context: FrameContext, visible: [Int]) {
         var candidates: [Int] = []
         if decode == .main {
@@ -222,19 +229,23 @@ public final class FeedScrollScenario: Scenario {
             var index = 0
             var y = 0.0
             while y < horizon {
-                guard let layout = layouts[index] else { break }
-                if y + layout.size.height > offset { candidates.append(index) }
-                y += layout.size.height
+                let height = layouts[index]?.size.height ?? Self.estimatedHeight
+                if y + height > offset { candidates.append(index) }
+                y += height
                 index += 1
             }
         }
         var requested = false
-        for index in candidates where layouts[index] != nil && !imagesRequested.contains(index) {
-            imagesRequested.insert(index)
-            let layout = layouts[index]!
+        for index in candidates {
+            let layout = layouts[index]
+            let unlaidSizes =
+                layout == nil ? FeedCellMetrics.standard.imageSizes(of: content(at: index), cellWidth: Self.viewport.width) : [:]
             for (element, id) in imageIDs(of: index).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                guard let frame = layout[element] else { continue }
-                requestImage(element, id: id, frame: frame, cell: index, context: context)
+                guard let size = layout.map({ $0[element]?.size }) ?? unlaidSizes[element] else { continue }
+                let key = Self.imageKey(element, id: id, size: size)
+                guard requestedImageKeys[index]?[element] != key else { continue }
+                requestedImageKeys[index, default: [:]][element] = key
+                requestImage(element, id: id, key: key, cell: index, context: context)
                 requested = true
             }
         }
@@ -245,11 +256,15 @@ public final class FeedScrollScenario: Scenario {
         }
     }
 
-    private func requestImage(_ element: FeedCellElement, id: Int, frame: LayoutRect, cell: Int, context: FrameContext) {
+    /// The cache key of pool image `id` shown by `element` at `size` points: its size in pixels at 2x.
+    static func imageKey(_ element: FeedCellElement, id: Int, size: LayoutSize) -> DecodedImageCache.Key {
+        DecodedImageCache.Key(
+            imageID: element == .avatar ? "avatar/\(id)" : "photo/\(id)",
+            width: max(1, Int((size.width * 2).rounded())), height: max(1, Int((size.height * 2).rounded())))
+    }
+
+    private func requestImage(_ element: FeedCellElement, id: Int, key: DecodedImageCache.Key, cell: Int, context: FrameContext) {
         let isAvatar = element == .avatar
-        let key = DecodedImageCache.Key(
-            imageID: isAvatar ? "avatar/\(id)" : "photo/\(id)",
-            width: max(1, Int((frame.size.width * 2).rounded())), height: max(1, Int((frame.size.height * 2).rounded())))
         if waitingDecodes[key] != nil {
             waitingDecodes[key]!.append((cell, element))
             return
