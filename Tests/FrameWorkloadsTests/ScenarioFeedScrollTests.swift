@@ -104,7 +104,7 @@ struct FeedScrollScenarioTests {
             for (element, bitmap) in images {
                 let size = try #require(sizes[element])
                 let source = element == .avatar ? (96, 96) : (96, 72)
-                let expected = FeedScrollScenario.fittedSize(
+                let expected = ScenarioImage.fittedSize(
                     displayWidth: max(1, Int((size.width * 2).rounded())), displayHeight: max(1, Int((size.height * 2).rounded())),
                     sourceWidth: source.0, sourceHeight: source.1)
                 #expect(bitmap.width == expected.width && bitmap.height == expected.height, "cell \(cell) \(element)")
@@ -133,9 +133,9 @@ struct FeedScrollScenarioTests {
 
     @Test("Fitting a display size into a smaller source keeps the aspect and never enlarges")
     func fittedSize() {
-        #expect(FeedScrollScenario.fittedSize(displayWidth: 686, displayHeight: 343, sourceWidth: 960, sourceHeight: 720) == (686, 343))
-        #expect(FeedScrollScenario.fittedSize(displayWidth: 586, displayHeight: 1172, sourceWidth: 960, sourceHeight: 720) == (360, 720))
-        #expect(FeedScrollScenario.fittedSize(displayWidth: 200, displayHeight: 100, sourceWidth: 96, sourceHeight: 72) == (96, 48))
+        #expect(ScenarioImage.fittedSize(displayWidth: 686, displayHeight: 343, sourceWidth: 960, sourceHeight: 720) == (686, 343))
+        #expect(ScenarioImage.fittedSize(displayWidth: 586, displayHeight: 1172, sourceWidth: 960, sourceHeight: 720) == (360, 720))
+        #expect(ScenarioImage.fittedSize(displayWidth: 200, displayHeight: 100, sourceWidth: 96, sourceHeight: 72) == (96, 48))
     }
 
     @Test("Every strategy lays out the cells it showed exactly as manual layout does", arguments: FeedScrollScenario.Strategy.allCases)

@@ -225,12 +225,7 @@ public final class CornerRoundingScenario: Scenario {
     /// The one-time work for an image: decode, downsample to display size, prepare for the
     /// strategy. `nil` when the file does not decode (never for the files this scenario makes).
     static func prepare(_ file: [UInt8], for key: RoundedImageCache.Key, recorder: Recorder?) -> RoundedImage? {
-        func span<R>(_ name: StaticString, _ category: FrameScope.Category, _ body: () -> R) -> R {
-            guard let recorder else { return body() }
-            return recorder.withSpan(name, category: category, body)
-        }
-        guard let decoded = span("decode PNG", .imageDecode, { try? PNGDecoder.decode(file) }) else { return nil }
-        let sized = span("downsample", .imageDecode) { decoded.downsampled(toWidth: key.width, height: key.height) }
+        guard let sized = ScenarioImage.decode(file, toWidth: key.width, height: key.height, recorder: recorder) else { return nil }
         return RoundedImage(image: sized, cornerRadius: key.cornerRadius, strategy: key.strategy, background: key.background)
     }
 

@@ -296,27 +296,9 @@ public final class FeedScrollScenario: Scenario {
         }
     }
 
-    /// Decodes a PNG file and downsamples it to the key's size; `nil` when the file does not
-    /// decode (never for the files this scenario makes).
+    /// Decodes a PNG file and downsamples it to the key's size, fitted inside the source.
     static func decodeImage(_ file: [UInt8], to key: DecodedImageCache.Key, recorder: Recorder?) -> Bitmap? {
-        func span<R>(_ name: StaticString, _ body: () -> R) -> R {
-            guard let recorder else { return body() }
-            return recorder.withSpan(name, category: .imageDecode, body)
-        }
-        guard let decoded = span("decode PNG", { try? PNGDecoder.decode(file) }) else { return nil }
-        let size = fittedSize(displayWidth: key.width, displayHeight: key.height, sourceWidth: decoded.width, sourceHeight: decoded.height)
-        return span("downsample") { decoded.downsampled(toWidth: size.width, height: size.height) }
-    }
-
-    /// The display size, scaled down uniformly when the source is smaller than it in either
-    /// direction: decoding never enlarges (the compositor scales such an image up on screen).
-    static func fittedSize(displayWidth: Int, displayHeight: Int, sourceWidth: Int, sourceHeight: Int) -> (width: Int, height: Int) {
-        let scale = min(1, Double(sourceWidth) / Double(displayWidth), Double(sourceHeight) / Double(displayHeight))
-        guard scale < 1 else { return (displayWidth, displayHeight) }
-        return (
-            min(sourceWidth, max(1, Int((Double(displayWidth) * scale).rounded()))),
-            min(sourceHeight, max(1, Int((Double(displayHeight) * scale).rounded())))
-        )
+        ScenarioImage.decode(file, toWidth: key.width, height: key.height, recorder: recorder)
     }
 
     /// Lays out with constraints; an unsolvable system (which the engine's tests rule out) is

@@ -234,11 +234,6 @@ public final class PaperTransitionScenario: Scenario {
     /// Decodes a photo and downsamples it to the card size; `nil` if the file does not decode
     /// (never for the files this scenario makes).
     static func decode(_ file: [UInt8], size: (width: Int, height: Int), recorder: Recorder?) -> Bitmap? {
-        func span<R>(_ name: StaticString, _ body: () -> R) -> R {
-            guard let recorder else { return body() }
-            return recorder.withSpan(name, category: .imageDecode, body)
-        }
-        guard let decoded = span("decode PNG", { try? PNGDecoder.decode(file) }) else { return nil }
-        return span("downsample") { decoded.downsampled(toWidth: size.width, height: size.height) }
+        ScenarioImage.decode(file, toWidth: size.width, height: size.height, recorder: recorder)
     }
 }
