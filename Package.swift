@@ -38,7 +38,7 @@ let package = Package(
         ),
         .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace"], resources: [.copy("Golden")]),
-        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace"], exclude: ["Golden"]),
+        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameScope"], exclude: ["Golden", "Fixtures"]),
         .testTarget(
             name: "FrameWorkloadsTests", dependencies: ["FrameWorkloads", "FrameScope", "FrameTrace", "FrameAnalysis"], resources: [.copy("Fixtures")]
         ),

@@ -46,7 +46,7 @@ extension Budget {
 
 /// Turns a JSON document into a ``Budget``, naming the JSON path of the first problem.
 enum BudgetParser {
-    static let rootKeys = ["version", "description", "fps", "limits", "categories", "traces", "regression"]
+    static let rootKeys = ["version", "description", "fps", "frame-markers", "limits", "categories", "traces", "regression"]
     static let limitKeys = ["hitch-time-ratio", "slow-frame-share", "frozen-frames", "main-thread-ms", "overrun-ms"]
     static let categoryKeys = ["main-ms-per-frame", "main-ms-total", "off-main-thread"]
     static let sectionKeys = ["match", "description", "limits", "categories"]
@@ -69,10 +69,22 @@ enum BudgetParser {
         var budget = Budget()
         if let fps = root["fps"] {
             let value = try numberValue(fps, at: "fps")
-            guard value > 0, value <= 1000 else {
-                throw BudgetError(.invalidValue, path: "fps", "expected a frame rate above 0 and at most 1000, got \(format(value))")
+            guard value >= 1, value <= 1000 else {
+                throw BudgetError(.invalidValue, path: "fps", "expected a frame rate from 1 to 1000, got \(format(value))")
             }
             budget.framesPerSecond = value
+        }
+        if let markers = root["frame-markers"] {
+            guard case .array(let elements) = markers else {
+                throw BudgetError(.wrongType, path: "frame-markers", "expected an array of span or instant names, got \(describe(markers))")
+            }
+            for (index, element) in elements.enumerated() {
+                let name = try string(element, at: "frame-markers[\(index)]")
+                guard !name.isEmpty else {
+                    throw BudgetError(.invalidValue, path: "frame-markers[\(index)]", "expected a span or instant name, got an empty string")
+                }
+                budget.frameMarkers.append(name)
+            }
         }
         if let limits = root["limits"] { budget.limits = try self.limits(limits, at: "limits") }
         if let categories = root["categories"] { budget.categories = try self.categories(categories, at: "categories") }

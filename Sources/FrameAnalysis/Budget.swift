@@ -14,9 +14,12 @@ public struct Budget: Sendable, Hashable {
     /// The budget file version this framescope reads.
     public static let supportedVersion = 1
 
-    /// The frame rate to assume for traces whose metadata does not give a frame interval
-    /// (the trace's own metadata wins); `nil` leaves the analysis default of 60 fps.
+    /// The frame rate traces are judged against, 1–1000; it wins over a trace's metadata (an
+    /// explicit `--fps` wins over it). `nil` lets the trace say, else 60 fps.
     public var framesPerSecond: Double?
+    /// Names of spans or instants that mark frames (`frame-markers`), as `--frame-marker`; the
+    /// command line's come first.
+    public var frameMarkers: [String] = []
     /// Limits for every trace.
     public var limits: Limits
     /// Per-category limits for every trace, in file order.

@@ -239,10 +239,11 @@ struct RuleMeasurement {
 }
 
 extension Budget {
-    /// Analyses a trace, using the budget's `fps` when neither the options nor the trace's
-    /// metadata give a frame interval.
+    /// Analyses a trace, using the budget's `fps` unless the options give a frame rate: an
+    /// explicit rate wins over the trace's metadata, since the budget states the display the
+    /// trace is judged against.
     ///
-    /// The report's frame-interval source then reads `budget fps N`.
+    /// The report's frame-interval source then reads `budget fps N`, with what it overrode.
     ///
     /// ```swift
     /// let report = budget.analyze(trace, options: AnalysisOptions())
@@ -252,14 +253,13 @@ extension Budget {
     ///   - options: Analysis options; an explicit frame rate there wins over the budget's.
     /// - Returns: The report.
     public func analyze(_ trace: Trace, options: AnalysisOptions) -> FrameReport {
-        let traceSays = (trace.metadata.frameIntervalNanoseconds ?? 0) > 0
-        guard let framesPerSecond, options.framesPerSecond == nil, !traceSays else {
-            return FrameAnalyzer.analyze(trace, options: options)
-        }
         var adjusted = options
+        adjusted.frameMarkers += frameMarkers.filter { !options.frameMarkers.contains($0) }
+        guard let framesPerSecond, options.framesPerSecond == nil else {
+            return FrameAnalyzer.analyze(trace, options: adjusted)
+        }
         adjusted.framesPerSecond = framesPerSecond
-        var report = FrameAnalyzer.analyze(trace, options: adjusted)
-        report.method.frameIntervalSource = "budget fps \(BudgetParser.format(framesPerSecond))"
-        return report
+        adjusted.framesPerSecondLabel = "budget fps"
+        return FrameAnalyzer.analyze(trace, options: adjusted)
     }
 }

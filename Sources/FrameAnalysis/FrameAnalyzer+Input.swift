@@ -30,8 +30,9 @@ extension FrameAnalyzer {
     /// - Complexity: O(*n* + *k* log *f*) for *n* events, *k* inputs and *f* frames.
     public static func inputFigures(of trace: Trace, frames: [FrameReport.Frame]) -> FrameReport.InputFigures? {
         var inputCategories: Set<Symbol> = []
-        for (index, name) in trace.symbols.strings.enumerated() where name.contains("input") {
-            if name == "input" || name.split(separator: ",").contains(where: { $0.trimmingSpaces == "input" }) {
+        let input = FrameContract.inputCategory
+        for (index, name) in trace.symbols.strings.enumerated() where name.contains(input) {
+            if name == input || name.split(separator: ",").contains(where: { $0.trimmingSpaces == input }) {
                 inputCategories.insert(Symbol(rawValue: UInt32(index)))
             }
         }
@@ -42,7 +43,7 @@ extension FrameAnalyzer {
             guard inputCategories.contains(event.category) else { continue }
             inputs += 1
             let arguments = trace.argumentLists[Int(event.arguments)]
-            if isTrue(arguments["ignored"]) {
+            if isTrue(arguments[FrameContract.Key.ignored]) {
                 ignored += 1
                 continue
             }
@@ -58,8 +59,8 @@ extension FrameAnalyzer {
                 continue
             }
             var inputTime = event.timestamp
-            if let since = sinceInput(arguments["since-input-ns"]), since >= 0 { inputTime -= since }
-            latencies.append(frames[low].commitEnd - inputTime)
+            if let since = sinceInput(arguments[FrameContract.Key.sinceInput]), since >= 0 { inputTime = inputTime.subtractingSaturating(since) }
+            latencies.append(frames[low].commitEnd.subtractingSaturating(inputTime))
         }
         guard inputs > 0 else { return nil }
         return FrameReport.InputFigures(inputs: inputs, ignored: ignored, unreflected: unreflected, latency: PercentileSummary(latencies))

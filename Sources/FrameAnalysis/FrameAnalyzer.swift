@@ -2,20 +2,31 @@ public import FrameTrace
 
 /// Choices the analysis cannot always read from the trace.
 public struct AnalysisOptions: Sendable {
-    /// Frames per second to assume when the trace's metadata does not say (`--fps`); `nil` means 60.
+    /// Frames per second (`--fps`): when set, it wins over the trace's metadata and over a rate
+    /// derived from the trace's frame events; `nil` lets the trace say, else 60.
     public var framesPerSecond: Double?
     /// The main thread, overriding every other rule (`--main-thread PID:TID`).
     public var mainThread: ThreadKey?
     /// How many worst frames to list (`--top`).
     public var worstFrameCount: Int
+    /// Names of spans or instants that mark frames (`--frame-marker NAME`), tried after
+    /// framescope's frame spans and Chrome's frame events, before the built-in markers.
+    public var frameMarkers: [String]
+    /// How to describe ``framesPerSecond`` when it wins (`--fps` or `budget fps`).
+    public var framesPerSecondLabel: String
 
     /// Creates options.
-    public init(framesPerSecond: Double? = nil, mainThread: ThreadKey? = nil, worstFrameCount: Int = 5) {
-        precondition(framesPerSecond.map { $0 > 0 } ?? true, "framesPerSecond must be positive")
+    public init(
+        framesPerSecond: Double? = nil, mainThread: ThreadKey? = nil, worstFrameCount: Int = 5, frameMarkers: [String] = [],
+        framesPerSecondLabel: String = "--fps"
+    ) {
+        precondition(framesPerSecond.map { Int64.frameInterval(framesPerSecond: $0) != nil } ?? true, "framesPerSecond must be positive")
         precondition(worstFrameCount >= 0, "worstFrameCount must not be negative")
         self.framesPerSecond = framesPerSecond
         self.mainThread = mainThread
         self.worstFrameCount = worstFrameCount
+        self.frameMarkers = frameMarkers
+        self.framesPerSecondLabel = framesPerSecondLabel
     }
 }
 
@@ -30,20 +41,23 @@ public enum FrameAnalyzer {
     /// A frozen frame lasts longer than this (700 ms).
     public static let frozenThreshold: Int64 = 700_000_000
 
-    /// Names that mark a thread as a UI main thread in traces from other tools.
-    public static let mainThreadNames: Set<String> = [
-        "main", "main thread", "mainthread", "crrenderermain", "crbrowsermain", "ui thread", "ui", "com.apple.main-thread",
+    /// Names that mark a thread as a UI main thread in traces from other tools, in order of
+    /// preference: a browser's UI thread comes last, since a page's frames are the renderer's.
+    public static let mainThreadNames: [String] = [
+        "main", "main thread", "mainthread", "crrenderermain", "ui thread", "ui", "com.apple.main-thread", "crbrowsermain",
     ]
 
     /// Analyses a trace.
     ///
-    /// - Frame interval `P`: the trace's metadata, else `options.framesPerSecond`, else 60 fps.
     /// - Main thread: `options.mainThread`, else the trace's metadata, else a thread named like a
-    ///   main thread, else the thread with the most busy time.
-    /// - Frames: the main thread's `frame`-category spans when there are any; otherwise a vsync
-    ///   grid over the main thread's busy time: work that starts between two vsyncs forms a frame
-    ///   whose deadline is the second; work that runs past it makes the frame late; idle vsyncs
-    ///   make no frame.
+    ///   main thread (a renderer's before a browser's), else the thread with the most busy time.
+    /// - Frame interval `P`: `options.framesPerSecond`, else the trace's metadata, else the rate of
+    ///   the trace's own frame events (Chrome's BeginFrame sequence), else 60 fps.
+    /// - Frames, from the first source the trace has (``FrameReport/FrameSource``): framescope
+    ///   frame spans on the main thread; Chrome's frame accounting in the main thread's process;
+    ///   frame markers (`options.frameMarkers`, then Android's `Choreographer#doFrame` and the
+    ///   RenderThread's `DrawFrame`); else an estimate in which each stretch of main-thread work is
+    ///   a frame that is late only by what it ran past `P`.
     /// - Input latency: events in category `input`, measured to the end of the frame that
     ///   reflects them (see ``inputFigures(of:frames:)``); no input section without them.
     /// - Parameters:
@@ -52,80 +66,115 @@ public enum FrameAnalyzer {
     /// - Returns: The report.
     /// - Complexity: O(*n* log *n*) in the trace's events.
     public static func analyze(_ trace: Trace, options: AnalysisOptions = AnalysisOptions()) -> FrameReport {
-        let (interval, intervalSource) = frameInterval(of: trace, options: options)
         let spans = SpanIndex(trace: trace)
         let (main, mainRule) = mainThread(of: trace, spans: spans, options: options)
         let mainSpans = main.map { spans.spans(on: $0) } ?? []
-        let frameCategory = trace.symbols.lookup("frame")
-        let frameSpans = mainSpans.filter { $0.category == frameCategory && frameCategory != nil }
-        var frames: [FrameReport.Frame]
-        let boundaries: String
-        if frameSpans.isEmpty {
-            frames = gridFrames(busy: SpanIndex.busyIntervals(of: mainSpans), interval: interval)
-            boundaries = "vsync grid"
-        } else {
-            frames = spanFrames(frameSpans, trace: trace, interval: interval)
-            boundaries = "frame spans"
-        }
+        let chrome = main.map { ChromeFrameEvents(trace: trace, processID: $0.processID) }
+        let (interval, intervalSource) = frameInterval(of: trace, options: options, chrome: chrome)
+        let found = findFrames(trace: trace, spans: spans, main: main, mainSpans: mainSpans, chrome: chrome, interval: interval, options: options)
+        var frames = found.frames
+        let frameCategory = found.source == .frameSpans ? trace.symbols.lookup(FrameContract.frameCategory) : nil
+
         var accounting = FrameAccounting(frames: frames)
+        let measureStart = frames.first?.vsync ?? 0
+        let measureEnd = frames.last.map { max($0.commitEnd, $0.deadline) } ?? 0
         var categoryTotals: [Symbol: CategoryTotals] = [:]
         for (thread, threadSpans) in spans.byThread {
             let isMain = thread == main
             SelfTime.sweep(threadSpans) { segment in
-                categoryTotals[segment.category, default: CategoryTotals()].add(segment.duration, isMain: isMain)
-                accounting.add(segment, category: trace.symbols[segment.category], isMain: isMain)
+                var totals = categoryTotals[segment.category, default: CategoryTotals()]
+                totals.add(segment.duration, isMain: isMain)
+                if isMain {
+                    let inside = min(segment.end, measureEnd).subtractingSaturating(max(segment.start, measureStart))
+                    if inside > 0 { totals.mainMeasured = totals.mainMeasured.addingSaturating(inside) }
+                }
+                categoryTotals[segment.category] = totals
+                accounting.add(segment, category: categoryName(segment.category, frameCategory: frameCategory, trace: trace), isMain: isMain)
             }
             for span in threadSpans { categoryTotals[span.category, default: CategoryTotals()].spanCount += 1 }
         }
         frames = accounting.frames
         let method = FrameReport.Method(
             frameIntervalNanoseconds: interval, frameIntervalSource: intervalSource, mainThread: main,
-            mainThreadName: main.flatMap { trace.threadName($0) }, mainThreadRule: mainRule, frameBoundaries: boundaries)
+            mainThreadName: main.flatMap { trace.threadName($0) }, mainThreadRule: mainRule, frameSource: found.source,
+            frameSourceDetail: found.detail)
         let summary = summarize(frames, interval: interval, mainOutside: accounting.mainOutsideFrames)
+        let measured = summary.measuredNanoseconds
+        let perFrameByCategory = perFrameMainByCategory(frames)
         let categories = categoryTotals.map { symbol, totals in
-            let name = trace.symbols[symbol]
+            let name = categoryName(symbol, frameCategory: frameCategory, trace: trace)
             return FrameReport.CategoryFigures(
                 name: name, spanCount: totals.spanCount, mainNanoseconds: totals.main, backgroundNanoseconds: totals.background,
-                budgetShare: frames.isEmpty ? 0 : Double(totals.main) / (Double(frames.count) * Double(interval)),
-                perFrameMain: PercentileSummary(frames.map { $0.mainByCategory[name] ?? 0 }))
+                budgetShare: measured > 0 ? min(1, Double(totals.mainMeasured) / Double(measured)) : nil,
+                perFrameMain: perFrameByCategory[name].flatMap { PercentileSummary($0) } ?? (frames.isEmpty ? nil : PercentileSummary(Array(repeating: Int64(0), count: frames.count))))
         }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
         let worst = frames.sorted { ($0.overrun, $0.mainThreadNanoseconds, $1.index) > ($1.overrun, $1.mainThreadNanoseconds, $0.index) }
             .prefix(options.worstFrameCount)
             .map { frame in
-                FrameReport.WorstFrame(frame: frame, topSpans: topSpans(in: frame, mainSpans: mainSpans, trace: trace))
+                FrameReport.WorstFrame(
+                    frame: frame, topSpans: topSpans(in: accounting.window(of: frame.index), mainSpans: mainSpans, trace: trace))
             }
         let threads = trace.allThreads.map { thread in
             let threadSpans = spans.spans(on: thread.key)
             var selfByCategory: [Symbol: Int64] = [:]
-            SelfTime.sweep(threadSpans) { selfByCategory[$0.category, default: 0] += $0.duration }
+            SelfTime.sweep(threadSpans) { selfByCategory[$0.category, default: 0] = selfByCategory[$0.category, default: 0].addingSaturating($0.duration) }
             let top = selfByCategory.max { ($0.value, $1.key) < ($1.value, $0.key) }
             return FrameReport.ThreadFigures(
                 key: thread.key, name: thread.name, isMain: thread.key == main, spanCount: threadSpans.count,
-                busyNanoseconds: SpanIndex.busyIntervals(of: threadSpans).reduce(0) { $0 + $1.end - $1.start },
-                topCategory: top.map { trace.symbols[$0.key] })
+                busyNanoseconds: spans.busyTime(on: thread.key),
+                topCategory: top.map { categoryName($0.key, frameCategory: frameCategory, trace: trace) })
         }.sorted { ($0.isMain ? 0 : 1, -$0.busyNanoseconds, $0.key) < ($1.isMain ? 0 : 1, -$1.busyNanoseconds, $1.key) }
         return FrameReport(
             method: method, frames: frames, summary: summary, categories: categories, worstFrames: Array(worst),
             threads: threads, diagnostics: trace.diagnostics, input: inputFigures(of: trace, frames: frames))
     }
 
+    /// The name self time of a category is reported under: a frame span's own time, not covered
+    /// by any child span, is the frame's unattributed time, not a cost called "frame".
+    static func categoryName(_ symbol: Symbol, frameCategory: Symbol?, trace: Trace) -> String {
+        symbol == frameCategory ? unattributedCategory : trace.symbols[symbol]
+    }
+
+    /// The category name under which a frame's time not covered by a child span is reported.
+    public static let unattributedCategory = "(unattributed)"
+
+    /// Per category, each frame's main-thread time (0 where the category had none), in one pass
+    /// over the frames' own category maps: O(frames × categories per frame), not frames × all.
+    static func perFrameMainByCategory(_ frames: [FrameReport.Frame]) -> [String: [Int64]] {
+        var result: [String: [Int64]] = [:]
+        for frame in frames {
+            for (name, nanoseconds) in frame.mainByCategory { result[name, default: []].append(nanoseconds) }
+        }
+        for name in result.keys {
+            let missing = frames.count - result[name]!.count
+            if missing > 0 { result[name]!.append(contentsOf: repeatElement(0, count: missing)) }
+        }
+        return result
+    }
+
     // MARK: - Choosing P and the main thread
 
-    static func frameInterval(of trace: Trace, options: AnalysisOptions) -> (Int64, String) {
-        if let interval = trace.metadata.frameIntervalNanoseconds, interval > 0 { return (interval, "trace metadata") }
-        if let fps = options.framesPerSecond { return (Int64((1e9 / fps).rounded()), "--fps \(formatNumber(fps))") }
+    static func frameInterval(of trace: Trace, options: AnalysisOptions, chrome: ChromeFrameEvents?) -> (Int64, String) {
+        let fromTrace = trace.metadata.frameIntervalNanoseconds.flatMap { $0 > 0 ? $0 : nil }
+        if let fps = options.framesPerSecond, let interval = Int64.frameInterval(framesPerSecond: fps) {
+            let over = fromTrace.flatMap { $0 == interval ? nil : " (over trace metadata \(ReportFormat.milliseconds($0)))" } ?? ""
+            return (interval, "\(options.framesPerSecondLabel) \(formatNumber(fps))" + over)
+        }
+        if let fromTrace { return (fromTrace, "trace metadata") }
+        if let derived = chrome?.derivedInterval { return (derived, "Chrome BeginFrame interval") }
         return (16_666_667, "default 60 fps")
     }
 
     static func mainThread(of trace: Trace, spans: SpanIndex, options: AnalysisOptions) -> (ThreadKey?, String) {
         if let chosen = options.mainThread { return (chosen, "--main-thread") }
         if let main = trace.metadata.mainThread { return (main, "trace metadata") }
-        let named = trace.allThreads.filter { thread in
-            thread.name.map { mainThreadNames.contains($0.lowercased()) } ?? false
+        var best: (rank: Int, busy: Int64, key: ThreadKey)?
+        for thread in trace.allThreads {
+            guard let name = thread.name?.lowercased(), let rank = mainThreadNames.firstIndex(of: name) else { continue }
+            let candidate = (rank: -rank, busy: spans.busyTime(on: thread.key), key: thread.key)
+            if best.map({ (candidate.rank, candidate.busy, $0.key) > ($0.rank, $0.busy, candidate.key) }) ?? true { best = candidate }
         }
-        if let best = named.max(by: { spans.busyTime(on: $0.key) < spans.busyTime(on: $1.key) }) {
-            return (best.key, "thread name")
-        }
+        if let best { return (best.key, "thread name") }
         if let busiest = spans.byThread.keys.max(by: { (spans.busyTime(on: $0), $1) < (spans.busyTime(on: $1), $0) }) {
             return (busiest, "busiest thread")
         }
@@ -134,64 +183,78 @@ public enum FrameAnalyzer {
 
     // MARK: - Frames
 
-    /// Frames from a vsync grid anchored at the first busy interval.
-    static func gridFrames(busy: [TimeRange], interval: Int64) -> [FrameReport.Frame] {
-        guard let origin = busy.first?.start else { return [] }
-        var frames: [FrameReport.Frame] = []
-        var index = 0
-        while index < busy.count {
-            let first = busy[index]
-            let tick = (first.start - origin) / interval
-            let vsync = origin + tick * interval
-            let deadline = vsync + interval
-            var end = first.end
-            index += 1
-            while index < busy.count, busy[index].start < deadline {
-                end = max(end, busy[index].end)
-                index += 1
+    /// Frames and where they came from.
+    struct FoundFrames {
+        var source: FrameReport.FrameSource
+        var detail: String
+        var frames: [FrameReport.Frame]
+    }
+
+    static func findFrames(
+        trace: Trace, spans: SpanIndex, main: ThreadKey?, mainSpans: [Span], chrome: ChromeFrameEvents?, interval: Int64,
+        options: AnalysisOptions
+    ) -> FoundFrames {
+        if let frameCategory = trace.symbols.lookup(FrameContract.frameCategory) {
+            let frameSpans = mainSpans.filter { $0.category == frameCategory }
+            if !frameSpans.isEmpty {
+                return FoundFrames(
+                    source: .frameSpans, detail: "\(frameSpans.count) spans in category \"\(FrameContract.frameCategory)\" on the main thread",
+                    frames: spanFrames(frameSpans, trace: trace, interval: interval))
             }
-            frames.append(
-                FrameReport.Frame(
-                    index: frames.count, vsync: vsync, deadline: deadline, workStart: first.start, commitEnd: end,
-                    mainThreadNanoseconds: 0, mainByCategory: [:], backgroundByCategory: [:]))
         }
-        return frames
+        if let chrome, let found = chrome.frames(interval: interval) { return found }
+        if let found = markerFrames(trace: trace, spans: spans, main: main, interval: interval, names: options.frameMarkers) {
+            return found
+        }
+        return FoundFrames(
+            source: .estimated,
+            detail: "each stretch of main-thread work is a frame, late only by what it ran past P; record frames with "
+                + "Recorder.withFrame or name them with --frame-marker",
+            frames: estimatedFrames(busy: SpanIndex.busyIntervals(of: mainSpans), interval: interval))
+    }
+
+    /// Estimated frames: each maximal stretch of main-thread work is one frame, assumed to start
+    /// on a vsync (the most favourable phase). Nothing in the trace says when the app wanted to
+    /// draw, so only what the main thread provably cost counts: a stretch that fits in `P` is on
+    /// time, and a longer one is late by exactly what it ran past `P`, the vsyncs it blocked.
+    static func estimatedFrames(busy: [TimeRange], interval: Int64) -> [FrameReport.Frame] {
+        busy.enumerated().map { index, range in
+            FrameReport.Frame(
+                index: index, vsync: range.start, deadline: range.start.addingSaturating(interval), workStart: range.start,
+                commitEnd: range.end, outcome: .estimated)
+        }
     }
 
     /// Frames from explicit `frame` spans. A span's vsync is its start minus its `since-vsync-ns`
-    /// argument and its deadline the vsync plus `budget-ns` (framescope's display loop writes
-    /// both, relative to the span so they survive rebasing); without them, a grid anchored at the
-    /// first frame span gives the vsync and `P` the budget.
+    /// argument and its deadline the vsync plus `budget-ns` (the frame API writes both, relative
+    /// to the span so they survive rebasing); without them, the span's start is its vsync and
+    /// `P` its budget.
     static func spanFrames(_ spans: [Span], trace: Trace, interval: Int64) -> [FrameReport.Frame] {
         let sorted = spans.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
-        guard let origin = sorted.first?.start else { return [] }
         var frames: [FrameReport.Frame] = []
         for span in sorted {
             // A frame span inside another frame span is not a frame of its own.
             if let last = frames.last, span.start < last.commitEnd { continue }
             let arguments = trace.argumentLists[Int(span.arguments)]
-            let vsync: Int64
-            if let since = arguments["since-vsync-ns"]?.integer, since >= 0 {
-                vsync = span.start - since
-            } else {
-                vsync = origin + (span.start - origin) / interval * interval
+            var vsync = span.start
+            if let since = arguments[FrameContract.Key.sinceVsync]?.integer, since >= 0 {
+                vsync = span.start.subtractingSaturating(since)
             }
-            let budget = arguments["budget-ns"]?.integer.flatMap { $0 > 0 ? $0 : nil } ?? interval
+            let budget = arguments[FrameContract.Key.budget]?.integer.flatMap { $0 > 0 ? $0 : nil } ?? interval
             frames.append(
                 FrameReport.Frame(
-                    index: frames.count, vsync: vsync, deadline: vsync + budget, workStart: span.start, commitEnd: span.end,
-                    mainThreadNanoseconds: 0, mainByCategory: [:], backgroundByCategory: [:]))
+                    index: frames.count, vsync: vsync, deadline: vsync.addingSaturating(budget), workStart: span.start,
+                    commitEnd: span.end))
         }
         return frames
     }
 
-    static func topSpans(in frame: FrameReport.Frame, mainSpans: [Span], trace: Trace) -> [FrameReport.Contributor] {
+    static func topSpans(in window: TimeRange, mainSpans: [Span], trace: Trace) -> [FrameReport.Contributor] {
         var byName: [Symbol: Int64] = [:]
-        let window = TimeRange(start: frame.workStart, end: frame.commitEnd)
         let inside = mainSpans.filter { $0.start < window.end && $0.end > window.start }
         SelfTime.sweep(inside) { segment in
-            let clipped = min(segment.end, window.end) - max(segment.start, window.start)
-            if clipped > 0 { byName[segment.name, default: 0] += clipped }
+            let clipped = min(segment.end, window.end).subtractingSaturating(max(segment.start, window.start))
+            if clipped > 0 { byName[segment.name, default: 0] = byName[segment.name, default: 0].addingSaturating(clipped) }
         }
         return byName.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(3).map {
             FrameReport.Contributor(name: trace.symbols[$0.key], nanoseconds: $0.value)
@@ -201,7 +264,7 @@ public enum FrameAnalyzer {
     // MARK: - Summary
 
     static func summarize(_ frames: [FrameReport.Frame], interval: Int64, mainOutside: Int64) -> FrameReport.Summary {
-        var slow = 0, frozen = 0, late = 0
+        var slow = 0, frozen = 0, late = 0, partial = 0, dropped = 0
         var missed: Int64 = 0
         var hitch: Int64 = 0
         for frame in frames {
@@ -210,19 +273,25 @@ public enum FrameAnalyzer {
             } else if frame.duration > interval {
                 slow += 1
             }
-            if frame.overrun > 0 {
+            if frame.outcome == .partial { partial += 1 }
+            if frame.outcome == .dropped { dropped += 1 }
+            let overrun = frame.overrun
+            if overrun > 0 {
                 late += 1
-                hitch += frame.overrun
-                missed += (frame.overrun + interval - 1) / interval
+                hitch = hitch.addingSaturating(overrun)
+                missed = missed.addingSaturating(overrun / interval + (overrun % interval == 0 ? 0 : 1))
             }
         }
-        let measured = frames.isEmpty ? 0 : max(frames.last!.commitEnd, frames.last!.deadline) - frames.first!.vsync
+        let measured = frames.isEmpty ? 0 : max(frames.last!.commitEnd, frames.last!.deadline).subtractingSaturating(frames.first!.vsync)
         let ratio = measured > 0 ? (Double(hitch) / 1e6) / (Double(measured) / 1e9) : 0
-        return FrameReport.Summary(
+        var summary = FrameReport.Summary(
             frameCount: frames.count, slowFrames: slow, frozenFrames: frozen, lateFrames: late, missedVsyncs: missed,
             hitchNanoseconds: hitch, measuredNanoseconds: measured, hitchTimeRatio: ratio, hitchBand: hitchBand(ratio),
             frameDelaySeconds: Double(hitch) / 1e9, mainThreadCost: PercentileSummary(frames.map(\.mainThreadNanoseconds)),
             overrun: PercentileSummary(frames.map(\.overrun)), mainOutsideFramesNanoseconds: mainOutside)
+        summary.partialFrames = partial
+        summary.droppedFrames = dropped
+        return summary
     }
 
     /// Apple's bands for scrolling hitch time ratio.
@@ -236,31 +305,47 @@ struct CategoryTotals {
     var spanCount = 0
     var main: Int64 = 0
     var background: Int64 = 0
+    /// Main-thread self time inside the measured time.
+    var mainMeasured: Int64 = 0
 
     mutating func add(_ duration: Int64, isMain: Bool) {
-        if isMain { main += duration } else { background += duration }
+        if isMain { main = main.addingSaturating(duration) } else { background = background.addingSaturating(duration) }
     }
 }
 
-/// Assigns self-time segments to frames: main-thread segments to the frame whose work contains
-/// them, other threads' segments to the frame windows they overlap (from one frame's vsync to the
-/// next frame's vsync).
+/// Assigns self-time segments to frames: main-thread segments to the frame whose work window
+/// contains them, other threads' segments to the frame windows they overlap (from one frame's
+/// vsync to the next frame's vsync).
+///
+/// A frame's main-thread work window runs from its work start to its commit, cut at the next
+/// frame's work start, so frames whose windows overlap (a frame Chrome dropped is still pending
+/// when the next one begins) never count the same moment twice.
 struct FrameAccounting {
     var frames: [FrameReport.Frame]
     var mainOutsideFrames: Int64 = 0
+    /// Each frame's main-thread work window end.
+    private let windowEnds: [Int64]
 
-    init(frames: [FrameReport.Frame]) { self.frames = frames }
+    init(frames: [FrameReport.Frame]) {
+        self.frames = frames
+        windowEnds = frames.indices.map { index in
+            let end = frames[index].commitEnd
+            return index + 1 < frames.count ? max(frames[index].workStart, min(end, frames[index + 1].workStart)) : end
+        }
+    }
+
+    func window(of index: Int) -> TimeRange { TimeRange(start: frames[index].workStart, end: windowEnds[index]) }
 
     mutating func add(_ segment: SelfTime.Segment, category: String, isMain: Bool) {
         guard !frames.isEmpty else {
-            if isMain { mainOutsideFrames += segment.duration }
+            if isMain { mainOutsideFrames = mainOutsideFrames.addingSaturating(segment.duration) }
             return
         }
         if isMain {
             var covered: Int64 = 0
-            var index = firstFrame(endingAfter: segment.start) { $0.commitEnd }
+            var index = firstFrame(endingAfter: segment.start) { windowEnds[$0] }
             while index < frames.count, frames[index].workStart < segment.end {
-                let overlap = min(segment.end, frames[index].commitEnd) - max(segment.start, frames[index].workStart)
+                let overlap = min(segment.end, windowEnds[index]).subtractingSaturating(max(segment.start, frames[index].workStart))
                 if overlap > 0 {
                     frames[index].mainThreadNanoseconds += overlap
                     frames[index].mainByCategory[category, default: 0] += overlap
@@ -268,28 +353,30 @@ struct FrameAccounting {
                 }
                 index += 1
             }
-            mainOutsideFrames += segment.duration - covered
+            mainOutsideFrames = mainOutsideFrames.addingSaturating(segment.duration.subtractingSaturating(covered))
         } else {
             // The frame whose window holds the segment's start is the last one with vsync <= start.
-            var index = max(0, firstFrame(endingAfter: segment.start) { $0.vsync } - 1)
+            var index = max(0, firstFrame(endingAfter: segment.start) { frames[$0].vsync } - 1)
             while index < frames.count, frames[index].vsync < segment.end {
                 let windowEnd = index + 1 < frames.count ? frames[index + 1].vsync : max(frames[index].commitEnd, frames[index].deadline)
-                let overlap = min(segment.end, windowEnd) - max(segment.start, frames[index].vsync)
-                if overlap > 0 { frames[index].backgroundByCategory[category, default: 0] += overlap }
+                let overlap = min(segment.end, windowEnd).subtractingSaturating(max(segment.start, frames[index].vsync))
+                if overlap > 0 {
+                    frames[index].backgroundByCategory[category, default: 0] = frames[index].backgroundByCategory[category, default: 0].addingSaturating(overlap)
+                }
                 index += 1
             }
         }
     }
 
-    /// Binary search for the first frame whose key is after `time`.
+    /// Binary search for the first frame whose key is after `time`. Keys must not decrease.
     /// A closure rather than a key path: key-path projection in this loop cost more than the rest
     /// of the analysis on a 1,000,000-event trace.
     @inline(__always)
-    private func firstFrame(endingAfter time: Int64, by key: (FrameReport.Frame) -> Int64) -> Int {
+    private func firstFrame(endingAfter time: Int64, by key: (Int) -> Int64) -> Int {
         var low = 0, high = frames.count
         while low < high {
             let middle = (low + high) / 2
-            if key(frames[middle]) <= time { low = middle + 1 } else { high = middle }
+            if key(middle) <= time { low = middle + 1 } else { high = middle }
         }
         return low
     }

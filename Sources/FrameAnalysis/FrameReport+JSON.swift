@@ -52,7 +52,8 @@ extension FrameReport {
                 .object([("pid", .integer(key.processID)), ("tid", .integer(key.threadID)), ("name", method.mainThreadName.map(JSONValue.string) ?? .null)])
             } ?? .null),
             ("main-thread-rule", .string(method.mainThreadRule)),
-            ("frame-boundaries", .string(method.frameBoundaries)),
+            ("frame-boundaries", .string(method.frameSource.identifier)),
+            ("frame-boundaries-detail", .string(method.frameSourceDetail)),
         ])
     }
 
@@ -71,6 +72,8 @@ extension FrameReport {
             ("main-thread-cost-ns", summary.mainThreadCost.jsonValue),
             ("overrun-ns", summary.overrun.jsonValue),
             ("main-outside-frames-ns", .integer(summary.mainOutsideFramesNanoseconds)),
+            ("dropped-frames", .integer(Int64(summary.droppedFrames))),
+            ("partial-frames", .integer(Int64(summary.partialFrames))),
         ])
     }
 }
@@ -80,7 +83,7 @@ extension FrameReport.Frame {
         [
             ("index", .integer(Int64(index))), ("vsync-ns", .integer(vsync)), ("deadline-ns", .integer(deadline)),
             ("work-start-ns", .integer(workStart)), ("commit-end-ns", .integer(commitEnd)),
-            ("main-ns", .integer(mainThreadNanoseconds)), ("overrun-ns", .integer(overrun)),
+            ("main-ns", .integer(mainThreadNanoseconds)), ("overrun-ns", .integer(overrun)), ("outcome", .string(outcome.rawValue)),
             ("main-by-category-ns", .object(mainByCategory.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
             ("background-by-category-ns", .object(backgroundByCategory.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
         ]
@@ -91,7 +94,7 @@ extension FrameReport.CategoryFigures {
     var jsonValue: JSONValue {
         .object([
             ("name", .string(name)), ("spans", .integer(Int64(spanCount))), ("main-ns", .integer(mainNanoseconds)),
-            ("background-ns", .integer(backgroundNanoseconds)), ("budget-share", .number(budgetShare)),
+            ("background-ns", .integer(backgroundNanoseconds)), ("budget-share", budgetShare.map(JSONValue.number) ?? .null),
             ("per-frame-main-ns", perFrameMain.jsonValue),
         ])
     }

@@ -11,15 +11,16 @@ extension FrameReport {
         how.rows = [
             ["frame interval", "\(F.milliseconds(interval)) (\(F.fixed(fps, decimals: 1)) fps, \(method.frameIntervalSource))"],
             ["main thread", mainThreadDescription],
-            ["frame boundaries", method.frameBoundaries],
+            ["frames from", method.frameSource.phrase],
         ]
+        if !method.frameSourceDetail.isEmpty { how.rows.append(["", method.frameSourceDetail]) }
         tables.append(how)
 
         let s = summary
         var overview = ReportTable(title: "Summary", columns: [("metric", .left), ("value", .right), ("note", .left)])
         let frameCount = max(1, s.frameCount)
         overview.rows = [
-            ["frames", "\(s.frameCount)", ""],
+            ["frames", "\(s.frameCount)", method.frameSource == .estimated ? "estimated: one per stretch of main-thread work" : ""],
             ["slow frames (> \(F.milliseconds(interval)))", "\(s.slowFrames)", F.percent(Double(s.slowFrames) / Double(frameCount)) + " of frames"],
             ["frozen frames (> 700 ms)", "\(s.frozenFrames)", F.percent(Double(s.frozenFrames) / Double(frameCount)) + " of frames"],
             ["late frames", "\(s.lateFrames)", "\(s.missedVsyncs) missed vsyncs"],
@@ -27,6 +28,10 @@ extension FrameReport {
             ["hitch time ratio", F.fixed(s.hitchTimeRatio, decimals: 2) + " ms/s", s.hitchBand + " (good < 5, warning 5-10, critical >= 10)"],
             ["frame delay", F.fixed(s.frameDelaySeconds, decimals: 3) + " s", "sum of (actual - expected) over late frames"],
         ]
+        if method.frameSource == .chromeFrames {
+            overview.rows.insert(["dropped by Chrome", "\(s.droppedFrames)", "each shown one vsync late"], at: 4)
+            overview.rows.insert(["partially presented", "\(s.partialFrames)", "shown on time with some updates missing"], at: 5)
+        }
         if s.mainOutsideFramesNanoseconds > 0 {
             overview.rows.append(["main-thread work outside frames", F.milliseconds(s.mainOutsideFramesNanoseconds), ""])
         }
@@ -50,13 +55,13 @@ extension FrameReport {
         }
 
         var byCategory = ReportTable(
-            title: "Categories (self time: each moment counts for the innermost span)",
+            title: "Categories (self time: each moment counts for the innermost span; budget share: of the measured time)",
             columns: [("category", .left), ("spans", .right), ("main", .right), ("background", .right), ("budget share", .right),
                       ("main p50/frame", .right), ("main p95/frame", .right), ("main max/frame", .right)])
         for category in categories {
             byCategory.rows.append([
                 category.name.isEmpty ? "(none)" : category.name, "\(category.spanCount)", F.milliseconds(category.mainNanoseconds),
-                F.milliseconds(category.backgroundNanoseconds), F.percent(category.budgetShare),
+                F.milliseconds(category.backgroundNanoseconds), F.optionalPercent(category.budgetShare),
                 F.optionalMilliseconds(category.perFrameMain?.p50), F.optionalMilliseconds(category.perFrameMain?.p95),
                 F.optionalMilliseconds(category.perFrameMain?.max),
             ])
@@ -69,12 +74,12 @@ extension FrameReport {
                       ("top categories", .left), ("top spans", .left)])
         for entry in worstFrames {
             let frame = entry.frame
-            let missed = frame.overrun > 0 ? (frame.overrun + interval - 1) / interval : 0
+            let missed = frame.overrun > 0 ? frame.overrun / interval + (frame.overrun % interval == 0 ? 0 : 1) : 0
             let topCategories = frame.mainByCategory.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(3)
                 .map { "\($0.key.isEmpty ? "(none)" : $0.key) \(F.milliseconds($0.value))" }.joined(separator: ", ")
             let topSpans = entry.topSpans.map { "\($0.name) \(F.milliseconds($0.nanoseconds))" }.joined(separator: ", ")
             worst.rows.append([
-                "#\(frame.index)", F.milliseconds(frame.vsync - (frames.first?.vsync ?? 0)), F.milliseconds(frame.mainThreadNanoseconds),
+                "#\(frame.index)", F.milliseconds(frame.vsync.subtractingSaturating(frames.first?.vsync ?? 0)), F.milliseconds(frame.mainThreadNanoseconds),
                 F.milliseconds(frame.overrun), "\(missed)", topCategories, topSpans,
             ])
         }

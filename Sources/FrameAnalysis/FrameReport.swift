@@ -30,7 +30,8 @@ public struct FrameReport: Sendable {
     public struct Method: Sendable, Hashable {
         /// The frame interval `P`, in nanoseconds.
         public var frameIntervalNanoseconds: Int64
-        /// Where `P` came from: `trace metadata`, `--fps`, or `default 60 fps`.
+        /// Where `P` came from, and what it overrode: `--fps 120 (over trace metadata 16.67 ms)`,
+        /// `budget fps 120`, `trace metadata`, `Chrome BeginFrame interval`, `default 60 fps`.
         public var frameIntervalSource: String
         /// The thread treated as the main (UI) thread, if the trace has any thread.
         public var mainThread: ThreadKey?
@@ -38,8 +39,49 @@ public struct FrameReport: Sendable {
         public var mainThreadName: String?
         /// The rule that chose it: `--main-thread`, `trace metadata`, `thread name`, `busiest thread`.
         public var mainThreadRule: String
-        /// How frames were found: `frame spans` or `vsync grid`.
-        public var frameBoundaries: String
+        /// Where the frames came from.
+        public var frameSource: FrameSource
+        /// The rule within that source, for a reader of the report: which events, which process.
+        public var frameSourceDetail: String
+
+        /// Creates a method description.
+        public init(
+            frameIntervalNanoseconds: Int64, frameIntervalSource: String, mainThread: ThreadKey?, mainThreadName: String?,
+            mainThreadRule: String, frameSource: FrameSource, frameSourceDetail: String = ""
+        ) {
+            self.frameIntervalNanoseconds = frameIntervalNanoseconds
+            self.frameIntervalSource = frameIntervalSource
+            self.mainThread = mainThread
+            self.mainThreadName = mainThreadName
+            self.mainThreadRule = mainThreadRule
+            self.frameSource = frameSource
+            self.frameSourceDetail = frameSourceDetail
+        }
+    }
+
+    /// Where a report's frames came from, most trusted first (see `../shared/DOMAIN.md`).
+    public enum FrameSource: String, Sendable, Hashable, CaseIterable {
+        /// framescope frame spans: its own traces, and any app using the frame API.
+        case frameSpans = "frame-spans"
+        /// Chrome's own frame accounting (`PipelineReporter`, or `BeginFrame`/`DrawFrame`/`DroppedFrame`).
+        case chromeFrames = "chrome-frames"
+        /// Named frame markers from other platforms (`Choreographer#doFrame`, `--frame-marker NAME`).
+        case frameMarkers = "frame-markers"
+        /// No frame events: frames estimated from the main thread's busy time.
+        case estimated = "estimated"
+
+        /// The stable identifier of `method.frame-boundaries` in the JSON report.
+        public var identifier: String { rawValue }
+
+        /// A phrase for the text outputs.
+        public var phrase: String {
+            switch self {
+            case .frameSpans: "framescope frame spans"
+            case .chromeFrames: "Chrome frame events"
+            case .frameMarkers: "frame markers"
+            case .estimated: "estimated from main-thread work (no frame events in the trace)"
+            }
+        }
     }
 
     /// One frame: one pass of main-thread work from a vsync to its commit.
@@ -52,7 +94,8 @@ public struct FrameReport: Sendable {
         public var deadline: Int64
         /// When the frame's main-thread work began.
         public var workStart: Int64
-        /// When the frame's main-thread work ended (its commit).
+        /// When the frame's main-thread work ended (its commit). For a frame Chrome dropped, one
+        /// interval after its deadline: it was shown one vsync late.
         public var commitEnd: Int64
         /// Main-thread busy time inside the frame.
         public var mainThreadNanoseconds: Int64
@@ -60,11 +103,43 @@ public struct FrameReport: Sendable {
         public var mainByCategory: [String: Int64]
         /// Work on other threads by category inside the frame's window.
         public var backgroundByCategory: [String: Int64]
+        /// What became of the frame, as its source tells it.
+        public var outcome: Outcome = .measured
+
+        /// Creates a frame.
+        public init(
+            index: Int, vsync: Int64, deadline: Int64, workStart: Int64, commitEnd: Int64, mainThreadNanoseconds: Int64 = 0,
+            mainByCategory: [String: Int64] = [:], backgroundByCategory: [String: Int64] = [:], outcome: Outcome = .measured
+        ) {
+            self.index = index
+            self.vsync = vsync
+            self.deadline = deadline
+            self.workStart = workStart
+            self.commitEnd = commitEnd
+            self.mainThreadNanoseconds = mainThreadNanoseconds
+            self.mainByCategory = mainByCategory
+            self.backgroundByCategory = backgroundByCategory
+            self.outcome = outcome
+        }
 
         /// `commitEnd − deadline`: positive when late, negative headroom otherwise.
-        public var overrun: Int64 { commitEnd - deadline }
+        public var overrun: Int64 { commitEnd.subtractingSaturating(deadline) }
         /// From the vsync to the commit.
-        public var duration: Int64 { commitEnd - vsync }
+        public var duration: Int64 { commitEnd.subtractingSaturating(vsync) }
+
+        /// What became of a frame.
+        public enum Outcome: String, Sendable, Hashable {
+            /// Its commit time was recorded (frame spans and markers): late or not by its overrun.
+            case measured
+            /// Chrome presented it in full.
+            case presented
+            /// Chrome presented it partially (some of its updates missed the frame).
+            case partial
+            /// Chrome dropped it: late by one vsync.
+            case dropped
+            /// Estimated from main-thread work: late only when the work itself overran `P`.
+            case estimated
+        }
     }
 
     /// Summary figures over all frames.
@@ -93,8 +168,12 @@ public struct FrameReport: Sendable {
         public var mainThreadCost: PercentileSummary<Int64>?
         /// Percentiles of per-frame overrun (negative = headroom), in nanoseconds; `nil` without frames.
         public var overrun: PercentileSummary<Int64>?
-        /// Main-thread busy time that falls in no frame (only with explicit frame spans).
+        /// Main-thread busy time that falls in no frame.
         public var mainOutsideFramesNanoseconds: Int64
+        /// Frames Chrome presented only partially (0 for other sources).
+        public var partialFrames: Int = 0
+        /// Frames Chrome dropped (0 for other sources; they are also late frames).
+        public var droppedFrames: Int = 0
     }
 
     /// One category's share of the work.
@@ -107,8 +186,10 @@ public struct FrameReport: Sendable {
         public var mainNanoseconds: Int64
         /// Self time on other threads, in nanoseconds.
         public var backgroundNanoseconds: Int64
-        /// Main-thread time as a share of the main-thread budget (frames × `P`).
-        public var budgetShare: Double
+        /// Main-thread self time inside the measured time (``Summary/measuredNanoseconds``) as
+        /// a share of it, 0–1: how much of the frames' budget, every vsync interval of the
+        /// measured time, this category used. `nil` when nothing was measured.
+        public var budgetShare: Double?
         /// Percentiles over frames of this category's main-thread time per frame; `nil` without frames.
         public var perFrameMain: PercentileSummary<Int64>?
     }

@@ -121,4 +121,9 @@ public enum ReportFormat {
     public static func percent(_ share: Double) -> String {
         fixed(share * 100, decimals: 1) + "%"
     }
+
+    /// Like ``percent(_:)``, or `-` when the share could not be computed.
+    public static func optionalPercent(_ share: Double?) -> String {
+        share.map(percent) ?? "-"
+    }
 }

@@ -23,13 +23,13 @@ struct SpanIndex {
     init(trace: Trace) {
         for event in trace.events where event.phase == .complete {
             let span = Span(
-                start: event.timestamp, end: event.timestamp + max(0, event.duration), name: event.name,
+                start: event.timestamp, end: event.timestamp.addingSaturating(max(0, event.duration)), name: event.name,
                 category: event.category, arguments: event.arguments)
             byThread[event.thread, default: []].append(span)
         }
         for key in byThread.keys {
             byThread[key]!.sort { ($0.start, $1.end) < ($1.start, $0.end) }
-            busy[key] = SpanIndex.busyIntervals(of: byThread[key]!).reduce(0) { $0 + $1.end - $1.start }
+            busy[key] = SpanIndex.busyIntervals(of: byThread[key]!).reduce(0) { $0.addingSaturating($1.end.subtractingSaturating($1.start)) }
         }
     }
 

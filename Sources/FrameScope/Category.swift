@@ -1,3 +1,4 @@
+import FrameTrace
 import Synchronization
 
 /// The frame-budget category a span belongs to: where the time went.
@@ -29,7 +30,8 @@ public struct Category: Hashable, Sendable {
     public static let cornerRounding = Category(id: 2)
     /// Computing or applying list updates: diffs, snapshots, reloads.
     public static let diffApply = Category(id: 3)
-    /// One frame's main-thread pass, from its vsync to its commit.
+    /// One frame's main-thread pass, from its vsync to its commit: structure, not a cost. Record
+    /// frames with ``Recorder/withFrame(sinceVsync:budget:index:_:)``.
     public static let frame = Category(id: 4)
     /// Handling user input.
     public static let input = Category(id: 5)
@@ -37,6 +39,8 @@ public struct Category: Hashable, Sendable {
     public static let render = Category(id: 6)
     /// Work given no category.
     public static let other = Category(id: 7)
+    /// Committing a frame's layer tree to the render server.
+    public static let commit = Category(id: 8)
 
     /// Returns the category with this name, registering it on first use.
     ///
@@ -54,7 +58,10 @@ public struct Category: Hashable, Sendable {
 /// The process-wide table of category names. Built-ins occupy the first ids.
 final class CategoryRegistry: Sendable {
     static let shared = CategoryRegistry()
-    static let builtInNames = ["layout", "image-decode", "corner-rounding", "diff-apply", "frame", "input", "render", "other"]
+    static let builtInNames = [
+        "layout", "image-decode", "corner-rounding", "diff-apply", FrameContract.frameCategory, FrameContract.inputCategory, "render",
+        "other", FrameContract.commitCategory,
+    ]
     static let limit = 4096
 
     private let names = Mutex<[String]>(CategoryRegistry.builtInNames)

@@ -62,7 +62,7 @@ extension Recorder {
         if open > 0 { extra.append(Argument("open-intervals", .int(open))) }
         return TraceMetadata(
             producer: "framescope", producerVersion: FramescopeVersion.current, clock: clock.name,
-            frameIntervalNanoseconds: configuration.frameInterval.nanosecondCount, mainThread: mainThreadKey,
+            frameIntervalNanoseconds: frameInterval?.nanosecondCount, mainThread: mainThreadKey,
             droppedEvents: droppedEventCounts, extra: extra)
     }
 

@@ -31,8 +31,10 @@ public final class Recorder: Sendable {
         /// Events each thread can hold before it drops; rounded up to a power of two.
         /// Each event takes 32 bytes, so the default 65,536 costs 2 MiB per recording thread.
         public var perThreadCapacity: Int
-        /// The frame interval of the simulated display, written into the trace for analysis.
-        public var frameInterval: Duration
+        /// The display's nominal frame interval, written into the trace's metadata for analysis;
+        /// `nil` (the default) states none, so analysis uses each frame's own budget, `--fps`, or
+        /// 60 fps. Change it while recording with ``Recorder/setFrameInterval(_:)``.
+        public var frameInterval: Duration?
         /// The process name shown by trace viewers.
         public var processName: String
         /// Whether recording starts enabled.
@@ -41,11 +43,11 @@ public final class Recorder: Sendable {
         /// Creates a configuration.
         /// - Precondition: `perThreadCapacity` is at least 1 and `frameInterval` is positive.
         public init(
-            perThreadCapacity: Int = 65_536, frameInterval: Duration = .nanoseconds(16_666_667),
+            perThreadCapacity: Int = 65_536, frameInterval: Duration? = nil,
             processName: String = "framescope", isEnabled: Bool = true
         ) {
             precondition(perThreadCapacity >= 1, "perThreadCapacity must be at least 1")
-            precondition(frameInterval > .zero, "frameInterval must be positive")
+            precondition(frameInterval.map { $0 > .zero } ?? true, "frameInterval must be positive")
             self.perThreadCapacity = perThreadCapacity
             self.frameInterval = frameInterval
             self.processName = processName
@@ -82,6 +84,8 @@ public final class Recorder: Sendable {
     /// thread was designated.
     let mainSerial = Atomic<UInt64>(1)
     let annotations = Mutex<[Argument]>([])
+    /// The nominal frame interval in nanoseconds; 0 when none is stated.
+    let frameIntervalStorage: Atomic<Int64>
 
     /// Creates a recorder.
     /// - Parameters:
@@ -90,6 +94,7 @@ public final class Recorder: Sendable {
     public init(configuration: Configuration = Configuration(), clock: RecorderClock = .monotonic) {
         id = Recorder.nextID.add(1, ordering: .relaxed).oldValue
         enabled = Atomic(configuration.isEnabled)
+        frameIntervalStorage = Atomic(configuration.frameInterval.map { max(1, $0.nanosecondCount) } ?? 0)
         self.clock = clock
         self.configuration = configuration
         var capacity: UInt64 = 1

@@ -427,20 +427,24 @@ extension ChromeTraceReader.Parser {
             case .null where !numericOnly: value = .null
             default: continue
             }
-            list.append(Argument(cachedString(argument.key), value))
+            if let prefix = argument.prefix {
+                list.append(Argument(cachedString(prefix) + "." + cachedString(argument.key), value))
+            } else {
+                list.append(Argument(cachedString(argument.key), value))
+            }
         }
         return list
     }
 
     private func stringArgument(_ key: String) -> String? {
-        for argument in arguments.reversed() where argument.kind == .string && scanner.string(argument.key) == key {
+        for argument in arguments.reversed() where argument.kind == .string && argument.prefix == nil && scanner.string(argument.key) == key {
             return scanner.string(argument.string)
         }
         return nil
     }
 
     private func integerArgument(_ key: String) -> Int64? {
-        for argument in arguments.reversed() where argument.kind == .number && scanner.string(argument.key) == key {
+        for argument in arguments.reversed() where argument.kind == .number && argument.prefix == nil && scanner.string(argument.key) == key {
             return argument.number.scaledInteger(shift: 0, rounding: .towardZero)
         }
         return nil

@@ -138,7 +138,7 @@ extension ChromeTraceReader.Parser {
         if skippedArgumentCount > 0 {
             log.addSummary(
                 .skippedArgument, skippedArgumentFirst,
-                "\(skippedArgumentCount) nested argument value\(skippedArgumentCount == 1 ? "" : "s") skipped (only scalars are kept)",
+                "\(skippedArgumentCount) argument value\(skippedArgumentCount == 1 ? "" : "s") nested too deep skipped (kept: scalars, and one object level as outer.inner)",
                 count: skippedArgumentCount)
         }
         if outOfOrderCount > 0 {

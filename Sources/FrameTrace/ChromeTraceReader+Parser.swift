@@ -632,7 +632,9 @@ extension ChromeTraceReader {
                     case 0x74, 0x66, 0x6E:
                         let literal = try scanner.scanLiteral()
                         arguments.append(ScratchArgument(key: key, kind: literal == nil ? .null : .bool, bool: literal ?? false))
-                    case 0x7B, 0x5B:
+                    case 0x7B:
+                        try readNestedArguments(prefix: key)
+                    case 0x5B:
                         try scanner.skipValue()
                         event.nestedArguments += 1
                     default:
@@ -650,6 +652,45 @@ extension ChromeTraceReader {
             }
             scanner.position += 1
             event.argumentsEnd = scanner.position
+        }
+
+        /// Reads an object nested in `args` one level deep: its scalar members become arguments
+        /// keyed `outer.inner` (Chrome's `chrome_frame_reporter.state`, `data.url`); values nested
+        /// deeper are skipped and counted.
+        private mutating func readNestedArguments(prefix: JSONStringToken) throws(TraceReadError) {
+            scanner.position += 1
+            var next = try scanner.peekValue("an argument name or '}'")
+            if next != 0x7D {
+                while true {
+                    guard next == 0x22 else { throw scanner.unexpected(expecting: "an argument name in quotes") }
+                    let key = try scanner.scanString()
+                    try scanner.expect(0x3A, "':' after an argument name")
+                    let byte = try scanner.peekValue("an argument value")
+                    switch byte {
+                    case 0x22:
+                        arguments.append(ScratchArgument(key: key, prefix: prefix, kind: .string, string: try scanner.scanString()))
+                    case 0x2D, 0x30...0x39:
+                        arguments.append(ScratchArgument(key: key, prefix: prefix, kind: .number, number: try scanner.scanNumber()))
+                    case 0x74, 0x66, 0x6E:
+                        let literal = try scanner.scanLiteral()
+                        arguments.append(ScratchArgument(key: key, prefix: prefix, kind: literal == nil ? .null : .bool, bool: literal ?? false))
+                    case 0x7B, 0x5B:
+                        try scanner.skipValue()
+                        event.nestedArguments += 1
+                    default:
+                        throw scanner.unexpected(expecting: "a value")
+                    }
+                    next = try scanner.peekValue("',' or '}' after an argument")
+                    if next == 0x2C {
+                        scanner.position += 1
+                        next = try scanner.peekValue("an argument name")
+                        continue
+                    }
+                    guard next == 0x7D else { throw scanner.unexpected(expecting: "',' or '}' after an argument") }
+                    break
+                }
+            }
+            scanner.position += 1
         }
     }
 
@@ -701,6 +742,8 @@ extension ChromeTraceReader {
         }
 
         var key: JSONStringToken
+        /// The key of the object this member was nested in, if it was.
+        var prefix: JSONStringToken? = nil
         var kind: Kind
         var string = JSONStringToken(start: 0, end: 0, hasEscapes: false)
         var number = JSONNumberToken(start: 0)

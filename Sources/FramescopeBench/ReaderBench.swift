@@ -22,7 +22,7 @@ func runReaderBenchmarks(generatedEvents: Int) {
     ).path
     let startGenerate = benchNow()
     let bytes = makeSyntheticTrace(events: generatedEvents, seed: 0x5EED)
-    FileManager.default.createFile(atPath: generatedPath, contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: generatedPath, contents: Data(bytes))
     figure("generated trace", Double(bytes.count) / 1e6, "MB", note: "\(generatedEvents) events, made in \(formatFixed(Double(benchNow() - startGenerate) / 1e9, decimals: 1)) s")
     compare(path: generatedPath, label: "generated", repetitions: 5)
     try? FileManager.default.removeItem(atPath: generatedPath)
@@ -145,7 +145,7 @@ private func readOnly(_ path: String) -> Never {
 /// what the runtime and libraries cost before any trace is read.
 private func baselinePeak() -> Int? {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-bench-empty.json").path
-    FileManager.default.createFile(atPath: path, contents: Data("[]".utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data("[]".utf8))
     defer { try? FileManager.default.removeItem(atPath: path) }
     return readOnlyPeak(path: path)?.0
 }

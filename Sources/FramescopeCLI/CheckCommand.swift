@@ -4,7 +4,7 @@ import Foundation
 
 /// `framescope check`: traces against a budget file, as a CI gate.
 enum CheckCommand: Command {
-    static let options: Set<String> = ["budget", "format", "junit", "fps", "main-thread"]
+    static let options: Set<String> = ["budget", "format", "junit", "fps", "main-thread", "frame-marker"]
     static let flags: Set<String> = ["github-annotations"]
     static let help = """
         USAGE: framescope check TRACE... --budget FILE [--format text|markdown|json] [--junit FILE]
@@ -24,7 +24,9 @@ enum CheckCommand: Command {
           --github-annotations  After the report, print ::error lines for exceeded rules and
                                 ::warning lines for rules near their limit, worst first, at most
                                 \(GitHubAnnotations.defaultLimit), then one line saying how many more.
-          --fps N               Frame rate when the trace does not say (wins over the budget's fps).
+          --fps N               Frame rate, 1-1000 (wins over the budget's fps
+                                and the trace's metadata).
+          --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the trace's metadata and names.
 
         When the environment variable GITHUB_STEP_SUMMARY names a file, the Markdown report is

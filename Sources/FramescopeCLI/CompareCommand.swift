@@ -5,7 +5,7 @@ import Foundation
 /// `framescope compare`: head runs against base runs, noise-aware, as a CI gate.
 enum CompareCommand: Command {
     static let options: Set<String> = [
-        "base", "head", "budget", "alpha", "min-relative", "min-absolute-ms", "format", "junit", "fps", "main-thread",
+        "base", "head", "budget", "alpha", "min-relative", "min-absolute-ms", "format", "junit", "fps", "main-thread", "frame-marker",
     ]
     static let flags: Set<String> = ["github-annotations"]
     static let help = """
@@ -38,7 +38,9 @@ enum CompareCommand: Command {
           --github-annotations  After the report, print ::error lines for regressions and
                                 ::warning lines for possible ones, worst first, at most
                                 \(GitHubAnnotations.defaultLimit), then one line saying how many more.
-          --fps N               Frame rate when a trace does not say (wins over the budget's fps).
+          --fps N               Frame rate, 1-1000 (wins over the budget's fps
+                                and the trace's metadata).
+          --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the traces' metadata and names.
 
         Defaults: two runs of the same code must pass and a 20% main-thread regression must

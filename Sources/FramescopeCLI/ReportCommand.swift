@@ -4,19 +4,28 @@ import Foundation
 
 /// `framescope report`: where every frame's budget went, for any Chrome trace.
 enum ReportCommand: Command {
-    static let options: Set<String> = ["format", "fps", "main-thread", "top"]
+    static let options: Set<String> = ["format", "fps", "main-thread", "top", "frame-marker"]
     static let flags: Set<String> = []
     static let help = """
-        USAGE: framescope report TRACE [--format text|markdown|json] [--fps N] [--main-thread PID:TID] [--top N]
+        USAGE: framescope report TRACE [--format text|markdown|json] [--fps N] [--main-thread PID:TID]
+                                       [--frame-marker NAME] [--top N]
 
         Reads a Chrome trace (framescope's own or any other tool's; `-` reads stdin), finds the
         frames, and reports where each frame's budget went: by category and thread, hitches,
         slow and frozen frames, percentiles, the worst frames and what cost most in them.
 
+        FRAMES come from the first source the trace has, and the report says which: framescope
+        frame spans (Recorder.withFrame); Chrome's own frame events (PipelineReporter, or
+        BeginFrame/DrawFrame/DroppedFrame) in the main thread's renderer; frame markers
+        (--frame-marker, then Choreographer#doFrame and DrawFrame); else an estimate from the
+        main thread's work, in which no frame that fits in the frame interval is slow or late.
+
         OPTIONS:
           --format F            text (default, for a terminal), markdown (for a pull request),
                                 or json (schema framescope.report, version \(FrameReport.schemaVersion)).
-          --fps N               Frame rate when the trace does not say (default: 60).
+          --fps N               Frame rate, 1-1000; wins over the trace's metadata (default: the
+                                trace's, else Chrome's BeginFrame rate, else 60).
+          --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the trace's metadata and names.
           --top N               Worst frames to list, 0-1000 (default: 5).
 
@@ -51,7 +60,11 @@ enum ReportCommand: Command {
             mainThread = ThreadKey(processID: pid, threadID: tid)
         }
         let top = try arguments.integer("top", default: 5, in: 0...1000)
-        return AnalysisOptions(framesPerSecond: fps, mainThread: mainThread, worstFrameCount: top)
+        let markers = arguments.values("frame-marker")
+        if let empty = markers.first(where: \.isEmpty) {
+            throw UsageError("option '--frame-marker' expects a span or instant name, got '\(empty)'")
+        }
+        return AnalysisOptions(framesPerSecond: fps, mainThread: mainThread, worstFrameCount: top, frameMarkers: markers)
     }
 
     /// Reads a trace from a path or stdin, turning read failures into one-line input errors.

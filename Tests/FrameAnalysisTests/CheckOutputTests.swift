@@ -54,7 +54,7 @@ struct CheckOutputTests {
         let ratio = try #require(rules.first { $0["id"] as? String == "hitch-time-ratio" })
         #expect(ratio["limit-path"] as? String == "traces[0].limits.hitch-time-ratio")
         #expect(ratio["unit"] as? String == "ms/s")
-        #expect(traces[0]["frame-interval-source"] as? String == "trace metadata")
+        #expect(traces[0]["frame-interval-source"] as? String == "budget fps 100")
     }
 
     @Test("The JUnit XML parses back: one test case per rule, a failure per exceeded rule")

@@ -129,7 +129,7 @@ struct CheckRuleTests {
         #expect(results[0].excess == .infinity)
     }
 
-    @Test("The budget's fps applies only when the trace's metadata and the options say nothing")
+    @Test("The budget's fps wins over the trace's metadata and says so; an explicit --fps wins over both")
     func budgetFramesPerSecond() throws {
         let budget = Budget(framesPerSecond: 120)
         var withoutMetadata = checkSketch()
@@ -138,8 +138,9 @@ struct CheckRuleTests {
         #expect(fromBudget.method.frameIntervalNanoseconds == 8_333_333)
         #expect(fromBudget.method.frameIntervalSource == "budget fps 120")
         let fromTrace = budget.analyze(checkSketch().trace, options: AnalysisOptions())
-        #expect(fromTrace.method.frameIntervalNanoseconds == ms(10))
-        #expect(fromTrace.method.frameIntervalSource == "trace metadata")
+        #expect(fromTrace.method.frameIntervalNanoseconds == 8_333_333)
+        #expect(fromTrace.method.frameIntervalSource == "budget fps 120 (over trace metadata 10.00 ms)")
+        #expect(Budget().analyze(checkSketch().trace, options: AnalysisOptions()).method.frameIntervalSource == "trace metadata")
         let fromOptions = budget.analyze(withoutMetadata.trace, options: AnalysisOptions(framesPerSecond: 30))
         #expect(fromOptions.method.frameIntervalSource == "--fps 30")
     }

@@ -18,7 +18,7 @@ func syntheticReport(costs: [Double], layoutShare: Double = 0.3, interval: Int64
     }
     return FrameReport(
         method: .init(frameIntervalNanoseconds: interval, frameIntervalSource: "synthetic", mainThread: nil, mainThreadName: nil,
-                      mainThreadRule: "synthetic", frameBoundaries: "synthetic"),
+                      mainThreadRule: "synthetic", frameSource: .frameSpans),
         frames: frames, summary: FrameAnalyzer.summarize(frames, interval: interval, mainOutside: 0), categories: [], worstFrames: [],
         threads: [], diagnostics: [])
 }

@@ -25,7 +25,7 @@ struct ReportCommandTests {
         let result = try CLI.run(["report", try writeTrace()])
         #expect(result.status == 0, "stderr: \(result.standardError)")
         #expect(result.standardOutput.contains("CrRendererMain (pid:tid 7:1, chosen by thread name)"))
-        #expect(result.standardOutput.contains("vsync grid"))
+        #expect(result.standardOutput.contains("frames from     estimated from main-thread work"))
         let late = result.standardOutput.split(separator: "\n").first { $0.contains("late frames") }
         #expect(late?.split(separator: " ").filter { !$0.isEmpty } == ["late", "frames", "1", "1", "missed", "vsyncs"])
     }

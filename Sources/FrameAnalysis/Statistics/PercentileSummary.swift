@@ -29,7 +29,7 @@ public struct PercentileSummary<Value: Comparable & AdditiveArithmetic & Sendabl
     /// The sum of the values.
     public var total: Value
 
-    private init?(_ values: some Sequence<Value>, toDouble: (Value) -> Double) {
+    private init?(_ values: some Sequence<Value>, toDouble: (Value) -> Double, add: (Value, Value) -> Value) {
         let sample = SortedSample(values)
         guard let max = sample.values.last else { return nil }
         count = sample.count
@@ -38,20 +38,22 @@ public struct PercentileSummary<Value: Comparable & AdditiveArithmetic & Sendabl
         p95 = sample.percentile(95)!
         p99 = sample.percentile(99)!
         self.max = max
-        total = sample.values.reduce(.zero, +)
-        mean = toDouble(total) / Double(count)
+        total = sample.values.reduce(.zero, add)
+        // The mean is summed in Double, so it stays right when an integer total saturates.
+        mean = sample.values.reduce(0.0) { $0 + toDouble($1) } / Double(count)
     }
 }
 
 extension PercentileSummary: Hashable where Value: Hashable {}
 
-extension PercentileSummary where Value: BinaryInteger {
-    /// Summarizes integer values, such as nanoseconds.
+extension PercentileSummary where Value: FixedWidthInteger {
+    /// Summarizes integer values, such as nanoseconds. The ``total`` saturates at the type's
+    /// bounds instead of overflowing.
     /// - Parameter values: The values, in any order.
     /// - Returns: The summary, or `nil` when there are no values.
     /// - Complexity: O(*n* log *n*).
     public init?(_ values: some Sequence<Value>) {
-        self.init(values, toDouble: { Double($0) })
+        self.init(values, toDouble: { Double($0) }, add: { $0.addingSaturating($1) })
     }
 }
 
@@ -61,6 +63,6 @@ extension PercentileSummary where Value: BinaryFloatingPoint {
     /// - Returns: The summary, or `nil` when there are no values.
     /// - Complexity: O(*n* log *n*).
     public init?(_ values: some Sequence<Value>) {
-        self.init(values, toDouble: { Double($0) })
+        self.init(values, toDouble: { Double($0) }, add: +)
     }
 }

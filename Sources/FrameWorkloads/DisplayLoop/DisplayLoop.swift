@@ -91,9 +91,9 @@ public final class FrameContext {
 ///
 /// Time is real: the loop waits for each vsync, and work takes what it takes. When a frame's work
 /// runs past its deadline, the vsyncs it covered are missed, as on a device: the next frame
-/// starts at the first vsync after the work ends. Every frame is a `frame` span whose arguments
-/// carry its index, how long after its vsync it started (`since-vsync-ns`) and its budget
-/// (`budget-ns`), so analysis finds the same vsync and deadline after timestamps are rebased.
+/// starts at the first vsync after the work ends. Every frame is recorded with the public frame
+/// API, ``FrameScope/Recorder/withFrame(vsync:deadline:index:_:)``, as an app would record its
+/// own, so analysis finds the same vsync and deadline after timestamps are rebased.
 ///
 /// ```swift
 /// let loop = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: 120))
@@ -153,14 +153,12 @@ public final class DisplayLoop {
             let vsync = origin + tick * interval
             waitUntil(vsync)
             let context = FrameContext(loop: self, frameIndex: index, vsync: vsync)
-            let started = recorder.clock.now()
-            applyCompletedJobs()
-            scenario.frame(context)
-            recorder.withSpan("commit", category: .frame) { commitToRenderServer() }
+            recorder.withFrame(vsync: vsync, deadline: vsync + interval, index: index) {
+                applyCompletedJobs()
+                scenario.frame(context)
+                recorder.withSpan("commit", category: .commit) { commitToRenderServer() }
+            }
             lastEnd = recorder.clock.now()
-            recorder.recordSpan(
-                "frame", category: .frame, start: started, end: lastEnd,
-                arguments: ["index": .int(Int64(index)), "since-vsync-ns": .int(started - vsync), "budget-ns": .int(interval)])
             let nextTick = max(tick + 1, (lastEnd - origin) / interval + 1)
             missed += Int(nextTick - tick - 1)
             tick = nextTick

@@ -1,0 +1,203 @@
+import FrameTrace
+
+/// Chrome's own frame accounting in one renderer process, read as Chrome DevTools builds its
+/// Frames track.
+///
+/// Two generations of events carry it, and the newer wins when both are present:
+///
+/// - **`PipelineReporter`** async slices (Chrome ~M90 on), one per frame and reporter; the
+///   outcome is `args.chrome_frame_reporter.state`. `STATE_PRESENTED_ALL` is a frame shown on
+///   time, `STATE_PRESENTED_PARTIAL` a frame shown with some of its updates missing (counted and
+///   shown, on time), `STATE_DROPPED` a frame Chrome dropped (late by one vsync), and
+///   `STATE_NO_UPDATE_DESIRED` no frame at all: nothing needed drawing. Each
+///   (`layer_tree_host_id`, `frame_sequence`) is one frame however many reporters it has. A
+///   second reporter of the same frame (`frame_type` `FORKED`) tracks its main-thread part: when
+///   the main reporter presented the frame but the forked one dropped or partially presented
+///   it, the frame counts as partially presented (shown on time, the main thread's update
+///   missing). A frame with only a forked reporter takes that reporter's state.
+/// - **`BeginFrame` / `DrawFrame` / `DroppedFrame`** instants (`args.frameSeqId`,
+///   `args.layerTreeId`), as DevTools' begin-frame queue reads them: every BeginFrame is
+///   pending; a `DroppedFrame` marks its sequence dropped; a `DrawFrame` settles every pending
+///   frame up to its sequence: the drawn one is a presented frame, earlier ones are frames only if
+///   they were dropped (otherwise Chrome had nothing to draw: idle, not a frame).
+///
+/// Each frame starts at its vsync (the event's `ts`) and its deadline is one interval later.
+/// Only events of the process that owns the analysis' main thread count: a page's frames are its
+/// renderer's, not the browser UI's.
+struct ChromeFrameEvents {
+    /// One frame as Chrome reported it.
+    struct Reported {
+        var vsync: Int64
+        var outcome: FrameReport.Frame.Outcome
+    }
+
+    /// What one PipelineReporter said about its frame.
+    private enum ReporterState {
+        case frame(FrameReport.Frame.Outcome)
+        /// Nothing needed drawing: not a frame.
+        case noUpdate
+        /// A state this reader does not know.
+        case unknown
+    }
+
+    private var reporters: [Reported] = []
+    private var reporterSkipped = (noUpdate: 0, forked: 0, unknown: 0)
+    private var beginFrames: [(timestamp: Int64, layerTree: Int64, sequence: Int64)] = []
+    private var legacy: [Reported] = []
+    private var legacyIdle = 0
+
+    static let pipelineReporter = "PipelineReporter"
+    static let stateKey = "chrome_frame_reporter.state"
+    static let frameTypeKey = "chrome_frame_reporter.frame_type"
+    static let sequenceKey = "chrome_frame_reporter.frame_sequence"
+    static let layerTreeHostKey = "chrome_frame_reporter.layer_tree_host_id"
+
+    init(trace: Trace, processID: Int64) {
+        let symbols = trace.symbols
+        let reporterName = symbols.lookup(Self.pipelineReporter)
+        let beginName = symbols.lookup("BeginFrame")
+        let drawName = symbols.lookup("DrawFrame")
+        let droppedName = symbols.lookup("DroppedFrame")
+        guard reporterName != nil || beginName != nil else { return }
+        // One frame per (layer tree, sequence): its main reporter's outcome, made partial when a
+        // forked reporter of the same frame says its main-thread part missed it.
+        var byFrame: [[Int64]: (vsync: Int64, main: ReporterState?, forked: ReporterState?)] = [:]
+        var unkeyed = 0
+        var legacyEvents: [(timestamp: Int64, kind: UInt8, layerTree: Int64, sequence: Int64, order: Int)] = []
+        for (order, event) in trace.events.enumerated() where event.thread.processID == processID {
+            if event.phase == .asyncBegin, event.name == reporterName {
+                let arguments = trace.argumentLists[Int(event.arguments)]
+                let isForked = arguments[Self.frameTypeKey]?.string == "FORKED"
+                let state: ReporterState =
+                    switch arguments[Self.stateKey]?.string {
+                    case "STATE_PRESENTED_ALL": .frame(.presented)
+                    case "STATE_PRESENTED_PARTIAL": .frame(.partial)
+                    case "STATE_DROPPED": .frame(.dropped)
+                    case "STATE_NO_UPDATE_DESIRED": .noUpdate
+                    default: .unknown
+                    }
+                let key: [Int64]
+                if let sequence = arguments[Self.sequenceKey]?.integer {
+                    key = [arguments[Self.layerTreeHostKey]?.integer ?? -1, sequence]
+                } else {
+                    key = [Int64.min, Int64(unkeyed)]
+                    unkeyed += 1
+                }
+                var entry = byFrame[key] ?? (vsync: event.timestamp, main: nil, forked: nil)
+                if isForked {
+                    if entry.forked != nil { reporterSkipped.forked += 1 }
+                    entry.forked = state
+                } else {
+                    if entry.main != nil { reporterSkipped.forked += 1 }
+                    entry.main = state
+                }
+                byFrame[key] = entry
+            } else if event.phase == .instant, let kind = [beginName, drawName, droppedName].firstIndex(of: event.name) {
+                let arguments = trace.argumentLists[Int(event.arguments)]
+                guard let sequence = arguments["frameSeqId"]?.integer else { continue }
+                let layerTree = arguments["layerTreeId"]?.integer ?? -1
+                legacyEvents.append((event.timestamp, UInt8(kind), layerTree, sequence, order))
+            }
+        }
+        for entry in byFrame.values {
+            // The main reporter decides; a frame with only a forked reporter takes its state.
+            if entry.main != nil, entry.forked != nil { reporterSkipped.forked += 1 }
+            switch entry.main ?? entry.forked {
+            case .noUpdate, nil:
+                reporterSkipped.noUpdate += 1
+            case .unknown:
+                reporterSkipped.unknown += 1
+            case .frame(var outcome):
+                if outcome == .presented, entry.main != nil, case .frame(let forked) = entry.forked, forked == .dropped || forked == .partial {
+                    outcome = .partial
+                }
+                reporters.append(Reported(vsync: entry.vsync, outcome: outcome))
+            }
+        }
+        reporters.sort { ($0.vsync, $0.outcome.rawValue) < ($1.vsync, $1.outcome.rawValue) }
+        legacyEvents.sort { ($0.timestamp, $0.order) < ($1.timestamp, $1.order) }
+        settleLegacy(legacyEvents)
+    }
+
+    /// DevTools' begin-frame queue over BeginFrame / DroppedFrame / DrawFrame.
+    private mutating func settleLegacy(_ events: [(timestamp: Int64, kind: UInt8, layerTree: Int64, sequence: Int64, order: Int)]) {
+        struct Pending {
+            var timestamp: Int64
+            var sequence: Int64
+            var isDropped = false
+        }
+        var queues: [Int64: [Pending]] = [:]
+        for event in events {
+            switch event.kind {
+            case 0:  // BeginFrame
+                beginFrames.append((event.timestamp, event.layerTree, event.sequence))
+                if queues[event.layerTree]?.contains(where: { $0.sequence == event.sequence }) != true {
+                    queues[event.layerTree, default: []].append(Pending(timestamp: event.timestamp, sequence: event.sequence))
+                }
+            case 2:  // DroppedFrame
+                if let index = queues[event.layerTree]?.firstIndex(where: { $0.sequence == event.sequence }) {
+                    queues[event.layerTree]![index].isDropped = true
+                }
+            default:  // DrawFrame
+                guard var queue = queues[event.layerTree], let drawn = queue.firstIndex(where: { $0.sequence == event.sequence }) else {
+                    continue
+                }
+                for pending in queue[..<drawn] {
+                    if pending.isDropped {
+                        legacy.append(Reported(vsync: pending.timestamp, outcome: .dropped))
+                    } else {
+                        legacyIdle += 1
+                    }
+                }
+                legacy.append(Reported(vsync: queue[drawn].timestamp, outcome: queue[drawn].isDropped ? .dropped : .presented))
+                queue.removeSubrange(...drawn)
+                queues[event.layerTree] = queue
+            }
+        }
+        // Frames still pending at the end were never settled; only a drop is a known outcome.
+        for queue in queues.values {
+            for pending in queue where pending.isDropped { legacy.append(Reported(vsync: pending.timestamp, outcome: .dropped)) }
+        }
+        legacy.sort { $0.vsync < $1.vsync }
+    }
+
+    /// The display's frame interval as Chrome's BeginFrame sequence shows it: the median time per
+    /// sequence step between consecutive BeginFrames of one layer tree, between 2 ms and 100 ms.
+    var derivedInterval: Int64? {
+        var steps: [Int64] = []
+        var last: [Int64: (timestamp: Int64, sequence: Int64)] = [:]
+        for begin in beginFrames.sorted(by: { ($0.layerTree, $0.sequence) < ($1.layerTree, $1.sequence) }) {
+            if let previous = last[begin.layerTree] {
+                let sequenceStep = begin.sequence.subtractingSaturating(previous.sequence)
+                let elapsed = begin.timestamp.subtractingSaturating(previous.timestamp)
+                if sequenceStep > 0, sequenceStep <= 4, elapsed > 0 { steps.append(elapsed / sequenceStep) }
+            }
+            last[begin.layerTree] = (begin.timestamp, begin.sequence)
+        }
+        guard !steps.isEmpty else { return nil }
+        steps.sort()
+        let median = steps[(steps.count - 1) / 2]
+        return (2_000_000...100_000_000).contains(median) ? median : nil
+    }
+
+    /// The frames, or `nil` when this process recorded no Chrome frame outcome.
+    func frames(interval: Int64) -> FrameAnalyzer.FoundFrames? {
+        let usesReporters = !reporters.isEmpty
+        let reported = usesReporters ? reporters : legacy
+        guard !reported.isEmpty else { return nil }
+        let frames = reported.enumerated().map { index, frame in
+            let deadline = frame.vsync.addingSaturating(interval)
+            // A dropped frame was shown one vsync late; every other outcome was on time.
+            let end = frame.outcome == .dropped ? deadline.addingSaturating(interval) : deadline
+            return FrameReport.Frame(index: index, vsync: frame.vsync, deadline: deadline, workStart: frame.vsync, commitEnd: end, outcome: frame.outcome)
+        }
+        let detail: String
+        if usesReporters {
+            detail = "PipelineReporter states; \(reporterSkipped.noUpdate) no-update-desired, \(reporterSkipped.forked) forked or repeated reporters"
+                + (reporterSkipped.unknown > 0 ? ", \(reporterSkipped.unknown) without a known state" : "") + " not counted as frames"
+        } else {
+            detail = "BeginFrame/DrawFrame/DroppedFrame; \(legacyIdle) idle BeginFrames (nothing drawn) not counted as frames"
+        }
+        return FrameAnalyzer.FoundFrames(source: .chromeFrames, detail: detail, frames: frames)
+    }
+}

@@ -1,0 +1,71 @@
+import FrameTrace
+
+extension FrameAnalyzer {
+    /// Frame markers that need no flag: Android's UI-thread frame callback and its RenderThread's
+    /// draw. A name matches when it is the marker or starts with it and a space
+    /// (`Choreographer#doFrame 1234567` carries the vsync id).
+    public static let builtInFrameMarkers = ["Choreographer#doFrame", "DrawFrame", "DrawFrames"]
+
+    /// Frames from named markers, the first name in `names` then ``builtInFrameMarkers`` that
+    /// the trace has.
+    ///
+    /// A marker **span** is one frame, from its start (its vsync) to its end (its commit), with a
+    /// deadline `P` after its start; nested markers of the same name are one frame. Marker spans
+    /// on the main thread win; a built-in RenderThread marker (`DrawFrame`) is taken from the
+    /// thread with the most of them. Marker **instants** (a Tracy-style frame mark) divide time:
+    /// each frame runs from one mark to the next, and is late by what it ran past `P`.
+    static func markerFrames(trace: Trace, spans: SpanIndex, main: ThreadKey?, interval: Int64, names: [String]) -> FoundFrames? {
+        let builtIn = builtInFrameMarkers.filter { !names.contains($0) }
+        for (position, name) in (names + builtIn).enumerated() {
+            let isBuiltIn = position >= names.count
+            let matching = markerSymbols(trace: trace, name: name, allowSuffix: isBuiltIn)
+            guard !matching.isEmpty else { continue }
+            // Spans: the main thread's, else the thread with the most.
+            var byThread: [ThreadKey: [Span]] = [:]
+            for (thread, threadSpans) in spans.byThread {
+                let marked = threadSpans.filter { matching.contains($0.name) }
+                if !marked.isEmpty { byThread[thread] = marked }
+            }
+            let thread = main.flatMap { byThread[$0] == nil ? nil : $0 }
+                ?? byThread.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
+            if let thread, let marked = byThread[thread] {
+                var frames: [FrameReport.Frame] = []
+                for span in marked where frames.last.map({ span.start >= $0.commitEnd }) ?? true {
+                    frames.append(
+                        FrameReport.Frame(
+                            index: frames.count, vsync: span.start, deadline: span.start.addingSaturating(interval), workStart: span.start,
+                            commitEnd: span.end))
+                }
+                let place = thread == main ? "the main thread" : "thread \(trace.threadName(thread) ?? thread.description)"
+                return FoundFrames(source: .frameMarkers, detail: "spans named \"\(name)\" on \(place)", frames: frames)
+            }
+            // Instants: one frame from each mark to the next.
+            var marks: [Int64] = []
+            for event in trace.events where event.phase == .instant && matching.contains(event.name) {
+                if main == nil || event.thread == main || event.scope != .thread { marks.append(event.timestamp) }
+            }
+            marks.sort()
+            guard marks.count >= 2 else { continue }
+            var frames: [FrameReport.Frame] = []
+            for (start, end) in zip(marks, marks.dropFirst()) where end > start {
+                frames.append(
+                    FrameReport.Frame(
+                        index: frames.count, vsync: start, deadline: start.addingSaturating(interval), workStart: start, commitEnd: end))
+            }
+            guard !frames.isEmpty else { continue }
+            return FoundFrames(source: .frameMarkers, detail: "instants named \"\(name)\": each frame runs to the next mark", frames: frames)
+        }
+        return nil
+    }
+
+    private static func markerSymbols(trace: Trace, name: String, allowSuffix: Bool) -> Set<Symbol> {
+        var result: Set<Symbol> = []
+        if let exact = trace.symbols.lookup(name) { result.insert(exact) }
+        guard allowSuffix else { return result }
+        let prefix = name + " "
+        for (index, string) in trace.symbols.strings.enumerated() where string.hasPrefix(prefix) {
+            result.insert(Symbol(rawValue: UInt32(index)))
+        }
+        return result
+    }
+}

@@ -1,0 +1,106 @@
+import FrameTrace
+import Synchronization
+
+extension Recorder {
+    /// Runs `body` as one frame of the app's main-thread work and returns what it returns.
+    ///
+    /// A frame is structure, not a cost: the span is recorded in category ``Category/frame`` with
+    /// the frame contract's arguments (``FrameTrace/FrameContract``), so `framescope report`
+    /// finds exactly this frame, its vsync and its deadline, and counts the time inside it that no
+    /// child span covers as the frame's unattributed time. Give every frame its own vsync and
+    /// deadline: on a variable-refresh display (ProMotion at 120, 80 or 48 Hz) the budget changes
+    /// frame by frame, and each frame is judged against its own.
+    ///
+    /// Both times are relative, so they map onto any platform clock. With `CADisplayLink`:
+    ///
+    /// ```swift
+    /// @objc func step(_ link: CADisplayLink) {
+    ///     let now = CACurrentMediaTime()
+    ///     Recorder.shared.withFrame(
+    ///         sinceVsync: .seconds(now - link.timestamp),
+    ///         budget: .seconds(link.targetTimestamp - link.timestamp)
+    ///     ) {
+    ///         advanceAnimations(to: link.targetTimestamp)
+    ///         view.layoutIfNeeded()
+    ///     }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - sinceVsync: How long ago the frame's vsync was (`now − CADisplayLink.timestamp`); not
+    ///     negative.
+    ///   - budget: The time from the vsync to the frame's deadline
+    ///     (`targetTimestamp − timestamp`); positive.
+    ///   - index: The frame's number, if the app counts frames.
+    ///   - body: The frame's main-thread work.
+    /// - Returns: The body's result.
+    /// - Throws: Whatever `body` throws; the frame is recorded either way.
+    /// - Precondition: `sinceVsync` is not negative and `budget` is positive.
+    public func withFrame<Result, Failure: Error>(
+        sinceVsync: Duration = .zero, budget: Duration, index: Int? = nil, _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        precondition(sinceVsync >= .zero, "a frame cannot start before its vsync")
+        precondition(budget > .zero, "a frame's budget must be positive")
+        guard isEnabled else { return try body() }
+        let start = clock.now()
+        return try recordFrame(
+            start: start, vsync: start &- sinceVsync.nanosecondCount, deadline: start &- sinceVsync.nanosecondCount &+ budget.nanosecondCount,
+            index: index, body)
+    }
+
+    /// Runs `body` as one frame whose vsync and deadline are readings of this recorder's
+    /// ``clock``, in nanoseconds: for loops that keep their own vsync grid on the recorder's
+    /// clock, such as framescope's simulated display.
+    ///
+    /// ```swift
+    /// recorder.withFrame(vsync: vsync, deadline: vsync + interval, index: frameNumber) {
+    ///     scenario.frame(context)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - vsync: The frame's vsync on the recorder's clock; not after the call.
+    ///   - deadline: When the frame must be committed; after `vsync`.
+    ///   - index: The frame's number.
+    ///   - body: The frame's main-thread work.
+    /// - Returns: The body's result.
+    /// - Throws: Whatever `body` throws; the frame is recorded either way.
+    /// - Precondition: `deadline > vsync`.
+    public func withFrame<Result, Failure: Error>(
+        vsync: Int64, deadline: Int64, index: Int? = nil, _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        precondition(deadline > vsync, "a frame's deadline must follow its vsync")
+        guard isEnabled else { return try body() }
+        return try recordFrame(start: clock.now(), vsync: vsync, deadline: deadline, index: index, body)
+    }
+
+    private func recordFrame<Result, Failure: Error>(
+        start: Int64, vsync: Int64, deadline: Int64, index: Int?, _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        // Relative to the span's own start, so the frame survives rebasing of timestamps.
+        var arguments: [Argument] = []
+        if let index { arguments.append(Argument(FrameContract.Key.index, .int(Int64(index)))) }
+        arguments.append(Argument(FrameContract.Key.sinceVsync, .int(max(0, start &- vsync))))
+        arguments.append(Argument(FrameContract.Key.budget, .int(max(1, deadline &- vsync))))
+        defer { recordSpan("frame", category: .frame, start: start, end: max(start, clock.now()), arguments: SpanArguments(arguments)) }
+        return try body()
+    }
+
+    /// The display's nominal frame interval written into exported traces, or `nil` when none is
+    /// stated (the default). Analysis prefers each frame's own budget, then `--fps`, then this.
+    public var frameInterval: Duration? {
+        let nanoseconds = frameIntervalStorage.load(ordering: .relaxed)
+        return nanoseconds > 0 ? .nanoseconds(nanoseconds) : nil
+    }
+
+    /// Sets the nominal frame interval written into exported traces, for example on
+    /// ``shared`` when the app learns the display's refresh rate (`UIScreen.maximumFramesPerSecond`).
+    ///
+    /// ```swift
+    /// Recorder.shared.setFrameInterval(.nanoseconds(8_333_333))   // 120 Hz
+    /// ```
+    /// - Parameter interval: The interval, or `nil` to state none.
+    /// - Precondition: `interval` is positive.
+    public func setFrameInterval(_ interval: Duration?) {
+        precondition(interval.map { $0 > .zero } ?? true, "a frame interval must be positive")
+        frameIntervalStorage.store(interval.map { max(1, $0.nanosecondCount) } ?? 0, ordering: .relaxed)
+    }
+}

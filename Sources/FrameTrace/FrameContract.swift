@@ -1,0 +1,44 @@
+/// The frame contract: the names a framescope trace uses for frames and inputs, declared once so
+/// that the recorder that writes them, the reader and the analysis that read them agree.
+///
+/// A **frame span** is a complete span in category ``frameCategory`` on the main thread. Its
+/// arguments place it on the display's clock, relative to the span itself so that they survive
+/// rebasing: ``Key/sinceVsync`` is how long after its vsync the frame's work began, and
+/// ``Key/budget`` how long the frame had from its vsync to its deadline (the next vsync, or the
+/// display link's target time on a variable-refresh display). An **input** is any event in
+/// ``inputCategory``; ``Key/sinceInput`` says how long before the event the user's input happened
+/// and ``Key/ignored`` marks an input the app dropped.
+///
+/// ```swift
+/// let budget = trace.argumentLists[Int(event.arguments)][FrameContract.Key.budget]?.integer
+/// ```
+public enum FrameContract {
+    /// The category of frame spans: structure, not a cost.
+    public static let frameCategory = "frame"
+    /// The name framescope gives its frame spans.
+    public static let frameSpanName = "frame"
+    /// The category of input events.
+    public static let inputCategory = "input"
+    /// The category of a frame's commit to the render server.
+    public static let commitCategory = "commit"
+
+    /// Argument keys of frame spans and inputs.
+    public enum Key {
+        /// A frame's 0-based index in the recording.
+        public static let index = "index"
+        /// Nanoseconds from the frame's vsync to the start of its span (non-negative).
+        public static let sinceVsync = "since-vsync-ns"
+        /// Nanoseconds from the frame's vsync to its deadline (positive).
+        public static let budget = "budget-ns"
+        /// Nanoseconds from the user's input to the input event (non-negative).
+        public static let sinceInput = "since-input-ns"
+        /// `true` when the app dropped the input.
+        public static let ignored = "ignored"
+    }
+
+    /// Keys of the trace-level metadata framescope writes.
+    public enum Metadata {
+        /// The recorder's nominal frame interval, in nanoseconds.
+        public static let frameInterval = "frame-interval-ns"
+    }
+}

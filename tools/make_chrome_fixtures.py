@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Writes the Chrome-style frame fixtures the analysis tests read (deterministic, no inputs).
+
+chrome-smooth-animation.json: a 120 Hz renderer animating smoothly for 287 frames; Chrome presents
+286 and drops 1 (PipelineReporter states), with NO_UPDATE_DESIRED vsyncs, FORKED duplicate
+reporters, a browser process with its own reporters (not the page's frames), and main-thread tasks
+that cross every 60 Hz grid line (the old grid called them hitches).
+
+chrome-legacy-frames.json: older Chrome without PipelineReporter: BeginFrame / DrawFrame /
+DroppedFrame instants only, read with DevTools' begin-frame queue: 10 drawn, 2 dropped, 3 idle.
+
+Usage: python3 tools/make_chrome_fixtures.py Tests/FrameAnalysisTests/Fixtures
+"""
+import json
+import os
+import sys
+
+BROWSER, RENDERER = 100, 200
+MAIN, COMPOSITOR, BROWSER_MAIN = 1, 7, 1
+P_US = 8333.333  # 120 Hz
+
+
+def meta(pid, tid, name):
+    return {"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "ts": 0, "args": {"name": name}}
+
+
+def reporter(pid, tid, ts, seq, state, rid, forked=False):
+    args = {"chrome_frame_reporter": {"state": state, "frame_sequence": seq, "layer_tree_host_id": 1,
+                                      "frame_source": 4294967296, "scroll_state": "SCROLL_NONE"}}
+    if forked:
+        args["chrome_frame_reporter"]["frame_type"] = "FORKED"
+    cat = "cc,benchmark,disabled-by-default-devtools.timeline.frame"
+    begin = {"ph": "b", "name": "PipelineReporter", "cat": cat, "pid": pid, "tid": tid, "ts": round(ts, 3),
+             "id2": {"local": hex(rid)}, "args": args}
+    end = {"ph": "e", "name": "PipelineReporter", "cat": cat, "pid": pid, "tid": tid,
+           "ts": round(ts + 2 * P_US, 3), "id2": {"local": hex(rid)}, "args": {}}
+    return [begin, end]
+
+
+def smooth():
+    events = [meta(BROWSER, BROWSER_MAIN, "CrBrowserMain"), meta(RENDERER, MAIN, "CrRendererMain"),
+              meta(RENDERER, COMPOSITOR, "Compositor")]
+    t0 = 1_000_000.0
+    rid = 1
+    seq = 500
+    frames = 0
+    vsync = 0
+    while frames < 287:
+        ts = t0 + vsync * P_US
+        vsync += 1
+        seq += 1
+        events.append({"ph": "I", "name": "BeginFrame", "cat": "disabled-by-default-devtools.timeline.frame", "pid": RENDERER,
+                       "tid": COMPOSITOR, "ts": round(ts, 3), "s": "t", "args": {"frameSeqId": seq, "layerTreeId": 1}})
+        if vsync % 40 == 0:  # nothing to draw this vsync
+            events += reporter(RENDERER, COMPOSITOR, ts, seq, "STATE_NO_UPDATE_DESIRED", rid)
+            rid += 1
+            continue
+        state = "STATE_DROPPED" if frames == 150 else "STATE_PRESENTED_ALL"
+        events += reporter(RENDERER, COMPOSITOR, ts, seq, state, rid)
+        rid += 1
+        if frames % 25 == 0:  # a second reporter of the same frame
+            events += reporter(RENDERER, COMPOSITOR, ts, seq, state, rid, forked=True)
+            rid += 1
+        # Main-thread animation work: 6 ms starting 4 ms after the vsync, crossing 60 Hz grid lines.
+        events.append({"ph": "X", "name": "Animation Frame Fired", "cat": "devtools.timeline", "pid": RENDERER, "tid": MAIN,
+                       "ts": round(ts + 4000, 3), "dur": 6000})
+        # The browser UI presents its own frames, which are not the page's.
+        events += reporter(BROWSER, BROWSER_MAIN, ts + 100, 10_000 + seq, "STATE_DROPPED", 100_000 + rid)
+        frames += 1
+    return {"traceEvents": events, "metadata": {"source": "framescope tools/make_chrome_fixtures.py"}}
+
+
+def legacy():
+    events = [meta(RENDERER, MAIN, "CrRendererMain"), meta(RENDERER, COMPOSITOR, "Compositor")]
+    t0 = 2_000_000.0
+    p = 16666.667
+    cat = "disabled-by-default-devtools.timeline.frame"
+
+    def instant(name, ts, seq):
+        return {"ph": "I", "name": name, "cat": cat, "pid": RENDERER, "tid": COMPOSITOR, "ts": round(ts, 3), "s": "t",
+                "args": {"frameSeqId": seq, "layerTreeId": 3}}
+    # seq 1..15: idle at 3, 7, 11 (never drawn, not dropped); dropped at 5 and 9; all others drawn.
+    for seq in range(1, 16):
+        ts = t0 + (seq - 1) * p
+        events.append(instant("BeginFrame", ts, seq))
+        events.append({"ph": "X", "name": "Layout", "cat": "devtools.timeline", "pid": RENDERER, "tid": MAIN,
+                       "ts": round(ts + 1000, 3), "dur": 3000})
+        if seq in (5, 9):
+            events.append(instant("DroppedFrame", ts + 2000, seq))
+        elif seq not in (3, 7, 11):
+            events.append(instant("DrawFrame", ts + 5000, seq))
+    return {"traceEvents": events}
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else "Tests/FrameAnalysisTests/Fixtures"
+    os.makedirs(out, exist_ok=True)
+    for name, trace in [("chrome-smooth-animation.json", smooth()), ("chrome-legacy-frames.json", legacy())]:
+        with open(os.path.join(out, name), "w") as handle:
+            json.dump(trace, handle, separators=(",", ":"))
+            handle.write("\n")
+
+
+if __name__ == "__main__":
+    main()
