@@ -76,14 +76,14 @@ public struct Comparison: Sendable, Hashable {
         }
         // Overrun is the time from vsync to commit minus the frame's budget P; a frame 10% slower
         // takes 10% longer from vsync to commit, so its overrun change is measured against that.
-        let budget = SortedSample(baseFrames.map { $0.deadline - $0.vsync }).median.map { Double($0) / 1e6 } ?? 0
+        let budget = SortedSample(baseFrames.map { $0.deadline.subtractingSaturating($0.vsync) }).median.map { Double($0) / 1e6 } ?? 0
         var metrics = [
             compare("main-thread-ms", "main-thread cost per frame") { $0.mainThreadNanoseconds },
             compare("overrun-ms", "overrun per frame", offset: budget) { $0.overrun },
         ]
         var totals: [String: Int64] = [:]
         for frame in baseFrames + headFrames {
-            for (name, nanoseconds) in frame.mainByCategory { totals[name, default: 0] += nanoseconds }
+            for (name, nanoseconds) in frame.mainByCategory { totals[name] = (totals[name] ?? 0).addingSaturating(nanoseconds) }
         }
         for (name, _) in totals.filter({ $0.value > 0 }).sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
             let label = "\(name.isEmpty ? "(none)" : name): main-thread time per frame"
@@ -96,7 +96,7 @@ public struct Comparison: Sendable, Hashable {
         func pooled(_ reports: [FrameReport]) -> (frames: Int, hitch: Int64, measured: Int64, slow: Int, frozen: Int) {
             reports.reduce((0, 0, 0, 0, 0)) { sum, report in
                 let s = report.summary
-                return (sum.0 + s.frameCount, sum.1 + s.hitchNanoseconds, sum.2 + s.measuredNanoseconds, sum.3 + s.slowFrames, sum.4 + s.frozenFrames)
+                return (sum.0 + s.frameCount, sum.1.addingSaturating(s.hitchNanoseconds), sum.2.addingSaturating(s.measuredNanoseconds), sum.3 + s.slowFrames, sum.4 + s.frozenFrames)
             }
         }
         let b = pooled(base), h = pooled(head)

@@ -347,9 +347,9 @@ struct FrameAccounting {
             while index < frames.count, frames[index].workStart < segment.end {
                 let overlap = min(segment.end, windowEnds[index]).subtractingSaturating(max(segment.start, frames[index].workStart))
                 if overlap > 0 {
-                    frames[index].mainThreadNanoseconds += overlap
-                    frames[index].mainByCategory[category, default: 0] += overlap
-                    covered += overlap
+                    frames[index].mainThreadNanoseconds = frames[index].mainThreadNanoseconds.addingSaturating(overlap)
+                    frames[index].mainByCategory[category] = (frames[index].mainByCategory[category] ?? 0).addingSaturating(overlap)
+                    covered = covered.addingSaturating(overlap)
                 }
                 index += 1
             }

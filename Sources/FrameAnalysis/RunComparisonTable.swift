@@ -32,8 +32,8 @@ public enum RunComparisonTable {
                 ReportFormat.optionalMilliseconds(report.summary.mainThreadCost?.p95),
             ]
             row += workCategories.map { perFrame(categories[$0]?.mainNanoseconds ?? 0) }
-            let mainTotal = report.frames.reduce(0) { $0 + $1.mainThreadNanoseconds }
-            let background = report.categories.filter { $0.name != "render" }.reduce(0) { $0 + $1.backgroundNanoseconds }
+            let mainTotal = report.frames.reduce(Int64(0)) { $0.addingSaturating($1.mainThreadNanoseconds) }
+            let background = report.categories.filter { $0.name != "render" }.reduce(Int64(0)) { $0.addingSaturating($1.backgroundNanoseconds) }
             row += [perFrame(mainTotal), perFrame(background), perFrame(categories["render"]?.backgroundNanoseconds ?? 0)]
             row += [ReportFormat.optionalMilliseconds(report.input?.latency?.p95), report.input.map { "\($0.ignored)" } ?? "-"]
             table.rows.append(row)

@@ -59,7 +59,7 @@ enum SelfTime {
         var end: Int64
         var name: Symbol
         var category: Symbol
-        var duration: Int64 { end - start }
+        var duration: Int64 { end.subtractingSaturating(start) }
     }
 
     /// Calls `emit` with every self-time segment of `spans` (sorted by start, longer first), in
