@@ -5,6 +5,8 @@
 #   // fuzz-sources: <paths relative to the repository root: files, folders (searched for
 #   //                 *.swift) or globs>
 #   // fuzz-seeds: <folders of seed inputs, relative to the root; missing ones are skipped>
+#   // fuzz-merge-modules: <module names whose sources are listed; their imports of each other
+#   //                 are dropped so they compile as one module>
 # The harness defines @_cdecl("LLVMFuzzerTestOneInput") and is compiled together with the
 # sources into one module, so it reaches internal symbols. Without a fuzz-seeds line the seeds
 # are every Tests/*/Fixtures folder.
@@ -70,6 +72,21 @@ fi
 
 out=$root/tools/fuzz/out/$target
 mkdir -p "$out/corpus" "$out/crashes"
+
+# Sources of several modules compile into one: their imports of each other go (copies in $out/src).
+merged=$(header fuzz-merge-modules)
+if [[ -n $merged ]]; then
+    pattern="^(public |internal |package |@testable )?import ($(tr ' ' '|' <<<"$merged"))$"
+    rm -rf "$out/src"
+    copies=()
+    for file in "${sources[@]}"; do
+        copy=$out/src/$file
+        mkdir -p "$(dirname "$copy")"
+        grep -Ev "$pattern" "$file" >"$copy" || true
+        copies+=("$copy")
+    done
+    sources=("${copies[@]}")
+fi
 binary=$out/fuzz-$target
 module=Fuzz$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1}
 echo "fuzz.sh: building $target from ${#sources[@]} source files" >&2

@@ -24,7 +24,7 @@ extension ChromeTraceReader.Parser {
         switch event.duration {
         case .missing: break
         case .invalid:
-            log.add(.invalidEvent, index, "\"dur\" is not a number of microseconds in range")
+            log.add(.invalidEvent, index, "\"dur\" is not a number of microseconds within ±2^60 ns (about 36 years); the event is dropped")
             return
         case .value(let value):
             duration = value
@@ -280,7 +280,7 @@ extension ChromeTraceReader.Parser {
         switch event.timestamp {
         case .value(let value): return value
         case .missing: log.add(.invalidEvent, index, "the event has no \"ts\"; it is dropped")
-        case .invalid: log.add(.invalidEvent, index, "\"ts\" is not a number of microseconds in range; the event is dropped")
+        case .invalid: log.add(.invalidEvent, index, "\"ts\" is not a number of microseconds within ±2^60 ns (about 36 years); the event is dropped")
         }
         return nil
     }

@@ -492,19 +492,24 @@ extension ChromeTraceReader {
             case 0x2D, 0x30...0x39:
                 let token = try scanner.scanNumber()
                 guard let value = token.scaledInteger(shift: 3) else { return .invalid }
-                return .value(value)
+                return Self.bounded(value)
             case 0x22:
                 let token = try scanner.scanString()
                 guard !token.hasEscapes, let number = Parser.number(in: scanner.rawBytes(token)),
                     let value = number.scaledInteger(shift: 3)
                 else { return .invalid }
-                return .value(value)
+                return Self.bounded(value)
             case 0x6E, 0x74, 0x66:
                 return try scanner.scanLiteral() == nil ? .missing : .invalid
             default:
                 try scanner.skipValue()
                 return .invalid
             }
+        }
+
+        @inline(__always)
+        private static func bounded(_ nanoseconds: Int64) -> RawEvent.Time {
+            nanoseconds.magnitude <= UInt64(TraceEvent.timeLimitNanoseconds) ? .value(nanoseconds) : .invalid
         }
 
         /// The number that a byte string consists of exactly, if it does.

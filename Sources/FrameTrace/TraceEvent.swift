@@ -27,6 +27,12 @@ extension ThreadKey: CustomStringConvertible {
 /// argument lists, so an event costs a fixed 64 bytes however long its name is. Times are integer
 /// nanoseconds: the format's microseconds with their fraction kept exactly.
 public struct TraceEvent: Sendable, Hashable {
+    /// The largest magnitude of a timestamp or duration the reader accepts, in nanoseconds:
+    /// 2^60 ns, about 36.5 years (±1,152,921,504,606,846 µs in the file). Events beyond it are
+    /// dropped with a diagnostic that names them. Within it, the sum or difference of any two
+    /// times is representable; longer sums saturate instead of trapping.
+    public static let timeLimitNanoseconds: Int64 = 1 << 60
+
     /// What kind of event this is.
     public var phase: Phase
     /// For flow events, the slice the flow binds to.

@@ -17,7 +17,22 @@ struct HostileTimestampTests {
         "overflow-frame-totals.json",  // per-frame main-thread totals
         "overflow-percentile-and-pooled-totals.json",  // percentile totals, compare's pooled totals
         "overflow-chrome-sequence.json",  // Chrome frame sequence steps
+        "time-beyond-limit.json",  // the input: beyond the reader's bound
     ]
+
+    @Test("Times beyond ±2^60 ns are dropped with a diagnostic naming the event; times at the bound are kept")
+    func timeLimit() throws {
+        let beyond = try analysisFixture("time-beyond-limit.json")
+        #expect(beyond.events.isEmpty)
+        let diagnostic = try #require(beyond.diagnostics.first { $0.kind == .invalidEvent })
+        #expect(diagnostic.eventIndex == 0)
+        #expect(diagnostic.message.contains("2^60 ns"))
+        let atBound = try analysisFixture("overflow-grid-deadline.json")
+        #expect(atBound.events.count == 2)
+        // 1,152,921,504,606,846 µs: the largest whole microsecond count within the bound.
+        let whole = TraceEvent.timeLimitNanoseconds / 1_000 * 1_000
+        #expect(atBound.events.map(\.duration) == [whole, whole])
+    }
 
     @Test("Read, analyse, render, compare and check finish with bounded figures", arguments: fixtures)
     func pipeline(_ name: String) throws {
