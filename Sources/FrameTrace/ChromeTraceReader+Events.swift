@@ -42,56 +42,104 @@ extension ChromeTraceReader.Parser {
         appendBoundFlows(of: slice, index: index)
     }
 
+    /// A `B` becomes a complete event now; its end is found when every event has been read
+    /// (``pairBeginsAndEnds()``), since a producer may write its ends out of timestamp order.
     private mutating func commitBegin(_ index: Int) {
         guard let thread = thread(index), let timestamp = timestamp(index) else { return }
         let slot = noteTimestamp(timestamp, thread: thread, index: index)
+        let name = symbol(event.name)
         let slice = TraceEvent(
-            phase: .complete, name: symbol(event.name), category: symbol(event.category), thread: thread,
+            phase: .complete, name: name, category: symbol(event.category), thread: thread,
             timestamp: timestamp, arguments: argumentList(shared: false))
-        threadStates[slot].open.append((events.count, index))
+        threadStates[slot].beginsAndEnds.append(.init(timestamp: timestamp, inputIndex: index, name: name, isEnd: false, payload: events.count))
         append(slice, index: index)
         appendBoundFlows(of: slice, index: index)
     }
 
+    /// An `E` is remembered with its arguments until the pairing at the end.
     private mutating func commitEnd(_ index: Int) {
         guard let thread = thread(index), let timestamp = timestamp(index) else { return }
         let slot = noteTimestamp(timestamp, thread: thread, index: index)
-        guard let (position, _) = threadStates[slot].open.popLast() else {
-            report(.unmatchedEnd, index) { p in "end \(p.eventName) on thread \(thread) has no open begin; it is dropped" }
-            return
-        }
-        let begin = events[position]
-        var duration = saturatingDifference(timestamp, begin.timestamp)
-        if duration < 0 {
-            report(.negativeDuration, index) { p in "end \(p.eventName) is before its begin; the span is read as 0 long" }
-            duration = 0
-        }
-        events[position].duration = duration
         if timestamp > lastTimestamp { lastTimestamp = timestamp }
-        if let name = event.name, name.length > 0 {
-            let endName = symbol(name)
-            if endName != begin.name {
-                report(.mismatchedEndName, index) { p in "end \(p.quoted(p.symbols[endName])) closes begin \(p.quoted(p.symbols[begin.name])) (the innermost open one)" }
-            }
-        }
+        let name: Symbol? = if let token = event.name, token.length > 0 { symbol(token) } else { nil }
         if event.nestedArguments > 0 {
             skippedArgumentCount += event.nestedArguments
             if skippedArgumentFirst < 0 { skippedArgumentFirst = index }
         }
         let endArguments = argumentValues()
+        var payload = -1
         if !endArguments.isEmpty {
-            if begin.arguments == 0 {
-                events[position].arguments = store(endArguments)
-            } else {
-                // Merge into the begin's own (unshared) list; the end's value wins for a key both have.
-                let list = Int(begin.arguments)
-                for argument in endArguments {
-                    if let existing = argumentLists[list].firstIndex(where: { $0.key == argument.key }) {
-                        argumentLists[list][existing].value = argument.value
-                    } else {
-                        argumentLists[list].append(argument)
-                    }
+            payload = pendingEndArguments.count
+            pendingEndArguments.append(endArguments)
+        }
+        threadStates[slot].beginsAndEnds.append(.init(timestamp: timestamp, inputIndex: index, name: name, isEnd: true, payload: payload))
+    }
+
+    /// Pairs every thread's `B` and `E` events as their producer meant, as speedscope's importer
+    /// does: in timestamp order (file order where timestamps tie), each `E` closes the innermost
+    /// open `B`; among `E`s with the same timestamp, the one named like the innermost `B` goes
+    /// first. So `B A@0, B B@5, E A@10, E B@7` reads as A = [0, 10], B = [5, 7]. An `E` whose
+    /// name matches no open `B` is dropped (unmatched); one that closes a `B` of another name is
+    /// kept and flagged.
+    mutating func pairBeginsAndEnds() {
+        for slot in threadStates.indices where !threadStates[slot].beginsAndEnds.isEmpty {
+            var records = threadStates[slot].beginsAndEnds
+            threadStates[slot].beginsAndEnds = []
+            if zip(records, records.dropFirst()).contains(where: { $0.timestamp > $1.timestamp }) {
+                records = records.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
+            }
+            let thread = threadStates[slot].thread
+            var open: [(position: Int, inputIndex: Int)] = []
+            var next = 0
+            while next < records.count {
+                guard records[next].isEnd else {
+                    open.append((records[next].payload, records[next].inputIndex))
+                    next += 1
+                    continue
                 }
+                // The run of ends at this timestamp, matched to the open begins innermost first.
+                var run = next
+                while run < records.count, records[run].isEnd, records[run].timestamp == records[next].timestamp { run += 1 }
+                var ends = Array(records[next..<run])
+                next = run
+                while !ends.isEmpty {
+                    var chosen = 0
+                    if let top = open.last, let named = ends.firstIndex(where: { $0.name == events[top.position].name }) { chosen = named }
+                    let end = ends.remove(at: chosen)
+                    let endName = end.name
+                    guard let top = open.last, endName.map({ name in open.contains { events[$0.position].name == name } }) ?? true else {
+                        report(.unmatchedEnd, end.inputIndex) { p in
+                            let name = endName.map { "end \(p.quoted(p.symbols[$0]))" } ?? "end"
+                            return "\(name) on thread \(thread) has no open begin\(open.isEmpty ? "" : " of that name"); it is dropped"
+                        }
+                        continue
+                    }
+                    open.removeLast()
+                    let begin = events[top.position]
+                    if let endName, endName != begin.name {
+                        report(.mismatchedEndName, end.inputIndex) { p in "end \(p.quoted(p.symbols[endName])) closes begin \(p.quoted(p.symbols[begin.name])) (the innermost open one)" }
+                    }
+                    events[top.position].duration = max(0, saturatingDifference(end.timestamp, begin.timestamp))
+                    if end.payload >= 0 { mergeEndArguments(pendingEndArguments[end.payload], into: top.position) }
+                }
+            }
+            threadStates[slot].open = open
+        }
+        pendingEndArguments = []
+    }
+
+    /// Merges an end's arguments into its begin's own (unshared) list; the end's value wins.
+    private mutating func mergeEndArguments(_ endArguments: [Argument], into position: Int) {
+        if events[position].arguments == 0 {
+            events[position].arguments = store(endArguments)
+            return
+        }
+        let list = Int(events[position].arguments)
+        for argument in endArguments {
+            if let existing = argumentLists[list].firstIndex(where: { $0.key == argument.key }) {
+                argumentLists[list][existing].value = argument.value
+            } else {
+                argumentLists[list].append(argument)
             }
         }
     }
@@ -336,7 +384,7 @@ extension ChromeTraceReader.Parser {
             slot = existing
         } else {
             slot = threadStates.count
-            threadStates.append(ChromeTraceReader.ThreadState())
+            threadStates.append(ChromeTraceReader.ThreadState(thread: thread))
             threadSlots[thread] = slot
         }
         lastThreadKey = thread

@@ -1,6 +1,7 @@
 extension ChromeTraceReader.Parser {
     /// Closes what is still open, runs the checks that need every event, and assembles the trace.
     mutating func finish() -> Trace {
+        pairBeginsAndEnds()
         closeUnclosedBegins()
         reportUnpairedAsyncAndFlows()
         reportPartialOverlaps()

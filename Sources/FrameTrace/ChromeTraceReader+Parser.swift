@@ -52,6 +52,8 @@ extension ChromeTraceReader {
         var lastTimestamp: Int64 = .min
         /// Open nestable async spans: input index and position in `events` of each `b`.
         var openAsync: [AsyncKey: [(inputIndex: Int, position: Int)]] = [:]
+        /// The arguments of `E` events, until they are merged into their begins.
+        var pendingEndArguments: [[Argument]] = []
         var openFlows: [UInt64: OpenFlow] = [:]
         var skippedPhaseCounts = [Int](repeating: 0, count: 256)
         var skippedPhaseFirst = [Int](repeating: -1, count: 256)
@@ -812,8 +814,23 @@ extension ChromeTraceReader {
 
     /// What the reader tracks per thread while reading.
     struct ThreadState {
+        var thread: ThreadKey
         var lastTimestamp: Int64 = .min
-        /// `B` events not yet closed: their position in `events` and their input index.
+        /// The thread's `B` and `E` events in input order, paired when reading ends.
+        var beginsAndEnds: [BeginOrEnd] = []
+        /// `B` events left open after pairing: their position in `events` and their input index.
         var open: [(position: Int, inputIndex: Int)] = []
+    }
+
+    /// One `B` or `E` event, as the pairing needs it.
+    struct BeginOrEnd {
+        var timestamp: Int64
+        var inputIndex: Int
+        /// The name; `nil` for an `E` without one.
+        var name: Symbol?
+        var isEnd: Bool
+        /// For a `B`, its position in `events`; for an `E`, its arguments' index in
+        /// `pendingEndArguments`, or -1 for none.
+        var payload: Int
     }
 }

@@ -23,10 +23,12 @@ struct ChromeTraceReaderDiagnosticTests {
         #expect(trace.event(named: "a")?.duration == 10_000)
     }
 
-    @Test("An end closes the innermost begin even when its name differs, and is flagged")
+    @Test("An end closes the innermost begin even when its name differs, and is flagged; one naming no open begin is dropped")
     func mismatchedEndName() throws {
         let trace = try Fixture.read("mismatched-end-name.json")
-        #expect(trace.indexes(.mismatchedEndName) == [2, 3])
+        #expect(trace.indexes(.mismatchedEndName) == [2])
+        #expect(trace.indexes(.unmatchedEnd) == [3], "beta is closed already")
+        #expect(trace.indexes(.unclosedBegin) == [0], "alpha is closed at the trace's end, 3 µs")
         #expect(trace.event(named: "beta")?.duration == 1_000)
         #expect(trace.event(named: "alpha")?.duration == 3_000)
         #expect(trace.diagnostics(.mismatchedEndName).first?.message == #"end "alpha" closes begin "beta" (the innermost open one)"#)
@@ -48,7 +50,10 @@ struct ChromeTraceReaderDiagnosticTests {
     @Test("A negative duration is flagged and read as zero")
     func negativeDuration() throws {
         let trace = try Fixture.read("negative-duration.json")
-        #expect(trace.indexes(.negativeDuration) == [0, 2])
+        #expect(trace.indexes(.negativeDuration) == [0])
+        // In timestamp order the end at 15 µs comes before the begin at 20 µs: nothing is open.
+        #expect(trace.indexes(.unmatchedEnd) == [2])
+        #expect(trace.indexes(.unclosedBegin) == [1])
         #expect(trace.events.map(\.duration) == [0, 0])
     }
 
@@ -75,6 +80,34 @@ struct ChromeTraceReaderDiagnosticTests {
         #expect(trace.indexes(.unmatchedAsync) == [0, 1, 2])
         #expect(trace.indexes(.unmatchedFlow) == [3, 4, 5])
         #expect(trace.events.count == 6, "unpaired events are kept")
+    }
+
+    @Test("Begins and ends pair in timestamp order per thread: B A@0, B B@5, E A@10, E B@7 is A = [0, 10], B = [5, 7]")
+    func pairsInTimestampOrder() throws {
+        let trace = try ChromeTraceReader.read(bytes: Array("""
+            [{"ph":"B","name":"A","pid":1,"tid":1,"ts":0},{"ph":"B","name":"B","pid":1,"tid":1,"ts":5},
+             {"ph":"E","name":"A","pid":1,"tid":1,"ts":10,"args":{"end":1}},{"ph":"E","name":"B","pid":1,"tid":1,"ts":7}]
+            """.utf8))
+        #expect(trace.event(named: "A").map { [$0.timestamp, $0.duration] } == [0, 10_000])
+        #expect(trace.event(named: "B").map { [$0.timestamp, $0.duration] } == [5_000, 2_000])
+        #expect(trace.event(named: "A").map { trace.arguments(of: $0) } == [Argument("end", 1)], "an end's arguments follow its pair")
+        #expect(trace.diagnostics.filter { $0.kind != .outOfOrder }.isEmpty)
+    }
+
+    @Test("Ends that tie in time close the begins their names say, innermost first")
+    func tiedEndsMatchNames() throws {
+        let trace = try ChromeTraceReader.read(bytes: Array("""
+            [{"ph":"B","name":"outer","pid":1,"tid":1,"ts":1},{"ph":"B","name":"inner","pid":1,"tid":1,"ts":1},
+             {"ph":"E","name":"outer","pid":1,"tid":1,"ts":2,"args":{"who":"outer"}},{"ph":"E","name":"inner","pid":1,"tid":1,"ts":2,"args":{"who":"inner"}},
+             {"ph":"B","name":"next","pid":1,"tid":1,"ts":2},{"ph":"E","name":"next","pid":1,"tid":1,"ts":3}]
+            """.utf8))
+        #expect(trace.diagnostics.isEmpty)
+        for name in ["outer", "inner"] {
+            let event = try #require(trace.event(named: name))
+            #expect(trace.arguments(of: event) == [Argument("who", .string(name))])
+            #expect(event.duration == 1_000)
+        }
+        #expect(trace.event(named: "next")?.duration == 1_000)
     }
 
     @Test("Diagnostics carry their event index in their description")

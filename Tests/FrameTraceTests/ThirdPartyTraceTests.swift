@@ -111,7 +111,16 @@ struct ThirdPartyTraceTests {
     func knownCases() throws {
         #expect(try ThirdParty.read("catapult__main_thread_has_unclosed_slices.json").total(.unclosedBegin) == 4)
         #expect(try ThirdParty.read("speedscope__too-many-end-events.json").indexes(.unmatchedEnd) == [4, 5])
-        #expect(try ThirdParty.read("speedscope__mismatched-name.json").indexes(.mismatchedEndName) == [1])
+        // The end names no open begin: dropped, and its begin is closed at the trace's end.
+        #expect(try ThirdParty.read("speedscope__mismatched-name.json").indexes(.unmatchedEnd) == [1])
+        let reordered = try ThirdParty.read("speedscope__event-reordering-name-match.json")
+        #expect(reordered.diagnostics.isEmpty, "ends tied in time pair by name")
+        #expect(reordered.events.filter { $0.duration == 1_000 }.count == 2)
+        let outOfOrder = try ThirdParty.read("speedscope__out-of-order-unbalanced-name.json")
+        // In time order: E alpha@9 closes the innermost, beta (flagged); E beta@10 names nothing open.
+        #expect(outOfOrder.events.map { [$0.timestamp, $0.duration] } == [[0, 10_000], [1_000, 8_000]])
+        #expect(outOfOrder.indexes(.mismatchedEndName) == [0])
+        #expect(outOfOrder.indexes(.unmatchedEnd) == [1])
         #expect(try ThirdParty.read("speedscope__invalid-x-nesting.json").indexes(.partialOverlap) == [1])
         #expect(try ThirdParty.read("speedscope__only-begin-events.json").indexes(.unclosedBegin) == [0, 1, 2])
         #expect(try ThirdParty.read("speedscope__out-of-order.json").total(.outOfOrder) > 0)
