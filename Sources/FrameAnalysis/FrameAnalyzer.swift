@@ -266,8 +266,11 @@ public enum FrameAnalyzer {
     static func summarize(_ frames: [FrameReport.Frame], interval: Int64, mainOutside: Int64) -> FrameReport.Summary {
         var slow = 0, frozen = 0, late = 0, partial = 0, dropped = 0
         var missed: Int64 = 0
-        var hitch: Int64 = 0
+        var delay: Int64 = 0
+        var lateSpans: [(start: Int64, end: Int64)] = []
+        var measuredEnd = Int64.min
         for frame in frames {
+            measuredEnd = max(measuredEnd, frame.commitEnd, frame.deadline)
             if frame.duration > frozenThreshold {
                 frozen += 1
             } else if frame.duration > interval {
@@ -278,16 +281,28 @@ public enum FrameAnalyzer {
             let overrun = frame.overrun
             if overrun > 0 {
                 late += 1
-                hitch = hitch.addingSaturating(overrun)
+                delay = delay.addingSaturating(overrun)
+                lateSpans.append((frame.deadline, frame.deadline.addingSaturating(overrun)))
                 missed = missed.addingSaturating(overrun / interval + (overrun % interval == 0 ? 0 : 1))
             }
         }
-        let measured = frames.isEmpty ? 0 : max(frames.last!.commitEnd, frames.last!.deadline).subtractingSaturating(frames.first!.vsync)
+        // Hitch time is the time during which some frame was late: the union of the late frames'
+        // spans past their deadlines. Frames that overlap (a dropped Chrome frame still pending
+        // while the next begins, or an interval forced longer than the frames' spacing) would
+        // otherwise count the same moment twice, and hitch time could pass the measured time.
+        lateSpans.sort { $0.start < $1.start }
+        var hitch: Int64 = 0
+        var coveredUntil = Int64.min
+        for span in lateSpans where span.end > coveredUntil {
+            hitch = hitch.addingSaturating(span.end.subtractingSaturating(max(span.start, coveredUntil)))
+            coveredUntil = span.end
+        }
+        let measured = frames.isEmpty ? 0 : measuredEnd.subtractingSaturating(frames.map(\.vsync).min()!)
         let ratio = measured > 0 ? (Double(hitch) / 1e6) / (Double(measured) / 1e9) : 0
         var summary = FrameReport.Summary(
             frameCount: frames.count, slowFrames: slow, frozenFrames: frozen, lateFrames: late, missedVsyncs: missed,
             hitchNanoseconds: hitch, measuredNanoseconds: measured, hitchTimeRatio: ratio, hitchBand: hitchBand(ratio),
-            frameDelaySeconds: Double(hitch) / 1e9, mainThreadCost: PercentileSummary(frames.map(\.mainThreadNanoseconds)),
+            frameDelaySeconds: Double(delay) / 1e9, mainThreadCost: PercentileSummary(frames.map(\.mainThreadNanoseconds)),
             overrun: PercentileSummary(frames.map(\.overrun)), mainOutsideFramesNanoseconds: mainOutside)
         summary.partialFrames = partial
         summary.droppedFrames = dropped

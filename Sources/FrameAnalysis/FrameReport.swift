@@ -154,9 +154,11 @@ public struct FrameReport: Sendable {
         public var lateFrames: Int
         /// Vsyncs missed: the sum of `ceil(overrun / P)` over late frames.
         public var missedVsyncs: Int64
-        /// Total positive overrun, in nanoseconds.
+        /// Hitch time, in nanoseconds: how long some frame was late (the union of late frames'
+        /// spans past their deadlines; the sum of overruns when frames do not overlap). At most
+        /// the measured time.
         public var hitchNanoseconds: Int64
-        /// The time measured: from the first frame's vsync to the last frame's end.
+        /// The time measured: from the first frame's vsync to the latest frame end or deadline.
         public var measuredNanoseconds: Int64
         /// Hitch milliseconds per measured second.
         public var hitchTimeRatio: Double

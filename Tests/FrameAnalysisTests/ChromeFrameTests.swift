@@ -43,6 +43,17 @@ struct ChromeFrameTests {
         }
     }
 
+    @Test("An interval forced longer than Chrome's frame spacing cannot make hitch time pass the measured time")
+    func overlappingFramesHitchBounded() throws {
+        // The pipeline fuzzer's first find: at --fps 1, the dropped frames' late spans overlap.
+        let report = FrameAnalyzer.analyze(try analysisFixture("chrome-legacy-frames.json"), options: AnalysisOptions(framesPerSecond: 1))
+        #expect(report.summary.lateFrames == 2)
+        #expect(report.summary.hitchNanoseconds <= report.summary.measuredNanoseconds)
+        #expect(report.summary.hitchTimeRatio <= 1000)
+        // Frame delay stays the plain sum of overruns.
+        #expect(report.summary.frameDelaySeconds == 2)
+    }
+
     /// Per real Lighthouse recording: the renderer that owns CrRendererMain, and its frames by
     /// PipelineReporter outcome, one per (layer tree, sequence), a presented frame whose FORKED
     /// reporter dropped or partially presented counting as partial.
