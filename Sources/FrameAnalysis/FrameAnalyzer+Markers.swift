@@ -47,13 +47,20 @@ extension FrameAnalyzer {
             marks.sort()
             guard marks.count >= 2 else { continue }
             var frames: [FrameReport.Frame] = []
+            // A mark is a frame presented (Tracy's FrameMark); the gap to the next one, rounded to
+            // whole vsyncs so that timer jitter is not a hitch, is how long the frame was shown.
             for (start, end) in zip(marks, marks.dropFirst()) where end > start {
+                let gap = end.subtractingSaturating(start)
+                let vsyncs = max(1, (gap / interval).addingSaturating((gap % interval) * 2 >= interval ? 1 : 0))
                 frames.append(
                     FrameReport.Frame(
-                        index: frames.count, vsync: start, deadline: start.addingSaturating(interval), workStart: start, commitEnd: end))
+                        index: frames.count, vsync: start, deadline: start.addingSaturating(interval), workStart: start,
+                        commitEnd: start.addingSaturating(vsyncs.multipliedSaturating(by: interval))))
             }
             guard !frames.isEmpty else { continue }
-            return FoundFrames(source: .frameMarkers, detail: "instants named \"\(name)\": each frame runs to the next mark", frames: frames)
+            return FoundFrames(
+                source: .frameMarkers, detail: "instants named \"\(name)\": each frame is shown until the next mark, in whole vsyncs",
+                frames: frames)
         }
         return nil
     }

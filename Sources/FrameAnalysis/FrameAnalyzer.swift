@@ -197,9 +197,13 @@ public enum FrameAnalyzer {
         if let frameCategory = trace.symbols.lookup(FrameContract.frameCategory) {
             let frameSpans = mainSpans.filter { $0.category == frameCategory }
             if !frameSpans.isEmpty {
-                return FoundFrames(
-                    source: .frameSpans, detail: "\(frameSpans.count) spans in category \"\(FrameContract.frameCategory)\" on the main thread",
-                    frames: spanFrames(frameSpans, trace: trace, interval: interval))
+                let frames = spanFrames(frameSpans, trace: trace, interval: interval)
+                let nested = frameSpans.count - frames.count
+                var detail = "\(frames.count) spans in category \"\(FrameContract.frameCategory)\" on the main thread"
+                if nested > 0 {
+                    detail += "; \(nested) more inside them are no frames of their own (their time is the frame's own, \(unattributedCategory))"
+                }
+                return FoundFrames(source: .frameSpans, detail: detail, frames: frames)
             }
         }
         if let chrome, let found = chrome.frames(interval: interval) { return found }
