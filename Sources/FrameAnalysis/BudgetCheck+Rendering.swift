@@ -5,7 +5,7 @@ extension BudgetCheck {
     public func tables() -> [ReportTable] {
         traces.map { trace in
             var table = ReportTable(
-                title: "\(trace.name): \(Self.headline(trace.rules)) (\(trace.frameCount) frames at "
+                title: "\(trace.name): \(Self.headline(trace.rules)) (\(trace.frameCount) frames from \(trace.frameSource.shortPhrase) at "
                     + "\(ReportFormat.milliseconds(trace.frameIntervalNanoseconds)), \(trace.frameIntervalSource))",
                 columns: [("rule", .left), ("measured", .right), ("limit", .right), ("verdict", .left)])
             table.rows = trace.rules.map { rule in
@@ -75,6 +75,7 @@ extension BudgetCheck {
                     ("name", .string(trace.name)),
                     ("source", .string(trace.source)),
                     ("frames", .integer(Int64(trace.frameCount))),
+                    ("frame-boundaries", .string(trace.frameSource.identifier)),
                     ("frame-interval-ns", .integer(trace.frameIntervalNanoseconds)),
                     ("frame-interval-source", .string(trace.frameIntervalSource)),
                     ("verdict", .string(trace.verdict.rawValue)),

@@ -114,6 +114,8 @@ public struct BudgetCheck: Sendable, Hashable {
         public var source: String
         /// Frames found.
         public var frameCount: Int
+        /// Where the frames came from.
+        public var frameSource: FrameReport.FrameSource
         /// The frame interval `P` used, in nanoseconds.
         public var frameIntervalNanoseconds: Int64
         /// Where `P` came from: `trace metadata`, `--fps N`, `budget fps N`, `default 60 fps`.
@@ -131,6 +133,7 @@ public struct BudgetCheck: Sendable, Hashable {
             self.name = name
             self.source = source
             frameCount = report.summary.frameCount
+            frameSource = report.method.frameSource
             frameIntervalNanoseconds = report.method.frameIntervalNanoseconds
             frameIntervalSource = report.method.frameIntervalSource
             rules = BudgetCheck.evaluate(report: report, traceName: name, budget: budget)

@@ -69,7 +69,7 @@ extension Comparison {
 
     /// The comparison as JSON, schema `framescope.compare` version ``schemaVersion``.
     ///
-    /// `passed`; `base` and `head` (`sources`, `frames`); `thresholds` (`alpha`, `min-relative`,
+    /// `passed`; `base` and `head` (`sources`, `frames`, `frame-boundaries`: the frame sources); `thresholds` (`alpha`, `min-relative`,
     /// `min-absolute-ms`); `metrics`, each with `id`, `label`, `verdict` (`regression`,
     /// `possible-regression`, `improvement`, `unchanged`, `no-data`), `reason`, `base` and `head`
     /// percentile objects in ms (`count p50 p90 p95 p99 max mean`), `shift-ms`, `relative-shift`,
@@ -77,8 +77,9 @@ extension Comparison {
     /// confidence`, or `null` when it could not change the verdict); `summary`, each with `id`, `label`, `unit`,
     /// `base`, `head`, `delta`. Relative changes from 0 are `null`.
     public func jsonValue() -> JSONValue {
-        func side(_ sources: [String], _ frames: Int) -> JSONValue {
-            .object([("sources", .array(sources.map(JSONValue.string))), ("frames", .integer(Int64(frames)))])
+        func side(_ sources: [String], _ frames: Int, _ frameSources: [FrameReport.FrameSource]) -> JSONValue {
+            .object([("sources", .array(sources.map(JSONValue.string))), ("frames", .integer(Int64(frames))),
+                     ("frame-boundaries", .array(frameSources.map { .string($0.identifier) }))])
         }
         func summary(_ s: PercentileSummary<Double>?) -> JSONValue {
             guard let s else { return .null }
@@ -95,8 +96,8 @@ extension Comparison {
             ("schema", .string("framescope.compare")),
             ("version", .integer(Int64(Self.schemaVersion))),
             ("passed", .bool(passed)),
-            ("base", side(baseSources, baseFrameCount)),
-            ("head", side(headSources, headFrameCount)),
+            ("base", side(baseSources, baseFrameCount, baseFrameSources)),
+            ("head", side(headSources, headFrameCount, headFrameSources)),
             ("thresholds", .object([
                 ("alpha", .number(thresholds.alpha)), ("min-relative", .number(thresholds.minimumRelativeEffect)),
                 ("min-absolute-ms", .number(thresholds.minimumAbsoluteMilliseconds)),
@@ -163,11 +164,16 @@ extension Comparison {
     // MARK: - Pieces
 
     var heading: String {
-        func side(_ sources: [String], _ frames: Int) -> String {
+        func side(_ sources: [String], _ frames: Int, _ frameSources: [FrameReport.FrameSource]) -> String {
             let runs = sources.count == 1 ? sources[0] : "\(sources.count) runs (\(sources.joined(separator: ", ")))"
-            return "\(runs), \(frames) frames"
+            let from = frameSources.isEmpty ? "" : " (\(frameSources.map(\.shortPhrase).joined(separator: ", ")))"
+            return "\(runs), \(frames) frames\(from)"
         }
-        return "base \(side(baseSources, baseFrameCount)) vs head \(side(headSources, headFrameCount))"
+        var heading = "base \(side(baseSources, baseFrameCount, baseFrameSources)) vs head \(side(headSources, headFrameCount, headFrameSources))"
+        if Set(baseFrameSources) != Set(headFrameSources) {
+            heading += "\nwarning: base and head found their frames differently; their frames may not be comparable"
+        }
+        return heading
     }
 
     var thresholdsText: String {

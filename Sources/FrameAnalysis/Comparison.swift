@@ -31,6 +31,10 @@ public struct Comparison: Sendable, Hashable {
     public var baseFrameCount: Int
     /// Frames pooled from the head runs.
     public var headFrameCount: Int
+    /// Where the base runs' frames came from, each source once, in run order.
+    public var baseFrameSources: [FrameReport.FrameSource] = []
+    /// Where the head runs' frames came from.
+    public var headFrameSources: [FrameReport.FrameSource] = []
     /// The thresholds the verdicts used.
     public var thresholds: RegressionThresholds
     /// Per-frame metrics with verdicts: main-thread cost, overrun, then each category's
@@ -65,6 +69,8 @@ public struct Comparison: Sendable, Hashable {
         let headFrames = head.flatMap(\.frames)
         baseFrameCount = baseFrames.count
         headFrameCount = headFrames.count
+        for report in base where !baseFrameSources.contains(report.method.frameSource) { baseFrameSources.append(report.method.frameSource) }
+        for report in head where !headFrameSources.contains(report.method.frameSource) { headFrameSources.append(report.method.frameSource) }
 
         func milliseconds(_ frames: [FrameReport.Frame], _ value: (FrameReport.Frame) -> Int64) -> [Double] {
             frames.map { Double(value($0)) / 1e6 }

@@ -74,6 +74,17 @@ public struct FrameReport: Sendable {
         public var identifier: String { rawValue }
 
         /// A phrase for the text outputs.
+        /// A few words for headings: `frame spans`, `Chrome frame events`, `frame markers`,
+        /// `estimated frames`.
+        public var shortPhrase: String {
+            switch self {
+            case .frameSpans: "frame spans"
+            case .chromeFrames: "Chrome frame events"
+            case .frameMarkers: "frame markers"
+            case .estimated: "estimated frames"
+            }
+        }
+
         public var phrase: String {
             switch self {
             case .frameSpans: "framescope frame spans"

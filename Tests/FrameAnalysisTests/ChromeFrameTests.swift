@@ -54,6 +54,22 @@ struct ChromeFrameTests {
         #expect(report.summary.frameDelaySeconds == 2)
     }
 
+    @Test("check and compare say where each side's frames came from, and compare warns when the sources differ")
+    func verdictsNameTheirFrameSource() throws {
+        let chrome = FrameAnalyzer.analyze(try analysisFixture("chrome-legacy-frames.json"))
+        var sketch = TraceSketch()
+        for index in 0..<12 { sketch.span("work", "app", from: Double(index) * 20, to: Double(index) * 20 + 4) }
+        let estimated = FrameAnalyzer.analyze(sketch.trace)
+        let same = Comparison(base: [chrome], head: [chrome], baseSources: ["a.json"], headSources: ["b.json"])
+        #expect(same.text().hasPrefix("framescope compare: base a.json, 12 frames (Chrome frame events) vs head b.json, 12 frames (Chrome frame events)\n"))
+        #expect(!same.text().contains("warning"))
+        let mixed = Comparison(base: [chrome], head: [estimated], baseSources: ["a.json"], headSources: ["b.json"])
+        #expect(mixed.text().contains("(estimated frames)\nwarning: base and head found their frames differently"))
+        let budget = try Budget.parse(#"{"version": 1, "limits": {"hitch-time-ratio": 5}}"#)
+        let check = BudgetCheck(budgetSource: "b.json", traces: [.init(name: "a.json", source: "a.json", report: chrome, budget: budget)])
+        #expect(check.text().contains("a.json: FAIL, 1 of 1 rule exceeded (12 frames from Chrome frame events at 16.67 ms, Chrome BeginFrame interval)"))
+    }
+
     /// Per real Lighthouse recording: the renderer that owns CrRendererMain, and its frames by
     /// PipelineReporter outcome, one per (layer tree, sequence), a presented frame whose FORKED
     /// reporter dropped or partially presented counting as partial.
