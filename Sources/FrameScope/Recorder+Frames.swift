@@ -80,7 +80,7 @@ extension Recorder {
         if let index { arguments.append(Argument(FrameContract.Key.index, .int(Int64(index)))) }
         arguments.append(Argument(FrameContract.Key.sinceVsync, .int(max(0, start &- vsync))))
         arguments.append(Argument(FrameContract.Key.budget, .int(max(1, deadline &- vsync))))
-        defer { recordSpan("frame", category: .frame, start: start, end: max(start, clock.now()), arguments: SpanArguments(arguments)) }
+        defer { recordSpan(FrameContract.frameSpanName, category: .frame, start: start, end: max(start, clock.now()), arguments: SpanArguments(arguments)) }
         return try body()
     }
 

@@ -187,7 +187,7 @@ extension ChromeTraceReader.Parser {
         result.producer = value["producer"]?.stringValue
         result.producerVersion = value["version"]?.stringValue
         result.clock = value["clock"]?.stringValue
-        result.frameIntervalNanoseconds = value["frame-interval-ns"]?.integerValue
+        result.frameIntervalNanoseconds = value[FrameContract.Metadata.frameInterval]?.integerValue
         if let main = value["main-thread"], let pid = main["pid"]?.integerValue, let tid = main["tid"]?.integerValue {
             result.mainThread = ThreadKey(processID: pid, threadID: tid)
         }

@@ -264,7 +264,9 @@ public struct ChromeTraceWriter: Sendable {
             out.append(string: clock)
         }
         if let interval = metadata.frameIntervalNanoseconds {
-            out.append(",\"frame-interval-ns\":")
+            out.append(",")
+            out.append(string: FrameContract.Metadata.frameInterval)
+            out.append(":")
             out.append(integer: interval)
         }
         if let main = metadata.mainThread {

@@ -15,8 +15,9 @@
 public enum FrameContract {
     /// The category of frame spans: structure, not a cost.
     public static let frameCategory = "frame"
-    /// The name framescope gives its frame spans.
-    public static let frameSpanName = "frame"
+    /// The name framescope gives its frame spans (a `StaticString`, as the recorder's span names
+    /// are; the analysis goes by the category, never the name).
+    public static let frameSpanName: StaticString = "frame"
     /// The category of input events.
     public static let inputCategory = "input"
     /// The category of a frame's commit to the render server.

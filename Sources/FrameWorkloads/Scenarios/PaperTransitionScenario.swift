@@ -185,12 +185,12 @@ public final class PaperTransitionScenario: Scenario {
             let since = recorder.clock.now() - inputTime
             recorder.instant(
                 "pan", category: .input,
-                arguments: ["phase": .string(sample.phase.rawValue), "since-input-ns": .int(since), "ignored": .bool(true)])
+                arguments: ["phase": .string(sample.phase.rawValue), FrameContract.Key.sinceInput: .int(since), FrameContract.Key.ignored: .bool(true)])
             return
         }
         handledTouches += 1
         let since = recorder.clock.now() - inputTime
-        recorder.instant("pan", category: .input, arguments: ["phase": .string(sample.phase.rawValue), "since-input-ns": .int(since)])
+        recorder.instant("pan", category: .input, arguments: ["phase": .string(sample.phase.rawValue), FrameContract.Key.sinceInput: .int(since)])
         switch sample.phase {
         case .began: startTransition(context)
         case .moved: transition.move(translation: sample.translation)
