@@ -6,6 +6,7 @@ import Foundation
 enum CompareCommand: Command {
     static let options: Set<String> = [
         "base", "head", "budget", "alpha", "min-relative", "min-absolute-ms", "format", "junit", "fps", "main-thread", "frame-marker",
+        "max-input-size",
     ]
     static let flags: Set<String> = ["github-annotations"]
     static let help = """
@@ -42,6 +43,7 @@ enum CompareCommand: Command {
                                 and the trace's metadata).
           --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the traces' metadata and names.
+          \(InputLimit.helpLine)
 
         Defaults: two runs of the same code must pass and a 20% main-thread regression must
         fail. A false alarm needs both a 1-in-100 test result and an apparent change of 10%
@@ -78,7 +80,8 @@ enum CompareCommand: Command {
         var alpha = try number(arguments, "alpha") { $0 > 0 && $0 < 1 }
         var relative = try number(arguments, "min-relative") { $0 >= 0 }
         var absolute = try number(arguments, "min-absolute-ms") { $0 >= 0 }
-        let budget = try arguments.value("budget").map(CheckCommand.readBudget)
+        let maximumSize = try InputLimit.maximumSize(arguments)
+        let budget = try arguments.value("budget").map { path in try CheckCommand.readBudget(path, maximumSize: maximumSize) }
         let fromBudget = budget?.regression ?? .defaults
         alpha = alpha ?? fromBudget.alpha
         relative = relative ?? fromBudget.minimumRelativeEffect
@@ -87,7 +90,7 @@ enum CompareCommand: Command {
 
         func reports(_ sources: [String], side: String) throws -> [FrameReport] {
             let reports = try sources.map { source in
-                let trace = try ReportCommand.readTrace(source)
+                let trace = try ReportCommand.readTrace(source, maximumSize: maximumSize)
                 return budget?.analyze(trace, options: options) ?? FrameAnalyzer.analyze(trace, options: options)
             }
             guard reports.contains(where: { $0.summary.frameCount > 0 }) else {

@@ -86,4 +86,9 @@ func run(_ arguments: [String]) -> ExitCode {
     }
 }
 
-exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)
+let status = run(Array(CommandLine.arguments.dropFirst()))
+if let failure = StandardOutput.failure {
+    printError("error: standard output: \(failure)")
+    exit(ExitCode.input.rawValue)
+}
+exit(status.rawValue)
