@@ -15,4 +15,7 @@ if wants("layout") { runLayoutBenchmarks() }
 if wants("diff") { runDiffBenchmarks() }
 if wants("imaging") { runImagingBenchmarks() }
 if wants("reader") { runReaderBenchmarks(generatedEvents: 1_000_000) }
-if wants("robust") { runRobustnessBenchmarks() }
+if wants("robust") {
+    runRobustnessBenchmarks()
+    runAnalysisScalingBenchmarks()
+}

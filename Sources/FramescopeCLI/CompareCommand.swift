@@ -23,7 +23,8 @@ enum CompareCommand: Command {
           - typical frame: Mann-Whitney U p-value below alpha, and the Hodges-Lehmann shift;
           - slow tail: the p95 change, with a bootstrap interval at 1 - alpha that excludes 0.
         A change of at least the minimum effects that is not significant is reported as a
-        possible regression (a warning; it passes).
+        possible regression (a warning; it passes). With fewer than \(MetricComparison.minimumFrames) frames a side a metric
+        is not judged: no-data, "too few frames to judge", a warning that passes.
 
         OPTIONS:
           --base TRACE          A base run (repeatable); instead of the BASE HEAD positionals.
