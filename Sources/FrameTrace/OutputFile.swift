@@ -86,6 +86,38 @@ public final class OutputFile {
         if let failure { throw failure }
     }
 
+    /// Writes bytes at an offset from the start of the file (`pwrite`), retrying short writes;
+    /// the file grows if they reach past its end. For files only, not standard output.
+    ///
+    /// ```swift
+    /// try file.write(Array(",{...}\n]".utf8), at: closingBracketOffset)
+    /// ```
+    /// - Parameters:
+    ///   - bytes: What to write.
+    ///   - offset: Where, in bytes from the start of the file.
+    /// - Throws: ``FileError`` when the write fails; some of the bytes may have been written.
+    public func write(_ bytes: [UInt8], at offset: Int) throws(FileError) {
+        guard descriptor >= 0 else { throw FileError(path: path, reason: "file already closed") }
+        var failure: FileError?
+        bytes.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let written = systemPositionedWrite(descriptor, buffer.baseAddress! + done, buffer.count - done, offset + done)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileError.fromErrno(path)
+                    return
+                }
+                if written == 0 {
+                    failure = FileError(path: path, reason: "the system accepted none of \(buffer.count - done) bytes")
+                    return
+                }
+                done += written
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// Closes the file; later writes fail.
     /// - Throws: ``FileError`` when closing fails.
     public func close() throws(FileError) {
@@ -107,6 +139,16 @@ private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ cou
     Musl.write(descriptor, pointer, count)
     #else
     Glibc.write(descriptor, pointer, count)
+    #endif
+}
+
+private func systemPositionedWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int {
+    #if canImport(Darwin)
+    Darwin.pwrite(descriptor, pointer, count, off_t(offset))
+    #elseif canImport(Musl)
+    Musl.pwrite(descriptor, pointer, count, off_t(offset))
+    #else
+    Glibc.pwrite(descriptor, pointer, count, off_t(offset))
     #endif
 }
 

@@ -18,6 +18,7 @@ let usage = """
       report      Where every frame's budget went in any Chrome trace.
       check       Check traces against a budget file (a CI gate).
       compare     Compare head runs with base runs, noise-aware (a CI gate).
+      repair      Complete a trace whose writer was killed mid-write.
       help        Show this help, or a command's help: framescope help <command>.
 
     OPTIONS:
@@ -39,6 +40,7 @@ let commands: [String: any Command.Type] = [
     "report": ReportCommand.self,
     "check": CheckCommand.self,
     "compare": CompareCommand.self,
+    "repair": RepairCommand.self,
 ]
 
 @MainActor
