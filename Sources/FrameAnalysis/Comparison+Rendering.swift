@@ -49,12 +49,12 @@ extension Comparison {
         var text = "## framescope compare: \(passed ? "✅" : "❌") \(resultLine)\n\n"
         text += "\(heading.replacingAll("`", with: "'"))\n\nThresholds: \(thresholdsText)\n\n"
         for var table in tables() {
-            table.rows = table.rows.map { row in
+            table.rows = table.rows.enumerated().map { index, row in
                 var row = row
                 row[0] = "`\(row[0])`"
-                if row.count == 9 {
-                    row[8] = row[8] == "REGRESSION" || row[8] == "NO DATA" ? "❌ **\(row[8])**"
-                        : row[8] == "possible regression" ? "⚠️ " + row[8] : row[8] == "improvement" ? "✅ improvement" : row[8]
+                if row.count == 9, metrics.indices.contains(index) {
+                    row[8] = metrics[index].fails ? "❌ **\(row[8])**"
+                        : row[8] == "possible regression" || row[8] == "NO DATA" ? "⚠️ " + row[8] : row[8] == "improvement" ? "✅ improvement" : row[8]
                 }
                 return row
             }
@@ -134,23 +134,28 @@ extension Comparison {
                 let details = side("base", baseSources, metric.base) + "\n" + side("head", headSources, metric.head)
                 return JUnitReport.TestCase(
                     name: metric.id, className: "framescope.compare",
-                    failure: metric.verdict.fails
+                    failure: metric.fails
                         ? JUnitReport.Failure(message: "\(metric.label): \(metric.reason)", type: metric.verdict.rawValue, details: details) : nil,
-                    output: metric.verdict.fails ? nil : "\(Self.verdictText(metric.verdict)): \(metric.reason)\n\(details)")
+                    output: metric.fails ? nil : "\(Self.verdictText(metric.verdict)): \(metric.reason)\n\(details)")
             }),
         ])
     }
 
     /// GitHub annotations: an error per regression (or side without frames), a warning per
-    /// possible regression, the largest relative change first.
+    /// possible regression or metric with too few frames to judge, the largest relative change
+    /// first.
     public func annotations() -> [GitHubAnnotation] {
         metrics.compactMap { metric in
             let severity = max(metric.relativeShift ?? 0, metric.relativeP95Difference ?? 0)
             switch metric.verdict {
-            case .regression, .noData:
+            case .regression:
                 return GitHubAnnotation(
                     level: .error, title: "framescope compare: \(metric.id)", message: "\(metric.label) regressed: \(metric.reason)",
-                    severity: metric.verdict == .noData ? .infinity : severity)
+                    severity: severity)
+            case .noData:
+                return GitHubAnnotation(
+                    level: metric.fails ? .error : .warning, title: "framescope compare: \(metric.id)",
+                    message: "\(metric.label) not judged: \(metric.reason)", severity: .infinity)
             case .possibleRegression:
                 return GitHubAnnotation(
                     level: .warning, title: "framescope compare: \(metric.id)", message: "\(metric.label) may have regressed: \(metric.reason)",
@@ -184,12 +189,15 @@ extension Comparison {
     var notableMetrics: [MetricComparison] { metrics.filter { $0.verdict != .unchanged } }
 
     var resultLine: String {
-        let failing = metrics.filter { $0.verdict.fails }.count
+        let failing = metrics.filter(\.fails).count
+        let unjudged = metrics.filter { $0.verdict == .noData && !$0.fails }.count
         let possible = metrics.filter { $0.verdict == .possibleRegression }.count
         let improved = metrics.filter { $0.verdict == .improvement }.count
-        var text = failing == 0 ? "pass, no regression in \(metrics.count) metrics" : "REGRESSION in \(failing) of \(metrics.count) metrics"
+        let judged = metrics.count - unjudged
+        var text = failing == 0 ? "pass, no regression in \(judged) metrics" : "REGRESSION in \(failing) of \(judged) metrics"
         if possible > 0 { text += ", \(possible) possible (not significant)" }
         if improved > 0 { text += ", \(improved) improved" }
+        if unjudged > 0 { text += ", \(unjudged) not judged (too few frames)" }
         return text
     }
 

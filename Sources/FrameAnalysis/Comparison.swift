@@ -120,8 +120,9 @@ public struct Comparison: Sendable, Hashable {
         ]
     }
 
-    /// Whether any metric regressed (or a side had no frames): `compare` then exits 1.
-    public var passed: Bool { !metrics.contains { $0.verdict.fails } }
+    /// Whether any metric regressed (or a side had no frames): `compare` then exits 1. A metric
+    /// with too few frames to judge does not fail.
+    public var passed: Bool { !metrics.contains { $0.fails } }
 }
 
 /// One metric's per-frame distributions on both sides, and the verdict.
@@ -137,12 +138,24 @@ public struct MetricComparison: Sendable, Hashable {
         case improvement
         /// No change that is both significant and large enough.
         case unchanged
-        /// A side has no frames, so nothing could be compared: fails.
+        /// Nothing could be judged: a side has no frames (fails), or fewer than
+        /// ``MetricComparison/minimumFrames`` (passes, with a warning).
         case noData = "no-data"
-
-        /// Whether this verdict fails the comparison.
-        public var fails: Bool { self == .regression || self == .noData }
     }
+
+    /// The fewest frames a side needs for a metric to be judged: 10.
+    ///
+    /// Below it the statistics cannot mean anything. The p95 of fewer than 20 frames is their
+    /// maximum, and a bootstrap of a handful of samples redraws the same few values: one frame a
+    /// side gives an interval of zero width around a single difference, which looks certain and
+    /// is not. And a two-sided Mann–Whitney test of *m* and *n* frames cannot give a p-value below
+    /// 2 / C(*m* + *n*, *m*): with 4 frames a side that is 0.029, so at the default alpha of 0.01
+    /// no change could ever be significant. Ten a side is the smallest round number past both.
+    public static let minimumFrames = 10
+
+    /// Whether this metric fails the comparison: a regression, or no frames at all on a side.
+    /// Too few frames to judge is ``Verdict/noData`` too, but passes.
+    public var fails: Bool { verdict == .regression || (verdict == .noData && (base == nil || head == nil)) }
 
     /// The metric's id: `main-thread-ms`, `overrun-ms`, `categories.layout.main-ms-per-frame`.
     public var id: String
@@ -191,7 +204,9 @@ public struct MetricComparison: Sendable, Hashable {
     ///     0 for costs; the frame interval `P` for overrun, so that its changes are relative to
     ///     the time from vsync to commit (overrun + `P`) rather than to an arbitrary zero at the
     ///     deadline.
-    /// - Returns: The comparison; ``Verdict/noData`` when a side is empty.
+    /// - Returns: The comparison; ``Verdict/noData`` when a side is empty or has fewer than
+    ///   ``minimumFrames`` values (`too few frames to judge: 1 base, 1 head`), with the two
+    ///   sides' summaries but no shift, p-value or interval.
     /// - Complexity: O(*n* log *n*), plus O(*r* · *n*) when the p95 interval is needed.
     public static func compare(
         id: String, label: String, base: [Double], head: [Double], thresholds: RegressionThresholds, bootstrapResamples: Int = 2_000,
@@ -203,6 +218,10 @@ public struct MetricComparison: Sendable, Hashable {
         guard let baseSummary = result.base, let headSummary = result.head,
               let test = mannWhitneyTest(base: base, head: head), let shift = hodgesLehmannShift(base: base, head: head)
         else { return result }
+        guard base.count >= minimumFrames, head.count >= minimumFrames else {
+            result.reason = "too few frames to judge: \(base.count) base, \(head.count) head (at least \(minimumFrames) a side)"
+            return result
+        }
         let t = thresholds
         func relative(_ delta: Double, to value: Double) -> Double {
             let reference = value + relativeOffset

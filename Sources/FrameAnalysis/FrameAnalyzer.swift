@@ -101,12 +101,18 @@ public enum FrameAnalyzer {
         let summary = summarize(frames, interval: interval, mainOutside: accounting.mainOutsideFrames)
         let measured = summary.measuredNanoseconds
         let perFrameByCategory = perFrameMainByCategory(frames)
+        // A category's per-frame summary counts 0 in every frame it did not run in, without
+        // writing those zeros out: O(its frames), not O(all frames), per category.
+        func perFrameSummary(_ name: String) -> PercentileSummary<Int64>? {
+            let values = perFrameByCategory[name] ?? []
+            return PercentileSummary(values, zeroCount: frames.count - values.count)
+        }
         let categories = categoryTotals.map { symbol, totals in
             let name = categoryName(symbol, frameCategory: frameCategory, trace: trace)
             return FrameReport.CategoryFigures(
                 name: name, spanCount: totals.spanCount, mainNanoseconds: totals.main, backgroundNanoseconds: totals.background,
                 budgetShare: measured > 0 ? min(1, Double(totals.mainMeasured) / Double(measured)) : nil,
-                perFrameMain: perFrameByCategory[name].flatMap { PercentileSummary($0) } ?? (frames.isEmpty ? nil : PercentileSummary(Array(repeating: Int64(0), count: frames.count))))
+                perFrameMain: perFrameSummary(name))
         }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
         let worst = frames.sorted { ($0.overrun, $0.mainThreadNanoseconds, $1.index) > ($1.overrun, $1.mainThreadNanoseconds, $0.index) }
             .prefix(options.worstFrameCount)
@@ -138,16 +144,13 @@ public enum FrameAnalyzer {
     /// The category name under which a frame's time not covered by a child span is reported.
     public static let unattributedCategory = "(unattributed)"
 
-    /// Per category, each frame's main-thread time (0 where the category had none), in one pass
-    /// over the frames' own category maps: O(frames × categories per frame), not frames × all.
+    /// Per category, its main-thread time in each frame it ran in (frames where it did not run
+    /// are left out: they count as 0), in one pass over the frames' own category maps:
+    /// O(frames × categories per frame), never frames × all categories.
     static func perFrameMainByCategory(_ frames: [FrameReport.Frame]) -> [String: [Int64]] {
         var result: [String: [Int64]] = [:]
         for frame in frames {
             for (name, nanoseconds) in frame.mainByCategory { result[name, default: []].append(nanoseconds) }
-        }
-        for name in result.keys {
-            let missing = frames.count - result[name]!.count
-            if missing > 0 { result[name]!.append(contentsOf: repeatElement(0, count: missing)) }
         }
         return result
     }

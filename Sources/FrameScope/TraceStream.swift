@@ -1,14 +1,27 @@
 public import FrameTrace
 
-/// Streams a recording to a file while the program runs, in the Chrome trace array form.
+/// Streams a recording to a file while the program runs, in the Chrome trace array form, so that
+/// the file on disk is a complete trace between flushes.
 ///
-/// Each ``flush()`` drains the recorder and appends the events to the file at once, so if the
-/// process dies, the file still holds everything flushed so far and loads in Perfetto and
-/// chrome://tracing (the array form may lack its closing `]`). ``finish()`` appends the metadata
-/// (clock, frame interval, dropped-event counts) and closes the array.
+/// The file always ends with the array's closing `]`: each ``flush()`` writes its events over
+/// that bracket and a new bracket after them, in one positioned write (`pwrite`). So:
 ///
-/// Use a stream for long or crash-prone runs; use ``Recorder/writeChromeJSON(to:)`` (object
-/// form, metadata up front for tools) when the recording ends normally and fits in memory.
+/// - **Between flushes** (and after ``init(recorder:path:)``, which writes a first `framescope`
+///   metadata event) the file is complete JSON — `[{...},...,{...}\n]` — that Perfetto,
+///   chrome://tracing and Tracy load unchanged, holding every event flushed so far. A process
+///   killed outside a flush loses only what it recorded since its last flush.
+/// - **A kill during a flush** can leave that one write cut short: the file then ends with a
+///   prefix of the flush (events complete, then at most one torn event, and no `]`).
+///   ``ChromeTraceReader`` reads such a file with a `truncated` diagnostic, and
+///   ``TraceRepair`` (`framescope repair`) turns it into a complete trace, dropping only the
+///   torn event.
+/// - Flows are written once both ends are recorded, and spans that cross threads as one async
+///   pair, so every flushed file is balanced. A span that straddles a flush is written with the
+///   flush after it ends: complete events are not in timestamp order in the file, which the
+///   format allows.
+///
+/// Nothing here survives the machine losing power: the writes reach the operating system, not
+/// the disk (there is no `fsync`).
 ///
 /// ```swift
 /// let stream = try TraceStream(recorder: recorder, path: "run.json")
@@ -18,40 +31,68 @@ public import FrameTrace
 public final class TraceStream {
     /// The recorder being drained.
     public let recorder: Recorder
+    /// The file being written.
+    public let path: String
     private let file: OutputFile
     private var writer: ChromeTraceWriter
     private var isFinished = false
+    /// Where the closing bracket starts: the next flush writes from here.
+    private var contentEnd: Int
+    /// Bytes written to the file so far, the closing bracket included.
+    public private(set) var byteCount: Int
+    /// Events written so far.
+    public private(set) var eventCount = 0
 
-    /// Creates the file and writes the opening of the array.
+    /// What ends the file between flushes.
+    private static let closing: [UInt8] = Array("\n]\n".utf8)
+
+    /// Creates the file and writes a complete trace holding one `framescope` metadata event.
     /// - Parameters:
     ///   - recorder: The recorder to drain; it should not be drained by anyone else meanwhile.
-    ///   - path: The file to create.
+    ///   - path: The file to create (a regular file: the stream writes at offsets).
     /// - Throws: ``FrameTrace/FileError`` when the file cannot be created.
     public init(recorder: Recorder, path: String) throws(FileError) {
         self.recorder = recorder
+        self.path = path
         file = try OutputFile(path: path)
         writer = ChromeTraceWriter(form: .array, baseTimestamp: recorder.startTimestamp)
-        try file.write(writer.begin())
+        // A first event, so the file starts `[{"` (what Perfetto sniffs for) from the start.
+        var opening = writer.begin()
+        opening += writer.finish(metadata: recorder.traceMetadata, closeArray: false).drop { $0 == 0x2C || $0 == 0x0A }
+        contentEnd = opening.count
+        byteCount = opening.count + Self.closing.count
+        try file.write(opening + Self.closing, at: 0)
     }
 
-    /// Drains the recorder and appends what it held to the file.
+    /// Drains the recorder and writes what it held over the closing bracket, with the bracket
+    /// after it.
     /// - Returns: The number of events written.
     /// - Throws: ``FrameTrace/FileError`` when writing fails.
     @discardableResult
     public func flush() throws(FileError) -> Int {
         precondition(!isFinished, "flush() after finish()")
         let chunk = recorder.drain()
-        try file.write(writer.append(chunk))
+        let bytes = writer.append(chunk)
+        guard !bytes.isEmpty else { return 0 }
+        try write(bytes)
+        eventCount += chunk.events.count
         return chunk.events.count
     }
 
-    /// Flushes what is left, appends the metadata and closes the array and the file.
+    /// Flushes what is left, appends the final metadata (dropped-event counts included) and
+    /// closes the file.
     /// - Throws: ``FrameTrace/FileError`` when writing fails.
     public func finish() throws(FileError) {
         guard !isFinished else { return }
         try flush()
         isFinished = true
-        try file.write(writer.finish(metadata: recorder.traceMetadata))
+        try write(writer.finish(metadata: recorder.traceMetadata, closeArray: false))
         try file.close()
+    }
+
+    private func write(_ bytes: [UInt8]) throws(FileError) {
+        try file.write(bytes + Self.closing, at: contentEnd)
+        contentEnd += bytes.count
+        byteCount = contentEnd + Self.closing.count
     }
 }

@@ -34,7 +34,7 @@ extension ChromeTraceReader.Parser {
             duration = 0
         }
         duration = min(duration, Int64.max - max(timestamp, 0))
-        noteTimestamp(timestamp, thread: thread, index: index)
+        _ = slot(for: thread)  // complete events may come in any order: the format does not require it
         let slice = TraceEvent(
             phase: .complete, name: symbol(event.name), category: symbol(event.category), thread: thread,
             timestamp: timestamp, duration: duration, arguments: argumentList())
@@ -146,7 +146,7 @@ extension ChromeTraceReader.Parser {
 
     private mutating func commitInstant(_ index: Int) {
         guard let thread = thread(index), let timestamp = timestamp(index) else { return }
-        noteTimestamp(timestamp, thread: thread, index: index)
+        _ = slot(for: thread)
         append(
             TraceEvent(
                 phase: .instant, name: symbol(event.name), category: symbol(event.category), thread: thread,
@@ -156,7 +156,7 @@ extension ChromeTraceReader.Parser {
 
     private mutating func commitCounter(_ index: Int) {
         guard let thread = thread(index), let timestamp = timestamp(index) else { return }
-        noteTimestamp(timestamp, thread: thread, index: index)
+        _ = slot(for: thread)
         append(
             TraceEvent(
                 phase: .counter, name: symbol(event.name), category: symbol(event.category), thread: thread,
@@ -171,7 +171,7 @@ extension ChromeTraceReader.Parser {
             return
         }
         let phase: Phase = event.phase == 0x62 ? .asyncBegin : event.phase == 0x65 ? .asyncEnd : .asyncInstant
-        noteTimestamp(timestamp, thread: thread, index: index)
+        _ = slot(for: thread)
         let category = symbol(event.category)
         append(
             TraceEvent(
@@ -200,7 +200,7 @@ extension ChromeTraceReader.Parser {
             return
         }
         let phase: Phase = event.phase == 0x73 ? .flowStart : event.phase == 0x66 ? .flowEnd : .flowStep
-        noteTimestamp(timestamp, thread: thread, index: index)
+        _ = slot(for: thread)
         append(
             TraceEvent(
                 phase: phase, name: symbol(event.name), category: symbol(event.category), thread: thread,
@@ -361,8 +361,13 @@ extension ChromeTraceReader.Parser {
         return z ^ (z >> 31)
     }
 
-    /// Finds the thread's state and counts the event as out of order if its timestamp is before
-    /// the previous one on the same thread.
+    /// Finds the thread's state and counts a begin or end event as out of order if its
+    /// timestamp is before the previous begin or end on the same thread.
+    ///
+    /// Only `B`/`E` are checked: their order on a thread is their nesting, so the reader pairs
+    /// them in timestamp order (``pairBeginsAndEnds()``) and says that the file needed it. Complete, instant, counter, async and flow events carry their own
+    /// times, and the format does not require them in timestamp order (a streaming writer emits a
+    /// span when it ends, after spans that began later), so they are not flagged.
     @inline(__always)
     @discardableResult
     private mutating func noteTimestamp(_ timestamp: Int64, thread: ThreadKey, index: Int) -> Int {

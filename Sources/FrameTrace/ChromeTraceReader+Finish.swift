@@ -146,7 +146,7 @@ extension ChromeTraceReader.Parser {
             let threadCount = outOfOrderThreads.count
             log.addSummary(
                 .outOfOrder, outOfOrderFirst,
-                "\(outOfOrderCount) event\(outOfOrderCount == 1 ? "" : "s") \(outOfOrderCount == 1 ? "is" : "are") earlier than the event before on the same thread (\(threadCount)\(threadCount >= 1000 ? "+" : "") thread\(threadCount == 1 ? "" : "s"))",
+                "\(outOfOrderCount) begin/end event\(outOfOrderCount == 1 ? "" : "s") \(outOfOrderCount == 1 ? "is" : "are") earlier than the begin/end event before on the same thread (\(threadCount)\(threadCount >= 1000 ? "+" : "") thread\(threadCount == 1 ? "" : "s"))",
                 count: outOfOrderCount)
         }
         let dropped = metadata.droppedEvents.values.reduce(0) { $0.addingReportingOverflow($1).overflow ? .max : $0 + $1 }

@@ -72,18 +72,22 @@ public enum ChromeTraceReader {
     /// ```swift
     /// let trace = try ChromeTraceReader.read(contentsOf: "Traces/demo.json")
     /// ```
-    /// - Parameter path: The file to read, or `-` for standard input.
+    /// - Parameters:
+    ///   - path: The file to read, or `-` for standard input.
+    ///   - maximumSize: The largest input accepted, in bytes; a pipe or device is read only this
+    ///     far (2 GiB by default).
     /// - Returns: The trace, with diagnostics for anything inconsistent.
     /// - Throws: ``TraceReadError`` with ``TraceReadError/Code/ioError`` when the file cannot be
-    ///   opened or read, or a syntax code with the position when it is not a trace.
+    ///   opened or read, ``TraceReadError/Code/tooLarge`` beyond `maximumSize`, or a syntax code
+    ///   with the position when it is not a trace.
     /// - Complexity: O(*n*) in the file's size, plus O(*e* log *e*) for the events of threads
     ///   whose `X` events are not in start order (the partial-overlap check sorts those).
-    public static func read(contentsOf path: String) throws(TraceReadError) -> Trace {
-        if path == "-" { return try read(fileDescriptor: 0, name: "standard input") }
+    public static func read(contentsOf path: String, maximumSize: Int = InputFile.defaultMaximumSize) throws(TraceReadError) -> Trace {
+        if path == "-" { return try read(fileDescriptor: 0, name: "standard input", maximumSize: maximumSize) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ioError(path) }
+        guard descriptor >= 0 else { throw InputFile.ioError(path) }
         defer { close(descriptor) }
-        return try read(fileDescriptor: descriptor, name: path)
+        return try read(fileDescriptor: descriptor, name: path, maximumSize: maximumSize)
     }
 
     /// Reads the trace from an open file descriptor: a regular file is mapped, a pipe or terminal
@@ -92,12 +96,14 @@ public enum ChromeTraceReader {
     /// ```swift
     /// let trace = try ChromeTraceReader.read(fileDescriptor: STDIN_FILENO)
     /// ```
-    /// - Parameter fileDescriptor: A descriptor open for reading; it is not closed.
+    /// - Parameters:
+    ///   - fileDescriptor: A descriptor open for reading; it is not closed.
+    ///   - maximumSize: The largest input accepted, in bytes (2 GiB by default).
     /// - Returns: The trace, with diagnostics for anything inconsistent.
-    /// - Throws: ``TraceReadError``, as ``read(contentsOf:)``.
+    /// - Throws: ``TraceReadError``, as ``read(contentsOf:maximumSize:)``.
     /// - Complexity: O(*n*) in the input's size.
-    public static func read(fileDescriptor: Int32) throws(TraceReadError) -> Trace {
-        try read(fileDescriptor: fileDescriptor, name: "file descriptor \(fileDescriptor)")
+    public static func read(fileDescriptor: Int32, maximumSize: Int = InputFile.defaultMaximumSize) throws(TraceReadError) -> Trace {
+        try read(fileDescriptor: fileDescriptor, name: "file descriptor \(fileDescriptor)", maximumSize: maximumSize)
     }
 
     /// Reads a trace from bytes in memory.
@@ -130,55 +136,15 @@ public enum ChromeTraceReader {
         return .success(parser.finish())
     }
 
-    private static func read(fileDescriptor descriptor: Int32, name: String) throws(TraceReadError) -> Trace {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw ioError(name) }
-        let size = Int(status.st_size)
-        if (status.st_mode & S_IFMT) == S_IFREG, size > 0,
-            let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED
-        {
+    private static func read(fileDescriptor descriptor: Int32, name: String, maximumSize: Int) throws(TraceReadError) -> Trace {
+        let size = try InputFile.checkedSize(of: descriptor, name: name, maximumSize: maximumSize)
+        if size > 0, let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED {
             defer { munmap(mapping, size) }
             _ = madvise(mapping, size, MADV_SEQUENTIAL)
             let buffer = UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: size)
             return try parse(buffer, releasesInput: true).get()
         }
-        let bytes = try readToEnd(descriptor, name: name)
+        let bytes = try InputFile.readToEnd(descriptor, name: name, maximumSize: maximumSize, expected: size)
         return try bytes.withUnsafeBufferPointer { parse($0, releasesInput: false) }.get()
-    }
-
-    /// Reads a descriptor that cannot be mapped (a pipe, a terminal, an empty or special file).
-    private static func readToEnd(_ descriptor: Int32, name: String) throws(TraceReadError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        let chunk = 1 << 20
-        while true {
-            let start = bytes.count
-            bytes.append(contentsOf: repeatElement(0, count: chunk))
-            let got = bytes.withUnsafeMutableBufferPointer { buffer in
-                systemRead(descriptor, buffer.baseAddress! + start, chunk)
-            }
-            if got < 0 {
-                if errno == EINTR {
-                    bytes.removeLast(chunk)
-                    continue
-                }
-                throw ioError(name)
-            }
-            bytes.removeLast(chunk - got)
-            if got == 0 { return bytes }
-        }
-    }
-
-    private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.read(descriptor, buffer, count)
-        #elseif canImport(Musl)
-        Musl.read(descriptor, buffer, count)
-        #else
-        Darwin.read(descriptor, buffer, count)
-        #endif
-    }
-
-    private static func ioError(_ name: String) -> TraceReadError {
-        TraceReadError(.ioError, "\(name): \(String(cString: strerror(errno)))", byteOffset: 0, line: 0, column: 0)
     }
 }

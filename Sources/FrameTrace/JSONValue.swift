@@ -83,15 +83,24 @@ public enum JSONValue: Sendable {
         }
     }
 
-    /// One open container while parsing.
-    private enum Frame {
-        case array([JSONValue])
-        case object([(String, JSONValue)], key: String)
+    /// One open container while parsing: where its elements start on the value stack, and for an
+    /// object where its member names start on the key stack.
+    private struct Frame {
+        var isObject: Bool
+        var firstValue: Int
+        var firstKey: Int
     }
 
     /// Parses the value at the scanner's position (after whitespace), leaving the scanner after it.
+    ///
+    /// Finished values wait on one flat stack until their container closes, and are then moved
+    /// into it once, so every value is copied a bounded number of times whatever the document's
+    /// shape: O(*n*) in the input (a container held in a stack frame and appended to would be
+    /// copied on every append, which is quadratic for a long array).
     static func parseValue(_ scanner: inout JSONScanner, maxDepth: Int) throws(TraceReadError) -> JSONValue {
         var stack: [Frame] = []
+        var values: [JSONValue] = []
+        var keys: [String] = []
         while true {
             // Parse a value, or open a container and go round for its first element.
             var value: JSONValue
@@ -107,7 +116,8 @@ public enum JSONValue: Sendable {
                         scanner.position += 1
                         value = .object([])
                     } else {
-                        stack.append(.object([], key: try memberName(&scanner)))
+                        stack.append(Frame(isObject: true, firstValue: values.count, firstKey: keys.count))
+                        keys.append(try memberName(&scanner))
                         continue
                     }
                 } else {
@@ -115,7 +125,7 @@ public enum JSONValue: Sendable {
                         scanner.position += 1
                         value = .array([])
                     } else {
-                        stack.append(.array([]))
+                        stack.append(Frame(isObject: false, firstValue: values.count, firstKey: keys.count))
                         continue
                     }
                 }
@@ -135,36 +145,43 @@ public enum JSONValue: Sendable {
             }
             // Add the value to its container; close containers that end here.
             while true {
-                guard let frame = stack.popLast() else { return value }
-                switch frame {
-                case .array(var elements):
-                    elements.append(value)
-                    let next = try scanner.peekValue("',' or ']' after an array element")
-                    if next == 0x2C {
-                        scanner.position += 1
-                        stack.append(.array(elements))
-                    } else if next == 0x5D {
-                        scanner.position += 1
-                        value = .array(elements)
-                        continue
-                    } else {
-                        throw scanner.unexpected(expecting: "',' or ']' after an array element")
-                    }
-                case .object(var members, let key):
-                    members.append((key, value))
+                guard let frame = stack.last else { return value }
+                values.append(value)
+                if frame.isObject {
                     let next = try scanner.peekValue("',' or '}' after an object member")
                     if next == 0x2C {
                         scanner.position += 1
-                        stack.append(.object(members, key: try memberName(&scanner)))
+                        keys.append(try memberName(&scanner))
+                        break
                     } else if next == 0x7D {
                         scanner.position += 1
+                        var members: [(String, JSONValue)] = []
+                        members.reserveCapacity(values.count - frame.firstValue)
+                        for (key, member) in zip(keys[frame.firstKey...], values[frame.firstValue...]) {
+                            members.append((key, member))
+                        }
+                        keys.removeSubrange(frame.firstKey...)
+                        values.removeSubrange(frame.firstValue...)
+                        stack.removeLast()
                         value = .object(members)
-                        continue
                     } else {
                         throw scanner.unexpected(expecting: "',' or '}' after an object member")
                     }
+                } else {
+                    let next = try scanner.peekValue("',' or ']' after an array element")
+                    if next == 0x2C {
+                        scanner.position += 1
+                        break
+                    } else if next == 0x5D {
+                        scanner.position += 1
+                        let elements = Array(values[frame.firstValue...])
+                        values.removeSubrange(frame.firstValue...)
+                        stack.removeLast()
+                        value = .array(elements)
+                    } else {
+                        throw scanner.unexpected(expecting: "',' or ']' after an array element")
+                    }
                 }
-                break
             }
         }
     }

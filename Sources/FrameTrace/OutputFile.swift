@@ -10,7 +10,7 @@ import Darwin
 public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file involved.
     public var path: String
-    /// What went wrong, e.g. `No such file or directory`.
+    /// What went wrong, e.g. `no such file or directory`.
     public var reason: String
 
     /// Creates an error.
@@ -22,7 +22,7 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(path): \(reason)" }
 
     static func fromErrno(_ path: String) -> FileError {
-        FileError(path: path, reason: String(cString: strerror(errno)))
+        FileError(path: path, reason: systemReason(errno))
     }
 }
 
@@ -41,23 +41,29 @@ public final class OutputFile {
     private let ownsDescriptor: Bool
 
     /// Creates (or truncates) the file at `path`; `-` writes to standard output.
-    /// - Throws: ``FileError`` when the file cannot be created.
-    public init(path: String) throws(FileError) {
+    ///
+    /// - Parameters:
+    ///   - path: The file, or `-` for standard output.
+    ///   - appending: Keep what the file holds and write after it (creating it if needed),
+    ///     instead of truncating it.
+    /// - Throws: ``FileError`` when the file cannot be created or opened.
+    public init(path: String, appending: Bool = false) throws(FileError) {
         self.path = path
         if path == "-" {
             fflush(nil)  // keep order with anything already printed
             descriptor = 1
             ownsDescriptor = false
         } else {
-            let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            let opened = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (appending ? O_APPEND : O_TRUNC), 0o644)
             guard opened >= 0 else { throw FileError.fromErrno(path) }
             descriptor = opened
             ownsDescriptor = true
         }
     }
 
-    /// Appends bytes, retrying short writes.
-    /// - Throws: ``FileError`` when the write fails (a full disk, a closed file).
+    /// Appends bytes, retrying short writes until every byte is written.
+    /// - Throws: ``FileError`` when the write fails (a full disk, a closed file); some of the
+    ///   bytes may have been written.
     public func write(_ bytes: [UInt8]) throws(FileError) {
         guard descriptor >= 0 else { throw FileError(path: path, reason: "file already closed") }
         var failure: FileError?
@@ -70,7 +76,43 @@ public final class OutputFile {
                     failure = FileError.fromErrno(path)
                     return
                 }
+                if written == 0 {
+                    failure = FileError(path: path, reason: "the system accepted none of \(buffer.count - offset) bytes")
+                    return
+                }
                 offset += written
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes bytes at an offset from the start of the file (`pwrite`), retrying short writes;
+    /// the file grows if they reach past its end. For files only, not standard output.
+    ///
+    /// ```swift
+    /// try file.write(Array(",{...}\n]".utf8), at: closingBracketOffset)
+    /// ```
+    /// - Parameters:
+    ///   - bytes: What to write.
+    ///   - offset: Where, in bytes from the start of the file.
+    /// - Throws: ``FileError`` when the write fails; some of the bytes may have been written.
+    public func write(_ bytes: [UInt8], at offset: Int) throws(FileError) {
+        guard descriptor >= 0 else { throw FileError(path: path, reason: "file already closed") }
+        var failure: FileError?
+        bytes.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let written = systemPositionedWrite(descriptor, buffer.baseAddress! + done, buffer.count - done, offset + done)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = FileError.fromErrno(path)
+                    return
+                }
+                if written == 0 {
+                    failure = FileError(path: path, reason: "the system accepted none of \(buffer.count - done) bytes")
+                    return
+                }
+                done += written
             }
         }
         if let failure { throw failure }
@@ -97,6 +139,16 @@ private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ cou
     Musl.write(descriptor, pointer, count)
     #else
     Glibc.write(descriptor, pointer, count)
+    #endif
+}
+
+private func systemPositionedWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int {
+    #if canImport(Darwin)
+    Darwin.pwrite(descriptor, pointer, count, off_t(offset))
+    #elseif canImport(Musl)
+    Musl.pwrite(descriptor, pointer, count, off_t(offset))
+    #else
+    Glibc.pwrite(descriptor, pointer, count, off_t(offset))
     #endif
 }
 

@@ -6,7 +6,7 @@
 ///
 /// The position is given three ways: ``byteOffset`` (0-based, for tools), and ``line`` and
 /// ``column`` (1-based, for people; the column counts Unicode scalars from the start of the line).
-/// For ``Code/ioError`` there is no position and all three are 0.
+/// For ``Code/ioError`` and ``Code/tooLarge`` there is no position and all three are 0.
 ///
 /// ```swift
 /// do {
@@ -37,6 +37,9 @@ public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible
         case tooDeep = "too-deep"
         /// The file could not be opened or read.
         case ioError = "io-error"
+        /// The input is larger than the reader's size limit (``InputFile/defaultMaximumSize``
+        /// unless the caller set another).
+        case tooLarge = "too-large"
     }
 
     /// What went wrong.
@@ -89,7 +92,7 @@ public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible
     /// path never counts lines.
     /// - Complexity: O(`byteOffset`).
     func located(in input: UnsafeBufferPointer<UInt8>) -> TraceReadError {
-        guard code != .ioError, line == 0 else { return self }
+        guard code != .ioError, code != .tooLarge, line == 0 else { return self }
         var copy = self
         let end = min(max(byteOffset, 0), input.count)
         copy.byteOffset = end

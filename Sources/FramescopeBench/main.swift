@@ -1,5 +1,5 @@
 // framescope-bench: prints figures, never asserts on speed. Run in release mode:
-//   swift run -c release framescope-bench [recorder|layout|diff|imaging|reader|all]   (from the repository root)
+//   swift run -c release framescope-bench [recorder|layout|diff|imaging|reader|robust|all]   (from the repository root)
 //   swift run -c release framescope-bench make-trace PATH [EVENTS]   (writes the reader's synthetic trace)
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "make-trace", arguments.count >= 2 {
@@ -15,3 +15,7 @@ if wants("layout") { runLayoutBenchmarks() }
 if wants("diff") { runDiffBenchmarks() }
 if wants("imaging") { runImagingBenchmarks() }
 if wants("reader") { runReaderBenchmarks(generatedEvents: 1_000_000) }
+if wants("robust") {
+    runRobustnessBenchmarks()
+    runAnalysisScalingBenchmarks()
+}

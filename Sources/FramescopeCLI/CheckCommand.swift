@@ -4,11 +4,12 @@ import Foundation
 
 /// `framescope check`: traces against a budget file, as a CI gate.
 enum CheckCommand: Command {
-    static let options: Set<String> = ["budget", "format", "junit", "fps", "main-thread", "frame-marker"]
+    static let options: Set<String> = ["budget", "format", "junit", "fps", "main-thread", "frame-marker", "max-input-size"]
     static let flags: Set<String> = ["github-annotations"]
     static let help = """
         USAGE: framescope check TRACE... --budget FILE [--format text|markdown|json] [--junit FILE]
                                 [--github-annotations] [--fps N] [--main-thread PID:TID]
+                                [--max-input-size BYTES]
 
         Checks each trace against a budget file: every rule that applies to the trace (the
         budget's limits, plus the trace sections whose glob matches the trace's file name) is
@@ -28,6 +29,7 @@ enum CheckCommand: Command {
                                 and the trace's metadata).
           --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the trace's metadata and names.
+          \(InputLimit.helpLine)
 
         When the environment variable GITHUB_STEP_SUMMARY names a file, the Markdown report is
         appended to it.
@@ -47,10 +49,11 @@ enum CheckCommand: Command {
         guard sources.filter({ $0 == "-" }).count <= 1 else { throw UsageError("standard input (-) can be read only once") }
         let format = try arguments.choice("format", among: ["text", "markdown", "json"], default: "text")
         let options = try ReportCommand.analysisOptions(arguments)
-        let budget = try readBudget(budgetPath)
+        let maximumSize = try InputLimit.maximumSize(arguments)
+        let budget = try readBudget(budgetPath, maximumSize: maximumSize)
         var traces: [BudgetCheck.TraceResult] = []
         for source in sources {
-            let report = budget.analyze(try ReportCommand.readTrace(source), options: options)
+            let report = budget.analyze(try ReportCommand.readTrace(source, maximumSize: maximumSize), options: options)
             guard report.summary.frameCount > 0 else { throw InputError("\(source): no frames found; nothing to check") }
             traces.append(BudgetCheck.TraceResult(name: traceName(source), source: source, report: report, budget: budget))
         }
@@ -65,16 +68,17 @@ enum CheckCommand: Command {
     }
 
     /// Reads and validates a budget file; any problem is an input error naming the file.
-    static func readBudget(_ path: String) throws -> Budget {
-        let data: Data
+    static func readBudget(_ path: String, maximumSize: Int = InputFile.defaultMaximumSize) throws -> Budget {
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try InputFile.bytes(contentsOf: path, maximumSize: maximumSize)
+        } catch where error.code == .tooLarge {
+            throw InputError(InputLimit.explain(error))
         } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? error.localizedDescription : "no such file"
-            throw InputError("cannot read budget file '\(path)': \(reason)")
+            throw InputError(error.description)  // the path and the system's reason
         }
         do {
-            return try Budget.parse([UInt8](data))
+            return try Budget.parse(bytes)
         } catch {
             throw InputError("\(path): \(error)")
         }
@@ -96,22 +100,16 @@ enum GateOutputs {
                 try file.write(Array(junit.xml().utf8))
                 try file.close()
             } catch {
-                throw InputError("cannot write JUnit report: \(error)")
+                throw InputError("\(error) (--junit)")
             }
         }
         if let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
             do {
-                if !FileManager.default.fileExists(atPath: path) {
-                    guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                        throw CocoaError(.fileWriteNoPermission)
-                    }
-                }
-                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-                try handle.seekToEnd()
-                try handle.write(contentsOf: Data((markdown + "\n").utf8))
-                try handle.close()
+                let file = try OutputFile(path: path, appending: true)
+                try file.write(Array((markdown + "\n").utf8))
+                try file.close()
             } catch {
-                throw InputError("cannot append to GITHUB_STEP_SUMMARY file '\(path)': \(error.localizedDescription)")
+                throw InputError("\(error) (GITHUB_STEP_SUMMARY)")
             }
         }
         if arguments.has("github-annotations") {

@@ -6,6 +6,7 @@ import Foundation
 enum CompareCommand: Command {
     static let options: Set<String> = [
         "base", "head", "budget", "alpha", "min-relative", "min-absolute-ms", "format", "junit", "fps", "main-thread", "frame-marker",
+        "max-input-size",
     ]
     static let flags: Set<String> = ["github-annotations"]
     static let help = """
@@ -22,7 +23,8 @@ enum CompareCommand: Command {
           - typical frame: Mann-Whitney U p-value below alpha, and the Hodges-Lehmann shift;
           - slow tail: the p95 change, with a bootstrap interval at 1 - alpha that excludes 0.
         A change of at least the minimum effects that is not significant is reported as a
-        possible regression (a warning; it passes).
+        possible regression (a warning; it passes). With fewer than \(MetricComparison.minimumFrames) frames a side a metric
+        is not judged: no-data, "too few frames to judge", a warning that passes.
 
         OPTIONS:
           --base TRACE          A base run (repeatable); instead of the BASE HEAD positionals.
@@ -42,6 +44,7 @@ enum CompareCommand: Command {
                                 and the trace's metadata).
           --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the traces' metadata and names.
+          \(InputLimit.helpLine)
 
         Defaults: two runs of the same code must pass and a 20% main-thread regression must
         fail. A false alarm needs both a 1-in-100 test result and an apparent change of 10%
@@ -78,7 +81,8 @@ enum CompareCommand: Command {
         var alpha = try number(arguments, "alpha") { $0 > 0 && $0 < 1 }
         var relative = try number(arguments, "min-relative") { $0 >= 0 }
         var absolute = try number(arguments, "min-absolute-ms") { $0 >= 0 }
-        let budget = try arguments.value("budget").map(CheckCommand.readBudget)
+        let maximumSize = try InputLimit.maximumSize(arguments)
+        let budget = try arguments.value("budget").map { path in try CheckCommand.readBudget(path, maximumSize: maximumSize) }
         let fromBudget = budget?.regression ?? .defaults
         alpha = alpha ?? fromBudget.alpha
         relative = relative ?? fromBudget.minimumRelativeEffect
@@ -87,7 +91,7 @@ enum CompareCommand: Command {
 
         func reports(_ sources: [String], side: String) throws -> [FrameReport] {
             let reports = try sources.map { source in
-                let trace = try ReportCommand.readTrace(source)
+                let trace = try ReportCommand.readTrace(source, maximumSize: maximumSize)
                 return budget?.analyze(trace, options: options) ?? FrameAnalyzer.analyze(trace, options: options)
             }
             guard reports.contains(where: { $0.summary.frameCount > 0 }) else {

@@ -4,11 +4,11 @@ import Foundation
 
 /// `framescope report`: where every frame's budget went, for any Chrome trace.
 enum ReportCommand: Command {
-    static let options: Set<String> = ["format", "fps", "main-thread", "top", "frame-marker"]
+    static let options: Set<String> = ["format", "fps", "main-thread", "top", "frame-marker", "max-input-size"]
     static let flags: Set<String> = []
     static let help = """
         USAGE: framescope report TRACE [--format text|markdown|json] [--fps N] [--main-thread PID:TID]
-                                       [--frame-marker NAME] [--top N]
+                                       [--frame-marker NAME] [--top N] [--max-input-size BYTES]
 
         Reads a Chrome trace (framescope's own or any other tool's; `-` reads stdin), finds the
         frames, and reports where each frame's budget went: by category and thread, hitches,
@@ -28,8 +28,10 @@ enum ReportCommand: Command {
           --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the trace's metadata and names.
           --top N               Worst frames to list, 0-1000 (default: 5).
+          \(InputLimit.helpLine)
 
-        EXIT CODES: 0 success, 2 usage error, 3 unreadable input (with line:column and byte offset).
+        EXIT CODES: 0 success, 2 usage error, 3 unreadable input (with line:column and byte offset)
+                    or unwritable output.
         """
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
@@ -38,7 +40,7 @@ enum ReportCommand: Command {
         }
         let format = try arguments.choice("format", among: ["text", "markdown", "json"], default: "text")
         let options = try analysisOptions(arguments)
-        let trace = try readTrace(source)
+        let trace = try readTrace(source, maximumSize: try InputLimit.maximumSize(arguments))
         let report = FrameAnalyzer.analyze(trace, options: options)
         switch format {
         case "markdown": print(report.markdown(source: source))
@@ -67,16 +69,15 @@ enum ReportCommand: Command {
         return AnalysisOptions(framesPerSecond: fps, mainThread: mainThread, worstFrameCount: top, frameMarkers: markers)
     }
 
-    /// Reads a trace from a path or stdin, turning read failures into one-line input errors.
-    static func readTrace(_ source: String) throws -> Trace {
+    /// Reads a trace from a path or stdin (at most `maximumSize` bytes), turning read failures
+    /// into one-line input errors.
+    static func readTrace(_ source: String, maximumSize: Int = InputFile.defaultMaximumSize) throws -> Trace {
         do {
-            if source == "-" {
-                let data = FileHandle.standardInput.readDataToEndOfFile()
-                return try ChromeTraceReader.read(bytes: [UInt8](data))
-            }
-            return try ChromeTraceReader.read(contentsOf: source)
+            return try ChromeTraceReader.read(contentsOf: source, maximumSize: maximumSize)
         } catch where error.code == .ioError {
             throw InputError(error.description)  // already names the file
+        } catch where error.code == .tooLarge {
+            throw InputError(InputLimit.explain(error))
         } catch {
             throw InputError("\(source == "-" ? "<stdin>" : source): \(error)")
         }

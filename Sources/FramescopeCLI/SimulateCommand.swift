@@ -7,10 +7,10 @@ import Foundation
 /// `framescope simulate`: runs one scenario with one strategy in the simulated display loop.
 enum SimulateCommand: Command {
     static let options: Set<String> = ["strategy", "fps", "frames", "seed", "out", "workers"]
-    static let flags: Set<String> = []
+    static let flags: Set<String> = ["stream"]
     static var help: String {
         var text = """
-            USAGE: framescope simulate SCENARIO [--strategy S] [--fps N] [--frames N] [--seed N] [--workers N] --out TRACE
+            USAGE: framescope simulate SCENARIO [--strategy S] [--fps N] [--frames N] [--seed N] [--workers N] [--stream] --out TRACE
 
             Runs real workloads frame by frame on a simulated display: a vsync grid drives the main
             thread in real time, a worker pool runs background work, a render-server thread
@@ -23,6 +23,10 @@ enum SimulateCommand: Command {
               --seed N       Fixes the generated content (default: 1).
               --workers N    Background worker threads (default: the core count).
               --out TRACE    Where to write the trace (required).
+              --stream       Write the trace as the run goes (array form, through TraceStream),
+                             flushed every \(ScenarioRun.streamFlushFrames) frames with progress on stderr: between
+                             flushes the file is a complete trace, so a long run can be watched
+                             and killed (see `framescope repair` for a kill mid-flush).
 
             SCENARIOS AND STRATEGIES:
             """
@@ -48,7 +52,7 @@ enum SimulateCommand: Command {
             "strategy", among: descriptor.strategies.map(\.name), default: descriptor.strategies[0].name)
         guard let out = arguments.value("out") else { throw UsageError("simulate needs --out TRACE") }
         let settings = try RunSettings(arguments, defaultFrames: 180)
-        let run = try ScenarioRun.execute(descriptor, strategy: strategy, settings: settings, tracePath: out)
+        let run = try ScenarioRun.execute(descriptor, strategy: strategy, settings: settings, tracePath: out, streaming: arguments.has("stream"))
         print(run.report.text(source: out))
         print("wrote \(out)")
         return .success
@@ -75,11 +79,15 @@ struct ScenarioRun {
     var report: FrameReport
     var summary: DisplayLoop.Summary
 
-    /// Runs a scenario on this (main) thread, writes its trace and analyses it.
-    static func execute(_ descriptor: ScenarioDescriptor, strategy: String, settings: RunSettings, tracePath: String) throws -> ScenarioRun {
-        guard let scenario = descriptor.make(strategy, settings.seed) else {
-            throw UsageError("unknown strategy '\(strategy)' for \(descriptor.name)")
-        }
+    /// Frames between two flushes of a streamed run.
+    static let streamFlushFrames = 10
+
+    /// Runs a scenario on this (main) thread, writes its trace and analyses it. With
+    /// `streaming`, the trace is written through a ``TraceStream`` flushed every
+    /// ``streamFlushFrames`` frames, and the report is made from the file read back.
+    static func execute(
+        _ descriptor: ScenarioDescriptor, strategy: String, settings: RunSettings, tracePath: String, streaming: Bool = false
+    ) throws -> ScenarioRun {
         let configuration = DisplayConfiguration(refreshRate: settings.refreshRate, frameCount: settings.frames, workerCount: settings.workers)
         let recorder = Recorder(configuration: .init(
             perThreadCapacity: 1 << 20, frameInterval: .nanoseconds(configuration.frameIntervalNanoseconds)))
@@ -88,20 +96,46 @@ struct ScenarioRun {
         recorder.annotate("seed", .int(Int64(settings.seed)))
         recorder.annotate("refresh-rate", .int(Int64(settings.refreshRate)))
         let loop = DisplayLoop(recorder: recorder, configuration: configuration)
+        let stream: TraceStream?
+        do {
+            stream = streaming ? try TraceStream(recorder: recorder, path: tracePath) : nil
+        } catch {
+            throw InputError(error.description)
+        }
+        // Made after the stream, so a streamed run has its file from the start, whatever the
+        // scenario takes to prepare.
+        guard let scenario = descriptor.make(strategy, settings.seed) else {
+            throw UsageError("unknown strategy '\(strategy)' for \(descriptor.name)")
+        }
+        var streamError: FileError?
         let started = Date()
         var lastProgress = started
         let summary = loop.run(scenario) { done in
+            if let stream, streamError == nil, done % streamFlushFrames == 0 {
+                do throws(FileError) { try stream.flush() } catch { streamError = error }
+            }
             let now = Date()
             if now.timeIntervalSince(lastProgress) >= 1 || (done == settings.frames && now.timeIntervalSince(started) >= 1) {
-                progress("  \(descriptor.name) / \(strategy): frame \(done) of \(settings.frames)")
+                let written = stream.map { ", \($0.eventCount) events in \($0.path)" } ?? ""
+                progress("  \(descriptor.name) / \(strategy): frame \(done) of \(settings.frames)\(written)")
                 lastProgress = now
             }
         }
         do {
-            try recorder.writeChromeJSON(to: tracePath)
+            if let streamError { throw streamError }
+            if let stream {
+                try stream.finish()
+            } else {
+                try recorder.writeChromeJSON(to: tracePath)
+            }
         } catch {
             throw InputError("cannot write trace: \(error)")
         }
-        return ScenarioRun(report: FrameAnalyzer.analyze(recorder.snapshot()), summary: summary)
+        guard streaming else { return ScenarioRun(report: FrameAnalyzer.analyze(recorder.snapshot()), summary: summary) }
+        do {
+            return ScenarioRun(report: FrameAnalyzer.analyze(try ChromeTraceReader.read(contentsOf: tracePath)), summary: summary)
+        } catch {
+            throw InputError("\(tracePath): \(error)")
+        }
     }
 }

@@ -18,6 +18,7 @@ let usage = """
       report      Where every frame's budget went in any Chrome trace.
       check       Check traces against a budget file (a CI gate).
       compare     Compare head runs with base runs, noise-aware (a CI gate).
+      repair      Complete a trace whose writer was killed mid-write.
       help        Show this help, or a command's help: framescope help <command>.
 
     OPTIONS:
@@ -39,6 +40,7 @@ let commands: [String: any Command.Type] = [
     "report": ReportCommand.self,
     "check": CheckCommand.self,
     "compare": CompareCommand.self,
+    "repair": RepairCommand.self,
 ]
 
 @MainActor
@@ -86,4 +88,9 @@ func run(_ arguments: [String]) -> ExitCode {
     }
 }
 
-exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)
+let status = run(Array(CommandLine.arguments.dropFirst()))
+if let failure = StandardOutput.failure {
+    printError("error: standard output: \(failure)")
+    exit(ExitCode.input.rawValue)
+}
+exit(status.rawValue)

@@ -47,6 +47,36 @@ public struct PercentileSummary<Value: Comparable & AdditiveArithmetic & Sendabl
 extension PercentileSummary: Hashable where Value: Hashable {}
 
 extension PercentileSummary where Value: FixedWidthInteger {
+    /// Summarizes `values` together with `zeroCount` more zeros, without making the zeros: the
+    /// same summary as of `values + Array(repeating: 0, count: zeroCount)`.
+    ///
+    /// A category's per-frame time is 0 in every frame it did not run in; with many categories
+    /// and many frames, writing those zeros out would cost categories × frames.
+    /// - Complexity: O(*k* log *k*) for *k* values, whatever `zeroCount`.
+    init?(_ values: [Value], zeroCount: Int) {
+        precondition(zeroCount >= 0, "zeroCount must not be negative")
+        let sorted = values.sorted()
+        let count = sorted.count + zeroCount
+        guard count > 0 else { return nil }
+        // The zeros sit after the negative values in sorted order.
+        var negatives = 0
+        while negatives < sorted.count, sorted[negatives] < 0 { negatives += 1 }
+        func value(at index: Int) -> Value {
+            index < negatives ? sorted[index] : index < negatives + zeroCount ? 0 : sorted[index - zeroCount]
+        }
+        func percentile(_ p: Double) -> Value { value(at: SortedSample<Value>.nearestRankIndex(percentile: p, count: count)) }
+        self.count = count
+        p50 = percentile(50)
+        p90 = percentile(90)
+        p95 = percentile(95)
+        p99 = percentile(99)
+        max = value(at: count - 1)
+        total = sorted.reduce(0) { $0.addingSaturating($1) }
+        mean = sorted.reduce(0.0) { $0 + Double($1) } / Double(count)
+    }
+}
+
+extension PercentileSummary where Value: FixedWidthInteger {
     /// Summarizes integer values, such as nanoseconds. The ``total`` saturates at the type's
     /// bounds instead of overflowing.
     /// - Parameter values: The values, in any order.

@@ -1,0 +1,93 @@
+/// Turns an array-form trace cut off by a crash into a complete one, dropping only the event the
+/// cut went through.
+///
+/// A writer killed in the middle of a write (``TraceStream`` in a flush, or any tool that
+/// streams the array form) leaves `[{...},{...},{"ph":"X","na` — every event before the cut
+/// complete, then part of one. Viewers differ on such files (Catapult rejects them whole); the
+/// repair keeps every complete event byte for byte, drops the torn one and whatever follows the
+/// last complete event, and closes the array.
+///
+/// ```swift
+/// let repair = try TraceRepair.repair(bytes)
+/// print("dropped \(repair.droppedByteCount) bytes")
+/// try OutputFile(path: "fixed.json").write(repair.bytes)
+/// ```
+public struct TraceRepair: Sendable, Hashable {
+    /// The complete trace.
+    public var bytes: [UInt8]
+    /// Complete events kept.
+    public var keptEventCount: Int
+    /// Bytes of the input after the last complete event that were dropped (a torn event, a
+    /// trailing comma, whitespace); 0 when the input was already complete.
+    public var droppedByteCount: Int
+    /// Where the dropped bytes began in the input, when any were dropped.
+    public var droppedFromOffset: Int?
+    /// Whether the input was already a complete trace (it is returned unchanged).
+    public var wasComplete: Bool
+
+    /// Repairs an array-form trace.
+    ///
+    /// - Parameter input: The trace's bytes: `[` then events, possibly cut off anywhere.
+    /// - Returns: The repaired trace; unchanged bytes when the array was already closed.
+    /// - Throws: ``TraceReadError`` when the input is not an array-form trace, or is invalid
+    ///   before the cut (the repair removes a torn tail, not errors in the middle).
+    /// - Complexity: O(*n*) in the input's size.
+    public static func repair(_ input: [UInt8]) throws(TraceReadError) -> TraceRepair {
+        let result: Result<TraceRepair, TraceReadError> = input.withUnsafeBufferPointer { buffer in
+            do throws(TraceReadError) {
+                return .success(try repair(buffer, input: input))
+            } catch {
+                return .failure(error.located(in: buffer))
+            }
+        }
+        return try result.get()
+    }
+
+    private static func repair(_ buffer: UnsafeBufferPointer<UInt8>, input: [UInt8]) throws(TraceReadError) -> TraceRepair {
+        var scanner = JSONScanner(buffer)
+        scanner.skipByteOrderMark()
+        scanner.skipWhitespace()
+        guard !scanner.isAtEnd, scanner.current == 0x5B else {
+            throw TraceReadError(.notATrace, "only the array form ([{...},...) can be repaired; this input does not start with '['", at: scanner.position)
+        }
+        scanner.position += 1
+        var events = 0
+        var lastEventEnd = scanner.position  // just after `[` until an event is complete
+        while true {
+            scanner.skipWhitespace()
+            if scanner.isAtEnd { break }
+            if scanner.current == 0x5D {
+                let close = scanner.position
+                scanner.position += 1
+                scanner.skipWhitespace()
+                guard scanner.isAtEnd else { throw scanner.unexpected(expecting: "the end of the input after ']'") }
+                // A trailing comma before `]` is tolerated by readers but not by JSON itself.
+                let between = buffer[lastEventEnd..<close]
+                if between.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+                    return TraceRepair(bytes: input, keptEventCount: events, droppedByteCount: 0, droppedFromOffset: nil, wasComplete: true)
+                }
+                break
+            }
+            if events > 0 {
+                guard scanner.current == 0x2C else { throw scanner.unexpected(expecting: "',' or ']' after an event") }
+                scanner.position += 1
+                scanner.skipWhitespace()
+                if scanner.isAtEnd || scanner.current == 0x5D { continue }
+            }
+            do throws(TraceReadError) {
+                try scanner.skipValue()
+            } catch {
+                guard error.isEndOfInput else { throw error }
+                break  // the torn event
+            }
+            events += 1
+            lastEventEnd = scanner.position
+        }
+        var bytes = Array(input[..<lastEventEnd])
+        bytes += Array("\n]\n".utf8)
+        let dropped = input.count - lastEventEnd
+        return TraceRepair(
+            bytes: bytes, keptEventCount: events, droppedByteCount: dropped, droppedFromOffset: dropped > 0 ? lastEventEnd : nil,
+            wasComplete: false)
+    }
+}

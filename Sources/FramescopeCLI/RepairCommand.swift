@@ -1,0 +1,75 @@
+import FrameTrace
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `framescope repair`: completes an array-form trace cut off by a crash.
+enum RepairCommand: Command {
+    static let options: Set<String> = ["out", "max-input-size"]
+    static let flags: Set<String> = []
+    static let help = """
+        USAGE: framescope repair TRACE [--out FILE] [--max-input-size BYTES]
+
+        Completes an array-form trace whose writer was killed mid-write (a TraceStream, or
+        `framescope simulate --stream`): keeps every complete event byte for byte, drops the one
+        event the cut went through and anything after the last complete event, and closes the
+        array. Says on stderr how many bytes it dropped. A complete trace is left as it is.
+
+        OPTIONS:
+          --out FILE            Where to write the repaired trace (default: replace TRACE, through
+                                a temporary file renamed over it; - for standard output).
+          \(InputLimit.helpLine)
+
+        EXIT CODES: 0 repaired (or already complete), 2 usage error, 3 unreadable input (not an
+                    array-form trace, or invalid before the cut) or unwritable output.
+        """
+
+    static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+        guard arguments.positionals.count == 1, let source = arguments.positionals.first, source != "-" else {
+            throw UsageError("repair takes exactly one TRACE file")
+        }
+        let maximumSize = try InputLimit.maximumSize(arguments)
+        let repair: TraceRepair
+        do {
+            repair = try TraceRepair.repair(try InputFile.bytes(contentsOf: source, maximumSize: maximumSize))
+        } catch where error.code == .tooLarge {
+            throw InputError(InputLimit.explain(error))
+        } catch where error.code == .ioError {
+            throw InputError(error.description)
+        } catch {
+            throw InputError("\(source): \(error)")
+        }
+        let destination = arguments.value("out") ?? source
+        if repair.wasComplete {
+            progress("\(source): complete, \(repair.keptEventCount) events; nothing dropped")
+            if destination == source { return .success }
+        } else {
+            let offset = repair.droppedFromOffset.map { " from byte \($0)" } ?? ""
+            progress("\(source): kept \(repair.keptEventCount) complete events; dropped \(repair.droppedByteCount) bytes\(offset) (a torn event and the missing ']')")
+        }
+        if destination == "-" {
+            StandardOutput.write(repair.bytes)
+            return .success
+        }
+        // Replacing the input: write beside it and rename, so a failure leaves the input as it was.
+        let target = destination == source ? source + ".repair-\(getpid())" : destination
+        do {
+            let file = try OutputFile(path: target)
+            try file.write(repair.bytes)
+            try file.close()
+            if target != destination, rename(target, destination) != 0 {
+                let reason = String(cString: strerror(errno)).lowercasingFirstWord
+                _ = unlink(target)
+                throw FileError(path: destination, reason: reason)
+            }
+        } catch {
+            if target != destination { _ = unlink(target) }
+            throw InputError("\(error)")
+        }
+        return .success
+    }
+}

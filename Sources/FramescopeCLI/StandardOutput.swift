@@ -1,0 +1,76 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Checked writes to standard output.
+///
+/// Every `print` in this module resolves to the function below (it shadows the standard
+/// library's), which writes straight to file descriptor 1 and retries short writes. The first
+/// failure — a full disk, `/dev/full`, a closed descriptor — is remembered and later output is
+/// dropped; ``StandardOutput/failure`` is checked when the command ends, and turns its exit code
+/// into 3 with one line on stderr, so output is never lost silently.
+enum StandardOutput {
+    private static let firstFailure = Mutex<String?>(nil)
+
+    /// Why writing to standard output failed, if it did.
+    static var failure: String? { firstFailure.withLock { $0 } }
+
+    /// Writes all of `bytes` to standard output, unless an earlier write failed.
+    static func write(_ bytes: some Collection<UInt8>) {
+        firstFailure.withLock { failure in
+            guard failure == nil else { return }
+            let contiguous = Array(bytes)
+            contiguous.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = systemWrite(1, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        failure = String(cString: strerror(errno)).lowercasingFirstWord
+                        return
+                    }
+                    if written == 0 {
+                        failure = "the system accepted none of \(buffer.count - offset) bytes"
+                        return
+                    }
+                    offset += written
+                }
+            }
+        }
+    }
+}
+
+/// Writes the items to standard output, checked (see ``StandardOutput``); the same signature as
+/// the standard library's `print`.
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    var text = ""
+    for (index, item) in items.enumerated() {
+        if index > 0 { text += separator }
+        text += String(describing: item)
+    }
+    text += terminator
+    StandardOutput.write(text.utf8)
+}
+
+private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Darwin)
+    Darwin.write(descriptor, pointer, count)
+    #elseif canImport(Musl)
+    Musl.write(descriptor, pointer, count)
+    #else
+    Glibc.write(descriptor, pointer, count)
+    #endif
+}
+
+extension String {
+    /// `No space left on device` → `no space left on device` (an acronym like `EIO` stays).
+    var lowercasingFirstWord: String {
+        guard let first, first.isUppercase, dropFirst().first.map({ !$0.isUppercase }) ?? true else { return self }
+        return first.lowercased() + dropFirst()
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import FrameTrace
+import Testing
+
+@Suite("Inputs are read up to a size cap, and file errors name the path and the system's reason")
+struct InputFileTests {
+    @Test("An endless device stops at the cap with too-large, having held no more than the cap and one chunk")
+    func endlessDevice() throws {
+        let error = try #require(throws: TraceReadError.self) { try InputFile.bytes(contentsOf: "/dev/zero", maximumSize: 4096) }
+        #expect(error.code == .tooLarge)
+        #expect(error.description == "/dev/zero: larger than the input size limit of 4096 bytes")
+    }
+
+    @Test("A regular file over the cap is refused before it is read; at the cap it is read whole")
+    func regularFileCap() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-cap-\(UUID().uuidString).json").path
+        let text = #"[{"ph":"X","name":"a","ts":1,"dur":2,"pid":1,"tid":1}]"#
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let size = text.utf8.count
+        let error = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: path, maximumSize: size - 1) }
+        #expect(error.code == .tooLarge)
+        #expect(try ChromeTraceReader.read(contentsOf: path, maximumSize: size).events.count == 1)
+        #expect(try InputFile.bytes(contentsOf: path, maximumSize: size) == Array(text.utf8))
+    }
+
+    @Test("A device that does not start a JSON document is rejected at its first byte, not read to the cap")
+    func notJSONDevice() throws {
+        let error = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: "/dev/zero") }
+        #expect(error.code == .notJSON)
+        #expect(error.byteOffset == 0)
+    }
+
+    @Test("A directory and a missing file are io-errors that name the path and the reason in lower case")
+    func fileErrors() throws {
+        let directory = try #require(throws: TraceReadError.self) { try InputFile.bytes(contentsOf: "/tmp") }
+        #expect(directory.code == .ioError)
+        #expect(directory.description == "/tmp: is a directory")
+        let trace = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: "/tmp") }
+        #expect(trace.description == "/tmp: is a directory")
+        let missing = try #require(throws: TraceReadError.self) { try InputFile.bytes(contentsOf: "/nonexistent/b.json") }
+        #expect(missing.description == "/nonexistent/b.json: no such file or directory")
+    }
+
+    @Test("Writing to a full device fails with the path and the reason; appending keeps what the file held")
+    func outputErrors() throws {
+        let full = try OutputFile(path: "/dev/full")
+        let error = try #require(throws: FileError.self) { try full.write(Array("x".utf8)) }
+        #expect(error.description == "/dev/full: no space left on device")
+        let directory = try #require(throws: FileError.self) { try OutputFile(path: "/tmp") }
+        #expect(directory.description == "/tmp: is a directory")
+
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-append-\(UUID().uuidString).md").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for line in ["one\n", "two\n"] {
+            let file = try OutputFile(path: path, appending: true)
+            try file.write(Array(line.utf8))
+            try file.close()
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "one\ntwo\n")
+    }
+}
