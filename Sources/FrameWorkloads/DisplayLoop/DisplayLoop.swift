@@ -142,6 +142,7 @@ public final class DisplayLoop {
     ///   - scenario: The workload.
     ///   - progress: Called after every frame with the number of frames done.
     /// - Returns: What the loop saw.
+    @discardableResult
     public func run(_ scenario: some Scenario, progress: (Int) -> Void = { _ in }) -> Summary {
         recorder.designateCurrentThreadAsMain()
         let interval = configuration.frameIntervalNanoseconds
