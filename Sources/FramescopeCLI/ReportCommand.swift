@@ -5,10 +5,10 @@ import Foundation
 /// `framescope report`: where every frame's budget went, for any Chrome trace.
 enum ReportCommand: Command {
     static let options: Set<String> = ["format", "fps", "main-thread", "top", "frame-marker"]
-    static let flags: Set<String> = []
+    static let flags: Set<String> = ["wide"]
     static let help = """
-        USAGE: framescope report TRACE [--format text|markdown|json] [--fps N] [--main-thread PID:TID]
-                                       [--frame-marker NAME] [--top N]
+        USAGE: framescope report TRACE [--format text|markdown|json|html] [--fps N] [--main-thread PID:TID]
+                                       [--frame-marker NAME] [--top N] [--wide]
 
         Reads a Chrome trace (framescope's own or any other tool's; `-` reads stdin), finds the
         frames, and reports where each frame's budget went: by category and thread, hitches,
@@ -22,12 +22,16 @@ enum ReportCommand: Command {
 
         OPTIONS:
           --format F            text (default, for a terminal), markdown (for a pull request),
-                                or json (schema framescope.report, version \(FrameReport.schemaVersion)).
+                                json (schema framescope.report, version \(FrameReport.schemaVersion)), or
+                                html (one self-contained page: a frame timeline and every
+                                table; redirect it to a file and open it in a browser).
           --fps N               Frame rate, 1-1000; wins over the trace's metadata (default: the
                                 trace's, else Chrome's BeginFrame rate, else 60).
           --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the trace's metadata and names.
           --top N               Worst frames to list, 0-1000 (default: 5).
+          --wide                Text: every column, whole (default: fit 100 columns, long
+                                names cut with …).
 
         EXIT CODES: 0 success, 2 usage error, 3 unreadable input (with line:column and byte offset).
         """
@@ -36,14 +40,15 @@ enum ReportCommand: Command {
         guard arguments.positionals.count == 1, let source = arguments.positionals.first else {
             throw UsageError("report takes exactly one TRACE (a path, or - for stdin)")
         }
-        let format = try arguments.choice("format", among: ["text", "markdown", "json"], default: "text")
+        let format = try arguments.choice("format", among: ["text", "markdown", "json", "html"], default: "text")
         let options = try analysisOptions(arguments)
         let trace = try readTrace(source)
         let report = FrameAnalyzer.analyze(trace, options: options)
         switch format {
         case "markdown": print(report.markdown(source: source))
         case "json": print(report.jsonValue(source: source).description)
-        default: print(report.text(source: source))
+        case "html": print(report.html(source: source), terminator: "")
+        default: print(report.text(source: source, wide: arguments.has("wide")))
         }
         return .success
     }

@@ -87,3 +87,26 @@ struct ReportCommandTests {
         #expect(result.status == 2)
     }
 }
+
+@Suite("framescope report --format html and --wide")
+struct ReportHTMLCommandTests {
+    @Test("--format html prints one page whose timeline has the report's frame count")
+    func htmlReport() throws {
+        let path = try ReportCommandTests().writeTrace()
+        let result = try CLI.run(["report", path, "--format", "html"])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("<!DOCTYPE html>"))
+        #expect(result.standardOutput.contains("data-frames=\"2\""))
+        #expect(result.standardOutput.contains("Frames from: estimated from main-thread work"))
+    }
+
+    @Test("--wide is accepted and keeps every categories column")
+    func wide() throws {
+        let path = try ReportCommandTests().writeTrace()
+        let narrow = try CLI.run(["report", path])
+        let wide = try CLI.run(["report", path, "--wide"])
+        #expect(wide.status == 0)
+        #expect(wide.standardOutput.contains("main p50/frame"))
+        #expect(!narrow.standardOutput.contains("main p50/frame"))
+    }
+}
