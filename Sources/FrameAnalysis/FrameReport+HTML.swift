@@ -1,4 +1,4 @@
-public import FrameTrace
+import FrameTrace
 
 extension FrameReport {
     /// The report as one self-contained HTML page: no network, no external script or font.

@@ -28,7 +28,7 @@ enum DemoCommand: Command {
 
         OPTIONS:
           --out-dir DIR   Where to write the traces (default: framescope-demo).
-          --frames N      Frames per run, 1-100000 (default: 120).
+          --frames N      Frames per run, 1-100000 (default: 60).
           --fps N         Refresh rate, 1-240 Hz (default: 60).
           --seed N        Fixes the generated content (default: 1).
           --workers N     Background worker threads (default: the core count).
@@ -40,7 +40,7 @@ enum DemoCommand: Command {
         guard arguments.positionals.isEmpty else { throw UsageError("demo takes no positional arguments") }
         let directory = arguments.value("out-dir") ?? "framescope-demo"
         let format = try arguments.choice("format", among: ["text", "markdown"], default: "text")
-        let settings = try RunSettings(arguments, defaultFrames: 120)
+        let settings = try RunSettings(arguments, defaultFrames: 60)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
