@@ -38,6 +38,9 @@ public struct Comparison: Sendable, Hashable {
     public var metrics: [MetricComparison]
     /// Summary figures shown for information, without a verdict.
     public var summaries: [SummaryComparison]
+    /// The first head trace's main-thread cost per frame, for the Markdown summary's chart;
+    /// `nil` when it has no frames.
+    public var headChart: FrameChart?
 
     /// Compares pooled runs.
     ///
@@ -65,6 +68,7 @@ public struct Comparison: Sendable, Hashable {
         let headFrames = head.flatMap(\.frames)
         baseFrameCount = baseFrames.count
         headFrameCount = headFrames.count
+        headChart = head.first.flatMap { $0.frames.isEmpty ? nil : FrameChart(report: $0) }
 
         func milliseconds(_ frames: [FrameReport.Frame], _ value: (FrameReport.Frame) -> Int64) -> [Double] {
             frames.map { Double(value($0)) / 1e6 }

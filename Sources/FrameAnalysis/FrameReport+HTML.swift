@@ -157,7 +157,8 @@ public enum HTMLPage {
         table { border-collapse: collapse; margin: 10px 0 14px; font-size: 13px; }
         caption { text-align: left; font-weight: 600; padding: 4px 0; }
         th, td { padding: 3px 10px; border-bottom: 1px solid #e8e8ed; text-align: left; vertical-align: top; }
-        th { font-weight: 600; color: var(--muted); border-bottom-color: var(--grid); } .num { text-align: right; font-variant-numeric: tabular-nums; }
+        th { font-weight: 600; color: var(--muted); border-bottom-color: var(--grid); }
+        .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
         td { max-width: 520px; overflow-wrap: anywhere; }
 
         """

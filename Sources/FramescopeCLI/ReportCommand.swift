@@ -4,11 +4,12 @@ import Foundation
 
 /// `framescope report`: where every frame's budget went, for any Chrome trace.
 enum ReportCommand: Command {
-    static let options: Set<String> = ["format", "fps", "main-thread", "top", "frame-marker"]
+    static let options: Set<String> = ["format", "fps", "main-thread", "top", "frame-marker", "label"]
     static let flags: Set<String> = ["wide"]
     static let help = """
-        USAGE: framescope report TRACE [--format text|markdown|json|html] [--fps N] [--main-thread PID:TID]
-                                       [--frame-marker NAME] [--top N] [--wide]
+        USAGE: framescope report TRACE [--format text|markdown|json|html|frames-jsonl|frames-csv] [--fps N]
+                                       [--main-thread PID:TID] [--frame-marker NAME] [--top N] [--wide]
+                                       [--label KEY=VALUE]
 
         Reads a Chrome trace (framescope's own or any other tool's; `-` reads stdin), finds the
         frames, and reports where each frame's budget went: by category and thread, hitches,
@@ -24,7 +25,11 @@ enum ReportCommand: Command {
           --format F            text (default, for a terminal), markdown (for a pull request),
                                 json (schema framescope.report, version \(FrameReport.schemaVersion)), or
                                 html (one self-contained page: a frame timeline and every
-                                table; redirect it to a file and open it in a browser).
+                                table; redirect it to a file and open it in a browser), or
+                                frames-jsonl / frames-csv (one row per frame, schema
+                                \(FrameRows.schema) v\(FrameRows.version), for DuckDB or ClickHouse).
+          --label KEY=VALUE     frames-jsonl/csv: a label_KEY column on every row, e.g.
+                                --label branch=main (repeatable).
           --fps N               Frame rate, 1-1000; wins over the trace's metadata (default: the
                                 trace's, else Chrome's BeginFrame rate, else 60).
           --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
@@ -40,7 +45,15 @@ enum ReportCommand: Command {
         guard arguments.positionals.count == 1, let source = arguments.positionals.first else {
             throw UsageError("report takes exactly one TRACE (a path, or - for stdin)")
         }
-        let format = try arguments.choice("format", among: ["text", "markdown", "json", "html"], default: "text")
+        let format = try arguments.choice("format", among: ["text", "markdown", "json", "html", "frames-jsonl", "frames-csv"], default: "text")
+        var labels: [(key: String, value: String)] = []
+        for label in arguments.values("label") {
+            guard let equals = label.firstIndex(of: "="), equals != label.startIndex,
+                  label[..<equals].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+                throw UsageError("option '--label' expects KEY=VALUE with a key of letters, digits, _ or -, got '\(label)'")
+            }
+            labels.append((String(label[..<equals]), String(label[label.index(after: equals)...])))
+        }
         let options = try analysisOptions(arguments)
         let trace = try readTrace(source)
         let report = FrameAnalyzer.analyze(trace, options: options)
@@ -48,6 +61,10 @@ enum ReportCommand: Command {
         case "markdown": print(report.markdown(source: source))
         case "json": print(report.jsonValue(source: source).description)
         case "html": print(report.html(source: source), terminator: "")
+        case "frames-jsonl", "frames-csv":
+            FrameRows.write(report, trace: source, labels: labels, metadata: trace.metadata, format: format == "frames-csv" ? .csv : .jsonLines) {
+                print($0, terminator: "")
+            }
         default: print(report.text(source: source, wide: arguments.has("wide")))
         }
         return .success

@@ -110,3 +110,39 @@ struct ReportHTMLCommandTests {
         #expect(!narrow.standardOutput.contains("main p50/frame"))
     }
 }
+
+@Suite("framescope report --format frames-jsonl and frames-csv")
+struct ReportFrameRowsCommandTests {
+    @Test("frames-jsonl writes one labelled JSON object per frame")
+    func jsonLines() throws {
+        let path = try ReportCommandTests().writeTrace()
+        let result = try CLI.run(["report", path, "--format", "frames-jsonl", "--label", "branch=main", "--label", "run=2"])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2)
+        let row = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(row["schema"] as? String == "framescope.frames")
+        #expect(row["label_branch"] as? String == "main")
+        #expect(row["label_run"] as? String == "2")
+        #expect(row["index"] as? Int == 1)
+        #expect(row["missed_vsyncs"] as? Int == 1)
+    }
+
+    @Test("frames-csv writes a header and one line per frame")
+    func csv() throws {
+        let path = try ReportCommandTests().writeTrace()
+        let result = try CLI.run(["report", path, "--format", "frames-csv"])
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("schema,version,trace,frame_source,frame_interval_ms,index,"))
+    }
+
+    @Test("A label without KEY= is a usage error")
+    func badLabel() throws {
+        let path = try ReportCommandTests().writeTrace()
+        let result = try CLI.run(["report", path, "--format", "frames-jsonl", "--label", "main"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("'--label' expects KEY=VALUE"))
+    }
+}
