@@ -67,7 +67,7 @@ extension FrameReport {
         }
 
         var byCategory = ReportTable(
-            title: "Categories (self time: each moment counts for the innermost span; budget share: of the measured time)",
+            title: "Categories (self time: each moment counts for the innermost span; budget share: of measured time)",
             columns: [("category", .left), ("spans", .right), ("main", .right), ("background", .right), ("budget share", .right),
                       ("main p50/frame", .right), ("main p95/frame", .right), ("main max/frame", .right)])
         for category in categories {
