@@ -47,7 +47,7 @@ extension FrameReport {
     static let timelineCategoryCount = 8
 
     /// The timeline's data: P, the categories, and per frame `[vsync offset, main, overrun,
-    /// missed vsyncs, outcome, [category index, ns, ...], [[span, ns], ...]]`, times in integer
+    /// missed vsyncs, outcome, [category index, ns, ...], [[span, ns], ...], duration]`, times in integer
     /// nanoseconds so the page formats them exactly as the text report does.
     func timelineJSON() -> String {
         let interval = method.frameIntervalNanoseconds
@@ -71,7 +71,7 @@ extension FrameReport {
             let stack = byIndex.sorted { $0.key < $1.key }.map { "\($0.key),\($0.value)" }.joined(separator: ",")
             let spans = frame.topSpans.map { "[\(HTMLPage.jsonString($0.name)),\($0.nanoseconds)]" }.joined(separator: ",")
             json += "[\(frame.vsync.subtractingSaturating(start)),\(frame.mainThreadNanoseconds),\(overrun),\(missed),"
-            json += "\(outcomes.firstIndex(of: frame.outcome.rawValue) ?? 0),[\(stack)],[\(spans)]]"
+            json += "\(outcomes.firstIndex(of: frame.outcome.rawValue) ?? 0),[\(stack)],[\(spans)],\(frame.duration)]"
         }
         return json + "]}"
     }
@@ -100,7 +100,7 @@ public enum HTMLPage {
 
     /// A ``ReportTable`` as an HTML table with its title as caption: the same cells as the text report.
     public static func table(_ table: ReportTable) -> String {
-        var html = "<table>\n<caption>\(escape(table.title))</caption>\n<thead><tr>"
+        var html = "<div class=\"table\"><table>\n<caption>\(escape(table.title))</caption>\n<thead><tr>"
         for column in table.columns {
             let name = escape(column.name).replacingAll("\n", with: "<br>")
             html += column.alignment == .right ? "<th class=\"num\">\(name)</th>" : "<th>\(name)</th>"
@@ -114,7 +114,7 @@ public enum HTMLPage {
             }
             html += "</tr>\n"
         }
-        return html + "</tbody>\n</table>\n"
+        return html + "</tbody>\n</table></div>\n"
     }
 
     /// `text` with `&`, `<`, `>` and `"` escaped for HTML text and attribute values.
@@ -159,7 +159,8 @@ public enum HTMLPage {
         th, td { padding: 3px 10px; border-bottom: 1px solid #e8e8ed; text-align: left; vertical-align: top; }
         th { font-weight: 600; color: var(--muted); border-bottom-color: var(--grid); }
         .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-        td { max-width: 520px; overflow-wrap: anywhere; }
+        td { max-width: 520px; overflow-wrap: break-word; } div.table { overflow-x: auto; }
+        .outline { display: inline-block; width: 8px; height: 8px; border: 1px solid #3a3a3c; margin-right: 4px; vertical-align: -1px; }
 
         """
 
@@ -186,6 +187,7 @@ public enum HTMLPage {
             const legend = root.querySelector(".legend");
             legend.innerHTML = data.categories.map((name, i) => "<span><i style=\\"background:" + colors[i] + "\\"></i>" + esc(name) + "</span>").join("")
               + "<span><i style=\\"background:#000;height:2px\\"></i>budget P = " + esc(ms(p)) + "</span>"
+              + "<span><i class=\\"outline\\"></i>frame duration, vsync to commit</span>"
               + "<span><i style=\\"background:var(--late)\\"></i>late frame: one tile per missed vsync</span>";
             const canvas = root.querySelector("canvas"), scroller = root.querySelector(".scroller"), tip = root.querySelector(".tooltip");
             const perBar = Math.max(1, Math.ceil(n / maxBars));
@@ -227,6 +229,10 @@ public enum HTMLPage {
                   base += stack[k + 1];
                 }
                 if (f[1] > yMax) { g.fillStyle = "#000"; g.fillRect(x, top - 6, barWidth - gap, 3); }  // clipped: cost beyond the scale
+                if (barWidth >= 4 && f[7] > f[1]) {  // the frame's duration, when longer than its main-thread work
+                  g.strokeStyle = "#3a3a3c"; g.lineWidth = 1;
+                  g.strokeRect(x + 0.5, Math.round(y(f[7])) + 0.5, barWidth - gap - 1, Math.max(0, top + plot - Math.round(y(f[7])) - 1));
+                }
                 const late = f[2] > 0, outcome = data.outcomes[f[4]];
                 if (late || outcome === "partial") {
                   g.fillStyle = outcome === "partial" && !late ? "#f5a623" : "#d70015";
@@ -253,7 +259,7 @@ public enum HTMLPage {
               const f = frames[i];
               const late = f[2] > 0;
               let html = "<b>Frame #" + i + "</b> · vsync at " + esc(ms(f[0])) + " · " + esc(data.outcomes[f[4]]) + "<br>"
-                + "main thread " + esc(ms(f[1])) + " of " + esc(ms(p)) + " budget<br>"
+                + "main thread " + esc(ms(f[1])) + " of " + esc(ms(p)) + " budget · duration " + esc(ms(f[7])) + " (vsync to commit)<br>"
                 + (late ? "<span class=\\"late\\">late: overrun " + esc(ms(f[2])) + ", missed vsyncs " + f[3] + "</span>"
                         : "on time: overrun " + esc(ms(f[2])) + ", missed vsyncs 0");
               const stack = [];

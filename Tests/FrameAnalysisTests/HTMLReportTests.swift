@@ -54,6 +54,7 @@ struct HTMLReportTests {
         #expect(frames.map { $0[1] as? Int } == report.frames.map { Int($0.mainThreadNanoseconds) })
         #expect(frames.map { $0[2] as? Int } == report.frames.map { Int($0.overrun) })
         #expect(frames[3][3] as? Int == 1, "frame 3 runs 4 ms past its 10 ms deadline: one missed vsync")
+        #expect(frames.map { $0[7] as? Int } == report.frames.map { Int($0.duration) })
         let categories = try #require(data["categories"] as? [String])
         #expect(categories.contains("layout & <measure>"))
         let spans = try #require(frames[3][6] as? [[Any]])
