@@ -47,6 +47,14 @@ extension BudgetCheck {
             text += table.markdown() + "\n"
         }
         text += legend + "\n"
+        let charted = traces.filter { $0.frameCount > 0 }
+        if !charted.isEmpty {
+            text += "\n### Main-thread cost per frame\n\n"
+            if charted.count > Self.maximumCharts {
+                text += "(charts for the first \(Self.maximumCharts) of \(charted.count) traces)\n\n"
+            }
+            for trace in charted.prefix(Self.maximumCharts) { text += trace.chart.mermaid(title: trace.name) + "\n" }
+        }
         return text
     }
 

@@ -122,6 +122,8 @@ public struct BudgetCheck: Sendable, Hashable {
         public var frameIntervalSource: String
         /// Every rule that applies to the trace, in the budget's order.
         public var rules: [RuleResult]
+        /// Main-thread cost per frame, downsampled, for the Markdown summary's chart.
+        public var chart: FrameChart
 
         /// Creates a trace's entry from its report, evaluating the budget.
         /// - Parameters:
@@ -137,11 +139,16 @@ public struct BudgetCheck: Sendable, Hashable {
             frameIntervalNanoseconds = report.method.frameIntervalNanoseconds
             frameIntervalSource = report.method.frameIntervalSource
             rules = BudgetCheck.evaluate(report: report, traceName: name, budget: budget)
+            chart = FrameChart(report: report)
         }
 
         /// The worst verdict among the rules (`pass` without rules).
         public var verdict: RuleResult.Verdict { rules.map(\.verdict).max() ?? .pass }
     }
+
+    /// The Markdown summary charts at most this many traces (each a few kilobytes), so a CI
+    /// step summary stays far under GitHub's 1 MiB limit however many traces a check reads.
+    public static let maximumCharts = 20
 
     /// Creates a check from evaluated traces.
     public init(budgetSource: String, traces: [TraceResult]) {

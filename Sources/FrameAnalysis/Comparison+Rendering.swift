@@ -64,6 +64,9 @@ extension Comparison {
         if !reasons.isEmpty {
             text += "### Why\n\n" + reasons.map { "- `\($0.id)`: \(Self.verdictText($0.verdict)): \($0.reason)\n" }.joined() + "\n"
         }
+        if let headChart, let source = headSources.first {
+            text += "### Head: main-thread cost per frame\n\n" + headChart.mermaid(title: source) + "\n"
+        }
         return text
     }
 

@@ -42,6 +42,9 @@ public struct Comparison: Sendable, Hashable {
     public var metrics: [MetricComparison]
     /// Summary figures shown for information, without a verdict.
     public var summaries: [SummaryComparison]
+    /// The first head trace's main-thread cost per frame, for the Markdown summary's chart;
+    /// `nil` when it has no frames.
+    public var headChart: FrameChart?
 
     /// Compares pooled runs.
     ///
@@ -71,6 +74,7 @@ public struct Comparison: Sendable, Hashable {
         headFrameCount = headFrames.count
         for report in base where !baseFrameSources.contains(report.method.frameSource) { baseFrameSources.append(report.method.frameSource) }
         for report in head where !headFrameSources.contains(report.method.frameSource) { headFrameSources.append(report.method.frameSource) }
+        headChart = head.first.flatMap { $0.frames.isEmpty ? nil : FrameChart(report: $0) }
 
         func milliseconds(_ frames: [FrameReport.Frame], _ value: (FrameReport.Frame) -> Int64) -> [Double] {
             frames.map { Double(value($0)) / 1e6 }

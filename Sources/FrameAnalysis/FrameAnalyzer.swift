@@ -94,11 +94,18 @@ public enum FrameAnalyzer {
             for span in threadSpans { categoryTotals[span.category, default: CategoryTotals()].spanCount += 1 }
         }
         frames = accounting.frames
+        for index in frames.indices {
+            frames[index].topSpans = accounting.spanTime[index].sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(3).map {
+                FrameReport.Contributor(name: trace.symbols[$0.key], nanoseconds: $0.value)
+            }
+        }
         let method = FrameReport.Method(
             frameIntervalNanoseconds: interval, frameIntervalSource: intervalSource, mainThread: main,
             mainThreadName: main.flatMap { trace.threadName($0) }, mainThreadRule: mainRule, frameSource: found.source,
             frameSourceDetail: found.detail)
-        let summary = summarize(frames, interval: interval, mainOutside: accounting.mainOutsideFrames)
+        var summary = summarize(frames, interval: interval, mainOutside: accounting.mainOutsideFrames)
+        summary.backgroundInFramesNanoseconds = accounting.backgroundInFrames
+        summary.backgroundOutsideFramesNanoseconds = accounting.backgroundOutsideFrames
         let measured = summary.measuredNanoseconds
         let perFrameByCategory = perFrameMainByCategory(frames)
         // A category's per-frame summary counts 0 in every frame it did not run in, without
@@ -116,10 +123,7 @@ public enum FrameAnalyzer {
         }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
         let worst = frames.sorted { ($0.overrun, $0.mainThreadNanoseconds, $1.index) > ($1.overrun, $1.mainThreadNanoseconds, $0.index) }
             .prefix(options.worstFrameCount)
-            .map { frame in
-                FrameReport.WorstFrame(
-                    frame: frame, topSpans: topSpans(in: accounting.window(of: frame.index), mainSpans: mainSpans, trace: trace))
-            }
+            .map { FrameReport.WorstFrame(frame: $0, topSpans: $0.topSpans) }
         let threads = trace.allThreads.map { thread in
             let threadSpans = spans.spans(on: thread.key)
             var selfByCategory: [Symbol: Int64] = [:]
@@ -256,18 +260,6 @@ public enum FrameAnalyzer {
         return frames
     }
 
-    static func topSpans(in window: TimeRange, mainSpans: [Span], trace: Trace) -> [FrameReport.Contributor] {
-        var byName: [Symbol: Int64] = [:]
-        let inside = mainSpans.filter { $0.start < window.end && $0.end > window.start }
-        SelfTime.sweep(inside) { segment in
-            let clipped = min(segment.end, window.end).subtractingSaturating(max(segment.start, window.start))
-            if clipped > 0 { byName[segment.name, default: 0] = byName[segment.name, default: 0].addingSaturating(clipped) }
-        }
-        return byName.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(3).map {
-            FrameReport.Contributor(name: trace.symbols[$0.key], nanoseconds: $0.value)
-        }
-    }
-
     // MARK: - Summary
 
     static func summarize(_ frames: [FrameReport.Frame], interval: Int64, mainOutside: Int64) -> FrameReport.Summary {
@@ -345,11 +337,17 @@ struct CategoryTotals {
 struct FrameAccounting {
     var frames: [FrameReport.Frame]
     var mainOutsideFrames: Int64 = 0
+    /// Other threads' busy time inside the frame windows, and outside them.
+    var backgroundInFrames: Int64 = 0
+    var backgroundOutsideFrames: Int64 = 0
+    /// Per frame, main-thread self time by span name inside its work window.
+    var spanTime: [[Symbol: Int64]]
     /// Each frame's main-thread work window end.
     private let windowEnds: [Int64]
 
     init(frames: [FrameReport.Frame]) {
         self.frames = frames
+        spanTime = Array(repeating: [:], count: frames.count)
         windowEnds = frames.indices.map { index in
             let end = frames[index].commitEnd
             return index + 1 < frames.count ? max(frames[index].workStart, min(end, frames[index + 1].workStart)) : end
@@ -360,7 +358,11 @@ struct FrameAccounting {
 
     mutating func add(_ segment: SelfTime.Segment, category: String, isMain: Bool) {
         guard !frames.isEmpty else {
-            if isMain { mainOutsideFrames = mainOutsideFrames.addingSaturating(segment.duration) }
+            if isMain {
+                mainOutsideFrames = mainOutsideFrames.addingSaturating(segment.duration)
+            } else {
+                backgroundOutsideFrames = backgroundOutsideFrames.addingSaturating(segment.duration)
+            }
             return
         }
         if isMain {
@@ -371,6 +373,7 @@ struct FrameAccounting {
                 if overlap > 0 {
                     frames[index].mainThreadNanoseconds = frames[index].mainThreadNanoseconds.addingSaturating(overlap)
                     frames[index].mainByCategory[category] = (frames[index].mainByCategory[category] ?? 0).addingSaturating(overlap)
+                    spanTime[index][segment.name] = (spanTime[index][segment.name] ?? 0).addingSaturating(overlap)
                     covered = covered.addingSaturating(overlap)
                 }
                 index += 1
@@ -378,15 +381,19 @@ struct FrameAccounting {
             mainOutsideFrames = mainOutsideFrames.addingSaturating(segment.duration.subtractingSaturating(covered))
         } else {
             // The frame whose window holds the segment's start is the last one with vsync <= start.
+            var covered: Int64 = 0
             var index = max(0, firstFrame(endingAfter: segment.start) { frames[$0].vsync } - 1)
             while index < frames.count, frames[index].vsync < segment.end {
                 let windowEnd = index + 1 < frames.count ? frames[index + 1].vsync : max(frames[index].commitEnd, frames[index].deadline)
                 let overlap = min(segment.end, windowEnd).subtractingSaturating(max(segment.start, frames[index].vsync))
                 if overlap > 0 {
                     frames[index].backgroundByCategory[category, default: 0] = frames[index].backgroundByCategory[category, default: 0].addingSaturating(overlap)
+                    covered = covered.addingSaturating(overlap)
                 }
                 index += 1
             }
+            backgroundInFrames = backgroundInFrames.addingSaturating(covered)
+            backgroundOutsideFrames = backgroundOutsideFrames.addingSaturating(segment.duration.subtractingSaturating(covered))
         }
     }
 

@@ -74,6 +74,8 @@ extension FrameReport {
             ("main-outside-frames-ns", .integer(summary.mainOutsideFramesNanoseconds)),
             ("dropped-frames", .integer(Int64(summary.droppedFrames))),
             ("partial-frames", .integer(Int64(summary.partialFrames))),
+            ("background-in-frames-ns", .integer(summary.backgroundInFramesNanoseconds)),
+            ("background-outside-frames-ns", .integer(summary.backgroundOutsideFramesNanoseconds)),
         ])
     }
 }

@@ -1,8 +1,14 @@
 import FrameTrace
 
 extension FrameReport {
+    /// The width of a terminal the text report fits by default.
+    public static let terminalWidth = 100
+
     /// The sections of the report as tables, shared by the text and Markdown renderers.
-    public func tables() -> [ReportTable] {
+    /// - Parameter wide: Every column (`true`, for Markdown and `--wide`), or the columns a
+    ///   100-column terminal has room for: the categories table without span counts, p50 and
+    ///   max per frame, the worst frames without top categories.
+    public func tables(wide: Bool = true) -> [ReportTable] {
         typealias F = ReportFormat
         var tables: [ReportTable] = []
         let interval = method.frameIntervalNanoseconds
@@ -35,6 +41,12 @@ extension FrameReport {
         if s.mainOutsideFramesNanoseconds > 0 {
             overview.rows.append(["main-thread work outside frames", F.milliseconds(s.mainOutsideFramesNanoseconds), ""])
         }
+        if s.backgroundInFramesNanoseconds > 0, let perInterval = s.backgroundPerInterval(interval) {
+            overview.rows.append(["background per frame interval", F.milliseconds(perInterval), "other threads' busy time inside the frames, per P"])
+        }
+        if s.backgroundOutsideFramesNanoseconds > 0 {
+            overview.rows.append(["background outside frames", F.milliseconds(s.backgroundOutsideFramesNanoseconds), "before the first frame or after the last"])
+        }
         tables.append(overview)
 
         var distribution = ReportTable(
@@ -55,7 +67,7 @@ extension FrameReport {
         }
 
         var byCategory = ReportTable(
-            title: "Categories (self time: each moment counts for the innermost span; budget share: of the measured time)",
+            title: "Categories (self time: each moment counts for the innermost span; budget share: of measured time)",
             columns: [("category", .left), ("spans", .right), ("main", .right), ("background", .right), ("budget share", .right),
                       ("main p50/frame", .right), ("main p95/frame", .right), ("main max/frame", .right)])
         for category in categories {
@@ -66,6 +78,7 @@ extension FrameReport {
                 F.optionalMilliseconds(category.perFrameMain?.max),
             ])
         }
+        if !wide { byCategory.keepColumns([0, 2, 3, 4, 6]) }
         tables.append(byCategory)
 
         var worst = ReportTable(
@@ -83,6 +96,7 @@ extension FrameReport {
                 F.milliseconds(frame.overrun), "\(missed)", topCategories, topSpans,
             ])
         }
+        if !wide { worst.keepColumns([0, 1, 2, 3, 4, 6]) }
         tables.append(worst)
 
         var threadTable = ReportTable(
@@ -109,14 +123,18 @@ extension FrameReport {
     }
 
     /// The report as plain text with aligned tables and a unit on every number.
-    /// - Parameter source: What was analysed, for the heading (a path, or `-` for stdin).
-    public func text(source: String) -> String {
-        "framescope report: \(source)\n\n" + tables().map { $0.text() }.joined(separator: "\n")
+    /// - Parameters:
+    ///   - source: What was analysed, for the heading (a path, or `-` for stdin).
+    ///   - wide: Every column, whole (`true`); by default the tables fit ``terminalWidth``
+    ///     columns: fewer columns, long names cut with `…`, notes wrapped.
+    public func text(source: String, wide: Bool = false) -> String {
+        "framescope report: \(source)\n\n" + tables(wide: wide).map { $0.text(maxWidth: wide ? nil : FrameReport.terminalWidth) }.joined(separator: "\n")
     }
 
     /// The report as Markdown, for a pull-request comment or a CI step summary.
     /// - Parameter source: What was analysed, for the heading.
     public func markdown(source: String) -> String {
-        "## framescope report: `\(source)`\n\n" + tables().map { $0.markdown() }.joined(separator: "\n")
+        "## framescope report: `\(source)`\n\n" + FrameChart(report: self).mermaid(title: source)
+            + (frames.isEmpty ? "" : "\n") + tables().map { $0.markdown() }.joined(separator: "\n")
     }
 }

@@ -116,6 +116,9 @@ public struct FrameReport: Sendable {
         public var backgroundByCategory: [String: Int64]
         /// What became of the frame, as its source tells it.
         public var outcome: Outcome = .measured
+        /// The largest main-thread contributors inside the frame's work window by span name
+        /// (self time), largest first, at most three.
+        public var topSpans: [Contributor] = []
 
         /// Creates a frame.
         public init(
@@ -187,6 +190,21 @@ public struct FrameReport: Sendable {
         public var partialFrames: Int = 0
         /// Frames Chrome dropped (0 for other sources; they are also late frames).
         public var droppedFrames: Int = 0
+        /// Busy time of every thread but the main thread inside the frame windows (from each
+        /// frame's vsync to the next frame's vsync, the last one to its end): at most the
+        /// measured time × those threads.
+        public var backgroundInFramesNanoseconds: Int64 = 0
+        /// Busy time of every thread but the main thread before the first frame's vsync or after
+        /// the last frame's end: work that outlived the frames is reported here, not spread over them.
+        public var backgroundOutsideFramesNanoseconds: Int64 = 0
+
+        /// Background busy time inside the frame windows per frame interval `P` of measured time:
+        /// never more than the background threads × `P`. `nil` when nothing was measured.
+        /// - Parameter interval: The frame interval `P`, in nanoseconds.
+        public func backgroundPerInterval(_ interval: Int64) -> Int64? {
+            guard measuredNanoseconds > 0, interval > 0 else { return nil }
+            return Int64((Double(backgroundInFramesNanoseconds) * Double(interval) / Double(measuredNanoseconds)).rounded())
+        }
     }
 
     /// One category's share of the work.

@@ -40,32 +40,118 @@ public struct ReportTable: Sendable, Hashable {
     }
 
     /// The table as aligned plain text under its title, indented two spaces.
-    public func text() -> String {
-        var widths = columnNames.map(\.count)
+    ///
+    /// A column name may hold a line break (`"hitch\nms/s"`): the heading then takes two lines,
+    /// so narrow numeric columns stay narrow. Markdown joins the lines with a space.
+    /// - Parameter maxWidth: When set and the table is wider, left-aligned columns are narrowed
+    ///   to fit, the widest first: a last column wraps at spaces onto continuation lines (it holds
+    ///   notes and messages, whose words all matter), any other cell, and a last one without a
+    ///   space, is cut with `…` (a long category or span name). Right-aligned (numeric) cells are never cut. `nil` keeps every cell whole.
+    public func text(maxWidth: Int? = nil) -> String {
+        let headings = columnNames.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        let headingLines = headings.map(\.count).max() ?? 1
+        var widths = headings.map { $0.map(\.count).max() ?? 0 }
         for row in rows {
             for (index, cell) in row.enumerated() where index < widths.count {
                 widths[index] = max(widths[index], cell.count)
             }
         }
-        func line(_ cells: [String]) -> String {
+        if let maxWidth { widths = ReportTable.fit(widths, alignments: alignments, headings: headings, into: maxWidth) }
+        let last = widths.count - 1
+        func lines(_ cells: [String]) -> [String] {
             var parts: [String] = []
+            var continuation: [String] = []
             for (index, cell) in cells.enumerated() where index < widths.count {
-                let padding = String(repeating: " ", count: widths[index] - cell.count)
-                parts.append(alignments[index] == .left ? cell + padding : padding + cell)
+                var shown = cell
+                if cell.count > widths[index] {
+                    if index == last && alignments[index] == .left && cell.contains(" ") {
+                        let wrapped = ReportTable.wrap(cell, width: widths[index])
+                        shown = wrapped[0]
+                        continuation = Array(wrapped.dropFirst())
+                    } else {
+                        shown = String(cell.prefix(max(0, widths[index] - 1))) + "…"
+                    }
+                }
+                let padding = String(repeating: " ", count: max(0, widths[index] - shown.count))
+                parts.append(alignments[index] == .left ? shown + padding : padding + shown)
             }
-            var text = "  " + parts.joined(separator: "  ")
-            while text.hasSuffix(" ") { text.removeLast() }
-            return text
+            let indent = "  " + widths.dropLast().map { String(repeating: " ", count: $0 + 2) }.joined()
+            return ([parts.joined(separator: "  ")] + continuation.map { String(indent.dropFirst(2)) + $0 }).map { line in
+                var text = "  " + line
+                while text.hasSuffix(" ") { text.removeLast() }
+                return text
+            }
         }
-        var lines = [title, line(columnNames)]
-        lines += rows.map(line)
-        return lines.joined(separator: "\n") + "\n"
+        var output = maxWidth.map { title.count > $0 ? ReportTable.wrap(title, width: $0) : [title] } ?? [title]
+        for lineIndex in 0..<headingLines {
+            // Headings sit on their last lines, so a one-line heading lines up with the second line of a two-line one.
+            output += lines(headings.map { heading in
+                let offset = lineIndex - (headingLines - heading.count)
+                return offset >= 0 ? heading[offset] : ""
+            })
+        }
+        for row in rows { output += lines(row) }
+        return output.joined(separator: "\n") + "\n"
+    }
+
+    /// Column widths that fit `maxWidth` (two-space indent and separators included) by narrowing
+    /// left-aligned columns, the widest first, down to the longest heading line or 8 characters
+    /// (30 for a last column, which wraps).
+    static func fit(_ widths: [Int], alignments: [Alignment], headings: [[String]], into maxWidth: Int) -> [Int] {
+        var widths = widths
+        func total() -> Int { 2 + widths.reduce(0, +) + 2 * max(0, widths.count - 1) }
+        let floors = widths.indices.map { index in
+            min(widths[index], max(index == widths.count - 1 ? 30 : 8, headings[index].map(\.count).max() ?? 0))
+        }
+        while total() > maxWidth {
+            let candidates = widths.indices.filter { alignments[$0] == .left && widths[$0] > floors[$0] }
+            guard let widest = candidates.max(by: { (widths[$0], $1) < (widths[$1], $0) }) else { break }
+            widths[widest] = max(floors[widest], widths[widest] - (total() - maxWidth))
+        }
+        return widths
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces where it can be.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            var word = Substring(word)
+            if current.isEmpty {
+                // A word longer than a line is split where the line ends.
+                while word.count > width {
+                    lines.append(String(word.prefix(width)))
+                    word = word.dropFirst(width)
+                }
+                current = String(word)
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = ""
+                while word.count > width {
+                    lines.append(String(word.prefix(width)))
+                    word = word.dropFirst(width)
+                }
+                current = String(word)
+            }
+        }
+        lines.append(current)
+        return lines
+    }
+
+    /// Keeps only the columns at `indices` (in that order), in the headings and every row.
+    public mutating func keepColumns(_ indices: [Int]) {
+        let kept = indices.filter { $0 < columnNames.count }
+        columns = kept.map { (name: columnNames[$0], alignment: alignments[$0]) }
+        rows = rows.map { row in kept.map { $0 < row.count ? row[$0] : "" } }
     }
 
     /// The table as a GitHub-flavoured Markdown table under a level-3 heading.
     public func markdown() -> String {
         func escape(_ cell: String) -> String { cell.replacingAll("|", with: "\\|") }
-        var lines = ["### \(title)", "", "| " + columnNames.map(escape).joined(separator: " | ") + " |"]
+        let names = columnNames.map { $0.replacingAll("\n", with: " ") }
+        var lines = ["### \(title)", "", "| " + names.map(escape).joined(separator: " | ") + " |"]
         lines.append("|" + alignments.map { $0 == .left ? " :--- |" : " ---: |" }.joined())
         lines += rows.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }
         return lines.joined(separator: "\n") + "\n"

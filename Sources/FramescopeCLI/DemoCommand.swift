@@ -2,32 +2,45 @@ import FrameAnalysis
 import FrameWorkloads
 import Foundation
 
-/// `framescope demo`: runs every scenario with every strategy and prints one comparison table.
+/// Whether this is a debug build, whose figures are not representative.
+#if DEBUG
+let isDebugBuild = true
+#else
+let isDebugBuild = false
+#endif
+
+/// `framescope demo`: runs every scenario with every strategy, prints one comparison table and
+/// writes a page with every run's frame timeline.
 enum DemoCommand: Command {
     static let options: Set<String> = ["out-dir", "frames", "fps", "seed", "workers", "format"]
-    static let flags: Set<String> = []
+    static let flags: Set<String> = ["wide"]
     static let help = """
         USAGE: framescope demo [--out-dir DIR] [--frames N] [--fps N] [--seed N] [--workers N] [--format text|markdown]
+                             [--wide]
 
         Runs every scenario with every strategy in the simulated display loop (real workloads, real
-        time), writes one trace per run into DIR, and prints one side-by-side table: hitch time
-        ratio, slow frames, main-thread milliseconds per frame by category, background and render
-        milliseconds per frame. Progress goes to stderr.
+        time), writes one trace per run into DIR, and prints one side-by-side table that fits 100
+        columns: hitch time ratio, slow frames, p95 of main-thread cost, the top main-thread
+        category per frame and the p95 of input latency. --wide and markdown add main-thread
+        milliseconds per frame by category, background and render milliseconds per frame interval,
+        background work outside the frames and ignored inputs. Writes DIR/index.html: the frame
+        timeline and tables of every run, one section per run. Progress goes to stderr.
 
         OPTIONS:
           --out-dir DIR   Where to write the traces (default: framescope-demo).
-          --frames N      Frames per run, 1-100000 (default: 120).
+          --frames N      Frames per run, 1-100000 (default: 60).
           --fps N         Refresh rate, 1-240 Hz (default: 60).
           --seed N        Fixes the generated content (default: 1).
           --workers N     Background worker threads (default: the core count).
-          --format F      text (default) or markdown.
+          --format F      text (default) or markdown (every column).
+          --wide          Text with every column.
         """
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         guard arguments.positionals.isEmpty else { throw UsageError("demo takes no positional arguments") }
         let directory = arguments.value("out-dir") ?? "framescope-demo"
         let format = try arguments.choice("format", among: ["text", "markdown"], default: "text")
-        let settings = try RunSettings(arguments, defaultFrames: 120)
+        let settings = try RunSettings(arguments, defaultFrames: 60)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -44,13 +57,29 @@ enum DemoCommand: Command {
             }
         }
         let table = RunComparisonTable.make(
-            title: "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz, seed \(settings.seed)", runs: runs)
-        print(format == "markdown" ? table.markdown() : table.text())
+            title: "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz, seed \(settings.seed)", runs: runs,
+            wide: format == "markdown" || arguments.has("wide"))
+        print(format == "markdown" ? table.markdown() : table.text(maxWidth: arguments.has("wide") ? nil : FrameReport.terminalWidth))
         #if DEBUG
-        print("note: this is a debug build, where Swift code runs many times slower than in release;")
-        print("      for representative figures run: swift run -c release framescope demo")
+        print("note: this is a debug build, where Swift code runs many times slower than in release: these figures are")
+        print("      not representative; for representative figures run: swift run -c release framescope demo")
         #endif
+        let page = (directory as NSString).appendingPathComponent("index.html")
+        let wide = RunComparisonTable.make(title: "Every run", runs: runs, wide: true)
+        let sections = runs.enumerated().map { index, run in
+            run.report.htmlSection(heading: "\(run.scenario) --strategy \(run.strategy)", id: "run-\(index + 1)")
+        }
+        let html = HTMLPage.document(
+            title: "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz, seed \(settings.seed)",
+            sections: sections,
+            preamble: (isDebugBuild ? "<p><strong>Debug build: these figures are not representative.</strong></p>\n" : "") + HTMLPage.table(wide))
+        do {
+            try html.write(toFile: page, atomically: true, encoding: .utf8)
+        } catch {
+            throw InputError("cannot write '\(page)': \(error.localizedDescription)")
+        }
         print("traces: \(directory)/ (open one in https://ui.perfetto.dev, or run: framescope report \(directory)/<file>.json)")
+        print("frame timelines of every run: \(page)")
         return .success
     }
 }

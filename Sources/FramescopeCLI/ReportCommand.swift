@@ -4,11 +4,12 @@ import Foundation
 
 /// `framescope report`: where every frame's budget went, for any Chrome trace.
 enum ReportCommand: Command {
-    static let options: Set<String> = ["format", "fps", "main-thread", "top", "frame-marker", "max-input-size"]
-    static let flags: Set<String> = []
+    static let options: Set<String> = ["format", "fps", "main-thread", "top", "frame-marker", "label", "max-input-size"]
+    static let flags: Set<String> = ["wide"]
     static let help = """
-        USAGE: framescope report TRACE [--format text|markdown|json] [--fps N] [--main-thread PID:TID]
-                                       [--frame-marker NAME] [--top N] [--max-input-size BYTES]
+        USAGE: framescope report TRACE [--format text|markdown|json|html|frames-jsonl|frames-csv] [--fps N]
+                                       [--main-thread PID:TID] [--frame-marker NAME] [--top N] [--wide]
+                                       [--label KEY=VALUE] [--max-input-size BYTES]
 
         Reads a Chrome trace (framescope's own or any other tool's; `-` reads stdin), finds the
         frames, and reports where each frame's budget went: by category and thread, hitches,
@@ -22,12 +23,20 @@ enum ReportCommand: Command {
 
         OPTIONS:
           --format F            text (default, for a terminal), markdown (for a pull request),
-                                or json (schema framescope.report, version \(FrameReport.schemaVersion)).
+                                json (schema framescope.report, version \(FrameReport.schemaVersion)), or
+                                html (one self-contained page: a frame timeline and every
+                                table; redirect it to a file and open it in a browser), or
+                                frames-jsonl / frames-csv (one row per frame, schema
+                                \(FrameRows.schema) v\(FrameRows.version), for DuckDB or ClickHouse).
+          --label KEY=VALUE     frames-jsonl/csv: a label_KEY column on every row, e.g.
+                                --label branch=main (repeatable).
           --fps N               Frame rate, 1-1000; wins over the trace's metadata (default: the
                                 trace's, else Chrome's BeginFrame rate, else 60).
           --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the trace's metadata and names.
           --top N               Worst frames to list, 0-1000 (default: 5).
+          --wide                Text: every column, whole (default: fit 100 columns, long
+                                names cut with …).
           \(InputLimit.helpLine)
 
         EXIT CODES: 0 success, 2 usage error, 3 unreadable input (with line:column and byte offset)
@@ -38,14 +47,27 @@ enum ReportCommand: Command {
         guard arguments.positionals.count == 1, let source = arguments.positionals.first else {
             throw UsageError("report takes exactly one TRACE (a path, or - for stdin)")
         }
-        let format = try arguments.choice("format", among: ["text", "markdown", "json"], default: "text")
+        let format = try arguments.choice("format", among: ["text", "markdown", "json", "html", "frames-jsonl", "frames-csv"], default: "text")
+        var labels: [(key: String, value: String)] = []
+        for label in arguments.values("label") {
+            guard let equals = label.firstIndex(of: "="), equals != label.startIndex,
+                  label[..<equals].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+                throw UsageError("option '--label' expects KEY=VALUE with a key of letters, digits, _ or -, got '\(label)'")
+            }
+            labels.append((String(label[..<equals]), String(label[label.index(after: equals)...])))
+        }
         let options = try analysisOptions(arguments)
         let trace = try readTrace(source, maximumSize: try InputLimit.maximumSize(arguments))
         let report = FrameAnalyzer.analyze(trace, options: options)
         switch format {
         case "markdown": print(report.markdown(source: source))
         case "json": print(report.jsonValue(source: source).description)
-        default: print(report.text(source: source))
+        case "html": print(report.html(source: source), terminator: "")
+        case "frames-jsonl", "frames-csv":
+            FrameRows.write(report, trace: source, labels: labels, metadata: trace.metadata, format: format == "frames-csv" ? .csv : .jsonLines) {
+                print($0, terminator: "")
+            }
+        default: print(report.text(source: source, wide: arguments.has("wide")))
         }
         return .success
     }

@@ -87,3 +87,62 @@ struct ReportCommandTests {
         #expect(result.status == 2)
     }
 }
+
+@Suite("framescope report --format html and --wide")
+struct ReportHTMLCommandTests {
+    @Test("--format html prints one page whose timeline has the report's frame count")
+    func htmlReport() throws {
+        let path = try ReportCommandTests().writeTrace()
+        let result = try CLI.run(["report", path, "--format", "html"])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("<!DOCTYPE html>"))
+        #expect(result.standardOutput.contains("data-frames=\"2\""))
+        #expect(result.standardOutput.contains("Frames from: estimated from main-thread work"))
+    }
+
+    @Test("--wide is accepted and keeps every categories column")
+    func wide() throws {
+        let path = try ReportCommandTests().writeTrace()
+        let narrow = try CLI.run(["report", path])
+        let wide = try CLI.run(["report", path, "--wide"])
+        #expect(wide.status == 0)
+        #expect(wide.standardOutput.contains("main p50/frame"))
+        #expect(!narrow.standardOutput.contains("main p50/frame"))
+    }
+}
+
+@Suite("framescope report --format frames-jsonl and frames-csv")
+struct ReportFrameRowsCommandTests {
+    @Test("frames-jsonl writes one labelled JSON object per frame")
+    func jsonLines() throws {
+        let path = try ReportCommandTests().writeTrace()
+        let result = try CLI.run(["report", path, "--format", "frames-jsonl", "--label", "branch=main", "--label", "run=2"])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2)
+        let row = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(row["schema"] as? String == "framescope.frames")
+        #expect(row["label_branch"] as? String == "main")
+        #expect(row["label_run"] as? String == "2")
+        #expect(row["index"] as? Int == 1)
+        #expect(row["missed_vsyncs"] as? Int == 1)
+    }
+
+    @Test("frames-csv writes a header and one line per frame")
+    func csv() throws {
+        let path = try ReportCommandTests().writeTrace()
+        let result = try CLI.run(["report", path, "--format", "frames-csv"])
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("schema,version,trace,frame_source,frame_interval_ms,index,"))
+    }
+
+    @Test("A label without KEY= is a usage error")
+    func badLabel() throws {
+        let path = try ReportCommandTests().writeTrace()
+        let result = try CLI.run(["report", path, "--format", "frames-jsonl", "--label", "main"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("'--label' expects KEY=VALUE"))
+    }
+}

@@ -1,0 +1,318 @@
+import FrameTrace
+
+extension FrameReport {
+    /// The report as one self-contained HTML page: no network, no external script or font.
+    ///
+    /// The page states where the frames came from, draws a frame timeline on a `<canvas>` (one
+    /// bar per frame, its main-thread cost stacked by category, the budget line at `P`, late
+    /// frames and missed vsyncs marked under the axis; frames are grouped into one bar per
+    /// several only beyond ``HTMLPage/maximumBars``), shows a frame's figures and top spans on
+    /// hover or keyboard focus, and lists the same tables as the text report (see
+    /// ``tables(wide:)``), every column kept.
+    /// - Parameter source: What was analysed, for the heading.
+    /// - Returns: The page.
+    /// - Complexity: O(frames + spans in the tables); one bar per frame, never one DOM node per span.
+    public func html(source: String) -> String {
+        HTMLPage.document(title: "framescope report: \(source)", sections: [htmlSection(heading: source, id: "report")])
+    }
+
+    /// One report as a `<section>` of an HTML page made by ``HTMLPage/document(title:sections:)``:
+    /// the demo puts one per run on its page.
+    /// - Parameters:
+    ///   - heading: The section's heading.
+    ///   - id: An identifier unique on the page (letters, digits, `-`).
+    public func htmlSection(heading: String, id: String) -> String {
+        typealias H = HTMLPage
+        var html = "<section class=\"run\" id=\"\(H.escape(id))\">\n<h2>\(H.escape(heading))</h2>\n"
+        html += "<p class=\"source\"><strong>Frames from: \(H.escape(method.frameSource.phrase))</strong>"
+        if !method.frameSourceDetail.isEmpty { html += " — \(H.escape(method.frameSourceDetail))" }
+        html += "<br>Frame interval P = \(H.escape(ReportFormat.milliseconds(method.frameIntervalNanoseconds))) "
+        html += "(\(H.escape(method.frameIntervalSource))); main thread: \(H.escape(mainThreadDescription)).</p>\n"
+        let s = summary
+        html += "<p class=\"headline\"><span class=\"band \(H.escape(s.hitchBand))\">\(H.escape(ReportFormat.fixed(s.hitchTimeRatio, decimals: 2))) ms/s hitch time ratio (\(H.escape(s.hitchBand)))</span> "
+        html += "· \(s.frameCount) frames · \(s.slowFrames) slow · \(s.frozenFrames) frozen · \(s.lateFrames) late · \(s.missedVsyncs) missed vsyncs</p>\n"
+        html += "<div class=\"timeline\" data-frames=\"\(frames.count)\" data-bars=\"\" data-drawn=\"false\">\n"
+        html += "<div class=\"legend\" aria-hidden=\"true\"></div>\n"
+        html += "<div class=\"scroller\"><canvas tabindex=\"0\" role=\"img\" aria-label=\"Frame timeline of \(frames.count) frames: "
+        html += "main-thread cost per frame stacked by category, budget line at P. Arrow keys move between frames, N jumps to the next late frame.\"></canvas></div>\n"
+        html += "<div class=\"tooltip\" role=\"status\" aria-live=\"polite\" hidden></div>\n"
+        html += "<script type=\"application/json\" class=\"frame-data\">\(timelineJSON())</script>\n</div>\n"
+        for table in tables(wide: true) where !table.rows.isEmpty || table.title == "Summary" {
+            html += H.table(table)
+        }
+        return html + "</section>\n"
+    }
+
+    /// The categories drawn in their own colour: the largest main-thread ones.
+    static let timelineCategoryCount = 8
+
+    /// The timeline's data: P, the categories, and per frame `[vsync offset, main, overrun,
+    /// missed vsyncs, outcome, [category index, ns, ...], [[span, ns], ...], duration]`, times in integer
+    /// nanoseconds so the page formats them exactly as the text report does.
+    func timelineJSON() -> String {
+        let interval = method.frameIntervalNanoseconds
+        var names = categories.filter { $0.mainNanoseconds > 0 }.prefix(Self.timelineCategoryCount).map(\.name)
+        let known = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        let other = names.count
+        names.append("other categories")
+        let outcomes = ["measured", "presented", "partial", "dropped", "estimated"]
+        let start = frames.first?.vsync ?? 0
+        var json = "{\"p\":\(interval),\"categories\":["
+        json += names.map { HTMLPage.jsonString($0.isEmpty ? "(none)" : $0) }.joined(separator: ",")
+        json += "],\"outcomes\":[" + outcomes.map { HTMLPage.jsonString($0) }.joined(separator: ",") + "],\"frames\":["
+        for (position, frame) in frames.enumerated() {
+            if position > 0 { json += "," }
+            let overrun = frame.overrun
+            let missed = overrun > 0 ? overrun / interval + (overrun % interval == 0 ? 0 : 1) : 0
+            var byIndex: [Int: Int64] = [:]
+            for (name, nanoseconds) in frame.mainByCategory where nanoseconds > 0 {
+                byIndex[known[name] ?? other, default: 0] = byIndex[known[name] ?? other, default: 0].addingSaturating(nanoseconds)
+            }
+            let stack = byIndex.sorted { $0.key < $1.key }.map { "\($0.key),\($0.value)" }.joined(separator: ",")
+            let spans = frame.topSpans.map { "[\(HTMLPage.jsonString($0.name)),\($0.nanoseconds)]" }.joined(separator: ",")
+            json += "[\(frame.vsync.subtractingSaturating(start)),\(frame.mainThreadNanoseconds),\(overrun),\(missed),"
+            json += "\(outcomes.firstIndex(of: frame.outcome.rawValue) ?? 0),[\(stack)],[\(spans)],\(frame.duration)]"
+        }
+        return json + "]}"
+    }
+}
+
+/// The page around one or more HTML report sections: style and the timeline script, inline.
+public enum HTMLPage {
+    /// Beyond this many frames a bar stands for several frames (the worst of them), so a canvas
+    /// stays within what browsers draw; below it, one bar per frame.
+    public static let maximumBars = 15_000
+
+    /// A complete page holding `sections` (from ``FrameReport/htmlSection(heading:id:)``).
+    /// - Parameters:
+    ///   - title: The page title and top heading.
+    ///   - sections: The sections, in order.
+    ///   - preamble: HTML placed under the heading, e.g. a table of every run.
+    public static func document(title: String, sections: [String], preamble: String = "") -> String {
+        var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        html += "<title>\(escape(title))</title>\n<style>\n\(style)</style>\n</head>\n<body>\n<h1>\(escape(title))</h1>\n"
+        html += preamble
+        html += sections.joined()
+        html += "<script>\n\(script)</script>\n</body>\n</html>\n"
+        return html
+    }
+
+    /// A ``ReportTable`` as an HTML table with its title as caption: the same cells as the text report.
+    public static func table(_ table: ReportTable) -> String {
+        var html = "<div class=\"table\"><table>\n<caption>\(escape(table.title))</caption>\n<thead><tr>"
+        for column in table.columns {
+            let name = escape(column.name).replacingAll("\n", with: "<br>")
+            html += column.alignment == .right ? "<th class=\"num\">\(name)</th>" : "<th>\(name)</th>"
+        }
+        html += "</tr></thead>\n<tbody>\n"
+        let alignments = table.columns.map(\.alignment)
+        for row in table.rows {
+            html += "<tr>"
+            for (index, cell) in row.enumerated() {
+                html += index < alignments.count && alignments[index] == .right ? "<td class=\"num\">\(escape(cell))</td>" : "<td>\(escape(cell))</td>"
+            }
+            html += "</tr>\n"
+        }
+        return html + "</tbody>\n</table></div>\n"
+    }
+
+    /// `text` with `&`, `<`, `>` and `"` escaped for HTML text and attribute values.
+    public static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// `text` as a JSON string literal that is also safe inside a `<script>` element.
+    static func jsonString(_ text: String) -> String {
+        JSONValue.string(text).description.replacingAll("<", with: "\\u003c")
+    }
+
+    static let style = """
+        :root { color-scheme: light; --fg: #1d1d1f; --muted: #6e6e73; --grid: #d2d2d7; --late: #d70015; --partial: #f5a623; }
+        body { font: 14px/1.45 -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+               color: var(--fg); margin: 24px; max-width: 1400px; }
+        h1 { font-size: 20px; margin: 0 0 12px; } h2 { font-size: 17px; margin: 28px 0 6px; word-break: break-all; }
+        section.run { border-top: 1px solid var(--grid); padding-top: 4px; }
+        p.source { margin: 4px 0; color: var(--muted); } p.source strong { color: var(--fg); }
+        .band { font-weight: 600; } .band.good { color: #1a7f37; } .band.warning { color: #9a6700; } .band.critical { color: var(--late); }
+        .timeline { position: relative; margin: 10px 0 16px; }
+        .scroller { overflow-x: auto; border: 1px solid var(--grid); border-radius: 4px; }
+        canvas { display: block; } canvas:focus { outline: 2px solid #0071e3; outline-offset: -2px; }
+        .legend { display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: 12px; margin-bottom: 4px; color: var(--muted); }
+        .legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: -1px; border-radius: 2px; }
+        .tooltip { position: absolute; z-index: 2; background: #fff; border: 1px solid #86868b; border-radius: 6px; padding: 6px 9px;
+                   font-size: 12px; box-shadow: 0 2px 10px rgba(0,0,0,.15); pointer-events: none; white-space: nowrap; }
+        .tooltip b { font-size: 13px; } .tooltip .late { color: var(--late); font-weight: 600; }
+        table { border-collapse: collapse; margin: 10px 0 14px; font-size: 13px; }
+        caption { text-align: left; font-weight: 600; padding: 4px 0; }
+        th, td { padding: 3px 10px; border-bottom: 1px solid #e8e8ed; text-align: left; vertical-align: top; }
+        th { font-weight: 600; color: var(--muted); border-bottom-color: var(--grid); }
+        .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+        td { max-width: 520px; overflow-wrap: break-word; } div.table { overflow-x: auto; }
+        .outline { display: inline-block; width: 8px; height: 8px; border: 1px solid #3a3a3c; margin-right: 4px; vertical-align: -1px; }
+
+        """
+
+    /// Draws every `.timeline` from its JSON, then records what it drew in `data-bars`,
+    /// `data-frames-per-bar`, `data-bar-width` and `data-drawn` for tests and tools.
+    static let script = """
+        "use strict";
+        (function () {
+          const palette = { "layout": "#0a84ff", "image-decode": "#ff9f0a", "corner-rounding": "#bf5af2", "diff-apply": "#30d158",
+            "(unattributed)": "#aeaeb2", "input": "#ff375f", "other": "#8e8e93", "other categories": "#c7c7cc" };
+          const spare = ["#64d2ff", "#5e5ce6", "#ac8e68", "#ffd60a", "#66d4cf", "#ff6482", "#32ade6", "#a2845e"];
+          const maxBars = \(maximumBars);
+          function ms(ns) {  // as the text report: two decimals, half away from zero
+            const sign = ns < 0 ? "-" : "";
+            const scaled = Math.round(Math.abs(ns) / 1e6 * 100);
+            if (scaled === 0) return "0.00 ms";
+            return sign + Math.floor(scaled / 100) + "." + String(scaled % 100).padStart(2, "0") + " ms";
+          }
+          function esc(text) { return String(text).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\\"": "&quot;" })[c]); }
+          function setup(root) {
+            const data = JSON.parse(root.querySelector("script.frame-data").textContent);
+            const frames = data.frames, p = data.p, n = frames.length;
+            const colors = data.categories.map((name, i) => palette[name] || spare[i % spare.length]);
+            const legend = root.querySelector(".legend");
+            legend.innerHTML = data.categories.map((name, i) => "<span><i style=\\"background:" + colors[i] + "\\"></i>" + esc(name) + "</span>").join("")
+              + "<span><i style=\\"background:#000;height:2px\\"></i>budget P = " + esc(ms(p)) + "</span>"
+              + "<span><i class=\\"outline\\"></i>frame duration, vsync to commit</span>"
+              + "<span><i style=\\"background:var(--late)\\"></i>late frame: one tile per missed vsync</span>";
+            const canvas = root.querySelector("canvas"), scroller = root.querySelector(".scroller"), tip = root.querySelector(".tooltip");
+            const perBar = Math.max(1, Math.ceil(n / maxBars));
+            const bars = Math.ceil(n / perBar);
+            const available = Math.max(300, scroller.clientWidth - 2);
+            const barWidth = Math.min(24, Math.max(2, Math.floor(available / Math.max(1, bars))));
+            // The bar for a group of frames shows its worst frame: the largest overrun, then cost.
+            const shown = [];
+            for (let b = 0; b < bars; b++) {
+              let best = b * perBar;
+              for (let i = best + 1; i < Math.min(n, (b + 1) * perBar); i++) {
+                if (frames[i][2] > frames[best][2] || (frames[i][2] === frames[best][2] && frames[i][1] > frames[best][1])) best = i;
+              }
+              shown.push(best);
+            }
+            let maxMain = 0;
+            for (const f of frames) maxMain = Math.max(maxMain, f[1]);
+            const yMax = Math.max(1.5 * p, Math.min(maxMain, 4 * p)) * 1.05;
+            const plot = 190, lane = 26, top = 8, height = top + plot + lane, width = Math.max(available, bars * barWidth);
+            const ratio = window.devicePixelRatio || 1;
+            canvas.width = Math.ceil(width * ratio); canvas.height = Math.ceil(height * ratio);
+            canvas.style.width = width + "px"; canvas.style.height = height + "px";
+            const y = v => top + plot - Math.min(v, yMax) / yMax * plot;
+            let selected = -1;
+            function draw() {
+              const g = canvas.getContext("2d");
+              g.setTransform(ratio, 0, 0, ratio, 0, 0);
+              g.clearRect(0, 0, width, height);
+              g.fillStyle = "#fff"; g.fillRect(0, 0, width, height);
+              const gap = barWidth >= 4 ? 1 : 0;
+              for (let b = 0; b < bars; b++) {
+                const f = frames[shown[b]], x = b * barWidth;
+                let base = 0;
+                const stack = f[5];
+                for (let k = 0; k < stack.length; k += 2) {
+                  const y0 = y(base), y1 = y(base + stack[k + 1]);
+                  g.fillStyle = colors[stack[k]];
+                  g.fillRect(x, y1, barWidth - gap, Math.max(0, y0 - y1));
+                  base += stack[k + 1];
+                }
+                if (f[1] > yMax) { g.fillStyle = "#000"; g.fillRect(x, top - 6, barWidth - gap, 3); }  // clipped: cost beyond the scale
+                if (barWidth >= 4 && f[7] > f[1]) {  // the frame's duration, when longer than its main-thread work
+                  g.strokeStyle = "#3a3a3c"; g.lineWidth = 1;
+                  g.strokeRect(x + 0.5, Math.round(y(f[7])) + 0.5, barWidth - gap - 1, Math.max(0, top + plot - Math.round(y(f[7])) - 1));
+                }
+                const late = f[2] > 0, outcome = data.outcomes[f[4]];
+                if (late || outcome === "partial") {
+                  g.fillStyle = outcome === "partial" && !late ? "#f5a623" : "#d70015";
+                  const tiles = Math.min(f[3], 5);
+                  for (let t = 0; t < Math.max(1, tiles); t++) g.fillRect(x, top + plot + 3 + t * 4, barWidth - gap, 3);
+                  if (f[3] > 5) g.fillRect(x, top + plot + 23, barWidth - gap, 1);
+                }
+              }
+              g.strokeStyle = "#000"; g.lineWidth = 1; g.setLineDash([5, 3]);
+              g.beginPath(); g.moveTo(0, Math.round(y(p)) + 0.5); g.lineTo(width, Math.round(y(p)) + 0.5); g.stroke();
+              g.setLineDash([]); g.strokeStyle = "#d2d2d7";
+              g.beginPath(); g.moveTo(0, top + plot + 0.5); g.lineTo(width, top + plot + 0.5); g.stroke();
+              g.font = "11px sans-serif";
+              const label = "budget P " + ms(p), labelX = scroller.scrollLeft + 4, labelY = Math.round(y(p)) - 4;
+              g.fillStyle = "rgba(255,255,255,0.85)"; g.fillRect(labelX - 2, labelY - 11, g.measureText(label).width + 4, 14);
+              g.fillStyle = "#000"; g.fillText(label, labelX, labelY);
+              g.fillStyle = "#6e6e73"; g.fillText("top of scale " + ms(yMax), labelX, top + 10);
+              if (selected >= 0) {
+                g.strokeStyle = "#0071e3"; g.lineWidth = 2;
+                g.strokeRect(selected * barWidth + 1, top, Math.max(1, barWidth - 2), plot + lane - 2);
+              }
+            }
+            function describe(i) {
+              const f = frames[i];
+              const late = f[2] > 0;
+              let html = "<b>Frame #" + i + "</b> · vsync at " + esc(ms(f[0])) + " · " + esc(data.outcomes[f[4]]) + "<br>"
+                + "main thread " + esc(ms(f[1])) + " of " + esc(ms(p)) + " budget · duration " + esc(ms(f[7])) + " (vsync to commit)<br>"
+                + (late ? "<span class=\\"late\\">late: overrun " + esc(ms(f[2])) + ", missed vsyncs " + f[3] + "</span>"
+                        : "on time: overrun " + esc(ms(f[2])) + ", missed vsyncs 0");
+              const stack = [];
+              for (let k = 0; k < f[5].length; k += 2) stack.push([data.categories[f[5][k]], f[5][k + 1]]);
+              stack.sort((a, b) => b[1] - a[1]);
+              if (stack.length) html += "<br>categories: " + stack.slice(0, 4).map(s => esc(s[0]) + " " + esc(ms(s[1]))).join(", ");
+              if (f[6].length) html += "<br>top spans: " + f[6].map(s => esc(s[0]) + " " + esc(ms(s[1]))).join(", ");
+              if (perBar > 1) html += "<br>(the worst of frames #" + (Math.floor(i / perBar) * perBar) + "–#" + Math.min(n - 1, (Math.floor(i / perBar) + 1) * perBar - 1) + ")";
+              return html;
+            }
+            function show(bar) {
+              if (bar < 0 || bar >= bars) { tip.hidden = true; return; }
+              selected = bar; draw();
+              const i = shown[bar];
+              tip.innerHTML = describe(i);
+              tip.dataset.frame = String(i);
+              tip.hidden = false;
+              const x = bar * barWidth - scroller.scrollLeft + scroller.offsetLeft + barWidth + 8;
+              const maxX = root.clientWidth - tip.offsetWidth - 4;
+              tip.style.left = Math.max(0, x > maxX ? x - tip.offsetWidth - barWidth - 16 : x) + "px";
+              tip.style.top = (scroller.offsetTop + 12) + "px";
+            }
+            canvas.addEventListener("mousemove", e => {
+              const rect = canvas.getBoundingClientRect();
+              show(Math.floor((e.clientX - rect.left) / barWidth));
+            });
+            canvas.addEventListener("mouseleave", () => { if (document.activeElement !== canvas) { selected = -1; tip.hidden = true; draw(); } });
+            canvas.addEventListener("focus", () => show(selected >= 0 ? selected : 0));
+            canvas.addEventListener("blur", () => { selected = -1; tip.hidden = true; draw(); });
+            canvas.addEventListener("keydown", e => {
+              let next = selected;
+              if (e.key === "ArrowRight") next = Math.min(bars - 1, selected + 1);
+              else if (e.key === "ArrowLeft") next = Math.max(0, selected - 1);
+              else if (e.key === "Home") next = 0;
+              else if (e.key === "End") next = bars - 1;
+              else if (e.key === "n" || e.key === "N") {
+                for (let b = selected + 1; b < bars; b++) if (frames[shown[b]][2] > 0) { next = b; break; }
+              } else return;
+              e.preventDefault();
+              const left = next * barWidth;
+              if (left < scroller.scrollLeft || left + barWidth > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = left - scroller.clientWidth / 2;
+              show(next);
+            });
+            scroller.addEventListener("scroll", () => draw());
+            draw();
+            root.dataset.bars = String(bars);
+            root.dataset.framesPerBar = String(perBar);
+            root.dataset.barWidth = String(barWidth);
+            root.dataset.drawn = "true";
+          }
+          for (const root of document.querySelectorAll(".timeline")) setup(root);
+          document.body.dataset.timelines = String(document.querySelectorAll(".timeline[data-drawn=true]").length);
+        })();
+
+        """
+}
