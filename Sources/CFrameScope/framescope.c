@@ -13,6 +13,9 @@ _Thread_local fs_thread_slot fs_slot __attribute__((tls_model("initial-exec"))) 
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
+#if defined(__x86_64__) && !defined(__APPLE__)
+#include <cpuid.h>
+#endif
 
 // Serial 1 is reserved for the main thread, so it has the same id in every trace.
 static _Atomic(uint64_t) fs_next_serial = 2;
@@ -85,3 +88,21 @@ void fs_tsan_release(void *address) { __tsan_release(address); }
 void fs_tsan_acquire(void *address) { (void)address; }
 void fs_tsan_release(void *address) { (void)address; }
 #endif
+
+fs_counter_kind fs_counter_available(void) {
+#if defined(__APPLE__)
+    return FS_COUNTER_MACH_ABSOLUTE;
+#elif defined(__x86_64__)
+    // CPUID 0x80000007, EDX bit 8: the TSC runs at a constant rate in every P-, C- and T-state.
+    unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid_max(0x80000000, 0) < 0x80000007) return FS_COUNTER_NONE;
+    if (!__get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx)) return FS_COUNTER_NONE;
+    return (edx & (1u << 8)) ? FS_COUNTER_TSC : FS_COUNTER_NONE;
+#elif defined(__aarch64__)
+    // The generic timer's virtual count runs at a fixed frequency by the architecture, and Linux
+    // lets user space read it.
+    return FS_COUNTER_CNTVCT;
+#else
+    return FS_COUNTER_NONE;
+#endif
+}

@@ -90,8 +90,9 @@ public final class Recorder: Sendable {
     /// Creates a recorder.
     /// - Parameters:
     ///   - configuration: Capacity, frame interval, process name and initial state.
-    ///   - clock: Where timestamps come from; `.manual(...)` in tests.
-    public init(configuration: Configuration = Configuration(), clock: RecorderClock = .monotonic) {
+    ///   - clock: Where timestamps come from: by default the cheapest invariant counter
+    ///     (``RecorderClock/fastest``); `.manual(...)` in tests.
+    public init(configuration: Configuration = Configuration(), clock: RecorderClock = .fastest) {
         id = Recorder.nextID.add(1, ordering: .relaxed).oldValue
         enabled = Atomic(configuration.isEnabled)
         frameIntervalStorage = Atomic(configuration.frameInterval.map { max(1, $0.nanosecondCount) } ?? 0)
@@ -101,6 +102,7 @@ public final class Recorder: Sendable {
         while capacity < UInt64(configuration.perThreadCapacity) { capacity <<= 1 }
         self.capacity = capacity
         processID = Int64(getpid())
+        if clock.readsCounter { CounterCalibration.start() }
         startTimestamp = clock.now()
     }
 

@@ -42,7 +42,8 @@ final class ThreadBuffer: @unchecked Sendable {
     }
 }
 
-/// The packed `meta` field of a record: kind, category and static-name length.
+/// The packed `meta` field of a record: kind (bits 0-2), whether its times are already nanoseconds
+/// rather than clock ticks (bit 3), category (bits 4-15) and static-name length (bits 16-31).
 @usableFromInline
 enum RecordKind: UInt32 {
     case span = 0
@@ -58,6 +59,11 @@ enum RecordKind: UInt32 {
 func packMeta(_ kind: RecordKind, _ category: Category, nameLength: Int) -> UInt32 {
     kind.rawValue | UInt32(category.id) << 4 | UInt32(truncatingIfNeeded: nameLength) << 16
 }
+
+/// Marks a record whose times the caller gave in nanoseconds (``Recorder/recordSpan(_:category:start:end:arguments:)``),
+/// which export leaves as they are even when the recorder's clock records counter ticks.
+@usableFromInline
+let nanosecondsFlag: UInt32 = 1 << 3
 
 /// Bit 63 of a record's name marks a dynamic name id; otherwise it is a static string's address.
 @usableFromInline

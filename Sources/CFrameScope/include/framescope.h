@@ -14,10 +14,11 @@
 #endif
 
 /// One recorded event: 32 bytes, written by one thread, read by the drainer.
-/// `meta` packs kind (bits 0-3), category (bits 4-15) and static-name length (bits 16-31).
+/// `meta` packs kind (bits 0-2), a nanoseconds flag (bit 3), category (bits 4-15) and static-name
+/// length (bits 16-31).
 typedef struct fs_record {
-    int64_t start;   // nanoseconds
-    int64_t end;     // nanoseconds, or a counter value's bits, or a flow id
+    int64_t start;   // the recorder clock's raw reading: counter ticks, or nanoseconds
+    int64_t end;     // the same, or a counter value's bits, or a flow id
     uint64_t name;   // static name address, or (1 << 63) | dynamic name id
     uint32_t meta;
     uint32_t extra;  // argument list index (0: none), or the begin thread's serial
@@ -128,6 +129,36 @@ static inline int64_t fs_monotonic_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + (int64_t)ts.tv_nsec;
+#endif
+}
+
+/// What `fs_counter_ticks` reads on this machine.
+typedef enum fs_counter_kind {
+    FS_COUNTER_NONE = 0,           // no invariant counter: fs_counter_ticks reads the monotonic clock
+    FS_COUNTER_TSC = 1,            // x86-64 time-stamp counter, invariant per CPUID
+    FS_COUNTER_CNTVCT = 2,         // arm64 virtual counter (Linux)
+    FS_COUNTER_MACH_ABSOLUTE = 3,  // Apple's mach_absolute_time
+} fs_counter_kind;
+
+/// The invariant counter this machine offers, checked once (CPUID on x86-64).
+fs_counter_kind fs_counter_available(void);
+
+/// Reads the cheapest invariant counter, in its own ticks; callers use it only when
+/// `fs_counter_available()` is not FS_COUNTER_NONE, and convert ticks to nanoseconds off the hot path.
+/// Not serialising (no `lfence`, no `isb`): like Tracy, a span pays only for the reads themselves.
+static inline int64_t fs_counter_ticks(void) {
+#if defined(__APPLE__)
+    return (int64_t)mach_absolute_time();
+#elif defined(__x86_64__)
+    uint32_t low, high;
+    __asm__ __volatile__("rdtsc" : "=a"(low), "=d"(high));
+    return (int64_t)(((uint64_t)high << 32) | low);
+#elif defined(__aarch64__)
+    uint64_t value;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(value));
+    return (int64_t)value;
+#else
+    return fs_monotonic_ns();
 #endif
 }
 
