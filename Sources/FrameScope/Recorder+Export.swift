@@ -73,10 +73,19 @@ extension Recorder {
             // Counter ticks become monotonic nanoseconds along a line through the first
             // calibration point and one taken now, after everything being exported was recorded.
             if clock.readsCounter { builder.conversion = CounterCalibration.refresh() }
-            let threads = buffers.withLockAnnounced { $0.values.sorted { $0.serial < $1.serial } }
+            let threads = buffers.withLockAnnounced { $0.bySerial.values.sorted { $0.serial < $1.serial } }
             builder.mainSerial = mainSerial.load(ordering: .relaxed)
+            var exited: [ThreadBuffer] = []
             for buffer in threads {
+                // Read before the ring's tail: once the owner has exited, this drain takes its
+                // last record, and the buffer can be handed back.
+                if consume, fs_ring_exited(buffer.ring) { exited.append(buffer) }
                 builder.add(buffer, consume: consume, state: &working)
+            }
+            if !exited.isEmpty {
+                buffers.withLockAnnounced { buffers in
+                    for buffer in exited { buffers.retire(buffer) }
+                }
             }
             if consume {
                 state = working

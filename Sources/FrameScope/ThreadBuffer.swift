@@ -24,13 +24,15 @@ final class ThreadBuffer: @unchecked Sendable {
     let attachments = Mutex<[UInt32: Attachment]>([:])
     var nextAttachmentIndex: UInt32 = 1
 
+    /// - Parameter ring: A ring whose reference the buffer takes over.
     init(ring: UnsafeMutablePointer<fs_ring>, serial: UInt64, name: String) {
         self.ring = ring
         self.serial = serial
         self.name = Mutex(name)
     }
 
-    deinit { fs_ring_destroy(ring) }
+    /// Takes over one reference to `ring`.
+    deinit { fs_ring_release_reference(ring) }
 
     /// Stores an attachment for a record this thread is about to push and returns the index the
     /// record refers to it by. Producer only.
@@ -39,6 +41,32 @@ final class ThreadBuffer: @unchecked Sendable {
         nextAttachmentIndex = index == UInt32.max ? 1 : index + 1
         attachments.withLockAnnounced { $0[index] = attachment }
         return index
+    }
+}
+
+/// A recorder's per-thread buffers: those of threads that recorded and whose buffers were not
+/// handed back yet, rings handed back for reuse, and the drop counts of buffers handed back.
+struct ThreadBuffers: @unchecked Sendable {
+    // @unchecked: the spare rings are C pointers, each holding a reference of its own; the
+    // struct lives in the recorder's Mutex.
+    var bySerial: [UInt64: ThreadBuffer] = [:]
+    var spare: [UnsafeMutablePointer<fs_ring>] = []
+    var retiredDrops: [UInt64: Int64] = [:]
+
+    /// Hands back the buffer of an exited thread whose records were all drained: its ring is kept
+    /// for the next new thread.
+    mutating func retire(_ buffer: ThreadBuffer) {
+        guard bySerial[buffer.serial] === buffer else { return }
+        bySerial[buffer.serial] = nil
+        let dropped = Int64(fs_ring_dropped(buffer.ring))
+        if dropped > 0 { retiredDrops[buffer.serial, default: 0] += dropped }
+        fs_ring_retain(buffer.ring)
+        spare.append(buffer.ring)
+    }
+
+    mutating func releaseSpareRings() {
+        for ring in spare { fs_ring_release_reference(ring) }
+        spare = []
     }
 }
 
