@@ -57,6 +57,10 @@ public struct RecorderClock: Sendable {
         return fs_monotonic_ns()
     }
 
+    /// The manual clock this clock reads, or `nil`: loops that wait for a time, such as a
+    /// simulated display waiting for its next vsync, advance it instead of waiting.
+    public var manualClock: ManualClock? { manual }
+
     /// `tsc`, `cntvct`, `mach-absolute-time`, `monotonic` or `manual`, as written in trace metadata.
     public var name: String {
         if manual != nil { return "manual" }

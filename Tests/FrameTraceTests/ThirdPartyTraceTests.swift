@@ -114,7 +114,17 @@ struct ThirdPartyTraceTests {
         #expect(try ThirdParty.read("speedscope__mismatched-name.json").indexes(.mismatchedEndName) == [1])
         #expect(try ThirdParty.read("speedscope__invalid-x-nesting.json").indexes(.partialOverlap) == [1])
         #expect(try ThirdParty.read("speedscope__only-begin-events.json").indexes(.unclosedBegin) == [0, 1, 2])
-        #expect(try ThirdParty.read("speedscope__out-of-order.json").total(.outOfOrder) > 0)
+        // B/E pairs written B, then A (which encloses B), then C (inside both): reported once, at
+        // A's begin, and still nested A ⊃ B ⊃ C with no overlap or pairing diagnostics.
+        let outOfOrder = try ThirdParty.read("speedscope__out-of-order.json")
+        #expect(outOfOrder.indexes(.outOfOrder) == [2])
+        #expect(outOfOrder.total(.outOfOrder) == 2)
+        #expect(outOfOrder.diagnostics.map(\.kind) == [.outOfOrder])
+        let slices = outOfOrder.events.sorted { $0.timestamp < $1.timestamp }
+        #expect(slices.map { outOfOrder.name(of: $0) } == ["A", "B", "C"])
+        #expect(slices.map(\.phase) == [.complete, .complete, .complete])
+        #expect(slices.map(\.timestamp) == [0, 1_000, 2_000])
+        #expect(slices.map(\.endTimestamp) == [10_000, 9_000, 8_000])
         let partial = try ThirdParty.read("speedscope__simple-partial.json")
         #expect(partial.events.map { partial.name(of: $0) } == ["alpha", "beta", "gamma", "epsilon"])
         let hermes = try ThirdParty.read("speedscope__multi-thread-with-samples.json")
