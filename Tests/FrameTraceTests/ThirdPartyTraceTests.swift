@@ -1,5 +1,6 @@
 import Foundation
 import FrameTrace
+import FrameTraceReader
 import Testing
 
 /// The third-party traces in `shared/traces/third-party` beside the repository, and their

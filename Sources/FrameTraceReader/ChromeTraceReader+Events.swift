@@ -1,3 +1,4 @@
+public import FrameTrace
 extension ChromeTraceReader.Parser {
     // MARK: - Committing one event
 
