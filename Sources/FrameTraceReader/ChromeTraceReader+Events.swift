@@ -1,4 +1,4 @@
-public import FrameTrace
+import FrameTrace
 extension ChromeTraceReader.Parser {
     // MARK: - Committing one event
 

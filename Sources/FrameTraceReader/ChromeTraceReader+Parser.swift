@@ -1,4 +1,4 @@
-public import FrameTrace
+import FrameTrace
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,4 +1,4 @@
-public import FrameTrace
+import FrameTrace
 /// A JSON document as a value, for small documents such as budget files and trace metadata.
 ///
 /// Objects keep their members in document order (duplicates included), so error messages and
