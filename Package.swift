@@ -15,34 +15,38 @@ let package = Package(
     products: [
         .library(name: "FrameScope", targets: ["FrameScope"]),
         .library(name: "FrameTrace", targets: ["FrameTrace"]),
+        .library(name: "FrameTraceReader", targets: ["FrameTraceReader"]),
         .library(name: "FrameAnalysis", targets: ["FrameAnalysis"]),
-        .library(name: "FrameWorkloads", targets: ["FrameWorkloads"]),
         .executable(name: "framescope", targets: ["FramescopeCLI"]),
         .executable(name: "framescope-bench", targets: ["FramescopeBench"]),
     ],
     targets: [
         .target(name: "CFrameScope"),
         .target(name: "FrameTrace", swiftSettings: strict),
+        .target(name: "FrameTraceReader", dependencies: ["FrameTrace"], swiftSettings: strict),
         .target(name: "FrameScope", dependencies: ["FrameTrace", "CFrameScope"], swiftSettings: strict),
-        .target(name: "FrameAnalysis", dependencies: ["FrameTrace"], swiftSettings: strict),
+        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameTraceReader"], swiftSettings: strict),
         .target(name: "FrameWorkloads", dependencies: ["FrameScope", "FrameTrace"], swiftSettings: strict),
         .executableTarget(
             name: "FramescopeCLI",
-            dependencies: ["FrameScope", "FrameTrace", "FrameAnalysis", "FrameWorkloads"],
+            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameWorkloads"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "FramescopeBench",
-            dependencies: ["FrameScope", "FrameTrace", "FrameAnalysis", "FrameWorkloads"],
+            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameWorkloads"],
             swiftSettings: strict
         ),
-        .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace"], resources: [.copy("Golden")]),
-        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameScope"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameTraceReader"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader"], resources: [.copy("Golden")]),
+        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameTraceReader", "FrameScope"], exclude: ["Golden", "Fixtures"]),
         .testTarget(
-            name: "FrameWorkloadsTests", dependencies: ["FrameWorkloads", "FrameScope", "FrameTrace", "FrameAnalysis"], resources: [.copy("Fixtures")]
+            name: "FrameWorkloadsTests", dependencies: ["FrameWorkloads", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis"],
+            resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FramescopeCLI"]),
+        .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI"]),
+        // What an app links: FrameScope alone. This target must build without the reader module.
+        .testTarget(name: "AppLinkTests", dependencies: ["FrameScope"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -90,7 +90,7 @@ fi
 binary=$out/fuzz-$target
 module=Fuzz$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1}
 echo "fuzz.sh: building $target from ${#sources[@]} source files" >&2
-"${SWIFTC:-swiftc}" -swift-version 6 ${FUZZ_OPT:--O} -sanitize=fuzzer,address -parse-as-library \
+"${SWIFTC:-swiftc}" -swift-version 6 ${FUZZ_OPT:--O} -sanitize=fuzzer,address -parse-as-library -package-name framescope \
     -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
     -module-name "$module" "$harness" "${sources[@]}" -o "$binary" \
     2> >(grep -v "Cannot export local symbol '__asan" >&2)

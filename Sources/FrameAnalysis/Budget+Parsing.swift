@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameTraceReader
 
 extension Budget {
     /// Reads a budget file.

@@ -1,4 +1,5 @@
-public import FrameTrace
+import FrameTrace
+public import FrameTraceReader
 
 extension BudgetCheck {
     /// One table per trace: rule, measured value, limit and verdict.

@@ -1,4 +1,5 @@
-public import FrameTrace
+import FrameTrace
+public import FrameTraceReader
 
 /// Why a budget file could not be read, and where: a JSON path such as
 /// `categories.layout.main-ms-per-frame.p95`, or a line and column for JSON syntax errors.

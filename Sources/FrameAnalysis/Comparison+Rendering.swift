@@ -1,4 +1,5 @@
-public import FrameTrace
+import FrameTrace
+public import FrameTraceReader
 
 extension Comparison {
     /// The per-metric table and the summary table, shared by the text and Markdown renderers.

@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameTraceReader
 
 extension FrameReport {
     /// The report as one self-contained HTML page: no network, no external script or font.

@@ -1,4 +1,5 @@
-public import FrameTrace
+import FrameTrace
+public import FrameTraceReader
 
 extension FrameReport {
     /// The report as JSON, schema `framescope.report` version ``schemaVersion``.

@@ -1,4 +1,5 @@
 public import FrameTrace
+import FrameTraceReader
 
 /// One row per frame, for engines that aggregate thousands of traces (DuckDB, ClickHouse):
 /// schema `framescope.frames`, version ``version``.

@@ -70,10 +70,22 @@ extension Recorder {
         exportState.withLockAnnounced { state in
             var working = state
             var builder = TraceAssembler(recorder: self)
-            let threads = buffers.withLockAnnounced { $0.values.sorted { $0.serial < $1.serial } }
+            // Counter ticks become monotonic nanoseconds along a line through the first
+            // calibration point and one taken now, after everything being exported was recorded.
+            if clock.readsCounter { builder.conversion = CounterCalibration.refresh() }
+            let threads = buffers.withLockAnnounced { $0.bySerial.values.sorted { $0.serial < $1.serial } }
             builder.mainSerial = mainSerial.load(ordering: .relaxed)
+            var exited: [ThreadBuffer] = []
             for buffer in threads {
+                // Read before the ring's tail: once the owner has exited, this drain takes its
+                // last record, and the buffer can be handed back.
+                if consume, fs_ring_exited(buffer.ring) { exited.append(buffer) }
                 builder.add(buffer, consume: consume, state: &working)
+            }
+            if !exited.isEmpty {
+                buffers.withLockAnnounced { buffers in
+                    for buffer in exited { buffers.retire(buffer) }
+                }
             }
             if consume {
                 state = working
@@ -101,6 +113,8 @@ private struct TraceAssembler {
     var trace = Trace()
     var nameSymbols: [UInt64: Symbol] = [:]
     var mainSerial: UInt64 = 1
+    /// How recorded counter ticks become nanoseconds; `nil` when records hold nanoseconds.
+    var conversion: TickConversion?
 
     init(recorder: Recorder) {
         self.recorder = recorder
@@ -135,7 +149,13 @@ private struct TraceAssembler {
     }
 
     private mutating func append(_ record: fs_record, thread: ThreadKey, attachment: Attachment?, state: inout ExportState) {
-        let kind = RecordKind(rawValue: record.meta & 0xF) ?? .instant
+        let kind = RecordKind(rawValue: record.meta & 0x7) ?? .instant
+        var record = record
+        if let conversion, record.meta & nanosecondsFlag == 0 {
+            record.start = conversion.nanoseconds(ticks: record.start)
+            // `end` is a time only for spans; counters and flows keep a value or an id there.
+            if kind == .span || kind == .crossThreadSpan { record.end = max(record.start, conversion.nanoseconds(ticks: record.end)) }
+        }
         let categoryIndex = Int((record.meta >> 4) & 0xFFF)
         if categoryIndex >= categoryNames.count { categoryNames = CategoryRegistry.shared.allNames() }
         let category = trace.symbols.intern(categoryIndex < categoryNames.count ? categoryNames[categoryIndex] : "?")

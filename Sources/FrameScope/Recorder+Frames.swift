@@ -41,10 +41,11 @@ extension Recorder {
         precondition(sinceVsync >= .zero, "a frame cannot start before its vsync")
         precondition(budget > .zero, "a frame's budget must be positive")
         guard isEnabled else { return try body() }
+        let stamp = clock.timestamp()
         let start = clock.now()
         return try recordFrame(
-            start: start, vsync: start &- sinceVsync.nanosecondCount, deadline: start &- sinceVsync.nanosecondCount &+ budget.nanosecondCount,
-            index: index, body)
+            stamp: stamp, start: start, vsync: start &- sinceVsync.nanosecondCount,
+            deadline: start &- sinceVsync.nanosecondCount &+ budget.nanosecondCount, index: index, body)
     }
 
     /// Runs `body` as one frame whose vsync and deadline are readings of this recorder's
@@ -69,18 +70,27 @@ extension Recorder {
     ) throws(Failure) -> Result {
         precondition(deadline > vsync, "a frame's deadline must follow its vsync")
         guard isEnabled else { return try body() }
-        return try recordFrame(start: clock.now(), vsync: vsync, deadline: deadline, index: index, body)
+        let stamp = clock.timestamp()
+        return try recordFrame(stamp: stamp, start: clock.now(), vsync: vsync, deadline: deadline, index: index, body)
     }
 
+    /// Records the frame span between `stamp` and the clock's raw reading after `body`, so it
+    /// nests with the spans inside it however the clock's ticks are later converted; `start` is
+    /// the same moment in nanoseconds, the time line of `vsync` and `deadline`.
     private func recordFrame<Result, Failure: Error>(
-        start: Int64, vsync: Int64, deadline: Int64, index: Int?, _ body: () throws(Failure) -> Result
+        stamp: Int64, start: Int64, vsync: Int64, deadline: Int64, index: Int?, _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
         // Relative to the span's own start, so the frame survives rebasing of timestamps.
         var arguments: [Argument] = []
         if let index { arguments.append(Argument(FrameContract.Key.index, .int(Int64(index)))) }
         arguments.append(Argument(FrameContract.Key.sinceVsync, .int(max(0, start &- vsync))))
         arguments.append(Argument(FrameContract.Key.budget, .int(max(1, deadline &- vsync))))
-        defer { recordSpan(FrameContract.frameSpanName, category: .frame, start: start, end: max(start, clock.now()), arguments: SpanArguments(arguments)) }
+        defer {
+            let end = max(stamp, clock.timestamp())
+            let attachment = storeAttachment(SpanArguments(arguments))
+            let (bits, length) = nameBits(FrameContract.frameSpanName)
+            push(start: stamp, end: end, name: bits, meta: packMeta(.span, .frame, nameLength: length), extra: attachment)
+        }
         return try body()
     }
 

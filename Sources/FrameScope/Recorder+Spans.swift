@@ -25,7 +25,7 @@ extension Recorder {
     ) throws(Failure) -> Result {
         guard isEnabled else { return try body() }
         let argumentIndex = storeAttachment(arguments())
-        let start = clock.now()
+        let start = clock.timestamp()
         do {
             let result = try body()
             recordSpan(name, category: category, start: start, argumentIndex: argumentIndex)
@@ -54,9 +54,9 @@ extension Recorder {
         guard isEnabled else { return try body() }
         let nameID = internDynamicName(name)
         let argumentIndex = storeAttachment(arguments())
-        let start = clock.now()
+        let start = clock.timestamp()
         defer {
-            push(start: start, end: clock.now(), name: nameID, meta: packMeta(.span, category, nameLength: 0), extra: argumentIndex)
+            push(start: start, end: clock.timestamp(), name: nameID, meta: packMeta(.span, category, nameLength: 0), extra: argumentIndex)
         }
         return try body()
     }
@@ -102,7 +102,7 @@ extension Recorder {
         precondition(end >= start, "a span cannot end before it starts")
         let attachment = storeAttachment(arguments())
         let (bits, length) = nameBits(name)
-        push(start: start, end: end, name: bits, meta: packMeta(.span, category, nameLength: length), extra: attachment)
+        push(start: start, end: end, name: bits, meta: packMeta(.span, category, nameLength: length) | nanosecondsFlag, extra: attachment)
     }
 
     /// Records an instant: a point in time, such as an input event or a vsync.
@@ -115,7 +115,7 @@ extension Recorder {
         guard isEnabled else { return }
         let argumentIndex = storeAttachment(arguments())
         let (bits, length) = nameBits(name)
-        let now = clock.now()
+        let now = clock.timestamp()
         push(start: now, end: now, name: bits, meta: packMeta(.instant, category, nameLength: length), extra: argumentIndex)
     }
 
@@ -128,7 +128,7 @@ extension Recorder {
     public func counter(_ name: StaticString, value: Double, category: Category = .other) {
         guard isEnabled else { return }
         let (bits, length) = nameBits(name)
-        let now = clock.now()
+        let now = clock.timestamp()
         push(start: now, end: Int64(bitPattern: value.bitPattern), name: bits, meta: packMeta(.counter, category, nameLength: length), extra: 0)
     }
 
@@ -137,7 +137,7 @@ extension Recorder {
     @inlinable
     @inline(__always)
     func recordSpan(_ name: StaticString, category: Category, start: Int64, argumentIndex: UInt32) {
-        let end = clock.now()
+        let end = clock.timestamp()
         let (bits, length) = nameBits(name)
         push(start: start, end: end, name: bits, meta: packMeta(.span, category, nameLength: length), extra: argumentIndex)
     }
@@ -155,14 +155,14 @@ extension Recorder {
 
     @usableFromInline
     func beginPoint() -> BeginPoint {
-        BeginPoint(timestamp: clock.now(), serial: fs_thread_serial())
+        BeginPoint(timestamp: clock.timestamp(), serial: fs_thread_serial())
     }
 
     /// Records a span that began at `begin`: a plain span if it ends on the thread it began on,
     /// otherwise a cross-thread span whose attachment remembers where it began.
     @usableFromInline
     func finishSpan(_ name: StaticString, category: Category, begin: BeginPoint, arguments: SpanArguments) {
-        let end = clock.now()
+        let end = clock.timestamp()
         let (bits, length) = nameBits(name)
         let sameThread = fs_thread_serial() == begin.serial
         let attachment = storeAttachment(arguments, beginSerial: sameThread ? nil : begin.serial)

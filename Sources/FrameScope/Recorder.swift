@@ -58,6 +58,15 @@ public final class Recorder: Sendable {
     /// The process-wide recorder apps use unless they inject their own.
     public static let shared = Recorder()
 
+    /// A recorder that never records, for code that takes a `Recorder` when nobody is measuring:
+    /// each span costs what a span of a disabled recorder costs (one load and a branch), so
+    /// callers need no `Recorder?`. ``setEnabled(_:)`` cannot turn it on.
+    ///
+    /// ```swift
+    /// let engine = LayoutEngine(recorder: profiling ? .shared : .disabled)
+    /// ```
+    public static let disabled = Recorder(configuration: Configuration(isEnabled: false), clock: .monotonic, canEnable: false)
+
     private static let nextID = Atomic<UInt64>(1)
 
     /// The recorder's identity in threads' cache slots; never reused.
@@ -73,7 +82,12 @@ public final class Recorder: Sendable {
     public let startTimestamp: Int64
     let capacity: UInt64
     let processID: Int64
-    let buffers = Mutex<[UInt64: ThreadBuffer]>([:])
+    let buffers = Mutex<ThreadBuffers>(ThreadBuffers())
+    let allocatedRings = Atomic<Int>(0)
+    /// Times a thread looked for its buffer under the lock because its cache lacked this recorder.
+    let lockedLookups = Atomic<Int>(0)
+    /// Whether ``setEnabled(_:)`` may turn recording on; false only for ``disabled``.
+    let canEnable: Bool
     let dynamicNames = Mutex<DynamicNames>(DynamicNames())
     let exportState = Mutex<ExportState>(ExportState())
     let nextFlowID = Atomic<UInt64>(1)
@@ -90,8 +104,14 @@ public final class Recorder: Sendable {
     /// Creates a recorder.
     /// - Parameters:
     ///   - configuration: Capacity, frame interval, process name and initial state.
-    ///   - clock: Where timestamps come from; `.manual(...)` in tests.
-    public init(configuration: Configuration = Configuration(), clock: RecorderClock = .monotonic) {
+    ///   - clock: Where timestamps come from: by default the cheapest invariant counter
+    ///     (``RecorderClock/fastest``); `.manual(...)` in tests.
+    public convenience init(configuration: Configuration = Configuration(), clock: RecorderClock = .fastest) {
+        self.init(configuration: configuration, clock: clock, canEnable: true)
+    }
+
+    private init(configuration: Configuration, clock: RecorderClock, canEnable: Bool) {
+        self.canEnable = canEnable
         id = Recorder.nextID.add(1, ordering: .relaxed).oldValue
         enabled = Atomic(configuration.isEnabled)
         frameIntervalStorage = Atomic(configuration.frameInterval.map { max(1, $0.nanosecondCount) } ?? 0)
@@ -101,6 +121,7 @@ public final class Recorder: Sendable {
         while capacity < UInt64(configuration.perThreadCapacity) { capacity <<= 1 }
         self.capacity = capacity
         processID = Int64(getpid())
+        if clock.readsCounter { CounterCalibration.start() }
         startTimestamp = clock.now()
     }
 
@@ -109,7 +130,15 @@ public final class Recorder: Sendable {
     public var isEnabled: Bool { enabled.load(ordering: .relaxed) }
 
     /// Turns recording on or off. Spans already open when recording is turned off still end.
-    public func setEnabled(_ isEnabled: Bool) { enabled.store(isEnabled, ordering: .relaxed) }
+    /// ``disabled`` stays off.
+    public func setEnabled(_ isEnabled: Bool) {
+        guard canEnable else { return }
+        enabled.store(isEnabled, ordering: .relaxed)
+    }
+
+    deinit {
+        buffers.withLockAnnounced { $0.releaseSpareRings() }
+    }
 
     // MARK: - The recording path
 
@@ -142,18 +171,32 @@ public final class Recorder: Sendable {
     }
 
     func currentBuffer() -> ThreadBuffer? {
-        // Fast path: the thread's slot caches this recorder's buffer, so spans with arguments do
+        // Fast path: the thread's cache holds this recorder's buffer, so spans with arguments do
         // not take the recorder-wide lock (which convoys when threads outnumber cores). The
-        // pointer is unretained: `buffers` keeps the buffer alive as long as the recorder, and
-        // recorder ids are never reused, so a slot that matches `id` points at a live buffer.
+        // pointer is unretained: `buffers` keeps the buffer alive until the thread has exited and
+        // its records are drained, recorder ids are never reused, and the thread-exit hook empties
+        // the cache, so an entry that matches `id` points at a live buffer.
         if let cached = fs_slot_buffer(id) { return Unmanaged<ThreadBuffer>.fromOpaque(cached).takeUnretainedValue() }
         let serial = fs_thread_serial()
+        lockedLookups.add(1, ordering: .relaxed)
         let buffer: ThreadBuffer? = buffers.withLockAnnounced { buffers in
-            if let existing = buffers[serial] { return existing }
-            guard let ring = fs_ring_create(capacity) else { return nil }
+            if let existing = buffers.bySerial[serial] {
+                // Recording from a thread-exit destructor that runs after ours: the ring was
+                // handed back, so these events count as dropped rather than race its reuse.
+                return fs_ring_exited(existing.ring) ? nil : existing
+            }
+            let ring: UnsafeMutablePointer<fs_ring>
+            if let spare = buffers.spare.popLast() {
+                ring = spare
+            } else {
+                guard let created = fs_ring_create(capacity) else { return nil }
+                ring = created
+                allocatedRings.add(1, ordering: .relaxed)
+            }
+            fs_ring_adopt(ring)
             let name = serial == mainSerial.load(ordering: .relaxed) ? "main" : serial == 1 ? "process-main" : Recorder.systemThreadName(serial: serial)
             let buffer = ThreadBuffer(ring: ring, serial: serial, name: name)
-            buffers[serial] = buffer
+            buffers.bySerial[serial] = buffer
             return buffer
         }
         if let buffer { fs_slot_set(id, buffer.ring, Unmanaged.passUnretained(buffer).toOpaque()) }
@@ -217,7 +260,7 @@ public final class Recorder: Sendable {
     public func designateCurrentThreadAsMain() {
         guard let buffer = currentBuffer() else { return }
         let previous = mainSerial.exchange(buffer.serial, ordering: .relaxed)
-        if previous != buffer.serial, let old = buffers.withLockAnnounced({ $0[previous] }) {
+        if previous != buffer.serial, let old = buffers.withLockAnnounced({ $0.bySerial[previous] }) {
             old.name.withLockAnnounced { if $0 == "main" { $0 = "process-main" } }
         }
         buffer.name.withLockAnnounced { $0 = "main" }
@@ -233,8 +276,10 @@ public final class Recorder: Sendable {
 
     /// Events dropped so far because a thread's buffer was full, per thread (in trace ids).
     public var droppedEventCounts: [ThreadKey: Int64] {
+        let (live, retired) = buffers.withLockAnnounced { (Array($0.bySerial.values), $0.retiredDrops) }
         var counts: [ThreadKey: Int64] = [:]
-        for buffer in buffers.withLockAnnounced({ Array($0.values) }) {
+        for (serial, dropped) in retired { counts[threadKey(serial: serial)] = dropped }
+        for buffer in live {
             let dropped = Int64(fs_ring_dropped(buffer.ring))
             if dropped > 0 { counts[threadKey(serial: buffer.serial)] = dropped }
         }
@@ -242,6 +287,12 @@ public final class Recorder: Sendable {
         if unattributed > 0 { counts[threadKey(serial: 0), default: 0] += unattributed }
         return counts
     }
+
+    /// The per-thread buffers this recorder has allocated: held by live threads, by exited
+    /// threads until their events are drained, or kept for the next new thread. Each takes
+    /// ``Configuration/perThreadCapacity`` (rounded up to a power of two) × 32 bytes; a program
+    /// whose threads come and go, and that drains, needs about as many as it has threads at once.
+    public var threadBufferCount: Int { allocatedRings.load(ordering: .relaxed) }
 
     /// The trace id of the main thread.
     public var mainThreadKey: ThreadKey { threadKey(serial: mainSerial.load(ordering: .relaxed)) }

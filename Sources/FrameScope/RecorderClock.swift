@@ -1,7 +1,16 @@
 public import CFrameScope
 public import Synchronization
 
-/// Where a recorder's timestamps come from: the monotonic clock, or a manual clock for tests.
+/// Where a recorder's timestamps come from: the CPU's invariant counter, the monotonic clock, or
+/// a manual clock for tests.
+///
+/// ``counter`` records ticks of the cheapest invariant counter the machine has (x86-64 `rdtsc`
+/// when CPUID reports an invariant TSC, arm64 `cntvct_el0`, Apple `mach_absolute_time`): about
+/// half the cost of `clock_gettime`. Ticks are converted to monotonic-clock nanoseconds at export,
+/// along a line through a calibration point taken when the first recorder started and one taken
+/// at every export, as Tracy does; exported times are on the monotonic clock either way. Traces
+/// say which clock recorded them in their metadata (`clock`: `tsc`, `cntvct`,
+/// `mach-absolute-time`, `monotonic` or `manual`).
 ///
 /// ```swift
 /// let manual = ManualClock()
@@ -11,22 +20,145 @@ public import Synchronization
 public struct RecorderClock: Sendable {
     @usableFromInline
     let manual: ManualClock?
+    /// Whether recorded timestamps are counter ticks, converted to nanoseconds at export.
+    @usableFromInline
+    let readsCounter: Bool
 
     /// The system's monotonic clock (`CLOCK_MONOTONIC`; `CLOCK_UPTIME_RAW` on Apple platforms).
-    public static let monotonic = RecorderClock(manual: nil)
+    public static let monotonic = RecorderClock(manual: nil, readsCounter: false)
+
+    /// The CPU's invariant counter, or `nil` on a machine without one.
+    public static let counter: RecorderClock? =
+        CounterCalibration.kind == FS_COUNTER_NONE ? nil : RecorderClock(manual: nil, readsCounter: true)
+
+    /// The cheapest clock this machine offers: ``counter`` when there is one, else ``monotonic``.
+    /// Recorders use it unless given another.
+    public static let fastest: RecorderClock = counter ?? monotonic
 
     /// A clock that moves only when told to, so traces are identical on every machine.
-    public static func manual(_ clock: ManualClock) -> RecorderClock { RecorderClock(manual: clock) }
+    public static func manual(_ clock: ManualClock) -> RecorderClock { RecorderClock(manual: clock, readsCounter: false) }
 
-    /// The current time in nanoseconds.
+    /// The current time in nanoseconds: the manual clock's reading, else the monotonic clock.
+    ///
+    /// Exported timestamps are on this time line whichever clock recorded them, so a frame's vsync
+    /// or deadline computed from `now()` lines up with the spans in the trace.
     @inlinable
     public func now() -> Int64 {
         if let manual { return manual.nanoseconds }
         return fs_monotonic_ns()
     }
 
-    /// `monotonic` or `manual`, as written in trace metadata.
-    public var name: String { manual == nil ? "monotonic" : "manual" }
+    /// The raw reading the hot path records: counter ticks for ``counter``, else nanoseconds.
+    @inlinable
+    @inline(__always)
+    func timestamp() -> Int64 {
+        if readsCounter { return fs_counter_ticks() }
+        if let manual { return manual.nanoseconds }
+        return fs_monotonic_ns()
+    }
+
+    /// The manual clock this clock reads, or `nil`: loops that wait for a time, such as a
+    /// simulated display waiting for its next vsync, advance it instead of waiting.
+    public var manualClock: ManualClock? { manual }
+
+    /// `tsc`, `cntvct`, `mach-absolute-time`, `monotonic` or `manual`, as written in trace metadata.
+    public var name: String {
+        if manual != nil { return "manual" }
+        return readsCounter ? CounterCalibration.counterName : "monotonic"
+    }
+}
+
+/// A reading of the counter and of the monotonic clock taken together.
+struct CalibrationPoint: Sendable, Equatable {
+    var ticks: Int64
+    var nanoseconds: Int64
+}
+
+/// Converts counter ticks to monotonic nanoseconds along the line through two calibration points.
+///
+/// Between the points the error is the points' own (tens of nanoseconds); beyond the last point it
+/// grows with the distance, so exports take a fresh point before converting.
+struct TickConversion: Sendable, Equatable {
+    let origin: CalibrationPoint
+    let nanosecondsPerTick: Double
+
+    /// The line through `first` and `last`; a flat line at `first` when they share a tick.
+    init(from first: CalibrationPoint, to last: CalibrationPoint) {
+        origin = first
+        let ticks = last.ticks &- first.ticks
+        let nanoseconds = last.nanoseconds &- first.nanoseconds
+        nanosecondsPerTick = ticks > 0 && nanoseconds >= 0 ? Double(nanoseconds) / Double(ticks) : 0
+    }
+
+    /// The monotonic time of a counter reading, saturating at the limits of `Int64`.
+    func nanoseconds(ticks: Int64) -> Int64 {
+        // Differences from the origin keep full precision: 60 s of a 3 GHz counter is 1.8e11 ticks,
+        // far inside a Double's 53-bit mantissa.
+        let (delta, overflow) = ticks.subtractingReportingOverflow(origin.ticks)
+        let offset = overflow ? (ticks < origin.ticks ? -9.2e18 : 9.2e18) : (Double(delta) * nanosecondsPerTick).rounded()
+        guard offset.magnitude < 9.2e18 else { return offset < 0 ? .min : .max }
+        let (sum, sumOverflow) = origin.nanoseconds.addingReportingOverflow(Int64(offset))
+        if sumOverflow { return offset < 0 ? .min : .max }
+        return sum
+    }
+}
+
+/// The process-wide calibration of the counter against the monotonic clock.
+enum CounterCalibration {
+    /// The counter this machine offers.
+    static let kind: fs_counter_kind = fs_counter_available()
+
+    static var counterName: String {
+        switch kind {
+        case FS_COUNTER_TSC: "tsc"
+        case FS_COUNTER_CNTVCT: "cntvct"
+        case FS_COUNTER_MACH_ABSOLUTE: "mach-absolute-time"
+        default: "monotonic"
+        }
+    }
+
+    /// The first point (when the first counter recorder started) and the latest (the last export).
+    private static let points = Mutex<(first: CalibrationPoint, latest: CalibrationPoint)?>(nil)
+
+    /// Takes the first calibration point if none was taken yet; recorders call it when they start.
+    static func start() {
+        points.withLockAnnounced { points in
+            if points == nil {
+                let point = measurePoint()
+                points = (point, point)
+            }
+        }
+    }
+
+    /// Takes a fresh point and returns the conversion through the first point and it.
+    static func refresh() -> TickConversion {
+        let point = measurePoint()
+        return points.withLockAnnounced { points in
+            let first = points?.first ?? point
+            // Concurrent exports can finish their measurements out of order; keep the later one.
+            let latest = points.map { $0.latest.ticks > point.ticks ? $0.latest : point } ?? point
+            points = (first, latest)
+            return TickConversion(from: first, to: latest)
+        }
+    }
+
+    /// Reads the clock between two counter readings, several times, and keeps the tightest
+    /// bracket: its midpoint is when the clock was read, to within half the bracket.
+    static func measurePoint() -> CalibrationPoint {
+        var best = CalibrationPoint(ticks: 0, nanoseconds: 0)
+        var bestWidth = Int64.max
+        for _ in 0..<16 {
+            let before = fs_counter_ticks()
+            let nanoseconds = fs_monotonic_ns()
+            let after = fs_counter_ticks()
+            let width = after &- before
+            if width >= 0, width < bestWidth {
+                bestWidth = width
+                best = CalibrationPoint(ticks: before &+ width / 2, nanoseconds: nanoseconds)
+            }
+        }
+        return best
+    }
 }
 
 /// A clock for tests: it starts at zero and moves only when advanced.

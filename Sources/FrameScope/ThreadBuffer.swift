@@ -24,13 +24,15 @@ final class ThreadBuffer: @unchecked Sendable {
     let attachments = Mutex<[UInt32: Attachment]>([:])
     var nextAttachmentIndex: UInt32 = 1
 
+    /// - Parameter ring: A ring whose reference the buffer takes over.
     init(ring: UnsafeMutablePointer<fs_ring>, serial: UInt64, name: String) {
         self.ring = ring
         self.serial = serial
         self.name = Mutex(name)
     }
 
-    deinit { fs_ring_destroy(ring) }
+    /// Takes over one reference to `ring`.
+    deinit { fs_ring_release_reference(ring) }
 
     /// Stores an attachment for a record this thread is about to push and returns the index the
     /// record refers to it by. Producer only.
@@ -42,7 +44,34 @@ final class ThreadBuffer: @unchecked Sendable {
     }
 }
 
-/// The packed `meta` field of a record: kind, category and static-name length.
+/// A recorder's per-thread buffers: those of threads that recorded and whose buffers were not
+/// handed back yet, rings handed back for reuse, and the drop counts of buffers handed back.
+struct ThreadBuffers: @unchecked Sendable {
+    // @unchecked: the spare rings are C pointers, each holding a reference of its own; the
+    // struct lives in the recorder's Mutex.
+    var bySerial: [UInt64: ThreadBuffer] = [:]
+    var spare: [UnsafeMutablePointer<fs_ring>] = []
+    var retiredDrops: [UInt64: Int64] = [:]
+
+    /// Hands back the buffer of an exited thread whose records were all drained: its ring is kept
+    /// for the next new thread.
+    mutating func retire(_ buffer: ThreadBuffer) {
+        guard bySerial[buffer.serial] === buffer else { return }
+        bySerial[buffer.serial] = nil
+        let dropped = Int64(fs_ring_dropped(buffer.ring))
+        if dropped > 0 { retiredDrops[buffer.serial, default: 0] += dropped }
+        fs_ring_retain(buffer.ring)
+        spare.append(buffer.ring)
+    }
+
+    mutating func releaseSpareRings() {
+        for ring in spare { fs_ring_release_reference(ring) }
+        spare = []
+    }
+}
+
+/// The packed `meta` field of a record: kind (bits 0-2), whether its times are already nanoseconds
+/// rather than clock ticks (bit 3), category (bits 4-15) and static-name length (bits 16-31).
 @usableFromInline
 enum RecordKind: UInt32 {
     case span = 0
@@ -58,6 +87,11 @@ enum RecordKind: UInt32 {
 func packMeta(_ kind: RecordKind, _ category: Category, nameLength: Int) -> UInt32 {
     kind.rawValue | UInt32(category.id) << 4 | UInt32(truncatingIfNeeded: nameLength) << 16
 }
+
+/// Marks a record whose times the caller gave in nanoseconds (``Recorder/recordSpan(_:category:start:end:arguments:)``),
+/// which export leaves as they are even when the recorder's clock records counter ticks.
+@usableFromInline
+let nanosecondsFlag: UInt32 = 1 << 3
 
 /// Bit 63 of a record's name marks a dynamic name id; otherwise it is a static string's address.
 @usableFromInline

@@ -13,7 +13,7 @@ public import FrameTrace
 /// - **A kill during a flush** can leave that one write cut short: the file then ends with a
 ///   prefix of the flush (events complete, then at most one torn event, and no `]`).
 ///   ``ChromeTraceReader`` reads such a file with a `truncated` diagnostic, and
-///   ``TraceRepair`` (`framescope repair`) turns it into a complete trace, dropping only the
+///   `TraceRepair` (module FrameTraceReader; `framescope repair`) turns it into a complete trace, dropping only the
 ///   torn event.
 /// - Flows are written once both ends are recorded, and spans that cross threads as one async
 ///   pair, so every flushed file is balanced. A span that straddles a flush is written with the

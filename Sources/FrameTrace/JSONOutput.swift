@@ -2,24 +2,24 @@
 ///
 /// Numbers are formatted by hand from integers so timestamps are exact and no Foundation
 /// formatter runs per event.
-struct JSONOutput {
-    var bytes: [UInt8] = []
+package struct JSONOutput {
+    package var bytes: [UInt8] = []
 
-    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
-
-    @inline(__always)
-    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+    package init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
     @inline(__always)
-    mutating func append(_ literal: StaticString) {
+    package mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    @inline(__always)
+    package mutating func append(_ literal: StaticString) {
         literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     @inline(__always)
-    mutating func append(bytes other: [UInt8]) { bytes.append(contentsOf: other) }
+    package mutating func append(bytes other: [UInt8]) { bytes.append(contentsOf: other) }
 
     /// Appends a signed decimal integer.
-    mutating func append(integer value: Int64) {
+    package mutating func append(integer value: Int64) {
         if value < 0 {
             bytes.append(UInt8(ascii: "-"))
             append(unsigned: value.magnitude)
@@ -29,7 +29,7 @@ struct JSONOutput {
     }
 
     /// Appends an unsigned decimal integer.
-    mutating func append(unsigned value: UInt64) {
+    package mutating func append(unsigned value: UInt64) {
         if value < 10 {
             bytes.append(0x30 &+ UInt8(truncatingIfNeeded: value))
             return
@@ -48,7 +48,7 @@ struct JSONOutput {
     }
 
     /// Appends nanoseconds as microseconds with at most three decimals, exactly.
-    mutating func append(microsecondsFromNanoseconds nanoseconds: Int64) {
+    package mutating func append(microsecondsFromNanoseconds nanoseconds: Int64) {
         if nanoseconds < 0 { bytes.append(UInt8(ascii: "-")) }
         let magnitude = nanoseconds.magnitude
         append(unsigned: magnitude / 1000)
@@ -64,7 +64,7 @@ struct JSONOutput {
     }
 
     /// Appends a double as JSON; NaN and infinities, which JSON cannot hold, become `null`.
-    mutating func append(double value: Double) {
+    package mutating func append(double value: Double) {
         guard value.isFinite else {
             append("null")
             return
@@ -77,14 +77,14 @@ struct JSONOutput {
     }
 
     /// Appends a quoted, escaped JSON string.
-    mutating func append(string: String) {
+    package mutating func append(string: String) {
         bytes.append(UInt8(ascii: "\""))
         JSONOutput.escape(string, into: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 
     /// Appends an argument value.
-    mutating func append(value: ArgumentValue) {
+    package mutating func append(value: ArgumentValue) {
         switch value {
         case .int(let int): append(integer: int)
         case .double(let double): append(double: double)
@@ -95,7 +95,7 @@ struct JSONOutput {
     }
 
     /// Appends `{"key":value,...}` for scalar arguments.
-    mutating func append(arguments: [Argument]) {
+    package mutating func append(arguments: [Argument]) {
         bytes.append(UInt8(ascii: "{"))
         for (index, argument) in arguments.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -111,7 +111,7 @@ struct JSONOutput {
     /// Escapes a string's UTF-8 for a JSON string body: quote, backslash and every control
     /// character. Swift strings are valid Unicode, so ill-formed input was already replaced by
     /// U+FFFD when the string was made from bytes.
-    static func escape(_ string: String, into output: inout [UInt8]) {
+    package static func escape(_ string: String, into output: inout [UInt8]) {
         var string = string
         string.withUTF8 { utf8 in
             var start = 0

@@ -174,3 +174,12 @@ extension Trace {
         try file.close()
     }
 }
+
+/// The system's reason for an error number, as the middle of a sentence: `permission denied`.
+package func systemReason(_ code: Int32) -> String {
+    let text = String(cString: strerror(code))
+    guard let first = text.first, first.isUppercase,
+        text.dropFirst().first.map({ !$0.isUppercase }) ?? true
+    else { return text }
+    return first.lowercased() + text.dropFirst()
+}

@@ -1,5 +1,6 @@
 import FrameAnalysis
 import FrameTrace
+import FrameTraceReader
 import Foundation
 
 

@@ -1,39 +1,82 @@
+import CFrameScope
 import FrameScope
 import FrameTrace
 import Foundation
+import Synchronization
 
 /// Recorder figures: span cost against the raw clock, disabled cost, two threads at once, export.
 func runRecorderBenchmarks() {
     section("Recorder (ns per operation; median and p99 over 300 repetitions of 1,000 operations)")
     let operations = 1_000
     let repetitions = 300
-    let clock = RecorderClock.monotonic
+    let clock = RecorderClock.fastest
+    print("recorder clock: \(clock.name)")
 
-    let clockRead = measure(repetitions: repetitions, operations: operations) {
+    let counterRead = measure(repetitions: repetitions, operations: operations) {
         var sum: Int64 = 0
-        for _ in 0..<operations { sum &+= clock.now() }
+        for _ in 0..<operations { sum &+= fs_counter_ticks() }
         blackHole(sum)
     }
-    let twoClockReads = measure(repetitions: repetitions, operations: operations) {
+    let twoCounterReads = measure(repetitions: repetitions, operations: operations) {
         var sum: Int64 = 0
-        for _ in 0..<operations { sum &+= clock.now() &- clock.now() }
+        for _ in 0..<operations { sum &+= fs_counter_ticks() &- fs_counter_ticks() }
         blackHole(sum)
     }
-    figure("raw clock read", clockRead.median, "ns", note: "p99 \(formatFixed(clockRead.p99, decimals: 1)) ns")
-    figure("two raw clock reads (baseline)", twoClockReads.median, "ns", note: "p99 \(formatFixed(twoClockReads.p99, decimals: 1)) ns")
+    let clockGettime = measure(repetitions: repetitions, operations: operations) {
+        var sum: Int64 = 0
+        for _ in 0..<operations { sum &+= fs_monotonic_ns() }
+        blackHole(sum)
+    }
+    let counterNote = RecorderClock.counter == nil ? "no invariant counter: fs_counter_ticks reads the monotonic clock; " : ""
+    figure("raw counter read", counterRead.median, "ns", note: "\(counterNote)p99 \(formatFixed(counterRead.p99, decimals: 1)) ns")
+    figure("two raw counter reads (baseline)", twoCounterReads.median, "ns", note: "p99 \(formatFixed(twoCounterReads.p99, decimals: 1)) ns")
+    figure("raw clock_gettime read", clockGettime.median, "ns", note: "p99 \(formatFixed(clockGettime.p99, decimals: 1)) ns")
 
-    let recorder = Recorder(configuration: .init(perThreadCapacity: 1 << 20))
+    // The default 65,536-event (2 MiB) ring, written once all over before timing: the steady
+    // state. A fresh ring's first pass also pays the page faults of its first touch (figure below).
+    let recorder = Recorder()
+    warm(recorder)
     let enabled = measureSpans(recorder: recorder, repetitions: repetitions, operations: operations)
     figure("enabled span (begin + end)", enabled.median, "ns", note: "p99 \(formatFixed(enabled.p99, decimals: 1)) ns")
-    figure("enabled span / two clock reads", enabled.median / twoClockReads.median, "x", note: "target <= 1.5")
+    figure("enabled span / two counter reads", enabled.median / twoCounterReads.median, "x", note: "target <= 1.5")
 
     recorder.setEnabled(false)
     let disabled = measureSpans(recorder: recorder, repetitions: repetitions, operations: operations * 10)
     figure("disabled span", disabled.median, "ns", note: "target <= 1 ns; p99 \(formatFixed(disabled.p99, decimals: 2)) ns")
     recorder.setEnabled(true)
+    let disabledValue = measureSpans(recorder: .disabled, repetitions: repetitions, operations: operations * 10)
+    figure("span on Recorder.disabled", disabledValue.median, "ns", note: "p99 \(formatFixed(disabledValue.p99, decimals: 2)) ns")
 
     let contended = measureTwoThreads(repetitions: repetitions, operations: operations)
     figure("enabled span, 2 threads recording at once", contended.median, "ns", note: "p99 \(formatFixed(contended.p99, decimals: 1)) ns")
+    figure("2 threads at once / one thread", contended.median / enabled.median, "x", note: "target <= 1.2")
+
+    let first = Recorder()
+    let second = Recorder()
+    warm(first)
+    warm(second)
+    var samples: [Double] = []
+    for repetition in 0...repetitions {
+        let start = benchNow()
+        for _ in 0..<(operations / 2) {
+            first.withSpan("bench span", category: .layout) {}
+            second.withSpan("bench span", category: .layout) {}
+        }
+        let end = benchNow()
+        if repetition > 0 { samples.append(Double(end - start) / Double(operations)) }
+        _ = first.drain()
+        _ = second.drain()
+    }
+    let alternating = timing(of: samples)
+    figure("enabled span, two recorders alternating", alternating.median, "ns",
+           note: "p99 \(formatFixed(alternating.p99, decimals: 1)) ns")
+
+    let fresh = Recorder(configuration: .init(perThreadCapacity: 1 << 20))
+    let firstPass = measureSpans(recorder: fresh, repetitions: repetitions, operations: operations)
+    figure("enabled span, first pass over a fresh ring", firstPass.median, "ns",
+           note: "p99 \(formatFixed(firstPass.p99, decimals: 1)) ns; 32 MiB ring, page faults of first touch included")
+
+    runThreadChurn()
 
     section("Export (1,000,000 events)")
     let exportRecorder = Recorder(configuration: .init(perThreadCapacity: 1 << 20))
@@ -76,20 +119,117 @@ private func measureSpans(recorder: Recorder, repetitions: Int, operations: Int)
     return timing(of: samples)
 }
 
+/// Runs `body` on `count` new threads and joins them: each has exited, its exit hook run, on return.
+private func runJoined(_ count: Int, _ body: @escaping @Sendable () -> Void) {
+    final class Start: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    #if canImport(Darwin)
+    var threads: [pthread_t?] = []
+    #else
+    var threads: [pthread_t] = []
+    #endif
+    for _ in 0..<count {
+        let start = Unmanaged.passRetained(Start(body)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let result = pthread_create(&thread, nil, { raw in
+            #if canImport(Darwin)
+            Unmanaged<Start>.fromOpaque(raw).takeRetainedValue().body()
+            #else
+            Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
+            #endif
+            return nil
+        }, start)
+        precondition(result == 0, "pthread_create failed: \(result)")
+        threads.append(thread)
+    }
+    #if canImport(Darwin)
+    for thread in threads { if let thread { pthread_join(thread, nil) } }
+    #else
+    for thread in threads { pthread_join(thread, nil) }
+    #endif
+}
+
+/// Fills the calling thread's ring once and drains it, so its pages are touched before timing.
+private func warm(_ recorder: Recorder) {
+    for _ in 0..<recorder.configuration.perThreadCapacity { recorder.withSpan("bench span", category: .layout) {} }
+    _ = recorder.drain()
+}
+
+/// 10,000 short-lived threads recording 10 spans each, in waves of 8, while another thread drains:
+/// the buffers the recorder allocated, against one per thread without hand-back.
+private func runThreadChurn() {
+    section("Thread churn (10,000 threads x 10 spans, 8 at a time and joined, one thread draining)")
+    for waitsForDrain in [false, true] {
+        let (drained, peak, elapsed) = churn(threads: 10_000, wave: 8, waitsForDrain: waitsForDrain)
+        let bytesPerBuffer = 65_536 * 32
+        let label = waitsForDrain ? "each wave waits for a drain" : "drainer runs freely"
+        print(label + ":")
+        figure("  spans drained", Double(drained), "spans", note: "of 100000")
+        figure("  thread buffers allocated (peak)", Double(peak), "buffers",
+               note: "\(peak * bytesPerBuffer / 1_048_576) MiB; one per thread would be 10000 = \(10_000 * bytesPerBuffer / 1_048_576) MiB")
+        figure("  churn wall time", elapsed / 1e6, "ms")
+    }
+    print("(bound: threads alive at once + threads exited since the last drain; a freely running drainer")
+    print(" on a loaded machine lets exited threads pile up between its time slices)")
+}
+
+/// Runs `threads` short-lived threads in joined waves while another thread drains; with
+/// `waitsForDrain`, each wave starts only after a drain that began once the last wave had exited.
+private func churn(threads: Int, wave: Int, waitsForDrain: Bool) -> (drained: Int, peak: Int, nanoseconds: Double) {
+    let recorder = Recorder()
+    let spawning = Atomic<Bool>(true)
+    let drains = Atomic<Int>(0)
+    let drained = Atomic<Int>(0)
+    let drainerDone = DispatchGroup()
+    drainerDone.enter()
+    Thread {
+        var count = 0
+        while spawning.load(ordering: .acquiring) {
+            count += recorder.drain().events.count
+            drains.add(1, ordering: .releasing)
+        }
+        count += recorder.drain().events.count
+        drained.store(count, ordering: .releasing)
+        drainerDone.leave()
+    }.start()
+    let start = benchNow()
+    for _ in 0..<(threads / wave) {
+        runJoined(wave) {
+            for _ in 0..<10 { recorder.withSpan("churn", category: .layout) {} }
+        }
+        if waitsForDrain {
+            let target = drains.load(ordering: .acquiring) + 2
+            while drains.load(ordering: .acquiring) < target { sched_yield() }
+        }
+    }
+    let elapsed = Double(benchNow() - start)
+    spawning.store(false, ordering: .releasing)
+    drainerDone.wait()
+    return (drained.load(ordering: .acquiring), recorder.threadBufferCount, elapsed)
+}
+
 private func measureTwoThreads(repetitions: Int, operations: Int) -> Timing {
-    let recorder = Recorder(configuration: .init(perThreadCapacity: 1 << 22))
+    let recorder = Recorder()
     let results = ResultBox()
     let done = DispatchGroup()
     for _ in 0..<2 {
         done.enter()
         let thread = Thread {
             var samples: [Double] = []
+            warm(recorder)
             for _ in 0..<repetitions {
                 let start = benchNow()
                 for _ in 0..<operations {
                     recorder.withSpan("bench span", category: .layout) {}
                 }
                 samples.append(Double(benchNow() - start) / Double(operations))
+                _ = recorder.drain()   // both threads' rings, outside the timed part, as for one thread
             }
             results.append(samples)
             done.leave()

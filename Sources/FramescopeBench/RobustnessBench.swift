@@ -1,5 +1,6 @@
 import FrameAnalysis
 import FrameTrace
+import FrameTraceReader
 
 /// Figures for inputs whose shape once made framescope slow: a long flat JSON array (budget
 /// files and a trace's top-level `metadata` go through ``JSONValue``) beside the event-array

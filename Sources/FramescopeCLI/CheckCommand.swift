@@ -1,5 +1,6 @@
 import FrameAnalysis
 import FrameTrace
+import FrameTraceReader
 import Foundation
 
 /// `framescope check`: traces against a budget file, as a CI gate.

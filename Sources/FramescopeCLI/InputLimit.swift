@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameTraceReader
 
 /// `--max-input-size BYTES`: the cap on every input `report`, `check` and `compare` read (traces
 /// and budget files), so an endless or huge input stops with one line instead of exhausting memory.

@@ -1,5 +1,6 @@
 import FrameAnalysis
 import FrameTrace
+import FrameTraceReader
 import Foundation
 
 /// `framescope report`: where every frame's budget went, for any Chrome trace.

@@ -1,6 +1,7 @@
 import FrameAnalysis
 import FrameScope
 import FrameTrace
+import FrameTraceReader
 import FrameWorkloads
 import Foundation
 

@@ -1,5 +1,6 @@
 import FrameScope
 import FrameTrace
+import FrameTraceReader
 import Testing
 @testable import FrameAnalysis
 

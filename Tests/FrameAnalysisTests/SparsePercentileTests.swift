@@ -1,5 +1,6 @@
 @testable import FrameAnalysis
 import FrameTrace
+import FrameTraceReader
 import Testing
 
 @Suite("Per-category summaries count the frames a category skipped as zeros, without writing them out")

@@ -222,7 +222,7 @@ struct RecorderExportTests {
         let stamps = parsed.events.filter { $0["ph"] as? String == "X" }.compactMap { $0.double("ts") }
         #expect(stamps.count == 2)
         #expect(stamps.min() == 0)
-        #expect(parsed.metadata?["clock"] as? String == "monotonic")
+        #expect(parsed.metadata?["clock"] as? String == RecorderClock.fastest.name)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import FrameScope
 import FrameTrace
+import FrameTraceReader
 import Testing
 
 /// Streaming a recording to a file in the array form, finished or cut short.

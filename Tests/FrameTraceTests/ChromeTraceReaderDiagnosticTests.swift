@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameTraceReader
 import Testing
 
 @Suite("Chrome trace reader: inconsistent traces load with diagnostics")

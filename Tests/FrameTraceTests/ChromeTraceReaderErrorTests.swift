@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameTraceReader
 import Testing
 
 @Suite("Chrome trace reader: input that is not a trace fails with a position")

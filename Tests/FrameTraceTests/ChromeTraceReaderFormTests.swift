@@ -1,5 +1,6 @@
 import Foundation
 import FrameTrace
+import FrameTraceReader
 import Testing
 
 @Suite("Chrome trace reader: both forms and cut-off files")

@@ -1,5 +1,6 @@
 import Foundation
 import FrameTrace
+import FrameTraceReader
 
 /// Test inputs in `Fixtures/`, each named after the case it tests.
 enum Fixture {

@@ -1,5 +1,6 @@
 import Foundation
 import FrameTrace
+import FrameTraceReader
 import Testing
 
 @Suite("Inputs are read up to a size cap, and file errors name the path and the system's reason")

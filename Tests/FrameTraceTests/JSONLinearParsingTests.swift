@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameTraceReader
 import Testing
 
 /// Inputs whose shape made the old parser copy a container on every append (quadratic time):

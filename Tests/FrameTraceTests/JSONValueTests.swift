@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameTraceReader
 import Testing
 
 @Suite("JSONValue: a small document parser for budgets and metadata")

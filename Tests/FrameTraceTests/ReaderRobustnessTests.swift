@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameTraceReader
 import Testing
 
 @Suite("Chrome trace reader: hostile input never crashes, hangs or blows up")

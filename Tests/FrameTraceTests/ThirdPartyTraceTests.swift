@@ -1,5 +1,6 @@
 import Foundation
 import FrameTrace
+import FrameTraceReader
 import Testing
 
 /// The third-party traces in `shared/traces/third-party` beside the repository, and their
@@ -116,14 +117,24 @@ struct ThirdPartyTraceTests {
         let reordered = try ThirdParty.read("speedscope__event-reordering-name-match.json")
         #expect(reordered.diagnostics.isEmpty, "ends tied in time pair by name")
         #expect(reordered.events.filter { $0.duration == 1_000 }.count == 2)
-        let outOfOrder = try ThirdParty.read("speedscope__out-of-order-unbalanced-name.json")
+        let unbalanced = try ThirdParty.read("speedscope__out-of-order-unbalanced-name.json")
         // In time order: E alpha@9 closes the innermost, beta (flagged); E beta@10 names nothing open.
-        #expect(outOfOrder.events.map { [$0.timestamp, $0.duration] } == [[0, 10_000], [1_000, 8_000]])
-        #expect(outOfOrder.indexes(.mismatchedEndName) == [0])
-        #expect(outOfOrder.indexes(.unmatchedEnd) == [1])
+        #expect(unbalanced.events.map { [$0.timestamp, $0.duration] } == [[0, 10_000], [1_000, 8_000]])
+        #expect(unbalanced.indexes(.mismatchedEndName) == [0])
+        #expect(unbalanced.indexes(.unmatchedEnd) == [1])
         #expect(try ThirdParty.read("speedscope__invalid-x-nesting.json").indexes(.partialOverlap) == [1])
         #expect(try ThirdParty.read("speedscope__only-begin-events.json").indexes(.unclosedBegin) == [0, 1, 2])
-        #expect(try ThirdParty.read("speedscope__out-of-order.json").total(.outOfOrder) > 0)
+        // B/E pairs written B, then A (which encloses B), then C (inside both): reported once, at
+        // A's begin, and still nested A ⊃ B ⊃ C with no overlap or pairing diagnostics.
+        let outOfOrder = try ThirdParty.read("speedscope__out-of-order.json")
+        #expect(outOfOrder.indexes(.outOfOrder) == [2])
+        #expect(outOfOrder.total(.outOfOrder) == 2)
+        #expect(outOfOrder.diagnostics.map(\.kind) == [.outOfOrder])
+        let slices = outOfOrder.events.sorted { $0.timestamp < $1.timestamp }
+        #expect(slices.map { outOfOrder.name(of: $0) } == ["A", "B", "C"])
+        #expect(slices.map(\.phase) == [.complete, .complete, .complete])
+        #expect(slices.map(\.timestamp) == [0, 1_000, 2_000])
+        #expect(slices.map(\.endTimestamp) == [10_000, 9_000, 8_000])
         let partial = try ThirdParty.read("speedscope__simple-partial.json")
         #expect(partial.events.map { partial.name(of: $0) } == ["alpha", "beta", "gamma", "epsilon"])
         let hermes = try ThirdParty.read("speedscope__multi-thread-with-samples.json")

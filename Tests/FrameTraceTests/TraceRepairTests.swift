@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameTraceReader
 import Testing
 
 @Suite("Repairing a stream killed mid-write: only the torn event is dropped")

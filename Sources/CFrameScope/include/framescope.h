@@ -1,5 +1,6 @@
-// The recording hot path's C half: a per-thread cache slot, a single-producer/single-consumer
-// ring of fixed-size records, and the monotonic clock. Everything here is `static inline` so the
+// The recording hot path's C half: a per-thread cache of recorders' rings, a single-producer/
+// single-consumer ring of fixed-size records, the thread-exit hook that hands rings back, and
+// the clocks. Everything here is `static inline` so the
 // Swift compiler inlines it into `withSpan`; the only out-of-line code is in framescope.c.
 #ifndef FRAMESCOPE_H
 #define FRAMESCOPE_H
@@ -14,10 +15,11 @@
 #endif
 
 /// One recorded event: 32 bytes, written by one thread, read by the drainer.
-/// `meta` packs kind (bits 0-3), category (bits 4-15) and static-name length (bits 16-31).
+/// `meta` packs kind (bits 0-2), a nanoseconds flag (bit 3), category (bits 4-15) and static-name
+/// length (bits 16-31).
 typedef struct fs_record {
-    int64_t start;   // nanoseconds
-    int64_t end;     // nanoseconds, or a counter value's bits, or a flow id
+    int64_t start;   // the recorder clock's raw reading: counter ticks, or nanoseconds
+    int64_t end;     // the same, or a counter value's bits, or a flow id
     uint64_t name;   // static name address, or (1 << 63) | dynamic name id
     uint32_t meta;
     uint32_t extra;  // argument list index (0: none), or the begin thread's serial
@@ -27,6 +29,11 @@ typedef struct fs_record {
 /// consumer is whoever drains, serialised by the recorder. `tail` is published with release
 /// ordering after the record is written, so a consumer that loads it with acquire ordering never
 /// sees a torn record. Head and tail live on separate cache lines.
+///
+/// A ring belongs to one thread at a time. It is reference counted: one reference for the thread
+/// that records into it (dropped by the thread-exit hook, which first sets `exited`), the others
+/// held by the recorder. A recorder that finds a ring `exited` and drained hands it to the next
+/// new thread, so threads that come and go reuse rings instead of each leaving one behind.
 typedef struct fs_ring {
     _Atomic(uint64_t) head;
     char pad0[56];
@@ -34,35 +41,63 @@ typedef struct fs_ring {
     _Atomic(uint64_t) dropped;
     uint64_t mask;
     fs_record *records;
-    char pad1[32];
+    _Atomic(uint32_t) exited;       // set (release) by the owner's thread-exit hook
+    _Atomic(uint32_t) references;
+    struct fs_ring *next_owned;     // the owner thread's list of its rings, for the exit hook
+    char pad1[16];
 } fs_ring;
 
-/// The thread's cache of the last recorder it recorded into.
-typedef struct fs_thread_slot {
-    uint64_t recorder_id;
+/// One entry of a thread's recorder cache.
+typedef struct fs_cache_entry {
+    uint64_t recorder_id;  // 0: empty (recorder ids start at 1 and are never reused)
     fs_ring *ring;
+    void *buffer;          // the recorder's per-thread buffer object (unretained; the recorder owns it)
+} fs_cache_entry;
+
+#define FS_CACHE_ENTRIES 4
+
+/// The thread's cache of the recorders it recorded into last, most recent first: a thread that
+/// records into up to four recorders in turn finds each ring without a lock.
+typedef struct fs_thread_slot {
+    fs_cache_entry entries[FS_CACHE_ENTRIES];
     uint64_t serial;  // this thread's process-unique serial number, 0 until assigned
-    void *buffer;     // the recorder's per-thread buffer object (unretained; the recorder owns it)
 } fs_thread_slot;
 
 // initial-exec: the slot is reached by a fixed offset from the thread pointer, with no call to
 // __tls_get_addr, which position-independent code would otherwise make on every access.
 extern _Thread_local fs_thread_slot fs_slot __attribute__((tls_model("initial-exec")));
 
-/// Returns the ring of `recorder_id` for the calling thread, or NULL when the slot holds another.
+/// Finds `recorder_id` past the first entry and moves it to the front; returns its index 0, or -1.
+static inline int fs_slot_find(uint64_t recorder_id) {
+    for (int index = 1; index < FS_CACHE_ENTRIES; index++) {
+        if (fs_slot.entries[index].recorder_id == recorder_id) {
+            fs_cache_entry found = fs_slot.entries[index];
+            for (int move = index; move > 0; move--) fs_slot.entries[move] = fs_slot.entries[move - 1];
+            fs_slot.entries[0] = found;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/// Returns the ring of `recorder_id` for the calling thread, or NULL when the cache lacks it.
 static inline fs_ring *fs_slot_ring(uint64_t recorder_id) {
-    return fs_slot.recorder_id == recorder_id ? fs_slot.ring : (fs_ring *)0;
+    if (__builtin_expect(fs_slot.entries[0].recorder_id == recorder_id, 1)) return fs_slot.entries[0].ring;
+    return fs_slot_find(recorder_id) == 0 ? fs_slot.entries[0].ring : (fs_ring *)0;
 }
 
-/// Returns the buffer object cached with the ring of `recorder_id`, or NULL when the slot holds another.
+/// Returns the buffer object cached with the ring of `recorder_id`, or NULL when the cache lacks it.
 static inline void *fs_slot_buffer(uint64_t recorder_id) {
-    return fs_slot.recorder_id == recorder_id ? fs_slot.buffer : (void *)0;
+    if (fs_slot.entries[0].recorder_id == recorder_id) return fs_slot.entries[0].buffer;
+    return fs_slot_find(recorder_id) == 0 ? fs_slot.entries[0].buffer : (void *)0;
 }
 
+/// Caches a recorder's ring at the front, evicting the least recently used entry.
 static inline void fs_slot_set(uint64_t recorder_id, fs_ring *ring, void *buffer) {
-    fs_slot.recorder_id = recorder_id;
-    fs_slot.ring = ring;
-    fs_slot.buffer = buffer;
+    for (int move = FS_CACHE_ENTRIES - 1; move > 0; move--) fs_slot.entries[move] = fs_slot.entries[move - 1];
+    fs_slot.entries[0].recorder_id = recorder_id;
+    fs_slot.entries[0].ring = ring;
+    fs_slot.entries[0].buffer = buffer;
 }
 
 /// Copies the calling thread's system name into `buffer` and returns true when it has one of its
@@ -116,9 +151,21 @@ static inline fs_record fs_ring_read(const fs_ring *ring, uint64_t position) {
 void fs_tsan_acquire(void *address);
 void fs_tsan_release(void *address);
 
-/// Allocates a ring of `capacity` records (a power of two). Returns NULL when memory is short.
+/// Allocates a ring of `capacity` records (a power of two) holding one reference. Returns NULL
+/// when memory is short.
 fs_ring *fs_ring_create(uint64_t capacity);
-void fs_ring_destroy(fs_ring *ring);
+void fs_ring_retain(fs_ring *ring);
+/// Drops a reference; the last one frees the ring.
+void fs_ring_release_reference(fs_ring *ring);
+
+/// Makes the calling thread the owner of `ring` (taking a reference for it) and arranges for the
+/// thread's exit to mark the ring `exited` and drop that reference. The ring must be drained.
+void fs_ring_adopt(fs_ring *ring);
+/// Whether the ring's owner thread has exited; acquire ordering, so every record the owner
+/// pushed is visible to a consumer that reads the tail afterwards.
+static inline bool fs_ring_exited(fs_ring *ring) {
+    return atomic_load_explicit(&ring->exited, memory_order_acquire) != 0;
+}
 
 /// Monotonic nanoseconds since an arbitrary start.
 static inline int64_t fs_monotonic_ns(void) {
@@ -128,6 +175,36 @@ static inline int64_t fs_monotonic_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + (int64_t)ts.tv_nsec;
+#endif
+}
+
+/// What `fs_counter_ticks` reads on this machine.
+typedef enum fs_counter_kind {
+    FS_COUNTER_NONE = 0,           // no invariant counter: fs_counter_ticks reads the monotonic clock
+    FS_COUNTER_TSC = 1,            // x86-64 time-stamp counter, invariant per CPUID
+    FS_COUNTER_CNTVCT = 2,         // arm64 virtual counter (Linux)
+    FS_COUNTER_MACH_ABSOLUTE = 3,  // Apple's mach_absolute_time
+} fs_counter_kind;
+
+/// The invariant counter this machine offers, checked once (CPUID on x86-64).
+fs_counter_kind fs_counter_available(void);
+
+/// Reads the cheapest invariant counter, in its own ticks; callers use it only when
+/// `fs_counter_available()` is not FS_COUNTER_NONE, and convert ticks to nanoseconds off the hot path.
+/// Not serialising (no `lfence`, no `isb`): like Tracy, a span pays only for the reads themselves.
+static inline int64_t fs_counter_ticks(void) {
+#if defined(__APPLE__)
+    return (int64_t)mach_absolute_time();
+#elif defined(__x86_64__)
+    uint32_t low, high;
+    __asm__ __volatile__("rdtsc" : "=a"(low), "=d"(high));
+    return (int64_t)(((uint64_t)high << 32) | low);
+#elif defined(__aarch64__)
+    uint64_t value;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(value));
+    return (int64_t)value;
+#else
+    return fs_monotonic_ns();
 #endif
 }
 

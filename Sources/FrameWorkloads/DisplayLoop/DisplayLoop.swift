@@ -9,16 +9,21 @@ public struct DisplayConfiguration: Sendable {
     public var frameCount: Int
     /// Background worker threads; the machine's core count by default.
     public var workerCount: Int
+    /// Whether each frame first waits until the background work submitted before it has
+    /// finished, so every result is applied in the frame after the one that asked for it whatever
+    /// the machine's speed: for tests. Off by default: results arrive when the work ends.
+    public var waitsForBackgroundWork: Bool
 
     /// Creates a configuration.
     /// - Precondition: `refreshRate` is 1 to 1,000, `frameCount` and `workerCount` at least 1.
-    public init(refreshRate: Int = 60, frameCount: Int = 120, workerCount: Int? = nil) {
+    public init(refreshRate: Int = 60, frameCount: Int = 120, workerCount: Int? = nil, waitsForBackgroundWork: Bool = false) {
         let workerCount = workerCount ?? ProcessInfo.processInfo.activeProcessorCount
         precondition((1...1000).contains(refreshRate), "refreshRate must be 1-1000 Hz")
         precondition(frameCount >= 1 && workerCount >= 1, "frameCount and workerCount must be at least 1")
         self.refreshRate = refreshRate
         self.frameCount = frameCount
         self.workerCount = workerCount
+        self.waitsForBackgroundWork = waitsForBackgroundWork
     }
 
     /// The frame interval `P` in nanoseconds.
@@ -89,7 +94,9 @@ public final class FrameContext {
 /// main thread, a worker pool runs background work, and a render-server thread composites each
 /// committed frame.
 ///
-/// Time is real: the loop waits for each vsync, and work takes what it takes. When a frame's work
+/// Time is the recorder's clock: on a real clock the loop waits for each vsync, and work takes what
+/// it takes; on a manual clock (``FrameScope/RecorderClock/manualClock``) waiting for a vsync moves
+/// the clock to it, and work takes what the scenario advances the clock by. When a frame's work
 /// runs past its deadline, the vsyncs it covered are missed, as on a device: the next frame
 /// starts at the first vsync after the work ends. Every frame is recorded with the public frame
 /// API, ``FrameScope/Recorder/withFrame(vsync:deadline:index:_:)``, as an app would record its
@@ -152,6 +159,7 @@ public final class DisplayLoop {
         var lastEnd = origin
         for index in 0..<configuration.frameCount {
             let vsync = origin + tick * interval
+            if configuration.waitsForBackgroundWork { workers.waitUntilIdle() }
             waitUntil(vsync)
             let context = FrameContext(loop: self, frameIndex: index, vsync: vsync)
             recorder.withFrame(vsync: vsync, deadline: vsync + interval, index: index) {
@@ -217,6 +225,10 @@ public final class DisplayLoop {
 
     /// Waits for a vsync: sleeps most of the way, then yields until the clock reaches it.
     private func waitUntil(_ target: Int64) {
+        if let manual = recorder.clock.manualClock {
+            if manual.nanoseconds < target { manual.set(nanoseconds: target) }
+            return
+        }
         while true {
             let remaining = target - recorder.clock.now()
             if remaining <= 0 { return }

@@ -1,3 +1,4 @@
+import FrameTrace
 extension ChromeTraceReader.Parser {
     /// Closes what is still open, runs the checks that need every event, and assembles the trace.
     mutating func finish() -> Trace {

@@ -1,3 +1,4 @@
+public import FrameTrace
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

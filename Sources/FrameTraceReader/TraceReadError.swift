@@ -1,3 +1,4 @@
+import FrameTrace
 /// Why input could not be read as a trace (or as JSON), and where.
 ///
 /// Readers throw this for input that is not JSON, JSON that is not a trace, and files that cannot

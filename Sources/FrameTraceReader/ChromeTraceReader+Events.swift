@@ -1,3 +1,4 @@
+import FrameTrace
 extension ChromeTraceReader.Parser {
     // MARK: - Committing one event
 

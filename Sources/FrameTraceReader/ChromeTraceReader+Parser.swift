@@ -1,3 +1,4 @@
+import FrameTrace
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,4 @@
+import FrameTrace
 /// A forward-only scanner over the UTF-8 bytes of a JSON document.
 ///
 /// It finds tokens without allocating: strings come back as byte ranges (decoded only when a

@@ -1,3 +1,4 @@
+import FrameTrace
 /// A JSON document as a value, for small documents such as budget files and trace metadata.
 ///
 /// Objects keep their members in document order (duplicates included), so error messages and

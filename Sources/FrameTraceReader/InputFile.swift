@@ -1,3 +1,4 @@
+import FrameTrace
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -111,15 +112,6 @@ public enum InputFile {
         TraceReadError(
             .tooLarge, "\(name): larger than the input size limit of \(maximumSize) bytes", byteOffset: 0, line: 0, column: 0)
     }
-}
-
-/// The system's reason for an error number, as the middle of a sentence: `permission denied`.
-func systemReason(_ code: Int32) -> String {
-    let text = String(cString: strerror(code))
-    guard let first = text.first, first.isUppercase,
-        text.dropFirst().first.map({ !$0.isUppercase }) ?? true
-    else { return text }
-    return first.lowercased() + text.dropFirst()
 }
 
 func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {

@@ -1,3 +1,4 @@
+import FrameTrace
 /// Turns an array-form trace cut off by a crash into a complete one, dropping only the event the
 /// cut went through.
 ///
