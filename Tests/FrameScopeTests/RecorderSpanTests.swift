@@ -1,5 +1,5 @@
 import Foundation
-import FrameScope
+@testable import FrameScope
 import FrameTrace
 import Synchronization
 import Testing
@@ -265,15 +265,28 @@ struct RecorderSpanTests {
     func asyncSpanCrossingThreads() async throws {
         let recorder = Recorder()
         let executor = NewThreadPerJobExecutor()
+        // Where the body ran before and after its suspension, as the recorder knows threads. The
+        // executor starts a thread per job, but the runtime decides whether the task really hops,
+        // so the export is checked against what happened.
+        let serials = Mutex<[UInt64]>([])
         let value = await withTaskExecutorPreference(executor) {
             await recorder.withSpan("hop", category: .imageDecode, arguments: ["step": 1], isolation: nil) {
+                serials.withLock { $0.append(threadSerial(recorder)) }
                 await Task.yield()  // resumes as a new job, on a new thread
+                serials.withLock { $0.append(threadSerial(recorder)) }
                 return 11
             }
         }
         #expect(value == 11)
         let trace = recorder.snapshot()
         let hop = trace.events.filter { trace.name(of: $0) == "hop" }
+        let observed = serials.withLock { $0 }
+        try #require(observed.count == 2)
+        guard observed[0] != observed[1] else {
+            // The task resumed on the thread it began on: one complete event is the truth.
+            #expect(hop.map(\.phase) == [.complete])
+            return
+        }
         #expect(hop.map(\.phase) == [.asyncBegin, .asyncEnd])
         let begin = try #require(hop.first), end = try #require(hop.last)
         #expect(begin.thread != end.thread)
@@ -507,6 +520,9 @@ final class IntervalBox: Sendable {
 
 /// A task executor that runs every job on a new thread, so a task that suspends always resumes on
 /// a different thread than it suspended on.
+/// The recorder's id for the calling thread (synchronous, so callable between suspensions).
+func threadSerial(_ recorder: Recorder) -> UInt64 { recorder.currentThreadSerial() }
+
 final class NewThreadPerJobExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
