@@ -78,7 +78,8 @@ enum DemoCommand: Command {
         } catch {
             throw InputError("cannot write '\(page)': \(error.localizedDescription)")
         }
-        print("traces: \(directory)/ (open one in https://ui.perfetto.dev, or run: framescope report \(directory)/<file>.json)")
+        print("traces: \(directory)/ (open one in https://ui.perfetto.dev,")
+        print("        or run: framescope report \(directory)/<file>.json)")
         print("frame timelines of every run: \(page)")
         return .success
     }
