@@ -31,6 +31,12 @@ struct ChromeFrameEvents {
         var outcome: FrameReport.Frame.Outcome
     }
 
+    /// One frame of one layer tree; reporters without a sequence each get a key of their own.
+    private struct FrameKey: Hashable {
+        var layerTree: Int64
+        var sequence: Int64
+    }
+
     /// What one PipelineReporter said about its frame.
     private enum ReporterState {
         case frame(FrameReport.Frame.Outcome)
@@ -61,7 +67,7 @@ struct ChromeFrameEvents {
         guard reporterName != nil || beginName != nil else { return }
         // One frame per (layer tree, sequence): its main reporter's outcome, made partial when a
         // forked reporter of the same frame says its main-thread part missed it.
-        var byFrame: [[Int64]: (vsync: Int64, main: ReporterState?, forked: ReporterState?)] = [:]
+        var byFrame: [FrameKey: (vsync: Int64, main: ReporterState?, forked: ReporterState?)] = [:]
         var unkeyed = 0
         var legacyEvents: [(timestamp: Int64, kind: UInt8, layerTree: Int64, sequence: Int64, order: Int)] = []
         for (order, event) in trace.events.enumerated() where event.thread.processID == processID {
@@ -76,11 +82,11 @@ struct ChromeFrameEvents {
                     case "STATE_NO_UPDATE_DESIRED": .noUpdate
                     default: .unknown
                     }
-                let key: [Int64]
+                let key: FrameKey
                 if let sequence = arguments[Self.sequenceKey]?.integer {
-                    key = [arguments[Self.layerTreeHostKey]?.integer ?? -1, sequence]
+                    key = FrameKey(layerTree: arguments[Self.layerTreeHostKey]?.integer ?? -1, sequence: sequence)
                 } else {
-                    key = [Int64.min, Int64(unkeyed)]
+                    key = FrameKey(layerTree: Int64.min, sequence: Int64(unkeyed))
                     unkeyed += 1
                 }
                 var entry = byFrame[key] ?? (vsync: event.timestamp, main: nil, forked: nil)
