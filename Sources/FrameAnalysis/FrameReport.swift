@@ -119,6 +119,22 @@ public struct FrameReport: Sendable {
         /// The largest main-thread contributors inside the frame's work window by span name
         /// (self time), largest first, at most three.
         public var topSpans: [Contributor] = []
+        /// The frame's lanes in pipeline order (``FrameTrace/Lane``): what each cost and, where
+        /// the trace says, when it ended and its deadline. The main lane is always first; the
+        /// render lane is present when the trace records render work per frame (framescope's
+        /// render spans, Android's `DrawFrame`), Chrome frames carry their stage lanes, and the
+        /// background lane is present when the frame applied results of worker jobs.
+        public var lanes: [LaneTiming] = []
+        /// Why the frame was late: the lane that missed its deadline first (`none` when on time).
+        public var hitchCause: HitchCause = .none
+        /// For a Chrome frame, the stage within the cause lane that overran most
+        /// (`SendBeginMainFrameToCommit`); `nil` otherwise.
+        public var hitchStage: String? = nil
+        /// Background jobs whose results this frame applied; `nil` when it applied none.
+        public var feed: BackgroundFeed? = nil
+
+        /// The timing of one lane in the frame.
+        public func lane(_ lane: Lane) -> LaneTiming? { lanes.first { $0.lane == lane } }
 
         /// Creates a frame.
         public init(
@@ -153,6 +169,60 @@ public struct FrameReport: Sendable {
             case dropped
             /// Estimated from main-thread work: late only when the work itself overran `P`.
             case estimated
+        }
+    }
+
+    /// One lane of one frame.
+    public struct LaneTiming: Sendable, Hashable {
+        /// The lane.
+        public var lane: Lane
+        /// The lane's work for this frame, in nanoseconds (Chrome: the stages' durations).
+        public var costNanoseconds: Int64
+        /// When the lane's work for the frame began, if known.
+        public var start: Int64?
+        /// When it ended, if known.
+        public var end: Int64?
+        /// When it was due, if the lane has a deadline.
+        public var deadline: Int64?
+        /// The cost by category (self time), where the trace gives categories.
+        public var byCategory: [String: Int64]
+
+        /// Creates a lane timing.
+        public init(lane: Lane, costNanoseconds: Int64, start: Int64? = nil, end: Int64? = nil, deadline: Int64? = nil, byCategory: [String: Int64] = [:]) {
+            self.lane = lane
+            self.costNanoseconds = costNanoseconds
+            self.start = start
+            self.end = end
+            self.deadline = deadline
+            self.byCategory = byCategory
+        }
+
+        /// `end − deadline` when both are known: positive when the lane missed its deadline.
+        public var overrun: Int64? {
+            guard let end, let deadline else { return nil }
+            return end.subtractingSaturating(deadline)
+        }
+    }
+
+    /// The background jobs whose results one frame applied, found through the trace's flows (a
+    /// flow from a worker's job span to the main-thread span that applied its result).
+    public struct BackgroundFeed: Sendable, Hashable {
+        /// Jobs applied in the frame.
+        public var jobs: Int
+        /// Their summed cost (each job span's duration), in nanoseconds.
+        public var costNanoseconds: Int64
+        /// Their cost by category.
+        public var byCategory: [String: Int64]
+        /// Per job, frames from the request to the application (0: applied in the frame that
+        /// asked), in job order.
+        public var latencyFrames: [Int]
+
+        /// Creates a feed.
+        public init(jobs: Int, costNanoseconds: Int64, byCategory: [String: Int64] = [:], latencyFrames: [Int] = []) {
+            self.jobs = jobs
+            self.costNanoseconds = costNanoseconds
+            self.byCategory = byCategory
+            self.latencyFrames = latencyFrames
         }
     }
 

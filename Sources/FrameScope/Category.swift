@@ -59,7 +59,7 @@ public struct Category: Hashable, Sendable {
 final class CategoryRegistry: Sendable {
     static let shared = CategoryRegistry()
     static let builtInNames = [
-        "layout", "image-decode", "corner-rounding", "diff-apply", FrameContract.frameCategory, FrameContract.inputCategory, "render",
+        "layout", "image-decode", "corner-rounding", "diff-apply", FrameContract.frameCategory, FrameContract.inputCategory, FrameContract.renderCategory,
         "other", FrameContract.commitCategory,
     ]
     static let limit = 4096

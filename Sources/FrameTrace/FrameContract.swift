@@ -35,6 +35,43 @@ public enum FrameContract {
         public static let sinceInput = "since-input-ns"
         /// `true` when the app dropped the input.
         public static let ignored = "ignored"
+
+        /// On a render-lane span: the ``index`` of the frame whose commit it renders. A span in
+        /// category ``renderCategory`` that carries this key is the render lane of that frame; the
+        /// frame's render cost is the sum of its render spans.
+        public static let renderedFrame = "frame"
+        /// On a render-lane span: nanoseconds from the span's start to its lane's deadline
+        /// (negative when the work began after it). framescope's display loop sets the render
+        /// deadline one interval after the vsync that took the commit.
+        public static let untilDeadline = "until-deadline-ns"
+        /// On a render-lane span: nanoseconds from the span's end to the vsync that presented
+        /// the frame (non-negative).
+        public static let untilPresent = "until-present-ns"
+        /// On a background job span: nanoseconds from the request (when the job was queued) to
+        /// the span's start (non-negative). The frame whose window holds the request time asked
+        /// for the result; the frame that applied it (the flow from the job to the main thread
+        /// says which) is the one it fed.
+        public static let sinceRequest = "since-request-ns"
+    }
+
+    /// The category of render-lane work (compositing, offscreen passes, blending).
+    public static let renderCategory = "render"
+
+    /// The frame timeline tracks framescope writes so that Perfetto and chrome://tracing show
+    /// frames without framescope: async slices, one per frame, on two tracks.
+    public enum Timeline {
+        /// The category of both tracks' slices.
+        public static let category = "frame-timeline"
+        /// The track of expected frames: from the vsync to the commit deadline.
+        public static let expectedTrack: StaticString = "Expected Timeline"
+        /// The track of actual frames: from the work's start to the presentation, named by
+        /// outcome and cause (`on time`, `late: commit`, `late: render`).
+        public static let actualTrack: StaticString = "Actual Timeline"
+        /// On an actual slice: the frame's ``HitchCause`` identifier.
+        public static let causeKey = "hitch-cause"
+        /// On an actual slice: nanoseconds from the expected presentation to the actual one
+        /// (0 when on time).
+        public static let lateKey = "late-ns"
     }
 
     /// Keys of the trace-level metadata framescope writes.

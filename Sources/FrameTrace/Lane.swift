@@ -1,0 +1,88 @@
+/// Where a frame's work runs: the stages of the frame pipeline, declared once for the recorder,
+/// the simulation, the analysis and every renderer.
+///
+/// A frame passes through lanes, each with its own deadline (see the project's DOMAIN.md,
+/// "Lanes"): the **main** lane (the commit phase, due by the next vsync), the **render** lane
+/// (the render server or compositor turning the commit into pixels, due one interval later) and
+/// the **background** lanes (worker jobs whose results the frame applied). Traces with finer
+/// stages add their own: Chrome's `PipelineReporter` splits a frame into compositor, main, raster
+/// and gpu stages.
+///
+/// The identifier is what every output writes (`"render"`); it never changes.
+public enum Lane: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// The app's main thread from the frame's vsync to its commit (Chrome: `SendBeginMainFrameToCommit`).
+    case main
+    /// The render server's work on the frame's commit (iOS render server, Android RenderThread).
+    case render
+    /// Chrome's compositor thread: `BeginImplFrameToSendBeginMainFrame` and
+    /// `EndActivateToSubmitCompositorFrame`.
+    case compositor
+    /// Chrome's commit, raster and activation: `Commit`, `EndCommitToActivation`, `Activation`.
+    case raster
+    /// Chrome's GPU/viz process: `SubmitCompositorFrameToPresentationCompositorFrame` and its children.
+    case gpu
+    /// Worker jobs whose results the frame applied (found through the trace's flows).
+    case background
+
+    /// The stable identifier written in every output.
+    public var identifier: String { rawValue }
+
+    /// The hitch cause named when this lane misses its deadline first: `commit` for the main lane
+    /// (Apple's commit hitch), the lane's own identifier for the others; `nil` for background
+    /// work, which makes a late result (a placeholder), not a late frame.
+    public var hitchCause: HitchCause? {
+        switch self {
+        case .main: .commit
+        case .render: .render
+        case .compositor: .compositor
+        case .raster: .raster
+        case .gpu: .gpu
+        case .background: nil
+        }
+    }
+
+    /// Pipeline order: main, render, compositor, raster, gpu, background.
+    public static func < (lhs: Lane, rhs: Lane) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// Why a frame was late: the lane that missed its deadline first (see ``Lane/hitchCause``).
+///
+/// `commit` is a frame whose main-thread work ended after its commit deadline; `render` one whose
+/// render-server work ended after the render deadline (offscreen passes, masks, blending);
+/// `compositor`, `raster` and `gpu` name the Chrome stage lane that overran most in a dropped frame.
+public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// The frame was on time.
+    case none
+    /// The main thread committed late.
+    case commit
+    /// The render server rendered late.
+    case render
+    /// Chrome's compositor stages overran.
+    case compositor
+    /// Chrome's commit/raster/activation stages overran.
+    case raster
+    /// Chrome's GPU/viz stages overran.
+    case gpu
+
+    /// The stable identifier written in every output.
+    public var identifier: String { rawValue }
+
+    /// The lane this cause belongs to (`nil` for ``none``).
+    public var lane: Lane? {
+        switch self {
+        case .none: nil
+        case .commit: .main
+        case .render: .render
+        case .compositor: .compositor
+        case .raster: .raster
+        case .gpu: .gpu
+        }
+    }
+
+    /// Declaration order.
+    public static func < (lhs: HitchCause, rhs: HitchCause) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
