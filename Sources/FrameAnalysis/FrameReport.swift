@@ -20,6 +20,8 @@ public struct FrameReport: Sendable {
     public var worstFrames: [WorstFrame]
     /// Per-thread figures, main thread first.
     public var threads: [ThreadFigures]
+    /// Per-lane figures in pipeline order: every lane some frame has.
+    public var lanes: [LaneFigures] = []
     /// What the reader and the analysis found inconsistent.
     public var diagnostics: [TraceDiagnostic]
     /// Input events and how long each waited for a frame to reflect it; `nil` when the trace has
@@ -132,6 +134,11 @@ public struct FrameReport: Sendable {
         public var hitchStage: String? = nil
         /// Background jobs whose results this frame applied; `nil` when it applied none.
         public var feed: BackgroundFeed? = nil
+        /// When the frame was presented, where the trace says (framescope's render spans).
+        public var presentation: Int64? = nil
+        /// The frame's own index in the trace (a frame span's `index` argument), which links
+        /// its render work to it.
+        var sourceIndex: Int64? = nil
 
         /// The timing of one lane in the frame.
         public func lane(_ lane: Lane) -> LaneTiming? { lanes.first { $0.lane == lane } }
@@ -152,8 +159,18 @@ public struct FrameReport: Sendable {
             self.outcome = outcome
         }
 
-        /// `commitEnd − deadline`: positive when late, negative headroom otherwise.
-        public var overrun: Int64 { commitEnd.subtractingSaturating(deadline) }
+        /// How late the frame was: the largest `end − deadline` over its lanes that have a
+        /// deadline (the commit: `commitEnd − deadline`; the render lane: render end − render
+        /// deadline). Positive when late, negative headroom otherwise.
+        public var overrun: Int64 {
+            var result = commitOverrun
+            for timing in lanes where timing.lane != .main {
+                if let overrun = timing.overrun, overrun > result { result = overrun }
+            }
+            return result
+        }
+        /// `commitEnd − deadline`: the main lane's overrun alone.
+        public var commitOverrun: Int64 { commitEnd.subtractingSaturating(deadline) }
         /// From the vsync to the commit.
         public var duration: Int64 { commitEnd.subtractingSaturating(vsync) }
 
@@ -202,6 +219,36 @@ public struct FrameReport: Sendable {
             guard let end, let deadline else { return nil }
             return end.subtractingSaturating(deadline)
         }
+    }
+
+    /// One lane's figures over all frames.
+    public struct LaneFigures: Sendable, Hashable {
+        /// The lane.
+        public var lane: Lane
+        /// Frames with work in this lane.
+        public var framesWithWork: Int
+        /// Percentiles of the lane's cost per frame over all frames (0 where a frame had no work
+        /// in it), in nanoseconds; `nil` without frames.
+        public var cost: PercentileSummary<Int64>?
+        /// Frames in which this lane ended past its deadline.
+        public var lateFrames: Int
+        /// The lane's cost by category, largest first.
+        public var categories: [LaneCategory]
+        /// Background lane only: jobs applied in frames.
+        public var jobs: Int?
+        /// Background lane only: percentiles of delivery latency in frames, from the frame that
+        /// requested a job to the frame that applied its result.
+        public var deliveryLatencyFrames: PercentileSummary<Int64>?
+    }
+
+    /// One category's cost in one lane.
+    public struct LaneCategory: Sendable, Hashable {
+        /// The category name.
+        public var name: String
+        /// Its total over all frames, in nanoseconds.
+        public var totalNanoseconds: Int64
+        /// Percentiles per frame (0 where it did not run); `nil` without frames.
+        public var perFrame: PercentileSummary<Int64>?
     }
 
     /// The background jobs whose results one frame applied, found through the trace's flows (a
@@ -256,6 +303,9 @@ public struct FrameReport: Sendable {
         public var overrun: PercentileSummary<Int64>?
         /// Main-thread busy time that falls in no frame.
         public var mainOutsideFramesNanoseconds: Int64
+        /// Hitch time split by cause (``FrameReport/Frame/hitchCause``); the parts add up to
+        /// ``hitchNanoseconds``. Causes with no hitch time are absent.
+        public var hitchNanosecondsByCause: [HitchCause: Int64] = [:]
         /// Frames Chrome presented only partially (0 for other sources).
         public var partialFrames: Int = 0
         /// Frames Chrome dropped (0 for other sources; they are also late frames).
