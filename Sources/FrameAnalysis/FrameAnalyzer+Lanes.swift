@@ -75,12 +75,7 @@ extension FrameAnalyzer {
     }
 
     /// A background job and the frame that applied its result.
-    struct FedJob {
-        var appliedFrame: Int
-        var requestFrame: Int
-        var cost: Int64
-        var category: String
-    }
+    typealias FedJob = FrameReport.BackgroundJob
 
     /// Background jobs found through the trace's flows: a flow that starts inside a span on one
     /// thread and finishes on the main thread links that job (the outermost span on its thread
@@ -130,8 +125,8 @@ extension FrameAnalyzer {
             let requested = frameWindow(holding: requestTime, in: frames) ?? 0
             jobs.append(
                 FedJob(
-                    appliedFrame: applied, requestFrame: min(requested, applied), cost: job.end.subtractingSaturating(job.start),
-                    category: categoryName(job.category)))
+                    thread: start.thread, start: job.start, end: job.end, requestedAt: requestTime, appliedAt: finish.timestamp,
+                    requestFrame: min(requested, applied), appliedFrame: applied, category: categoryName(job.category)))
         }
         return jobs
     }

@@ -101,9 +101,10 @@ public enum FrameAnalyzer {
         }
         let name = { (symbol: Symbol) in categoryName(symbol, frameCategory: frameCategory, trace: trace) }
         let render = renderWork(trace: trace, spans: spans, main: main, frames: frames, source: found.source, interval: interval)
+        let jobs = fedJobs(trace: trace, spans: spans, main: main, frames: frames, categoryName: name)
         assignLanes(
             &frames, render: render, renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, categoryName: name),
-            jobs: fedJobs(trace: trace, spans: spans, main: main, frames: frames, categoryName: name), interval: interval)
+            jobs: jobs, interval: interval)
         let method = FrameReport.Method(
             frameIntervalNanoseconds: interval, frameIntervalSource: intervalSource, mainThread: main,
             mainThreadName: main.flatMap { trace.threadName($0) }, mainThreadRule: mainRule, frameSource: found.source,
@@ -141,8 +142,8 @@ public enum FrameAnalyzer {
         }.sorted { ($0.isMain ? 0 : 1, -$0.busyNanoseconds, $0.key) < ($1.isMain ? 0 : 1, -$1.busyNanoseconds, $1.key) }
         return FrameReport(
             method: method, frames: frames, summary: summary, categories: categories, worstFrames: Array(worst),
-            threads: threads, lanes: laneFigures(frames, interval: interval), diagnostics: trace.diagnostics,
-            input: inputFigures(of: trace, frames: frames))
+            threads: threads, lanes: laneFigures(frames, interval: interval), backgroundJobs: jobs.sorted { ($0.appliedAt, $0.start) < ($1.appliedAt, $1.start) },
+            diagnostics: trace.diagnostics, input: inputFigures(of: trace, frames: frames))
     }
 
     /// The name self time of a category is reported under: a frame span's own time, not covered

@@ -6,7 +6,7 @@ public import FrameTrace
 /// Made by ``FrameAnalyzer/analyze(_:options:)``; rendered as text, Markdown or JSON.
 public struct FrameReport: Sendable {
     /// The version of the JSON schema this report renders to.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// How the frame interval, main thread and frame boundaries were chosen.
     public var method: Method
@@ -22,6 +22,8 @@ public struct FrameReport: Sendable {
     public var threads: [ThreadFigures]
     /// Per-lane figures in pipeline order: every lane some frame has.
     public var lanes: [LaneFigures] = []
+    /// Background jobs whose results frames applied, in the order of their application.
+    public var backgroundJobs: [BackgroundJob] = []
     /// What the reader and the analysis found inconsistent.
     public var diagnostics: [TraceDiagnostic]
     /// Input events and how long each waited for a frame to reflect it; `nil` when the trace has
@@ -249,6 +251,31 @@ public struct FrameReport: Sendable {
         public var totalNanoseconds: Int64
         /// Percentiles per frame (0 where it did not run); `nil` without frames.
         public var perFrame: PercentileSummary<Int64>?
+    }
+
+    /// A background job whose result a frame applied: a span on a worker thread linked by a flow
+    /// to the main-thread span that applied its result.
+    public struct BackgroundJob: Sendable, Hashable {
+        /// The worker thread.
+        public var thread: ThreadKey
+        /// The job span's start and end.
+        public var start: Int64
+        public var end: Int64
+        /// When the job was requested (its start minus its `since-request-ns`, else its start).
+        public var requestedAt: Int64
+        /// When the main thread applied its result (the flow's finish).
+        public var appliedAt: Int64
+        /// The report position of the frame whose window held the request.
+        public var requestFrame: Int
+        /// The report position of the frame that applied the result.
+        public var appliedFrame: Int
+        /// The job span's category.
+        public var category: String
+
+        /// The job's duration, in nanoseconds.
+        public var cost: Int64 { end.subtractingSaturating(start) }
+        /// Frames from the request to the application: 0 when applied in the frame that asked.
+        public var latencyFrames: Int { appliedFrame - requestFrame }
     }
 
     /// The background jobs whose results one frame applied, found through the trace's flows (a
