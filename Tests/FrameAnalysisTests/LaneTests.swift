@@ -163,4 +163,28 @@ struct LaneTests {
         #expect(report.frames.allSatisfy { $0.lanes.map(\.lane) == [.main] && $0.hitchCause == .none })
         #expect(report.lanes[0].cost?.max == ms(4))
     }
+
+    @Test("Budgets hold lanes: render cost per frame, hitch time by cause, background delivery latency")
+    func laneBudgetRules() throws {
+        var lanes = onTime()
+        lanes.frame(4, workFrom: 40, to: 42)
+        lanes.render(4, from: 42, to: 63, deadline: 60, present: 70)
+        let report = FrameAnalyzer.analyze(lanes.sketch.trace)
+        let budget = try Budget.parse(#"""
+            {"version": 1, "limits": {"lane-ms": {"render": {"max": 20, "p50": 1}}, "hitch-time-ratio-by-cause": {"render": 1, "commit": 0},
+             "delivery-latency-frames": {"p95": 3}}}
+            """#)
+        let results = BudgetCheck.evaluate(report: report, traceName: "t.json", budget: budget)
+        let verdicts = Dictionary(uniqueKeysWithValues: results.map { ($0.id, $0.verdict) })
+        #expect(verdicts["lane-ms.render.max"] == .fail, "the 21 ms render is over 20 ms")
+        #expect(verdicts["lane-ms.render.p50"] == .nearLimit, "a limit met exactly passes, near its limit")
+        #expect(verdicts["hitch-time-ratio-by-cause.commit"] == .pass, "no commit hitch: 0 ms/s")
+        #expect(verdicts["hitch-time-ratio-by-cause.render"] == .fail)
+        #expect(verdicts["delivery-latency-frames.p95"] == .fail, "no background job: nothing to measure is no pass")
+        let render = try #require(results.first { $0.id == "hitch-time-ratio-by-cause.render" })
+        let measured = try #require(render.measured)
+        #expect(abs(measured - 3.0 / (Double(report.summary.measuredNanoseconds) / 1e9)) < 1e-9)
+        #expect(throws: BudgetError.self) { try Budget.parse(#"{"version": 1, "limits": {"lane-ms": {"rendr": {"p95": 1}}}}"#) }
+        #expect(throws: BudgetError.self) { try Budget.parse(#"{"version": 1, "limits": {"hitch-time-ratio-by-cause": {"none": 1}}}"#) }
+    }
 }
