@@ -20,8 +20,8 @@ public enum RunComparisonTable {
     ///   - runs: A label per run (e.g. scenario and strategy) with its report.
     ///   - wide: Every column (`true`), or the compact set that fits a 100-column terminal:
     ///     scenario, strategy, hitch time ratio and the cause of most of it, p95 of main-thread
-    ///     and render-lane cost per frame, p95 of input latency and the top main-thread category
-    ///     per frame.
+    ///     and render-lane cost per frame and p95 of input latency. The wide table adds the frame
+    ///     count, slow frames, main-thread time per frame by category and the rest.
     /// - Returns: The table; numbers carry their unit in the heading (`-` where a run has no
     ///   frames or no input events).
     public static func make(title: String, runs: [(scenario: String, strategy: String, report: FrameReport)], wide: Bool = true) -> ReportTable {
@@ -39,7 +39,7 @@ public enum RunComparisonTable {
         } else {
             columns = [
                 ("scenario", .left), ("strategy", .left), ("hitch\nms/s", .right), ("hitch\ncause", .left), ("main\np95 ms", .right),
-                ("render\np95 ms", .right), ("input\np95 ms", .right), ("top main category\nms/frame", .left),
+                ("render\np95 ms", .right), ("input\np95 ms", .right),
             ]
         }
         var table = ReportTable(title: title, columns: columns)
@@ -76,12 +76,10 @@ public enum RunComparisonTable {
                 row += [perFrame(mainTotal), perInterval(background), perInterval(render)]
                 row += [milliseconds(summary.backgroundOutsideFramesNanoseconds), inputP95, report.input.map { "\($0.ignored)" } ?? "-"]
             } else {
-                let top = mainByCategory.max { ($0.value, $1.key) < ($1.value, $0.key) }
                 row = [
                     run.scenario, run.strategy, ReportFormat.fixed(summary.hitchTimeRatio, decimals: 1), mainCause(of: report),
                     summary.mainThreadCost.map { milliseconds($0.p95) } ?? "-",
                     report.lanes.first { $0.lane == .render }?.cost.map { milliseconds($0.p95) } ?? "-", inputP95,
-                    top.map { "\($0.key.isEmpty ? "(none)" : $0.key) \(perFrame($0.value))" } ?? "-",
                 ]
             }
             table.rows.append(row)

@@ -21,8 +21,8 @@ enum DemoCommand: Command {
         Runs every scenario with every strategy in the simulated display loop (real workloads, real
         time), writes one trace per run into DIR, and prints one side-by-side table that fits 100
         columns: hitch time ratio and the lane that caused most of it, p95 of main-thread and of
-        render-lane cost per frame, p95 of input latency and the top main-thread category per
-        frame; then one verdict per scenario (which strategy wins, in which lane, by how much).
+        render-lane cost per frame and p95 of input latency; then one verdict per scenario (which
+        strategy wins, in which lane, by how much).
         --wide and markdown add slow frames, main-thread milliseconds per frame by category,
         background and render milliseconds per frame interval, background work outside the frames
         and ignored inputs. Writes DIR/index.html: the verdicts, the table, then the frame

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import FrameAnalysis
 import FrameTrace
@@ -186,5 +187,82 @@ struct LaneTests {
         #expect(abs(measured - 3.0 / (Double(report.summary.measuredNanoseconds) / 1e9)) < 1e-9)
         #expect(throws: BudgetError.self) { try Budget.parse(#"{"version": 1, "limits": {"lane-ms": {"rendr": {"p95": 1}}}}"#) }
         #expect(throws: BudgetError.self) { try Budget.parse(#"{"version": 1, "limits": {"hitch-time-ratio-by-cause": {"none": 1}}}"#) }
+    }
+
+    /// On-time frames, one render hitch and one applied background job: every lane in one trace.
+    private func everyLane() -> FrameReport {
+        var lanes = onTime()
+        lanes.frame(4, workFrom: 40, to: 42)
+        lanes.render(4, from: 42, to: 63, deadline: 60, present: 70)
+        lanes.frame(5, vsync: 70, workFrom: 70, to: 72)
+        let worker = lanes.sketch.worker
+        lanes.sketch.span("decode", "image-decode", from: 35, to: 47, on: worker, arguments: [Argument(FrameContract.Key.sinceRequest, .int(ms(4)))])
+        lanes.sketch.trace.append(.flowStart, name: "result", category: "image-decode", thread: worker, timestamp: ms(46.9), id: 1)
+        lanes.sketch.span("apply", "image-decode", from: 70.5, to: 70.7)
+        lanes.sketch.trace.append(.flowEnd, name: "result", category: "image-decode", thread: lanes.sketch.main, timestamp: ms(70.5), id: 1)
+        return FrameAnalyzer.analyze(lanes.sketch.trace)
+    }
+
+    @Test("JSON version 2 carries each frame's lanes, cause and feed, hitch time by cause and lane costs")
+    func jsonLanes() throws {
+        let report = everyLane()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.jsonValue(source: "t.json").description.utf8)) as? [String: Any])
+        #expect(object["version"] as? Int == 2)
+        let frames = try #require(object["frames"] as? [[String: Any]])
+        let late = frames[4]
+        #expect(late["hitch-cause"] as? String == "render")
+        let lanes = try #require(late["lanes"] as? [String: [String: Any]])
+        #expect(lanes["render"]?["cost-ns"] as? Int64 == ms(21))
+        #expect(lanes["render"]?["deadline-ns"] as? Int64 == ms(60))
+        #expect(lanes["render"]?["end-ns"] as? Int64 == ms(63))
+        #expect(lanes["main"]?["deadline-ns"] as? Int64 == ms(50))
+        #expect(late["presented-ns"] as? Int64 == ms(70))
+        #expect(frames[0]["hitch-cause"] as? String == "none")
+        let feed = try #require(frames[5]["background-feed"] as? [String: Any])
+        #expect(feed["jobs"] as? Int == 1 && feed["latency-frames"] as? [Int] == [2])
+        let summary = try #require(object["summary"] as? [String: Any])
+        #expect(summary["hitch-ns-by-cause"] as? [String: Int64] == ["render": ms(3)])
+        let laneCost = try #require(summary["lane-cost-ns"] as? [String: [String: Any]])
+        #expect(Set(laneCost.keys) == ["main", "render", "background"])
+        #expect(laneCost["render"]?["max"] as? Int64 == ms(21))
+        let laneFigures = try #require(object["lanes"] as? [[String: Any]])
+        #expect(laneFigures.map { $0["lane"] as? String } == ["main", "render", "background"])
+        #expect((laneFigures[2]["delivery-latency-frames"] as? [String: Any])?["max"] as? Int == 2)
+    }
+
+    @Test("Frame rows carry hitch_cause, render_ms and background_ms")
+    func rowsLanes() throws {
+        let report = everyLane()
+        var lines: [String] = []
+        FrameRows.write(report, trace: "t.json", labels: [], metadata: TraceMetadata(), format: .csv) { lines.append($0) }
+        let header = lines[0].dropLast().split(separator: ",").map(String.init)
+        let row = lines[5].dropLast().split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let cell = { (name: String) in row[header.firstIndex(of: name)!] }
+        #expect(cell("hitch_cause") == "render")
+        #expect(cell("render_ms") == "21.000000")
+        #expect(cell("background_ms") == "0.000000")
+        var json: [String] = []
+        FrameRows.write(report, trace: "t.json", labels: [], metadata: TraceMetadata(), format: .jsonLines) { json.append($0) }
+        let fed = try #require(try JSONSerialization.jsonObject(with: Data(json[5].utf8)) as? [String: Any])
+        #expect(fed["background_ms"] as? Double == 12 && fed["hitch_cause"] as? String == "none")
+        // A trace without a render lane leaves the column empty rather than claiming 0 ms.
+        var sketch = TraceSketch(metadataMain: true, interval: ms(10))
+        sketch.span("frame", FrameContract.frameCategory, from: 0, to: 4)
+        var plain: [String] = []
+        FrameRows.write(FrameAnalyzer.analyze(sketch.trace), trace: "p.json", labels: [], metadata: TraceMetadata(), format: .jsonLines) { plain.append($0) }
+        #expect(plain[0].contains("\"render_ms\":null") && plain[0].contains("\"background_ms\":null"))
+    }
+
+    @Test("The HTML report has a lane row element per lane and worker, and the text report a lanes table")
+    func htmlAndTextLanes() {
+        let report = everyLane()
+        let html = report.html(source: "t.json")
+        #expect(html.contains("<div class=\"lane-row\" data-lane=\"main\">"))
+        #expect(html.contains("<div class=\"lane-row\" data-lane=\"render\">"))
+        #expect(html.contains("data-lane=\"background\" data-thread=\"worker-1\""))
+        let text = report.text(source: "t.json")
+        #expect(text.contains("Lanes (cost per frame"))
+        #expect(text.contains("\n  render          6  1.00 ms  21.00 ms  21.00 ms     1  3.00 ms"))
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= FrameReport.terminalWidth })
     }
 }
