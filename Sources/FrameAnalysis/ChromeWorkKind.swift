@@ -95,12 +95,14 @@ public enum ChromeWorkKind: String, Sendable, Hashable, CaseIterable {
     /// (`devtools.timeline`, or one of its `disabled-by-default-devtools.timeline...` variants).
     /// framescope's own traces (its producer metadata, or frame spans in category `frame`) never
     /// count, whatever categories they hold.
+    /// - Complexity: O(*n*) in the trace's events, each category's name read once.
     public static func isChromeTrace(_ trace: Trace) -> Bool {
         if trace.metadata.producer == "framescope" { return false }
         let frameCategory = trace.symbols.lookup(FrameContract.frameCategory)
-        var seen = Set<Symbol>()
+        var seen = [Bool](repeating: false, count: trace.symbols.count)
         var isChrome = false
-        for event in trace.events where seen.insert(event.category).inserted {
+        for event in trace.events where Int(event.category.rawValue) < seen.count && !seen[Int(event.category.rawValue)] {
+            seen[Int(event.category.rawValue)] = true
             if event.category == frameCategory { return false }
             if !isChrome {
                 isChrome = trace.symbols[event.category].split(separator: ",").contains {
