@@ -58,6 +58,8 @@ public enum FrameAnalyzer {
     ///   frame markers (`options.frameMarkers`, then Android's `Choreographer#doFrame` and the
     ///   RenderThread's `DrawFrame`); else an estimate in which each stretch of main-thread work is
     ///   a frame that is late only by what it ran past `P`.
+    /// - Categories: a Chrome trace's (``ChromeWorkKind/isChromeTrace(_:)``) are its kinds of work
+    ///   (``ChromeWorkKind``), every other trace's its own.
     /// - Input latency: events in category `input`, measured to the end of the frame that
     ///   reflects them (see ``inputFigures(of:frames:)``); no input section without them.
     /// - Parameters:
@@ -66,7 +68,10 @@ public enum FrameAnalyzer {
     /// - Returns: The report.
     /// - Complexity: O(*n* log *n*) in the trace's events.
     public static func analyze(_ trace: Trace, options: AnalysisOptions = AnalysisOptions()) -> FrameReport {
-        let spans = SpanIndex(trace: trace)
+        // Chrome traces report kinds of work (script, style, layout, ...) instead of Chrome's
+        // trace categories: see ChromeWorkKind. Other traces keep their categories.
+        var trace = trace
+        let spans = SpanIndex(trace: trace, workKinds: ChromeWorkKind.nameTable(for: &trace))
         let (main, mainRule) = mainThread(of: trace, spans: spans, options: options)
         let mainSpans = main.map { spans.spans(on: $0) } ?? []
         let chrome = main.map { ChromeFrameEvents(trace: trace, processID: $0.processID) }
