@@ -127,7 +127,7 @@ extension FrameReport {
         guard lanes.count > 1 || !summary.hitchNanosecondsByCause.isEmpty else { return nil }
         var table = ReportTable(
             title: "Lanes (cost per frame; hitch time by the lane that missed its deadline first)",
-            columns: [("lane", .left), ("frames", .right), ("p50", .right), ("p95", .right), ("max", .right), ("late", .right),
+            columns: [("lane", .left), ("with work", .right), ("p50", .right), ("p95", .right), ("max", .right), ("late", .right),
                       ("hitch", .right), ("note", .left)])
         for figures in lanes {
             let cause = figures.lane.hitchCause
@@ -135,9 +135,9 @@ extension FrameReport {
             var note = ""
             switch figures.lane {
             case .main: note = "due at the next vsync"
-            case .render: note = "due one P after the commit's vsync"
+            case .render: note = "due at the commit deadline + P"
             case .background:
-                note = "\(figures.jobs ?? 0) jobs"
+                note = (figures.jobs ?? 0) == 1 ? "1 job" : "\(figures.jobs ?? 0) jobs"
                 if let latency = figures.deliveryLatencyFrames {
                     note += ", delivery p50 \(latency.p50) p95 \(latency.p95) max \(latency.max) frames"
                 }

@@ -81,7 +81,7 @@ struct ChromeLaneTests {
         let report = FrameAnalyzer.analyze(try analysisFixture("chrome-legacy-frames.json"))
         let dropped = report.frames.filter { $0.outcome == .dropped }
         #expect(dropped.count == 2)
-        #expect(dropped.allSatisfy { $0.hitchCause == .unknown && $0.hitchStage == nil && $0.lanes.isEmpty })
+        #expect(dropped.allSatisfy { $0.hitchCause == .unknown && $0.hitchStage == nil && $0.lanes.allSatisfy { [.main, .background].contains($0.lane) } })
     }
 
     @Test(
@@ -286,7 +286,7 @@ struct ChromeLaneTests {
         let actual = report.frames.map { frame in
             ExpectedFrame(
                 vsync: frame.vsync, outcome: frame.outcome.rawValue,
-                lanes: Dictionary(uniqueKeysWithValues: frame.lanes.map { ($0.lane.identifier, [$0.costNanoseconds, $0.start ?? -1, $0.end ?? -1]) }),
+                lanes: Dictionary(uniqueKeysWithValues: frame.lanes.filter { $0.lane != .background }.map { ($0.lane.identifier, [$0.costNanoseconds, $0.start ?? -1, $0.end ?? -1]) }),
                 cause: frame.hitchCause.identifier, stage: frame.hitchStage)
         }.sorted()
         #expect(!expected.isEmpty && expected.allSatisfy { !$0.lanes.isEmpty })
