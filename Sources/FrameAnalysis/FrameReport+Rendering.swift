@@ -127,14 +127,15 @@ extension FrameReport {
         guard lanes.count > 1 || !summary.hitchNanosecondsByCause.isEmpty else { return nil }
         var table = ReportTable(
             title: "Lanes (cost per frame; hitch time by the lane that missed its deadline first)",
-            columns: [("lane", .left), ("with work", .right), ("p50", .right), ("p95", .right), ("max", .right), ("late", .right),
+            columns: [("lane", .left), ("with\nwork", .right), ("p50", .right), ("p95", .right), ("max", .right), ("late", .right),
                       ("hitch", .right), ("note", .left)])
         for figures in lanes {
             let cause = figures.lane.hitchCause
             let hitch = cause.flatMap { summary.hitchNanosecondsByCause[$0] } ?? 0
+            let hasDeadline = frames.contains { $0.lane(figures.lane)?.deadline != nil }
             var note = ""
             switch figures.lane {
-            case .main: note = "due at the next vsync"
+            case .main: note = hasDeadline ? "due at the next vsync" : "no deadline in the trace"
             case .render: note = "due at the commit deadline + P"
             case .background:
                 note = (figures.jobs ?? 0) == 1 ? "1 job" : "\(figures.jobs ?? 0) jobs"
@@ -143,7 +144,6 @@ extension FrameReport {
                 }
             case .compositor, .raster, .gpu: note = "Chrome stages, no deadline"
             }
-            let hasDeadline = frames.contains { $0.lane(figures.lane)?.deadline != nil }
             table.rows.append([
                 figures.lane.identifier, "\(figures.framesWithWork)", F.optionalMilliseconds(figures.cost?.p50),
                 F.optionalMilliseconds(figures.cost?.p95), F.optionalMilliseconds(figures.cost?.max),

@@ -262,7 +262,7 @@ struct LaneTests {
         #expect(html.contains("data-lane=\"background\" data-thread=\"worker-1\""))
         let text = report.text(source: "t.json")
         #expect(text.contains("Lanes (cost per frame"))
-        #expect(text.contains("\n  render              5  1.00 ms  21.00 ms  21.00 ms     1  3.00 ms"))
+        #expect(text.contains("\n  render         5  1.00 ms  21.00 ms  21.00 ms     1  3.00 ms"))
         #expect(text.split(separator: "\n").allSatisfy { $0.count <= FrameReport.terminalWidth })
     }
 }
