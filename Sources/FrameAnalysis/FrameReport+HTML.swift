@@ -55,11 +55,11 @@ extension FrameReport {
     /// canvas the script draws on a time axis.
     var laneRowsHTML: String {
         typealias H = HTMLPage
-        let hasRender = lanes.contains { $0.lane == .render }
         var html = "<div class=\"lanes\" aria-label=\"Frame lanes on a time axis\">\n<div class=\"lane-legend\" aria-hidden=\"true\"></div>\n"
         html += "<div class=\"lane-body\"><div class=\"lane-labels\">"
-        html += "<div class=\"lane-row\" data-lane=\"main\">main</div>"
-        if hasRender { html += "<div class=\"lane-row\" data-lane=\"render\">render</div>" }
+        for lane in timedLanes {
+            html += "<div class=\"lane-row\" data-lane=\"\(lane.identifier)\">\(lane.identifier)</div>"
+        }
         for worker in laneWorkers {
             let name = threads.first { $0.key == worker }?.name ?? worker.description
             html += "<div class=\"lane-row\" data-lane=\"background\" data-thread=\"\(H.escape(name))\">\(H.escape(name))</div>"
@@ -68,22 +68,39 @@ extension FrameReport {
         return html
     }
 
-    /// The lane view's data: times relative to the first vsync; per frame `[vsync, deadline,
-    /// work start, commit end, render start, render end, render deadline, presentation, cause]`
-    /// (`null` where unknown, cause an index into `causes`), and per applied job `[worker row,
-    /// start, end, applied at, applied frame]`.
+    /// The lanes drawn as rows of their own, in lane order: main always, then every other lane
+    /// some frame has with a start and an end (render; Chrome's compositor, raster and gpu).
+    /// Background work is drawn per worker instead.
+    var timedLanes: [Lane] {
+        let timed = Set(frames.flatMap { frame in frame.lanes.filter { $0.start != nil && $0.end != nil }.map(\.lane) })
+        return Lane.allCases.filter { $0 == .main || ($0 != .background && timed.contains($0)) }
+    }
+
+    /// The lane view's data: times relative to the first vsync; `lanes` the timed lanes' names
+    /// (one row each, in order), `causes` the hitch causes and `causeLane` each cause's lane
+    /// (`null` for none and unknown); per frame `[vsync, wake-up end, presentation, cause,
+    /// [[start, end, deadline] or null per timed lane]]` (`null` where unknown, cause an index
+    /// into `causes`); per applied job `[worker row, start, end, applied at, applied frame]`.
     func laneJSON(start: Int64) -> String {
         func time(_ value: Int64?) -> String { value.map { String($0.subtractingSaturating(start)) } ?? "null" }
         let causes = HitchCause.allCases
+        let drawn = timedLanes
         let workers = laneWorkers
         let rowOf = Dictionary(uniqueKeysWithValues: workers.enumerated().map { ($1, $0) })
-        var json = "{\"render\":\(lanes.contains { $0.lane == .render }),\"causes\":["
-        json += causes.map { HTMLPage.jsonString($0.identifier) }.joined(separator: ",") + "],\"workers\":\(workers.count),\"f\":["
+        var json = "{\"lanes\":[" + drawn.map { HTMLPage.jsonString($0.identifier) }.joined(separator: ",") + "],\"causes\":["
+        json += causes.map { HTMLPage.jsonString($0.identifier) }.joined(separator: ",") + "],\"causeLane\":["
+        json += causes.map { $0.lane.map { HTMLPage.jsonString($0.identifier) } ?? "null" }.joined(separator: ",")
+        json += "],\"workers\":\(workers.count),\"f\":["
         json += frames.map { frame in
-            let render = frame.lane(.render)
-            return "[\(time(frame.vsync)),\(time(frame.deadline)),\(time(frame.workStart)),\(time(frame.commitEnd)),"
-                + "\(time(render?.start)),\(time(render?.end)),\(time(render?.deadline)),\(time(frame.presentation)),"
-                + "\(causes.firstIndex(of: frame.hitchCause) ?? 0)]"
+            let timings = drawn.map { lane -> String in
+                guard let timing = frame.lane(lane), let laneStart = timing.start, let laneEnd = timing.end else { return "null" }
+                return "[\(time(laneStart)),\(time(laneEnd)),\(time(timing.deadline))]"
+            }
+            // The wake-up is the loop's lateness: from the vsync to the start of the main lane when
+            // that lane is the frame's own work (a Chrome stage starts when it was sent, not woken).
+            let wake = frame.lane(.main)?.start == frame.workStart ? frame.workStart : nil
+            return "[\(time(frame.vsync)),\(time(wake)),\(time(frame.presentation)),\(causes.firstIndex(of: frame.hitchCause) ?? 0),"
+                + "[\(timings.joined(separator: ","))]]"
         }.joined(separator: ",")
         json += "],\"jobs\":["
         json += backgroundJobs.compactMap { job in
@@ -378,9 +395,13 @@ public enum HTMLPage {
           function drawLanes(root, data) {
             const lanes = data.lanes, canvas = root.querySelector(".lane-canvas");
             if (!canvas) return;
-            const f = lanes.f, rows = 1 + (lanes.render ? 1 : 0) + lanes.workers, rowH = 24, head = 14;
+            const f = lanes.f, drawn = lanes.lanes, rows = drawn.length + lanes.workers, rowH = 24, head = 14;
+            const laneColors = { "main": "#0a84ff", "render": "#64d2ff", "compositor": "#ffcc00", "raster": "#c7a17a", "gpu": "#5e5ce6" };
             let end = 0;
-            for (const x of f) end = Math.max(end, x[3], x[1], x[5] || 0, x[7] || 0);
+            for (const x of f) {
+              end = Math.max(end, x[2] || 0);
+              for (const t of x[4]) if (t) end = Math.max(end, t[1], t[2] === null ? 0 : t[2]);
+            }
             for (const j of lanes.jobs) end = Math.max(end, j[2], j[3]);
             const scroller = root.querySelector(".lane-scroller");
             const available = Math.max(300, scroller.clientWidth - 2);
@@ -400,29 +421,32 @@ public enum HTMLPage {
             for (let i = 0; i < f.length; i += Math.max(1, Math.ceil(60 / Math.max(1, pxPerMs * data.p / 1e6)))) g.fillText("#" + i, X(f[i][0]) + 2, 10);
             function box(r, a, b, color) { g.fillStyle = color; g.fillRect(X(a), rowY(r) + 5, Math.max(1, X(b) - X(a)), rowH - 10); }
             function tick(r, t, color) { g.fillStyle = color; g.fillRect(Math.round(X(t)), rowY(r) + 2, 2, rowH - 4); }
+            const renderRow = drawn.indexOf("render"), presentRow = renderRow >= 0 ? renderRow : drawn.length - 1;
             for (const x of f) {
-              const cause = lanes.causes[x[8]];
-              if (x[2] > x[0]) {  // wake-up: the loop's lateness, not the app's work
-                g.fillStyle = "#f2f2f7"; g.fillRect(X(x[0]), rowY(0) + 8, Math.max(1, X(x[2]) - X(x[0])), rowH - 16);
+              const late = lanes.causeLane[x[3]];
+              if (x[1] !== null && x[1] > x[0]) {  // wake-up: the loop's lateness, not the app's work
+                g.fillStyle = "#f2f2f7"; g.fillRect(X(x[0]), rowY(0) + 8, Math.max(1, X(x[1]) - X(x[0])), rowH - 16);
               }
-              box(0, x[2], x[3], cause === "commit" ? causeColors.commit : "#0a84ff");
-              tick(0, x[1], "#1d1d1f");
-              if (lanes.render && x[4] !== null) {
-                box(1, x[4], x[5], cause === "render" ? causeColors.render : "#64d2ff");
-                if (x[6] !== null) tick(1, x[6], "#1d1d1f");
-                if (x[7] !== null) { g.fillStyle = "#1a7f37"; g.beginPath(); g.moveTo(X(x[7]), rowY(1) + rowH - 3); g.lineTo(X(x[7]) - 4, rowY(1) + rowH + 3); g.lineTo(X(x[7]) + 4, rowY(1) + rowH + 3); g.fill(); }
+              x[4].forEach((t, r) => {
+                if (!t) return;
+                box(r, t[0], t[1], late === drawn[r] ? causeColor(lanes.causes[x[3]]) : (laneColors[drawn[r]] || "#8e8e93"));
+                if (t[2] !== null) tick(r, t[2], "#1d1d1f");
+              });
+              if (x[2] !== null) {
+                const y = rowY(presentRow) + rowH;
+                g.fillStyle = "#1a7f37"; g.beginPath(); g.moveTo(X(x[2]), y - 3); g.lineTo(X(x[2]) - 4, y + 3); g.lineTo(X(x[2]) + 4, y + 3); g.fill();
               }
             }
-            const first = 1 + (lanes.render ? 1 : 0);
+            const first = drawn.length;
             for (const j of lanes.jobs) {
               const r = first + j[0];
               box(r, j[1], j[2], "#ff9f0a");
               g.strokeStyle = "rgba(60,60,67,0.55)"; g.lineWidth = 1;
               g.beginPath(); g.moveTo(X(j[2]), rowY(r) + rowH / 2); g.lineTo(X(j[3]), rowY(0) + rowH / 2); g.stroke();
             }
-            root.querySelector(".lane-legend").innerHTML = "<span><i style=\\"background:#f2f2f7;border:1px solid #d2d2d7\\"></i>wake-up: vsync to work start</span>"
-              + "<span><i style=\\"background:#0a84ff\\"></i>main: work to commit</span>"
-              + (lanes.render ? "<span><i style=\\"background:#64d2ff\\"></i>render</span><span>▲ presented</span>" : "")
+            root.querySelector(".lane-legend").innerHTML = (f.some(x => x[1] !== null && x[1] > x[0]) ? "<span><i style=\\"background:#f2f2f7;border:1px solid #d2d2d7\\"></i>wake-up: vsync to work start</span>" : "")
+              + drawn.map(l => "<span><i style=\\"background:" + (laneColors[l] || "#8e8e93") + "\\"></i>" + esc(l === "main" ? "main: work to commit" : l) + "</span>").join("")
+              + (f.some(x => x[2] !== null) ? "<span>▲ presented</span>" : "")
               + (lanes.workers ? "<span><i style=\\"background:#ff9f0a\\"></i>background job, line to the frame that applied it</span>" : "")
               + "<span><i style=\\"background:#1d1d1f;width:2px\\"></i>deadline</span>"
               + "<span>late lane in its cause colour</span><span>" + esc(pxPerMs.toFixed(2)) + " px per ms</span>";

@@ -76,6 +76,16 @@ struct ChromeLaneTests {
         #expect(report.frames.allSatisfy { $0.hitchCause != .none })
     }
 
+    @Test("The HTML lane view has a row for each Chrome stage lane the frames have, main first")
+    func htmlStageRows() throws {
+        let report = FrameAnalyzer.analyze(try analysisFixture("chrome-stage-overrun.json"))
+        let html = report.html(source: "chrome.json")
+        let rows = html.components(separatedBy: "<div class=\"lane-row\" data-lane=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        let timed = rows.filter { $0 != "background" }
+        #expect(timed == ["main", "compositor", "raster", "gpu"])
+        #expect(report.timedLanes == [.main, .compositor, .raster, .gpu])
+    }
+
     @Test("Older Chrome's dropped frames record no stages: their cause is unknown, never none")
     func legacyDroppedUnknown() throws {
         let report = FrameAnalyzer.analyze(try analysisFixture("chrome-legacy-frames.json"))
