@@ -14,7 +14,10 @@ headless Chromium (Debian's `chromium`), driven over the DevTools protocol on a 
 For every page it checks: no console error and no uncaught exception; every timeline drew, with
 one bar per frame, as many frames as `BIN report --format json` finds in the same trace; hovering
 a bar with the mouse shows that frame's number, main-thread cost and overrun, formatted as the
-text report formats them; the keyboard moves the focus to the next frame. It saves screenshots
+text report formats them; the keyboard moves the focus to the next frame; the lane view has a
+`data-lane` row for main, for render when the report has a render lane and for each background
+worker when frames applied background jobs, and the demo's pages show all three kinds and open
+with the verdicts. It saves screenshots
 (demo.png, chrome-trace.png, large.png) under DIR (default .build/browser).
 
 Without Chromium it prints SKIPPED and exits 0, unless --require is given (then it exits 1).
@@ -209,13 +212,17 @@ def write_large_trace(path, frames=10_000):
         json.dump({"traceEvents": events}, file)
 
 
+LANES_SEEN = set()
+
+
 def check_page(browser, checks, name, html, traces, screenshot):
     """traces: for each timeline on the page, in order, the trace it shows."""
     print(f"{name}: {html}")
     page = Page(browser, html)
     timelines = page.evaluate("""[...document.querySelectorAll('.timeline')].map(t => ({
         frames: +t.dataset.frames, bars: +t.dataset.bars, perBar: +t.dataset.framesPerBar, drawn: t.dataset.drawn,
-        dataFrames: JSON.parse(t.querySelector('script.frame-data').textContent).frames.length }))""")
+        dataFrames: JSON.parse(t.querySelector('script.frame-data').textContent).frames.length,
+        lanes: [...t.querySelectorAll('[data-lane]')].map(row => row.dataset.lane), laneRows: +t.dataset.laneRows }))""")
     checks.expect(len(timelines) == len(traces), f"{len(timelines)} timelines for {len(traces)} traces")
     for timeline, trace in zip(timelines, traces):
         expected = len(report_json(BINARY, trace)["frames"])
@@ -225,6 +232,17 @@ def check_page(browser, checks, name, html, traces, screenshot):
                       f"{label}: the page shows {timeline['frames']} frames, the JSON report finds {expected}")
         checks.expect(timeline["perBar"] == 1 and timeline["bars"] == expected,
                       f"{label}: {timeline['bars']} bars drawn, one per frame")
+        # Lanes: a main row always, a render row when the report has a render lane, a background
+        # row per worker when some frame applied a background job; the canvas drew every row.
+        report = report_json(BINARY, trace)
+        lanes = timeline["lanes"]
+        wanted_render = "render" in report["summary"]["lane-cost-ns"]
+        wanted_background = any(frame["background-feed"] for frame in report["frames"])
+        checks.expect(lanes.count("main") == 1 and (("render" in lanes) == wanted_render)
+                      and (("background" in lanes) == wanted_background) and timeline["laneRows"] == len(lanes),
+                      f"{label}: lane rows {lanes} (render lane in report: {wanted_render}, background jobs: {wanted_background}),"
+                      f" {timeline['laneRows']} drawn")
+        LANES_SEEN.update(lanes)
 
     # Hover: the first timeline's worst frame (the largest overrun) by mouse, as a person would.
     report = report_json(BINARY, traces[0])
@@ -318,9 +336,13 @@ def main():
     checks.expect(len(demo_traces) > 0 and all(os.path.exists(path) for path in demo_traces),
                   f"one section per demo run, each naming a trace the demo wrote ({len(demo_traces)})")
 
+    checks.expect('<section class="verdicts">' in page_text and page_text.count("<li>") >= 1,
+                  "the demo page opens with one verdict per scenario")
     browser = Browser(chromium)
     try:
         check_page(browser, checks, "demo", demo_html, demo_traces, os.path.join(out, "demo.png"))
+        checks.expect({"main", "render", "background"} <= LANES_SEEN,
+                      f"the demo's pages show main, render and background lane rows (seen: {sorted(LANES_SEEN)})")
         check_page(browser, checks, "chrome trace", chrome_html, [arguments.chrome_trace], os.path.join(out, "chrome-trace.png"))
         check_page(browser, checks, "10,000 frames", large_html, [large_trace], os.path.join(out, "large.png"))
     finally:

@@ -9,6 +9,16 @@ that cross every 60 Hz grid line (the old grid called them hitches).
 chrome-legacy-frames.json: older Chrome without PipelineReporter: BeginFrame / DrawFrame /
 DroppedFrame instants only, read with DevTools' begin-frame queue: 10 drawn, 2 dropped, 3 idle.
 
+chrome-stage-overrun.json: a 60 Hz renderer whose PipelineReporter slices carry their stage slices
+(same id2, nested in the reporter's range, the presentation stage with its viz breakdown as
+children; ids reused by later reporters). 20 frames are presented with typical stage durations;
+four are dropped: one whose EndCommitToActivation (raster) ran 20 ms, one whose
+SendBeginMainFrameToCommit (main) ran 25 ms, one whose presentation stage (gpu) ran 30 ms, and one
+whose stages were all typical (nothing overran: cause unknown). A FORKED reporter of a presented
+frame has a 40 ms stage that must not count. The main thread runs DevTools-named work (script,
+style, layout, paint, gc, an unknown V8 span inside a FunctionCall, an unknown top-level span) and
+a raster worker runs RasterTask and an image decode, so the report's categories are work kinds.
+
 Usage: python3 tools/make_chrome_fixtures.py Tests/FrameAnalysisTests/Fixtures
 """
 import json
@@ -92,10 +102,91 @@ def legacy():
     return {"traceEvents": events}
 
 
+STAGES = [  # (name, typical duration in us)
+    ("BeginImplFrameToSendBeginMainFrame", 500),
+    ("SendBeginMainFrameToCommit", 4000),
+    ("Commit", 200),
+    ("EndCommitToActivation", 1000),
+    ("Activation", 200),
+    ("EndActivateToSubmitCompositorFrame", 300),
+    ("SubmitCompositorFrameToPresentationCompositorFrame", 6000),
+]
+BREAKDOWN = [("SubmitToReceiveCompositorFrame", 0.1), ("ReceiveCompositorFrameToStartDraw", 0.2),
+             ("StartDrawToSwapStart", 0.5), ("Swap", 0.2)]
+
+
+def staged_reporter(pid, tid, ts, seq, state, rid, durations, forked=False):
+    """A PipelineReporter with its stages laid end to end, the presentation stage's breakdown inside it."""
+    cat = "cc,benchmark,disabled-by-default-devtools.timeline.frame"
+    args = {"chrome_frame_reporter": {"state": state, "frame_sequence": seq, "layer_tree_host_id": 1,
+                                      "frame_source": 4294967296, "scroll_state": "SCROLL_NONE"}}
+    if forked:
+        args["chrome_frame_reporter"]["frame_type"] = "FORKED"
+    ident = {"local": hex(rid)}
+
+    def pair(name, start, end, extra=None):
+        begin = {"ph": "b", "name": name, "cat": cat, "pid": pid, "tid": tid, "ts": round(start, 3), "id2": ident,
+                 "args": extra or {}}
+        return [begin, {"ph": "e", "name": name, "cat": cat, "pid": pid, "tid": tid, "ts": round(end, 3), "id2": ident,
+                        "args": {}}]
+    inner = []
+    t = ts + 50
+    for name, duration in durations:
+        inner += pair(name, t, t + duration)
+        if name == "SubmitCompositorFrameToPresentationCompositorFrame":
+            c = t
+            for child, share in BREAKDOWN:
+                inner += pair(child, c, c + duration * share)
+                c += duration * share
+        t += duration
+    reporter = pair("PipelineReporter", ts, t + 20, args)
+    return [reporter[0]] + inner + [reporter[1]]
+
+
+def stage_overrun():
+    events = [meta(RENDERER, MAIN, "CrRendererMain"), meta(RENDERER, COMPOSITOR, "Compositor"),
+              meta(RENDERER, 9, "CompositorTileWorker1")]
+    t0 = 3_000_000.0
+    p = 16666.667
+    special = {5: ("EndCommitToActivation", 20000), 10: ("SendBeginMainFrameToCommit", 25000),
+               15: ("SubmitCompositorFrameToPresentationCompositorFrame", 30000), 20: None}
+    for index in range(24):
+        ts = t0 + index * p
+        seq = 100 + index
+        durations = list(STAGES)
+        state = "STATE_PRESENTED_ALL"
+        if index in special:
+            state = "STATE_DROPPED"
+            if special[index]:
+                name, value = special[index]
+                durations = [(n, value if n == name else d) for n, d in durations]
+        # Ids cycle through four values, so every id is reused by later reporters.
+        events += staged_reporter(RENDERER, COMPOSITOR, ts, seq, state, 1 + index % 4, durations)
+        if index == 2:  # a forked reporter of a presented frame, with a stage that must not count
+            events += staged_reporter(RENDERER, COMPOSITOR, ts, seq, "STATE_PRESENTED_ALL", 50,
+                                      [("SendBeginMainFrameToCommit", 40000)], forked=True)
+        def x(name, cat, start, dur, tid=MAIN):
+            return {"ph": "X", "name": name, "cat": cat, "pid": RENDERER, "tid": tid, "ts": round(ts + start, 3), "dur": dur}
+        events += [
+            x("RunTask", "disabled-by-default-devtools.timeline", 600, 4000),
+            x("FunctionCall", "devtools.timeline", 700, 1500),
+            x("v8.callFunction", "v8", 800, 1000),          # unknown name: counts as the FunctionCall around it
+            x("MinorGC", "devtools.timeline,v8", 900, 200),
+            x("UpdateLayoutTree", "blink,devtools.timeline", 2300, 400),
+            x("Layout", "devtools.timeline", 2800, 900),
+            x("Paint", "devtools.timeline,rail", 3800, 300),
+            x("SomethingUnknown", "toplevel", 5000, 100),   # unknown at the top: other
+            x("RasterTask", "cc,disabled-by-default-devtools.timeline", 5000, 2000, tid=9),
+            x("ImageDecodeTask", "disabled-by-default-devtools.timeline", 5100, 500, tid=9),
+        ]
+    return {"traceEvents": events}
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "Tests/FrameAnalysisTests/Fixtures"
     os.makedirs(out, exist_ok=True)
-    for name, trace in [("chrome-smooth-animation.json", smooth()), ("chrome-legacy-frames.json", legacy())]:
+    for name, trace in [("chrome-smooth-animation.json", smooth()), ("chrome-legacy-frames.json", legacy()),
+                        ("chrome-stage-overrun.json", stage_overrun())]:
         with open(os.path.join(out, name), "w") as handle:
             json.dump(trace, handle, separators=(",", ":"))
             handle.write("\n")

@@ -48,7 +48,10 @@ extension Budget {
 /// Turns a JSON document into a ``Budget``, naming the JSON path of the first problem.
 enum BudgetParser {
     static let rootKeys = ["version", "description", "fps", "frame-markers", "limits", "categories", "traces", "regression"]
-    static let limitKeys = ["hitch-time-ratio", "slow-frame-share", "frozen-frames", "main-thread-ms", "overrun-ms"]
+    static let limitKeys = [
+        "hitch-time-ratio", "slow-frame-share", "frozen-frames", "main-thread-ms", "overrun-ms", "lane-ms", "hitch-time-ratio-by-cause",
+        "delivery-latency-frames",
+    ]
     static let categoryKeys = ["main-ms-per-frame", "main-ms-total", "off-main-thread"]
     static let sectionKeys = ["match", "description", "limits", "categories"]
     static let regressionKeys = ["alpha", "min-relative", "min-absolute-ms"]
@@ -130,6 +133,22 @@ enum BudgetParser {
         }
         if let overrun = members["overrun-ms"] {
             limits.overrunMilliseconds = try percentiles(overrun, at: join(path, "overrun-ms"), allowNegative: true)
+        }
+        if let lanes = members["lane-ms"] {
+            let lanesPath = join(path, "lane-ms")
+            for (key, body) in try object(lanes, at: lanesPath, allowed: Lane.allCases.map(\.identifier)) {
+                limits.laneMilliseconds[Lane(rawValue: key)!] = try percentiles(body, at: join(lanesPath, key), allowNegative: false)
+            }
+        }
+        if let causes = members["hitch-time-ratio-by-cause"] {
+            let causesPath = join(path, "hitch-time-ratio-by-cause")
+            let allowed = HitchCause.allCases.filter { $0 != .none }.map(\.identifier)
+            for (key, limit) in try object(causes, at: causesPath, allowed: allowed) {
+                limits.hitchTimeRatioByCause[HitchCause(rawValue: key)!] = try nonNegative(limit, at: join(causesPath, key))
+            }
+        }
+        if let latency = members["delivery-latency-frames"] {
+            limits.deliveryLatencyFrames = try percentiles(latency, at: join(path, "delivery-latency-frames"), allowNegative: false)
         }
         return limits
     }

@@ -1,3 +1,4 @@
+public import FrameTrace
 /// Frame-time budgets for a CI gate: absolute limits a trace must stay within, per-category limits,
 /// sections that apply to traces matched by name, and the thresholds `compare` uses to call a
 /// change a regression.
@@ -93,6 +94,12 @@ public struct Budget: Sendable, Hashable {
         /// Per-frame overrun limits in milliseconds, by percentile (`overrun-ms`); negative
         /// limits demand headroom.
         public var overrunMilliseconds: [Percentile: Double]
+        /// Per lane, percentiles of its cost per frame, in milliseconds (`limits.lane-ms.render.p95`).
+        public var laneMilliseconds: [Lane: [Percentile: Double]] = [:]
+        /// Hitch milliseconds per measured second caused by one lane (`limits.hitch-time-ratio-by-cause.render`).
+        public var hitchTimeRatioByCause: [HitchCause: Double] = [:]
+        /// Percentiles of background delivery latency, in frames (`limits.delivery-latency-frames.p95`).
+        public var deliveryLatencyFrames: [Percentile: Double] = [:]
 
         /// Creates limits; every one is optional.
         public init(
@@ -164,6 +171,12 @@ public struct Budget: Sendable, Hashable {
             /// A percentile of per-frame overrun, in ms.
             case overrun(Percentile)
             /// A percentile of one category's main-thread ms per frame.
+            /// A lane's cost per frame at a percentile, in milliseconds.
+            case laneCost(Lane, Percentile)
+            /// Hitch time caused by one lane, in ms per measured second.
+            case hitchTimeRatioByCause(HitchCause)
+            /// Background delivery latency at a percentile, in frames.
+            case deliveryLatency(Percentile)
             case categoryPerFrame(String, Percentile)
             /// One category's main-thread ms over the whole trace.
             case categoryTotal(String)
@@ -235,6 +248,17 @@ public struct Budget: Sendable, Hashable {
         for percentile in Percentile.allCases {
             add("overrun-ms.\(percentile.rawValue)", .overrun(percentile), limits.overrunMilliseconds[percentile])
         }
+        for lane in Lane.allCases {
+            for percentile in Percentile.allCases {
+                add("lane-ms.\(lane.identifier).\(percentile.rawValue)", .laneCost(lane, percentile), limits.laneMilliseconds[lane]?[percentile])
+            }
+        }
+        for cause in HitchCause.allCases {
+            add("hitch-time-ratio-by-cause.\(cause.identifier)", .hitchTimeRatioByCause(cause), limits.hitchTimeRatioByCause[cause])
+        }
+        for percentile in Percentile.allCases {
+            add("delivery-latency-frames.\(percentile.rawValue)", .deliveryLatency(percentile), limits.deliveryLatencyFrames[percentile])
+        }
         for category in categories {
             let key = BudgetParser.join("categories", category.name)
             for percentile in Percentile.allCases {
@@ -263,6 +287,9 @@ public struct Budget: Sendable, Hashable {
             case .frozenFrames: [0, 2, 0]
             case .mainThread(let p): [1, 0, Percentile.allCases.firstIndex(of: p)!]
             case .overrun(let p): [2, 0, Percentile.allCases.firstIndex(of: p)!]
+            case .laneCost(let lane, let p): [2, 1 + Lane.allCases.firstIndex(of: lane)!, Percentile.allCases.firstIndex(of: p)!]
+            case .hitchTimeRatioByCause(let cause): [0, 3, HitchCause.allCases.firstIndex(of: cause)!]
+            case .deliveryLatency(let p): [2, 20, Percentile.allCases.firstIndex(of: p)!]
             case .categoryPerFrame(let name, let p): [3, categoryOrder.firstIndex(of: name)!, Percentile.allCases.firstIndex(of: p)!]
             case .categoryTotal(let name): [3, categoryOrder.firstIndex(of: name)!, 10]
             case .categoryOffMainThread(let name): [3, categoryOrder.firstIndex(of: name)!, 11]

@@ -203,6 +203,9 @@ public struct BudgetCheck: Sendable, Hashable {
         case .frozenFrames: ("frozen frames", .frames)
         case .mainThread(let p): ("main-thread cost per frame, \(p.rawValue)", .milliseconds)
         case .overrun(let p): ("overrun per frame, \(p.rawValue)", .milliseconds)
+        case .laneCost(let lane, let p): ("\(lane.identifier) lane cost per frame, \(p.rawValue)", .milliseconds)
+        case .hitchTimeRatioByCause(let cause): ("hitch time ratio caused by \(cause.identifier)", .millisecondsPerSecond)
+        case .deliveryLatency(let p): ("background delivery latency, \(p.rawValue)", .frames)
         case .categoryPerFrame(let name, let p): ("\(name): main-thread time per frame, \(p.rawValue)", .milliseconds)
         case .categoryTotal(let name): ("\(name): main-thread time in total", .milliseconds)
         case .categoryOffMainThread(let name): ("\(name): main-thread time (must stay off the main thread)", .milliseconds)
@@ -234,6 +237,14 @@ struct RuleMeasurement {
             return summary.mainThreadCost.map { milliseconds(p.value(in: $0)) }
         case .overrun(let p):
             return summary.overrun.map { milliseconds(p.value(in: $0)) }
+        case .laneCost(let lane, let p):
+            // A lane the trace does not have cannot be measured: the rule fails rather than pass on nothing.
+            return report.lanes.first { $0.lane == lane }?.cost.map { milliseconds(p.value(in: $0)) }
+        case .hitchTimeRatioByCause(let cause):
+            guard summary.measuredNanoseconds > 0 else { return nil }
+            return (Double(summary.hitchNanosecondsByCause[cause] ?? 0) / 1e6) / (Double(summary.measuredNanoseconds) / 1e9)
+        case .deliveryLatency(let p):
+            return report.lanes.first { $0.lane == .background }?.deliveryLatencyFrames.map { Double(p.value(in: $0)) }
         case .categoryPerFrame(let name, let p):
             // A category that never ran costs 0 ms in every frame.
             guard let perFrame = categories[name]?.perFrameMain else { return 0 }

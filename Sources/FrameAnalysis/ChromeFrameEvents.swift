@@ -24,11 +24,24 @@ import FrameTrace
 /// Each frame starts at its vsync (the event's `ts`) and its deadline is one interval later.
 /// Only events of the process that owns the analysis' main thread count: a page's frames are its
 /// renderer's, not the browser UI's.
+///
+/// **Lanes and hitch cause.** A frame from `PipelineReporter` carries the stages of the reporter
+/// that decided its outcome as lanes (``ChromePipeline``): per lane the stages' summed durations
+/// and their extent; Chrome states no per-stage deadline, so lanes have none. A dropped frame's
+/// cause is its stage that overran most: the stage whose duration exceeds its typical duration
+/// (the median of that stage over this renderer's presented frames; with no presented sample, 0,
+/// so that with nothing presented the longest stage is named) by the most. ``FrameReport/Frame/hitchCause``
+/// is that stage's lane's cause (`commit` for the main lane) and ``FrameReport/Frame/hitchStage``
+/// the stage's name. A dropped frame with no stage data (the older events record none) or whose
+/// stages all ran within their typical durations gets `unknown`. Presented and partially presented
+/// frames were shown at their vsync, so their cause is `none`.
 struct ChromeFrameEvents {
     /// One frame as Chrome reported it.
     struct Reported {
         var vsync: Int64
         var outcome: FrameReport.Frame.Outcome
+        /// The stages of the reporter that decided the outcome; empty for the older events.
+        var stages: [ChromeStage] = []
     }
 
     /// One frame of one layer tree; reporters without a sequence each get a key of their own.
@@ -67,7 +80,8 @@ struct ChromeFrameEvents {
         guard reporterName != nil || beginName != nil else { return }
         // One frame per (layer tree, sequence): its main reporter's outcome, made partial when a
         // forked reporter of the same frame says its main-thread part missed it.
-        var byFrame: [FrameKey: (vsync: Int64, main: ReporterState?, forked: ReporterState?)] = [:]
+        // `mainEvent`/`forkedEvent`: the position in `trace.events` of the reporter whose state is kept.
+        var byFrame: [FrameKey: (vsync: Int64, main: ReporterState?, forked: ReporterState?, mainEvent: Int, forkedEvent: Int)] = [:]
         var unkeyed = 0
         var legacyEvents: [(timestamp: Int64, kind: UInt8, layerTree: Int64, sequence: Int64, order: Int)] = []
         for (order, event) in trace.events.enumerated() where event.thread.processID == processID {
@@ -89,13 +103,15 @@ struct ChromeFrameEvents {
                     key = FrameKey(layerTree: Int64.min, sequence: Int64(unkeyed))
                     unkeyed += 1
                 }
-                var entry = byFrame[key] ?? (vsync: event.timestamp, main: nil, forked: nil)
+                var entry = byFrame[key] ?? (vsync: event.timestamp, main: nil, forked: nil, mainEvent: -1, forkedEvent: -1)
                 if isForked {
                     if entry.forked != nil { reporterSkipped.forked += 1 }
                     entry.forked = state
+                    entry.forkedEvent = order
                 } else {
                     if entry.main != nil { reporterSkipped.forked += 1 }
                     entry.main = state
+                    entry.mainEvent = order
                 }
                 byFrame[key] = entry
             } else if event.phase == .instant, let kind = [beginName, drawName, droppedName].firstIndex(of: event.name) {
@@ -105,6 +121,7 @@ struct ChromeFrameEvents {
                 legacyEvents.append((event.timestamp, UInt8(kind), layerTree, sequence, order))
             }
         }
+        let stages = reporterName.map { ChromePipeline.stagesByReporter(trace: trace, processID: processID, reporterName: $0) } ?? [:]
         for entry in byFrame.values {
             // The main reporter decides; a frame with only a forked reporter takes its state.
             if entry.main != nil, entry.forked != nil { reporterSkipped.forked += 1 }
@@ -117,7 +134,8 @@ struct ChromeFrameEvents {
                 if outcome == .presented, entry.main != nil, case .frame(let forked) = entry.forked, forked == .dropped || forked == .partial {
                     outcome = .partial
                 }
-                reporters.append(Reported(vsync: entry.vsync, outcome: outcome))
+                let decidingReporter = entry.main != nil ? entry.mainEvent : entry.forkedEvent
+                reporters.append(Reported(vsync: entry.vsync, outcome: outcome, stages: stages[decidingReporter] ?? []))
             }
         }
         reporters.sort { ($0.vsync, $0.outcome.rawValue) < ($1.vsync, $1.outcome.rawValue) }
@@ -191,11 +209,24 @@ struct ChromeFrameEvents {
         let usesReporters = !reporters.isEmpty
         let reported = usesReporters ? reporters : legacy
         guard !reported.isEmpty else { return nil }
-        let frames = reported.enumerated().map { index, frame in
-            let deadline = frame.vsync.addingSaturating(interval)
+        let typical = ChromePipeline.typicalDurations(reported.filter { $0.outcome == .presented }.map(\.stages))
+        let frames = reported.enumerated().map { index, reportedFrame in
+            let deadline = reportedFrame.vsync.addingSaturating(interval)
             // A dropped frame was shown one vsync late; every other outcome was on time.
-            let end = frame.outcome == .dropped ? deadline.addingSaturating(interval) : deadline
-            return FrameReport.Frame(index: index, vsync: frame.vsync, deadline: deadline, workStart: frame.vsync, commitEnd: end, outcome: frame.outcome)
+            let end = reportedFrame.outcome == .dropped ? deadline.addingSaturating(interval) : deadline
+            var frame = FrameReport.Frame(
+                index: index, vsync: reportedFrame.vsync, deadline: deadline, workStart: reportedFrame.vsync, commitEnd: end,
+                outcome: reportedFrame.outcome)
+            frame.lanes = ChromePipeline.lanes(of: reportedFrame.stages)
+            if reportedFrame.outcome == .dropped {
+                if let stage = ChromePipeline.overrunStage(reportedFrame.stages, typical: typical) {
+                    frame.hitchCause = stage.lane.hitchCause ?? .unknown
+                    frame.hitchStage = stage.name
+                } else {
+                    frame.hitchCause = .unknown
+                }
+            }
+            return frame
         }
         let detail: String
         if usesReporters {

@@ -1,3 +1,4 @@
+import FrameTrace
 /// A noise-aware comparison of two sets of runs, base and head: per metric, the per-frame
 /// distributions of both sides, how far head moved, whether that is more than noise, and a verdict.
 ///
@@ -91,6 +92,12 @@ public struct Comparison: Sendable, Hashable {
             compare("main-thread-ms", "main-thread cost per frame") { $0.mainThreadNanoseconds },
             compare("overrun-ms", "overrun per frame", offset: budget) { $0.overrun },
         ]
+        // Every lane but main (whose cost is the main-thread metric above) that either side has:
+        // a frame without work in it counts 0.
+        let lanes = Set((base + head).flatMap { $0.lanes.map(\.lane) }).subtracting([.main]).sorted()
+        for lane in lanes {
+            metrics.append(compare("lane-ms.\(lane.identifier)", "\(lane.identifier) lane cost per frame") { $0.lane(lane)?.costNanoseconds ?? 0 })
+        }
         var totals: [String: Int64] = [:]
         for frame in baseFrames + headFrames {
             for (name, nanoseconds) in frame.mainByCategory { totals[name] = (totals[name] ?? 0).addingSaturating(nanoseconds) }
@@ -122,6 +129,19 @@ public struct Comparison: Sendable, Hashable {
             SummaryComparison(id: "slow-frame-share", label: "slow frames", base: share(b), head: share(h), unit: .share),
             SummaryComparison(id: "frozen-frames", label: "frozen frames", base: Double(b.frozen), head: Double(h.frozen), unit: .frames),
         ]
+        // Hitch time ratio by cause, for every cause either side has.
+        let causes = Set((base + head).flatMap { $0.summary.hitchNanosecondsByCause.keys }).sorted()
+        for cause in causes {
+            func causeRatio(_ reports: [FrameReport]) -> Double {
+                let measured = reports.reduce(Int64(0)) { $0.addingSaturating($1.summary.measuredNanoseconds) }
+                let hitch = reports.reduce(Int64(0)) { $0.addingSaturating($1.summary.hitchNanosecondsByCause[cause] ?? 0) }
+                return measured > 0 ? (Double(hitch) / 1e6) / (Double(measured) / 1e9) : 0
+            }
+            summaries.append(
+                SummaryComparison(
+                    id: "hitch-time-ratio-by-cause.\(cause.identifier)", label: "hitch time ratio caused by \(cause.identifier)",
+                    base: causeRatio(base), head: causeRatio(head), unit: .millisecondsPerSecond))
+        }
     }
 
     /// Whether any metric regressed (or a side had no frames): `compare` then exits 1. A metric

@@ -58,6 +58,8 @@ public enum FrameAnalyzer {
     ///   frame markers (`options.frameMarkers`, then Android's `Choreographer#doFrame` and the
     ///   RenderThread's `DrawFrame`); else an estimate in which each stretch of main-thread work is
     ///   a frame that is late only by what it ran past `P`.
+    /// - Categories: a Chrome trace's (``ChromeWorkKind/isChromeTrace(_:)``) are its kinds of work
+    ///   (``ChromeWorkKind``), every other trace's its own.
     /// - Input latency: events in category `input`, measured to the end of the frame that
     ///   reflects them (see ``inputFigures(of:frames:)``); no input section without them.
     /// - Parameters:
@@ -66,7 +68,10 @@ public enum FrameAnalyzer {
     /// - Returns: The report.
     /// - Complexity: O(*n* log *n*) in the trace's events.
     public static func analyze(_ trace: Trace, options: AnalysisOptions = AnalysisOptions()) -> FrameReport {
-        let spans = SpanIndex(trace: trace)
+        // Chrome traces report kinds of work (script, style, layout, ...) instead of Chrome's
+        // trace categories: see ChromeWorkKind. Other traces keep their categories.
+        var trace = trace
+        let spans = SpanIndex(trace: trace, workKinds: ChromeWorkKind.nameTable(for: &trace))
         let (main, mainRule) = mainThread(of: trace, spans: spans, options: options)
         let mainSpans = main.map { spans.spans(on: $0) } ?? []
         let chrome = main.map { ChromeFrameEvents(trace: trace, processID: $0.processID) }
@@ -99,6 +104,12 @@ public enum FrameAnalyzer {
                 FrameReport.Contributor(name: trace.symbols[$0.key], nanoseconds: $0.value)
             }
         }
+        let name = { (symbol: Symbol) in categoryName(symbol, frameCategory: frameCategory, trace: trace) }
+        let render = renderWork(trace: trace, spans: spans, main: main, frames: frames, source: found.source, interval: interval)
+        let jobs = fedJobs(trace: trace, spans: spans, main: main, frames: frames, categoryName: name)
+        assignLanes(
+            &frames, render: render, renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, categoryName: name),
+            jobs: jobs, interval: interval)
         let method = FrameReport.Method(
             frameIntervalNanoseconds: interval, frameIntervalSource: intervalSource, mainThread: main,
             mainThreadName: main.flatMap { trace.threadName($0) }, mainThreadRule: mainRule, frameSource: found.source,
@@ -136,7 +147,8 @@ public enum FrameAnalyzer {
         }.sorted { ($0.isMain ? 0 : 1, -$0.busyNanoseconds, $0.key) < ($1.isMain ? 0 : 1, -$1.busyNanoseconds, $1.key) }
         return FrameReport(
             method: method, frames: frames, summary: summary, categories: categories, worstFrames: Array(worst),
-            threads: threads, diagnostics: trace.diagnostics, input: inputFigures(of: trace, frames: frames))
+            threads: threads, lanes: laneFigures(frames, interval: interval), backgroundJobs: jobs.sorted { ($0.appliedAt, $0.start) < ($1.appliedAt, $1.start) },
+            diagnostics: trace.diagnostics, input: inputFigures(of: trace, frames: frames))
     }
 
     /// The name self time of a category is reported under: a frame span's own time, not covered
@@ -252,10 +264,10 @@ public enum FrameAnalyzer {
                 vsync = span.start.subtractingSaturating(since)
             }
             let budget = arguments[FrameContract.Key.budget]?.integer.flatMap { $0 > 0 ? $0 : nil } ?? interval
-            frames.append(
-                FrameReport.Frame(
-                    index: frames.count, vsync: vsync, deadline: vsync.addingSaturating(budget), workStart: span.start,
-                    commitEnd: span.end))
+            var frame = FrameReport.Frame(
+                index: frames.count, vsync: vsync, deadline: vsync.addingSaturating(budget), workStart: span.start, commitEnd: span.end)
+            frame.sourceIndex = arguments[FrameContract.Key.index]?.integer
+            frames.append(frame)
         }
         return frames
     }
@@ -266,10 +278,12 @@ public enum FrameAnalyzer {
         var slow = 0, frozen = 0, late = 0, partial = 0, dropped = 0
         var missed: Int64 = 0
         var delay: Int64 = 0
-        var lateSpans: [(start: Int64, end: Int64)] = []
+        var lateSpans: [(start: Int64, end: Int64, cause: HitchCause)] = []
         var measuredEnd = Int64.min
         for frame in frames {
-            measuredEnd = max(measuredEnd, frame.commitEnd, frame.deadline)
+            let overrun = frame.overrun
+            // A frame is measured until its commit, its deadline, or as long as it was late.
+            measuredEnd = max(measuredEnd, frame.commitEnd, frame.deadline, frame.deadline.addingSaturating(max(0, overrun)))
             if frame.duration > frozenThreshold {
                 frozen += 1
             } else if frame.duration > interval {
@@ -277,11 +291,10 @@ public enum FrameAnalyzer {
             }
             if frame.outcome == .partial { partial += 1 }
             if frame.outcome == .dropped { dropped += 1 }
-            let overrun = frame.overrun
             if overrun > 0 {
                 late += 1
                 delay = delay.addingSaturating(overrun)
-                lateSpans.append((frame.deadline, frame.deadline.addingSaturating(overrun)))
+                lateSpans.append((frame.deadline, frame.deadline.addingSaturating(overrun), frame.hitchCause == .none ? .commit : frame.hitchCause))
                 missed = missed.addingSaturating(overrun / interval + (overrun % interval == 0 ? 0 : 1))
             }
         }
@@ -289,13 +302,8 @@ public enum FrameAnalyzer {
         // spans past their deadlines. Frames that overlap (a dropped Chrome frame still pending
         // while the next begins, or an interval forced longer than the frames' spacing) would
         // otherwise count the same moment twice, and hitch time could pass the measured time.
-        lateSpans.sort { $0.start < $1.start }
-        var hitch: Int64 = 0
-        var coveredUntil = Int64.min
-        for span in lateSpans where span.end > coveredUntil {
-            hitch = hitch.addingSaturating(span.end.subtractingSaturating(max(span.start, coveredUntil)))
-            coveredUntil = span.end
-        }
+        // Each moment is credited to the cause of the frame that was late first then.
+        let (hitch, hitchByCause) = hitchByCause(lateSpans)
         let measured = frames.isEmpty ? 0 : measuredEnd.subtractingSaturating(frames.map(\.vsync).min()!)
         let ratio = measured > 0 ? (Double(hitch) / 1e6) / (Double(measured) / 1e9) : 0
         var summary = FrameReport.Summary(
@@ -303,6 +311,7 @@ public enum FrameAnalyzer {
             hitchNanoseconds: hitch, measuredNanoseconds: measured, hitchTimeRatio: ratio, hitchBand: hitchBand(ratio),
             frameDelaySeconds: Double(delay) / 1e9, mainThreadCost: PercentileSummary(frames.map(\.mainThreadNanoseconds)),
             overrun: PercentileSummary(frames.map(\.overrun)), mainOutsideFramesNanoseconds: mainOutside)
+        summary.hitchNanosecondsByCause = hitchByCause
         summary.partialFrames = partial
         summary.droppedFrames = dropped
         return summary

@@ -37,11 +37,60 @@ extension FrameReport {
         html += "<div class=\"scroller\"><canvas tabindex=\"0\" role=\"img\" aria-label=\"Frame timeline of \(frames.count) frames: "
         html += "main-thread cost per frame stacked by category, budget line at P. Arrow keys move between frames, N jumps to the next late frame.\"></canvas></div>\n"
         html += "<div class=\"tooltip\" role=\"status\" aria-live=\"polite\" hidden></div>\n"
+        html += laneRowsHTML
         html += "<script type=\"application/json\" class=\"frame-data\">\(timelineJSON())</script>\n</div>\n"
         for table in tables(wide: true) where !table.rows.isEmpty || table.title == "Summary" {
             html += H.table(table)
         }
         return html + "</section>\n"
+    }
+
+    /// The worker threads drawn as background rows, in order: those that ran a job a frame applied.
+    var laneWorkers: [ThreadKey] {
+        var seen: Set<ThreadKey> = []
+        return backgroundJobs.map(\.thread).filter { seen.insert($0).inserted }.sorted()
+    }
+
+    /// The lane view under the bars: one row element per lane (`data-lane`), labels beside a
+    /// canvas the script draws on a time axis.
+    var laneRowsHTML: String {
+        typealias H = HTMLPage
+        let hasRender = lanes.contains { $0.lane == .render }
+        var html = "<div class=\"lanes\" aria-label=\"Frame lanes on a time axis\">\n<div class=\"lane-legend\" aria-hidden=\"true\"></div>\n"
+        html += "<div class=\"lane-body\"><div class=\"lane-labels\">"
+        html += "<div class=\"lane-row\" data-lane=\"main\">main</div>"
+        if hasRender { html += "<div class=\"lane-row\" data-lane=\"render\">render</div>" }
+        for worker in laneWorkers {
+            let name = threads.first { $0.key == worker }?.name ?? worker.description
+            html += "<div class=\"lane-row\" data-lane=\"background\" data-thread=\"\(H.escape(name))\">\(H.escape(name))</div>"
+        }
+        html += "</div><div class=\"lane-scroller\"><canvas class=\"lane-canvas\"></canvas></div></div>\n</div>\n"
+        return html
+    }
+
+    /// The lane view's data: times relative to the first vsync; per frame `[vsync, deadline,
+    /// work start, commit end, render start, render end, render deadline, presentation, cause]`
+    /// (`null` where unknown, cause an index into `causes`), and per applied job `[worker row,
+    /// start, end, applied at, applied frame]`.
+    func laneJSON(start: Int64) -> String {
+        func time(_ value: Int64?) -> String { value.map { String($0.subtractingSaturating(start)) } ?? "null" }
+        let causes = HitchCause.allCases
+        let workers = laneWorkers
+        let rowOf = Dictionary(uniqueKeysWithValues: workers.enumerated().map { ($1, $0) })
+        var json = "{\"render\":\(lanes.contains { $0.lane == .render }),\"causes\":["
+        json += causes.map { HTMLPage.jsonString($0.identifier) }.joined(separator: ",") + "],\"workers\":\(workers.count),\"f\":["
+        json += frames.map { frame in
+            let render = frame.lane(.render)
+            return "[\(time(frame.vsync)),\(time(frame.deadline)),\(time(frame.workStart)),\(time(frame.commitEnd)),"
+                + "\(time(render?.start)),\(time(render?.end)),\(time(render?.deadline)),\(time(frame.presentation)),"
+                + "\(causes.firstIndex(of: frame.hitchCause) ?? 0)]"
+        }.joined(separator: ",")
+        json += "],\"jobs\":["
+        json += backgroundJobs.compactMap { job in
+            guard let row = rowOf[job.thread] else { return nil }
+            return "[\(row),\(time(job.start)),\(time(job.end)),\(time(job.appliedAt)),\(job.appliedFrame)]"
+        }.joined(separator: ",")
+        return json + "]}"
     }
 
     /// The categories drawn in their own colour: the largest main-thread ones.
@@ -72,9 +121,10 @@ extension FrameReport {
             let stack = byIndex.sorted { $0.key < $1.key }.map { "\($0.key),\($0.value)" }.joined(separator: ",")
             let spans = frame.topSpans.map { "[\(HTMLPage.jsonString($0.name)),\($0.nanoseconds)]" }.joined(separator: ",")
             json += "[\(frame.vsync.subtractingSaturating(start)),\(frame.mainThreadNanoseconds),\(overrun),\(missed),"
-            json += "\(outcomes.firstIndex(of: frame.outcome.rawValue) ?? 0),[\(stack)],[\(spans)],\(frame.duration)]"
+            json += "\(outcomes.firstIndex(of: frame.outcome.rawValue) ?? 0),[\(stack)],[\(spans)],\(frame.duration),"
+            json += "\(HitchCause.allCases.firstIndex(of: frame.hitchCause) ?? 0),\(frame.workStart.subtractingSaturating(frame.vsync))]"
         }
-        return json + "]}"
+        return json + "],\"lanes\":\(laneJSON(start: start))}"
     }
 }
 
@@ -161,6 +211,12 @@ public enum HTMLPage {
         th { font-weight: 600; color: var(--muted); border-bottom-color: var(--grid); }
         .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
         td { max-width: 520px; overflow-wrap: break-word; } div.table { overflow-x: auto; }
+        .lanes { margin: 8px 0 0; } .lane-legend { display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: 12px; color: var(--muted); margin-bottom: 4px; }
+        .lane-legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: -1px; border-radius: 2px; }
+        .lane-body { display: flex; border: 1px solid var(--grid); border-radius: 4px; }
+        .lane-labels { flex: none; width: 92px; border-right: 1px solid var(--grid); font-size: 12px; padding-top: 14px; }
+        .lane-row { height: 24px; line-height: 24px; padding: 0 6px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        .lane-scroller { overflow-x: auto; flex: 1; }
         .outline { display: inline-block; width: 8px; height: 8px; border: 1px solid #3a3a3c; margin-right: 4px; vertical-align: -1px; }
 
         """
@@ -180,6 +236,8 @@ public enum HTMLPage {
             if (scaled === 0) return "0.00 ms";
             return sign + Math.floor(scaled / 100) + "." + String(scaled % 100).padStart(2, "0") + " ms";
           }
+          const causeColors = { "commit": "#d70015", "render": "#af52de", "compositor": "#ff9500", "raster": "#a2845e", "gpu": "#0071e3" };
+          function causeColor(cause) { return causeColors[cause] || "#d70015"; }
           function esc(text) { return String(text).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\\"": "&quot;" })[c]); }
           function setup(root) {
             const data = JSON.parse(root.querySelector("script.frame-data").textContent);
@@ -189,7 +247,8 @@ public enum HTMLPage {
             legend.innerHTML = data.categories.map((name, i) => "<span><i style=\\"background:" + colors[i] + "\\"></i>" + esc(name) + "</span>").join("")
               + "<span><i style=\\"background:#000;height:2px\\"></i>budget P = " + esc(ms(p)) + "</span>"
               + "<span><i class=\\"outline\\"></i>frame duration, vsync to commit</span>"
-              + "<span><i style=\\"background:var(--late)\\"></i>late frame: one tile per missed vsync</span>";
+              + "<span>late frame: one tile per missed vsync, coloured by cause: "
+              + Object.keys(causeColors).map(c => "<i style=\\"background:" + causeColors[c] + "\\"></i>" + c).join(" ") + "</span>";
             const canvas = root.querySelector("canvas"), scroller = root.querySelector(".scroller"), tip = root.querySelector(".tooltip");
             const perBar = Math.max(1, Math.ceil(n / maxBars));
             const bars = Math.ceil(n / perBar);
@@ -236,7 +295,7 @@ public enum HTMLPage {
                 }
                 const late = f[2] > 0, outcome = data.outcomes[f[4]];
                 if (late || outcome === "partial") {
-                  g.fillStyle = outcome === "partial" && !late ? "#f5a623" : "#d70015";
+                  g.fillStyle = outcome === "partial" && !late ? "#f5a623" : causeColor(data.lanes.causes[f[8]]);
                   const tiles = Math.min(f[3], 5);
                   for (let t = 0; t < Math.max(1, tiles); t++) g.fillRect(x, top + plot + 3 + t * 4, barWidth - gap, 3);
                   if (f[3] > 5) g.fillRect(x, top + plot + 23, barWidth - gap, 1);
@@ -261,7 +320,8 @@ public enum HTMLPage {
               const late = f[2] > 0;
               let html = "<b>Frame #" + i + "</b> · vsync at " + esc(ms(f[0])) + " · " + esc(data.outcomes[f[4]]) + "<br>"
                 + "main thread " + esc(ms(f[1])) + " of " + esc(ms(p)) + " budget · duration " + esc(ms(f[7])) + " (vsync to commit)<br>"
-                + (late ? "<span class=\\"late\\">late: overrun " + esc(ms(f[2])) + ", missed vsyncs " + f[3] + "</span>"
+                + (f[9] > 0 ? "wake-up " + esc(ms(f[9])) + " from vsync to the work's start (the loop's, not the app's work)<br>" : "")
+                + (late ? "<span class=\\"late\\">late (" + esc(data.lanes.causes[f[8]]) + "): overrun " + esc(ms(f[2])) + ", missed vsyncs " + f[3] + "</span>"
                         : "on time: overrun " + esc(ms(f[2])) + ", missed vsyncs 0");
               const stack = [];
               for (let k = 0; k < f[5].length; k += 2) stack.push([data.categories[f[5][k]], f[5][k + 1]]);
@@ -306,10 +366,67 @@ public enum HTMLPage {
             });
             scroller.addEventListener("scroll", () => draw());
             draw();
+            drawLanes(root, data);
             root.dataset.bars = String(bars);
             root.dataset.framesPerBar = String(perBar);
             root.dataset.barWidth = String(barWidth);
             root.dataset.drawn = "true";
+          }
+          // The lanes on a time axis: main (wake-up hatched, work, commit deadline), render (work,
+          // render deadline, presentation), one row per worker (jobs, with a line to the frame
+          // that applied each result). Late work is coloured by its cause.
+          function drawLanes(root, data) {
+            const lanes = data.lanes, canvas = root.querySelector(".lane-canvas");
+            if (!canvas) return;
+            const f = lanes.f, rows = 1 + (lanes.render ? 1 : 0) + lanes.workers, rowH = 24, head = 14;
+            let end = 0;
+            for (const x of f) end = Math.max(end, x[3], x[1], x[5] || 0, x[7] || 0);
+            for (const j of lanes.jobs) end = Math.max(end, j[2], j[3]);
+            const scroller = root.querySelector(".lane-scroller");
+            const available = Math.max(300, scroller.clientWidth - 2);
+            const pxPerMs = Math.max(available / Math.max(1, end / 1e6), Math.min(8, 32000 / Math.max(1, end / 1e6)));
+            const width = Math.ceil(Math.max(available, end / 1e6 * pxPerMs + 10)), height = head + rows * rowH;
+            const ratio = window.devicePixelRatio || 1;
+            canvas.width = Math.ceil(width * ratio); canvas.height = Math.ceil(height * ratio);
+            canvas.style.width = width + "px"; canvas.style.height = height + "px";
+            const g = canvas.getContext("2d");
+            g.setTransform(ratio, 0, 0, ratio, 0, 0);
+            g.fillStyle = "#fff"; g.fillRect(0, 0, width, height);
+            const X = t => 4 + t / 1e6 * pxPerMs;
+            const rowY = r => head + r * rowH;
+            g.strokeStyle = "#e8e8ed"; g.lineWidth = 1;
+            for (const x of f) { g.beginPath(); g.moveTo(Math.round(X(x[0])) + 0.5, head); g.lineTo(Math.round(X(x[0])) + 0.5, height); g.stroke(); }
+            g.fillStyle = "#6e6e73"; g.font = "10px sans-serif";
+            for (let i = 0; i < f.length; i += Math.max(1, Math.ceil(60 / Math.max(1, pxPerMs * data.p / 1e6)))) g.fillText("#" + i, X(f[i][0]) + 2, 10);
+            function box(r, a, b, color) { g.fillStyle = color; g.fillRect(X(a), rowY(r) + 5, Math.max(1, X(b) - X(a)), rowH - 10); }
+            function tick(r, t, color) { g.fillStyle = color; g.fillRect(Math.round(X(t)), rowY(r) + 2, 2, rowH - 4); }
+            for (const x of f) {
+              const cause = lanes.causes[x[8]];
+              if (x[2] > x[0]) {  // wake-up: the loop's lateness, not the app's work
+                g.fillStyle = "#f2f2f7"; g.fillRect(X(x[0]), rowY(0) + 8, Math.max(1, X(x[2]) - X(x[0])), rowH - 16);
+              }
+              box(0, x[2], x[3], cause === "commit" ? causeColors.commit : "#0a84ff");
+              tick(0, x[1], "#1d1d1f");
+              if (lanes.render && x[4] !== null) {
+                box(1, x[4], x[5], cause === "render" ? causeColors.render : "#64d2ff");
+                if (x[6] !== null) tick(1, x[6], "#1d1d1f");
+                if (x[7] !== null) { g.fillStyle = "#1a7f37"; g.beginPath(); g.moveTo(X(x[7]), rowY(1) + rowH - 3); g.lineTo(X(x[7]) - 4, rowY(1) + rowH + 3); g.lineTo(X(x[7]) + 4, rowY(1) + rowH + 3); g.fill(); }
+              }
+            }
+            const first = 1 + (lanes.render ? 1 : 0);
+            for (const j of lanes.jobs) {
+              const r = first + j[0];
+              box(r, j[1], j[2], "#ff9f0a");
+              g.strokeStyle = "rgba(60,60,67,0.55)"; g.lineWidth = 1;
+              g.beginPath(); g.moveTo(X(j[2]), rowY(r) + rowH / 2); g.lineTo(X(j[3]), rowY(0) + rowH / 2); g.stroke();
+            }
+            root.querySelector(".lane-legend").innerHTML = "<span><i style=\\"background:#f2f2f7;border:1px solid #d2d2d7\\"></i>wake-up: vsync to work start</span>"
+              + "<span><i style=\\"background:#0a84ff\\"></i>main: work to commit</span>"
+              + (lanes.render ? "<span><i style=\\"background:#64d2ff\\"></i>render</span><span>▲ presented</span>" : "")
+              + (lanes.workers ? "<span><i style=\\"background:#ff9f0a\\"></i>background job, line to the frame that applied it</span>" : "")
+              + "<span><i style=\\"background:#1d1d1f;width:2px\\"></i>deadline</span>"
+              + "<span>late lane in its cause colour</span><span>" + esc(pxPerMs.toFixed(2)) + " px per ms</span>";
+            root.dataset.laneRows = String(rows);
           }
           for (const root of document.querySelectorAll(".timeline")) setup(root);
           document.body.dataset.timelines = String(document.querySelectorAll(".timeline[data-drawn=true]").length);

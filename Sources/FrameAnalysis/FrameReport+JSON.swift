@@ -38,6 +38,7 @@ extension FrameReport {
                 })))
                 return .object(object)
             })),
+            ("lanes", .array(lanes.map(\.jsonValue))),
             ("threads", .array(threads.map(\.jsonValue))),
             ("frames", .array(frames.map { .object($0.jsonMembers) })),
             ("diagnostics", .array(diagnostics.map(\.jsonValue))),
@@ -77,6 +78,8 @@ extension FrameReport {
             ("partial-frames", .integer(Int64(summary.partialFrames))),
             ("background-in-frames-ns", .integer(summary.backgroundInFramesNanoseconds)),
             ("background-outside-frames-ns", .integer(summary.backgroundOutsideFramesNanoseconds)),
+            ("hitch-ns-by-cause", .object(summary.hitchNanosecondsByCause.sorted { $0.key < $1.key }.map { ($0.key.identifier, .integer($0.value)) })),
+            ("lane-cost-ns", .object(lanes.map { ($0.lane.identifier, $0.cost.jsonValue) })),
         ])
     }
 }
@@ -89,7 +92,38 @@ extension FrameReport.Frame {
             ("main-ns", .integer(mainThreadNanoseconds)), ("overrun-ns", .integer(overrun)), ("outcome", .string(outcome.rawValue)),
             ("main-by-category-ns", .object(mainByCategory.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
             ("background-by-category-ns", .object(backgroundByCategory.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
+            ("lanes", .object(lanes.map { timing in
+                var members: [(String, JSONValue)] = [("cost-ns", .integer(timing.costNanoseconds))]
+                if let start = timing.start { members.append(("start-ns", .integer(start))) }
+                if let end = timing.end { members.append(("end-ns", .integer(end))) }
+                if let deadline = timing.deadline { members.append(("deadline-ns", .integer(deadline))) }
+                return (timing.lane.identifier, .object(members))
+            })),
+            ("hitch-cause", .string(hitchCause.identifier)),
+            ("hitch-stage", hitchStage.map(JSONValue.string) ?? .null),
+            ("presented-ns", presentation.map(JSONValue.integer) ?? .null),
+            ("background-feed", feed.map { feed in
+                .object([
+                    ("jobs", .integer(Int64(feed.jobs))), ("cost-ns", .integer(feed.costNanoseconds)),
+                    ("latency-frames", .array(feed.latencyFrames.map { .integer(Int64($0)) })),
+                ])
+            } ?? .null),
         ]
+    }
+}
+
+extension FrameReport.LaneFigures {
+    var jsonValue: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("lane", .string(lane.identifier)), ("frames-with-work", .integer(Int64(framesWithWork))), ("cost-ns", cost.jsonValue),
+            ("late-frames", .integer(Int64(lateFrames))),
+            ("categories", .array(categories.map { category in
+                .object([("name", .string(category.name)), ("total-ns", .integer(category.totalNanoseconds)), ("per-frame-ns", category.perFrame.jsonValue)])
+            })),
+        ]
+        if let jobs { members.append(("jobs", .integer(Int64(jobs)))) }
+        if lane == .background { members.append(("delivery-latency-frames", deliveryLatencyFrames.jsonValue)) }
+        return .object(members)
     }
 }
 

@@ -57,6 +57,8 @@ extension FrameReport {
         }
         tables.append(distribution)
 
+        if let lanesTable { tables.append(lanesTable) }
+
         if let input {
             var table = ReportTable(
                 title: "Input (latency: from the input to the end of the frame that reflects it)",
@@ -84,7 +86,7 @@ extension FrameReport {
         var worst = ReportTable(
             title: "Worst frames",
             columns: [("frame", .right), ("vsync at", .right), ("main", .right), ("overrun", .right), ("missed", .right),
-                      ("top categories", .left), ("top spans", .left)])
+                      ("cause", .left), ("top categories", .left), ("top spans", .left)])
         for entry in worstFrames {
             let frame = entry.frame
             let missed = frame.overrun > 0 ? frame.overrun / interval + (frame.overrun % interval == 0 ? 0 : 1) : 0
@@ -93,10 +95,10 @@ extension FrameReport {
             let topSpans = entry.topSpans.map { "\($0.name) \(F.milliseconds($0.nanoseconds))" }.joined(separator: ", ")
             worst.rows.append([
                 "#\(frame.index)", F.milliseconds(frame.vsync.subtractingSaturating(frames.first?.vsync ?? 0)), F.milliseconds(frame.mainThreadNanoseconds),
-                F.milliseconds(frame.overrun), "\(missed)", topCategories, topSpans,
+                F.milliseconds(frame.overrun), "\(missed)", frame.hitchCause == .none ? "-" : frame.hitchCause.identifier, topCategories, topSpans,
             ])
         }
-        if !wide { worst.keepColumns([0, 1, 2, 3, 4, 6]) }
+        if !wide { worst.keepColumns([0, 1, 2, 3, 4, 5, 7]) }
         tables.append(worst)
 
         var threadTable = ReportTable(
@@ -115,6 +117,43 @@ extension FrameReport {
             tables.append(table)
         }
         return tables
+    }
+
+    /// Per lane: cost per frame, frames that missed the lane's deadline and the hitch time
+    /// caused there; the background lane adds its jobs and delivery latency. `nil` when the
+    /// frames have only a main lane and none was late.
+    var lanesTable: ReportTable? {
+        typealias F = ReportFormat
+        guard lanes.count > 1 || !summary.hitchNanosecondsByCause.isEmpty else { return nil }
+        var table = ReportTable(
+            title: "Lanes (cost per frame; hitch time by the lane that missed its deadline first)",
+            columns: [("lane", .left), ("frames", .right), ("p50", .right), ("p95", .right), ("max", .right), ("late", .right),
+                      ("hitch", .right), ("note", .left)])
+        for figures in lanes {
+            let cause = figures.lane.hitchCause
+            let hitch = cause.flatMap { summary.hitchNanosecondsByCause[$0] } ?? 0
+            var note = ""
+            switch figures.lane {
+            case .main: note = "due at the next vsync"
+            case .render: note = "due one P after the commit's vsync"
+            case .background:
+                note = "\(figures.jobs ?? 0) jobs"
+                if let latency = figures.deliveryLatencyFrames {
+                    note += ", delivery p50 \(latency.p50) p95 \(latency.p95) max \(latency.max) frames"
+                }
+            case .compositor, .raster, .gpu: note = "Chrome stages, no deadline"
+            }
+            let hasDeadline = frames.contains { $0.lane(figures.lane)?.deadline != nil }
+            table.rows.append([
+                figures.lane.identifier, "\(figures.framesWithWork)", F.optionalMilliseconds(figures.cost?.p50),
+                F.optionalMilliseconds(figures.cost?.p95), F.optionalMilliseconds(figures.cost?.max),
+                hasDeadline ? "\(figures.lateFrames)" : "-", cause == nil ? "-" : F.milliseconds(hitch), note,
+            ])
+        }
+        for (cause, nanoseconds) in summary.hitchNanosecondsByCause.sorted(by: { $0.key < $1.key }) where cause.lane.map({ lane in !lanes.contains { $0.lane == lane } }) ?? true {
+            table.rows.append([cause.identifier, "-", "-", "-", "-", "-", F.milliseconds(nanoseconds), "hitch cause without lane figures"])
+        }
+        return table
     }
 
     var mainThreadDescription: String {

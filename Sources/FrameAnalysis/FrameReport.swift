@@ -6,7 +6,7 @@ public import FrameTrace
 /// Made by ``FrameAnalyzer/analyze(_:options:)``; rendered as text, Markdown or JSON.
 public struct FrameReport: Sendable {
     /// The version of the JSON schema this report renders to.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// How the frame interval, main thread and frame boundaries were chosen.
     public var method: Method
@@ -20,6 +20,10 @@ public struct FrameReport: Sendable {
     public var worstFrames: [WorstFrame]
     /// Per-thread figures, main thread first.
     public var threads: [ThreadFigures]
+    /// Per-lane figures in pipeline order: every lane some frame has.
+    public var lanes: [LaneFigures] = []
+    /// Background jobs whose results frames applied, in the order of their application.
+    public var backgroundJobs: [BackgroundJob] = []
     /// What the reader and the analysis found inconsistent.
     public var diagnostics: [TraceDiagnostic]
     /// Input events and how long each waited for a frame to reflect it; `nil` when the trace has
@@ -132,6 +136,11 @@ public struct FrameReport: Sendable {
         public var hitchStage: String? = nil
         /// Background jobs whose results this frame applied; `nil` when it applied none.
         public var feed: BackgroundFeed? = nil
+        /// When the frame was presented, where the trace says (framescope's render spans).
+        public var presentation: Int64? = nil
+        /// The frame's own index in the trace (a frame span's `index` argument), which links
+        /// its render work to it.
+        var sourceIndex: Int64? = nil
 
         /// The timing of one lane in the frame.
         public func lane(_ lane: Lane) -> LaneTiming? { lanes.first { $0.lane == lane } }
@@ -152,8 +161,18 @@ public struct FrameReport: Sendable {
             self.outcome = outcome
         }
 
-        /// `commitEnd − deadline`: positive when late, negative headroom otherwise.
-        public var overrun: Int64 { commitEnd.subtractingSaturating(deadline) }
+        /// How late the frame was: the largest `end − deadline` over its lanes that have a
+        /// deadline (the commit: `commitEnd − deadline`; the render lane: render end − render
+        /// deadline). Positive when late, negative headroom otherwise.
+        public var overrun: Int64 {
+            var result = commitOverrun
+            for timing in lanes where timing.lane != .main {
+                if let overrun = timing.overrun, overrun > result { result = overrun }
+            }
+            return result
+        }
+        /// `commitEnd − deadline`: the main lane's overrun alone.
+        public var commitOverrun: Int64 { commitEnd.subtractingSaturating(deadline) }
         /// From the vsync to the commit.
         public var duration: Int64 { commitEnd.subtractingSaturating(vsync) }
 
@@ -202,6 +221,61 @@ public struct FrameReport: Sendable {
             guard let end, let deadline else { return nil }
             return end.subtractingSaturating(deadline)
         }
+    }
+
+    /// One lane's figures over all frames.
+    public struct LaneFigures: Sendable, Hashable {
+        /// The lane.
+        public var lane: Lane
+        /// Frames with work in this lane.
+        public var framesWithWork: Int
+        /// Percentiles of the lane's cost per frame over all frames (0 where a frame had no work
+        /// in it), in nanoseconds; `nil` without frames.
+        public var cost: PercentileSummary<Int64>?
+        /// Frames in which this lane ended past its deadline.
+        public var lateFrames: Int
+        /// The lane's cost by category, largest first.
+        public var categories: [LaneCategory]
+        /// Background lane only: jobs applied in frames.
+        public var jobs: Int?
+        /// Background lane only: percentiles of delivery latency in frames, from the frame that
+        /// requested a job to the frame that applied its result.
+        public var deliveryLatencyFrames: PercentileSummary<Int64>?
+    }
+
+    /// One category's cost in one lane.
+    public struct LaneCategory: Sendable, Hashable {
+        /// The category name.
+        public var name: String
+        /// Its total over all frames, in nanoseconds.
+        public var totalNanoseconds: Int64
+        /// Percentiles per frame (0 where it did not run); `nil` without frames.
+        public var perFrame: PercentileSummary<Int64>?
+    }
+
+    /// A background job whose result a frame applied: a span on a worker thread linked by a flow
+    /// to the main-thread span that applied its result.
+    public struct BackgroundJob: Sendable, Hashable {
+        /// The worker thread.
+        public var thread: ThreadKey
+        /// The job span's start and end.
+        public var start: Int64
+        public var end: Int64
+        /// When the job was requested (its start minus its `since-request-ns`, else its start).
+        public var requestedAt: Int64
+        /// When the main thread applied its result (the flow's finish).
+        public var appliedAt: Int64
+        /// The report position of the frame whose window held the request.
+        public var requestFrame: Int
+        /// The report position of the frame that applied the result.
+        public var appliedFrame: Int
+        /// The job span's category.
+        public var category: String
+
+        /// The job's duration, in nanoseconds.
+        public var cost: Int64 { end.subtractingSaturating(start) }
+        /// Frames from the request to the application: 0 when applied in the frame that asked.
+        public var latencyFrames: Int { appliedFrame - requestFrame }
     }
 
     /// The background jobs whose results one frame applied, found through the trace's flows (a
@@ -256,6 +330,9 @@ public struct FrameReport: Sendable {
         public var overrun: PercentileSummary<Int64>?
         /// Main-thread busy time that falls in no frame.
         public var mainOutsideFramesNanoseconds: Int64
+        /// Hitch time split by cause (``FrameReport/Frame/hitchCause``); the parts add up to
+        /// ``hitchNanoseconds``. Causes with no hitch time are absent.
+        public var hitchNanosecondsByCause: [HitchCause: Int64] = [:]
         /// Frames Chrome presented only partially (0 for other sources).
         public var partialFrames: Int = 0
         /// Frames Chrome dropped (0 for other sources; they are also late frames).

@@ -8,7 +8,9 @@ import FrameTraceReader
 /// (`--label branch=main`), one `meta_KEY` per scalar in the trace's metadata (framescope's
 /// scenario, strategy, seed, refresh-rate), `frame_source`, `frame_interval_ms`, `index`,
 /// `vsync_ns` and `deadline_ns` (integer nanoseconds on the trace's clock), `main_ms`,
-/// `overrun_ms` (negative is headroom), `missed_vsyncs`, `outcome`, then the main-thread
+/// `overrun_ms` (negative is headroom), `missed_vsyncs`, `outcome`, `hitch_cause`, one `LANE_ms`
+/// per lane other than main (`render_ms` and `background_ms` always, empty or `null` when the
+/// trace has no such lane; Chrome's `compositor_ms`, `raster_ms`, `gpu_ms` when present), then the main-thread
 /// milliseconds per category: in JSON Lines one object `main_by_category_ms`, in CSV one column
 /// `category:NAME` per category of the report (0 where a frame had none). Milliseconds are
 /// exact: the nanoseconds with six decimals.
@@ -56,9 +58,13 @@ public enum FrameRows {
         fixed.append(("frame_interval_ms", .milliseconds(report.method.frameIntervalNanoseconds)))
         let categories = report.categories.filter { $0.mainNanoseconds > 0 }.map(\.name).sorted()
         let interval = report.method.frameIntervalNanoseconds
+        // render_ms and background_ms always (empty where the trace has no such lane), then any
+        // other lane the report has (Chrome's compositor, raster, gpu).
+        let reportLanes = Set(report.lanes.map(\.lane))
+        let laneColumns = Lane.allCases.filter { $0 != .main && ($0 == .render || $0 == .background || reportLanes.contains($0)) }
         if format == .csv {
-            let header = fixed.map(\.0) + ["index", "vsync_ns", "deadline_ns", "main_ms", "overrun_ms", "missed_vsyncs", "outcome"]
-                + categories.map { "category:\($0)" }
+            let header = fixed.map(\.0) + ["index", "vsync_ns", "deadline_ns", "main_ms", "overrun_ms", "missed_vsyncs", "outcome", "hitch_cause"]
+                + laneColumns.map { "\($0.identifier)_ms" } + categories.map { "category:\($0)" }
             emit(header.map(csvField).joined(separator: ",") + "\n")
         }
         for frame in report.frames {
@@ -68,7 +74,10 @@ public enum FrameRows {
                 ("index", .integer(Int64(frame.index))), ("vsync_ns", .integer(frame.vsync)), ("deadline_ns", .integer(frame.deadline)),
                 ("main_ms", .milliseconds(frame.mainThreadNanoseconds)), ("overrun_ms", .milliseconds(overrun)),
                 ("missed_vsyncs", .integer(missed)), ("outcome", .text(frame.outcome.rawValue)),
-            ]
+                ("hitch_cause", .text(frame.hitchCause.identifier)),
+            ] + laneColumns.map { lane in
+                ("\(lane.identifier)_ms", reportLanes.contains(lane) ? .milliseconds(frame.lane(lane)?.costNanoseconds ?? 0) : .null)
+            }
             switch format {
             case .jsonLines:
                 var line = "{" + row.map { "\(JSONValue.string($0.0).description):\($0.1.json)" }.joined(separator: ",")
@@ -88,9 +97,12 @@ public enum FrameRows {
         case integer(Int64)
         case decimal(String)
         case milliseconds(Int64)
+        /// No value: an empty CSV field, JSON `null`.
+        case null
 
         var text: String {
             switch self {
+            case .null: ""
             case .text(let value): value
             case .integer(let value): String(value)
             case .decimal(let value): value
@@ -100,6 +112,7 @@ public enum FrameRows {
 
         var json: String {
             if case .text(let value) = self { return JSONValue.string(value).description }
+            if case .null = self { return "null" }
             return text
         }
     }

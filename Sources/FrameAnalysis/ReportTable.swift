@@ -111,6 +111,11 @@ public struct ReportTable: Sendable, Hashable {
         return widths
     }
 
+    /// `text` as a bulleted paragraph (`  - ` then lines indented to match) of at most `width` columns.
+    public static func bulleted(_ text: String, width: Int) -> String {
+        wrap(text, width: max(10, width - 4)).enumerated().map { ($0.offset == 0 ? "  - " : "    ") + $0.element }.joined(separator: "\n")
+    }
+
     /// `text` in lines of at most `width` characters, broken at spaces where it can be.
     static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []

@@ -20,7 +20,9 @@ struct SpanIndex {
     private(set) var byThread: [ThreadKey: [Span]] = [:]
     private var busy: [ThreadKey: Int64] = [:]
 
-    init(trace: Trace) {
+    /// - Parameter workKinds: For a Chrome trace, the table that replaces each span's category
+    ///   with its kind of work (``ChromeWorkKind``); `nil` keeps the trace's categories.
+    init(trace: Trace, workKinds: WorkKindTable? = nil) {
         for event in trace.events where event.phase == .complete {
             let span = Span(
                 start: event.timestamp, end: event.timestamp.addingSaturating(max(0, event.duration)), name: event.name,
@@ -29,6 +31,7 @@ struct SpanIndex {
         }
         for key in byThread.keys {
             byThread[key]!.sort { ($0.start, $1.end) < ($1.start, $0.end) }
+            workKinds?.assignKinds(to: &byThread[key]!)
             busy[key] = SpanIndex.busyIntervals(of: byThread[key]!).reduce(0) { $0.addingSaturating($1.end.subtractingSaturating($1.start)) }
         }
     }

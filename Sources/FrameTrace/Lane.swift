@@ -51,7 +51,8 @@ public enum Lane: String, Sendable, Hashable, CaseIterable, Comparable {
 ///
 /// `commit` is a frame whose main-thread work ended after its commit deadline; `render` one whose
 /// render-server work ended after the render deadline (offscreen passes, masks, blending);
-/// `compositor`, `raster` and `gpu` name the Chrome stage lane that overran most in a dropped frame.
+/// `compositor`, `raster` and `gpu` name the Chrome stage lane that overran most in a dropped frame;
+/// `unknown` is a late frame whose trace does not say which lane made it late.
 public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The frame was on time.
     case none
@@ -65,14 +66,18 @@ public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
     case raster
     /// Chrome's GPU/viz stages overran.
     case gpu
+    /// The frame was late, but the trace does not say where: a frame Chrome dropped without
+    /// recording its stages (the older `DroppedFrame` events), or whose stages all ran within
+    /// their typical durations.
+    case unknown
 
     /// The stable identifier written in every output.
     public var identifier: String { rawValue }
 
-    /// The lane this cause belongs to (`nil` for ``none``).
+    /// The lane this cause belongs to (`nil` for ``none`` and ``unknown``).
     public var lane: Lane? {
         switch self {
-        case .none: nil
+        case .none, .unknown: nil
         case .commit: .main
         case .render: .render
         case .compositor: .compositor

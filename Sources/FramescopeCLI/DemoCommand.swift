@@ -20,11 +20,13 @@ enum DemoCommand: Command {
 
         Runs every scenario with every strategy in the simulated display loop (real workloads, real
         time), writes one trace per run into DIR, and prints one side-by-side table that fits 100
-        columns: hitch time ratio, slow frames, p95 of main-thread cost, the top main-thread
-        category per frame and the p95 of input latency. --wide and markdown add main-thread
-        milliseconds per frame by category, background and render milliseconds per frame interval,
-        background work outside the frames and ignored inputs. Writes DIR/index.html: the frame
-        timeline and tables of every run, one section per run. Progress goes to stderr.
+        columns: hitch time ratio and the lane that caused most of it, p95 of main-thread and of
+        render-lane cost per frame and p95 of input latency; then one verdict per scenario (which
+        strategy wins, in which lane, by how much).
+        --wide and markdown add slow frames, main-thread milliseconds per frame by category,
+        background and render milliseconds per frame interval, background work outside the frames
+        and ignored inputs. Writes DIR/index.html: the verdicts, the table, then the frame
+        timeline, lanes and tables of every run, one section per run. Progress goes to stderr.
 
         OPTIONS:
           --out-dir DIR   Where to write the traces (default: framescope-demo).
@@ -60,19 +62,27 @@ enum DemoCommand: Command {
             title: "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz, seed \(settings.seed)", runs: runs,
             wide: format == "markdown" || arguments.has("wide"))
         print(format == "markdown" ? table.markdown() : table.text(maxWidth: arguments.has("wide") ? nil : FrameReport.terminalWidth))
+        let verdicts = RunComparisonTable.verdicts(runs: runs)
+        print(format == "markdown" ? "\n**Verdicts, as measured**\n" : "Verdicts, as measured")
+        for verdict in verdicts {
+            print(format == "markdown" ? "- " + verdict : ReportTable.bulleted(verdict, width: FrameReport.terminalWidth))
+        }
         #if DEBUG
         print("note: this is a debug build, where Swift code runs many times slower than in release: these figures are")
         print("      not representative; for representative figures run: swift run -c release framescope demo")
         #endif
         let page = (directory as NSString).appendingPathComponent("index.html")
-        let wide = RunComparisonTable.make(title: "Every run", runs: runs, wide: true)
+        let compact = RunComparisonTable.make(title: "Every run", runs: runs, wide: false)
+        var preamble = "<section class=\"verdicts\"><h2>Verdicts, as measured</h2>\n<ul>\n"
+        for verdict in verdicts { preamble += "<li>\(HTMLPage.escape(verdict))</li>\n" }
+        preamble += "</ul>\n</section>\n" + HTMLPage.table(compact)
         let sections = runs.enumerated().map { index, run in
             run.report.htmlSection(heading: "\(run.scenario) --strategy \(run.strategy)", id: "run-\(index + 1)")
         }
         let html = HTMLPage.document(
             title: "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz, seed \(settings.seed)",
             sections: sections,
-            preamble: (isDebugBuild ? "<p><strong>Debug build: these figures are not representative.</strong></p>\n" : "") + HTMLPage.table(wide))
+            preamble: (isDebugBuild ? "<p><strong>Debug build: these figures are not representative.</strong></p>\n" : "") + preamble)
         do {
             try html.write(toFile: page, atomically: true, encoding: .utf8)
         } catch {

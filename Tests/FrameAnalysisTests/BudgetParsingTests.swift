@@ -69,7 +69,7 @@ struct BudgetParsingTests {
         (#"{"version": 1, "categories": {"layout": {"main-ms-per-frame": {"p95": "4"}}}}"#,
          BudgetError.Code.wrongType, "categories.layout.main-ms-per-frame.p95: expected a number, got a string"),
         (#"{"version": 1, "limits": {"hitch-ratio": 5}}"#,
-         .unknownKey, "limits.hitch-ratio: unknown key; expected one of hitch-time-ratio, slow-frame-share, frozen-frames, main-thread-ms, overrun-ms"),
+         .unknownKey, "limits.hitch-ratio: unknown key; expected one of hitch-time-ratio, slow-frame-share, frozen-frames, main-thread-ms, overrun-ms, lane-ms, hitch-time-ratio-by-cause, delivery-latency-frames"),
         (#"{"version": 1, "limits": {"main-thread-ms": {"p97": 5}}}"#,
          .unknownKey, "limits.main-thread-ms.p97: unknown key; expected one of p50, p90, p95, p99, max"),
         (#"{"version": 1, "colour": "red"}"#, .unknownKey, "colour: unknown key; expected one of version, description, fps, frame-markers, limits, categories, traces, regression"),

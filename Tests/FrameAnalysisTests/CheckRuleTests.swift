@@ -28,6 +28,7 @@ struct CheckRuleTests {
         .overrun(.p50), .overrun(.p95), .overrun(.max),
         .categoryPerFrame("layout", .p50), .categoryPerFrame("layout", .p95), .categoryPerFrame("layout", .max),
         .categoryPerFrame("absent", .p95), .categoryTotal("layout"), .categoryTotal("image-decode"),
+        .laneCost(.main, .p95), .laneCost(.main, .max), .hitchTimeRatioByCause(.commit),
     ]
 
     /// A budget with one limit on `metric`.
@@ -42,6 +43,9 @@ struct CheckRuleTests {
         case .categoryPerFrame(let name, let p): budget.categories = [.init(name: name, mainMillisecondsPerFrame: [p: limit])]
         case .categoryTotal(let name): budget.categories = [.init(name: name, mainMillisecondsTotal: limit)]
         case .categoryOffMainThread(let name): budget.categories = [.init(name: name, offMainThread: true)]
+        case .laneCost(let lane, let p): budget.limits.laneMilliseconds[lane] = [p: limit]
+        case .hitchTimeRatioByCause(let cause): budget.limits.hitchTimeRatioByCause[cause] = limit
+        case .deliveryLatency(let p): budget.limits.deliveryLatencyFrames[p] = limit
         }
         return budget
     }

@@ -80,7 +80,8 @@ struct HTMLReportTests {
         let page = HTMLPage.document(
             title: "demo", sections: [report.htmlSection(heading: "a --strategy x", id: "run-1"), report.htmlSection(heading: "b", id: "run-2")])
         #expect(page.components(separatedBy: "<section class=\"run\"").count == 3)
-        #expect(page.components(separatedBy: "<canvas").count == 3)
+        #expect(page.components(separatedBy: "<canvas tabindex").count == 3, "one frame-bar canvas per report")
+        #expect(page.components(separatedBy: "<canvas class=\"lane-canvas\"").count == 3, "one lane canvas per report")
         #expect(page.components(separatedBy: "<script>").count == 2, "one copy of the drawing script per page")
     }
 }

@@ -30,13 +30,13 @@ struct ReportCommandTests {
         #expect(late?.split(separator: " ").filter { !$0.isEmpty } == ["late", "frames", "1", "1", "missed", "vsyncs"])
     }
 
-    @Test("The JSON report follows schema framescope.report v1 with exact nanoseconds")
+    @Test("The JSON report follows schema framescope.report v2 with exact nanoseconds")
     func jsonReport() throws {
         let result = try CLI.run(["report", try writeTrace(), "--format", "json"])
         #expect(result.status == 0)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(report["schema"] as? String == "framescope.report")
-        #expect(report["version"] as? Int == 1)
+        #expect(report["version"] as? Int == 2)
         let frames = try #require(report["frames"] as? [[String: Any]])
         #expect(frames.count == 2)
         #expect(frames[1]["main-ns"] as? Int == 17_333_334)

@@ -1,0 +1,41 @@
+import Testing
+@testable import FrameAnalysis
+import FrameTrace
+
+@Suite("Demo verdicts")
+struct RunVerdictTests {
+    /// A report of `frames` frame spans at 10 ms whose main-thread work lasts `work` ms each.
+    static func report(work: Double, frames: Int = 12) -> FrameReport {
+        var sketch = TraceSketch(metadataMain: true, interval: ms(10))
+        for index in 0..<frames {
+            let vsync = Double(index) * 20
+            sketch.span("frame", FrameContract.frameCategory, from: vsync, to: vsync + work)
+        }
+        return FrameAnalyzer.analyze(sketch.trace)
+    }
+
+    @Test("The verdict names the winner, the lane, both figures and the ratio")
+    func winnerLaneAndRatio() {
+        let verdicts = RunComparisonTable.verdicts(runs: [
+            ("list", "reload", Self.report(work: 8)), ("list", "diff", Self.report(work: 2)),
+        ])
+        #expect(verdicts == ["list: diff wins in the main lane: main p95 2.00 ms against 8.00 ms for reload (4.0× less)."])
+    }
+
+    @Test("Strategies that tie are named together, then separated by the next figure")
+    func tiesAreSeparatedByTheNextFigure() {
+        let verdicts = RunComparisonTable.verdicts(runs: [
+            ("feed", "a", Self.report(work: 3)), ("feed", "b", Self.report(work: 1)), ("feed", "slow", Self.report(work: 15)),
+        ])
+        #expect(verdicts.count == 1)
+        // "slow" is late by 5 ms in each of 12 frames over 235 ms measured: 255.3 ms/s, the others none.
+        #expect(verdicts[0].hasPrefix("feed: a and b win in hitches: hitch time ratio 0.0 ms/s against 255.3 ms/s for slow"))
+        #expect(verdicts[0].hasSuffix("; among those, b in the main lane: main p95 1.00 ms against 3.00 ms for a."))
+    }
+
+    @Test("Strategies within the noise floor of each other get no winner")
+    func noWinnerWithinTheFloor() {
+        let verdicts = RunComparisonTable.verdicts(runs: [("s", "x", Self.report(work: 2)), ("s", "y", Self.report(work: 2.05))])
+        #expect(verdicts == ["s: no strategy stands out by 0.1 ms or more in any lane."])
+    }
+}
