@@ -41,6 +41,9 @@ public struct Category: Hashable, Sendable {
     public static let other = Category(id: 7)
     /// Committing a frame's layer tree to the render server.
     public static let commit = Category(id: 8)
+    /// The frame timeline tracks (``FrameTrace/FrameContract/Timeline``): structure, not a cost.
+    /// Record them with ``Recorder/recordFrameTimeline(_:)``.
+    public static let frameTimeline = Category(id: 9)
 
     /// Returns the category with this name, registering it on first use.
     ///
@@ -60,7 +63,7 @@ final class CategoryRegistry: Sendable {
     static let shared = CategoryRegistry()
     static let builtInNames = [
         "layout", "image-decode", "corner-rounding", "diff-apply", FrameContract.frameCategory, FrameContract.inputCategory, FrameContract.renderCategory,
-        "other", FrameContract.commitCategory,
+        "other", FrameContract.commitCategory, FrameContract.Timeline.category,
     ]
     static let limit = 4096
 

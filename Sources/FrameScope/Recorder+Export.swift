@@ -95,7 +95,12 @@ extension Recorder {
             var trace = builder.trace
             // Records are written when spans end, so children come before their parents. Readers
             // expect each thread's events by start time, enclosing spans first.
-            trace.events.sort { ($0.timestamp, $1.duration) < ($1.timestamp, $0.duration) }
+            // Ties keep the order of recording (stable), which nested async slices that begin or
+            // end at the same moment rely on: outer begin first, outer end last.
+            let events = trace.events
+            trace.events = events.indices
+                .sorted { (events[$0].timestamp, events[$1].duration, $0) < (events[$1].timestamp, events[$0].duration, $1) }
+                .map { events[$0] }
             trace.metadata = traceMetadata
             return trace
         }
@@ -184,9 +189,34 @@ private struct TraceAssembler {
             trace.events.append(
                 TraceEvent(phase: .counter, name: name, category: category, thread: thread, timestamp: record.start,
                            arguments: trace.addArguments([Argument("value", .double(value))])))
+        case .timelineSlice:
+            appendTimelineSlice(record, name: name, category: category, thread: thread, arguments: arguments, attachment: attachment, state: &state)
         case .flowStart, .flowEnd:
             appendFlowEnd(record, isStart: kind == .flowStart, name: name, category: category, thread: thread, state: &state)
         }
+    }
+
+    /// Emits a frame timeline slice as an async pair with an id of its own; an actual slice (one
+    /// with a hitch cause) gets a slice named by its outcome inside it, over the same time, so the
+    /// track keeps the outer slice's name (viewers name an async track after its first slice).
+    private mutating func appendTimelineSlice(
+        _ record: fs_record, name: Symbol, category: Symbol, thread: ThreadKey, arguments: UInt32, attachment: Attachment?,
+        state: inout ExportState
+    ) {
+        let id = state.nextAsyncID
+        state.nextAsyncID += 1
+        var outcome: Symbol?
+        if case .string(let cause)? = attachment?.arguments.first(where: { $0.key == FrameContract.Timeline.causeKey })?.value {
+            outcome = trace.symbols.intern(cause == HitchCause.none.identifier ? "on time" : "late: \(cause)")
+        }
+        trace.events.append(
+            TraceEvent(phase: .asyncBegin, name: name, category: category, thread: thread, timestamp: record.start, id: id, arguments: arguments))
+        if let outcome {
+            trace.events.append(
+                TraceEvent(phase: .asyncBegin, name: outcome, category: category, thread: thread, timestamp: record.start, id: id, arguments: arguments))
+            trace.events.append(TraceEvent(phase: .asyncEnd, name: outcome, category: category, thread: thread, timestamp: record.end, id: id))
+        }
+        trace.events.append(TraceEvent(phase: .asyncEnd, name: name, category: category, thread: thread, timestamp: record.end, id: id))
     }
 
     /// Emits a flow's two events once both ends are known; holds the first end until then.

@@ -80,6 +80,9 @@ enum RecordKind: UInt32 {
     case flowStart = 3
     case flowEnd = 4
     case crossThreadSpan = 5
+    /// A frame timeline slice (``Recorder/recordFrameTimeline(_:)``): `start` and `end` in
+    /// nanoseconds, the track's name as the record's name; exported as an async pair.
+    case timelineSlice = 6
 }
 
 @usableFromInline

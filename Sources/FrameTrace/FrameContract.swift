@@ -62,7 +62,9 @@ public enum FrameContract {
     public enum Timeline {
         /// The category of both tracks' slices.
         public static let category = "frame-timeline"
-        /// The track of expected frames: from the vsync to the commit deadline.
+        /// The track of expected frames: from the vsync to the expected presentation, one interval
+        /// after the commit deadline (commit by `V + P`, render by `V + 2P`, shown at `V + 2P`), so
+        /// that an on-time frame's actual slice ends where its expected slice ends.
         public static let expectedTrack: StaticString = "Expected Timeline"
         /// The track of actual frames: from the work's start to the presentation, named by
         /// outcome and cause (`on time`, `late: commit`, `late: render`).

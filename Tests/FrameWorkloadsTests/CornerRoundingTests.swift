@@ -52,7 +52,7 @@ struct CornerRoundingTests {
         let all = 120 * 100
         let corners = 4 * 16 * 16
         let expected = switch strategy {
-        case .offscreenClip: CompositingWork(blendedPixels: all, offscreenPixels: all)
+        case .offscreenClip: CompositingWork(blendedPixels: all, offscreenPixels: all, offscreenPasses: 1)
         case .prerenderedOpaque: CompositingWork(copiedPixels: all)
         case .prerenderedTransparent: CompositingWork(blendedPixels: all)
         case .cornerMaskOverlay: CompositingWork(copiedPixels: all, blendedPixels: corners)
@@ -104,6 +104,6 @@ struct CornerRoundingTests {
         }
         #expect(work.copiedPixels + work.blendedPixels <= 50 * 30 + 4 * 8 * 8)
         var offscreen = Bitmap(width: 10, height: 10, filledWith: Self.white)
-        #expect(rounded.draw(into: &offscreen, atX: 500, y: -500) == CompositingWork(offscreenPixels: strategy == .offscreenClip ? 2400 : 0))
+        #expect(rounded.draw(into: &offscreen, atX: 500, y: -500) == CompositingWork(offscreenPixels: strategy == .offscreenClip ? 2400 : 0, offscreenPasses: strategy == .offscreenClip ? 1 : 0))
     }
 }

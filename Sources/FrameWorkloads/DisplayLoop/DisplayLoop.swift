@@ -1,5 +1,6 @@
 import Foundation
 public import FrameScope
+public import FrameTrace
 
 /// How the simulated display runs.
 public struct DisplayConfiguration: Sendable {
@@ -91,8 +92,8 @@ public final class FrameContext {
 }
 
 /// Runs a scenario on a simulated display: a vsync grid at the configured refresh rate drives the
-/// main thread, a worker pool runs background work, and a render-server thread composites each
-/// committed frame.
+/// main thread, a worker pool runs background work, and a render-server thread renders each
+/// committed frame against a deadline of its own, as Apple's render loop does.
 ///
 /// Time is the recorder's clock: on a real clock the loop waits for each vsync, and work takes what
 /// it takes; on a manual clock (``FrameScope/RecorderClock/manualClock``) waiting for a vsync moves
@@ -101,6 +102,37 @@ public final class FrameContext {
 /// starts at the first vsync after the work ends. Every frame is recorded with the public frame
 /// API, ``FrameScope/Recorder/withFrame(vsync:deadline:index:_:)``, as an app would record its
 /// own, so analysis finds the same vsync and deadline after timestamps are rebased.
+///
+/// **The lanes of a frame.** Frame `N` starts on vsync `V` and must commit by `D = V + P` (the
+/// main lane). Its commit goes to the render-server thread, whose `composite` span (category
+/// `render`) starts when the commit has arrived and the render server is free. The render deadline
+/// is `R = S + P`, where `S` is the first vsync at or after the commit ended (`S = D` when the
+/// commit was on time); the frame is presented at the first vsync at or after both the render's
+/// end and `R`. The `composite` span carries, from ``FrameTrace/FrameContract/Key``:
+/// `frame` (the frame span's `index`), `until-deadline-ns` (`R` minus the span's start, negative
+/// when it began after `R`) and `until-present-ns` (the presentation minus the span's end, never
+/// negative). A frame presented after `V + 2P` is late, and its hitch cause is the lane that
+/// missed first: `commit` when the commit ended after `D`, else `render` when the render ended
+/// after `R`. Each frame is also recorded on the frame timeline tracks
+/// (``FrameScope/Recorder/recordFrameTimeline(_:)``): expected from `V` to `V + 2P`, actual from
+/// the start of its work to its presentation.
+///
+/// **Back-pressure: double buffering.** The render server holds at most two frames: before frame
+/// `N` starts, the render of frame `N − 2` must have ended; if it has not by `N`'s vsync, the loop
+/// waits for it and starts `N` at the first vsync at or after that render's end. The vsyncs
+/// skipped so are counted in ``Summary/vsyncsWaitedForRender``. A render server that is always too
+/// slow therefore slows the main thread to its pace instead of queueing without bound.
+///
+/// **Background jobs** record when they were requested: a job's span carries `since-request-ns`,
+/// the time from the request (``FrameContext/inBackground(_:category:work:then:)``) to the span's
+/// start, and a flow leads from it to the `apply` span of the frame that used its result.
+///
+/// On a manual clock the lanes are simulated one at a time so that runs are the same on every
+/// machine: a render or background job runs on its thread while the main thread waits, starting at
+/// the simulated time its lane would (the commit's end or the render server's last end; the
+/// request or the single simulated worker's last end), taking what its work advances the clock
+/// by; then the clock returns to the main thread's time. A background result is applied by the
+/// first frame that starts at or after the job's simulated end.
 ///
 /// ```swift
 /// let loop = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: 120))
@@ -114,8 +146,12 @@ public final class DisplayLoop {
     private let workers: WorkerPool
     private let renderServer: WorkerPool
     private let completed = CompletedJobs()
+    private let renderLane = RenderLane()
+    private var grid: VsyncGrid
     private var pending: [UInt64: (any Sendable) -> Void] = [:]
     private var nextJobID: UInt64 = 1
+    /// On a manual clock: when the single simulated worker is free again.
+    private var simulatedWorkerFree: Int64 = .min
     fileprivate var renderJobs: [(StaticString, @Sendable () -> Void)] = []
 
     /// Creates a loop and starts its worker and render-server threads.
@@ -124,6 +160,7 @@ public final class DisplayLoop {
         self.configuration = configuration
         workers = WorkerPool(count: configuration.workerCount, name: "worker", recorder: recorder)
         renderServer = WorkerPool(count: 1, name: "render-server", recorder: recorder)
+        grid = VsyncGrid(origin: recorder.clock.now() + configuration.frameIntervalNanoseconds, interval: configuration.frameIntervalNanoseconds)
     }
 
     deinit {
@@ -137,6 +174,11 @@ public final class DisplayLoop {
         public var frames: Int
         /// Vsyncs skipped because a frame's work ran past its deadline.
         public var missedVsyncs: Int
+        /// Vsyncs skipped because the render server still held two frames (double buffering):
+        /// the frame waited for the render of the frame two before it.
+        public var vsyncsWaitedForRender: Int
+        /// Frames presented after their expected presentation, by hitch cause.
+        public var lateFramesByCause: [HitchCause: Int]
         /// Background results never applied because the run ended first.
         public var unappliedResults: Int
         /// Wall time from the first vsync to the end of the last frame, in nanoseconds.
@@ -153,19 +195,31 @@ public final class DisplayLoop {
     public func run(_ scenario: some Scenario, progress: (Int) -> Void = { _ in }) -> Summary {
         recorder.designateCurrentThreadAsMain()
         let interval = configuration.frameIntervalNanoseconds
-        let origin = recorder.clock.now() + interval
+        grid = VsyncGrid(origin: recorder.clock.now() + interval, interval: interval)
+        let origin = grid.origin
         var tick: Int64 = 0
         var missed = 0
+        var waitedForRender = 0
         var lastEnd = origin
         for index in 0..<configuration.frameCount {
-            let vsync = origin + tick * interval
+            var vsync = origin + tick * interval
+            if index >= 2 {
+                // Double buffering: frame N starts only once the render of frame N - 2 has ended.
+                let free = grid.vsync(atOrAfter: renderLane.waitUntilRendered(frame: index - 2).end)
+                if free > vsync {
+                    waitedForRender += Int((free - vsync) / interval)
+                    tick = (free - origin) / interval
+                    vsync = free
+                }
+            }
             if configuration.waitsForBackgroundWork { workers.waitUntilIdle() }
             waitUntil(vsync)
             let context = FrameContext(loop: self, frameIndex: index, vsync: vsync)
+            let start = recorder.clock.now()
             recorder.withFrame(vsync: vsync, deadline: vsync + interval, index: index) {
-                applyCompletedJobs()
+                applyCompletedJobs(at: start)
                 scenario.frame(context)
-                recorder.withSpan("commit", category: .commit) { commitToRenderServer() }
+                recorder.withSpan("commit", category: .commit) { commitToRenderServer(frame: index, vsync: vsync, start: start) }
             }
             lastEnd = recorder.clock.now()
             let nextTick = max(tick + 1, (lastEnd - origin) / interval + 1)
@@ -177,7 +231,11 @@ public final class DisplayLoop {
         renderServer.waitUntilIdle()
         let unapplied = completed.takeAll().count
         pending.removeAll()
-        return Summary(frames: configuration.frameCount, missedVsyncs: missed, unappliedResults: unapplied, elapsedNanoseconds: lastEnd - origin)
+        var late: [HitchCause: Int] = [:]
+        for frame in renderLane.takeAll() where frame.cause != .none { late[frame.cause, default: 0] += 1 }
+        return Summary(
+            frames: configuration.frameCount, missedVsyncs: missed, vsyncsWaitedForRender: waitedForRender, lateFramesByCause: late,
+            unappliedResults: unapplied, elapsedNanoseconds: lastEnd - origin)
     }
 
     fileprivate func submit<Result: Sendable>(
@@ -190,18 +248,33 @@ public final class DisplayLoop {
         pending[id] = { result in then(result as! Result) }
         let recorder = recorder
         let completed = completed
+        let requested = recorder.clock.now()
+        let manual = recorder.clock.manualClock
+        let simulatedStart = max(requested, simulatedWorkerFree)
         workers.submit {
+            // On a manual clock the job starts when the simulated worker would.
+            manual?.set(nanoseconds: simulatedStart)
             let result = recorder.withSpan(name, category: category) {
                 let result = work()
                 recorder.startFlow(flow)
                 return result
+            } argumentsAtEnd: { start, _ in
+                [FrameContract.Key.sinceRequest: .int(start - requested)]
             }
-            completed.push(CompletedJob(id: id, flow: flow, category: category, result: result))
+            completed.push(CompletedJob(id: id, flow: flow, category: category, result: result, end: recorder.clock.now()))
+        }
+        if let manual {
+            workers.waitUntilIdle()
+            simulatedWorkerFree = manual.nanoseconds
+            manual.set(nanoseconds: requested)
         }
     }
 
-    private func applyCompletedJobs() {
-        for job in completed.takeAll() {
+    /// Applies the results that are ready when the frame starts at `start`: every finished job on
+    /// a real clock; on a manual clock, those whose simulated end is not after `start`.
+    private func applyCompletedJobs(at start: Int64) {
+        let isManual = recorder.clock.manualClock != nil
+        for job in completed.takeAll(readyAt: isManual ? start : .max) {
             guard let apply = pending.removeValue(forKey: job.id) else { continue }
             recorder.withSpan("apply", category: job.category) {
                 recorder.finishFlow(job.flow)
@@ -210,16 +283,48 @@ public final class DisplayLoop {
         }
     }
 
-    private func commitToRenderServer() {
+    /// Hands the frame's render work to the render server, which renders it against the render
+    /// deadline and records the frame's timeline (see the type's discussion).
+    private func commitToRenderServer(frame index: Int, vsync: Int64, start frameStart: Int64) {
         let jobs = renderJobs
         renderJobs.removeAll(keepingCapacity: true)
         let recorder = recorder
+        let grid = grid
+        let lane = renderLane
+        let manual = recorder.clock.manualClock
+        let commitEnd = recorder.clock.now()
+        let commitDeadline = vsync + grid.interval
+        // S: the first vsync at or after the commit; the render is due one interval later.
+        let renderDeadline = grid.vsync(atOrAfter: commitEnd) + grid.interval
         renderServer.submit {
+            // On a manual clock the render starts when the commit has arrived and the server is free.
+            manual?.set(nanoseconds: max(commitEnd, lane.lastEnd))
+            var span = (start: recorder.clock.now(), end: Int64.min)
             recorder.withSpan("composite", category: .render) {
                 for (name, work) in jobs {
                     recorder.withSpan(name, category: .render) { work() }
                 }
+            } argumentsAtEnd: { start, end in
+                span = (start, end)
+                let presented = grid.vsync(atOrAfter: max(end, renderDeadline))
+                return [
+                    FrameContract.Key.renderedFrame: .int(Int64(index)),
+                    FrameContract.Key.untilDeadline: .int(renderDeadline - start),
+                    FrameContract.Key.untilPresent: .int(presented - end),
+                ]
             }
+            if span.end == .min { span.end = max(span.start, recorder.clock.now()) }  // not recording
+            let presented = grid.vsync(atOrAfter: max(span.end, renderDeadline))
+            let cause: HitchCause = commitEnd > commitDeadline ? .commit : span.end > renderDeadline ? .render : .none
+            recorder.recordFrameTimeline(
+                FrameTimelineEntry(
+                    index: index, vsync: vsync, expectedPresentation: commitDeadline + grid.interval, start: frameStart,
+                    presentation: presented, cause: cause))
+            lane.finish(frame: index, RenderedFrame(start: span.start, end: span.end, presentation: presented, cause: cause))
+        }
+        if let manual {
+            renderServer.waitUntilIdle()
+            manual.set(nanoseconds: commitEnd)
         }
     }
 
@@ -248,6 +353,67 @@ private struct CompletedJob: Sendable {
     var flow: Flow
     var category: FrameScope.Category
     var result: any Sendable
+    /// When the job ended, on the recorder's clock.
+    var end: Int64
+}
+
+/// The display's vsync grid: ticks at `origin + k·interval`.
+private struct VsyncGrid: Sendable {
+    var origin: Int64
+    var interval: Int64
+
+    /// The first vsync at or after `time` (the first one for any earlier time).
+    func vsync(atOrAfter time: Int64) -> Int64 {
+        guard time > origin else { return origin }
+        return origin + (time - origin + interval - 1) / interval * interval
+    }
+}
+
+/// What the render server did with one frame's commit.
+private struct RenderedFrame: Sendable {
+    var start: Int64
+    var end: Int64
+    var presentation: Int64
+    var cause: HitchCause
+}
+
+/// The frames the render server has finished, for the main thread's double buffering and the
+/// run's summary; `condition` guards both fields.
+private final class RenderLane: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var frames: [Int: RenderedFrame] = [:]
+    private var last: Int64 = .min
+
+    /// The end of the last render, or `Int64.min` before the first.
+    var lastEnd: Int64 {
+        condition.lock()
+        defer { condition.unlock() }
+        return last
+    }
+
+    func finish(frame index: Int, _ frame: RenderedFrame) {
+        condition.lock()
+        frames[index] = frame
+        last = max(last, frame.end)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks until frame `index` has been rendered.
+    func waitUntilRendered(frame index: Int) -> RenderedFrame {
+        condition.lock()
+        defer { condition.unlock() }
+        while frames[index] == nil { condition.wait() }
+        return frames[index]!
+    }
+
+    func takeAll() -> [RenderedFrame] {
+        condition.lock()
+        defer { condition.unlock() }
+        let taken = Array(frames.values)
+        frames.removeAll()
+        return taken
+    }
 }
 
 /// Finished jobs handed from workers to the main thread; the lock guards `jobs`.
@@ -261,11 +427,14 @@ private final class CompletedJobs: @unchecked Sendable {
         lock.unlock()
     }
 
-    func takeAll() -> [CompletedJob] {
+    func takeAll() -> [CompletedJob] { takeAll(readyAt: .max) }
+
+    /// Takes the jobs that ended at or before `time`, in the order they finished.
+    func takeAll(readyAt time: Int64) -> [CompletedJob] {
         lock.lock()
         defer { lock.unlock() }
-        let taken = jobs
-        jobs.removeAll()
+        let taken = jobs.filter { $0.end <= time }
+        jobs.removeAll { $0.end <= time }
         return taken
     }
 }

@@ -18,7 +18,11 @@ final class WorkerPool: Sendable {
             let state = state
             let thread = Thread {
                 recorder.nameCurrentThread("\(name)-\(index)")
-                while let job = state.next() { job() }
+                var hasFinishedJob = false
+                while let job = state.next(afterFinishingJob: hasFinishedJob) {
+                    job()
+                    hasFinishedJob = true
+                }
                 state.threadExited()
             }
             thread.name = "\(name)-\(index)"
@@ -53,11 +57,14 @@ private final class JobQueue: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The next job, or nil when the queue is closed and empty. Marks the previous job done.
-    func next() -> (@Sendable () -> Void)? {
+    /// The next job, or nil when the queue is closed and empty. Marks the calling thread's previous
+    /// job done when it had one: a thread's first call must not, or a thread that starts late
+    /// would count another thread's running job as finished and let `waitUntilIdle` return early.
+    func next(afterFinishingJob hasFinishedJob: Bool) -> (@Sendable () -> Void)? {
         condition.lock()
         defer { condition.unlock() }
-        if running > 0 {
+        if hasFinishedJob {
+            precondition(running > 0, "a job finished that was not running")
             running -= 1
             condition.broadcast()
         }

@@ -11,15 +11,28 @@ public struct CompositingWork: Hashable, Sendable {
     public var blendedPixels: Int
     /// Pixels rendered into an offscreen buffer before reaching the framebuffer.
     public var offscreenPixels: Int
+    /// Offscreen passes: one per image rendered through its mask into an offscreen buffer (on a
+    /// device, a render-target switch each, whatever the image's size).
+    public var offscreenPasses: Int
 
     /// Creates a tally.
     /// - Parameters:
     ///   - copiedPixels: Pixels copied without blending.
     ///   - blendedPixels: Pixels blended.
     ///   - offscreenPixels: Pixels rendered offscreen.
-    public init(copiedPixels: Int = 0, blendedPixels: Int = 0, offscreenPixels: Int = 0) {
+    ///   - offscreenPasses: Offscreen passes.
+    public init(copiedPixels: Int = 0, blendedPixels: Int = 0, offscreenPixels: Int = 0, offscreenPasses: Int = 0) {
         self.copiedPixels = copiedPixels
         self.blendedPixels = blendedPixels
         self.offscreenPixels = offscreenPixels
+        self.offscreenPasses = offscreenPasses
+    }
+
+    /// Adds another composite's work to this tally.
+    public static func += (total: inout CompositingWork, work: CompositingWork) {
+        total.copiedPixels += work.copiedPixels
+        total.blendedPixels += work.blendedPixels
+        total.offscreenPixels += work.offscreenPixels
+        total.offscreenPasses += work.offscreenPasses
     }
 }

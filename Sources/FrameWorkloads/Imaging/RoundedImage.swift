@@ -92,6 +92,7 @@ public struct RoundedImage: Sendable {
             let mask = RoundedRectMask(width: width, height: height, radius: cornerRadius)
             let offscreen = image.masked(byCoverage: mask.coverage)
             work.offscreenPixels = width * height
+            work.offscreenPasses = 1
             work.blendedPixels = framebuffer.blend(offscreen.bounds, of: offscreen, atX: x, y: y)
         case .rounded(let image, let isOpaque):
             Self.draw(image, isOpaque: isOpaque, into: &framebuffer, atX: x, y: y, work: &work)

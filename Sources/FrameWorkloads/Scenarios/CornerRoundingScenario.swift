@@ -2,37 +2,41 @@ import FrameScope
 import FrameTrace
 import Synchronization
 
-/// Technique 3: a feed of rounded avatars and photos scrolled at a steady fling, the corners
+/// Technique 3: a photo grid of rounded thumbnails scrolled at a steady fling, the corners
 /// rounded four ways.
 ///
-/// Every cell shows a circular avatar (a 96 × 96 px PNG shown at 40 pt) and a photo with 12 pt
-/// corners. The PNG files are drawn from the seed and encoded when the scenario is made, outside
-/// every frame; during the run they are decoded for real. When a cell enters the prefetch window
-/// (two screens below the visible area) the main thread looks each of its images up in a
-/// ``RoundedImageCache`` keyed by image, size, corner radius and strategy. On a miss a worker
-/// decodes the PNG, downsamples it to display size and does the strategy's one-time preparation
-/// (`decode and prepare image`, category `corner-rounding`, with the decode and downsample as
-/// nested `image-decode` spans); the result goes into the cache and to every cell waiting for it.
-/// A cell that asks for an image already being prepared waits for that job instead of starting
-/// another. Avatars repeat across cells far more often than photos, so the cache's hit rate is
-/// whatever the feed's repetition gives; it is recorded as the `cache hit rate` counter and in the
-/// trace metadata as `cache-hit-rate`.
+/// The screen is sized like a phone's photo grid: three columns of 117 × 117 pt thumbnails with
+/// 10 pt corners and 6 pt gutters on a 375 × 667 pt screen, composited at 2× (234 × 234 px per
+/// thumbnail), so 18 to 21 thumbnails are on screen in every frame and a frame composites about as
+/// many pixels as the screen holds. The thumbnails are PNG files (360 × 360 px) drawn from the seed
+/// and encoded when the scenario is made, outside every frame; during the run they are decoded for
+/// real. When a row of the grid enters the prefetch window (two screens below the visible area)
+/// the main thread looks each of its thumbnails up in a ``RoundedImageCache`` keyed by image, size,
+/// corner radius and strategy. On a miss a worker decodes the PNG, downsamples it to display size
+/// and does the strategy's one-time preparation (`decode and prepare image`, category
+/// `corner-rounding`, with the decode and downsample as nested `image-decode` spans); the result
+/// goes into the cache and to every tile waiting for it. A tile that asks for an image already
+/// being prepared waits for that job instead of starting another. Photos repeat across the grid
+/// (a seeded pool), so the cache's hit rate is whatever the grid's repetition gives; it is
+/// recorded as the `cache hit rate` counter and in the trace metadata as `cache-hit-rate`.
 ///
-/// Every frame the main thread handles the pan and places the visible images; compositing them
+/// Every frame the main thread handles the pan and places the visible thumbnails; compositing them
 /// into the framebuffer is render-server work, queued with ``FrameContext/onRenderServer(_:work:)``
-/// and recorded in the `render` category, for every strategy:
+/// and recorded in the `render` category, for every strategy, with the `composited images`,
+/// `offscreen passes` and pixel counters of each frame:
 ///
-/// - `offscreen-clip`: `cornerRadius` with clipping. Every frame rasterizes each image's mask,
-///   renders the image through it offscreen and blends the result, even though no image changed.
+/// - `offscreen-clip`: `cornerRadius` with clipping. Every frame, for every visible thumbnail, an
+///   `offscreen pass` span rasterizes the thumbnail's mask, renders the thumbnail through it into
+///   an offscreen buffer and blends the result, even though no thumbnail changed.
 /// - `prerendered-opaque`: prepared once on a worker with the background colour baked into the
-///   corners; every frame copies rows, no blending.
+///   corners; every frame copies rows, no blending, no offscreen pass.
 /// - `prerendered-transparent`: prepared once with transparent corners; every frame blends
-///   every pixel of every image.
-/// - `corner-mask-overlay`: the unclipped image is copied and a corner overlay (the rectangle
+///   every pixel of every thumbnail.
+/// - `corner-mask-overlay`: the unclipped thumbnail is copied and a corner overlay (the rectangle
 ///   minus the rounded rectangle, in the background colour) is blended over the four corner
 ///   squares only.
 ///
-/// An image that is not prepared yet when its cell is on screen is left out (a placeholder), and
+/// A thumbnail that is not prepared yet when its tile is on screen is left out (a placeholder), and
 /// counted.
 public final class CornerRoundingScenario: Scenario {
     /// How corners are rounded.
@@ -59,9 +63,9 @@ public final class CornerRoundingScenario: Scenario {
 
     static let descriptor = ScenarioDescriptor(
         name: "corner-rounding",
-        summary: "a feed of rounded avatars and photos (real PNG decode) scrolled at 2,000 pt/s, composited at 2x",
+        summary: "a 3-column grid of rounded photo thumbnails (real PNG decode, 18-21 on screen) scrolled at 2,000 pt/s, composited at 2x",
         strategies: [
-            .init(name: Strategy.offscreenClip.rawValue, summary: "clip offscreen and blend on the render lane every frame"),
+            .init(name: Strategy.offscreenClip.rawValue, summary: "an offscreen pass per visible thumbnail on the render lane every frame"),
             .init(name: Strategy.prerenderedOpaque.rawValue, summary: "pre-render once on a worker with an opaque background; copy every frame"),
             .init(name: Strategy.prerenderedTransparent.rawValue, summary: "pre-render once on a worker, transparent corners; blend every frame"),
             .init(name: Strategy.cornerMaskOverlay.rawValue, summary: "copy the image, blend a corner-mask overlay on the corners every frame"),
@@ -74,29 +78,21 @@ public final class CornerRoundingScenario: Scenario {
     public static let scale = 2
     /// Scroll speed in points per second.
     public static let scrollSpeed = 2_000.0
-    /// The height of a cell in points.
-    public static let cellHeight = 240.0
-    /// The colour behind every image: a solid, unchanging feed background.
+    /// Thumbnails per row of the grid.
+    public static let columns = 3
+    /// The side of a thumbnail in points.
+    public static let thumbnailSide = 117
+    /// The gutter around thumbnails in points: left of each column, right of the last, above each
+    /// row.
+    public static let gutter = 6
+    /// A thumbnail's corner radius in points.
+    public static let cornerRadius = 10.0
+    /// The side of the PNG files in pixels (downsampled to `thumbnailSide × scale` on decode).
+    public static let fileSide = 360
+    /// The height of a row of the grid in points: a thumbnail and the gutter above it.
+    public static var rowHeight: Double { Double(thumbnailSide + gutter) }
+    /// The colour behind every image: a solid, unchanging grid background.
     public static let background = Pixel(red: 242, green: 242, blue: 247)
-
-    /// What a cell shows, by slot.
-    public enum Slot: Hashable, Sendable, CaseIterable {
-        /// The author's avatar: 40 × 40 pt at (16, 12), a circle.
-        case avatar
-        /// The photo: 295 × 200 pt at (64, 12), 12 pt corners.
-        case photo
-
-        /// The frame within the cell, in points.
-        var frame: (x: Int, y: Int, width: Int, height: Int) {
-            switch self {
-            case .avatar: (16, 12, 40, 40)
-            case .photo: (64, 12, 295, 200)
-            }
-        }
-
-        /// The corner radius in points.
-        var cornerRadius: Double { self == .avatar ? 20 : 12 }
-    }
 
     /// The strategy in use.
     public let strategy: Strategy
@@ -106,63 +102,68 @@ public final class CornerRoundingScenario: Scenario {
     public private(set) var preparedImages = 0
     /// Requests that joined a preparation already in flight for the same key.
     public private(set) var joinedRequests = 0
-    /// Image slots on screen with nothing to show yet, summed over frames.
+    /// Thumbnails on screen with nothing to show yet, summed over frames.
     public private(set) var placeholders = 0
     /// The scroll offset in points.
     public private(set) var offset = 0.0
     /// The framebuffer the render lane composites into (`viewport × scale` pixels).
     public let framebuffer: Framebuffer
-    private let avatarFiles: [[UInt8]]
     private let photoFiles: [[UInt8]]
-    private var cells: [(avatar: Int, photo: Int)] = []
+    private var tiles: [Int] = []
     private var generator: SeededGenerator
-    private var requestedCells = 0
-    private var shown: [Int: [Slot: RoundedImage]] = [:]
-    private var waiting: [RoundedImageCache.Key: [(cell: Int, slot: Slot)]] = [:]
+    private var requestedRows = 0
+    private var shown: [Int: RoundedImage] = [:]
+    private var waiting: [RoundedImageCache.Key: [Int]] = [:]
 
-    /// Creates the scenario at the top of the feed, drawing and encoding its PNG files.
+    /// Creates the scenario at the top of the grid, drawing and encoding its PNG files.
     /// - Parameters:
     ///   - strategy: How corners are rounded.
-    ///   - seed: Fixes the images and which cell shows which.
-    ///   - avatarCount: Distinct avatars (authors) in the feed.
-    ///   - photoCount: Distinct photos in the feed.
-    public init(strategy: Strategy, seed: UInt64, avatarCount: Int = 8, photoCount: Int = 24) {
-        precondition(avatarCount >= 1 && photoCount >= 1, "the feed needs at least one avatar and one photo")
+    ///   - seed: Fixes the images and which tile shows which.
+    ///   - photoCount: Distinct photos in the grid.
+    public init(strategy: Strategy, seed: UInt64, photoCount: Int = 30) {
+        precondition(photoCount >= 1, "the grid needs at least one photo")
         self.strategy = strategy
         generator = SeededGenerator(seed: seed)
-        avatarFiles = (0..<avatarCount).map { [generator] index in
-            var generator = SeededGenerator(seed: generator.seedForImage(index, of: .avatar))
-            return PNGEncoder.encodeOpaque(SyntheticImage.avatar(side: 96, using: &generator))
-        }
         photoFiles = (0..<photoCount).map { [generator] index in
-            var generator = SeededGenerator(seed: generator.seedForImage(index, of: .photo))
-            return PNGEncoder.encodeOpaque(SyntheticImage.photo(width: 720, height: 480, using: &generator))
+            var generator = SeededGenerator(seed: generator.seedForImage(index))
+            return PNGEncoder.encodeOpaque(SyntheticImage.photo(width: Self.fileSide, height: Self.fileSide, using: &generator))
         }
         framebuffer = Framebuffer(
             width: Int(Self.viewport.width) * Self.scale, height: Int(Self.viewport.height) * Self.scale, background: Self.background)
     }
 
-    /// The PNG file an image slot of a cell shows.
-    func file(for cell: Int, slot: Slot) -> [UInt8] {
-        let (avatar, photo) = self.cell(at: cell)
-        return slot == .avatar ? avatarFiles[avatar] : photoFiles[photo]
-    }
+    /// The PNG file a tile shows.
+    func file(for tile: Int) -> [UInt8] { photoFiles[photo(at: tile)] }
 
-    /// The cache key of the image in a slot of a cell.
-    func key(for cell: Int, slot: Slot) -> RoundedImageCache.Key {
-        let (avatar, photo) = self.cell(at: cell)
-        let frame = slot.frame
+    /// The cache key of the image a tile shows.
+    func key(for tile: Int) -> RoundedImageCache.Key {
+        let side = Self.thumbnailSide * Self.scale
         return RoundedImageCache.Key(
-            imageID: slot == .avatar ? "avatar/\(avatar)" : "photo/\(photo)", width: frame.width * Self.scale,
-            height: frame.height * Self.scale, cornerRadius: slot.cornerRadius * Double(Self.scale), strategy: strategy.cornerRounding,
-            background: Self.background)
+            imageID: "photo/\(photo(at: tile))", width: side, height: side, cornerRadius: Self.cornerRadius * Double(Self.scale),
+            strategy: strategy.cornerRounding, background: Self.background)
     }
 
-    private func cell(at index: Int) -> (avatar: Int, photo: Int) {
-        while cells.count <= index {
-            cells.append((Int.random(in: 0..<avatarFiles.count, using: &generator), Int.random(in: 0..<photoFiles.count, using: &generator)))
+    private func photo(at tile: Int) -> Int {
+        while tiles.count <= tile { tiles.append(Int.random(in: 0..<photoFiles.count, using: &generator)) }
+        return tiles[tile]
+    }
+
+    /// The tiles whose thumbnails are at least partly on screen at `offset`, with each one's
+    /// top-left corner in framebuffer pixels (the row is negative when scrolled partly off the top).
+    public static func tilesOnScreen(atOffset offset: Double) -> [(tile: Int, x: Int, y: Int)] {
+        var result: [(tile: Int, x: Int, y: Int)] = []
+        var row = max(0, Int(offset / rowHeight))
+        while Double(row) * rowHeight < offset + viewport.height {
+            let top = Double(row) * rowHeight + Double(gutter) - offset
+            if top + Double(thumbnailSide) > 0, top < viewport.height {
+                for column in 0..<columns {
+                    let x = (gutter + column * (thumbnailSide + gutter)) * scale
+                    result.append((row * columns + column, x, Int((top * Double(scale)).rounded(.down))))
+                }
+            }
+            row += 1
         }
-        return cells[index]
+        return result
     }
 
     public func frame(_ context: FrameContext) {
@@ -173,7 +174,9 @@ public final class CornerRoundingScenario: Scenario {
         let placements = recorder.withSpan("place visible images", category: .layout) { visiblePlacements(at: offset) }
         let framebuffer = framebuffer
         let draw: @Sendable () -> Void = {
-            let work = framebuffer.redraw(placements)
+            let work = framebuffer.redraw(placements, recorder: recorder)
+            recorder.counter("composited images", value: Double(placements.count), category: .render)
+            recorder.counter("offscreen passes", value: Double(work.offscreenPasses), category: .render)
             recorder.counter("offscreen pixels", value: Double(work.offscreenPixels), category: .render)
             recorder.counter("blended pixels", value: Double(work.blendedPixels), category: .render)
             recorder.counter("copied pixels", value: Double(work.copiedPixels), category: .render)
@@ -186,27 +189,27 @@ public final class CornerRoundingScenario: Scenario {
         }
     }
 
-    /// Requests the images of every cell that entered the prefetch window.
+    /// Requests the thumbnails of every row that entered the prefetch window.
     private func prefetch(_ context: FrameContext) {
         let horizon = offset + 3 * Self.viewport.height
-        while Double(requestedCells) * Self.cellHeight < horizon {
-            for slot in Slot.allCases { request(cell: requestedCells, slot: slot, context: context) }
-            requestedCells += 1
+        while Double(requestedRows) * Self.rowHeight < horizon {
+            for column in 0..<Self.columns { request(tile: requestedRows * Self.columns + column, context: context) }
+            requestedRows += 1
         }
     }
 
-    private func request(cell: Int, slot: Slot, context: FrameContext) {
-        let key = key(for: cell, slot: slot)
+    private func request(tile: Int, context: FrameContext) {
+        let key = key(for: tile)
         if waiting[key] != nil {
-            waiting[key]!.append((cell, slot))
+            waiting[key]!.append(tile)
             joinedRequests += 1
             return
         }
         if let image = cache.cachedImage(for: key) {
-            shown[cell, default: [:]][slot] = image
+            shown[tile] = image
         } else {
-            waiting[key] = [(cell, slot)]
-            let file = file(for: cell, slot: slot)
+            waiting[key] = [tile]
+            let file = file(for: tile)
             let recorder = context.recorder
             context.inBackground("decode and prepare image", category: .cornerRounding) {
                 Self.prepare(file, for: key, recorder: recorder)
@@ -214,7 +217,7 @@ public final class CornerRoundingScenario: Scenario {
                 preparedImages += 1
                 guard let image else { waiting[key] = nil; return }
                 cache.insert(image, for: key)
-                for (cell, slot) in waiting.removeValue(forKey: key) ?? [] { shown[cell, default: [:]][slot] = image }
+                for tile in waiting.removeValue(forKey: key) ?? [] { shown[tile] = image }
             }
         }
         let hitRate = cache.statistics.hitRate
@@ -229,42 +232,25 @@ public final class CornerRoundingScenario: Scenario {
         return RoundedImage(image: sized, cornerRadius: key.cornerRadius, strategy: key.strategy, background: key.background)
     }
 
-    /// The prepared images on screen at `offset`, with their positions in framebuffer pixels.
+    /// The prepared thumbnails on screen at `offset`, with their positions in framebuffer pixels.
     private func visiblePlacements(at offset: Double) -> [Framebuffer.Placement] {
         var placements: [Framebuffer.Placement] = []
-        var index = max(0, Int(offset / Self.cellHeight))
-        while Double(index) * Self.cellHeight < offset + Self.viewport.height {
-            let top = Double(index) * Self.cellHeight - offset
-            for slot in Slot.allCases {
-                let frame = slot.frame
-                guard top + Double(frame.y + frame.height) > 0, top + Double(frame.y) < Self.viewport.height else { continue }
-                guard let image = shown[index]?[slot] else {
-                    placeholders += 1
-                    continue
-                }
-                placements.append(
-                    .init(image: image, x: frame.x * Self.scale, y: Int(((top + Double(frame.y)) * Double(Self.scale)).rounded(.down))))
+        for (tile, x, y) in Self.tilesOnScreen(atOffset: offset) {
+            guard let image = shown[tile] else {
+                placeholders += 1
+                continue
             }
-            index += 1
+            placements.append(.init(image: image, x: x, y: y))
         }
         return placements
     }
 
-    /// Draws the screen at `offset` with every visible image prepared synchronously on the calling
-    /// thread, through the same preparation and compositing as a run, without touching the cache
-    /// or the trace: the reference picture a run's framebuffer converges to.
+    /// Draws the screen at `offset` with every visible thumbnail prepared synchronously on the
+    /// calling thread, through the same preparation and compositing as a run, without touching the
+    /// cache or the trace: the reference picture a run's framebuffer converges to.
     public func renderedScreen(atOffset offset: Double) -> Bitmap {
-        var placements: [Framebuffer.Placement] = []
-        var index = max(0, Int(offset / Self.cellHeight))
-        while Double(index) * Self.cellHeight < offset + Self.viewport.height {
-            let top = Double(index) * Self.cellHeight - offset
-            for slot in Slot.allCases {
-                let frame = slot.frame
-                guard let image = Self.prepare(file(for: index, slot: slot), for: key(for: index, slot: slot), recorder: nil) else { continue }
-                placements.append(
-                    .init(image: image, x: frame.x * Self.scale, y: Int(((top + Double(frame.y)) * Double(Self.scale)).rounded(.down))))
-            }
-            index += 1
+        let placements = Self.tilesOnScreen(atOffset: offset).compactMap { tile, x, y in
+            Self.prepare(file(for: tile), for: key(for: tile), recorder: nil).map { Framebuffer.Placement(image: $0, x: x, y: y) }
         }
         let screen = Framebuffer(width: framebuffer.width, height: framebuffer.height, background: Self.background)
         screen.redraw(placements)
@@ -297,18 +283,22 @@ public final class CornerRoundingScenario: Scenario {
             bitmap = Mutex(blank)
         }
 
-        /// Clears to the background and composites `placements` in order.
+        /// Clears to the background and composites `placements` in order; with a recorder, each
+        /// image drawn through an offscreen pass is an `offscreen pass` span (category `render`).
         /// - Returns: The pixel work the strategy did.
         @discardableResult
-        func redraw(_ placements: [Placement]) -> CompositingWork {
+        func redraw(_ placements: [Placement], recorder: Recorder? = nil) -> CompositingWork {
             bitmap.withLock { bitmap in
                 bitmap = blank
                 var total = CompositingWork()
                 for placement in placements {
-                    let work = placement.image.draw(into: &bitmap, atX: placement.x, y: placement.y)
-                    total.copiedPixels += work.copiedPixels
-                    total.blendedPixels += work.blendedPixels
-                    total.offscreenPixels += work.offscreenPixels
+                    if let recorder, placement.image.strategy == .offscreenClip {
+                        total += recorder.withSpan("offscreen pass", category: .render) {
+                            placement.image.draw(into: &bitmap, atX: placement.x, y: placement.y)
+                        }
+                    } else {
+                        total += placement.image.draw(into: &bitmap, atX: placement.x, y: placement.y)
+                    }
                 }
                 return total
             }
@@ -320,12 +310,11 @@ public final class CornerRoundingScenario: Scenario {
 }
 
 extension SeededGenerator {
-    /// A seed for image `index` of a kind, derived without advancing this generator, so adding
-    /// images of one kind does not change the others.
-    fileprivate func seedForImage(_ index: Int, of slot: CornerRoundingScenario.Slot) -> UInt64 {
+    /// A seed for photo `index`, derived without advancing this generator, so adding photos does
+    /// not change the others.
+    fileprivate func seedForImage(_ index: Int) -> UInt64 {
         var copy = self
-        let salt: UInt64 = slot == .avatar ? 0xA5A5 : 0x5A5A
         for _ in 0...(index % 3) { _ = copy.next() }
-        return copy.next() ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15) ^ salt
+        return copy.next() ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15) ^ 0x5A5A
     }
 }

@@ -1,0 +1,119 @@
+public import FrameTrace
+
+extension Recorder {
+    /// Runs `body` inside a span whose arguments are computed when it ends, from its own start and
+    /// end, and returns what `body` returns.
+    ///
+    /// For work that is judged against a deadline only known to the caller, such as a render
+    /// server's pass that must say how far its start was from the render deadline and how long
+    /// its result waited for the vsync that presented it. The span nests with the spans inside
+    /// `body` as ``withSpan(_:category:arguments:_:)`` does; `argumentsAtEnd` is called only
+    /// while recording.
+    ///
+    /// ```swift
+    /// recorder.withSpan("composite", category: .render) {
+    ///     composite()
+    /// } argumentsAtEnd: { start, end in
+    ///     [FrameContract.Key.untilDeadline: .int(deadline - start)]
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - name: A static name.
+    ///   - category: The budget category.
+    ///   - body: The work to measure.
+    ///   - argumentsAtEnd: Given the span's start and end in nanoseconds on ``clock`` (the time
+    ///     line of ``RecorderClock/now()``), returns its arguments.
+    /// - Returns: The body's result.
+    /// - Throws: Whatever `body` throws; the span is recorded either way.
+    public func withSpan<Result, Failure: Error>(
+        _ name: StaticString, category: Category = .other, _ body: () throws(Failure) -> Result,
+        argumentsAtEnd: (_ start: Int64, _ end: Int64) -> SpanArguments
+    ) throws(Failure) -> Result {
+        guard isEnabled else { return try body() }
+        let stamp = clock.timestamp()
+        let start = clock.now()
+        defer {
+            // The raw readings bound the span, so it encloses its children however counter ticks
+            // are converted later; the nanosecond readings are what the arguments are relative to.
+            let endStamp = max(stamp, clock.timestamp())
+            let end = max(start, clock.now())
+            let attachment = storeAttachment(argumentsAtEnd(start, end))
+            let (bits, length) = nameBits(name)
+            push(start: stamp, end: endStamp, name: bits, meta: packMeta(.span, category, nameLength: length), extra: attachment)
+        }
+        return try body()
+    }
+
+    /// Records one frame on the two frame timeline tracks (``FrameTrace/FrameContract/Timeline``),
+    /// so Perfetto and chrome://tracing show the frame and whether it was late without framescope.
+    ///
+    /// Each track is exported as async slices in category `frame-timeline`, one id per slice so
+    /// that the overlapping slices of consecutive frames never share one:
+    /// - **Expected Timeline**: a slice named `Expected Timeline` from the frame's vsync to its
+    ///   expected presentation, with the frame's `index`.
+    /// - **Actual Timeline**: a slice named `Actual Timeline` from the start of the frame's work to
+    ///   its presentation, with `index`, `hitch-cause` and `late-ns`, and inside it, over the same
+    ///   time, a slice named by the outcome: `on time`, `late: commit`, `late: render`. Viewers name
+    ///   an async track after the first slice on its id, so the outer slice names the track and
+    ///   the inner one says what happened.
+    ///
+    /// The slices are recorded on the calling thread's buffer; times are nanoseconds on ``clock``.
+    /// - Parameter frame: What happened to the frame.
+    public func recordFrameTimeline(_ frame: FrameTimelineEntry) {
+        guard isEnabled else { return }
+        let index = ArgumentValue.int(Int64(frame.index))
+        let expected = storeAttachment([FrameContract.Key.index: index])
+        let (expectedName, expectedLength) = nameBits(FrameContract.Timeline.expectedTrack)
+        push(
+            start: frame.vsync, end: max(frame.vsync, frame.expectedPresentation), name: expectedName,
+            meta: packMeta(.timelineSlice, .frameTimeline, nameLength: expectedLength) | nanosecondsFlag, extra: expected)
+        let actual = storeAttachment([
+            FrameContract.Key.index: index,
+            FrameContract.Timeline.causeKey: .string(frame.cause.identifier),
+            FrameContract.Timeline.lateKey: .int(frame.lateNanoseconds),
+        ])
+        let (actualName, actualLength) = nameBits(FrameContract.Timeline.actualTrack)
+        push(
+            start: frame.start, end: max(frame.start, frame.presentation), name: actualName,
+            meta: packMeta(.timelineSlice, .frameTimeline, nameLength: actualLength) | nanosecondsFlag, extra: actual)
+    }
+}
+
+/// One frame as the frame timeline tracks show it: when it was expected, when its work ran, when
+/// it was presented and why late. Times are nanoseconds on the recorder's clock.
+///
+/// ```swift
+/// recorder.recordFrameTimeline(FrameTimelineEntry(
+///     index: 12, vsync: v, expectedPresentation: v + 2 * interval,
+///     start: workStart, presentation: presented, cause: .render))
+/// ```
+public struct FrameTimelineEntry: Sendable, Hashable {
+    /// The frame's index (the frame span's `index`).
+    public var index: Int
+    /// The vsync the frame started on.
+    public var vsync: Int64
+    /// When the frame would have been presented had every lane met its deadline.
+    public var expectedPresentation: Int64
+    /// When the frame's work started.
+    public var start: Int64
+    /// The vsync that presented the frame.
+    public var presentation: Int64
+    /// The lane that missed its deadline first, or ``FrameTrace/HitchCause/none``.
+    public var cause: HitchCause
+
+    /// Creates an entry.
+    public init(index: Int, vsync: Int64, expectedPresentation: Int64, start: Int64, presentation: Int64, cause: HitchCause) {
+        self.index = index
+        self.vsync = vsync
+        self.expectedPresentation = expectedPresentation
+        self.start = start
+        self.presentation = presentation
+        self.cause = cause
+    }
+
+    /// Nanoseconds from the expected presentation to the actual one; 0 when on time.
+    public var lateNanoseconds: Int64 { max(0, presentation &- expectedPresentation) }
+
+    /// The name of the actual slice: `on time`, or `late: ` and the cause (`late: render`).
+    public var outcomeName: String { cause == .none ? "on time" : "late: \(cause.identifier)" }
+}
