@@ -105,40 +105,51 @@ extension RunComparisonTable {
     /// - Parameter runs: A label per run with its report, as for ``make(title:runs:wide:)``.
     /// - Returns: One sentence per scenario, in the order the scenarios first appear.
     public static func verdicts(runs: [(scenario: String, strategy: String, report: FrameReport)]) -> [String] {
+        /// A figure, and how much of it one frame's worth is: a millisecond figure in units of
+        /// the frame interval P, hitch time ratio (ms/s) in P per second (frames lost per second),
+        /// ignored inputs one each.
         struct Figure {
+            enum Unit { case frameInterval, count }
             var lane: String
             var label: String
             var floor: Double
+            var unit: Unit
             var format: (Double) -> String
             var value: (FrameReport) -> Double?
         }
         let ms = { (value: Double) in ReportFormat.fixed(value, decimals: 2) + " ms" }
         let figures = [
-            Figure(lane: "the main lane", label: "main p95", floor: 0.1, format: ms) { $0.summary.mainThreadCost.map { Double($0.p95) / 1e6 } },
-            Figure(lane: "the render lane", label: "render p95", floor: 0.1, format: ms) {
+            Figure(lane: "the main lane", label: "main p95", floor: 0.1, unit: .frameInterval, format: ms) {
+                $0.summary.mainThreadCost.map { Double($0.p95) / 1e6 }
+            },
+            Figure(lane: "the render lane", label: "render p95", floor: 0.1, unit: .frameInterval, format: ms) {
                 $0.lanes.first { $0.lane == .render }?.cost.map { Double($0.p95) / 1e6 }
             },
-            Figure(lane: "hitches", label: "hitch time ratio", floor: 1, format: { ReportFormat.fixed($0, decimals: 1) + " ms/s" }) {
+            Figure(lane: "hitches", label: "hitch time ratio", floor: 1, unit: .frameInterval, format: { ReportFormat.fixed($0, decimals: 1) + " ms/s" }) {
                 $0.summary.frameCount > 0 ? $0.summary.hitchTimeRatio : nil
             },
-            Figure(lane: "input", label: "input p95", floor: 0.1, format: ms) { $0.input?.latency.map { Double($0.p95) / 1e6 } },
-            Figure(lane: "input", label: "ignored inputs", floor: 1, format: { "\(Int($0))" }) { $0.input.map { Double($0.ignored) } },
+            Figure(lane: "input", label: "input p95", floor: 0.1, unit: .frameInterval, format: ms) { $0.input?.latency.map { Double($0.p95) / 1e6 } },
+            Figure(lane: "input", label: "ignored inputs", floor: 1, unit: .count, format: { "\(Int($0))" }) { $0.input.map { Double($0.ignored) } },
         ]
         var order: [String] = []
         for run in runs where !order.contains(run.scenario) { order.append(run.scenario) }
         typealias Run = (scenario: String, strategy: String, report: FrameReport)
-        /// The figure that separates `candidates` the most: (figure, the best runs, the best value, the worst run and value).
+        /// The figure that separates `candidates` the most: (figure, the best runs, the best value,
+        /// the worst run and value). "Most" is the largest gap between best and worst in frames'
+        /// worth (see ``Figure``), not the largest ratio: a ratio of two figures near zero is
+        /// noise (a main thread that works 0.07 ms a frame and once waited 4 ms for a core),
+        /// while a gap measured against the frame budget is what a user would feel.
         func separating(_ candidates: [Run]) -> (figure: Figure, winners: [String], low: Double, loser: String, high: Double)? {
-            var best: (figure: Figure, winners: [String], low: Double, loser: String, high: Double, ratio: Double)?
+            var best: (figure: Figure, winners: [String], low: Double, loser: String, high: Double, gap: Double)?
+            let interval = candidates.map { Double($0.report.method.frameIntervalNanoseconds) / 1e6 }.max() ?? 0
             for figure in figures {
                 let values = candidates.compactMap { run in figure.value(run.report).map { (run.strategy, $0) } }
                 guard values.count == candidates.count, let low = values.min(by: { $0.1 < $1.1 }), let high = values.max(by: { $0.1 < $1.1 }),
                       high.1 - low.1 >= figure.floor
                 else { continue }
-                // A floor under the best value keeps "0 against 5" comparable with "1 against 8".
-                let ratio = high.1 / max(low.1, figure.floor)
+                let gap = figure.unit == .count || interval <= 0 ? high.1 - low.1 : (high.1 - low.1) / interval
                 let winners = values.filter { $0.1 - low.1 < figure.floor / 2 }.map(\.0)
-                if best.map({ ratio > $0.ratio }) ?? true { best = (figure, winners, low.1, high.0, high.1, ratio) }
+                if best.map({ gap > $0.gap }) ?? true { best = (figure, winners, low.1, high.0, high.1, gap) }
             }
             return best.map { ($0.figure, $0.winners, $0.low, $0.loser, $0.high) }
         }

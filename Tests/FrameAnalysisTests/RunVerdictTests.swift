@@ -33,6 +33,29 @@ struct RunVerdictTests {
         #expect(verdicts[0].hasSuffix("; among those, b in the main lane: main p95 1.00 ms against 3.00 ms for a."))
     }
 
+    @Test("The verdict picks the largest gap against the frame budget, not the largest ratio of two small figures")
+    func gapNotRatio() {
+        // Render work: 1 ms a frame against 8 ms (a 7 ms gap); main p95: 0.05 ms against 3 ms
+        // (a 60× ratio, but a gap under half as large).
+        func run(render: Double, main: Double) -> FrameReport {
+            var sketch = TraceSketch(metadataMain: true, interval: ms(20))
+            let server = ThreadKey(processID: 1, threadID: 3)
+            sketch.trace.setThread(TraceThread(key: server, name: "render-server-1", sortIndex: 2))
+            for index in 0..<12 {
+                let vsync = Double(index) * 20
+                sketch.span("frame", FrameContract.frameCategory, from: vsync, to: vsync + (index == 5 ? main : 0.05), arguments: [
+                    Argument(FrameContract.Key.index, .int(Int64(index))),
+                ])
+                sketch.span("composite", FrameContract.renderCategory, from: vsync + 4, to: vsync + 4 + render, on: server, arguments: [
+                    Argument(FrameContract.Key.renderedFrame, .int(Int64(index))),
+                ])
+            }
+            return FrameAnalyzer.analyze(sketch.trace)
+        }
+        let verdicts = RunComparisonTable.verdicts(runs: [("corners", "clip", run(render: 8, main: 0.05)), ("corners", "prerendered", run(render: 1, main: 3))])
+        #expect(verdicts == ["corners: prerendered wins in the render lane: render p95 1.00 ms against 8.00 ms for clip (8.0× less)."])
+    }
+
     @Test("Strategies within the noise floor of each other get no winner")
     func noWinnerWithinTheFloor() {
         let verdicts = RunComparisonTable.verdicts(runs: [("s", "x", Self.report(work: 2)), ("s", "y", Self.report(work: 2.05))])
