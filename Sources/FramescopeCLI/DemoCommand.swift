@@ -59,7 +59,7 @@ enum DemoCommand: Command {
         let table = RunComparisonTable.make(
             title: "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz, seed \(settings.seed)", runs: runs,
             wide: format == "markdown" || arguments.has("wide"))
-        print(format == "markdown" ? table.markdown() : table.text(maxWidth: arguments.has("wide") ? nil : FrameReport.terminalWidth))
+        printUntrusted(format == "markdown" ? table.markdown() : table.text(maxWidth: arguments.has("wide") ? nil : FrameReport.terminalWidth))
         #if DEBUG
         print("note: this is a debug build, where Swift code runs many times slower than in release: these figures are")
         print("      not representative; for representative figures run: swift run -c release framescope demo")
