@@ -374,6 +374,26 @@ struct HostileNamesCLITests {
         }
     }
 
+    // MARK: - repair
+
+    @Test("repair of a cut trace under a hostile file name: the stderr line shows the name, never writes it")
+    func repair() throws {
+        // The hostile trace's events as a streamed array, cut two thirds of the way in.
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.trace))) as? [String: Any])
+        let events = try #require(object["traceEvents"] as? [Any])
+        let lines = try events.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
+        let stream = "[" + lines.joined(separator: ",\n")
+        let path = try Self.controlFileName()
+        try Data(stream.utf8.prefix(stream.utf8.count * 2 / 3)).write(to: URL(fileURLWithPath: path))
+        let result = try CLI.run(["repair", path, "--out", "-"])
+        #expect(result.status == 0, "\(result.standardError)")
+        Self.expectCleanText(result.standardError, "repair stderr")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(result.standardError.hasPrefix("\(URL(fileURLWithPath: path).deletingLastPathComponent().path)/ctl\\u{A}::warning::from-file-name \\u{1B}[2J\\u{202E}.json: kept "))
+        let repaired = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [Any])
+        #expect(repaired.count > 10)
+    }
+
     // MARK: - compare
 
     @Test("compare in text, markdown and json with --junit, annotations and the step summary")
