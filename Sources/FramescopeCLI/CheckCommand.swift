@@ -15,8 +15,12 @@ enum CheckCommand: Command {
         Checks each trace against a budget file: every rule that applies to the trace (the
         budget's limits, plus the trace sections whose glob matches the trace's file name) is
         printed with its measured value, its limit and a verdict. A value exactly at its limit
-        passes; at 90% of its limit or more it passes as "near limit". The README's "Use in CI"
-        section documents the budget file.
+        passes; at 90% of its limit or more it passes as "near limit". A check never passes by
+        checking nothing: a trace no rule applies to, or a category rule on a category no
+        checked trace has ("did you mean ...?"), is an error; a category only some traces have
+        is "not in trace" for the others; a trace section that matches no trace is a warning.
+        An unreadable trace is an error, and the others are still checked and reported. The
+        README's "Use in CI" section documents the budget file.
 
         OPTIONS:
           --budget FILE         The budget file (JSON, version 1). Required.
@@ -40,7 +44,8 @@ enum CheckCommand: Command {
           1  a budget was exceeded
           2  usage error
           3  unreadable or invalid input (missing file, not a trace, a trace without frames,
-             an invalid budget file), or an output that cannot be written
+             an invalid budget file), a check of nothing (a trace no rule applies to, a
+             category no trace has), or an output that cannot be written
         """
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
