@@ -27,9 +27,14 @@ extension BudgetCheck {
     /// ...
     /// result: pass, 0 of 3 rules exceeded, across 1 trace
     /// ```
+    ///
+    /// Traces that could not be checked and categories no trace has follow the tables as
+    /// `error:` lines, trace sections that matched nothing as `warning:` lines.
     public func text() -> String {
-        var text = "framescope check: budget \(budgetSource)\n\n"
+        var text = "framescope check: budget \(UntrustedText.terminal(budgetSource))\n\n"
         text += tables().map { $0.text() }.joined(separator: "\n")
+        let problems = errorLines(UntrustedText.terminal).map { "error: " + $0 } + warningLines(UntrustedText.terminal).map { "warning: " + $0 }
+        if !problems.isEmpty { text += (traces.isEmpty ? "" : "\n") + problems.joined(separator: "\n") + "\n" }
         text += "\n" + legend + "\n"
         text += "result: \(resultLine)\n"
         return text
@@ -37,16 +42,25 @@ extension BudgetCheck {
 
     /// The check as Markdown, for a pull-request comment or a CI step summary.
     public func markdown() -> String {
-        var text = "## framescope check: \(passed ? "✅" : "❌") \(resultLine)\n\nBudget: `\(budgetSource)`\n\n"
-        for var table in tables() {
-            table.rows = table.rows.map { row in
-                var row = row
-                row[0] = "`\(row[0])`"
-                row[3] = row[3] == "FAIL" ? "❌ **FAIL**" : row[3] == "pass" ? "✅ pass" : "⚠️ " + row[3]
-                return row
-            }
-            text += table.markdown() + "\n"
+        var text = "## framescope check: \(passed && !hasErrors ? "✅" : "❌") \(resultLine)\n\n"
+        text += "Budget: \(UntrustedText.markdownCode(budgetSource))\n\n"
+        for (table, trace) in zip(tables(), traces) {
+            text += table.markdown { row, column, cell in
+                switch column {
+                case 0: UntrustedText.markdownCode(cell)
+                case 3: switch trace.rules[row].verdict {
+                    case .fail: "❌ **FAIL**"
+                    case .pass: "✅ pass"
+                    case .nearLimit: "⚠️ near limit"
+                    case .notInTrace: "➖ not in trace"
+                    }
+                default: nil
+                }
+            } + "\n"
         }
+        let problems = errorLines(UntrustedText.markdownText).map { "- ❌ error: " + $0 }
+            + warningLines(UntrustedText.markdownText).map { "- ⚠️ warning: " + $0 }
+        if !problems.isEmpty { text += problems.joined(separator: "\n") + "\n\n" }
         text += legend + "\n"
         let charted = traces.filter { $0.frameCount > 0 }
         if !charted.isEmpty {
@@ -78,7 +92,28 @@ extension BudgetCheck {
                 ("passed", .integer(Int64(all.filter { $0.verdict == .pass }.count))),
                 ("near-limit", .integer(Int64(all.filter { $0.verdict == .nearLimit }.count))),
                 ("failed", .integer(Int64(all.filter { $0.verdict == .fail }.count))),
+                ("not-in-trace", .integer(Int64(all.filter { $0.verdict == .notInTrace }.count))),
             ])),
+            ("errors", .array(
+                skippedTraces.map { skipped in
+                    .object([
+                        ("kind", .string(skipped.reason.identifier)), ("trace", .string(skipped.name)), ("source", .string(skipped.source)),
+                        ("message", .string(Self.sentence(skipped, budget: budgetSource, { $0 }))),
+                    ])
+                } + unknownCategories.map { unknown in
+                    .object([
+                        ("kind", .string("unknown-category")), ("category", .string(unknown.name)),
+                        ("paths", .array(unknown.paths.map(JSONValue.string))),
+                        ("suggestion", unknown.suggestion.map(JSONValue.string) ?? .null),
+                        ("message", .string(Self.sentence(unknown, budget: budgetSource, { $0 }))),
+                    ])
+                })),
+            ("warnings", .array(unmatchedSections.map { section in
+                .object([
+                    ("kind", .string("unmatched-section")), ("section", .integer(Int64(section.index))), ("match", .string(section.match)),
+                    ("message", .string(Self.sentence(section, budget: budgetSource, { $0 }))),
+                ])
+            })),
             ("traces", .array(traces.map { trace in
                 .object([
                     ("name", .string(trace.name)),
@@ -106,25 +141,62 @@ extension BudgetCheck {
 
     /// The check as a JUnit report: one test suite per trace, one test case per rule, a failure
     /// for each rule over its limit.
+    ///
+    /// A rule on a category the trace does not have is a skipped case; a trace that could not be
+    /// checked is a suite of its own with one `<error>` case (its one-line reason), and a category
+    /// no trace has is an `<error>` case in a suite named after the budget.
     public func junit() -> JUnitReport {
-        JUnitReport(name: "framescope check", suites: traces.map { trace in
+        var suites = traces.map { trace in
             JUnitReport.Suite(name: "framescope check: \(trace.name)", cases: trace.rules.map { rule in
                 let detail = "\(rule.summary)\nmeasured: \(Self.measured(rule))\nlimit: \(rule.unit.format(rule.limit)) (\(rule.limitPath))"
                 return JUnitReport.TestCase(
                     name: rule.id, className: JUnitReport.className("framescope.check", trace.name),
                     failure: rule.verdict == .fail
                         ? JUnitReport.Failure(message: Self.finding(rule), type: "budget-exceeded", details: detail) : nil,
-                    output: rule.verdict == .fail ? nil : detail)
+                    output: rule.verdict == .fail ? nil : detail,
+                    skipped: rule.verdict == .notInTrace ? "\(rule.traceName): category \(rule.category ?? "") is not in the trace" : nil)
             })
-        })
+        }
+        suites += skippedTraces.map { skipped in
+            let sentence = Self.sentence(skipped, budget: budgetSource, { $0 })
+            return JUnitReport.Suite(name: "framescope check: \(skipped.name)", cases: [
+                JUnitReport.TestCase(
+                    name: "read and check \(skipped.name)", className: JUnitReport.className("framescope.check", skipped.name),
+                    error: JUnitReport.Failure(message: sentence, type: skipped.reason.identifier, details: sentence)),
+            ])
+        }
+        if !unknownCategories.isEmpty {
+            suites.append(JUnitReport.Suite(name: "framescope check: budget \(budgetSource)", cases: unknownCategories.map { unknown in
+                let sentence = Self.sentence(unknown, budget: budgetSource, { $0 })
+                return JUnitReport.TestCase(
+                    name: "categories.\(unknown.name)", className: "framescope.check.budget",
+                    error: JUnitReport.Failure(message: sentence, type: "unknown-category", details: sentence))
+            }))
+        }
+        return JUnitReport(name: "framescope check", suites: suites)
     }
 
     /// GitHub annotations: an error per rule over its limit and a warning per rule near it.
     /// Render them with ``GitHubAnnotations/lines(_:limit:)``, which orders them worst first.
+    /// Traces not checked and unknown categories are errors too; trace sections that matched
+    /// no trace are warnings.
     public func annotations() -> [GitHubAnnotation] {
-        results.compactMap { rule in
+        let problems = skippedTraces.map { skipped in
+            GitHubAnnotation(
+                level: .error, title: "framescope check: \(skipped.name)", message: Self.sentence(skipped, budget: budgetSource, { $0 }),
+                severity: .infinity)
+        } + unknownCategories.map { unknown in
+            GitHubAnnotation(
+                level: .error, title: "framescope check: categories.\(unknown.name)",
+                message: Self.sentence(unknown, budget: budgetSource, { $0 }), severity: .infinity)
+        } + unmatchedSections.map { section in
+            GitHubAnnotation(
+                level: .warning, title: "framescope check: traces[\(section.index)]", message: Self.sentence(section, budget: budgetSource, { $0 }),
+                severity: .infinity)
+        }
+        return problems + results.compactMap { rule in
             switch rule.verdict {
-            case .pass: return nil
+            case .pass, .notInTrace: return nil
             case .fail:
                 return GitHubAnnotation(level: .error, title: "framescope check: \(rule.id)", message: Self.finding(rule), severity: rule.excess)
             case .nearLimit:
@@ -141,7 +213,49 @@ extension BudgetCheck {
 
     /// `pass, 0 of 14 rules exceeded, across 2 traces` or `FAIL, 3 of 14 rules exceeded, across 2 traces`.
     var resultLine: String {
-        "\(Self.headline(results)), across \(traces.count) trace\(traces.count == 1 ? "" : "s")"
+        var line = "\(Self.headline(results)), across \(traces.count) trace\(traces.count == 1 ? "" : "s")"
+        guard hasErrors else { return line }
+        var errors: [String] = []
+        if !skippedTraces.isEmpty { errors.append("\(skippedTraces.count) trace\(skippedTraces.count == 1 ? "" : "s") not checked") }
+        if !unknownCategories.isEmpty {
+            errors.append("\(unknownCategories.count) categor\(unknownCategories.count == 1 ? "y" : "ies") in no trace")
+        }
+        line = "ERROR, " + errors.joined(separator: ", ") + "; " + line
+        return line
+    }
+
+    /// The errors — traces not checked, categories in no trace — as lines without the `error: `
+    /// prefix, names written through `escape` (``UntrustedText/terminal(_:)`` for stderr).
+    public func errorLines(_ escape: (String) -> String) -> [String] {
+        skippedTraces.map { Self.sentence($0, budget: budgetSource, escape) }
+            + unknownCategories.map { Self.sentence($0, budget: budgetSource, escape) }
+    }
+
+    /// The warnings — trace sections that match no trace — as lines without the `warning: `
+    /// prefix, names written through `escape`.
+    public func warningLines(_ escape: (String) -> String) -> [String] {
+        unmatchedSections.map { Self.sentence($0, budget: budgetSource, escape) }
+    }
+
+    /// `reload.json: no rule of budget feed.json applies to it; nothing to check`, and the like.
+    static func sentence(_ skipped: SkippedTrace, budget: String, _ escape: (String) -> String) -> String {
+        switch skipped.reason {
+        case .unreadable(let reason): escape(reason)
+        case .noFrames: "\(escape(skipped.source)): no frames found; nothing to check"
+        case .noRules: "\(escape(skipped.source)): no rule of budget \(escape(budget)) applies to it; nothing to check"
+        }
+    }
+
+    /// `budget.json: categories.image-decod: no checked trace has category image-decod; did you mean image-decode?`
+    static func sentence(_ unknown: UnknownCategory, budget: String, _ escape: (String) -> String) -> String {
+        var text = "\(escape(budget)): \(unknown.paths.map(escape).joined(separator: ", ")): no checked trace has category \(escape(unknown.name))"
+        if let suggestion = unknown.suggestion { text += "; did you mean \(escape(suggestion))?" }
+        return text
+    }
+
+    /// `budget.json: traces[1].match feed-* matches none of the traces given; its limits apply to nothing`
+    static func sentence(_ section: UnmatchedSection, budget: String, _ escape: (String) -> String) -> String {
+        "\(escape(budget)): traces[\(section.index)].match \(escape(section.match)) matches none of the traces given; its limits apply to nothing"
     }
 
     var legend: String {
@@ -152,13 +266,16 @@ extension BudgetCheck {
     static func headline(_ rules: [RuleResult]) -> String {
         let failed = rules.filter { $0.verdict == .fail }.count
         let near = rules.filter { $0.verdict == .nearLimit }.count
-        var text = "\(failed == 0 ? "pass" : "FAIL"), \(failed) of \(rules.count) rule\(rules.count == 1 ? "" : "s") exceeded"
+        let absent = rules.filter { $0.verdict == .notInTrace }.count
+        let judged = rules.count - absent
+        var text = "\(failed == 0 ? "pass" : "FAIL"), \(failed) of \(judged) rule\(judged == 1 ? "" : "s") exceeded"
         if near > 0 { text += ", \(near) near the limit" }
+        if absent > 0 { text += ", \(absent) not in trace" }
         return text
     }
 
     static func measured(_ rule: RuleResult) -> String {
-        rule.measured.map(rule.unit.format) ?? "no frames"
+        rule.verdict == .notInTrace ? "not in trace" : rule.measured.map(rule.unit.format) ?? "no frames"
     }
 
     static func limit(_ rule: RuleResult) -> String {
@@ -172,6 +289,7 @@ extension BudgetCheck {
         case .pass: "pass"
         case .nearLimit: "near limit"
         case .fail: "FAIL"
+        case .notInTrace: "not in trace"
         }
     }
 

@@ -34,10 +34,14 @@ public struct RuleResult: Sendable, Hashable {
         case nearLimit = "near-limit"
         /// Over the limit (or nothing could be measured): fails the check.
         case fail
+        /// Not judged: the rule limits a category the trace does not have. Neither passes nor
+        /// fails; a check where no trace has the category is an error
+        /// (``BudgetCheck/unknownCategories``).
+        case notInTrace = "not-in-trace"
 
-        /// Orders verdicts from pass to fail.
+        /// Orders verdicts from not judged, through pass, to fail.
         public static func < (lhs: Verdict, rhs: Verdict) -> Bool {
-            let order: [Verdict] = [.pass, .nearLimit, .fail]
+            let order: [Verdict] = [.notInTrace, .pass, .nearLimit, .fail]
             return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
         }
     }
@@ -48,7 +52,8 @@ public struct RuleResult: Sendable, Hashable {
     public var traceName: String
     /// What is measured, for people: `layout: main-thread ms per frame, p95`.
     public var summary: String
-    /// The measured value in ``unit``; `nil` when the trace has no frames to measure.
+    /// The measured value in ``unit``; `nil` when the trace has no frames to measure or does not
+    /// have the rule's category.
     public var measured: Double?
     /// The limit in ``unit``; a value exactly at it passes.
     public var limit: Double
@@ -57,14 +62,17 @@ public struct RuleResult: Sendable, Hashable {
     /// Where the budget file sets the limit, e.g. `limits.hitch-time-ratio` or
     /// `traces[0].categories.layout.main-ms-total`.
     public var limitPath: String
-    /// Pass, near the limit, or fail.
+    /// Pass, near the limit, fail, or not in the trace.
     public var verdict: Verdict
+    /// The category the rule limits, for category rules.
+    public var category: String?
 
     /// Creates a result.
     public init(
         id: String, traceName: String, summary: String, measured: Double?, limit: Double, unit: MetricUnit, limitPath: String,
-        verdict: Verdict
+        verdict: Verdict, category: String? = nil
     ) {
+        self.category = category
         self.id = id
         self.traceName = traceName
         self.summary = summary
@@ -124,6 +132,8 @@ public struct BudgetCheck: Sendable, Hashable {
         public var rules: [RuleResult]
         /// Main-thread cost per frame, downsampled, for the Markdown summary's chart.
         public var chart: FrameChart
+        /// The categories the trace has (any span, on any thread), sorted.
+        public var categories: [String]
 
         /// Creates a trace's entry from its report, evaluating the budget.
         /// - Parameters:
@@ -140,33 +150,197 @@ public struct BudgetCheck: Sendable, Hashable {
             frameIntervalSource = report.method.frameIntervalSource
             rules = BudgetCheck.evaluate(report: report, traceName: name, budget: budget)
             chart = FrameChart(report: report)
+            categories = Set(report.categories.map(\.name)).sorted()
         }
 
         /// The worst verdict among the rules (`pass` without rules).
         public var verdict: RuleResult.Verdict { rules.map(\.verdict).max() ?? .pass }
+
+        /// The rules that were judged: every rule but those ``RuleResult/Verdict/notInTrace``.
+        public var judgedRules: [RuleResult] { rules.filter { $0.verdict != .notInTrace } }
+    }
+
+    /// A trace the check could not judge: it exits 3, and the trace is reported as an error.
+    public struct SkippedTrace: Sendable, Hashable {
+        /// Why a trace was not checked.
+        public enum Reason: Sendable, Hashable {
+            /// It could not be read: the reader's one-line reason.
+            case unreadable(String)
+            /// It has no frames, so nothing in it can be measured.
+            case noFrames
+            /// No rule of the budget applies to it (none at all, or only rules on categories it
+            /// does not have): checking it would check nothing.
+            case noRules
+
+            /// A stable identifier: `unreadable`, `no-frames`, `no-rules`.
+            public var identifier: String {
+                switch self {
+                case .unreadable: "unreadable"
+                case .noFrames: "no-frames"
+                case .noRules: "no-rules"
+                }
+            }
+        }
+
+        /// The trace's file name.
+        public var name: String
+        /// The path as given.
+        public var source: String
+        /// Why it was not checked.
+        public var reason: Reason
+
+        /// Creates an entry.
+        public init(name: String, source: String, reason: Reason) {
+            self.name = name
+            self.source = source
+            self.reason = reason
+        }
+    }
+
+    /// A category that rules of the budget limit but that none of the checked traces has: most
+    /// often a typo, which would otherwise switch the rule off silently. An error (exit 3).
+    public struct UnknownCategory: Sendable, Hashable {
+        /// The category as the budget names it.
+        public var name: String
+        /// Where the budget limits it (`categories.NAME`, `traces[0].categories.NAME`), once each.
+        public var paths: [String]
+        /// The existing category nearest to it by edit distance, if any trace has categories.
+        public var suggestion: String?
+
+        /// Creates an entry.
+        public init(name: String, paths: [String], suggestion: String?) {
+            self.name = name
+            self.paths = paths
+            self.suggestion = suggestion
+        }
+    }
+
+    /// A trace section of the budget whose `match` fits none of the traces given: a warning,
+    /// since its limits then apply to nothing.
+    public struct UnmatchedSection: Sendable, Hashable {
+        /// The section's index in the budget's `traces` array.
+        public var index: Int
+        /// Its glob.
+        public var match: String
+
+        /// Creates an entry.
+        public init(index: Int, match: String) {
+            self.index = index
+            self.match = match
+        }
     }
 
     /// The Markdown summary charts at most this many traces (each a few kilobytes), so a CI
     /// step summary stays far under GitHub's 1 MiB limit however many traces a check reads.
     public static let maximumCharts = 20
 
-    /// Creates a check from evaluated traces.
+    /// Traces that were given but not checked, in the order given.
+    public var skippedTraces: [SkippedTrace] = []
+    /// Categories the budget limits that none of the checked traces has.
+    public var unknownCategories: [UnknownCategory] = []
+    /// Trace sections of the budget that match none of the traces given.
+    public var unmatchedSections: [UnmatchedSection] = []
+
+    /// Creates a check from evaluated traces, as they are.
     public init(budgetSource: String, traces: [TraceResult]) {
         self.budgetSource = budgetSource
         self.traces = traces
     }
 
+    /// Creates a check that cannot pass by checking nothing.
+    ///
+    /// Traces without frames, and traces to which no rule of the budget applies, become
+    /// ``skippedTraces`` beside the unreadable ones; a category that rules limit but no checked
+    /// trace has becomes an ``unknownCategories`` entry naming the nearest existing category; a
+    /// trace section whose `match` fits none of the given traces (read or not) becomes an
+    /// ``unmatchedSections`` warning.
+    ///
+    /// ```swift
+    /// let check = BudgetCheck(budgetSource: "budget.json", budget: budget, traces: results,
+    ///                         unreadable: [.init(name: "gone.json", source: "gone.json", reason: .unreadable("gone.json: no such file"))])
+    /// check.hasErrors   // true: exit 3, after reporting the traces that could be read
+    /// ```
+    /// - Parameters:
+    ///   - budgetSource: The budget file's path as given.
+    ///   - budget: The budget.
+    ///   - traces: The traces that were read, evaluated, in the order given.
+    ///   - unreadable: The traces that could not be read.
+    public init(budgetSource: String, budget: Budget, traces: [TraceResult], unreadable: [SkippedTrace] = []) {
+        self.budgetSource = budgetSource
+        var checked: [TraceResult] = []
+        var skipped = unreadable
+        for trace in traces {
+            if trace.frameCount == 0 {
+                skipped.append(SkippedTrace(name: trace.name, source: trace.source, reason: .noFrames))
+            } else if trace.rules.isEmpty {
+                skipped.append(SkippedTrace(name: trace.name, source: trace.source, reason: .noRules))
+            } else {
+                checked.append(trace)
+            }
+        }
+        let existing = Set(traces.flatMap(\.categories))
+        var unknown: [UnknownCategory] = []
+        for rule in checked.flatMap(\.rules) {
+            guard let name = rule.category, !existing.contains(name) else { continue }
+            let path = rule.limitPath.hasPrefix("traces[") ? String(rule.limitPath.prefix { $0 != "]" }) + "].categories.\(name)" : "categories.\(name)"
+            if let index = unknown.firstIndex(where: { $0.name == name }) {
+                if !unknown[index].paths.contains(path) { unknown[index].paths.append(path) }
+            } else {
+                unknown.append(UnknownCategory(name: name, paths: [path], suggestion: Self.nearest(to: name, among: existing)))
+            }
+        }
+        // A trace whose only rules limit categories that it lacks checks nothing, unless the
+        // category is unknown altogether, which is the error to report instead.
+        let unknownNames = Set(unknown.map(\.name))
+        self.traces = checked.filter { trace in
+            guard trace.judgedRules.isEmpty else { return true }
+            if trace.rules.contains(where: { $0.category.map(unknownNames.contains) ?? false }) { return true }
+            skipped.append(SkippedTrace(name: trace.name, source: trace.source, reason: .noRules))
+            return false
+        }
+        let given = traces.map(\.name) + unreadable.map(\.name)
+        skippedTraces = skipped
+        unknownCategories = unknown
+        unmatchedSections = budget.traceSections.enumerated().compactMap { index, section in
+            given.contains { Budget.glob(section.match, matches: $0) } ? nil : UnmatchedSection(index: index, match: section.match)
+        }
+    }
+
     /// Every rule of every trace.
     public var results: [RuleResult] { traces.flatMap(\.rules) }
 
-    /// Whether no rule failed: the check's exit status is 0 when true, 1 otherwise.
+    /// Whether no rule failed. The check's exit status is 3 when it ``hasErrors``, else 0 when
+    /// this is true and 1 otherwise.
     public var passed: Bool { !results.contains { $0.verdict == .fail } }
+
+    /// Whether something could not be checked: a trace skipped or a category no trace has.
+    public var hasErrors: Bool { !skippedTraces.isEmpty || !unknownCategories.isEmpty }
+
+    /// The existing name nearest to `name` by edit distance (ties: the first in sorted order).
+    static func nearest(to name: String, among names: Set<String>) -> String? {
+        names.sorted().min { editDistance(name, $0) < editDistance(name, $1) }
+    }
+
+    /// The Levenshtein distance between two strings, in characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in a.indices {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for j in b.indices {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
 
     /// Measures every rule of the budget that applies to a trace.
     ///
     /// A value exactly at its limit passes; at 90% of a positive limit or more it passes as
     /// ``RuleResult/Verdict/nearLimit``. A trace without frames fails every rule, since nothing
-    /// in it could be measured.
+    /// in it could be measured. A rule on a category the trace does not have is
+    /// ``RuleResult/Verdict/notInTrace``: not `0 ms, pass`.
     ///
     /// ```swift
     /// let results = BudgetCheck.evaluate(report: report, traceName: "feed.json", budget: budget)
@@ -184,14 +358,16 @@ public struct BudgetCheck: Sendable, Hashable {
             let (summary, unit) = describe(rule.metric)
             let measured = measure.value(of: rule.metric)
             let verdict: RuleResult.Verdict
-            if let measured, measured <= rule.limit {
+            if let category = rule.metric.categoryName, !measure.has(category) {
+                verdict = .notInTrace
+            } else if let measured, measured <= rule.limit {
                 verdict = rule.limit > 0 && measured >= 0.9 * rule.limit ? .nearLimit : .pass
             } else {
                 verdict = .fail
             }
             return RuleResult(
                 id: rule.id, traceName: traceName, summary: summary, measured: measured, limit: rule.limit, unit: unit,
-                limitPath: rule.path, verdict: verdict)
+                limitPath: rule.path, verdict: verdict, category: rule.metric.categoryName)
         }
     }
 
@@ -223,6 +399,9 @@ struct RuleMeasurement {
         categories = Dictionary(report.categories.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// Whether the trace has a category (any span in it, on any thread).
+    func has(_ category: String) -> Bool { categories[category] != nil }
+
     func value(of metric: Budget.Rule.Metric) -> Double? {
         let summary = report.summary
         guard summary.frameCount > 0 else { return nil }
@@ -246,11 +425,12 @@ struct RuleMeasurement {
         case .deliveryLatency(let p):
             return report.lanes.first { $0.lane == .background }?.deliveryLatencyFrames.map { Double(p.value(in: $0)) }
         case .categoryPerFrame(let name, let p):
-            // A category that never ran costs 0 ms in every frame.
+            guard has(name) else { return nil }
+            // A category that ran, but never on the main thread, costs 0 ms in every frame.
             guard let perFrame = categories[name]?.perFrameMain else { return 0 }
             return milliseconds(p.value(in: perFrame))
         case .categoryTotal(let name), .categoryOffMainThread(let name):
-            return milliseconds(categories[name]?.mainNanoseconds ?? 0)
+            return categories[name].map { milliseconds($0.mainNanoseconds) }
         }
     }
 

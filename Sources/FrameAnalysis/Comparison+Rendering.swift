@@ -34,12 +34,17 @@ extension Comparison {
     /// The comparison as plain text: what was compared, the thresholds, both tables, why each
     /// metric that moved got its verdict, and a result line.
     public func text() -> String {
-        var text = "framescope compare: \(heading)\n"
+        var text = "framescope compare: \(heading(UntrustedText.terminal))\n"
         text += "thresholds: \(thresholdsText)\n\n"
         text += tables().map { $0.text() }.joined(separator: "\n")
         let reasons = notableMetrics
         if !reasons.isEmpty {
-            text += "\nWhy\n" + reasons.map { "  \($0.id): \(Self.verdictText($0.verdict)): \($0.reason)\n" }.joined()
+            text += "\nWhy\n" + reasons.map {
+                "  \(UntrustedText.terminal($0.id)): \(Self.verdictText($0.verdict)): \(UntrustedText.terminal($0.reason))\n"
+            }.joined()
+        }
+        if !unreadableTraces.isEmpty {
+            text += "\n" + unreadableTraces.map { "error: \(UntrustedText.terminal($0.reason))\n" }.joined()
         }
         text += "\nresult: \(resultLine)\n"
         return text
@@ -48,22 +53,28 @@ extension Comparison {
     /// The comparison as Markdown, for a pull-request comment or a CI step summary.
     public func markdown() -> String {
         var text = "## framescope compare: \(passed ? "✅" : "❌") \(resultLine)\n\n"
-        text += "\(heading.replacingAll("`", with: "'"))\n\nThresholds: \(thresholdsText)\n\n"
-        for var table in tables() {
-            table.rows = table.rows.enumerated().map { index, row in
-                var row = row
-                row[0] = "`\(row[0])`"
-                if row.count == 9, metrics.indices.contains(index) {
-                    row[8] = metrics[index].fails ? "❌ **\(row[8])**"
-                        : row[8] == "possible regression" || row[8] == "NO DATA" ? "⚠️ " + row[8] : row[8] == "improvement" ? "✅ improvement" : row[8]
+        text += "\(heading(UntrustedText.markdownText).replacingAll("\n", with: "\n\n"))\n\nThresholds: \(thresholdsText)\n\n"
+        for (tableIndex, table) in tables().enumerated() {
+            text += table.markdown { row, column, cell in
+                if column == 0 { return UntrustedText.markdownCode(cell) }
+                guard tableIndex == 0, column == 8, metrics.indices.contains(row) else { return nil }
+                let metric = metrics[row]
+                if metric.fails { return "❌ **\(cell)**" }
+                switch metric.verdict {
+                case .possibleRegression, .noData: return "⚠️ " + cell
+                case .improvement: return "✅ improvement"
+                default: return nil
                 }
-                return row
-            }
-            text += table.markdown() + "\n"
+            } + "\n"
         }
         let reasons = notableMetrics
         if !reasons.isEmpty {
-            text += "### Why\n\n" + reasons.map { "- `\($0.id)`: \(Self.verdictText($0.verdict)): \($0.reason)\n" }.joined() + "\n"
+            text += "### Why\n\n" + reasons.map {
+                "- \(UntrustedText.markdownCode($0.id)): \(Self.verdictText($0.verdict)): \(UntrustedText.markdownText($0.reason))\n"
+            }.joined() + "\n"
+        }
+        if !unreadableTraces.isEmpty {
+            text += unreadableTraces.map { "- ❌ error: \(UntrustedText.markdownText($0.reason))\n" }.joined() + "\n"
         }
         if let headChart, let source = headSources.first {
             text += "### Head: main-thread cost per frame\n\n" + headChart.mermaid(title: source) + "\n"
@@ -100,6 +111,9 @@ extension Comparison {
             ("schema", .string("framescope.compare")),
             ("version", .integer(Int64(Self.schemaVersion))),
             ("passed", .bool(passed)),
+            ("errors", .array(unreadableTraces.map { trace in
+                .object([("kind", .string("unreadable")), ("source", .string(trace.source)), ("message", .string(trace.reason))])
+            })),
             ("base", side(baseSources, baseFrameCount, baseFrameSources)),
             ("head", side(headSources, headFrameCount, headFrameSources)),
             ("thresholds", .object([
@@ -128,7 +142,27 @@ extension Comparison {
     }
 
     /// The comparison as a JUnit report: one test case per metric, a failure for each regression.
+    /// Each trace that could not be read adds an `<error>` case (``junit(unreadable:)``).
     public func junit() -> JUnitReport {
+        var report = junitOfMetrics()
+        report.suites += Self.junit(unreadable: unreadableTraces).suites
+        return report
+    }
+
+    /// A JUnit report of unreadable traces alone, one `<error>` case each with its one-line
+    /// reason: what `compare` writes when a side has no trace it could read.
+    public static func junit(unreadable: [UnreadableTrace]) -> JUnitReport {
+        guard !unreadable.isEmpty else { return JUnitReport(name: "framescope compare", suites: []) }
+        return JUnitReport(name: "framescope compare", suites: [
+            JUnitReport.Suite(name: "framescope compare: unreadable traces", cases: unreadable.map { trace in
+                JUnitReport.TestCase(
+                    name: "read \(trace.source)", className: "framescope.compare.input",
+                    error: JUnitReport.Failure(message: trace.reason, type: "unreadable", details: trace.reason))
+            }),
+        ])
+    }
+
+    private func junitOfMetrics() -> JUnitReport {
         JUnitReport(name: "framescope compare", suites: [
             JUnitReport.Suite(name: "framescope compare", cases: metrics.map { metric in
                 func side(_ name: String, _ sources: [String], _ summary: PercentileSummary<Double>?) -> String {
@@ -149,7 +183,9 @@ extension Comparison {
     /// possible regression or metric with too few frames to judge, the largest relative change
     /// first.
     public func annotations() -> [GitHubAnnotation] {
-        metrics.compactMap { metric in
+        unreadableTraces.map { trace in
+            GitHubAnnotation(level: .error, title: "framescope compare: \(trace.source)", message: trace.reason, severity: .infinity)
+        } + metrics.compactMap { metric in
             let severity = max(metric.relativeShift ?? 0, metric.relativeP95Difference ?? 0)
             switch metric.verdict {
             case .regression:
@@ -172,8 +208,10 @@ extension Comparison {
 
     // MARK: - Pieces
 
-    var heading: String {
+    /// What was compared, with each source written through `escape`.
+    func heading(_ escape: (String) -> String) -> String {
         func side(_ sources: [String], _ frames: Int, _ frameSources: [FrameReport.FrameSource]) -> String {
+            let sources = sources.map(escape)
             let runs = sources.count == 1 ? sources[0] : "\(sources.count) runs (\(sources.joined(separator: ", ")))"
             let from = frameSources.isEmpty ? "" : " (\(frameSources.map(\.shortPhrase).joined(separator: ", ")))"
             return "\(runs), \(frames) frames\(from)"
@@ -199,6 +237,9 @@ extension Comparison {
         let improved = metrics.filter { $0.verdict == .improvement }.count
         let judged = metrics.count - unjudged
         var text = failing == 0 ? "pass, no regression in \(judged) metrics" : "REGRESSION in \(failing) of \(judged) metrics"
+        if !unreadableTraces.isEmpty {
+            text = "ERROR, \(unreadableTraces.count) trace\(unreadableTraces.count == 1 ? "" : "s") not read; " + text
+        }
         if possible > 0 { text += ", \(possible) possible (not significant)" }
         if improved > 0 { text += ", \(improved) improved" }
         if unjudged > 0 { text += ", \(unjudged) not judged (too few frames)" }

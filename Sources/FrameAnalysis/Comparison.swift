@@ -46,6 +46,23 @@ public struct Comparison: Sendable, Hashable {
     /// The first head trace's main-thread cost per frame, for the Markdown summary's chart;
     /// `nil` when it has no frames.
     public var headChart: FrameChart?
+    /// Traces that were given but could not be read, with their one-line reasons: the
+    /// comparison is of the other traces, and `compare` exits 3.
+    public var unreadableTraces: [UnreadableTrace] = []
+
+    /// A trace `compare` could not read.
+    public struct UnreadableTrace: Sendable, Hashable {
+        /// The path as given.
+        public var source: String
+        /// The reader's one-line reason, naming the path.
+        public var reason: String
+
+        /// Creates an entry.
+        public init(source: String, reason: String) {
+            self.source = source
+            self.reason = reason
+        }
+    }
 
     /// Compares pooled runs.
     ///

@@ -308,7 +308,8 @@ public enum FrameAnalyzer {
         let ratio = measured > 0 ? (Double(hitch) / 1e6) / (Double(measured) / 1e9) : 0
         var summary = FrameReport.Summary(
             frameCount: frames.count, slowFrames: slow, frozenFrames: frozen, lateFrames: late, missedVsyncs: missed,
-            hitchNanoseconds: hitch, measuredNanoseconds: measured, hitchTimeRatio: ratio, hitchBand: hitchBand(ratio),
+            hitchNanoseconds: hitch, measuredNanoseconds: measured, hitchTimeRatio: ratio,
+            hitchBand: frames.isEmpty ? nil : HitchBand(hitchTimeRatio: ratio),
             frameDelaySeconds: Double(delay) / 1e9, mainThreadCost: PercentileSummary(frames.map(\.mainThreadNanoseconds)),
             overrun: PercentileSummary(frames.map(\.overrun)), mainOutsideFramesNanoseconds: mainOutside)
         summary.hitchNanosecondsByCause = hitchByCause
@@ -318,9 +319,7 @@ public enum FrameAnalyzer {
     }
 
     /// Apple's bands for scrolling hitch time ratio.
-    public static func hitchBand(_ ratio: Double) -> String {
-        ratio < 5 ? "good" : ratio < 10 ? "warning" : "critical"
-    }
+    public static func hitchBand(_ ratio: Double) -> HitchBand { HitchBand(hitchTimeRatio: ratio) }
 }
 
 /// Running per-category totals over the whole trace.

@@ -1,3 +1,5 @@
+import FrameTrace
+
 /// Main-thread cost per frame against the budget, downsampled for a Markdown page: a Mermaid
 /// `xychart-beta` block, which GitHub renders in pull-request comments and step summaries.
 ///
@@ -41,8 +43,8 @@ public struct FrameChart: Sendable, Hashable {
         func ms(_ nanoseconds: Int64) -> String { ReportFormat.fixed(Double(nanoseconds) / 1e6, decimals: 2) }
         let top = Double(max(points.max() ?? 0, intervalNanoseconds)) * 1.1 / 1e6
         let what = framesPerPoint == 1 ? "main-thread ms per frame" : "main-thread ms, the largest of each \(framesPerPoint) frames"
-        let safeTitle = "\(title): \(what); line: budget \(ms(intervalNanoseconds)) ms".map { $0 == "\"" ? "'" : $0 }
-        var lines = ["```mermaid", "xychart-beta", "    title \"\(String(safeTitle))\""]
+        let safeTitle = UntrustedText.mermaidString("\(title): \(what); line: budget \(ms(intervalNanoseconds)) ms")
+        var lines = ["```mermaid", "xychart-beta", "    title \"\(safeTitle)\""]
         lines.append("    x-axis \"frame\" 0 --> \(max(1, frameCount - 1))")
         lines.append("    y-axis \"ms\" 0 --> \(ReportFormat.fixed(top, decimals: 1))")
         lines.append("    bar [" + points.map(ms).joined(separator: ", ") + "]")

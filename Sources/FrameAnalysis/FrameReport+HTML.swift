@@ -30,7 +30,7 @@ extension FrameReport {
         html += "<br>Frame interval P = \(H.escape(ReportFormat.milliseconds(method.frameIntervalNanoseconds))) "
         html += "(\(H.escape(method.frameIntervalSource))); main thread: \(H.escape(mainThreadDescription)).</p>\n"
         let s = summary
-        html += "<p class=\"headline\"><span class=\"band \(H.escape(s.hitchBand))\">\(H.escape(ReportFormat.fixed(s.hitchTimeRatio, decimals: 2))) ms/s hitch time ratio (\(H.escape(s.hitchBand)))</span> "
+        html += "<p class=\"headline\"><span class=\"band \(s.hitchBand?.identifier ?? "none")\">\(H.escape(ReportFormat.fixed(s.hitchTimeRatio, decimals: 2))) ms/s hitch time ratio (\(H.escape(s.hitchBand?.phrase ?? HitchBand.noFramesPhrase)))</span> "
         html += "· \(s.frameCount) frames · \(s.slowFrames) slow · \(s.frozenFrames) frozen · \(s.lateFrames) late · \(s.missedVsyncs) missed vsyncs</p>\n"
         html += "<div class=\"timeline\" data-frames=\"\(frames.count)\" data-bars=\"\" data-drawn=\"false\">\n"
         html += "<div class=\"legend\" aria-hidden=\"true\"></div>\n"
@@ -185,21 +185,8 @@ public enum HTMLPage {
         return html + "</tbody>\n</table></div>\n"
     }
 
-    /// `text` with `&`, `<`, `>` and `"` escaped for HTML text and attribute values.
-    public static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    /// `text` escaped for HTML text and attribute values: ``UntrustedText/html(_:)``.
+    public static func escape(_ text: String) -> String { UntrustedText.html(text) }
 
     /// `text` as a JSON string literal that is also safe inside a `<script>` element.
     static func jsonString(_ text: String) -> String {

@@ -69,7 +69,7 @@ extension FrameReport {
             ("hitch-ns", .integer(summary.hitchNanoseconds)),
             ("measured-ns", .integer(summary.measuredNanoseconds)),
             ("hitch-time-ratio-ms-per-s", .number(summary.hitchTimeRatio)),
-            ("hitch-band", .string(summary.hitchBand)),
+            ("hitch-band", summary.hitchBand.map { .string($0.identifier) } ?? .null),
             ("frame-delay-s", .number(summary.frameDelaySeconds)),
             ("main-thread-cost-ns", summary.mainThreadCost.jsonValue),
             ("overrun-ns", summary.overrun.jsonValue),

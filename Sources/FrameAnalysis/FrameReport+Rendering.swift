@@ -31,7 +31,7 @@ extension FrameReport {
             ["frozen frames (> 700 ms)", "\(s.frozenFrames)", F.percent(Double(s.frozenFrames) / Double(frameCount)) + " of frames"],
             ["late frames", "\(s.lateFrames)", "\(s.missedVsyncs) missed vsyncs"],
             ["hitch time", F.milliseconds(s.hitchNanoseconds), "over " + F.fixed(Double(s.measuredNanoseconds) / 1e9, decimals: 3) + " s measured"],
-            ["hitch time ratio", F.fixed(s.hitchTimeRatio, decimals: 2) + " ms/s", s.hitchBand + " (good < 5, warning 5-10, critical >= 10)"],
+            ["hitch time ratio", F.fixed(s.hitchTimeRatio, decimals: 2) + " ms/s", (s.hitchBand?.phrase ?? HitchBand.noFramesPhrase) + " (good < 5, warning 5-10, critical >= 10)"],
             ["frame delay", F.fixed(s.frameDelaySeconds, decimals: 3) + " s", "sum of (actual - expected) over late frames"],
         ]
         if method.frameSource == .chromeFrames {
@@ -167,13 +167,13 @@ extension FrameReport {
     ///   - wide: Every column, whole (`true`); by default the tables fit ``terminalWidth``
     ///     columns: fewer columns, long names cut with `…`, notes wrapped.
     public func text(source: String, wide: Bool = false) -> String {
-        "framescope report: \(source)\n\n" + tables(wide: wide).map { $0.text(maxWidth: wide ? nil : FrameReport.terminalWidth) }.joined(separator: "\n")
+        "framescope report: \(UntrustedText.terminal(source))\n\n" + tables(wide: wide).map { $0.text(maxWidth: wide ? nil : FrameReport.terminalWidth) }.joined(separator: "\n")
     }
 
     /// The report as Markdown, for a pull-request comment or a CI step summary.
     /// - Parameter source: What was analysed, for the heading.
     public func markdown(source: String) -> String {
-        "## framescope report: `\(source)`\n\n" + FrameChart(report: self).mermaid(title: source)
+        "## framescope report: \(UntrustedText.markdownCode(source))\n\n" + FrameChart(report: self).mermaid(title: source)
             + (frames.isEmpty ? "" : "\n") + tables().map { $0.markdown() }.joined(separator: "\n")
     }
 }

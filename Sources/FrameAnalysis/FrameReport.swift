@@ -320,8 +320,9 @@ public struct FrameReport: Sendable {
         public var measuredNanoseconds: Int64
         /// Hitch milliseconds per measured second.
         public var hitchTimeRatio: Double
-        /// Apple's band for the ratio: `good` (< 5 ms/s), `warning` (5–10), `critical` (≥ 10).
-        public var hitchBand: String
+        /// Apple's band for the ratio: `good` (< 5 ms/s), `warning` (5–10), `critical` (≥ 10);
+        /// `nil` without frames, where nothing was measured to judge.
+        public var hitchBand: HitchBand?
         /// Frame delay: the sum of (actual − expected) over late frames, in seconds.
         public var frameDelaySeconds: Double
         /// Percentiles of per-frame main-thread cost, in nanoseconds; `nil` without frames.

@@ -65,7 +65,7 @@ public enum FrameRows {
         if format == .csv {
             let header = fixed.map(\.0) + ["index", "vsync_ns", "deadline_ns", "main_ms", "overrun_ms", "missed_vsyncs", "outcome", "hitch_cause"]
                 + laneColumns.map { "\($0.identifier)_ms" } + categories.map { "category:\($0)" }
-            emit(header.map(csvField).joined(separator: ",") + "\n")
+            emit(header.map(UntrustedText.csvField).joined(separator: ",") + "\n")
         }
         for frame in report.frames {
             let overrun = frame.overrun
@@ -87,7 +87,7 @@ public enum FrameRows {
                 emit(line + "}}\n")
             case .csv:
                 let cells = row.map(\.1.text) + categories.map { Cell.milliseconds(frame.mainByCategory[$0] ?? 0).text }
-                emit(cells.map(csvField).joined(separator: ",") + "\n")
+                emit(cells.map(UntrustedText.csvField).joined(separator: ",") + "\n")
             }
         }
     }
@@ -123,11 +123,5 @@ public enum FrameRows {
         var fraction = String(magnitude % 1_000_000)
         while fraction.count < 6 { fraction = "0" + fraction }
         return (nanoseconds < 0 ? "-" : "") + String(magnitude / 1_000_000) + "." + fraction
-    }
-
-    /// A CSV field, quoted when it holds a comma, quote or line break.
-    static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
     }
 }

@@ -1,3 +1,5 @@
+import FrameTrace
+
 /// One finding to show as a GitHub Actions annotation (`::error title=...::message`).
 public struct GitHubAnnotation: Sendable, Hashable {
     /// The annotation's level, worst first.
@@ -34,9 +36,10 @@ public struct GitHubAnnotation: Sendable, Hashable {
     }
 
     /// The workflow command: `::error title=T::M`, with `%`, CR and LF escaped everywhere and `:`
-    /// and `,` escaped in the title, as the Actions runner expects.
+    /// and `,` escaped in the title, as the Actions runner expects, and control and format
+    /// characters as visible escapes (``UntrustedText/annotationMessage(_:)``).
     public var line: String {
-        "::\(level.rawValue) title=\(GitHubAnnotations.escapeProperty(title))::\(GitHubAnnotations.escapeData(message))"
+        "::\(level.rawValue) title=\(UntrustedText.annotationProperty(title))::\(UntrustedText.annotationMessage(message))"
     }
 }
 
@@ -82,32 +85,5 @@ public enum GitHubAnnotations {
             lines.append(notice.line)
         }
         return lines
-    }
-
-    /// Escapes a message: `%` → `%25`, CR → `%0D`, LF → `%0A`.
-    static func escapeData(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "%": result += "%25"
-            case "\r": result += "%0D"
-            case "\n": result += "%0A"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    /// Escapes a property value: as a message, and also `:` → `%3A`, `,` → `%2C`.
-    static func escapeProperty(_ text: String) -> String {
-        var result = ""
-        for character in escapeData(text) {
-            switch character {
-            case ":": result += "%3A"
-            case ",": result += "%2C"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

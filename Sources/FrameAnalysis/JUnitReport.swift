@@ -1,3 +1,5 @@
+import FrameTrace
+
 /// Test results in the JUnit XML format that CI systems (GitHub Actions test reporters, GitLab,
 /// Jenkins, Buildkite, CircleCI) read: `<testsuites>` of `<testsuite>`s of `<testcase>`s, a
 /// `<failure>` in each failed case.
@@ -32,6 +34,10 @@ public struct JUnitReport: Sendable, Hashable {
 
         /// The number of failed cases.
         public var failureCount: Int { cases.filter { $0.failure != nil }.count }
+        /// The number of cases that could not run (an unreadable input).
+        public var errorCount: Int { cases.filter { $0.error != nil }.count }
+        /// The number of cases skipped (nothing to judge).
+        public var skippedCount: Int { cases.filter { $0.skipped != nil && $0.failure == nil && $0.error == nil }.count }
     }
 
     /// One check (`<testcase>`).
@@ -44,13 +50,19 @@ public struct JUnitReport: Sendable, Hashable {
         public var failure: Failure?
         /// Text for `<system-out>`, if any.
         public var output: String?
+        /// Why the case could not run (`<error>`), or `nil`.
+        public var error: Failure?
+        /// Why the case was skipped (`<skipped message>`), or `nil`.
+        public var skipped: String?
 
         /// Creates a case.
-        public init(name: String, className: String, failure: Failure? = nil, output: String? = nil) {
+        public init(name: String, className: String, failure: Failure? = nil, output: String? = nil, error: Failure? = nil, skipped: String? = nil) {
             self.name = name
             self.className = className
             self.failure = failure
             self.output = output
+            self.error = error
+            self.skipped = skipped
         }
     }
 
@@ -82,14 +94,15 @@ public struct JUnitReport: Sendable, Hashable {
     public func xml() -> String {
         let tests = suites.reduce(0) { $0 + $1.cases.count }
         let failures = suites.reduce(0) { $0 + $1.failureCount }
+        let errors = suites.reduce(0) { $0 + $1.errorCount }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"\(Self.escape(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" time=\"0\">\n"
+        xml += "<testsuites name=\"\(Self.escape(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"0\">\n"
         for suite in suites {
             xml += "  <testsuite name=\"\(Self.escape(suite.name))\" tests=\"\(suite.cases.count)\" "
-                + "failures=\"\(suite.failureCount)\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
+                + "failures=\"\(suite.failureCount)\" errors=\"\(suite.errorCount)\" skipped=\"\(suite.skippedCount)\" time=\"0\">\n"
             for testCase in suite.cases {
                 let open = "    <testcase name=\"\(Self.escape(testCase.name))\" classname=\"\(Self.escape(testCase.className))\" time=\"0\""
-                guard testCase.failure != nil || testCase.output != nil else {
+                guard testCase.failure != nil || testCase.output != nil || testCase.error != nil || testCase.skipped != nil else {
                     xml += open + "/>\n"
                     continue
                 }
@@ -97,6 +110,13 @@ public struct JUnitReport: Sendable, Hashable {
                 if let failure = testCase.failure {
                     xml += "      <failure message=\"\(Self.escape(failure.message))\" type=\"\(Self.escape(failure.type))\">"
                         + Self.escape(failure.details) + "</failure>\n"
+                }
+                if let error = testCase.error {
+                    xml += "      <error message=\"\(Self.escape(error.message))\" type=\"\(Self.escape(error.type))\">"
+                        + Self.escape(error.details) + "</error>\n"
+                }
+                if let skipped = testCase.skipped, testCase.failure == nil, testCase.error == nil {
+                    xml += "      <skipped message=\"\(Self.escape(skipped))\"/>\n"
                 }
                 if let output = testCase.output {
                     xml += "      <system-out>" + Self.escape(output) + "</system-out>\n"
@@ -109,32 +129,8 @@ public struct JUnitReport: Sendable, Hashable {
         return xml
     }
 
-    /// Escapes text for an XML attribute value or element content: `&`, `<`, `>`, `"`, `'`,
-    /// and tab, newline and carriage return as character references (so attribute values keep
-    /// them); other control characters, and U+FFFE/U+FFFF, are dropped because XML 1.0 cannot
-    /// represent them.
-    /// - Parameter text: Any string.
-    /// - Returns: The escaped text.
-    public static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t": result += "&#9;"
-            case "\n": result += "&#10;"
-            case "\r": result += "&#13;"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    /// Escapes text for an XML attribute value or element content: ``UntrustedText/xml(_:)``.
+    public static func escape(_ text: String) -> String { UntrustedText.xml(text) }
 
     /// A class name CI systems group well: `prefix.name`, with the name's extension dropped and
     /// its other dots replaced by `_` (they would otherwise split it into packages).

@@ -1,3 +1,5 @@
+import FrameTrace
+
 /// A titled table of already-formatted cells, rendered as aligned text or Markdown, so the text and
 /// Markdown reports share one layout.
 public struct ReportTable: Sendable, Hashable {
@@ -47,7 +49,13 @@ public struct ReportTable: Sendable, Hashable {
     ///   to fit, the widest first: a last column wraps at spaces onto continuation lines (it holds
     ///   notes and messages, whose words all matter), any other cell, and a last one without a
     ///   space, is cut with `…` (a long category or span name). Right-aligned (numeric) cells are never cut. `nil` keeps every cell whole.
+    ///
+    /// The title and every cell are untrusted text (names from a trace): each is written through
+    /// ``UntrustedText/terminal(_:)``, and no line of the table begins with `::`
+    /// (``UntrustedText/neutralizingWorkflowCommands(_:)``).
     public func text(maxWidth: Int? = nil) -> String {
+        let title = UntrustedText.terminal(title)
+        let rows = rows.map { $0.map(UntrustedText.terminal) }
         let headings = columnNames.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
         let headingLines = headings.map(\.count).max() ?? 1
         var widths = headings.map { $0.map(\.count).max() ?? 0 }
@@ -91,7 +99,7 @@ public struct ReportTable: Sendable, Hashable {
             })
         }
         for row in rows { output += lines(row) }
-        return output.joined(separator: "\n") + "\n"
+        return UntrustedText.neutralizingWorkflowCommands(output.joined(separator: "\n")) + "\n"
     }
 
     /// Column widths that fit `maxWidth` (two-space indent and separators included) by narrowing
@@ -153,12 +161,22 @@ public struct ReportTable: Sendable, Hashable {
     }
 
     /// The table as a GitHub-flavoured Markdown table under a level-3 heading.
-    public func markdown() -> String {
-        func escape(_ cell: String) -> String { cell.replacingAll("|", with: "\\|") }
-        let names = columnNames.map { $0.replacingAll("\n", with: " ") }
-        var lines = ["### \(title)", "", "| " + names.map(escape).joined(separator: " | ") + " |"]
+    ///
+    /// The title and every cell are untrusted text, written through
+    /// ``UntrustedText/markdownText(_:)``: a name renders as itself and cannot break the table.
+    /// - Parameter formatted: Markdown of its own for a cell (a code span, a bold verdict), given
+    ///   its row index, column index and text, or `nil` to write the cell as literal text. What
+    ///   it returns must already be safe: built with ``UntrustedText/markdownCode(_:)`` or
+    ///   ``UntrustedText/markdownText(_:)`` around any untrusted part, with no line break and no
+    ///   unescaped `|`.
+    public func markdown(formatted: (_ row: Int, _ column: Int, _ cell: String) -> String? = { _, _, _ in nil }) -> String {
+        let names = columnNames.map { UntrustedText.markdownText($0.replacingAll("\n", with: " ")) }
+        var lines = ["### \(UntrustedText.markdownText(title))", "", "| " + names.joined(separator: " | ") + " |"]
         lines.append("|" + alignments.map { $0 == .left ? " :--- |" : " ---: |" }.joined())
-        lines += rows.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }
+        lines += rows.enumerated().map { rowIndex, row in
+            "| " + row.enumerated().map { column, cell in formatted(rowIndex, column, cell) ?? UntrustedText.markdownText(cell) }
+                .joined(separator: " | ") + " |"
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -15,8 +15,12 @@ enum CheckCommand: Command {
         Checks each trace against a budget file: every rule that applies to the trace (the
         budget's limits, plus the trace sections whose glob matches the trace's file name) is
         printed with its measured value, its limit and a verdict. A value exactly at its limit
-        passes; at 90% of its limit or more it passes as "near limit". The README's "Use in CI"
-        section documents the budget file.
+        passes; at 90% of its limit or more it passes as "near limit". A check never passes by
+        checking nothing: a trace no rule applies to, or a category rule on a category no
+        checked trace has ("did you mean ...?"), is an error; a category only some traces have
+        is "not in trace" for the others; a trace section that matches no trace is a warning.
+        An unreadable trace is an error, and the others are still checked and reported. The
+        README's "Use in CI" section documents the budget file.
 
         OPTIONS:
           --budget FILE         The budget file (JSON, version 1). Required.
@@ -40,7 +44,8 @@ enum CheckCommand: Command {
           1  a budget was exceeded
           2  usage error
           3  unreadable or invalid input (missing file, not a trace, a trace without frames,
-             an invalid budget file), or an output that cannot be written
+             an invalid budget file), a check of nothing (a trace no rule applies to, a
+             category no trace has), or an output that cannot be written
         """
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
@@ -52,20 +57,27 @@ enum CheckCommand: Command {
         let options = try ReportCommand.analysisOptions(arguments)
         let maximumSize = try InputLimit.maximumSize(arguments)
         let budget = try readBudget(budgetPath, maximumSize: maximumSize)
+        // Every trace that can be read is checked and reported; one that cannot is an error of
+        // its own (exit 3), not the end of the run.
         var traces: [BudgetCheck.TraceResult] = []
+        var unreadable: [BudgetCheck.SkippedTrace] = []
         for source in sources {
-            let report = budget.analyze(try ReportCommand.readTrace(source, maximumSize: maximumSize), options: options)
-            guard report.summary.frameCount > 0 else { throw InputError("\(source): no frames found; nothing to check") }
-            traces.append(BudgetCheck.TraceResult(name: traceName(source), source: source, report: report, budget: budget))
+            do {
+                let report = budget.analyze(try ReportCommand.readTrace(source, maximumSize: maximumSize), options: options)
+                traces.append(BudgetCheck.TraceResult(name: traceName(source), source: source, report: report, budget: budget))
+            } catch let error as InputError {
+                unreadable.append(BudgetCheck.SkippedTrace(name: traceName(source), source: source, reason: .unreadable(error.description)))
+            }
         }
-        let check = BudgetCheck(budgetSource: budgetPath, traces: traces)
+        let check = BudgetCheck(budgetSource: budgetPath, budget: budget, traces: traces, unreadable: unreadable)
         switch format {
-        case "markdown": print(check.markdown(), terminator: "")
+        case "markdown": printUntrusted(check.markdown(), terminator: "")
         case "json": print(check.jsonValue().description)
-        default: print(check.text(), terminator: "")
+        default: printUntrusted(check.text(), terminator: "")
         }
+        for line in check.errorLines(UntrustedText.terminal) { printError("error: " + line) }
         try GateOutputs.write(arguments, junit: check.junit(), markdown: check.markdown(), annotations: check.annotations())
-        return check.passed ? .success : .gateFailed
+        return check.hasErrors ? .input : check.passed ? .success : .gateFailed
     }
 
     /// Reads and validates a budget file; any problem is an input error naming the file.
@@ -95,15 +107,7 @@ enum CheckCommand: Command {
 /// `--github-annotations`.
 enum GateOutputs {
     static func write(_ arguments: ParsedArguments, junit: JUnitReport, markdown: String, annotations: [GitHubAnnotation]) throws {
-        if let path = arguments.value("junit") {
-            do {
-                let file = try OutputFile(path: path)
-                try file.write(Array(junit.xml().utf8))
-                try file.close()
-            } catch {
-                throw InputError("\(error) (--junit)")
-            }
-        }
+        try writeJUnit(arguments, junit)
         if let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
             do {
                 let file = try OutputFile(path: path, appending: true)
@@ -114,7 +118,19 @@ enum GateOutputs {
             }
         }
         if arguments.has("github-annotations") {
-            for line in GitHubAnnotations.lines(annotations) { print(line) }
+            for line in GitHubAnnotations.lines(annotations) { print(line) }  // framescope's own workflow commands
+        }
+    }
+
+    /// Writes `--junit FILE`, when given.
+    static func writeJUnit(_ arguments: ParsedArguments, _ junit: JUnitReport) throws {
+        guard let path = arguments.value("junit") else { return }
+        do {
+            let file = try OutputFile(path: path)
+            try file.write(Array(junit.xml().utf8))
+            try file.close()
+        } catch {
+            throw InputError("\(error) (--junit)")
         }
     }
 }

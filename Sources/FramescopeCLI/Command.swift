@@ -1,4 +1,5 @@
 import Foundation
+import FrameTrace
 
 /// One subcommand: what it accepts, its help, and what it does.
 protocol Command {
@@ -26,6 +27,10 @@ func printError(_ message: String) {
 }
 
 /// Progress for work that takes more than a second: on stderr, so stdout stays machine-readable.
+///
+/// The message is one line through ``UntrustedText/terminal(_:)``: it names files a pull
+/// request chose (`repair` names the trace), so a control character, a bidi override or a line
+/// break before `::warning::` in a file name is shown as a visible escape, never written.
 func progress(_ message: String) {
-    printError(message)
+    printError(UntrustedText.terminal(message))
 }

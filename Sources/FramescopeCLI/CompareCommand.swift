@@ -1,5 +1,6 @@
 import FrameAnalysis
 import FrameTrace
+import FrameTraceReader
 import Foundation
 
 /// `framescope compare`: head runs against base runs, noise-aware, as a CI gate.
@@ -89,26 +90,43 @@ enum CompareCommand: Command {
         absolute = absolute ?? fromBudget.minimumAbsoluteMilliseconds
         let thresholds = RegressionThresholds(alpha: alpha!, minimumRelativeEffect: relative!, minimumAbsoluteMilliseconds: absolute!)
 
-        func reports(_ sources: [String], side: String) throws -> [FrameReport] {
-            let reports = try sources.map { source in
-                let trace = try ReportCommand.readTrace(source, maximumSize: maximumSize)
-                return budget?.analyze(trace, options: options) ?? FrameAnalyzer.analyze(trace, options: options)
+        // Every trace that can be read is compared; one that cannot is an error line and an
+        // <error> test case of its own (exit 3), not the end of the run.
+        var unreadable: [Comparison.UnreadableTrace] = []
+        func reports(_ sources: [String]) -> [(source: String, report: FrameReport)] {
+            sources.compactMap { source in
+                do {
+                    let trace = try ReportCommand.readTrace(source, maximumSize: maximumSize)
+                    return (source, budget?.analyze(trace, options: options) ?? FrameAnalyzer.analyze(trace, options: options))
+                } catch {
+                    unreadable.append(Comparison.UnreadableTrace(source: source, reason: String(describing: error)))
+                    return nil
+                }
             }
-            guard reports.contains(where: { $0.summary.frameCount > 0 }) else {
-                throw InputError("\(side): no frames found in \(sources.joined(separator: ", ")); nothing to compare")
-            }
-            return reports
         }
-        let comparison = Comparison(
-            base: try reports(baseSources, side: "base"), head: try reports(headSources, side: "head"),
-            baseSources: baseSources, headSources: headSources, thresholds: thresholds)
+        let base = reports(baseSources), head = reports(headSources)
+        for trace in unreadable { printError("error: \(UntrustedText.terminal(trace.reason))") }
+        var emptySides: [String] = []
+        for (side, read, given) in [("base", base, baseSources), ("head", head, headSources)]
+        where !read.contains(where: { $0.report.summary.frameCount > 0 }) {
+            let sources = (read.isEmpty ? given : read.map(\.source)).map(UntrustedText.terminal).joined(separator: ", ")
+            emptySides.append(read.isEmpty ? "\(side): no trace could be read; nothing to compare" : "\(side): no frames found in \(sources); nothing to compare")
+        }
+        guard emptySides.isEmpty else {
+            if !unreadable.isEmpty { try GateOutputs.writeJUnit(arguments, Comparison.junit(unreadable: unreadable)) }
+            throw InputError(emptySides.joined(separator: "; "))
+        }
+        var comparison = Comparison(
+            base: base.map(\.report), head: head.map(\.report),
+            baseSources: base.map(\.source), headSources: head.map(\.source), thresholds: thresholds)
+        comparison.unreadableTraces = unreadable
         switch format {
-        case "markdown": print(comparison.markdown(), terminator: "")
+        case "markdown": printUntrusted(comparison.markdown(), terminator: "")
         case "json": print(comparison.jsonValue().description)
-        default: print(comparison.text(), terminator: "")
+        default: printUntrusted(comparison.text(), terminator: "")
         }
         try GateOutputs.write(arguments, junit: comparison.junit(), markdown: comparison.markdown(), annotations: comparison.annotations())
-        return comparison.passed ? .success : .gateFailed
+        return !unreadable.isEmpty ? .input : comparison.passed ? .success : .gateFailed
     }
 
     /// A decimal option that must satisfy `isValid`, or `nil` when absent.

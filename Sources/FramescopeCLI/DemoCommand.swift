@@ -61,11 +61,11 @@ enum DemoCommand: Command {
         let table = RunComparisonTable.make(
             title: "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz, seed \(settings.seed)", runs: runs,
             wide: format == "markdown" || arguments.has("wide"))
-        print(format == "markdown" ? table.markdown() : table.text(maxWidth: arguments.has("wide") ? nil : FrameReport.terminalWidth))
+        printUntrusted(format == "markdown" ? table.markdown() : table.text(maxWidth: arguments.has("wide") ? nil : FrameReport.terminalWidth))
         let verdicts = RunComparisonTable.verdicts(runs: runs)
         print(format == "markdown" ? "\n**Verdicts, as measured**\n" : "Verdicts, as measured")
         for verdict in verdicts {
-            print(format == "markdown" ? "- " + verdict : ReportTable.bulleted(verdict, width: FrameReport.terminalWidth))
+            printUntrusted(format == "markdown" ? "- " + verdict : ReportTable.bulleted(verdict, width: FrameReport.terminalWidth))
         }
         #if DEBUG
         print("note: this is a debug build, where Swift code runs many times slower than in release: these figures are")

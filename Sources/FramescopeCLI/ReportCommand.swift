@@ -61,14 +61,14 @@ enum ReportCommand: Command {
         let trace = try readTrace(source, maximumSize: try InputLimit.maximumSize(arguments))
         let report = FrameAnalyzer.analyze(trace, options: options)
         switch format {
-        case "markdown": print(report.markdown(source: source))
+        case "markdown": printUntrusted(report.markdown(source: source))
         case "json": print(report.jsonValue(source: source).description)
         case "html": print(report.html(source: source), terminator: "")
         case "frames-jsonl", "frames-csv":
             FrameRows.write(report, trace: source, labels: labels, metadata: trace.metadata, format: format == "frames-csv" ? .csv : .jsonLines) {
                 print($0, terminator: "")
             }
-        default: print(report.text(source: source, wide: arguments.has("wide")))
+        default: printUntrusted(report.text(source: source, wide: arguments.has("wide")))
         }
         return .success
     }

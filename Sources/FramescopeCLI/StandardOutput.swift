@@ -1,3 +1,4 @@
+import FrameTrace
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -55,6 +56,14 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
     }
     text += terminator
     StandardOutput.write(text.utf8)
+}
+
+/// Writes rendered text (a text or Markdown report) to standard output, checked, with every line
+/// that would begin with `::` made harmless (``UntrustedText/neutralizingWorkflowCommands(_:)``):
+/// only framescope's own annotations, printed with ``print(_:separator:terminator:)``, may be
+/// GitHub workflow commands.
+func printUntrusted(_ text: String, terminator: String = "\n") {
+    print(UntrustedText.neutralizingWorkflowCommands(text), terminator: terminator)
 }
 
 private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {

@@ -65,7 +65,7 @@ func run(_ arguments: [String]) -> ExitCode {
         return .success
     default:
         guard let command = commands[name] else {
-            printError("error: unknown command '\(name)'; run 'framescope --help' for the list")
+            printError("error: unknown command '\(UntrustedText.terminal(name))'; run 'framescope --help' for the list")
             return .usage
         }
         do {
@@ -76,13 +76,13 @@ func run(_ arguments: [String]) -> ExitCode {
             }
             return try command.run(parsed)
         } catch let error as UsageError {
-            printError("error: \(error.description); run 'framescope \(name) --help' for usage")
+            printError("error: \(UntrustedText.terminal(error.description)); run 'framescope \(name) --help' for usage")
             return .usage
         } catch let error as InputError {
-            printError("error: \(error.description)")
+            printError("error: \(UntrustedText.terminal(error.description))")
             return .input
         } catch {
-            printError("error: \(error)")
+            printError("error: \(UntrustedText.terminal(String(describing: error)))")
             return .input
         }
     }
@@ -90,7 +90,7 @@ func run(_ arguments: [String]) -> ExitCode {
 
 let status = run(Array(CommandLine.arguments.dropFirst()))
 if let failure = StandardOutput.failure {
-    printError("error: standard output: \(failure)")
+    printError("error: standard output: \(UntrustedText.terminal(failure))")
     exit(ExitCode.input.rawValue)
 }
 exit(status.rawValue)

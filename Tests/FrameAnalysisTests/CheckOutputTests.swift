@@ -73,15 +73,15 @@ struct CheckOutputTests {
         #expect(failed.className == "framescope.check.late-<&>")
     }
 
-    @Test("XML escaping covers markup characters, keeps newlines in attributes and drops what XML cannot hold")
+    @Test("XML escaping covers markup characters, keeps newlines in attributes and shows what XML cannot hold as visible escapes")
     func xmlEscaping() throws {
         #expect(JUnitReport.escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;")
-        #expect(JUnitReport.escape("x\ny\tz\u{01}\u{FFFF}é") == "x&#10;y&#9;zé")
+        #expect(JUnitReport.escape("x\ny\tz\u{01}\u{FFFF}é") == "x&#10;y&#9;z\\u{1}\\u{FFFF}é")
         let report = JUnitReport(name: "n\"\u{07}", suites: [.init(name: "s", cases: [
             .init(name: "]]>", className: "c", failure: .init(message: "m\nn", type: "t", details: "<d>")),
         ])])
         let parsed = try JUnitDocument(xml: report.xml())
-        #expect(parsed.rootAttributes["name"] == "n\"")
+        #expect(parsed.rootAttributes["name"] == "n\"\\u{7}")
         #expect(parsed.cases.first?.name == "]]>")
         #expect(parsed.cases.first?.failureMessage == "m\nn")
         #expect(parsed.cases.first?.failure == "<d>")

@@ -27,7 +27,7 @@ struct CheckRuleTests {
         .mainThread(.p50), .mainThread(.p90), .mainThread(.p95), .mainThread(.p99), .mainThread(.max),
         .overrun(.p50), .overrun(.p95), .overrun(.max),
         .categoryPerFrame("layout", .p50), .categoryPerFrame("layout", .p95), .categoryPerFrame("layout", .max),
-        .categoryPerFrame("absent", .p95), .categoryTotal("layout"), .categoryTotal("image-decode"),
+        .categoryTotal("layout"), .categoryTotal("image-decode"),
         .laneCost(.main, .p95), .laneCost(.main, .max), .hitchTimeRatioByCause(.commit),
     ]
 
@@ -68,6 +68,30 @@ struct CheckRuleTests {
         }
     }
 
+    @Test("A category no trace has is an error naming the nearest one; a trace no rule applies to is not checked")
+    func checkingNothing() throws {
+        let report = FrameAnalyzer.analyze(checkSketch().trace)
+        var budget = Budget()
+        budget.limits.frozenFrames = 5
+        budget.categories = [.init(name: "layot", mainMillisecondsTotal: 100)]
+        budget.traceSections = [.init(match: "other-*", limits: .init(hitchTimeRatio: 5))]
+        let traces = [BudgetCheck.TraceResult(name: "t.json", source: "t.json", report: report, budget: budget)]
+        let check = BudgetCheck(budgetSource: "b.json", budget: budget, traces: traces)
+        #expect(check.unknownCategories == [.init(name: "layot", paths: ["categories.layot"], suggestion: "layout")])
+        #expect(check.unmatchedSections == [.init(index: 0, match: "other-*")])
+        #expect(check.hasErrors)
+        #expect(check.traces[0].rules.map(\.verdict) == [.pass, .notInTrace])
+
+        let empty = BudgetCheck(budgetSource: "b.json", budget: Budget(), traces: [
+            BudgetCheck.TraceResult(name: "t.json", source: "t.json", report: report, budget: Budget()),
+        ])
+        #expect(empty.traces.isEmpty)
+        #expect(empty.skippedTraces == [.init(name: "t.json", source: "t.json", reason: .noRules)])
+        #expect(BudgetCheck.editDistance("image-decod", "image-decode") == 1)
+        #expect(BudgetCheck.editDistance("", "abc") == 3)
+        #expect(BudgetCheck.editDistance("kitten", "sitting") == 3)
+    }
+
     @Test("Measured values are the report's figures in the rule's unit")
     func measuredValues() throws {
         let report = FrameAnalyzer.analyze(checkSketch().trace)
@@ -78,7 +102,9 @@ struct CheckRuleTests {
         #expect(try value(.hitchTimeRatio) == report.summary.hitchTimeRatio)
         #expect(try value(.mainThread(.max)) == 710)
         #expect(try value(.categoryPerFrame("layout", .max)) == 4.2)
-        #expect(try value(.categoryPerFrame("absent", .p95)) == 0, "a category that never ran costs 0 ms per frame")
+        #expect(try value(.categoryPerFrame("absent", .p95)) == nil, "a category the trace does not have is not measured as 0 ms")
+        #expect(try Self.measure(.categoryPerFrame("absent", .p95), report: report).verdict == .notInTrace)
+        #expect(try Self.measure(.categoryOffMainThread("absent"), report: report).verdict == .notInTrace)
         #expect(try value(.categoryTotal("layout")) == 9.7)
         #expect(try value(.categoryTotal("image-decode")) == 2, "only main-thread time counts")
         #expect(try value(.overrun(.max)) == 700)

@@ -24,7 +24,7 @@ struct ChromeFrameTests {
         #expect(report.summary.droppedFrames == 1)
         #expect(report.summary.lateFrames == 1)
         #expect(report.summary.slowFrames == 1)
-        #expect(report.summary.hitchBand == "good")
+        #expect(report.summary.hitchBand == .good)
         // Main-thread tasks of 6 ms inside 8.33 ms frames are not late.
         #expect(report.frames.filter { $0.outcome == .presented }.allSatisfy { $0.overrun <= 0 })
     }

@@ -14,7 +14,7 @@ struct EstimatedFrameTests {
         #expect(report.summary.frameCount == 51)
         #expect(report.summary.slowFrames == 0)
         #expect(report.summary.lateFrames == 0)
-        #expect(report.summary.hitchBand == "good")
+        #expect(report.summary.hitchBand == .good)
     }
 
     @Test("No estimated frame whose main-thread work fits in P is slow or late, whatever the task pattern", arguments: 0..<40)

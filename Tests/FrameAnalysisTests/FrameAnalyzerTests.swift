@@ -142,12 +142,12 @@ struct FrameAnalyzerTests {
         #expect(summary.hitchNanoseconds == ms(2))
         #expect(summary.measuredNanoseconds == ms(1000))
         #expect(abs(summary.hitchTimeRatio - 2.0) < 1e-9)
-        #expect(summary.hitchBand == "good")
+        #expect(summary.hitchBand == .good)
         #expect(abs(summary.frameDelaySeconds - 0.002) < 1e-12)
-        #expect(FrameAnalyzer.hitchBand(4.999) == "good")
-        #expect(FrameAnalyzer.hitchBand(5) == "warning")
-        #expect(FrameAnalyzer.hitchBand(9.999) == "warning")
-        #expect(FrameAnalyzer.hitchBand(10) == "critical")
+        #expect(FrameAnalyzer.hitchBand(4.999) == .good)
+        #expect(FrameAnalyzer.hitchBand(5) == .warning)
+        #expect(FrameAnalyzer.hitchBand(9.999) == .warning)
+        #expect(FrameAnalyzer.hitchBand(10) == .critical)
     }
 
     @Test("Worst frames come largest overrun first with their top spans")
