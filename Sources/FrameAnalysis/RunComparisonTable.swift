@@ -153,6 +153,9 @@ extension RunComparisonTable {
             }
             return best.map { ($0.figure, $0.winners, $0.low, $0.loser, $0.high) }
         }
+        func tieBreakGap(_ candidates: [Run]) -> Double {
+            0.1 * (candidates.map { Double($0.report.method.frameIntervalNanoseconds) / 1e6 }.max() ?? 0)
+        }
         func list(_ names: [String]) -> String {
             names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
         }
@@ -164,8 +167,10 @@ extension RunComparisonTable {
             var sentence = "\(scenario): \(list(best.winners)) \(best.winners.count == 1 ? "wins" : "win") in \(best.figure.lane): "
                 + "\(best.figure.label) \(best.figure.format(best.low)) against \(best.figure.format(best.high)) for \(best.loser)"
                 + (best.low >= best.figure.floor ? " (\(ReportFormat.fixed(ratio, decimals: 1))× less)" : "")
-            // Several strategies tie: the next figure that separates them.
-            if best.winners.count > 1, let next = separating(candidates.filter { best.winners.contains($0.strategy) }) {
+            // Several strategies tie: the next figure that separates them, when it does so by a
+            // tenth of a frame or more (less, between strategies that tie, is one slow wake-up).
+            if best.winners.count > 1, let next = separating(candidates.filter { best.winners.contains($0.strategy) }),
+               next.figure.unit == .count || next.high - next.low >= tieBreakGap(candidates) {
                 sentence += "; among those, \(list(next.winners)) in \(next.figure.lane): \(next.figure.label) "
                     + "\(next.figure.format(next.low)) against \(next.figure.format(next.high)) for \(next.loser)"
             }

@@ -56,6 +56,14 @@ struct RunVerdictTests {
         #expect(verdicts == ["corners: prerendered wins in the render lane: render p95 1.00 ms against 8.00 ms for clip (8.0× less)."])
     }
 
+    @Test("Tied strategies are not separated by less than a tenth of a frame")
+    func noTieBreakWithinATenthOfAFrame() {
+        let verdicts = RunComparisonTable.verdicts(runs: [
+            ("feed", "a", Self.report(work: 1.5)), ("feed", "b", Self.report(work: 1)), ("feed", "slow", Self.report(work: 15)),
+        ])
+        #expect(verdicts == ["feed: a and b win in hitches: hitch time ratio 0.0 ms/s against 255.3 ms/s for slow."])
+    }
+
     @Test("Strategies within the noise floor of each other get no winner")
     func noWinnerWithinTheFloor() {
         let verdicts = RunComparisonTable.verdicts(runs: [("s", "x", Self.report(work: 2)), ("s", "y", Self.report(work: 2.05))])

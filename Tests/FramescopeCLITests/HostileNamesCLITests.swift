@@ -188,7 +188,7 @@ struct HostileNamesCLITests {
         #expect(elements.subtracting(allowed).isEmpty, "elements a name made: \(elements.subtracting(allowed))")
         let pageAttributes: Set<String> = [
             "lang", "charset", "name", "content", "class", "id", "data-frames", "data-bars", "data-drawn", "aria-hidden", "tabindex", "role",
-            "aria-label", "aria-live", "hidden", "type",
+            "aria-label", "aria-live", "hidden", "type", "data-lane", "data-thread",
         ]
         #expect(attributes.subtracting(pageAttributes).isEmpty, "attributes a name made: \(attributes.subtracting(pageAttributes))")
     }
