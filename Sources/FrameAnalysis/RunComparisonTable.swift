@@ -154,7 +154,7 @@ extension RunComparisonTable {
             return best.map { ($0.figure, $0.winners, $0.low, $0.loser, $0.high) }
         }
         func tieBreakGap(_ candidates: [Run]) -> Double {
-            0.1 * (candidates.map { Double($0.report.method.frameIntervalNanoseconds) / 1e6 }.max() ?? 0)
+            0.25 * (candidates.map { Double($0.report.method.frameIntervalNanoseconds) / 1e6 }.max() ?? 0)
         }
         func list(_ names: [String]) -> String {
             names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
@@ -168,7 +168,8 @@ extension RunComparisonTable {
                 + "\(best.figure.label) \(best.figure.format(best.low)) against \(best.figure.format(best.high)) for \(best.loser)"
                 + (best.low >= best.figure.floor ? " (\(ReportFormat.fixed(ratio, decimals: 1))× less)" : "")
             // Several strategies tie: the next figure that separates them, when it does so by a
-            // tenth of a frame or more (less, between strategies that tie, is one slow wake-up).
+            // quarter of a frame or more (less, between strategies that tie, is a few slow
+            // wake-ups of a main thread sharing the cores with the workers).
             if best.winners.count > 1, let next = separating(candidates.filter { best.winners.contains($0.strategy) }),
                next.figure.unit == .count || next.high - next.low >= tieBreakGap(candidates) {
                 sentence += "; among those, \(list(next.winners)) in \(next.figure.lane): \(next.figure.label) "

@@ -22,7 +22,8 @@ enum DemoCommand: Command {
         time), writes one trace per run into DIR, and prints one side-by-side table that fits 100
         columns: hitch time ratio and the lane that caused most of it, p95 of main-thread and of
         render-lane cost per frame and p95 of input latency; then one verdict per scenario (which
-        strategy wins, in which lane, by how much).
+        strategy wins, in which lane, by how much: the figure whose best and worst runs are the
+        most frames' worth apart).
         --wide and markdown add slow frames, main-thread milliseconds per frame by category,
         background and render milliseconds per frame interval, background work outside the frames
         and ignored inputs. Writes DIR/index.html: the verdicts, the table, then the frame

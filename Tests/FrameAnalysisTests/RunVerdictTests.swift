@@ -25,12 +25,12 @@ struct RunVerdictTests {
     @Test("Strategies that tie are named together, then separated by the next figure")
     func tiesAreSeparatedByTheNextFigure() {
         let verdicts = RunComparisonTable.verdicts(runs: [
-            ("feed", "a", Self.report(work: 3)), ("feed", "b", Self.report(work: 1)), ("feed", "slow", Self.report(work: 15)),
+            ("feed", "a", Self.report(work: 4)), ("feed", "b", Self.report(work: 1)), ("feed", "slow", Self.report(work: 15)),
         ])
         #expect(verdicts.count == 1)
         // "slow" is late by 5 ms in each of 12 frames over 235 ms measured: 255.3 ms/s, the others none.
         #expect(verdicts[0].hasPrefix("feed: a and b win in hitches: hitch time ratio 0.0 ms/s against 255.3 ms/s for slow"))
-        #expect(verdicts[0].hasSuffix("; among those, b in the main lane: main p95 1.00 ms against 3.00 ms for a."))
+        #expect(verdicts[0].hasSuffix("; among those, b in the main lane: main p95 1.00 ms against 4.00 ms for a."))
     }
 
     @Test("The verdict picks the largest gap against the frame budget, not the largest ratio of two small figures")
@@ -56,10 +56,10 @@ struct RunVerdictTests {
         #expect(verdicts == ["corners: prerendered wins in the render lane: render p95 1.00 ms against 8.00 ms for clip (8.0× less)."])
     }
 
-    @Test("Tied strategies are not separated by less than a tenth of a frame")
+    @Test("Tied strategies are not separated by less than a quarter of a frame")
     func noTieBreakWithinATenthOfAFrame() {
         let verdicts = RunComparisonTable.verdicts(runs: [
-            ("feed", "a", Self.report(work: 1.5)), ("feed", "b", Self.report(work: 1)), ("feed", "slow", Self.report(work: 15)),
+            ("feed", "a", Self.report(work: 3)), ("feed", "b", Self.report(work: 1)), ("feed", "slow", Self.report(work: 15)),
         ])
         #expect(verdicts == ["feed: a and b win in hitches: hitch time ratio 0.0 ms/s against 255.3 ms/s for slow."])
     }
