@@ -78,7 +78,9 @@ public struct Comparison: Sendable, Hashable {
     ///   - thresholds: When a change counts.
     ///   - bootstrapResamples: Rounds for the p95 interval, at least 1.
     /// - Complexity: O(*m* · (*n* log *n* + *r* · *n*)) for *m* metrics, *n* frames and *r*
-    ///   resamples; the bootstrap runs only where it can change a verdict.
+    ///   resamples; the bootstrap runs only where it can change a verdict. Memory is O(*n* + *e*)
+    ///   for *e* category entries in all frames: a category's zeros are written only while its
+    ///   metric is judged.
     public init(
         base: [FrameReport], head: [FrameReport], baseSources: [String], headSources: [String],
         thresholds: RegressionThresholds = .defaults, bootstrapResamples: Int = 2_000
@@ -94,10 +96,15 @@ public struct Comparison: Sendable, Hashable {
         for report in head where !headFrameSources.contains(report.method.frameSource) { headFrameSources.append(report.method.frameSource) }
         headChart = head.first.flatMap { $0.frames.isEmpty ? nil : FrameChart(report: $0) }
 
-        func milliseconds(_ frames: [FrameReport.Frame], _ value: (FrameReport.Frame) -> Int64) -> [Double] {
-            frames.map { Double(value($0)) / 1e6 }
+        // Each metric's values are built straight from the frames, one Double per frame and side,
+        // without copying a frame (a frame holds dictionaries, and copying one retains them).
+        func milliseconds(_ frames: [FrameReport.Frame], _ value: (borrowing FrameReport.Frame) -> Int64) -> [Double] {
+            var values = [Double]()
+            values.reserveCapacity(frames.count)
+            for index in frames.indices { values.append(Double(value(frames[index])) / 1e6) }
+            return values
         }
-        func compare(_ id: String, _ label: String, offset: Double = 0, _ value: (FrameReport.Frame) -> Int64) -> MetricComparison {
+        func compare(_ id: String, _ label: String, offset: Double = 0, _ value: (borrowing FrameReport.Frame) -> Int64) -> MetricComparison {
             MetricComparison.compare(
                 id: id, label: label, base: milliseconds(baseFrames, value), head: milliseconds(headFrames, value),
                 thresholds: thresholds, bootstrapResamples: bootstrapResamples, relativeOffset: offset)
@@ -115,15 +122,44 @@ public struct Comparison: Sendable, Hashable {
         for lane in lanes {
             metrics.append(compare("lane-ms.\(lane.identifier)", "\(lane.identifier) lane cost per frame") { $0.lane(lane)?.costNanoseconds ?? 0 })
         }
-        var totals: [String: Int64] = [:]
-        for frame in baseFrames + headFrames {
-            for (name, nanoseconds) in frame.mainByCategory { totals[name] = (totals[name] ?? 0).addingSaturating(nanoseconds) }
+        // Categories: one pass over each side's frames collects, per category, only the frames it
+        // ran in; the frames it did not run in are zeros, added when its metric is compared. Memory
+        // is O(frames + category entries), and no frame is looked up once per category.
+        var categoryIndex: [String: Int] = [:]
+        var totals: [Int64] = []
+        var nonzero: [(base: [Double], head: [Double])] = []
+        for (isHead, frames) in [(false, baseFrames), (true, headFrames)] {
+            for index in frames.indices {
+                for (name, nanoseconds) in frames[index].mainByCategory where nanoseconds != 0 {
+                    let category: Int
+                    if let known = categoryIndex[name] {
+                        category = known
+                    } else {
+                        category = totals.count
+                        categoryIndex[name] = category
+                        totals.append(0)
+                        nonzero.append(([], []))
+                    }
+                    totals[category] = totals[category].addingSaturating(nanoseconds)
+                    if isHead { nonzero[category].head.append(Double(nanoseconds) / 1e6) } else { nonzero[category].base.append(Double(nanoseconds) / 1e6) }
+                }
+            }
         }
-        for (name, _) in totals.filter({ $0.value > 0 }).sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+        func withZeros(_ values: [Double], frames: Int) -> [Double] {
+            var all = [Double](repeating: 0, count: max(0, frames - values.count))
+            all.append(contentsOf: values)
+            return all
+        }
+        let ranked = categoryIndex.filter { totals[$0.value] > 0 }.sorted { (totals[$0.value], $1.key) > (totals[$1.value], $0.key) }
+        for (name, category) in ranked {
             let label = "\(name.isEmpty ? "(none)" : name): main-thread time per frame"
-            metrics.append(compare(BudgetParser.join("categories", name.isEmpty ? "(none)" : name) + ".main-ms-per-frame", label) {
-                $0.mainByCategory[name] ?? 0
-            })
+            metrics.append(
+                MetricComparison.compare(
+                    id: BudgetParser.join("categories", name.isEmpty ? "(none)" : name) + ".main-ms-per-frame", label: label,
+                    base: withZeros(nonzero[category].base, frames: baseFrames.count),
+                    head: withZeros(nonzero[category].head, frames: headFrames.count),
+                    thresholds: thresholds, bootstrapResamples: bootstrapResamples))
+            nonzero[category] = ([], [])
         }
         self.metrics = metrics
 

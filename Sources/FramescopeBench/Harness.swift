@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -67,4 +68,13 @@ func formatFixed(_ value: Double, decimals: Int) -> String {
     var fractionText = String(fraction)
     while fractionText.count < decimals { fractionText = "0" + fractionText }
     return (value < 0 ? "-" : "") + String(whole) + (decimals > 0 ? "." + fractionText : "")
+}
+
+/// This process's peak resident memory in KiB: `VmHWM` from `/proc/self/status`, which belongs to
+/// this address space alone (`getrusage`'s `ru_maxrss` survives `execve`); `nil` where there is no
+/// `/proc`.
+func peakResidentKilobytes() -> Int? {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    return status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?
+        .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) }
 }

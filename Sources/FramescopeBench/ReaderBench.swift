@@ -135,10 +135,7 @@ private func readOnly(_ path: String) -> Never {
         print("read-only failed: \(error)")
         exit(1)
     }
-    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?
-        .split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) }
-    print("read-only \(peak ?? -1) \(trace.events.count)")
+    print("read-only \(peakResidentKilobytes() ?? -1) \(trace.events.count)")
     exit(0)
 }
 
@@ -151,7 +148,7 @@ private func baselinePeak() -> Int? {
     return readOnlyPeak(path: path)?.0
 }
 
-private func run(_ executable: String, _ arguments: [String], environment: [String: String]?) -> String? {
+func run(_ executable: String, _ arguments: [String], environment: [String: String]?) -> String? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments

@@ -1,3 +1,4 @@
+import Foundation
 import FrameAnalysis
 import FrameTrace
 import FrameTraceReader
@@ -65,4 +66,74 @@ func runAnalysisScalingBenchmarks() {
     }
     analyse("40k frames x 200 categories", makeManyCategoryTrace(frames: 40_000, categories: 200), repetitions: 5)
     analyse("event-heavy synthetic trace", makeSyntheticTrace(events: 400_000, seed: 0x5EED), repetitions: 5)
+}
+
+private let compareOnlyVariable = "FRAMESCOPE_BENCH_COMPARE_ONLY"
+
+/// `compare A A` on the 40k-frame, 200-category trace: the comparison alone (both reports made),
+/// end to end in process (read and analyse both sides, compare, render the text), and the peak
+/// resident memory of a process that does only that, against one that only reads and analyses.
+func runCompareBenchmarks() {
+    if let path = ProcessInfo.processInfo.environment[compareOnlyVariable] { compareOnly(path) }
+    section("compare A A: 40k frames x 200 categories")
+    let bytes = makeManyCategoryTrace(frames: 40_000, categories: 200)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-bench-compare.json").path
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+        print("could not write \(path)")
+        return
+    }
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    guard let trace = try? ChromeTraceReader.read(contentsOf: path) else {
+        print("the reader failed")
+        return
+    }
+    let report = FrameAnalyzer.analyze(trace)
+    var comparison: Comparison?
+    let statistics = measure(repetitions: 5, operations: 1) {
+        comparison = Comparison(base: [report], head: [report], baseSources: ["A"], headSources: ["A"])
+    }
+    figure("compare: the comparison alone, median of 5", statistics.median / 1e6, "ms",
+           note: "\(comparison?.metrics.count ?? 0) metrics, \(report.summary.frameCount) frames a side")
+    var endToEnd = UInt64.max
+    for _ in 0..<3 {
+        let start = benchNow()
+        guard let base = try? ChromeTraceReader.read(contentsOf: path), let head = try? ChromeTraceReader.read(contentsOf: path) else { return }
+        let result = Comparison(base: [FrameAnalyzer.analyze(base)], head: [FrameAnalyzer.analyze(head)], baseSources: [path], headSources: [path])
+        blackHole(result.text())
+        endToEnd = min(endToEnd, benchNow() - start)
+    }
+    figure("compare: end to end (read, analyse both, compare, text), best of 3", Double(endToEnd) / 1e6, "ms",
+           note: "\(formatFixed(Double(bytes.count) / 1e6, decimals: 1)) MB a side; target < 500 ms")
+    var environment = ProcessInfo.processInfo.environment
+    func peak(_ mode: String) -> Int? {
+        environment[compareOnlyVariable] = path + "\n" + mode
+        return run(CommandLine.arguments[0], ["robust"], environment: environment)?
+            .split(separator: "\n").first { $0.hasPrefix("compare-only ") }
+            .flatMap { Int($0.split(separator: " ")[1]) }
+    }
+    if let analysed = peak("analyse"), let compared = peak("compare"), analysed > 0, compared > 0 {
+        figure("compare: peak RSS of a process reading and analysing both sides", Double(analysed) / 1024, "MiB", note: "VmHWM")
+        figure("compare: peak RSS of a process that also compares", Double(compared) / 1024, "MiB",
+               note: "\(compared >= analysed ? "+" : "-")\(formatFixed(Double(abs(compared - analysed)) / 1024, decimals: 1)) MiB for the comparison")
+    } else {
+        print("(peak RSS not measured: no /proc/self/status, or the child run failed)")
+    }
+}
+
+/// The compare-only mode: read and analyse the file twice, compare when asked, print
+/// `compare-only <peak RSS KiB>`, exit.
+private func compareOnly(_ request: String) -> Never {
+    let parts = request.split(separator: "\n").map(String.init)
+    guard parts.count == 2, let base = try? ChromeTraceReader.read(contentsOf: parts[0]),
+          let head = try? ChromeTraceReader.read(contentsOf: parts[0]) else {
+        print("compare-only failed")
+        exit(1)
+    }
+    let reports = (FrameAnalyzer.analyze(base), FrameAnalyzer.analyze(head))
+    if parts[1] == "compare" {
+        blackHole(Comparison(base: [reports.0], head: [reports.1], baseSources: ["A"], headSources: ["A"]).text())
+    }
+    blackHole(reports)
+    print("compare-only \(peakResidentKilobytes() ?? -1)")
+    exit(0)
 }

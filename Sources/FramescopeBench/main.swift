@@ -18,4 +18,5 @@ if wants("reader") { runReaderBenchmarks(generatedEvents: 1_000_000) }
 if wants("robust") {
     runRobustnessBenchmarks()
     runAnalysisScalingBenchmarks()
+    runCompareBenchmarks()
 }

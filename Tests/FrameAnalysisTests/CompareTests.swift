@@ -151,6 +151,47 @@ struct CompareTests {
         #expect(pooled.summaries.first { $0.id == "frames" }?.base == 300)
     }
 
+    @Test("A category that ran in a few frames is compared over every frame, 0 where it did not run")
+    func sparseCategories() {
+        // Frame i runs category c(i % 7) only, and `layout` in every third frame; head's c3 is
+        // twice as slow. Each category's metric must equal a comparison of the per-frame values
+        // written out in full, zeros included.
+        func report(c3Scale: Double, seed: UInt64) -> FrameReport {
+            var generator = SeededGenerator(seed: seed)
+            var frames: [FrameReport.Frame] = []
+            for index in 0..<400 {
+                let vsync = Int64(index) * 16_666_667
+                var byCategory: [String: Int64] = ["c\(index % 7)": Int64.random(in: 1_000_000...3_000_000, using: &generator)]
+                if index % 7 == 3 { byCategory["c3"] = Int64(Double(byCategory["c3"]!) * c3Scale) }
+                if index % 3 == 0 { byCategory["layout"] = Int64.random(in: 100_000...900_000, using: &generator) }
+                let main = byCategory.values.reduce(0, +)
+                frames.append(FrameReport.Frame(
+                    index: index, vsync: vsync, deadline: vsync + 16_666_667, workStart: vsync, commitEnd: vsync + main,
+                    mainThreadNanoseconds: main, mainByCategory: byCategory, backgroundByCategory: [:]))
+            }
+            var result = syntheticReport(costs: [])
+            result.frames = frames
+            result.summary = FrameAnalyzer.summarize(frames, interval: 16_666_667, mainOutside: 0)
+            return result
+        }
+        let base = report(c3Scale: 1, seed: 1), head = report(c3Scale: 2, seed: 2)
+        let comparison = Comparison(base: [base], head: [head], baseSources: ["b"], headSources: ["h"])
+        let categories = comparison.metrics.filter { $0.id.hasPrefix("categories.") }
+        #expect(categories.count == 8)
+        for metric in categories {
+            let name = String(metric.id.dropFirst("categories.".count).dropLast(".main-ms-per-frame".count))
+            let dense = MetricComparison.compare(
+                id: metric.id, label: metric.label,
+                base: base.frames.map { Double($0.mainByCategory[name] ?? 0) / 1e6 },
+                head: head.frames.map { Double($0.mainByCategory[name] ?? 0) / 1e6 }, thresholds: .defaults)
+            #expect(metric.base?.p50 == dense.base?.p50 && metric.base?.p95 == dense.base?.p95 && metric.head?.max == dense.head?.max, "\(name)")
+            #expect(metric.shift == dense.shift && metric.pValue == dense.pValue && metric.verdict == dense.verdict, "\(name)")
+            #expect(metric.base?.count == 400 && metric.head?.count == 400, "\(name)")
+        }
+        #expect(categories.first { $0.id == "categories.c3.main-ms-per-frame" }?.verdict == .regression)
+        #expect(categories.filter { $0.verdict == .regression }.count == 1)
+    }
+
     @Test("A side without frames cannot be compared and fails")
     func noData() {
         let comparison = compareCosts([], [8e6, 9e6])

@@ -1,4 +1,5 @@
 import FrameAnalysis
+import FrameTrace
 import Testing
 
 @Suite("Mann–Whitney U test")
@@ -71,6 +72,36 @@ struct MannWhitneyTests {
         let faster = try #require(mannWhitneyTest(base: [4, 5], head: [1, 2, 3]))
         #expect(faster.commonLanguageEffectSize == 0)
         #expect(faster.z < 0)
+    }
+
+    @Test("U, z and the p-value equal ranks computed by sorting the pooled values, with heavy ties", arguments: UInt64(1)...20)
+    func pooledRanksReference(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        // Mostly zeros (a category that rarely runs) and a few repeated small values.
+        func sample(_ count: Int) -> [Double] {
+            (0..<count).map { _ in Int.random(in: 0..<10, using: &generator) < 7 ? 0 : Double(Int.random(in: 1...5, using: &generator)) }
+        }
+        let base = sample(Int.random(in: 1...60, using: &generator)), head = sample(Int.random(in: 1...60, using: &generator))
+        let pooled = (base.map { ($0, false) } + head.map { ($0, true) }).sorted { $0.0 < $1.0 }
+        var headRankSum = 0.0, tieTerm = 0.0, start = 0
+        while start < pooled.count {
+            var end = start
+            while end < pooled.count && pooled[end].0 == pooled[start].0 { end += 1 }
+            let heads = pooled[start..<end].filter(\.1).count
+            headRankSum += Double(heads) * Double(start + 1 + end) / 2
+            let tied = Double(end - start)
+            tieTerm += tied * tied * tied - tied
+            start = end
+        }
+        let expectedU = headRankSum - Double(head.count) * Double(head.count + 1) / 2
+        let result = mannWhitneyTest(base: base, head: head)!
+        #expect(result.u == expectedU)
+        let total = Double(base.count + head.count)
+        let variance = Double(base.count * head.count) / 12 * ((total + 1) - tieTerm / (total * (total - 1)))
+        if variance > 0, result.method == .normalApproximation {
+            let deviation = expectedU - Double(base.count * head.count) / 2
+            #expect(abs(result.z - Double(signOf: deviation, magnitudeOf: max(0, abs(deviation) - 0.5)) / variance.squareRoot()) < 1e-12)
+        }
     }
 
     @Test("Empty samples give no result")

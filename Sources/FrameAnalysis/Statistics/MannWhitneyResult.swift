@@ -70,17 +70,23 @@ public struct MannWhitneyResult: Hashable, Sendable {
 ///   O(*n*₁² *n*₂).
 public func mannWhitneyTest(base: [Double], head: [Double]) -> MannWhitneyResult? {
     guard !base.isEmpty, !head.isEmpty else { return nil }
-    let pooled = (base.map { ($0, false) } + head.map { ($0, true) }).sorted { $0.0 < $1.0 }
+    // Ranks come from walking the two sorted samples side by side, one group of equal values at
+    // a time: the same ranks as sorting the pooled values, without sorting pairs.
+    let sortedBase = base.sorted()
+    let sortedHead = head.sorted()
     var headRankSum = 0.0
     var tieTerm = 0.0
     var start = 0
-    while start < pooled.count {
-        var end = start
-        var headsInGroup = 0
-        while end < pooled.count && pooled[end].0 == pooled[start].0 {
-            if pooled[end].1 { headsInGroup += 1 }
-            end += 1
-        }
+    var i = 0
+    var j = 0
+    while i < sortedBase.count || j < sortedHead.count {
+        let value = j == sortedHead.count || (i < sortedBase.count && sortedBase[i] < sortedHead[j]) ? sortedBase[i] : sortedHead[j]
+        let firstBase = i
+        while i < sortedBase.count && sortedBase[i] == value { i += 1 }
+        let firstHead = j
+        while j < sortedHead.count && sortedHead[j] == value { j += 1 }
+        let headsInGroup = j - firstHead
+        let end = start + (i - firstBase) + headsInGroup
         let tied = Double(end - start)
         headRankSum += Double(headsInGroup) * Double(start + 1 + end) / 2
         tieTerm += tied * tied * tied - tied
