@@ -31,7 +31,7 @@ for ((run = 1; run <= runs; run++)); do
     setup=0
     [[ $scenario != diffable-update ]] && setup=2.5
     delay=$(awk -v r="$RANDOM" -v s="$setup" 'BEGIN { printf "%.2f", s + 0.2 + (r % 2300) / 1000 }')
-    "$binary" simulate "$scenario" --stream --frames 100000 --seed "$run" --out "$trace" >/dev/null 2>"$work/stderr-$run.txt" &
+    "$binary" simulate "$scenario" --clock real --stream --frames 100000 --seed "$run" --out "$trace" >/dev/null 2>"$work/stderr-$run.txt" &
     pid=$!
     sleep "$delay"
     kill -KILL "$pid" 2>/dev/null

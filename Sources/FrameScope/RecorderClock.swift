@@ -1,5 +1,12 @@
 public import CFrameScope
 public import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where a recorder's timestamps come from: the CPU's invariant counter, the monotonic clock, or
 /// a manual clock for tests.
@@ -61,9 +68,10 @@ public struct RecorderClock: Sendable {
     /// simulated display waiting for its next vsync, advance it instead of waiting.
     public var manualClock: ManualClock? { manual }
 
-    /// `tsc`, `cntvct`, `mach-absolute-time`, `monotonic` or `manual`, as written in trace metadata.
+    /// `tsc`, `cntvct`, `mach-absolute-time`, `monotonic`, `manual` or `virtual` (a
+    /// thread-CPU-time manual clock), as written in trace metadata.
     public var name: String {
-        if manual != nil { return "manual" }
+        if let manual { return manual.followsThreadCPUTime ? "virtual" : "manual" }
         return readsCounter ? CounterCalibration.counterName : "monotonic"
     }
 }
@@ -161,19 +169,69 @@ enum CounterCalibration {
     }
 }
 
-/// A clock for tests: it starts at zero and moves only when advanced.
+/// A clock that moves only when told to: by ``advance(by:)`` and ``set(nanoseconds:)``, and, for a
+/// thread-CPU-time clock (``threadCPUTime(start:)``), by the CPU time of the thread that set it
+/// last.
+///
+/// A plain manual clock makes traces identical on every machine: work takes exactly what a test
+/// advances the clock by. A thread-CPU-time clock is the simulated display's **virtual time**: the
+/// thread that last called ``set(nanoseconds:)`` owns the clock, and while it runs, the clock moves
+/// with that thread's own CPU time (`CLOCK_THREAD_CPUTIME_ID`), not with the wall clock. Time the
+/// thread spends preempted by other processes does not count, so a run's timeline depends on the
+/// work it did, not on how busy the host was. Other threads read the time as of the owner's last
+/// reading. Work runs one lane at a time on such a clock (see `DisplayLoop`).
+///
+/// ```swift
+/// let virtual = ManualClock.threadCPUTime()
+/// let recorder = Recorder(clock: .manual(virtual))
+/// virtual.set(nanoseconds: 0)          // this thread owns the clock from 0
+/// recorder.withSpan("layout", category: .layout) { layOutCells() }   // as long as it computed
+/// ```
 public final class ManualClock: Sendable {
     @usableFromInline
     let value: Atomic<Int64>
+    /// For a thread-CPU-time clock: the owning thread and its CPU time at the last reading.
+    @usableFromInline
+    let owner = Mutex(CPUTimeOwner())
+    /// Whether the clock moves with its owning thread's CPU time.
+    public let followsThreadCPUTime: Bool
 
-    /// Creates a clock reading `start` nanoseconds.
-    public init(start: Int64 = 0) { value = Atomic(start) }
+    /// Creates a clock at `start` nanoseconds.
+    public init(start: Int64 = 0) {
+        value = Atomic(start)
+        followsThreadCPUTime = false
+    }
 
-    /// The current reading in nanoseconds.
+    private init(threadCPUTimeFrom start: Int64) {
+        value = Atomic(start)
+        followsThreadCPUTime = true
+    }
+
+    /// A clock that, once a thread sets it, moves with that thread's CPU time: the simulated
+    /// display's virtual time.
+    /// - Parameter start: The reading before any thread owns it.
+    public static func threadCPUTime(start: Int64 = 0) -> ManualClock { ManualClock(threadCPUTimeFrom: start) }
+
+    /// The current reading. On a thread-CPU-time clock read by its owner, the owner's CPU time since
+    /// its last reading is added first.
     @inlinable
-    public var nanoseconds: Int64 { value.load(ordering: .relaxed) }
+    public var nanoseconds: Int64 {
+        if !followsThreadCPUTime { return value.load(ordering: .relaxed) }
+        return ownerReading()
+    }
 
-    /// Moves the clock forward.
+    @usableFromInline
+    func ownerReading() -> Int64 {
+        owner.withLock { state in
+            guard state.isOwned, pthread_equal(state.thread, pthread_self()) != 0 else { return value.load(ordering: .relaxed) }
+            let cpu = threadCPUNanoseconds()
+            let elapsed = max(0, cpu - state.cpu)
+            state.cpu = cpu
+            return value.add(elapsed, ordering: .relaxed).newValue
+        }
+    }
+
+    /// Moves the clock forward by `duration`.
     /// - Precondition: `duration` is not negative.
     public func advance(by duration: Duration) {
         let nanoseconds = duration.nanosecondCount
@@ -181,8 +239,47 @@ public final class ManualClock: Sendable {
         value.add(nanoseconds, ordering: .relaxed)
     }
 
-    /// Sets the clock to an absolute reading.
-    public func set(nanoseconds: Int64) { value.store(nanoseconds, ordering: .relaxed) }
+    /// Sets the clock to `nanoseconds`, which may be earlier than its reading. On a
+    /// thread-CPU-time clock the calling thread becomes the owner, whose CPU time moves it from
+    /// here.
+    public func set(nanoseconds: Int64) {
+        guard followsThreadCPUTime else {
+            value.store(nanoseconds, ordering: .relaxed)
+            return
+        }
+        owner.withLock { state in
+            state = CPUTimeOwner(thread: pthread_self(), cpu: threadCPUNanoseconds(), isOwned: true)
+            value.store(nanoseconds, ordering: .relaxed)
+        }
+    }
+}
+
+/// The thread that owns a thread-CPU-time clock, and its CPU time at the last reading.
+@usableFromInline
+struct CPUTimeOwner: @unchecked Sendable {
+    // @unchecked: `pthread_t` is a pointer on Apple platforms; it is only compared, never followed.
+    var thread: pthread_t
+    var cpu: Int64
+    var isOwned: Bool
+
+    init() {
+        thread = pthread_self()
+        cpu = 0
+        isOwned = false
+    }
+
+    init(thread: pthread_t, cpu: Int64, isOwned: Bool) {
+        self.thread = thread
+        self.cpu = cpu
+        self.isOwned = isOwned
+    }
+}
+
+/// The calling thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`).
+func threadCPUNanoseconds() -> Int64 {
+    var time = timespec()
+    guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
+    return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
 }
 
 extension Duration {

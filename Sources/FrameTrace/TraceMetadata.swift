@@ -8,7 +8,8 @@ public struct TraceMetadata: Sendable, Hashable {
     public var producer: String?
     /// The producer's version.
     public var producerVersion: String?
-    /// The clock timestamps come from: `monotonic` or `manual`.
+    /// The clock timestamps come from: `tsc`, `cntvct`, `mach-absolute-time`, `monotonic`,
+    /// `manual`, or `virtual` (the simulated display on thread CPU time).
     public var clock: String?
     /// The frame interval of the simulated vsync grid, in nanoseconds.
     public var frameIntervalNanoseconds: Int64?

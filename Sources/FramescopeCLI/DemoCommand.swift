@@ -12,14 +12,14 @@ let isDebugBuild = false
 /// `framescope demo`: runs every scenario with every strategy, prints one comparison table and
 /// writes a page with every run's frame timeline.
 enum DemoCommand: Command {
-    static let options: Set<String> = ["out-dir", "frames", "fps", "seed", "workers", "format"]
+    static let options: Set<String> = ["out-dir", "frames", "fps", "seed", "workers", "format", "clock"]
     static let flags: Set<String> = ["wide"]
     static let help = """
         USAGE: framescope demo [--out-dir DIR] [--frames N] [--fps N] [--seed N] [--workers N] [--format text|markdown]
-                             [--wide]
+                             [--clock real|virtual] [--wide]
 
-        Runs every scenario with every strategy in the simulated display loop (real workloads, real
-        time), writes one trace per run into DIR, and prints one side-by-side table that fits 100
+        Runs every scenario with every strategy in the simulated display loop (real workloads, on
+        virtual time unless --clock real), writes one trace per run into DIR, and prints one side-by-side table that fits 100
         columns: hitch time ratio and the lane that caused most of it, p95 of main-thread and of
         render-lane cost per frame and p95 of input latency; then one verdict per scenario (which
         strategy wins, in which lane, by how much: the figure whose best and worst runs are the
@@ -34,7 +34,13 @@ enum DemoCommand: Command {
           --frames N      Frames per run, 1-100000 (default: 60).
           --fps N         Refresh rate, 1-240 Hz (default: 60).
           --seed N        Fixes the generated content (default: 1).
-          --workers N     Background worker threads (default: the core count).
+          --clock C       virtual (default): each piece of work takes its thread's CPU time and
+                          the lanes are laid out on the simulated device's timeline, so the
+                          host's load does not move a frame, and no run waits for a vsync.
+                          real: the loop waits for each vsync, work takes wall time, and the
+                          lanes compete for the host's cores.
+          --workers N     Background workers (default: 2 on virtual time; the core count on
+                          real time).
           --format F      text (default) or markdown (every column).
           --wide          Text with every column.
         """
@@ -60,7 +66,7 @@ enum DemoCommand: Command {
             }
         }
         let table = RunComparisonTable.make(
-            title: "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz, seed \(settings.seed)", runs: runs,
+            title: "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz on \(settings.timeDescription), seed \(settings.seed)", runs: runs,
             wide: format == "markdown" || arguments.has("wide"))
         printUntrusted(format == "markdown" ? table.markdown() : table.text(maxWidth: arguments.has("wide") ? nil : FrameReport.terminalWidth))
         let verdicts = RunComparisonTable.verdicts(runs: runs)
@@ -81,7 +87,7 @@ enum DemoCommand: Command {
             run.report.htmlSection(heading: "\(run.scenario) --strategy \(run.strategy)", id: "run-\(index + 1)")
         }
         let html = HTMLPage.document(
-            title: "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz, seed \(settings.seed)",
+            title: "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz on \(settings.timeDescription), seed \(settings.seed)",
             sections: sections,
             preamble: (isDebugBuild ? "<p><strong>Debug build: these figures are not representative.</strong></p>\n" : "") + preamble)
         do {

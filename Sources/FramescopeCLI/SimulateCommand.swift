@@ -7,14 +7,15 @@ import Foundation
 
 /// `framescope simulate`: runs one scenario with one strategy in the simulated display loop.
 enum SimulateCommand: Command {
-    static let options: Set<String> = ["strategy", "fps", "frames", "seed", "out", "workers"]
+    static let options: Set<String> = ["strategy", "fps", "frames", "seed", "out", "workers", "clock"]
     static let flags: Set<String> = ["stream"]
     static var help: String {
         var text = """
-            USAGE: framescope simulate SCENARIO [--strategy S] [--fps N] [--frames N] [--seed N] [--workers N] [--stream] --out TRACE
+            USAGE: framescope simulate SCENARIO [--strategy S] [--fps N] [--frames N] [--seed N] [--workers N]
+                                  [--clock real|virtual] [--stream] --out TRACE
 
             Runs real workloads frame by frame on a simulated display: a vsync grid drives the main
-            thread in real time, a worker pool runs background work, a render-server thread
+            thread on virtual time (or real time), a worker pool runs background work, a render-server thread
             composites each frame. Writes a Chrome trace and prints the frame report's summary.
 
             OPTIONS:
@@ -22,7 +23,13 @@ enum SimulateCommand: Command {
               --fps N        Refresh rate, 1-240 Hz (default: 60; 120 for ProMotion-style displays).
               --frames N     Frames to run, 1-100000 (default: 180).
               --seed N       Fixes the generated content (default: 1).
-              --workers N    Background worker threads (default: the core count).
+              --clock C      virtual (default): each piece of work takes its thread's CPU
+                             time and the lanes are laid out on the simulated device's timeline
+                             (trace clock "virtual"), so the host's load does not move a frame.
+                             real: the loop waits for each vsync, work takes wall time, and the
+                             lanes compete for the host's cores.
+              --workers N    Background workers (default: 2 on virtual time; the core count on
+                             real time).
               --out TRACE    Where to write the trace (required).
               --stream       Write the trace as the run goes (array form, through TraceStream),
                              flushed every \(ScenarioRun.streamFlushFrames) frames with progress on stderr: between
@@ -66,12 +73,25 @@ struct RunSettings {
     var frames: Int
     var seed: UInt64
     var workers: Int?
+    /// Whether the loop runs on virtual time (a thread-CPU-time manual clock) instead of real time.
+    var virtualClock: Bool
+    /// The simulated device's background workers on virtual time, unless `--workers` says otherwise.
+    static let virtualWorkers = 2
+
+    /// `virtual time (2 workers)` or `real time (2 workers)`, for titles.
+    var timeDescription: String {
+        let count = workers ?? ProcessInfo.processInfo.activeProcessorCount
+        return "\(virtualClock ? "virtual" : "real") time (\(count) worker\(count == 1 ? "" : "s"))"
+    }
 
     init(_ arguments: ParsedArguments, defaultFrames: Int) throws(UsageError) {
+        virtualClock = try arguments.choice("clock", among: ["virtual", "real"], default: "virtual") == "virtual"
         refreshRate = try arguments.integer("fps", default: 60, in: 1...240)
         frames = try arguments.integer("frames", default: defaultFrames, in: 1...100_000)
         seed = UInt64(try arguments.integer("seed", default: 1, in: 0...Int.max))
-        workers = arguments.value("workers") == nil ? nil : try arguments.integer("workers", default: 1, in: 1...256)
+        // Virtual time simulates a device, so its default does not depend on the host: 2 workers.
+        workers = arguments.value("workers") == nil ? (virtualClock ? RunSettings.virtualWorkers : nil)
+            : try arguments.integer("workers", default: 1, in: 1...256)
     }
 }
 
@@ -90,8 +110,9 @@ struct ScenarioRun {
         _ descriptor: ScenarioDescriptor, strategy: String, settings: RunSettings, tracePath: String, streaming: Bool = false
     ) throws -> ScenarioRun {
         let configuration = DisplayConfiguration(refreshRate: settings.refreshRate, frameCount: settings.frames, workerCount: settings.workers)
-        let recorder = Recorder(configuration: .init(
-            perThreadCapacity: 1 << 20, frameInterval: .nanoseconds(configuration.frameIntervalNanoseconds)))
+        let recorder = Recorder(
+            configuration: .init(perThreadCapacity: 1 << 20, frameInterval: .nanoseconds(configuration.frameIntervalNanoseconds)),
+            clock: settings.virtualClock ? .manual(.threadCPUTime()) : .fastest)
         recorder.annotate("scenario", .string(descriptor.name))
         recorder.annotate("strategy", .string(strategy))
         recorder.annotate("seed", .int(Int64(settings.seed)))

@@ -57,9 +57,9 @@ private struct RecordedFrame {
 struct DisplayLoopLaneTests {
     let interval = DisplayConfiguration(refreshRate: 60).frameIntervalNanoseconds
 
-    fileprivate func run(_ scenario: LaneScenario, frames: Int = 6) -> (Trace, DisplayLoop.Summary, Recorder) {
+    fileprivate func run(_ scenario: LaneScenario, frames: Int = 6, workers: Int = 2) -> (Trace, DisplayLoop.Summary, Recorder) {
         let recorder = Recorder(clock: .manual(ManualClock(start: 1_000_000)))
-        let configuration = DisplayConfiguration(refreshRate: 60, frameCount: frames, workerCount: 2)
+        let configuration = DisplayConfiguration(refreshRate: 60, frameCount: frames, workerCount: workers)
         let summary = DisplayLoop(recorder: recorder, configuration: configuration).run(scenario)
         return (recorder.snapshot(), summary, recorder)
     }
@@ -167,7 +167,7 @@ struct DisplayLoopLaneTests {
     func backgroundJobCarriesItsRequestTime() throws {
         let scenario = LaneScenario()
         scenario.requestsInFrame3 = true
-        let (trace, _, recorder) = run(scenario)
+        let (trace, _, recorder) = run(scenario, workers: 1)
         let main = recorder.mainThreadKey
         let frames = try frames(in: trace, main: main)
         let p = interval
@@ -194,6 +194,24 @@ struct DisplayLoopLaneTests {
         let flowEnd = try #require(trace.events.first { $0.phase == .flowEnd && $0.id == flowStart.id })
         #expect(flowEnd.thread == main)
         #expect(frames[5].frame.timestamp <= flowEnd.timestamp && flowEnd.timestamp <= frames[5].frame.endTimestamp)
+    }
+
+    @Test("Two simulated workers run two jobs side by side, each on a thread of its own")
+    func simulatedWorkersRunSideBySide() throws {
+        let scenario = LaneScenario()
+        scenario.requestsInFrame3 = true
+        let (trace, _, _) = run(scenario, workers: 2)
+        let slow = try #require(trace.events.first { $0.phase == .complete && trace.name(of: $0) == "slow job" })
+        let quick = try #require(trace.events.first { $0.phase == .complete && trace.name(of: $0) == "quick job" })
+        // The slow job no longer queues behind the quick one: both start at their request.
+        #expect(trace.arguments(of: slow)[FrameContract.Key.sinceRequest]?.integer == 0)
+        #expect(trace.arguments(of: quick)[FrameContract.Key.sinceRequest]?.integer == 0)
+        #expect(slow.thread != quick.thread)
+        #expect(Set([slow.thread, quick.thread].map { trace.threadName($0) }) == ["worker-1", "worker-2"])
+        #expect(slow.timestamp < quick.endTimestamp, "they overlap in simulated time")
+        // Results are applied as before: quick ends within frame 3's interval, slow after frame 4 began.
+        #expect(scenario.applied.map(\.job) == ["quick", "slow"])
+        #expect(scenario.applied.map(\.frame) == [4, 5])
     }
 
     @Test("The exported trace with its frame timeline tracks passes the independent validator")
@@ -257,5 +275,69 @@ enum DisplayLoopValidator {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// Work that takes a given amount of its thread's CPU time: main-thread work per frame, and one
+/// background job in frame 1.
+private final class CPUScenario: Scenario {
+    var mainMilliseconds: [Int: Int64] = [:]
+    var jobMilliseconds: Int64 = 0
+    var appliedInFrame: Int?
+    private var currentFrame = -1
+
+    func frame(_ context: FrameContext) {
+        currentFrame = context.frameIndex
+        if context.frameIndex == 1, jobMilliseconds > 0 {
+            let milliseconds = jobMilliseconds
+            context.inBackground("cpu job", category: .imageDecode, work: {
+                burnCPU(nanoseconds: milliseconds * 1_000_000)
+                return 0
+            }) { [unowned self] _ in appliedInFrame = currentFrame + 1 }  // applied before the frame's own work
+        }
+        let milliseconds = mainMilliseconds[context.frameIndex] ?? 1
+        context.recorder.withSpan("work", category: .layout) { burnCPU(nanoseconds: milliseconds * 1_000_000) }
+    }
+}
+
+/// Burns the calling thread's CPU until its CPU time has advanced by at least `nanoseconds`.
+private func burnCPU(nanoseconds: Int64) {
+    func cpu() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+    let start = cpu()
+    var sink: UInt64 = 1
+    while cpu() - start < nanoseconds {
+        for _ in 0..<1_000 { sink = sink &* 6_364_136_223_846_793_005 &+ 1 }
+    }
+    withExtendedLifetime(sink) {}
+}
+
+@Suite("Display loop on virtual time")
+struct DisplayLoopVirtualTimeTests {
+    @Test("Work takes its CPU time: 30 ms of main-thread work misses one vsync and is a commit hitch; a 20 ms job lands two frames on")
+    func cpuTimeDecidesTheFrames() throws {
+        let scenario = CPUScenario()
+        scenario.mainMilliseconds[2] = 30
+        scenario.jobMilliseconds = 20
+        let recorder = Recorder(clock: .manual(.threadCPUTime()))
+        let configuration = DisplayConfiguration(refreshRate: 60, frameCount: 6, workerCount: 2)
+        let summary = DisplayLoop(recorder: recorder, configuration: configuration).run(scenario)
+        // 30 ms is more than one interval (16.67 ms) and less than two, whatever the machine's load.
+        #expect(summary.missedVsyncs == 1)
+        #expect(summary.lateFramesByCause == [.commit: 1])
+        let trace = recorder.snapshot()
+        let frames = trace.events.filter { $0.phase == .complete && trace.category(of: $0) == "frame" }.sorted { $0.timestamp < $1.timestamp }
+        try #require(frames.count == 6)
+        #expect(frames[2].duration >= 30_000_000)
+        #expect(frames[1].duration < 16_000_000)
+        // Requested in frame 1 (at about V1 + 1 ms), the job ends about 21 ms after V1: after
+        // frame 2's vsync, before frame 3's, so frame 3 applies it.
+        let job = try #require(trace.events.first { $0.phase == .complete && trace.name(of: $0) == "cpu job" })
+        #expect(job.duration >= 20_000_000)
+        #expect(scenario.appliedInFrame == 3)
+        #expect(trace.metadata.clock == "virtual")
     }
 }

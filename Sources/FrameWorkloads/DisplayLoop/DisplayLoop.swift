@@ -130,9 +130,15 @@ public final class FrameContext {
 /// On a manual clock the lanes are simulated one at a time so that runs are the same on every
 /// machine: a render or background job runs on its thread while the main thread waits, starting at
 /// the simulated time its lane would (the commit's end or the render server's last end; the
-/// request or the single simulated worker's last end), taking what its work advances the clock
-/// by; then the clock returns to the main thread's time. A background result is applied by the
-/// first frame that starts at or after the job's simulated end.
+/// request or, of the `workerCount` simulated workers, the one free first — each on a thread of
+/// its own, `worker-1` … `worker-N`), taking what its work advances the clock by; then the clock
+/// returns to the main thread's time. A background result is applied by the first frame that
+/// starts at or after the job's simulated end.
+///
+/// **Virtual time.** On a thread-CPU-time manual clock (``FrameScope/ManualClock/threadCPUTime(start:)``)
+/// the same simulation runs real workloads: each piece of work takes the CPU time its thread spent
+/// on it, and frames, lanes and deadlines are laid out on the simulated device's timeline. What
+/// other processes do to the host does not move a frame's outcome; only the work's own cost does.
 ///
 /// ```swift
 /// let loop = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: 120))
@@ -143,28 +149,36 @@ public final class DisplayLoop {
     public let recorder: Recorder
     /// How the display runs.
     public let configuration: DisplayConfiguration
-    private let workers: WorkerPool
+    /// The background workers: one pool of `workerCount` threads on a real clock; on a manual
+    /// clock, one single-thread pool per simulated worker, so each simulated worker's jobs stay on
+    /// one thread of the trace.
+    private let workers: [WorkerPool]
     private let renderServer: WorkerPool
     private let completed = CompletedJobs()
     private let renderLane = RenderLane()
     private var grid: VsyncGrid
     private var pending: [UInt64: (any Sendable) -> Void] = [:]
     private var nextJobID: UInt64 = 1
-    /// On a manual clock: when the single simulated worker is free again.
-    private var simulatedWorkerFree: Int64 = .min
+    /// On a manual clock: when each simulated worker is free again.
+    private var simulatedWorkerFree: [Int64]
     fileprivate var renderJobs: [(StaticString, @Sendable () -> Void)] = []
 
     /// Creates a loop and starts its worker and render-server threads.
     public init(recorder: Recorder, configuration: DisplayConfiguration) {
         self.recorder = recorder
         self.configuration = configuration
-        workers = WorkerPool(count: configuration.workerCount, name: "worker", recorder: recorder)
+        if recorder.clock.manualClock != nil {
+            workers = (1...configuration.workerCount).map { WorkerPool(count: 1, name: "worker", recorder: recorder, firstIndex: $0) }
+        } else {
+            workers = [WorkerPool(count: configuration.workerCount, name: "worker", recorder: recorder)]
+        }
+        simulatedWorkerFree = Array(repeating: .min, count: configuration.workerCount)
         renderServer = WorkerPool(count: 1, name: "render-server", recorder: recorder)
         grid = VsyncGrid(origin: recorder.clock.now() + configuration.frameIntervalNanoseconds, interval: configuration.frameIntervalNanoseconds)
     }
 
     deinit {
-        workers.shutDown()
+        for pool in workers { pool.shutDown() }
         renderServer.shutDown()
     }
 
@@ -212,7 +226,7 @@ public final class DisplayLoop {
                     vsync = free
                 }
             }
-            if configuration.waitsForBackgroundWork { workers.waitUntilIdle() }
+            if configuration.waitsForBackgroundWork { for pool in workers { pool.waitUntilIdle() } }
             waitUntil(vsync)
             let context = FrameContext(loop: self, frameIndex: index, vsync: vsync)
             let start = recorder.clock.now()
@@ -227,7 +241,7 @@ public final class DisplayLoop {
             tick = nextTick
             progress(index + 1)
         }
-        workers.waitUntilIdle()
+        for pool in workers { pool.waitUntilIdle() }
         renderServer.waitUntilIdle()
         let unapplied = completed.takeAll().count
         pending.removeAll()
@@ -250,8 +264,10 @@ public final class DisplayLoop {
         let completed = completed
         let requested = recorder.clock.now()
         let manual = recorder.clock.manualClock
-        let simulatedStart = max(requested, simulatedWorkerFree)
-        workers.submit {
+        // On a manual clock the job goes to the simulated worker that is free first.
+        let slot = manual == nil ? 0 : simulatedWorkerFree.indices.min { simulatedWorkerFree[$0] < simulatedWorkerFree[$1] } ?? 0
+        let simulatedStart = max(requested, simulatedWorkerFree[slot])
+        workers[manual == nil ? 0 : slot].submit {
             // On a manual clock the job starts when the simulated worker would.
             manual?.set(nanoseconds: simulatedStart)
             let result = recorder.withSpan(name, category: category) {
@@ -264,8 +280,8 @@ public final class DisplayLoop {
             completed.push(CompletedJob(id: id, flow: flow, category: category, result: result, end: recorder.clock.now()))
         }
         if let manual {
-            workers.waitUntilIdle()
-            simulatedWorkerFree = manual.nanoseconds
+            workers[slot].waitUntilIdle()
+            simulatedWorkerFree[slot] = manual.nanoseconds
             manual.set(nanoseconds: requested)
         }
     }

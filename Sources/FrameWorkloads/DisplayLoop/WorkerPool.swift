@@ -10,11 +10,12 @@ final class WorkerPool: Sendable {
     private let state = JobQueue()
     let threadCount: Int
 
-    /// Starts `count` threads named `name-1` … `name-count` in `recorder`'s traces.
-    init(count: Int, name: String, recorder: Recorder) {
+    /// Starts `count` threads named `name-firstIndex` … `name-(firstIndex + count - 1)` in
+    /// `recorder`'s traces.
+    init(count: Int, name: String, recorder: Recorder, firstIndex: Int = 1) {
         precondition(count >= 1, "a worker pool needs at least one thread")
         threadCount = count
-        for index in 1...count {
+        for index in firstIndex..<(firstIndex + count) {
             let state = state
             let thread = Thread {
                 recorder.nameCurrentThread("\(name)-\(index)")

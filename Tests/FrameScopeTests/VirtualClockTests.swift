@@ -1,0 +1,90 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import FrameScope
+
+/// Burns the calling thread's CPU until its CPU time has advanced by at least `nanoseconds`.
+func burnThreadCPU(nanoseconds: Int64) {
+    let start = threadCPUNanoseconds()
+    var sink: UInt64 = 0x9E37_79B9_7F4A_7C15
+    while threadCPUNanoseconds() - start < nanoseconds {
+        for _ in 0..<1_000 { sink = sink &* 6_364_136_223_846_793_005 &+ 1 }
+    }
+    withExtendedLifetime(sink) {}
+}
+
+/// A thread-CPU-time clock's readings: they follow the owning thread's CPU time, whatever the
+/// wall clock or other threads do. Assertions are on CPU time the test itself spent, so a busy
+/// machine makes them slower, never different.
+@Suite("Virtual clock (thread CPU time)")
+struct VirtualClockTests {
+    @Test("The owner's reading moves with the CPU time it spends, from where it was set")
+    func followsOwnerCPUTime() {
+        let clock = ManualClock.threadCPUTime(start: 5)
+        #expect(clock.nanoseconds == 5, "no owner yet: the start")
+        clock.set(nanoseconds: 1_000_000)
+        burnThreadCPU(nanoseconds: 3_000_000)
+        let reading = clock.nanoseconds
+        #expect(reading >= 4_000_000)
+        #expect(reading < 4_000_000 + 50_000_000, "only the burn's CPU time and the loop's own")
+        #expect(clock.nanoseconds >= reading, "never goes back while owned")
+        #expect(RecorderClock.manual(clock).name == "virtual")
+    }
+
+    @Test("Time the owner spends off the CPU does not count")
+    func waitingDoesNotCount() {
+        let clock = ManualClock.threadCPUTime()
+        clock.set(nanoseconds: 0)
+        let before = clock.nanoseconds
+        Thread.sleep(forTimeInterval: 0.05)  // the thing measured: 50 ms asleep, off the CPU
+        #expect(clock.nanoseconds - before < 10_000_000)
+    }
+
+    @Test("Another thread reads the owner's last reading, and setting the clock hands it over")
+    func otherThreadsSeeLastReading() {
+        /// Runs `body` on a new thread and returns its result.
+        func onAnotherThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+            let result = Mutex<T?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                let value = body()
+                result.withLock { $0 = value }
+                done.signal()
+            }.start()
+            done.wait()
+            return result.withLock { $0! }
+        }
+        let clock = ManualClock.threadCPUTime()
+        clock.set(nanoseconds: 100)
+        burnThreadCPU(nanoseconds: 1_000_000)
+        let last = clock.nanoseconds
+        let seen = onAnotherThread {
+            burnThreadCPU(nanoseconds: 1_000_000)  // a non-owner's CPU time moves nothing
+            let first = clock.nanoseconds
+            burnThreadCPU(nanoseconds: 1_000_000)
+            return [first, clock.nanoseconds]
+        }
+        #expect(seen == [last, last])
+        let handedOver = onAnotherThread {
+            clock.set(nanoseconds: 10_000_000)
+            burnThreadCPU(nanoseconds: 2_000_000)
+            return clock.nanoseconds
+        }
+        #expect(handedOver >= 12_000_000)
+        burnThreadCPU(nanoseconds: 1_000_000)
+        #expect(clock.nanoseconds == handedOver, "the former owner now reads the new owner's last reading")
+    }
+
+    @Test("A plain manual clock ignores CPU time; advance moves both kinds")
+    func plainManualClockIsUnmoved() {
+        let plain = ManualClock(start: 7)
+        plain.set(nanoseconds: 7)
+        burnThreadCPU(nanoseconds: 1_000_000)
+        #expect(plain.nanoseconds == 7)
+        #expect(RecorderClock.manual(plain).name == "manual")
+        let virtual = ManualClock.threadCPUTime()
+        virtual.set(nanoseconds: 0)
+        virtual.advance(by: .milliseconds(20))
+        #expect(virtual.nanoseconds >= 20_000_000)
+    }
+}
