@@ -83,6 +83,8 @@ public final class Recorder: Sendable {
     let capacity: UInt64
     let processID: Int64
     let buffers = Mutex<ThreadBuffers>(ThreadBuffers())
+    /// The chunks threads' rings grow from.
+    let pool: BufferPool
     let allocatedRings = Atomic<Int>(0)
     /// Times a thread looked for its buffer under the lock because its cache lacked this recorder.
     let lockedLookups = Atomic<Int>(0)
@@ -120,6 +122,7 @@ public final class Recorder: Sendable {
         var capacity: UInt64 = 1
         while capacity < UInt64(configuration.perThreadCapacity) { capacity <<= 1 }
         self.capacity = capacity
+        pool = BufferPool(capacity: capacity, maximumChunks: 0)
         processID = Int64(getpid())
         if clock.readsCounter { CounterCalibration.start() }
         startTimestamp = clock.now()
@@ -189,7 +192,7 @@ public final class Recorder: Sendable {
             if let spare = buffers.spare.popLast() {
                 ring = spare
             } else {
-                guard let created = fs_ring_create(capacity) else { return nil }
+                guard let created = fs_ring_create(pool.pool, capacity) else { return nil }
                 ring = created
                 allocatedRings.add(1, ordering: .relaxed)
             }
@@ -293,6 +296,10 @@ public final class Recorder: Sendable {
     /// ``Configuration/perThreadCapacity`` (rounded up to a power of two) × 32 bytes; a program
     /// whose threads come and go, and that drains, needs about as many as it has threads at once.
     public var threadBufferCount: Int { allocatedRings.load(ordering: .relaxed) }
+
+    /// What the recorder's pool of record chunks holds: chunks allocated, at the peak, and waiting
+    /// in the pool. For tests and the benchmark.
+    package var bufferPoolStatistics: BufferPoolStatistics { pool.statistics }
 
     /// The trace id of the main thread.
     public var mainThreadKey: ThreadKey { threadKey(serial: mainSerial.load(ordering: .relaxed)) }
