@@ -29,8 +29,20 @@ public final class Recorder: Sendable {
     /// How a recorder is set up.
     public struct Configuration: Sendable {
         /// Events each thread can hold before it drops; rounded up to a power of two.
-        /// Each event takes 32 bytes, so the default 65,536 costs 2 MiB per recording thread.
+        ///
+        /// Each event takes 32 bytes. A thread's buffer grows to this in chunks of 256 events
+        /// (8 KiB) from the recorder's pool as it records, and hands chunks back once they are
+        /// drained, so the default 65,536 (2 MiB) is what a thread that records faster than the
+        /// drains can take, not what every thread costs.
         public var perThreadCapacity: Int
+        /// Events all threads together can hold at once, or `nil` (the default) for no limit
+        /// beyond ``perThreadCapacity`` per thread; rounded up to whole chunks of 256 events
+        /// (or of ``perThreadCapacity``, when that is smaller).
+        ///
+        /// A thread that needs a chunk when the pool has none left drops its events and counts
+        /// them, like a full thread. Each thread that has recorded keeps one chunk until it
+        /// exits and is drained, so allow at least one chunk per thread that records at once.
+        public var totalCapacity: Int?
         /// The display's nominal frame interval, written into the trace's metadata for analysis;
         /// `nil` (the default) states none, so analysis uses each frame's own budget, `--fps`, or
         /// 60 fps. Change it while recording with ``Recorder/setFrameInterval(_:)``.
@@ -41,14 +53,17 @@ public final class Recorder: Sendable {
         public var isEnabled: Bool
 
         /// Creates a configuration.
-        /// - Precondition: `perThreadCapacity` is at least 1 and `frameInterval` is positive.
+        /// - Precondition: `perThreadCapacity` and `totalCapacity` are at least 1, and
+        ///   `frameInterval` is positive.
         public init(
-            perThreadCapacity: Int = 65_536, frameInterval: Duration? = nil,
+            perThreadCapacity: Int = 65_536, totalCapacity: Int? = nil, frameInterval: Duration? = nil,
             processName: String = "framescope", isEnabled: Bool = true
         ) {
             precondition(perThreadCapacity >= 1, "perThreadCapacity must be at least 1")
+            precondition(totalCapacity.map { $0 >= 1 } ?? true, "totalCapacity must be at least 1")
             precondition(frameInterval.map { $0 > .zero } ?? true, "frameInterval must be positive")
             self.perThreadCapacity = perThreadCapacity
+            self.totalCapacity = totalCapacity
             self.frameInterval = frameInterval
             self.processName = processName
             self.isEnabled = isEnabled
@@ -122,7 +137,7 @@ public final class Recorder: Sendable {
         var capacity: UInt64 = 1
         while capacity < UInt64(configuration.perThreadCapacity) { capacity <<= 1 }
         self.capacity = capacity
-        pool = BufferPool(capacity: capacity, maximumChunks: 0)
+        pool = BufferPool(capacity: capacity, totalCapacity: configuration.totalCapacity)
         processID = Int64(getpid())
         if clock.readsCounter { CounterCalibration.start() }
         startTimestamp = clock.now()

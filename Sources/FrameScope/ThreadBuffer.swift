@@ -59,9 +59,12 @@ final class BufferPool: @unchecked Sendable {
 
     /// - Parameters:
     ///   - capacity: The per-thread capacity, a power of two.
-    ///   - maximumChunks: Chunks the pool may allocate in all; 0 for no cap.
-    init(capacity: UInt64, maximumChunks: UInt64) {
-        guard let pool = fs_pool_create(min(BufferPool.chunkRecords, capacity), maximumChunks) else {
+    ///   - totalCapacity: Records the pool may allocate in all, rounded up to whole chunks; `nil`
+    ///     for no cap.
+    init(capacity: UInt64, totalCapacity: Int?) {
+        let chunkRecords = min(BufferPool.chunkRecords, capacity)
+        let maximumChunks = totalCapacity.map { (UInt64($0) + chunkRecords - 1) / chunkRecords } ?? 0
+        guard let pool = fs_pool_create(chunkRecords, maximumChunks) else {
             fatalError("framescope: out of memory creating a recorder's buffer pool")
         }
         self.pool = pool
