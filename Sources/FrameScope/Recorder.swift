@@ -12,8 +12,9 @@ import Darwin
 /// Records spans, instants, counters and flows from any thread, cheaply, and exports them as a
 /// ``FrameTrace/Trace``.
 ///
-/// Each thread records into its own bounded ring buffer, found through a thread-local slot: the
-/// hot path takes no lock and allocates nothing once the thread's buffer exists. When a buffer is
+/// Each thread records into its own bounded buffer, found through a thread-local slot: the hot
+/// path takes no lock and allocates nothing, except once every 256 events, when the buffer takes
+/// its next chunk from the recorder's pool (drains hand chunks back). When a buffer is
 /// full, further events on that thread are dropped and counted (``droppedEventCounts``, and the
 /// trace's metadata); nothing is lost silently. ``drain()`` and ``snapshot()`` are safe while other
 /// threads keep recording.
@@ -307,9 +308,10 @@ public final class Recorder: Sendable {
     }
 
     /// The per-thread buffers this recorder has allocated: held by live threads, by exited
-    /// threads until their events are drained, or kept for the next new thread. Each takes
-    /// ``Configuration/perThreadCapacity`` (rounded up to a power of two) × 32 bytes; a program
-    /// whose threads come and go, and that drains, needs about as many as it has threads at once.
+    /// threads until their events are drained, or kept (empty) for the next new thread. A buffer
+    /// holds the chunks of 256 events (8 KiB) it has taken from the recorder's pool and not yet
+    /// handed back, up to ``Configuration/perThreadCapacity`` events; a program whose threads come
+    /// and go, and that drains, needs about as many as it has threads at once.
     public var threadBufferCount: Int { allocatedRings.load(ordering: .relaxed) }
 
     /// What the recorder's pool of record chunks holds: chunks allocated, at the peak, and waiting
