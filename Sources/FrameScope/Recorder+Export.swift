@@ -136,8 +136,9 @@ private struct TraceAssembler {
         guard head != tail else { return }
         let attachments: [UInt32: Attachment] = buffer.attachments.withLockAnnounced { attachments in
             var taken: [UInt32: Attachment] = [:]
-            for position in head..<tail {
-                let index = fs_ring_read(ring, position).extra
+            var cursor = fs_ring_cursor_at_head(ring)
+            for _ in head..<tail {
+                let index = fs_ring_cursor_next(&cursor).extra
                 guard index != 0, let attachment = attachments[index] else { continue }
                 taken[index] = attachment
                 if consume { attachments[index] = nil }
@@ -145,8 +146,9 @@ private struct TraceAssembler {
             return taken
         }
         trace.events.reserveCapacity(trace.events.count + Int(tail - head))
-        for position in head..<tail {
-            let record = fs_ring_read(ring, position)
+        var cursor = fs_ring_cursor_at_head(ring)
+        for _ in head..<tail {
+            let record = fs_ring_cursor_next(&cursor)
             let attachment = record.extra == 0 ? nil : attachments[record.extra]
             append(record, thread: key, attachment: attachment, state: &state)
         }

@@ -12,8 +12,9 @@ import Darwin
 /// Records spans, instants, counters and flows from any thread, cheaply, and exports them as a
 /// ``FrameTrace/Trace``.
 ///
-/// Each thread records into its own bounded ring buffer, found through a thread-local slot: the
-/// hot path takes no lock and allocates nothing once the thread's buffer exists. When a buffer is
+/// Each thread records into its own bounded buffer, found through a thread-local slot: the hot
+/// path takes no lock and allocates nothing, except once every 256 events, when the buffer takes
+/// its next chunk from the recorder's pool (drains hand chunks back). When a buffer is
 /// full, further events on that thread are dropped and counted (``droppedEventCounts``, and the
 /// trace's metadata); nothing is lost silently. ``drain()`` and ``snapshot()`` are safe while other
 /// threads keep recording.
@@ -29,8 +30,20 @@ public final class Recorder: Sendable {
     /// How a recorder is set up.
     public struct Configuration: Sendable {
         /// Events each thread can hold before it drops; rounded up to a power of two.
-        /// Each event takes 32 bytes, so the default 65,536 costs 2 MiB per recording thread.
+        ///
+        /// Each event takes 32 bytes. A thread's buffer grows to this in chunks of 256 events
+        /// (8 KiB) from the recorder's pool as it records, and hands chunks back once they are
+        /// drained, so the default 65,536 (2 MiB) is what a thread that records faster than the
+        /// drains can take, not what every thread costs.
         public var perThreadCapacity: Int
+        /// Events all threads together can hold at once, or `nil` (the default) for no limit
+        /// beyond ``perThreadCapacity`` per thread; rounded up to whole chunks of 256 events
+        /// (or of ``perThreadCapacity``, when that is smaller).
+        ///
+        /// A thread that needs a chunk when the pool has none left drops its events and counts
+        /// them, like a full thread. Each thread that has recorded keeps one chunk until it
+        /// exits and is drained, so allow at least one chunk per thread that records at once.
+        public var totalCapacity: Int?
         /// The display's nominal frame interval, written into the trace's metadata for analysis;
         /// `nil` (the default) states none, so analysis uses each frame's own budget, `--fps`, or
         /// 60 fps. Change it while recording with ``Recorder/setFrameInterval(_:)``.
@@ -41,14 +54,17 @@ public final class Recorder: Sendable {
         public var isEnabled: Bool
 
         /// Creates a configuration.
-        /// - Precondition: `perThreadCapacity` is at least 1 and `frameInterval` is positive.
+        /// - Precondition: `perThreadCapacity` and `totalCapacity` are at least 1, and
+        ///   `frameInterval` is positive.
         public init(
-            perThreadCapacity: Int = 65_536, frameInterval: Duration? = nil,
+            perThreadCapacity: Int = 65_536, totalCapacity: Int? = nil, frameInterval: Duration? = nil,
             processName: String = "framescope", isEnabled: Bool = true
         ) {
             precondition(perThreadCapacity >= 1, "perThreadCapacity must be at least 1")
+            precondition(totalCapacity.map { $0 >= 1 } ?? true, "totalCapacity must be at least 1")
             precondition(frameInterval.map { $0 > .zero } ?? true, "frameInterval must be positive")
             self.perThreadCapacity = perThreadCapacity
+            self.totalCapacity = totalCapacity
             self.frameInterval = frameInterval
             self.processName = processName
             self.isEnabled = isEnabled
@@ -83,6 +99,8 @@ public final class Recorder: Sendable {
     let capacity: UInt64
     let processID: Int64
     let buffers = Mutex<ThreadBuffers>(ThreadBuffers())
+    /// The chunks threads' rings grow from.
+    let pool: BufferPool
     let allocatedRings = Atomic<Int>(0)
     /// Times a thread looked for its buffer under the lock because its cache lacked this recorder.
     let lockedLookups = Atomic<Int>(0)
@@ -120,6 +138,7 @@ public final class Recorder: Sendable {
         var capacity: UInt64 = 1
         while capacity < UInt64(configuration.perThreadCapacity) { capacity <<= 1 }
         self.capacity = capacity
+        pool = BufferPool(capacity: capacity, totalCapacity: configuration.totalCapacity)
         processID = Int64(getpid())
         if clock.readsCounter { CounterCalibration.start() }
         startTimestamp = clock.now()
@@ -189,7 +208,7 @@ public final class Recorder: Sendable {
             if let spare = buffers.spare.popLast() {
                 ring = spare
             } else {
-                guard let created = fs_ring_create(capacity) else { return nil }
+                guard let created = fs_ring_create(pool.pool, capacity) else { return nil }
                 ring = created
                 allocatedRings.add(1, ordering: .relaxed)
             }
@@ -289,10 +308,15 @@ public final class Recorder: Sendable {
     }
 
     /// The per-thread buffers this recorder has allocated: held by live threads, by exited
-    /// threads until their events are drained, or kept for the next new thread. Each takes
-    /// ``Configuration/perThreadCapacity`` (rounded up to a power of two) × 32 bytes; a program
-    /// whose threads come and go, and that drains, needs about as many as it has threads at once.
+    /// threads until their events are drained, or kept (empty) for the next new thread. A buffer
+    /// holds the chunks of 256 events (8 KiB) it has taken from the recorder's pool and not yet
+    /// handed back, up to ``Configuration/perThreadCapacity`` events; a program whose threads come
+    /// and go, and that drains, needs about as many as it has threads at once.
     public var threadBufferCount: Int { allocatedRings.load(ordering: .relaxed) }
+
+    /// What the recorder's pool of record chunks holds: chunks allocated, at the peak, and waiting
+    /// in the pool. For tests and the benchmark.
+    package var bufferPoolStatistics: BufferPoolStatistics { pool.statistics }
 
     /// The trace id of the main thread.
     public var mainThreadKey: ThreadKey { threadKey(serial: mainSerial.load(ordering: .relaxed)) }

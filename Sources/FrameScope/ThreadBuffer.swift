@@ -9,8 +9,8 @@ struct Attachment: Sendable {
     var beginSerial: UInt64?
 }
 
-/// One thread's recording state inside one recorder: its ring of records, its name, and the
-/// attachments its records refer to.
+/// One thread's recording state inside one recorder: its ring of records (in chunks from the
+/// recorder's pool), its name, and the attachments its records refer to.
 ///
 /// The owning thread is the only producer of the ring and of `nextAttachmentIndex`; consumers take
 /// the recorder's export lock before reading, so the ring is single-producer/single-consumer.
@@ -44,6 +44,62 @@ final class ThreadBuffer: @unchecked Sendable {
     }
 }
 
+/// A recorder's pool of record chunks, which its threads' rings grow from and hand back to.
+///
+/// Every chunk holds ``chunkRecords`` records (32 bytes each), or the per-thread capacity when
+/// that is smaller. 256 records (8 KiB plus a 64-byte header, two pages) keep a thread that
+/// records a handful of spans small, while one that records fast takes the pool's lock once per
+/// 256 records, a few nanoseconds spread over thousands.
+final class BufferPool: @unchecked Sendable {
+    // @unchecked: `pool` is a C pool whose state is guarded by its own mutex (see framescope.c);
+    // the pointer itself never changes.
+    static let chunkRecords: UInt64 = 256
+
+    let pool: OpaquePointer
+
+    /// - Parameters:
+    ///   - capacity: The per-thread capacity, a power of two.
+    ///   - totalCapacity: Records the pool may allocate in all, rounded up to whole chunks; `nil`
+    ///     for no cap.
+    init(capacity: UInt64, totalCapacity: Int?) {
+        let chunkRecords = min(BufferPool.chunkRecords, capacity)
+        let maximumChunks = totalCapacity.map { (UInt64($0) + chunkRecords - 1) / chunkRecords } ?? 0
+        guard let pool = fs_pool_create(chunkRecords, maximumChunks) else {
+            fatalError("framescope: out of memory creating a recorder's buffer pool")
+        }
+        self.pool = pool
+    }
+
+    deinit { fs_pool_release(pool) }
+
+    var statistics: BufferPoolStatistics {
+        let raw = fs_pool_read_statistics(pool)
+        return BufferPoolStatistics(
+            chunkRecords: Int(raw.chunk_records), chunkBytes: Int(raw.chunk_bytes), chunksAllocated: Int(raw.allocated),
+            peakChunksAllocated: Int(raw.peak), chunksInPool: Int(raw.free))
+    }
+}
+
+/// What a recorder's buffer pool holds: for tests and the benchmark.
+package struct BufferPoolStatistics: Sendable, Equatable {
+    /// Records per chunk.
+    package var chunkRecords: Int
+    /// Bytes of one chunk's allocation, its header included.
+    package var chunkBytes: Int
+    /// Chunks allocated, in threads' rings or in the pool.
+    package var chunksAllocated: Int
+    /// The most chunks allocated at once.
+    package var peakChunksAllocated: Int
+    /// Chunks in the pool, ready for the next ring that needs one.
+    package var chunksInPool: Int
+    /// Chunks held by threads' rings.
+    package var chunksInRings: Int { chunksAllocated - chunksInPool }
+    /// Bytes of chunks allocated now.
+    package var bytesAllocated: Int { chunksAllocated * chunkBytes }
+    /// Bytes of chunks allocated at the peak.
+    package var peakBytesAllocated: Int { peakChunksAllocated * chunkBytes }
+}
+
 /// A recorder's per-thread buffers: those of threads that recorded and whose buffers were not
 /// handed back yet, rings handed back for reuse, and the drop counts of buffers handed back.
 struct ThreadBuffers: @unchecked Sendable {
@@ -53,13 +109,14 @@ struct ThreadBuffers: @unchecked Sendable {
     var spare: [UnsafeMutablePointer<fs_ring>] = []
     var retiredDrops: [UInt64: Int64] = [:]
 
-    /// Hands back the buffer of an exited thread whose records were all drained: its ring is kept
-    /// for the next new thread.
+    /// Hands back the buffer of an exited thread whose records were all drained: its chunks go back
+    /// to the pool, and its empty ring is kept for the next new thread. Under the export lock.
     mutating func retire(_ buffer: ThreadBuffer) {
         guard bySerial[buffer.serial] === buffer else { return }
         bySerial[buffer.serial] = nil
         let dropped = Int64(fs_ring_dropped(buffer.ring))
         if dropped > 0 { retiredDrops[buffer.serial, default: 0] += dropped }
+        fs_ring_recycle(buffer.ring)
         fs_ring_retain(buffer.ring)
         spare.append(buffer.ring)
     }

@@ -32,8 +32,9 @@ func runRecorderBenchmarks() {
     figure("two raw counter reads (baseline)", twoCounterReads.median, "ns", note: "p99 \(formatFixed(twoCounterReads.p99, decimals: 1)) ns")
     figure("raw clock_gettime read", clockGettime.median, "ns", note: "p99 \(formatFixed(clockGettime.p99, decimals: 1)) ns")
 
-    // The default 65,536-event (2 MiB) ring, written once all over before timing: the steady
-    // state. A fresh ring's first pass also pays the page faults of its first touch (figure below).
+    // The default 65,536-event (2 MiB) capacity, filled once and drained before timing: the steady
+    // state, in which the thread's chunks come from the pool and every page has been touched. A
+    // thread that grows into new chunks also pays their allocation and first touch (figure below).
     let recorder = Recorder()
     warm(recorder)
     let enabled = measureSpans(recorder: recorder, repetitions: repetitions, operations: operations)
@@ -71,10 +72,11 @@ func runRecorderBenchmarks() {
     figure("enabled span, two recorders alternating", alternating.median, "ns",
            note: "p99 \(formatFixed(alternating.p99, decimals: 1)) ns")
 
+    // Never drained, so every chunk is new: 300,000 records grow the thread by 1,172 chunks.
     let fresh = Recorder(configuration: .init(perThreadCapacity: 1 << 20))
-    let firstPass = measureSpans(recorder: fresh, repetitions: repetitions, operations: operations)
-    figure("enabled span, first pass over a fresh ring", firstPass.median, "ns",
-           note: "p99 \(formatFixed(firstPass.p99, decimals: 1)) ns; 32 MiB ring, page faults of first touch included")
+    let firstPass = measureSpans(recorder: fresh, repetitions: repetitions, operations: operations, drains: false)
+    figure("enabled span, growing into new chunks", firstPass.median, "ns",
+           note: "p99 \(formatFixed(firstPass.p99, decimals: 1)) ns; a chunk from malloc every 256 spans")
 
     runThreadChurn()
 
@@ -105,7 +107,7 @@ func runRecorderBenchmarks() {
     figure("JSON write rate", Double(trace.events.count) / seconds / 1e6, "M events/s")
 }
 
-private func measureSpans(recorder: Recorder, repetitions: Int, operations: Int) -> Timing {
+private func measureSpans(recorder: Recorder, repetitions: Int, operations: Int, drains: Bool = true) -> Timing {
     var samples: [Double] = []
     for repetition in 0...repetitions {
         let start = benchNow()
@@ -114,7 +116,7 @@ private func measureSpans(recorder: Recorder, repetitions: Int, operations: Int)
         }
         let end = benchNow()
         if repetition > 0 { samples.append(Double(end - start) / Double(operations)) }
-        _ = recorder.drain()
+        if drains { _ = recorder.drain() }
     }
     return timing(of: samples)
 }
@@ -162,26 +164,34 @@ private func warm(_ recorder: Recorder) {
 }
 
 /// 10,000 short-lived threads recording 10 spans each, in waves of 8, while another thread drains:
-/// the buffers the recorder allocated, against one per thread without hand-back.
+/// the peak of the bytes of chunks the recorder's pool allocated, read from its counters.
 private func runThreadChurn() {
     section("Thread churn (10,000 threads x 10 spans, 8 at a time and joined, one thread draining)")
     for waitsForDrain in [false, true] {
-        let (drained, peak, elapsed) = churn(threads: 10_000, wave: 8, waitsForDrain: waitsForDrain)
-        let bytesPerBuffer = 65_536 * 32
-        let label = waitsForDrain ? "each wave waits for a drain" : "drainer runs freely"
-        print(label + ":")
-        figure("  spans drained", Double(drained), "spans", note: "of 100000")
-        figure("  thread buffers allocated (peak)", Double(peak), "buffers",
-               note: "\(peak * bytesPerBuffer / 1_048_576) MiB; one per thread would be 10000 = \(10_000 * bytesPerBuffer / 1_048_576) MiB")
-        figure("  churn wall time", elapsed / 1e6, "ms")
+        let result = churn(threads: 10_000, wave: 8, waitsForDrain: waitsForDrain)
+        let pool = result.pool
+        let mebibytes = Double(pool.peakBytesAllocated) / 1_048_576
+        print(waitsForDrain ? "each wave waits for a drain:" : "drainer runs freely:")
+        figure("  spans drained", Double(result.drained), "spans", note: "of 100000")
+        figure("  thread buffers (peak)", Double(result.buffers), "buffers", note: "threads exited and not yet drained, plus those alive")
+        figure("  chunks allocated (peak)", Double(pool.peakChunksAllocated), "chunks",
+               note: "\(pool.chunkBytes) bytes each: \(pool.chunkRecords) records and a header")
+        if waitsForDrain {
+            figure("  peak buffer memory", mebibytes, "MiB")
+        } else {
+            print("churn peak buffer memory: \(formatFixed(mebibytes, decimals: 2)) MiB")
+        }
+        figure("  churn wall time", result.nanoseconds / 1e6, "ms")
     }
-    print("(bound: threads alive at once + threads exited since the last drain; a freely running drainer")
-    print(" on a loaded machine lets exited threads pile up between its time slices)")
+    print("(before chunks, each of those buffers was a 2 MiB ring: one per thread would be 10000 = 20000 MiB;")
+    print(" a freely running drainer on a loaded machine lets exited threads pile up between its time slices)")
 }
 
 /// Runs `threads` short-lived threads in joined waves while another thread drains; with
 /// `waitsForDrain`, each wave starts only after a drain that began once the last wave had exited.
-private func churn(threads: Int, wave: Int, waitsForDrain: Bool) -> (drained: Int, peak: Int, nanoseconds: Double) {
+private func churn(threads: Int, wave: Int, waitsForDrain: Bool)
+    -> (drained: Int, buffers: Int, pool: BufferPoolStatistics, nanoseconds: Double)
+{
     let recorder = Recorder()
     let spawning = Atomic<Bool>(true)
     let drains = Atomic<Int>(0)
@@ -211,7 +221,7 @@ private func churn(threads: Int, wave: Int, waitsForDrain: Bool) -> (drained: In
     let elapsed = Double(benchNow() - start)
     spawning.store(false, ordering: .releasing)
     drainerDone.wait()
-    return (drained.load(ordering: .acquiring), recorder.threadBufferCount, elapsed)
+    return (drained.load(ordering: .acquiring), recorder.threadBufferCount, recorder.bufferPoolStatistics, elapsed)
 }
 
 private func measureTwoThreads(repetitions: Int, operations: Int) -> Timing {

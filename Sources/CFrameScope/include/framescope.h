@@ -1,7 +1,7 @@
 // The recording hot path's C half: a per-thread cache of recorders' rings, a single-producer/
-// single-consumer ring of fixed-size records, the thread-exit hook that hands rings back, and
-// the clocks. Everything here is `static inline` so the
-// Swift compiler inlines it into `withSpan`; the only out-of-line code is in framescope.c.
+// single-consumer ring of fixed-size records in chunks from a per-recorder pool, the thread-exit
+// hook that hands rings back, and the clocks. The common path is `static inline` so the
+// Swift compiler inlines it into `withSpan`; the rare paths are out of line in framescope.c.
 #ifndef FRAMESCOPE_H
 #define FRAMESCOPE_H
 
@@ -25,26 +25,58 @@ typedef struct fs_record {
     uint32_t extra;  // argument list index (0: none), or the begin thread's serial
 } fs_record;
 
-/// A bounded single-producer/single-consumer ring. The producer is the owning thread; the
-/// consumer is whoever drains, serialised by the recorder. `tail` is published with release
+/// One chunk of a thread's records: the pool's `chunk_records` records (a power of two) and the
+/// link to the chunk written after it.
+typedef struct fs_chunk {
+    _Atomic(struct fs_chunk *) next;  // stored (release) by the producer before it publishes a record past this chunk
+    char pad[56];
+    fs_record records[];
+} fs_chunk;
+
+/// A recorder's pool of chunks, shared by its threads' rings (opaque; see framescope.c). A ring
+/// takes a chunk when the one it writes into is full, and its consumer hands chunks back once it
+/// has read every record in them.
+typedef struct fs_pool fs_pool;
+
+/// A bounded single-producer/single-consumer queue of records in chunks taken from a pool. The
+/// producer is the owning thread; the consumer is whoever drains, serialised by the recorder.
+/// Positions count records since the ring was last recycled: `tail` is published with release
 /// ordering after the record is written, so a consumer that loads it with acquire ordering never
-/// sees a torn record. Head and tail live on separate cache lines.
+/// sees a torn record. A chunk's `next` is stored before the tail passes into that next chunk, so a
+/// consumer below the tail always finds it. Producer and consumer fields live on separate cache
+/// lines.
+///
+/// The common push writes into the current chunk with no lock and no check beyond `write_end`;
+/// reaching `write_end` takes the slow path (fs_ring_push_slow), which checks the capacity and
+/// takes a new chunk from the pool. The consumer hands back each chunk it has read past once the
+/// producer has moved on from it (its `next` is set); so a live thread always holds at least the
+/// chunk it writes into, and at most `capacity` records plus one chunk.
 ///
 /// A ring belongs to one thread at a time. It is reference counted: one reference for the thread
 /// that records into it (dropped by the thread-exit hook, which first sets `exited`), the others
-/// held by the recorder. A recorder that finds a ring `exited` and drained hands it to the next
-/// new thread, so threads that come and go reuse rings instead of each leaving one behind.
+/// held by the recorder. A recorder that finds a ring `exited` and drained recycles it (every
+/// chunk back to the pool) and hands it to the next new thread.
 typedef struct fs_ring {
-    _Atomic(uint64_t) head;
-    char pad0[56];
+    // The producer's line.
     _Atomic(uint64_t) tail;
+    uint64_t write_end;        // pushes below this position go straight into `write`
+    fs_chunk *write;           // the chunk `tail` falls in; NULL before the first push
+    uint64_t chunk_mask;       // chunk_records - 1
+    uint64_t write_chunk_end;  // the position just past `write`
     _Atomic(uint64_t) dropped;
-    uint64_t mask;
-    fs_record *records;
+    char pad0[16];
+    // The consumer's line.
+    _Atomic(uint64_t) head;
+    fs_chunk *read;            // the chunk `head` falls in; NULL until the consumer first reads
+    uint64_t read_base;        // the position of read->records[0]
+    char pad1[40];
+    // Set once, or rarely.
+    _Atomic(fs_chunk *) first;      // the first chunk since the last recycle, stored (release) by the producer
+    uint64_t capacity;              // records the ring may hold at once (a power of two)
+    fs_pool *pool;
     _Atomic(uint32_t) exited;       // set (release) by the owner's thread-exit hook
     _Atomic(uint32_t) references;
     struct fs_ring *next_owned;     // the owner thread's list of its rings, for the exit hook
-    char pad1[16];
 } fs_ring;
 
 /// One entry of a thread's recorder cache.
@@ -114,16 +146,18 @@ static inline uint64_t fs_thread_serial(void) {
     return serial != 0 ? serial : fs_thread_serial_slow();
 }
 
+/// Appends a record past the current chunk: checks the capacity, takes a chunk from the pool
+/// when the current one is full, and counts the record as dropped when either fails. Producer only.
+bool fs_ring_push_slow(fs_ring *ring, const fs_record *record);
+
 /// Appends a record, or counts it as dropped when the ring is full. Producer only.
 static inline bool fs_ring_push(fs_ring *ring, int64_t start, int64_t end, uint64_t name, uint32_t meta, uint32_t extra) {
     uint64_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
-    uint64_t head = atomic_load_explicit(&ring->head, memory_order_acquire);
-    if (tail - head > ring->mask) {
-        atomic_store_explicit(&ring->dropped, atomic_load_explicit(&ring->dropped, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
-        return false;
+    if (__builtin_expect(tail >= ring->write_end, 0)) {
+        fs_record record = {start, end, name, meta, extra};
+        return fs_ring_push_slow(ring, &record);
     }
-    fs_record *slot = &ring->records[tail & ring->mask];
+    fs_record *slot = &ring->write->records[tail & ring->chunk_mask];
     slot->start = start;
     slot->end = end;
     slot->name = name;
@@ -136,12 +170,31 @@ static inline bool fs_ring_push(fs_ring *ring, int64_t start, int64_t end, uint6
 static inline uint64_t fs_ring_head(fs_ring *ring) { return atomic_load_explicit(&ring->head, memory_order_relaxed); }
 static inline uint64_t fs_ring_tail_acquire(fs_ring *ring) { return atomic_load_explicit(&ring->tail, memory_order_acquire); }
 static inline uint64_t fs_ring_dropped(fs_ring *ring) { return atomic_load_explicit(&ring->dropped, memory_order_relaxed); }
-/// Releases records up to `head` back to the producer. Consumer only.
-static inline void fs_ring_release(fs_ring *ring, uint64_t head) {
-    atomic_store_explicit(&ring->head, head, memory_order_release);
-}
-static inline fs_record fs_ring_read(const fs_ring *ring, uint64_t position) {
-    return ring->records[position & ring->mask];
+/// Releases records up to `head` back to the producer and hands the chunks read past back to the
+/// pool. Consumer only.
+void fs_ring_release(fs_ring *ring, uint64_t head);
+
+/// Reads a ring's records in order across its chunks. Consumer only.
+typedef struct fs_ring_cursor {
+    fs_chunk *chunk;
+    uint64_t position;
+    uint64_t chunk_end;  // the position just past `chunk`
+    uint64_t chunk_records;
+} fs_ring_cursor;
+
+/// A cursor at the ring's head. Only call it when the head is below the tail.
+fs_ring_cursor fs_ring_cursor_at_head(fs_ring *ring);
+
+/// Returns the record at the cursor and moves past it. Only call it below a tail read with
+/// fs_ring_tail_acquire.
+static inline fs_record fs_ring_cursor_next(fs_ring_cursor *cursor) {
+    if (__builtin_expect(cursor->position == cursor->chunk_end, 0)) {
+        cursor->chunk = atomic_load_explicit(&cursor->chunk->next, memory_order_acquire);
+        cursor->chunk_end += cursor->chunk_records;
+    }
+    fs_record record = cursor->chunk->records[cursor->position & (cursor->chunk_records - 1)];
+    cursor->position += 1;
+    return record;
 }
 
 /// Tells ThreadSanitizer that the lock guarding the memory at `address` was just acquired, or is
@@ -151,12 +204,33 @@ static inline fs_record fs_ring_read(const fs_ring *ring, uint64_t position) {
 void fs_tsan_acquire(void *address);
 void fs_tsan_release(void *address);
 
-/// Allocates a ring of `capacity` records (a power of two) holding one reference. Returns NULL
-/// when memory is short.
-fs_ring *fs_ring_create(uint64_t capacity);
+/// Creates a pool of chunks of `chunk_records` records each (a power of two), holding one
+/// reference. `max_chunks` caps the chunks it allocates in all (0: no cap); a ring that needs a
+/// chunk beyond the cap drops the record and counts it. Returns NULL when memory is short.
+fs_pool *fs_pool_create(uint64_t chunk_records, uint64_t max_chunks);
+/// Drops a reference; the last one frees the pool and every chunk in it.
+void fs_pool_release(fs_pool *pool);
+
+/// What a pool holds, read under its lock.
+typedef struct fs_pool_statistics {
+    uint64_t chunk_records;  // records per chunk
+    uint64_t chunk_bytes;    // bytes of one chunk's allocation, its header included
+    uint64_t allocated;      // chunks allocated (in rings or in the pool)
+    uint64_t peak;           // the most chunks allocated at once
+    uint64_t free;           // chunks in the pool, ready for the next ring that needs one
+} fs_pool_statistics;
+fs_pool_statistics fs_pool_read_statistics(fs_pool *pool);
+
+/// Allocates an empty ring that holds up to `capacity` records (a power of two, at least the
+/// pool's chunk size) in chunks from `pool`, holding one reference to the ring and taking one to
+/// the pool. Returns NULL when memory is short.
+fs_ring *fs_ring_create(fs_pool *pool, uint64_t capacity);
 void fs_ring_retain(fs_ring *ring);
-/// Drops a reference; the last one frees the ring.
+/// Drops a reference; the last one hands the ring's chunks back to its pool and frees it.
 void fs_ring_release_reference(fs_ring *ring);
+/// Hands every chunk of an exited, drained ring back to the pool and empties it for the next
+/// thread. Consumer only.
+void fs_ring_recycle(fs_ring *ring);
 
 /// Makes the calling thread the owner of `ring` (taking a reference for it) and arranges for the
 /// thread's exit to mark the ring `exited` and drop that reference. The ring must be drained.
