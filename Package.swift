@@ -26,22 +26,22 @@ let package = Package(
         .target(name: "FrameTraceReader", dependencies: ["FrameTrace"], swiftSettings: strict),
         .target(name: "FrameScope", dependencies: ["FrameTrace", "CFrameScope"], swiftSettings: strict),
         .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameTraceReader"], swiftSettings: strict),
-        .target(name: "FrameWorkloads", dependencies: ["FrameScope", "FrameTrace"], swiftSettings: strict),
+        .target(name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis"], swiftSettings: strict),
         .executableTarget(
             name: "FramescopeCLI",
-            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameWorkloads"],
+            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "FramescopeBench",
-            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameWorkloads"],
+            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation"],
             swiftSettings: strict
         ),
         .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameTraceReader"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader"], resources: [.copy("Golden")]),
         .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameTraceReader", "FrameScope"], exclude: ["Golden", "Fixtures"]),
         .testTarget(
-            name: "FrameWorkloadsTests", dependencies: ["FrameWorkloads", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis"],
+            name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI"], exclude: ["Fixtures"]),

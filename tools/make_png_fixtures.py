@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Writes the PNG fixtures for FrameWorkloads' imaging tests.
+"""Writes the PNG fixtures for FrameSimulation's imaging tests.
 
 Usage: python3 tools/make_png_fixtures.py [output directory]
-(default: Tests/FrameWorkloadsTests/Fixtures/PNG)
+(default: Tests/FrameSimulationTests/Fixtures/PNG)
 
 Only the standard library: zlib compresses, random.Random(seed) makes the content, so a run
 reproduces the same pixels (and, with the same zlib, the same bytes). Images look like what a
@@ -240,7 +240,7 @@ def adam7_scanlines(rows, width, height, bpp):
 # ---------------------------------------------------------------- the fixtures
 
 def main():
-    out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join("Tests", "FrameWorkloadsTests", "Fixtures", "PNG")
+    out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join("Tests", "FrameSimulationTests", "Fixtures", "PNG")
     os.makedirs(out_dir, exist_ok=True)
     expected = {}
     filters_seen = set()

@@ -1,13 +1,13 @@
 import Foundation
 import FrameTrace
-import FrameWorkloads
+import FrameSimulation
 
 /// Imaging figures: inflate throughput beside Python's zlib on the same bytes, decode and
 /// downsample cost per image size, corner rounding cost per strategy per frame, and the rounded
 /// image cache's hit rate over a simulated feed. Reads the PNG fixtures, so run it from the
 /// repository root.
 func runImagingBenchmarks() {
-    let fixtures = URL(fileURLWithPath: "Tests/FrameWorkloadsTests/Fixtures/PNG")
+    let fixtures = URL(fileURLWithPath: "Tests/FrameSimulationTests/Fixtures/PNG")
     func fixture(_ name: String) -> [UInt8] {
         guard let data = try? Data(contentsOf: fixtures.appendingPathComponent(name + ".png")) else {
             fatalError("cannot read fixture \(name).png; run framescope-bench from the repository root")

@@ -1,5 +1,5 @@
 import FrameTrace
-import FrameWorkloads
+import FrameSimulation
 
 /// Layout figures: nanoseconds per feed-cell layout for each engine on the same 100 seeded cells.
 ///

@@ -1,5 +1,5 @@
 import FrameAnalysis
-import FrameWorkloads
+import FrameSimulation
 import Foundation
 
 /// Whether this is a debug build, whose figures are not representative.
@@ -50,51 +50,24 @@ enum DemoCommand: Command {
         let directory = arguments.value("out-dir") ?? "framescope-demo"
         let format = try arguments.choice("format", among: ["text", "markdown"], default: "text")
         let settings = try RunSettings(arguments, defaultFrames: 60)
+        let demo: Demo
+        let page: String
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            demo = try Demo.run(settings: settings, directory: directory, progress: progress)
+            page = try demo.writePage(note: isDebugBuild ? "Debug build: these figures are not representative." : nil)
         } catch {
-            throw InputError("cannot create output directory '\(directory)': \(error.localizedDescription)")
+            throw error.commandLineError
         }
-        var runs: [(scenario: String, strategy: String, report: FrameReport)] = []
-        let total = ScenarioCatalog.all.reduce(0) { $0 + $1.strategies.count }
-        for scenario in ScenarioCatalog.all {
-            for strategy in scenario.strategies {
-                progress("[\(runs.count + 1)/\(total)] \(scenario.name) --strategy \(strategy.name): \(settings.frames) frames at \(settings.refreshRate) Hz")
-                let path = (directory as NSString).appendingPathComponent("\(scenario.name)--\(strategy.name).json")
-                let run = try ScenarioRun.execute(scenario, strategy: strategy.name, settings: settings, tracePath: path)
-                runs.append((scenario.name, strategy.name, run.report))
-            }
-        }
-        let table = RunComparisonTable.make(
-            title: "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz on \(settings.timeDescription), seed \(settings.seed)", runs: runs,
-            wide: format == "markdown" || arguments.has("wide"))
+        let table = demo.table(wide: format == "markdown" || arguments.has("wide"))
         printUntrusted(format == "markdown" ? table.markdown() : table.text(maxWidth: arguments.has("wide") ? nil : FrameReport.terminalWidth))
-        let verdicts = RunComparisonTable.verdicts(runs: runs)
         print(format == "markdown" ? "\n**Verdicts, as measured**\n" : "Verdicts, as measured")
-        for verdict in verdicts {
+        for verdict in demo.verdicts {
             printUntrusted(format == "markdown" ? "- " + verdict : ReportTable.bulleted(verdict, width: FrameReport.terminalWidth))
         }
         #if DEBUG
         print("note: this is a debug build, where Swift code runs many times slower than in release: these figures are")
         print("      not representative; for representative figures run: swift run -c release framescope demo")
         #endif
-        let page = (directory as NSString).appendingPathComponent("index.html")
-        let compact = RunComparisonTable.make(title: "Every run", runs: runs, wide: false)
-        var preamble = "<section class=\"verdicts\"><h2>Verdicts, as measured</h2>\n<ul>\n"
-        for verdict in verdicts { preamble += "<li>\(HTMLPage.escape(verdict))</li>\n" }
-        preamble += "</ul>\n</section>\n" + HTMLPage.table(compact)
-        let sections = runs.enumerated().map { index, run in
-            run.report.htmlSection(heading: "\(run.scenario) --strategy \(run.strategy)", id: "run-\(index + 1)")
-        }
-        let html = HTMLPage.document(
-            title: "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz on \(settings.timeDescription), seed \(settings.seed)",
-            sections: sections,
-            preamble: (isDebugBuild ? "<p><strong>Debug build: these figures are not representative.</strong></p>\n" : "") + preamble)
-        do {
-            try html.write(toFile: page, atomically: true, encoding: .utf8)
-        } catch {
-            throw InputError("cannot write '\(page)': \(error.localizedDescription)")
-        }
         print("traces: \(directory)/ (open one in https://ui.perfetto.dev,")
         print("        or run: framescope report \(directory)/<file>.json)")
         print("frame timelines of every run: \(page)")

@@ -2,7 +2,7 @@ import FrameAnalysis
 import FrameScope
 import FrameTrace
 import FrameTraceReader
-import FrameWorkloads
+import FrameSimulation
 import Foundation
 
 /// `framescope simulate`: runs one scenario with one strategy in the simulated display loop.
@@ -60,104 +60,36 @@ enum SimulateCommand: Command {
             "strategy", among: descriptor.strategies.map(\.name), default: descriptor.strategies[0].name)
         guard let out = arguments.value("out") else { throw UsageError("simulate needs --out TRACE") }
         let settings = try RunSettings(arguments, defaultFrames: 180)
-        let run = try ScenarioRun.execute(descriptor, strategy: strategy, settings: settings, tracePath: out, streaming: arguments.has("stream"))
+        let run: ScenarioRun
+        do {
+            run = try ScenarioRun.execute(
+                descriptor, strategy: strategy, settings: settings, tracePath: out, streaming: arguments.has("stream"), progress: progress)
+        } catch {
+            throw error.commandLineError
+        }
         print(run.report.text(source: out))
         print("wrote \(out)")
         return .success
     }
 }
 
-/// Loop settings shared by `simulate` and `demo`.
-struct RunSettings {
-    var refreshRate: Int
-    var frames: Int
-    var seed: UInt64
-    var workers: Int?
-    /// Whether the loop runs on virtual time (a thread-CPU-time manual clock) instead of real time.
-    var virtualClock: Bool
-    /// The simulated device's background workers on virtual time, unless `--workers` says otherwise.
-    static let virtualWorkers = 2
-
-    /// `virtual time (2 workers)` or `real time (2 workers)`, for titles.
-    var timeDescription: String {
-        let count = workers ?? ProcessInfo.processInfo.activeProcessorCount
-        return "\(virtualClock ? "virtual" : "real") time (\(count) worker\(count == 1 ? "" : "s"))"
-    }
-
+extension RunSettings {
+    /// The loop settings `simulate` and `demo` share, from their options.
     init(_ arguments: ParsedArguments, defaultFrames: Int) throws(UsageError) {
-        virtualClock = try arguments.choice("clock", among: ["virtual", "real"], default: "virtual") == "virtual"
-        refreshRate = try arguments.integer("fps", default: 60, in: 1...240)
-        frames = try arguments.integer("frames", default: defaultFrames, in: 1...100_000)
-        seed = UInt64(try arguments.integer("seed", default: 1, in: 0...Int.max))
-        // Virtual time simulates a device, so its default does not depend on the host: 2 workers.
-        workers = arguments.value("workers") == nil ? (virtualClock ? RunSettings.virtualWorkers : nil)
-            : try arguments.integer("workers", default: 1, in: 1...256)
+        let clock = SimulationClock(rawValue: try arguments.choice("clock", among: SimulationClock.allCases.map(\.rawValue), default: "virtual"))!
+        self.init(
+            refreshRate: try arguments.integer("fps", default: 60, in: 1...240),
+            frames: try arguments.integer("frames", default: defaultFrames, in: 1...100_000),
+            seed: UInt64(try arguments.integer("seed", default: 1, in: 0...Int.max)),
+            workers: arguments.value("workers") == nil ? nil : try arguments.integer("workers", default: 1, in: 1...256),
+            clock: clock)
     }
 }
 
-/// One scenario run: the loop, the trace file, the report.
-struct ScenarioRun {
-    var report: FrameReport
-    var summary: DisplayLoop.Summary
-
-    /// Frames between two flushes of a streamed run.
-    static let streamFlushFrames = 10
-
-    /// Runs a scenario on this (main) thread, writes its trace and analyses it. With
-    /// `streaming`, the trace is written through a ``TraceStream`` flushed every
-    /// ``streamFlushFrames`` frames, and the report is made from the file read back.
-    static func execute(
-        _ descriptor: ScenarioDescriptor, strategy: String, settings: RunSettings, tracePath: String, streaming: Bool = false
-    ) throws -> ScenarioRun {
-        let configuration = DisplayConfiguration(refreshRate: settings.refreshRate, frameCount: settings.frames, workerCount: settings.workers)
-        let recorder = Recorder(
-            configuration: .init(perThreadCapacity: 1 << 20, frameInterval: .nanoseconds(configuration.frameIntervalNanoseconds)),
-            clock: settings.virtualClock ? .manual(.threadCPUTime()) : .fastest)
-        recorder.annotate("scenario", .string(descriptor.name))
-        recorder.annotate("strategy", .string(strategy))
-        recorder.annotate("seed", .int(Int64(settings.seed)))
-        recorder.annotate("refresh-rate", .int(Int64(settings.refreshRate)))
-        let loop = DisplayLoop(recorder: recorder, configuration: configuration)
-        let stream: TraceStream?
-        do {
-            stream = streaming ? try TraceStream(recorder: recorder, path: tracePath) : nil
-        } catch {
-            throw InputError(error.description)
-        }
-        // Made after the stream, so a streamed run has its file from the start, whatever the
-        // scenario takes to prepare.
-        guard let scenario = descriptor.make(strategy, settings.seed) else {
-            throw UsageError("unknown strategy '\(strategy)' for \(descriptor.name)")
-        }
-        var streamError: FileError?
-        let started = Date()
-        var lastProgress = started
-        let summary = loop.run(scenario) { done in
-            if let stream, streamError == nil, done % streamFlushFrames == 0 {
-                do throws(FileError) { try stream.flush() } catch { streamError = error }
-            }
-            let now = Date()
-            if now.timeIntervalSince(lastProgress) >= 1 || (done == settings.frames && now.timeIntervalSince(started) >= 1) {
-                let written = stream.map { ", \($0.eventCount) events in \($0.path)" } ?? ""
-                progress("  \(descriptor.name) / \(strategy): frame \(done) of \(settings.frames)\(written)")
-                lastProgress = now
-            }
-        }
-        do {
-            if let streamError { throw streamError }
-            if let stream {
-                try stream.finish()
-            } else {
-                try recorder.writeChromeJSON(to: tracePath)
-            }
-        } catch {
-            throw InputError("cannot write trace: \(error)")
-        }
-        guard streaming else { return ScenarioRun(report: FrameAnalyzer.analyze(recorder.snapshot()), summary: summary) }
-        do {
-            return ScenarioRun(report: FrameAnalyzer.analyze(try ChromeTraceReader.read(contentsOf: tracePath)), summary: summary)
-        } catch {
-            throw InputError("\(tracePath): \(error)")
-        }
+extension SimulationError {
+    /// The CLI's error for it: a usage error for an unknown strategy, else unreadable or unwritable
+    /// input or output (exit 3).
+    var commandLineError: any Error {
+        code == .unknownStrategy ? UsageError(message) : InputError(message)
     }
 }

@@ -94,15 +94,12 @@ struct ChromeFrameTests {
         .init(file: "lighthouse__frames-user-timing.json", processID: 88357, presented: 4, partial: 4, dropped: 9, noUpdate: 38),
     ]
 
-    @Test("Real Lighthouse recordings: the renderer's PipelineReporter frames, by outcome", arguments: lighthouse)
+    @Test("Real Lighthouse recordings: the renderer's PipelineReporter frames, by outcome",
+          .enabled(if: LighthouseCorpus.isAvailable, "../shared/traces/third-party is not beside this clone: Lighthouse checks skipped"),
+          arguments: lighthouse)
     func lighthouseRecording(_ expected: Expectation) throws {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/traces/third-party").standardized
-        let path = directory.appendingPathComponent(expected.file).path
-        guard FileManager.default.fileExists(atPath: path) else {
-            print("SKIPPED: \(path) not found (../shared is not beside the repository)")
-            return
-        }
+        let path = LighthouseCorpus.path(expected.file)
+        try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing from the corpus")
         let report = FrameAnalyzer.analyze(try ChromeTraceReader.read(contentsOf: path))
         #expect(report.method.frameSource == .chromeFrames)
         #expect(report.method.mainThread?.processID == expected.processID)

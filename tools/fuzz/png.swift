@@ -1,5 +1,5 @@
-// fuzz-sources: Sources/FrameWorkloads/Imaging
-// fuzz-seeds: Tests/FrameWorkloadsTests/Fixtures/PNG
+// fuzz-sources: Sources/FrameSimulation/Imaging
+// fuzz-seeds: Tests/FrameSimulationTests/Fixtures/PNG
 // libFuzzer target for the imaging workloads: the inflater (raw DEFLATE and zlib), the PNG
 // decoder with a small pixel limit, and, for inputs that decode, downsampling and every corner
 // rounding strategy. The Imaging sources import only the standard library and Synchronization,
@@ -12,9 +12,9 @@
 //
 // Run with tools/fuzz.sh png SECONDS, or build and run by hand from the repository root:
 //   swiftc -swift-version 6 -Onone -sanitize=fuzzer,address -parse-as-library -module-name FuzzPNG \
-//       tools/fuzz/png.swift $(find Sources/FrameWorkloads/Imaging -name '*.swift') -o /tmp/fuzz-png
+//       tools/fuzz/png.swift $(find Sources/FrameSimulation/Imaging -name '*.swift') -o /tmp/fuzz-png
 //   mkdir -p /tmp/png-corpus
-//   /tmp/fuzz-png -max_total_time=600 /tmp/png-corpus Tests/FrameWorkloadsTests/Fixtures/PNG
+//   /tmp/fuzz-png -max_total_time=600 /tmp/png-corpus Tests/FrameSimulationTests/Fixtures/PNG
 // -Onone keeps the debug-only bounds checks of unsafe buffers; -O runs about three times faster.
 
 @_cdecl("LLVMFuzzerTestOneInput")

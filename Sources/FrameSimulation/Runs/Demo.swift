@@ -1,0 +1,100 @@
+import Foundation
+public import FrameAnalysis
+import FrameTrace
+
+/// The demo's run matrix: every scenario with every strategy, one trace each, compared side by
+/// side, with one verdict per scenario and a page of every run's frame timeline.
+///
+/// ```swift
+/// let demo = try Demo.run(settings: RunSettings(), directory: "framescope-demo")
+/// print(demo.table(wide: false).text(maxWidth: 100))
+/// demo.verdicts   // ["feed-scroll: constraints-main, ... win in hitches: ...", ...]
+/// ```
+public struct Demo: Sendable {
+    /// One run of the matrix.
+    public struct Run: Sendable {
+        /// The scenario's name.
+        public var scenario: String
+        /// The strategy's name.
+        public var strategy: String
+        /// Where its trace is.
+        public var tracePath: String
+        /// Its analysis.
+        public var report: FrameReport
+    }
+
+    /// The settings every run used.
+    public var settings: RunSettings
+    /// The runs, scenario by scenario in ``ScenarioCatalog/all``'s order, strategies in theirs.
+    public var runs: [Run]
+    /// The folder the traces are in.
+    public var directory: String
+
+    /// Runs every scenario with every strategy, writing `DIRECTORY/SCENARIO--STRATEGY.json`.
+    /// - Parameters:
+    ///   - settings: Used for every run.
+    ///   - directory: Created if missing.
+    ///   - progress: Called with a line before each run and during long runs.
+    /// - Throws: ``SimulationError`` when the folder or a trace cannot be written.
+    public static func run(settings: RunSettings, directory: String, progress: (String) -> Void = { _ in }) throws(SimulationError) -> Demo {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw SimulationError(.cannotWrite, "cannot create output directory '\(directory)': \(error.localizedDescription)")
+        }
+        var runs: [Run] = []
+        let total = ScenarioCatalog.all.reduce(0) { $0 + $1.strategies.count }
+        for scenario in ScenarioCatalog.all {
+            for strategy in scenario.strategies {
+                progress("[\(runs.count + 1)/\(total)] \(scenario.name) --strategy \(strategy.name): \(settings.frames) frames at \(settings.refreshRate) Hz")
+                let path = (directory as NSString).appendingPathComponent("\(scenario.name)--\(strategy.name).json")
+                let run = try ScenarioRun.execute(scenario, strategy: strategy.name, settings: settings, tracePath: path, progress: progress)
+                runs.append(Run(scenario: scenario.name, strategy: strategy.name, tracePath: path, report: run.report))
+            }
+        }
+        return Demo(settings: settings, runs: runs, directory: directory)
+    }
+
+    /// `framescope demo: 60 frames per run at 60 Hz on virtual time (2 workers), seed 1`.
+    public var title: String {
+        "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz on \(settings.timeDescription), seed \(settings.seed)"
+    }
+
+    private var comparedRuns: [(scenario: String, strategy: String, report: FrameReport)] {
+        runs.map { ($0.scenario, $0.strategy, $0.report) }
+    }
+
+    /// The side-by-side table: the default columns, or every column with `wide`.
+    public func table(wide: Bool) -> ReportTable { RunComparisonTable.make(title: title, runs: comparedRuns, wide: wide) }
+
+    /// One verdict per scenario: which strategy wins, in which lane, by how much, as measured.
+    public var verdicts: [String] { RunComparisonTable.verdicts(runs: comparedRuns) }
+
+    /// The page: the verdicts, the compact table, then every run's frame timeline, lanes and
+    /// tables, one section per run.
+    /// - Parameter note: Shown above the verdicts when not `nil`, such as a warning that the
+    ///   figures come from a debug build.
+    public func htmlPage(note: String? = nil) -> String {
+        let compact = RunComparisonTable.make(title: "Every run", runs: comparedRuns, wide: false)
+        var preamble = note.map { "<p><strong>\(HTMLPage.escape($0))</strong></p>\n" } ?? ""
+        preamble += "<section class=\"verdicts\"><h2>Verdicts, as measured</h2>\n<ul>\n"
+        for verdict in verdicts { preamble += "<li>\(HTMLPage.escape(verdict))</li>\n" }
+        preamble += "</ul>\n</section>\n" + HTMLPage.table(compact)
+        let sections = runs.enumerated().map { index, run in
+            run.report.htmlSection(heading: "\(run.scenario) --strategy \(run.strategy)", id: "run-\(index + 1)")
+        }
+        return HTMLPage.document(title: title, sections: sections, preamble: preamble)
+    }
+
+    /// Writes ``htmlPage(note:)`` to `DIRECTORY/index.html` and returns its path.
+    /// - Throws: ``SimulationError`` when it cannot be written.
+    public func writePage(note: String? = nil) throws(SimulationError) -> String {
+        let page = (directory as NSString).appendingPathComponent("index.html")
+        do {
+            try htmlPage(note: note).write(toFile: page, atomically: true, encoding: .utf8)
+        } catch {
+            throw SimulationError(.cannotWrite, "cannot write '\(page)': \(error.localizedDescription)")
+        }
+        return page
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Where a simulated run's time comes from.
+public enum SimulationClock: String, Sendable, CaseIterable {
+    /// Each piece of work takes its thread's CPU time, and the lanes are laid out one at a time on
+    /// the simulated device's timeline: the host's load does not move a frame. The default.
+    case virtual
+    /// The loop waits for each vsync, work takes wall time, and the lanes run at once on the
+    /// host's cores.
+    case real
+}
+
+/// How a scenario run is set up: the display, the device's workers, the content and the clock.
+///
+/// ```swift
+/// let settings = RunSettings(frames: 120, clock: .virtual)   // 60 Hz, seed 1, 2 simulated workers
+/// ```
+public struct RunSettings: Sendable, Hashable {
+    /// The simulated device's background workers on virtual time unless told otherwise: 2,
+    /// whatever the host has, so that runs agree across machines.
+    public static let virtualWorkers = 2
+
+    /// Vsyncs per second.
+    public var refreshRate: Int
+    /// Frames to run.
+    public var frames: Int
+    /// Fixes the generated content.
+    public var seed: UInt64
+    /// Background workers; `nil` for the default (``virtualWorkers`` on virtual time, the host's
+    /// core count on real time).
+    public var workers: Int?
+    /// Where time comes from.
+    public var clock: SimulationClock
+
+    /// Creates settings.
+    /// - Precondition: `refreshRate` is 1 to 1,000; `frames` and `workers` at least 1.
+    public init(refreshRate: Int = 60, frames: Int = 60, seed: UInt64 = 1, workers: Int? = nil, clock: SimulationClock = .virtual) {
+        precondition((1...1000).contains(refreshRate), "refreshRate must be 1-1000 Hz")
+        precondition(frames >= 1 && (workers ?? 1) >= 1, "frames and workers must be at least 1")
+        self.refreshRate = refreshRate
+        self.frames = frames
+        self.seed = seed
+        self.workers = workers
+        self.clock = clock
+    }
+
+    /// The workers the run uses.
+    public var workerCount: Int { workers ?? (clock == .virtual ? Self.virtualWorkers : ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// `virtual time (2 workers)` or `real time (4 workers)`, for titles.
+    public var timeDescription: String { "\(clock.rawValue) time (\(workerCount) worker\(workerCount == 1 ? "" : "s"))" }
+}
+
+/// Why a run could not be done: a code to branch on and a one-line message.
+public struct SimulationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, as a value that can grow without breaking users (as swift-nio's errors do).
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        /// The strategy is not one of the scenario's.
+        public static let unknownStrategy = Code("unknown strategy")
+        /// A trace, page or folder could not be written.
+        public static let cannotWrite = Code("cannot write")
+        /// A streamed trace could not be read back.
+        public static let cannotRead = Code("cannot read")
+        public var description: String { name }
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// What and where, in one line.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,91 @@
+import Foundation
+public import FrameAnalysis
+import FrameScope
+import FrameTrace
+import FrameTraceReader
+
+/// One scenario run: the display loop on this thread, the trace file, the report.
+///
+/// ```swift
+/// let run = try ScenarioRun.execute(ScenarioCatalog.scenario(named: "corner-rounding")!, strategy: "offscreen-clip",
+///                                   settings: RunSettings(), tracePath: "corner.json")
+/// run.report.summary.hitchNanoseconds
+/// ```
+public struct ScenarioRun: Sendable {
+    /// The analysis of the run's trace.
+    public var report: FrameReport
+    /// What the loop saw.
+    public var summary: DisplayLoop.Summary
+
+    /// Frames between two flushes of a streamed run.
+    public static let streamFlushFrames = 10
+
+    /// Runs a scenario on the calling thread (which becomes the trace's main thread), writes its
+    /// trace and analyses it. With `streaming`, the trace is written through a
+    /// ``FrameScope/TraceStream`` flushed every ``streamFlushFrames`` frames, and the report is made
+    /// from the file read back.
+    /// - Parameters:
+    ///   - descriptor: The scenario.
+    ///   - strategy: One of its strategies' names.
+    ///   - settings: Display, workers, seed and clock.
+    ///   - tracePath: Where the trace goes.
+    ///   - streaming: Whether to write the trace as the run goes.
+    ///   - progress: Called with a line at most once a second while the run takes longer than one.
+    /// - Throws: ``SimulationError``: an unknown strategy, a trace that cannot be written or read.
+    public static func execute(
+        _ descriptor: ScenarioDescriptor, strategy: String, settings: RunSettings, tracePath: String, streaming: Bool = false,
+        progress: (String) -> Void = { _ in }
+    ) throws(SimulationError) -> ScenarioRun {
+        let configuration = DisplayConfiguration(
+            refreshRate: settings.refreshRate, frameCount: settings.frames, workerCount: settings.workerCount)
+        let recorder = Recorder(
+            configuration: .init(perThreadCapacity: 1 << 20, frameInterval: .nanoseconds(configuration.frameIntervalNanoseconds)),
+            clock: settings.clock == .virtual ? .manual(.threadCPUTime()) : .fastest)
+        recorder.annotate("scenario", .string(descriptor.name))
+        recorder.annotate("strategy", .string(strategy))
+        recorder.annotate("seed", .int(Int64(settings.seed)))
+        recorder.annotate("refresh-rate", .int(Int64(settings.refreshRate)))
+        let loop = DisplayLoop(recorder: recorder, configuration: configuration)
+        let stream: TraceStream?
+        do {
+            stream = streaming ? try TraceStream(recorder: recorder, path: tracePath) : nil
+        } catch {
+            throw SimulationError(.cannotWrite, error.description)
+        }
+        // Made after the stream, so a streamed run has its file from the start, whatever the
+        // scenario takes to prepare.
+        guard let scenario = descriptor.make(strategy, settings.seed) else {
+            throw SimulationError(.unknownStrategy, "unknown strategy '\(strategy)' for \(descriptor.name)")
+        }
+        var streamError: FileError?
+        let started = Date()
+        var lastProgress = started
+        let summary = loop.run(scenario) { done in
+            if let stream, streamError == nil, done % streamFlushFrames == 0 {
+                do throws(FileError) { try stream.flush() } catch { streamError = error }
+            }
+            let now = Date()
+            if now.timeIntervalSince(lastProgress) >= 1 || (done == settings.frames && now.timeIntervalSince(started) >= 1) {
+                let written = stream.map { ", \($0.eventCount) events in \($0.path)" } ?? ""
+                progress("  \(descriptor.name) / \(strategy): frame \(done) of \(settings.frames)\(written)")
+                lastProgress = now
+            }
+        }
+        do {
+            if let streamError { throw streamError }
+            if let stream {
+                try stream.finish()
+            } else {
+                try recorder.writeChromeJSON(to: tracePath)
+            }
+        } catch {
+            throw SimulationError(.cannotWrite, "cannot write trace: \(error)")
+        }
+        guard streaming else { return ScenarioRun(report: FrameAnalyzer.analyze(recorder.snapshot()), summary: summary) }
+        do {
+            return ScenarioRun(report: FrameAnalyzer.analyze(try ChromeTraceReader.read(contentsOf: tracePath)), summary: summary)
+        } catch {
+            throw SimulationError(.cannotRead, "\(tracePath): \(error)")
+        }
+    }
+}

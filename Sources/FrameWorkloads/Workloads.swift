@@ -1,5 +1,0 @@
-import FrameTrace
-
-/// FrameWorkloads: real computation for the five techniques (layout, diffing, image decode,
-/// corner rounding, interactive transitions) and the simulated display loop that runs them.
-public enum Workloads {}

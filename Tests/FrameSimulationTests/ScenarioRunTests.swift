@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import FrameAnalysis
+import FrameTrace
+import FrameTraceReader
+import FrameSimulation
+
+@Suite("Scenario runs from the library")
+struct ScenarioRunTests {
+    @Test("A run on virtual time writes its trace, reports every frame, and says which clock it ran on")
+    func virtualRun() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-run-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let descriptor = try #require(ScenarioCatalog.scenario(named: "diffable-update"))
+        let run = try ScenarioRun.execute(descriptor, strategy: "snapshot-diff", settings: RunSettings(frames: 12), tracePath: path)
+        #expect(run.report.summary.frameCount == 12)
+        #expect(run.summary.frames == 12)
+        let trace = try ChromeTraceReader.read(contentsOf: path)
+        #expect(trace.metadata.clock == "virtual")
+        #expect(trace.metadata.extra["strategy"]?.string == "snapshot-diff")
+        // Two simulated workers by default, whatever the host has.
+        let workers = Set(trace.threads.values.compactMap(\.name).filter { $0.hasPrefix("worker-") })
+        #expect(workers == ["worker-1", "worker-2"])
+        #expect(FrameAnalyzer.analyze(trace).summary.frameCount == 12)
+    }
+
+    @Test("An unknown strategy is an error with its own code, and no trace is analysed")
+    func unknownStrategy() throws {
+        let descriptor = try #require(ScenarioCatalog.scenario(named: "diffable-update"))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-run-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: SimulationError(.unknownStrategy, "unknown strategy 'magic' for diffable-update")) {
+            try ScenarioRun.execute(descriptor, strategy: "magic", settings: RunSettings(frames: 1), tracePath: path)
+        }
+    }
+
+    @Test("Settings: 2 workers on virtual time by default, the core count on real time, and a title that says which")
+    func settings() {
+        #expect(RunSettings().workerCount == 2)
+        #expect(RunSettings().timeDescription == "virtual time (2 workers)")
+        #expect(RunSettings(clock: .real).workerCount == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(RunSettings(workers: 1, clock: .real).timeDescription == "real time (1 worker)")
+    }
+}
