@@ -120,7 +120,7 @@ extension BudgetCheck {
                     ("source", .string(trace.source)),
                     ("frames", .integer(Int64(trace.frameCount))),
                     ("frame-boundaries", .string(trace.frameSource.identifier)),
-                    ("frame-interval-ns", .integer(trace.frameIntervalNanoseconds)),
+                    (FrameContract.Metadata.frameInterval, .integer(trace.frameIntervalNanoseconds)),
                     ("frame-interval-source", .string(trace.frameIntervalSource)),
                     ("verdict", .string(trace.verdict.rawValue)),
                     ("rules", .array(trace.rules.map { rule in

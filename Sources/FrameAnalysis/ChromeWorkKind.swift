@@ -17,7 +17,7 @@ public import FrameTrace
 /// ```
 ///
 /// The identifiers are stable and are what every output writes as the category name.
-public enum ChromeWorkKind: String, Sendable, Hashable, CaseIterable {
+public enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
     /// JavaScript: function calls, script evaluation and compilation, timers, events, microtasks,
     /// animation-frame and idle callbacks.
     case script
@@ -31,14 +31,26 @@ public enum ChromeWorkKind: String, Sendable, Hashable, CaseIterable {
     /// Rasterization and GPU work.
     case raster
     /// Image decoding and resizing.
-    case imageDecode = "image-decode"
+    case imageDecode
     /// Garbage collection: V8's, Blink's and cppgc's.
     case gc
     /// Everything else: tasks, loading, parsing HTML, messaging, and events no kind claims.
     case other
 
-    /// The stable identifier written in every output.
-    public var identifier: String { rawValue }
+    /// The stable identifier written in every output: framescope's own category name where the
+    /// kind is one (`layout`, `image-decode`, `other`).
+    public var identifier: String {
+        switch self {
+        case .script: "script"
+        case .style: "style"
+        case .layout: TraceCategory.layout.name
+        case .paint: "paint"
+        case .raster: "raster"
+        case .imageDecode: TraceCategory.imageDecode.name
+        case .gc: "gc"
+        case .other: TraceCategory.other.name
+        }
+    }
 
     /// The kind of an event name, or `nil` when the name is not in the table (its time then
     /// counts as the kind of the innermost span around it with a kind, `other` at the top).

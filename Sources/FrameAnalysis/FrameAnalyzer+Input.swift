@@ -49,11 +49,7 @@ extension FrameAnalyzer {
             }
             // The reflecting frame is the first whose work ends after the input's ts: either it
             // contains ts or it is the first to start after it (frames do not overlap).
-            var low = 0, high = frames.count
-            while low < high {
-                let middle = (low + high) / 2
-                if frames[middle].commitEnd <= event.timestamp { low = middle + 1 } else { high = middle }
-            }
+            let low = frames.partitioningIndex { $0.commitEnd > event.timestamp }
             guard low < frames.count else {
                 unreflected += 1
                 continue

@@ -56,11 +56,7 @@ extension FrameAnalyzer {
                 for span in threadSpans where names.contains(span.name) && span.start >= coveredUntil {
                     coveredUntil = span.end
                     // The last frame that began at or before the draw.
-                    var low = 0, high = frames.count
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if frames[middle].workStart <= span.start { low = middle + 1 } else { high = middle }
-                    }
+                    let low = frames.partitioningIndex { $0.workStart > span.start }
                     guard low > 0 else { continue }
                     result.append(RenderWork(frame: low - 1, thread: thread, start: span.start, end: span.end, deadline: nil, presentation: nil))
                 }
@@ -104,11 +100,7 @@ extension FrameAnalyzer {
             guard let start = starts.removeValue(forKey: id) else { continue }
             let threadSpans = spans.spans(on: start.thread)
             // The outermost span holding the flow's start: spans are sorted by start, longer first.
-            var low = 0, high = threadSpans.count
-            while low < high {
-                let middle = (low + high) / 2
-                if threadSpans[middle].start <= start.timestamp { low = middle + 1 } else { high = middle }
-            }
+            let low = threadSpans.partitioningIndex { $0.start > start.timestamp }
             var job: Span?
             var index = 0
             while index < low {
@@ -134,21 +126,13 @@ extension FrameAnalyzer {
     /// The frame whose main-thread work (its start to its commit) holds `time`, else the last
     /// frame that began before it.
     static func frame(holding time: Int64, in frames: [FrameReport.Frame]) -> Int? {
-        var low = 0, high = frames.count
-        while low < high {
-            let middle = (low + high) / 2
-            if frames[middle].workStart <= time { low = middle + 1 } else { high = middle }
-        }
+        let low = frames.partitioningIndex { $0.workStart > time }
         return low > 0 ? low - 1 : nil
     }
 
     /// The frame whose window (its vsync to the next frame's vsync) holds `time`.
     static func frameWindow(holding time: Int64, in frames: [FrameReport.Frame]) -> Int? {
-        var low = 0, high = frames.count
-        while low < high {
-            let middle = (low + high) / 2
-            if frames[middle].vsync <= time { low = middle + 1 } else { high = middle }
-        }
+        let low = frames.partitioningIndex { $0.vsync > time }
         return low > 0 ? low - 1 : nil
     }
 
@@ -223,11 +207,7 @@ extension FrameAnalyzer {
             let sorted = works.sorted { $0.start < $1.start }
             SelfTime.sweep(spans.spans(on: thread)) { segment in
                 // The last render work that began at or before the segment.
-                var low = 0, high = sorted.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if sorted[middle].start <= segment.start { low = middle + 1 } else { high = middle }
-                }
+                let low = sorted.partitioningIndex { $0.start > segment.start }
                 guard low > 0 else { return }
                 let work = sorted[low - 1]
                 let overlap = min(segment.end, work.end).subtractingSaturating(segment.start)

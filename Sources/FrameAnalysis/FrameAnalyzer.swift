@@ -410,12 +410,7 @@ struct FrameAccounting {
     /// of the analysis on a 1,000,000-event trace.
     @inline(__always)
     private func firstFrame(endingAfter time: Int64, by key: (Int) -> Int64) -> Int {
-        var low = 0, high = frames.count
-        while low < high {
-            let middle = (low + high) / 2
-            if key(middle) <= time { low = middle + 1 } else { high = middle }
-        }
-        return low
+        frames.indices.partitioningIndex { key($0) > time }
     }
 }
 

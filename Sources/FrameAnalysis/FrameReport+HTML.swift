@@ -225,13 +225,42 @@ public enum HTMLPage {
 
         """
 
+    /// Colours of the categories the techniques move, and of the rows a report always has.
+    static let categoryColors: [(String, String)] = [
+        (TraceCategory.layout.name, "#0a84ff"), (TraceCategory.imageDecode.name, "#ff9f0a"),
+        (TraceCategory.cornerRounding.name, "#bf5af2"), (TraceCategory.diffApply.name, "#30d158"),
+        (FrameAnalyzer.unattributedCategory, "#aeaeb2"), (TraceCategory.input.name, "#ff375f"), (TraceCategory.other.name, "#8e8e93"),
+        ("other categories", "#c7c7cc"),
+    ]
+    /// Colours of late work by hitch cause.
+    static let causeColors: [(HitchCause, String)] = [
+        (.commit, "#d70015"), (.render, "#af52de"), (.compositor, "#ff9500"), (.raster, "#a2845e"), (.gpu, "#0071e3"),
+    ]
+    /// Colours of the timed lanes.
+    static let laneColors: [(Lane, String)] = [
+        (.main, "#0a84ff"), (.render, "#64d2ff"), (.compositor, "#ffcc00"), (.raster, "#c7a17a"), (.gpu, "#5e5ce6"),
+    ]
+
+    /// A JavaScript object literal of string keys and values (JSON, with keys and values escaped).
+    static func javaScriptObject(_ pairs: [(String, String)]) -> String {
+        var object = JSONOutput()
+        object.append(UInt8(ascii: "{"))
+        for (index, (key, value)) in pairs.enumerated() {
+            if index > 0 { object.append(bytes: Array(", ".utf8)) }
+            object.append(string: key)
+            object.append(bytes: Array(": ".utf8))
+            object.append(string: value)
+        }
+        object.append(UInt8(ascii: "}"))
+        return String(decoding: object.bytes, as: UTF8.self)
+    }
+
     /// Draws every `.timeline` from its JSON, then records what it drew in `data-bars`,
     /// `data-frames-per-bar`, `data-bar-width` and `data-drawn` for tests and tools.
     static let script = """
         "use strict";
         (function () {
-          const palette = { "layout": "#0a84ff", "image-decode": "#ff9f0a", "corner-rounding": "#bf5af2", "diff-apply": "#30d158",
-            "(unattributed)": "#aeaeb2", "input": "#ff375f", "other": "#8e8e93", "other categories": "#c7c7cc" };
+          const palette = \(javaScriptObject(categoryColors));
           const spare = ["#64d2ff", "#5e5ce6", "#ac8e68", "#ffd60a", "#66d4cf", "#ff6482", "#32ade6", "#a2845e"];
           const maxBars = \(maximumBars);
           function ms(ns) {  // as the text report: two decimals, half away from zero
@@ -240,7 +269,7 @@ public enum HTMLPage {
             if (scaled === 0) return "0.00 ms";
             return sign + Math.floor(scaled / 100) + "." + String(scaled % 100).padStart(2, "0") + " ms";
           }
-          const causeColors = { "commit": "#d70015", "render": "#af52de", "compositor": "#ff9500", "raster": "#a2845e", "gpu": "#0071e3" };
+          const causeColors = \(javaScriptObject(causeColors.map { ($0.identifier, $1) }));
           function causeColor(cause) { return causeColors[cause] || "#d70015"; }
           function esc(text) { return String(text).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\\"": "&quot;" })[c]); }
           function setup(root) {
@@ -383,7 +412,7 @@ public enum HTMLPage {
             const lanes = data.lanes, canvas = root.querySelector(".lane-canvas");
             if (!canvas) return;
             const f = lanes.f, drawn = lanes.lanes, rows = drawn.length + lanes.workers, rowH = 24, head = 14;
-            const laneColors = { "main": "#0a84ff", "render": "#64d2ff", "compositor": "#ffcc00", "raster": "#c7a17a", "gpu": "#5e5ce6" };
+            const laneColors = \(javaScriptObject(laneColors.map { ($0.identifier, $1) }));
             let end = 0;
             for (const x of f) {
               end = Math.max(end, x[2] || 0);
@@ -408,7 +437,7 @@ public enum HTMLPage {
             for (let i = 0; i < f.length; i += Math.max(1, Math.ceil(60 / Math.max(1, pxPerMs * data.p / 1e6)))) g.fillText("#" + i, X(f[i][0]) + 2, 10);
             function box(r, a, b, color) { g.fillStyle = color; g.fillRect(X(a), rowY(r) + 5, Math.max(1, X(b) - X(a)), rowH - 10); }
             function tick(r, t, color) { g.fillStyle = color; g.fillRect(Math.round(X(t)), rowY(r) + 2, 2, rowH - 4); }
-            const renderRow = drawn.indexOf("render"), presentRow = renderRow >= 0 ? renderRow : drawn.length - 1;
+            const renderRow = drawn.indexOf("\(Lane.render.identifier)"), presentRow = renderRow >= 0 ? renderRow : drawn.length - 1;
             for (const x of f) {
               const late = lanes.causeLane[x[3]];
               if (x[1] !== null && x[1] > x[0]) {  // wake-up: the loop's lateness, not the app's work
@@ -432,7 +461,7 @@ public enum HTMLPage {
               g.beginPath(); g.moveTo(X(j[2]), rowY(r) + rowH / 2); g.lineTo(X(j[3]), rowY(0) + rowH / 2); g.stroke();
             }
             root.querySelector(".lane-legend").innerHTML = (f.some(x => x[1] !== null && x[1] > x[0]) ? "<span><i style=\\"background:#f2f2f7;border:1px solid #d2d2d7\\"></i>wake-up: vsync to work start</span>" : "")
-              + drawn.map(l => "<span><i style=\\"background:" + (laneColors[l] || "#8e8e93") + "\\"></i>" + esc(l === "main" ? "main: work to commit" : l) + "</span>").join("")
+              + drawn.map(l => "<span><i style=\\"background:" + (laneColors[l] || "#8e8e93") + "\\"></i>" + esc(l === "\(Lane.main.identifier)" ? "\(Lane.main.identifier): work to commit" : l) + "</span>").join("")
               + (f.some(x => x[2] !== null) ? "<span>▲ presented</span>" : "")
               + (lanes.workers ? "<span><i style=\\"background:#ff9f0a\\"></i>background job, line to the frame that applied it</span>" : "")
               + "<span><i style=\\"background:#1d1d1f;width:2px\\"></i>deadline</span>"

@@ -48,9 +48,9 @@ extension FrameReport {
 
     private var methodJSON: JSONValue {
         .object([
-            ("frame-interval-ns", .integer(method.frameIntervalNanoseconds)),
+            (FrameContract.Metadata.frameInterval, .integer(method.frameIntervalNanoseconds)),
             ("frame-interval-source", .string(method.frameIntervalSource)),
-            ("main-thread", method.mainThread.map { key in
+            (FrameContract.Metadata.mainThread, method.mainThread.map { key in
                 .object([("pid", .integer(key.processID)), ("tid", .integer(key.threadID)), ("name", method.mainThreadName.map(JSONValue.string) ?? .null)])
             } ?? .null),
             ("main-thread-rule", .string(method.mainThreadRule)),
@@ -99,7 +99,7 @@ extension FrameReport.Frame {
                 if let deadline = timing.deadline { members.append(("deadline-ns", .integer(deadline))) }
                 return (timing.lane.identifier, .object(members))
             })),
-            ("hitch-cause", .string(hitchCause.identifier)),
+            (FrameContract.Timeline.causeKey, .string(hitchCause.identifier)),
             ("hitch-stage", hitchStage.map(JSONValue.string) ?? .null),
             ("presented-ns", presentation.map(JSONValue.integer) ?? .null),
             ("background-feed", feed.map { feed in

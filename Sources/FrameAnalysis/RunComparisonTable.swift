@@ -3,10 +3,10 @@ import FrameTrace
 /// strategy.
 public enum RunComparisonTable {
     /// The work categories the techniques move around, shown as columns in this order.
-    public static let workCategories = ["layout", "image-decode", "corner-rounding", "diff-apply"]
+    public static let workCategories = TraceCategory.techniqueWork.map(\.name)
 
     /// The render lane's category, shown apart from the rest of the background work.
-    static let renderCategory = "render"
+    static let renderCategory = TraceCategory.render.name
 
     /// Builds the table.
     ///
@@ -128,8 +128,8 @@ extension RunComparisonTable {
             Figure(lane: "hitches", label: "hitch time ratio", floor: 1, unit: .frameInterval, format: { ReportFormat.fixed($0, decimals: 1) + " ms/s" }) {
                 $0.summary.frameCount > 0 ? $0.summary.hitchTimeRatio : nil
             },
-            Figure(lane: "input", label: "input p95", floor: 0.1, unit: .frameInterval, format: ms) { $0.input?.latency.map { Double($0.p95) / 1e6 } },
-            Figure(lane: "input", label: "ignored inputs", floor: 1, unit: .count, format: { "\(Int($0))" }) { $0.input.map { Double($0.ignored) } },
+            Figure(lane: TraceCategory.input.name, label: "input p95", floor: 0.1, unit: .frameInterval, format: ms) { $0.input?.latency.map { Double($0.p95) / 1e6 } },
+            Figure(lane: TraceCategory.input.name, label: "ignored inputs", floor: 1, unit: .count, format: { "\(Int($0))" }) { $0.input.map { Double($0.ignored) } },
         ]
         var order: [String] = []
         for run in runs where !order.contains(run.scenario) { order.append(run.scenario) }

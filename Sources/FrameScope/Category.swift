@@ -61,10 +61,7 @@ public struct Category: Hashable, Sendable {
 /// The process-wide table of category names. Built-ins occupy the first ids.
 final class CategoryRegistry: Sendable {
     static let shared = CategoryRegistry()
-    static let builtInNames = [
-        "layout", "image-decode", "corner-rounding", "diff-apply", FrameContract.frameCategory, FrameContract.inputCategory, FrameContract.renderCategory,
-        "other", FrameContract.commitCategory, FrameContract.Timeline.category,
-    ]
+    static let builtInNames = TraceCategory.allCases.map(\.name)
     static let limit = 4096
 
     private let names = Mutex<[String]>(CategoryRegistry.builtInNames)

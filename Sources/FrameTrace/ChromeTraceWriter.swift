@@ -253,30 +253,36 @@ public struct ChromeTraceWriter: Sendable {
     }
 
     static func writeMetadata(_ metadata: TraceMetadata, into out: inout JSONOutput) {
-        out.append("{\"producer\":")
+        func key(_ name: String, first: Bool = false) {
+            if !first { out.append(",") }
+            out.append(string: name)
+            out.append(":")
+        }
+        out.append("{")
+        key(FrameContract.Metadata.producer, first: true)
         out.append(string: metadata.producer ?? "unknown")
         if let version = metadata.producerVersion {
-            out.append(",\"version\":")
+            key(FrameContract.Metadata.version)
             out.append(string: version)
         }
         if let clock = metadata.clock {
-            out.append(",\"clock\":")
+            key(FrameContract.Metadata.clock)
             out.append(string: clock)
         }
         if let interval = metadata.frameIntervalNanoseconds {
-            out.append(",")
-            out.append(string: FrameContract.Metadata.frameInterval)
-            out.append(":")
+            key(FrameContract.Metadata.frameInterval)
             out.append(integer: interval)
         }
         if let main = metadata.mainThread {
-            out.append(",\"main-thread\":{\"pid\":")
+            key(FrameContract.Metadata.mainThread)
+            out.append("{\"pid\":")
             out.append(integer: main.processID)
             out.append(",\"tid\":")
             out.append(integer: main.threadID)
             out.append("}")
         }
-        out.append(",\"dropped-events\":{\"total\":")
+        key(FrameContract.Metadata.droppedEvents)
+        out.append("{\"total\":")
         out.append(integer: metadata.totalDroppedEvents)
         out.append(",\"threads\":[")
         for (index, (key, count)) in metadata.droppedEvents.sorted(by: { $0.key < $1.key }).enumerated() {
@@ -291,7 +297,7 @@ public struct ChromeTraceWriter: Sendable {
         }
         out.append("]}")
         if !metadata.extra.isEmpty {
-            out.append(",\"extra\":")
+            key(FrameContract.Metadata.extra)
             out.append(arguments: metadata.extra)
         }
         out.append("}")
@@ -308,21 +314,10 @@ public struct ChromeTraceWriter: Sendable {
         }
         var result: Set<Int> = []
         for (_, var indexes) in byThread {
-            indexes.sort { a, b in
-                let ea = events[a], eb = events[b]
-                if ea.timestamp != eb.timestamp { return ea.timestamp < eb.timestamp }
-                if ea.endTimestamp != eb.endTimestamp { return ea.endTimestamp > eb.endTimestamp }
-                return a < b
-            }
-            var stack: [Int64] = []  // end timestamps of open spans
-            for index in indexes {
-                let event = events[index]
-                while let top = stack.last, top <= event.timestamp { stack.removeLast() }
-                if let top = stack.last, event.endTimestamp > top {
-                    result.insert(index)
-                } else {
-                    stack.append(event.endTimestamp)
-                }
+            NestingStack.sort(&indexes, of: events)
+            var open = NestingStack()
+            for index in indexes where !open.push(start: events[index].timestamp, end: events[index].endTimestamp) {
+                result.insert(index)
             }
         }
         return result

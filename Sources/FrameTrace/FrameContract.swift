@@ -14,14 +14,14 @@
 /// ```
 public enum FrameContract {
     /// The category of frame spans: structure, not a cost.
-    public static let frameCategory = "frame"
+    public static let frameCategory = TraceCategory.frame.name
     /// The name framescope gives its frame spans (a `StaticString`, as the recorder's span names
     /// are; the analysis goes by the category, never the name).
     public static let frameSpanName: StaticString = "frame"
     /// The category of input events.
-    public static let inputCategory = "input"
+    public static let inputCategory = TraceCategory.input.name
     /// The category of a frame's commit to the render server.
-    public static let commitCategory = "commit"
+    public static let commitCategory = TraceCategory.commit.name
 
     /// Argument keys of frame spans and inputs.
     public enum Key {
@@ -55,13 +55,13 @@ public enum FrameContract {
     }
 
     /// The category of render-lane work (compositing, offscreen passes, blending).
-    public static let renderCategory = "render"
+    public static let renderCategory = TraceCategory.render.name
 
     /// The frame timeline tracks framescope writes so that Perfetto and chrome://tracing show
     /// frames without framescope: async slices, one per frame, on two tracks.
     public enum Timeline {
         /// The category of both tracks' slices.
-        public static let category = "frame-timeline"
+        public static let category = TraceCategory.frameTimeline.name
         /// The track of expected frames: from the vsync to the expected presentation, one interval
         /// after the commit deadline (commit by `V + P`, render by `V + 2P`, shown at `V + 2P`), so
         /// that an on-time frame's actual slice ends where its expected slice ends.
@@ -80,5 +80,17 @@ public enum FrameContract {
     public enum Metadata {
         /// The recorder's nominal frame interval, in nanoseconds.
         public static let frameInterval = "frame-interval-ns"
+        /// What wrote the trace: `framescope`.
+        public static let producer = "producer"
+        /// The producer's version.
+        public static let version = "version"
+        /// The clock timestamps come from (see `TraceMetadata.clock`).
+        public static let clock = "clock"
+        /// The designated main thread: an object with `pid` and `tid`.
+        public static let mainThread = "main-thread"
+        /// Events the recorder dropped: `total`, and `threads`, each with `pid`, `tid` and `count`.
+        public static let droppedEvents = "dropped-events"
+        /// The app's own annotations, an object.
+        public static let extra = "extra"
     }
 }

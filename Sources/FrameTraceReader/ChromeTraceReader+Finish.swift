@@ -55,7 +55,7 @@ extension ChromeTraceReader.Parser {
     /// one pass with a stack of open ends; the others are sorted first.
     private mutating func reportPartialOverlaps() {
         struct Track {
-            var ends: [Int64] = []
+            var open = NestingStack()
             var lastStart = Int64.min
             var lastEnd = Int64.max
             var isSorted = true
@@ -70,18 +70,13 @@ extension ChromeTraceReader.Parser {
             let end = event.endTimestamp
             if start < tracks[slot].lastStart || (start == tracks[slot].lastStart && end > tracks[slot].lastEnd) {
                 tracks[slot].isSorted = false
-                tracks[slot].ends = []
+                tracks[slot].open.removeAll()
                 tracks[slot].overlaps = []
                 continue
             }
             tracks[slot].lastStart = start
             tracks[slot].lastEnd = end
-            while let top = tracks[slot].ends.last, top <= start { tracks[slot].ends.removeLast() }
-            if let top = tracks[slot].ends.last, end > top {
-                tracks[slot].overlaps.append(position)
-            } else {
-                tracks[slot].ends.append(end)
-            }
+            if !tracks[slot].open.push(start: start, end: end) { tracks[slot].overlaps.append(position) }
         }
         var overlapping: [Int] = []
         var unsortedSlots: Set<Int> = []
@@ -95,21 +90,10 @@ extension ChromeTraceReader.Parser {
                 if unsortedSlots.contains(slot) { bySlot[slot, default: []].append(position) }
             }
             for (_, var positions) in bySlot {
-                positions.sort { a, b in
-                    let ea = events[a], eb = events[b]
-                    if ea.timestamp != eb.timestamp { return ea.timestamp < eb.timestamp }
-                    if ea.endTimestamp != eb.endTimestamp { return ea.endTimestamp > eb.endTimestamp }
-                    return a < b
-                }
-                var ends: [Int64] = []
-                for position in positions {
-                    let event = events[position]
-                    while let top = ends.last, top <= event.timestamp { ends.removeLast() }
-                    if let top = ends.last, event.endTimestamp > top {
-                        overlapping.append(position)
-                    } else {
-                        ends.append(event.endTimestamp)
-                    }
+                NestingStack.sort(&positions, of: events)
+                var open = NestingStack()
+                for position in positions where !open.push(start: events[position].timestamp, end: events[position].endTimestamp) {
+                    overlapping.append(position)
                 }
             }
         }
@@ -185,14 +169,14 @@ extension ChromeTraceReader.Parser {
     mutating func adoptFramescopeMetadata(_ value: JSONValue) {
         guard case .object = value else { return }
         var result = TraceMetadata()
-        result.producer = value["producer"]?.stringValue
-        result.producerVersion = value["version"]?.stringValue
-        result.clock = value["clock"]?.stringValue
+        result.producer = value[FrameContract.Metadata.producer]?.stringValue
+        result.producerVersion = value[FrameContract.Metadata.version]?.stringValue
+        result.clock = value[FrameContract.Metadata.clock]?.stringValue
         result.frameIntervalNanoseconds = value[FrameContract.Metadata.frameInterval]?.integerValue
-        if let main = value["main-thread"], let pid = main["pid"]?.integerValue, let tid = main["tid"]?.integerValue {
+        if let main = value[FrameContract.Metadata.mainThread], let pid = main["pid"]?.integerValue, let tid = main["tid"]?.integerValue {
             result.mainThread = ThreadKey(processID: pid, threadID: tid)
         }
-        for entry in value["dropped-events"]?["threads"]?.arrayValue ?? [] {
+        for entry in value[FrameContract.Metadata.droppedEvents]?["threads"]?.arrayValue ?? [] {
             guard let pid = entry["pid"]?.integerValue, let tid = entry["tid"]?.integerValue,
                 let count = entry["count"]?.integerValue
             else { continue }
@@ -200,7 +184,7 @@ extension ChromeTraceReader.Parser {
             let (sum, overflow) = result.droppedEvents[key, default: 0].addingReportingOverflow(count)
             result.droppedEvents[key] = overflow ? .max : sum
         }
-        for (key, member) in value["extra"]?.objectValue ?? [] {
+        for (key, member) in value[FrameContract.Metadata.extra]?.objectValue ?? [] {
             switch member {
             case .null: result.extra.append(Argument(key, .null))
             case .bool(let bool): result.extra.append(Argument(key, .bool(bool)))

@@ -211,13 +211,8 @@ private func longestIncreasingSubsequenceMask(_ values: [Int]) -> [Bool] {
     for (index, value) in values.enumerated() {
         var length = tails.count
         if let last = tails.last, values[last] >= value {
-            var low = 0
-            var high = tails.count - 1
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-            }
-            length = low
+            // The first tail whose value is not below `value` (the last one is not).
+            length = tails.partitioningIndex { values[$0] >= value }
             tails[length] = index
         } else {
             tails.append(index)

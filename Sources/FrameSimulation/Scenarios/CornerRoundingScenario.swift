@@ -62,7 +62,7 @@ package final class CornerRoundingScenario: Scenario {
     }
 
     static let descriptor = ScenarioDescriptor(
-        name: "corner-rounding",
+        name: TraceCategory.cornerRounding.name,  // the scenario is named after the work it measures
         summary: "a 3-column grid of rounded photo thumbnails (real PNG decode, 18-21 on screen) scrolled at 2,000 pt/s, composited at 2x",
         strategies: [
             .init(name: Strategy.offscreenClip.rawValue, summary: "an offscreen pass per visible thumbnail on the render lane every frame"),

@@ -122,12 +122,7 @@ struct TableauRow {
 
     /// Binary search by symbol id: where the symbol is, or where it would be inserted.
     private func position(of symbol: TableauSymbol) -> (index: Int, found: Bool) {
-        var low = 0
-        var high = cells.count
-        while low < high {
-            let middle = (low + high) / 2
-            if cells[middle].symbol.id < symbol.id { low = middle + 1 } else { high = middle }
-        }
+        let low = cells.partitioningIndex { $0.symbol.id >= symbol.id }
         return (low, low < cells.count && cells[low].symbol.id == symbol.id)
     }
 }
