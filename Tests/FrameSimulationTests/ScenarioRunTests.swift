@@ -24,6 +24,17 @@ struct ScenarioRunTests {
         #expect(FrameAnalyzer.analyze(trace).summary.frameCount == 12)
     }
 
+    @Test("The README's example: offscreen-clip's render lane has a p95 per frame, every frame composited")
+    func readmeExample() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-run-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let corner = try #require(ScenarioCatalog.scenario(named: "corner-rounding"))
+        let run = try ScenarioRun.execute(corner, strategy: "offscreen-clip", settings: RunSettings(frames: 6), tracePath: path)
+        let render = try #require(run.report.lanes.first { $0.lane == .render })
+        #expect(render.framesWithWork == 6)
+        #expect((render.cost?.p95 ?? 0) > 0)
+    }
+
     @Test("An unknown strategy is an error with its own code, and no trace is analysed")
     func unknownStrategy() throws {
         let descriptor = try #require(ScenarioCatalog.scenario(named: "diffable-update"))
