@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "FrameScope", targets: ["FrameScope"]),
+        .library(name: "FrameScopeTesting", targets: ["FrameScopeTesting"]),
         .library(name: "FrameTrace", targets: ["FrameTrace"]),
         .library(name: "FrameTraceReader", targets: ["FrameTraceReader"]),
         .library(name: "FrameAnalysis", targets: ["FrameAnalysis"]),
@@ -25,6 +26,7 @@ let package = Package(
         .target(name: "FrameTrace", swiftSettings: strict),
         .target(name: "FrameTraceReader", dependencies: ["FrameTrace"], swiftSettings: strict),
         .target(name: "FrameScope", dependencies: ["FrameTrace", "CFrameScope"], swiftSettings: strict),
+        .target(name: "FrameScopeTesting", dependencies: ["FrameScope", "FrameTrace"], swiftSettings: strict),
         .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameTraceReader"], swiftSettings: strict),
         .target(name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis"], swiftSettings: strict),
         .executableTarget(
@@ -47,6 +49,7 @@ let package = Package(
         .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI"], exclude: ["Fixtures"]),
         // What an app links: FrameScope alone. This target must build without the reader module.
         .testTarget(name: "AppLinkTests", dependencies: ["FrameScope"]),
+        .testTarget(name: "FrameScopeTestingTests", dependencies: ["FrameScopeTesting", "FrameScope", "FrameTrace"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,86 @@
+public import FrameScope
+public import FrameTrace
+
+/// A recorder for your own tests: time moves only when the test says so, and what was recorded
+/// comes back as plain values to assert on, as swift-log's test handler does for logs.
+///
+/// Hand ``recorder`` to the code under test, advance ``clock`` inside the work it measures (or
+/// let the code run: without an advance every span takes 0 ns), then read ``spans``:
+///
+/// ```swift
+/// let test = TestRecorder()
+/// let loader = ThumbnailLoader(recorder: test.recorder)
+/// loader.decode(photo)                       // records "decode" in .imageDecode
+/// #expect(test.spans(named: "decode").count == 1)
+/// #expect(test.spans(in: .imageDecode).allSatisfy { $0.threadName != "main" })
+/// ```
+public final class TestRecorder: Sendable {
+    /// The recorder to give the code under test.
+    public let recorder: Recorder
+    /// Its clock: every timestamp is this clock's reading.
+    public let clock: ManualClock
+
+    /// Creates a recorder on a manual clock at `start` nanoseconds, with room for `capacity`
+    /// events per thread (more are counted in ``droppedEvents``).
+    public init(start: Int64 = 0, capacity: Int = 1 << 16) {
+        clock = ManualClock(start: start)
+        recorder = Recorder(configuration: Recorder.Configuration(perThreadCapacity: capacity), clock: .manual(clock))
+    }
+
+    /// Moves the clock forward, as work taking `duration` would.
+    public func advance(by duration: Duration) { clock.advance(by: duration) }
+
+    /// Every span recorded so far (complete spans and closed begin/end pairs), by start time; the
+    /// recorder keeps them, so later calls see them again.
+    public var spans: [RecordedSpan] {
+        let trace = recorder.snapshot()
+        return trace.events.filter { $0.phase == .complete }
+            .map { RecordedSpan(event: $0, in: trace) }
+            .sorted { ($0.start, -$0.duration) < ($1.start, -$1.duration) }
+    }
+
+    /// The spans named `name`.
+    public func spans(named name: String) -> [RecordedSpan] { spans.filter { $0.name == name } }
+
+    /// The spans in `category`.
+    public func spans(in category: FrameScope.Category) -> [RecordedSpan] { spans.filter { $0.category == category.name } }
+
+    /// The frames recorded with `withFrame` or `beginFrame`: spans in the frame category.
+    public var frames: [RecordedSpan] { spans.filter { $0.category == FrameContract.frameCategory } }
+
+    /// Events the recorder could not keep because a thread's buffer was full.
+    public var droppedEvents: Int64 { recorder.droppedEventCounts.values.reduce(0, +) }
+}
+
+/// One recorded span, as values.
+public struct RecordedSpan: Sendable, Hashable, CustomStringConvertible {
+    /// Its name.
+    public var name: String
+    /// Its category's name.
+    public var category: String
+    /// The name of the thread it ran on, when the thread was named.
+    public var threadName: String?
+    /// When it began, in nanoseconds on the recorder's clock.
+    public var start: Int64
+    /// How long it took, in nanoseconds.
+    public var duration: Int64
+    /// Its arguments.
+    public var arguments: [Argument]
+
+    /// When it ended.
+    public var end: Int64 { start &+ duration }
+
+    init(event: TraceEvent, in trace: Trace) {
+        name = trace.name(of: event)
+        category = trace.category(of: event)
+        threadName = trace.threadName(event.thread)
+        start = event.timestamp
+        duration = event.duration
+        arguments = trace.arguments(of: event)
+    }
+
+    /// `decode [image-decode] on worker-1 at 0 ns for 3000000 ns`.
+    public var description: String {
+        "\(name) [\(category)] on \(threadName ?? "an unnamed thread") at \(start) ns for \(duration) ns"
+    }
+}
