@@ -121,7 +121,8 @@ extension BudgetCheck {
                     ("frames", .integer(Int64(trace.frameCount))),
                     ("frame-boundaries", .string(trace.frameSource.identifier)),
                     (FrameContract.Metadata.frameInterval, .integer(trace.frameIntervalNanoseconds)),
-                    ("frame-interval-source", .string(trace.frameIntervalSource)),
+                    ("frame-interval-source", .string(trace.frameIntervalSource.identifier)),
+                    ("frame-interval-requested-fps", trace.frameIntervalSource.requestedFramesPerSecond.map(JSONValue.number) ?? .null),
                     ("verdict", .string(trace.verdict.rawValue)),
                     ("rules", .array(trace.rules.map { rule in
                         .object([

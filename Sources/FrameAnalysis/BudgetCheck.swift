@@ -107,7 +107,7 @@ public struct RuleResult: Sendable, Hashable {
 /// ```
 public struct BudgetCheck: Sendable, Hashable {
     /// The version of the `framescope.check` JSON schema ``jsonValue()`` writes.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// The budget file's path as given, for headings.
     public var budgetSource: String
@@ -127,7 +127,7 @@ public struct BudgetCheck: Sendable, Hashable {
         /// The frame interval `P` used, in nanoseconds.
         public var frameIntervalNanoseconds: Int64
         /// Where `P` came from: `trace metadata`, `--fps N`, `budget fps N`, `default 60 fps`.
-        public var frameIntervalSource: String
+        public var frameIntervalSource: FrameReport.FrameIntervalSource
         /// Every rule that applies to the trace, in the budget's order.
         public var rules: [RuleResult]
         /// Main-thread cost per frame, downsampled, for the Markdown summary's chart.
@@ -460,7 +460,7 @@ extension Budget {
             return FrameAnalyzer.analyze(trace, options: adjusted)
         }
         adjusted.framesPerSecond = framesPerSecond
-        adjusted.framesPerSecondLabel = "budget fps"
+        adjusted.framesPerSecondRequester = .budget
         return FrameAnalyzer.analyze(trace, options: adjusted)
     }
 }

@@ -12,13 +12,13 @@ public struct AnalysisOptions: Sendable {
     /// Names of spans or instants that mark frames (`--frame-marker NAME`), tried after
     /// framescope's frame spans and Chrome's frame events, before the built-in markers.
     public var frameMarkers: [String]
-    /// How to describe ``framesPerSecond`` when it wins (`--fps` or `budget fps`).
-    public var framesPerSecondLabel: String
+    /// Who asked for ``framesPerSecond``: the options themselves (the CLI's `--fps`) or a budget.
+    public var framesPerSecondRequester: FrameReport.FrameIntervalSource.Requester
 
     /// Creates options.
     public init(
         framesPerSecond: Double? = nil, mainThread: ThreadKey? = nil, worstFrameCount: Int = 5, frameMarkers: [String] = [],
-        framesPerSecondLabel: String = "--fps"
+        framesPerSecondRequester: FrameReport.FrameIntervalSource.Requester = .option
     ) {
         precondition(framesPerSecond.map { Int64.frameInterval(framesPerSecond: $0) != nil } ?? true, "framesPerSecond must be positive")
         precondition(worstFrameCount >= 0, "worstFrameCount must not be negative")
@@ -26,7 +26,7 @@ public struct AnalysisOptions: Sendable {
         self.mainThread = mainThread
         self.worstFrameCount = worstFrameCount
         self.frameMarkers = frameMarkers
-        self.framesPerSecondLabel = framesPerSecondLabel
+        self.framesPerSecondRequester = framesPerSecondRequester
     }
 }
 
@@ -173,31 +173,32 @@ public enum FrameAnalyzer {
 
     // MARK: - Choosing P and the main thread
 
-    static func frameInterval(of trace: Trace, options: AnalysisOptions, chrome: ChromeFrameEvents?) -> (Int64, String) {
+    static func frameInterval(
+        of trace: Trace, options: AnalysisOptions, chrome: ChromeFrameEvents?
+    ) -> (Int64, FrameReport.FrameIntervalSource) {
         let fromTrace = trace.metadata.frameIntervalNanoseconds.flatMap { $0 > 0 ? $0 : nil }
         if let fps = options.framesPerSecond, let interval = Int64.frameInterval(framesPerSecond: fps) {
-            let over = fromTrace.flatMap { $0 == interval ? nil : " (over trace metadata \(ReportFormat.milliseconds($0)))" } ?? ""
-            return (interval, "\(options.framesPerSecondLabel) \(formatNumber(fps))" + over)
+            return (interval, .requested(framesPerSecond: fps, by: options.framesPerSecondRequester, overriding: fromTrace == interval ? nil : fromTrace))
         }
-        if let fromTrace { return (fromTrace, "trace metadata") }
-        if let derived = chrome?.derivedInterval { return (derived, "Chrome BeginFrame interval") }
-        return (16_666_667, "default 60 fps")
+        if let fromTrace { return (fromTrace, .traceMetadata) }
+        if let derived = chrome?.derivedInterval { return (derived, .chromeBeginFrames) }
+        return (16_666_667, .defaultRate)
     }
 
-    static func mainThread(of trace: Trace, spans: SpanIndex, options: AnalysisOptions) -> (ThreadKey?, String) {
-        if let chosen = options.mainThread { return (chosen, "--main-thread") }
-        if let main = trace.metadata.mainThread { return (main, "trace metadata") }
+    static func mainThread(of trace: Trace, spans: SpanIndex, options: AnalysisOptions) -> (ThreadKey?, FrameReport.MainThreadRule) {
+        if let chosen = options.mainThread { return (chosen, .option) }
+        if let main = trace.metadata.mainThread { return (main, .traceMetadata) }
         var best: (rank: Int, busy: Int64, key: ThreadKey)?
         for thread in trace.allThreads {
             guard let name = thread.name?.lowercased(), let rank = mainThreadNames.firstIndex(of: name) else { continue }
             let candidate = (rank: -rank, busy: spans.busyTime(on: thread.key), key: thread.key)
             if best.map({ (candidate.rank, candidate.busy, $0.key) > ($0.rank, $0.busy, candidate.key) }) ?? true { best = candidate }
         }
-        if let best { return (best.key, "thread name") }
+        if let best { return (best.key, .threadName) }
         if let busiest = spans.byThread.keys.max(by: { (spans.busyTime(on: $0), $1) < (spans.busyTime(on: $1), $0) }) {
-            return (busiest, "busiest thread")
+            return (busiest, .busiestThread)
         }
-        return (nil, "no threads")
+        return (nil, .none)
     }
 
     // MARK: - Frames

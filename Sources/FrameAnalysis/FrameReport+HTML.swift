@@ -28,7 +28,7 @@ extension FrameReport {
         html += "<p class=\"source\"><strong>Frames from: \(H.escape(method.frameSource.phrase))</strong>"
         if !method.frameSourceDetail.isEmpty { html += " — \(H.escape(method.frameSourceDetail))" }
         html += "<br>Frame interval P = \(H.escape(ReportFormat.milliseconds(method.frameIntervalNanoseconds))) "
-        html += "(\(H.escape(method.frameIntervalSource))); main thread: \(H.escape(mainThreadDescription)).</p>\n"
+        html += "(\(H.escape(method.frameIntervalSource.description))); main thread: \(H.escape(mainThreadDescription)).</p>\n"
         let s = summary
         html += "<p class=\"headline\"><span class=\"band \(s.hitchBand?.identifier ?? "none")\">\(H.escape(ReportFormat.fixed(s.hitchTimeRatio, decimals: 2))) ms/s hitch time ratio (\(H.escape(s.hitchBand?.phrase ?? HitchBand.noFramesPhrase)))</span> "
         html += "· \(s.frameCount) frames · \(s.slowFrames) slow · \(s.frozenFrames) frozen · \(s.lateFrames) late · \(s.missedVsyncs) missed vsyncs</p>\n"

@@ -49,11 +49,13 @@ extension FrameReport {
     private var methodJSON: JSONValue {
         .object([
             (FrameContract.Metadata.frameInterval, .integer(method.frameIntervalNanoseconds)),
-            ("frame-interval-source", .string(method.frameIntervalSource)),
+            ("frame-interval-source", .string(method.frameIntervalSource.identifier)),
+            ("frame-interval-requested-fps", method.frameIntervalSource.requestedFramesPerSecond.map(JSONValue.number) ?? .null),
+            ("frame-interval-overridden-ns", method.frameIntervalSource.overriddenNanoseconds.map(JSONValue.integer) ?? .null),
             (FrameContract.Metadata.mainThread, method.mainThread.map { key in
                 .object([("pid", .integer(key.processID)), ("tid", .integer(key.threadID)), ("name", method.mainThreadName.map(JSONValue.string) ?? .null)])
             } ?? .null),
-            ("main-thread-rule", .string(method.mainThreadRule)),
+            ("main-thread-rule", .string(method.mainThreadRule.identifier)),
             ("frame-boundaries", .string(method.frameSource.identifier)),
             ("frame-boundaries-detail", .string(method.frameSourceDetail)),
         ])

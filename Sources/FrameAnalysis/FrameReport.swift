@@ -6,7 +6,7 @@ public import FrameTrace
 /// Made by ``FrameAnalyzer/analyze(_:options:)``; rendered as text, Markdown or JSON.
 public struct FrameReport: Sendable {
     /// The version of the JSON schema this report renders to.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     /// How the frame interval, main thread and frame boundaries were chosen.
     public var method: Method
@@ -36,13 +36,13 @@ public struct FrameReport: Sendable {
         public var frameIntervalNanoseconds: Int64
         /// Where `P` came from, and what it overrode: `--fps 120 (over trace metadata 16.67 ms)`,
         /// `budget fps 120`, `trace metadata`, `Chrome BeginFrame interval`, `default 60 fps`.
-        public var frameIntervalSource: String
+        public var frameIntervalSource: FrameIntervalSource
         /// The thread treated as the main (UI) thread, if the trace has any thread.
         public var mainThread: ThreadKey?
         /// Its name, if known.
         public var mainThreadName: String?
         /// The rule that chose it: `--main-thread`, `trace metadata`, `thread name`, `busiest thread`.
-        public var mainThreadRule: String
+        public var mainThreadRule: MainThreadRule
         /// Where the frames came from.
         public var frameSource: FrameSource
         /// The rule within that source, for a reader of the report: which events, which process.
@@ -50,8 +50,8 @@ public struct FrameReport: Sendable {
 
         /// Creates a method description.
         public init(
-            frameIntervalNanoseconds: Int64, frameIntervalSource: String, mainThread: ThreadKey?, mainThreadName: String?,
-            mainThreadRule: String, frameSource: FrameSource, frameSourceDetail: String = ""
+            frameIntervalNanoseconds: Int64, frameIntervalSource: FrameIntervalSource, mainThread: ThreadKey?, mainThreadName: String?,
+            mainThreadRule: MainThreadRule, frameSource: FrameSource, frameSourceDetail: String = ""
         ) {
             self.frameIntervalNanoseconds = frameIntervalNanoseconds
             self.frameIntervalSource = frameIntervalSource

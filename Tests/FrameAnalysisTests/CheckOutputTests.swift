@@ -39,12 +39,12 @@ struct CheckOutputTests {
         try expectGolden(check.junit().xml(), named: "check.junit.xml")
     }
 
-    @Test("The JSON follows schema framescope.check v1")
+    @Test("The JSON follows schema framescope.check v2")
     func jsonSchema() throws {
         let check = try sampleCheck()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(check.jsonValue().description.utf8)) as? [String: Any])
         #expect(object["schema"] as? String == "framescope.check")
-        #expect(object["version"] as? Int == 1)
+        #expect(object["version"] as? Int == 2)
         #expect(object["passed"] as? Bool == false)
         let counts = try #require(object["counts"] as? [String: Int])
         #expect(counts["rules"] == check.results.count)
@@ -54,7 +54,8 @@ struct CheckOutputTests {
         let ratio = try #require(rules.first { $0["id"] as? String == "hitch-time-ratio" })
         #expect(ratio["limit-path"] as? String == "traces[0].limits.hitch-time-ratio")
         #expect(ratio["unit"] as? String == "ms/s")
-        #expect(traces[0]["frame-interval-source"] as? String == "budget fps 100")
+        #expect(traces[0]["frame-interval-source"] as? String == "budget")
+        #expect(traces[0]["frame-interval-requested-fps"] as? Double == 100)
     }
 
     @Test("The JUnit XML parses back: one test case per rule, a failure per exceeded rule")

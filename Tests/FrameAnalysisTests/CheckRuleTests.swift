@@ -166,12 +166,12 @@ struct CheckRuleTests {
         withoutMetadata.trace.metadata.frameIntervalNanoseconds = nil
         let fromBudget = budget.analyze(withoutMetadata.trace, options: AnalysisOptions())
         #expect(fromBudget.method.frameIntervalNanoseconds == 8_333_333)
-        #expect(fromBudget.method.frameIntervalSource == "budget fps 120")
+        #expect(fromBudget.method.frameIntervalSource.description == "budget fps 120")
         let fromTrace = budget.analyze(checkSketch().trace, options: AnalysisOptions())
         #expect(fromTrace.method.frameIntervalNanoseconds == 8_333_333)
-        #expect(fromTrace.method.frameIntervalSource == "budget fps 120 (over trace metadata 10.00 ms)")
-        #expect(Budget().analyze(checkSketch().trace, options: AnalysisOptions()).method.frameIntervalSource == "trace metadata")
+        #expect(fromTrace.method.frameIntervalSource.description == "budget fps 120 (over trace metadata 10.00 ms)")
+        #expect(Budget().analyze(checkSketch().trace, options: AnalysisOptions()).method.frameIntervalSource.description == "trace metadata")
         let fromOptions = budget.analyze(withoutMetadata.trace, options: AnalysisOptions(framesPerSecond: 30))
-        #expect(fromOptions.method.frameIntervalSource == "--fps 30")
+        #expect(fromOptions.method.frameIntervalSource.description == "--fps 30")
     }
 }

@@ -114,9 +114,9 @@ struct FrameAPIRoundTripTests {
         recorder.setFrameInterval(.nanoseconds(Self.p120))
         #expect(recorder.snapshot().metadata.frameIntervalNanoseconds == Self.p120)
         let trace = recorder.snapshot()
-        #expect(FrameAnalyzer.analyze(trace).method.frameIntervalSource == "trace metadata")
+        #expect(FrameAnalyzer.analyze(trace).method.frameIntervalSource.description == "trace metadata")
         let overridden = FrameAnalyzer.analyze(trace, options: AnalysisOptions(framesPerSecond: 60))
         #expect(overridden.method.frameIntervalNanoseconds == Self.p60)
-        #expect(overridden.method.frameIntervalSource == "--fps 60 (over trace metadata 8.33 ms)")
+        #expect(overridden.method.frameIntervalSource.description == "--fps 60 (over trace metadata 8.33 ms)")
     }
 }

@@ -36,7 +36,7 @@ struct ReportCommandTests {
         #expect(result.status == 0)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(report["schema"] as? String == "framescope.report")
-        #expect(report["version"] as? Int == 2)
+        #expect(report["version"] as? Int == 3)
         let frames = try #require(report["frames"] as? [[String: Any]])
         #expect(frames.count == 2)
         #expect(frames[1]["main-ns"] as? Int == 17_333_334)
@@ -57,7 +57,7 @@ struct ReportCommandTests {
         let result = try CLI.run(["report", try writeTrace(), "--main-thread", "7:2", "--fps", "120", "--format", "json"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let method = try #require(report["method"] as? [String: Any])
-        #expect(method["main-thread-rule"] as? String == "--main-thread")
+        #expect(method["main-thread-rule"] as? String == "option")
         #expect(method["frame-interval-ns"] as? Int == 8_333_333)
     }
 

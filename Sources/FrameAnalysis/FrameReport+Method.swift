@@ -1,0 +1,86 @@
+extension FrameReport {
+    /// Where the frame interval `P` came from. Outputs write ``identifier``; text renders
+    /// ``description``.
+    public enum FrameIntervalSource: Sendable, Hashable, CustomStringConvertible {
+        /// Who asked for a frame rate.
+        public enum Requester: String, Sendable, Hashable, CaseIterable {
+            /// The analysis options (the CLI's `--fps`).
+            case option
+            /// The budget file's `fps`.
+            case budget
+        }
+
+        /// A rate that was asked for; `overriding` is the trace metadata's interval it replaced,
+        /// when it differed.
+        case requested(framesPerSecond: Double, by: Requester, overriding: Int64?)
+        /// The trace's own metadata (framescope's recorder writes it).
+        case traceMetadata
+        /// The median interval between Chrome's `BeginFrame` events.
+        case chromeBeginFrames
+        /// Nothing said: 60 Hz.
+        case defaultRate
+
+        /// `option`, `budget`, `trace-metadata`, `chrome-begin-frames` or `default`: what JSON keeps.
+        public var identifier: String {
+            switch self {
+            case .requested(_, let requester, _): requester.rawValue
+            case .traceMetadata: "trace-metadata"
+            case .chromeBeginFrames: "chrome-begin-frames"
+            case .defaultRate: "default"
+            }
+        }
+
+        /// The rate asked for, for ``requested(framesPerSecond:by:overriding:)``.
+        public var requestedFramesPerSecond: Double? {
+            if case .requested(let fps, _, _) = self { return fps }
+            return nil
+        }
+
+        /// The trace metadata's interval a requested rate replaced.
+        public var overriddenNanoseconds: Int64? {
+            if case .requested(_, _, let overriding) = self { return overriding }
+            return nil
+        }
+
+        /// For people: `--fps 120 (over trace metadata 16.67 ms)`, `budget fps 100`, `trace metadata`,
+        /// `Chrome BeginFrame interval`, `default 60 fps`.
+        public var description: String {
+            switch self {
+            case .requested(let fps, let requester, let overriding):
+                let over = overriding.map { " (over trace metadata \(ReportFormat.milliseconds($0)))" } ?? ""
+                return "\(requester == .option ? "--fps" : "budget fps") \(formatNumber(fps))" + over
+            case .traceMetadata: return "trace metadata"
+            case .chromeBeginFrames: return "Chrome BeginFrame interval"
+            case .defaultRate: return "default 60 fps"
+            }
+        }
+    }
+
+    /// How the main thread was chosen. Outputs write ``identifier``; text renders ``description``.
+    public enum MainThreadRule: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The analysis options named it (the CLI's `--main-thread`).
+        case option
+        /// The trace's metadata designates it.
+        case traceMetadata = "trace-metadata"
+        /// Its name is a main thread's (`main`, `CrRendererMain`, ...).
+        case threadName = "thread-name"
+        /// It is the busiest thread.
+        case busiestThread = "busiest-thread"
+        /// The trace has no threads.
+        case none
+
+        /// What JSON keeps.
+        public var identifier: String { rawValue }
+
+        /// For people: `--main-thread`, `trace metadata`, `thread name`, `busiest thread`, `no threads`.
+        public var description: String {
+            switch self {
+            case .option: "--main-thread"
+            case .traceMetadata: "trace metadata"
+            case .threadName: "thread name"
+            case .busiestThread: "busiest thread"
+            case .none: "no threads"
+            }
+        }
+    }
+}
