@@ -13,21 +13,30 @@ public import FrameTraceReader
 /// ```
 public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of problem, stable for tests and tools.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    /// A struct rather than an enum, so that a new code is not a breaking change (as swift-nio's
+    /// errors do); compare with `==` or match with `case .name`.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The stable identifier, e.g. `io-error`.
+        public let rawValue: String
+        /// Creates a code from its identifier.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The identifier.
+        public var description: String { rawValue }
+
         /// The file is not JSON; ``BudgetError/line`` and ``BudgetError/column`` say where.
-        case invalidJSON = "invalid-json"
+        public static let invalidJSON = Code(rawValue: "invalid-json")
         /// A key the budget format does not define.
-        case unknownKey = "unknown-key"
+        public static let unknownKey = Code(rawValue: "unknown-key")
         /// The same key twice in one object.
-        case duplicateKey = "duplicate-key"
+        public static let duplicateKey = Code(rawValue: "duplicate-key")
         /// A required key is absent.
-        case missingKey = "missing-key"
+        public static let missingKey = Code(rawValue: "missing-key")
         /// A value of the wrong JSON type.
-        case wrongType = "wrong-type"
+        public static let wrongType = Code(rawValue: "wrong-type")
         /// A value of the right type but out of range (a negative limit, a share above 1).
-        case invalidValue = "invalid-value"
+        public static let invalidValue = Code(rawValue: "invalid-value")
         /// A `version` this framescope does not read.
-        case unsupportedVersion = "unsupported-version"
+        public static let unsupportedVersion = Code(rawValue: "unsupported-version")
     }
 
     /// What went wrong.

@@ -19,28 +19,37 @@ import FrameTrace
 /// ```
 public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure, stable for tests and exit codes.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    /// A struct rather than an enum, so that a new code is not a breaking change (as swift-nio's
+    /// errors do); compare with `==` or match with `case .name`.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The stable identifier, e.g. `io-error`.
+        public let rawValue: String
+        /// Creates a code from its identifier.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The identifier.
+        public var description: String { rawValue }
+
         /// The input is not JSON at all (empty, or starts with something no JSON value starts with).
-        case notJSON = "not-json"
+        public static let notJSON = Code(rawValue: "not-json")
         /// The input is JSON, but not an array of events or an object with a `traceEvents` array.
-        case notATrace = "not-a-trace"
+        public static let notATrace = Code(rawValue: "not-a-trace")
         /// A byte that the JSON grammar does not allow where it appears.
-        case unexpectedToken = "unexpected-token"
+        public static let unexpectedToken = Code(rawValue: "unexpected-token")
         /// The input ends in the middle of a value where the format does not allow it.
-        case unexpectedEnd = "unexpected-end"
+        public static let unexpectedEnd = Code(rawValue: "unexpected-end")
         /// A string that the input ends inside of.
-        case unterminatedString = "unterminated-string"
+        public static let unterminatedString = Code(rawValue: "unterminated-string")
         /// A backslash escape that JSON does not define, or a malformed `\u` escape.
-        case invalidEscape = "invalid-escape"
+        public static let invalidEscape = Code(rawValue: "invalid-escape")
         /// A number that does not follow JSON's number grammar.
-        case invalidNumber = "invalid-number"
+        public static let invalidNumber = Code(rawValue: "invalid-number")
         /// Arrays and objects nested deeper than the reader's limit.
-        case tooDeep = "too-deep"
+        public static let tooDeep = Code(rawValue: "too-deep")
         /// The file could not be opened or read.
-        case ioError = "io-error"
+        public static let ioError = Code(rawValue: "io-error")
         /// The input is larger than the reader's size limit (``InputFile/defaultMaximumSize``
         /// unless the caller set another).
-        case tooLarge = "too-large"
+        public static let tooLarge = Code(rawValue: "too-large")
     }
 
     /// What went wrong.
