@@ -96,21 +96,25 @@ extension Recorder {
 
     /// The display's nominal frame interval written into exported traces, or `nil` when none is
     /// stated (the default). Analysis prefers each frame's own budget, then `--fps`, then this.
-    public var frameInterval: Duration? {
-        let nanoseconds = frameIntervalStorage.load(ordering: .relaxed)
-        return nanoseconds > 0 ? .nanoseconds(nanoseconds) : nil
-    }
-
-    /// Sets the nominal frame interval written into exported traces, for example on
-    /// ``shared`` when the app learns the display's refresh rate (`UIScreen.maximumFramesPerSecond`).
+    ///
+    /// Set it when the app learns the display's refresh rate (`UIScreen.maximumFramesPerSecond`):
     ///
     /// ```swift
-    /// Recorder.shared.setFrameInterval(.nanoseconds(8_333_333))   // 120 Hz
+    /// Recorder.shared.frameInterval = .nanoseconds(8_333_333)   // 120 Hz
     /// ```
-    /// - Parameter interval: The interval, or `nil` to state none.
-    /// - Precondition: `interval` is positive.
-    public func setFrameInterval(_ interval: Duration?) {
-        precondition(interval.map { $0 > .zero } ?? true, "a frame interval must be positive")
-        frameIntervalStorage.store(interval.map { max(1, $0.nanosecondCount) } ?? 0, ordering: .relaxed)
+    /// - Precondition: a new value is positive or `nil`.
+    public var frameInterval: Duration? {
+        get {
+            let nanoseconds = frameIntervalStorage.load(ordering: .relaxed)
+            return nanoseconds > 0 ? .nanoseconds(nanoseconds) : nil
+        }
+        set {
+            precondition(newValue.map { $0 > .zero } ?? true, "a frame interval must be positive")
+            frameIntervalStorage.store(newValue.map { max(1, $0.nanosecondCount) } ?? 0, ordering: .relaxed)
+        }
     }
+
+    /// Sets the nominal frame interval written into exported traces.
+    @available(*, deprecated, renamed: "frameInterval")
+    public func setFrameInterval(_ interval: Duration?) { frameInterval = interval }
 }

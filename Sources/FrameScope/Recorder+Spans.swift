@@ -111,7 +111,7 @@ extension Recorder {
     ///   - category: The budget category.
     ///   - arguments: Values to attach, evaluated only when recording.
     @inlinable
-    public func instant(_ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:]) {
+    public func recordInstant(_ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:]) {
         guard isEnabled else { return }
         let argumentIndex = storeAttachment(arguments())
         let (bits, length) = nameBits(name)
@@ -125,11 +125,25 @@ extension Recorder {
     ///   - value: The sample.
     ///   - category: The budget category.
     @inlinable
-    public func counter(_ name: StaticString, value: Double, category: Category = .other) {
+    public func recordCounter(_ name: StaticString, value: Double, category: Category = .other) {
         guard isEnabled else { return }
         let (bits, length) = nameBits(name)
         let now = clock.timestamp()
         push(start: now, end: Int64(bitPattern: value.bitPattern), name: bits, meta: packMeta(.counter, category, nameLength: length), extra: 0)
+    }
+
+    /// Records an instant.
+    @available(*, deprecated, renamed: "recordInstant(_:category:arguments:)")
+    @inlinable
+    public func instant(_ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:]) {
+        recordInstant(name, category: category, arguments: arguments())
+    }
+
+    /// Records a sample of a numeric series.
+    @available(*, deprecated, renamed: "recordCounter(_:value:category:)")
+    @inlinable
+    public func counter(_ name: StaticString, value: Double, category: Category = .other) {
+        recordCounter(name, value: value, category: category)
     }
 
     // MARK: - Internals shared by the span forms

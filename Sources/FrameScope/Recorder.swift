@@ -71,8 +71,34 @@ public final class Recorder: Sendable {
         }
     }
 
-    /// The process-wide recorder apps use unless they inject their own.
-    public static let shared = Recorder()
+    /// The process-wide recorder apps use unless they inject their own: made on first use, with
+    /// what ``configureShared(_:clock:)`` set before then (the defaults otherwise).
+    public static let shared: Recorder = {
+        let (configuration, clock) = sharedSetup.withLock { setup in
+            setup.isMade = true
+            return (setup.configuration, setup.clock)
+        }
+        return Recorder(configuration: configuration, clock: clock)
+    }()
+
+    private static let sharedSetup = Mutex<(configuration: Configuration, clock: RecorderClock, isMade: Bool)>((Configuration(), .fastest, false))
+
+    /// Configures ``shared`` before its first use, for example with a larger buffer or a frame
+    /// interval, at the start of `main` or in the app delegate.
+    ///
+    /// ```swift
+    /// Recorder.configureShared(Recorder.Configuration(perThreadCapacity: 1 << 18, frameInterval: .milliseconds(8)))
+    /// ```
+    /// - Returns: `false`, changing nothing, when ``shared`` was already made.
+    @discardableResult
+    public static func configureShared(_ configuration: Configuration, clock: RecorderClock = .fastest) -> Bool {
+        sharedSetup.withLock { setup in
+            guard !setup.isMade else { return false }
+            setup.configuration = configuration
+            setup.clock = clock
+            return true
+        }
+    }
 
     /// A recorder that never records, for code that takes a `Recorder` when nobody is measuring:
     /// each span costs what a span of a disabled recorder costs (one load and a branch), so
@@ -144,16 +170,24 @@ public final class Recorder: Sendable {
         startTimestamp = clock.now()
     }
 
-    /// Whether events are being recorded. Reading it costs one relaxed atomic load.
-    @inlinable
-    public var isEnabled: Bool { enabled.load(ordering: .relaxed) }
-
-    /// Turns recording on or off. Spans already open when recording is turned off still end.
+    /// Whether events are being recorded. Reading it costs one relaxed atomic load. Setting it
+    /// turns recording on or off; spans already open when recording is turned off still end, and
     /// ``disabled`` stays off.
-    public func setEnabled(_ isEnabled: Bool) {
-        guard canEnable else { return }
-        enabled.store(isEnabled, ordering: .relaxed)
+    ///
+    /// ```swift
+    /// Recorder.shared.isEnabled = ProcessInfo.processInfo.environment["FRAMESCOPE"] == "1"
+    /// ```
+    public var isEnabled: Bool {
+        @inlinable get { enabled.load(ordering: .relaxed) }
+        set {
+            guard canEnable else { return }
+            enabled.store(newValue, ordering: .relaxed)
+        }
     }
+
+    /// Turns recording on or off.
+    @available(*, deprecated, renamed: "isEnabled")
+    public func setEnabled(_ isEnabled: Bool) { self.isEnabled = isEnabled }
 
     deinit {
         buffers.withLockAnnounced { $0.releaseSpareRings() }

@@ -41,10 +41,10 @@ func runRecorderBenchmarks() {
     figure("enabled span (begin + end)", enabled.median, "ns", note: "p99 \(formatFixed(enabled.p99, decimals: 1)) ns")
     figure("enabled span / two counter reads", enabled.median / twoCounterReads.median, "x", note: "target <= 1.5")
 
-    recorder.setEnabled(false)
+    recorder.isEnabled = false
     let disabled = measureSpans(recorder: recorder, repetitions: repetitions, operations: operations * 10)
     figure("disabled span", disabled.median, "ns", note: "target <= 1 ns; p99 \(formatFixed(disabled.p99, decimals: 2)) ns")
-    recorder.setEnabled(true)
+    recorder.isEnabled = true
     let disabledValue = measureSpans(recorder: .disabled, repetitions: repetitions, operations: operations * 10)
     figure("span on Recorder.disabled", disabledValue.median, "ns", note: "p99 \(formatFixed(disabledValue.p99, decimals: 2)) ns")
 

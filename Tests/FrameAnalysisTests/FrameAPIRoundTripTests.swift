@@ -111,7 +111,7 @@ struct FrameAPIRoundTripTests {
         let recorder = Recorder(clock: .manual(ManualClock()))
         #expect(recorder.frameInterval == nil)
         #expect(recorder.snapshot().metadata.frameIntervalNanoseconds == nil)
-        recorder.setFrameInterval(.nanoseconds(Self.p120))
+        recorder.frameInterval = .nanoseconds(Self.p120)
         #expect(recorder.snapshot().metadata.frameIntervalNanoseconds == Self.p120)
         let trace = recorder.snapshot()
         #expect(FrameAnalyzer.analyze(trace).method.frameIntervalSource.description == "trace metadata")

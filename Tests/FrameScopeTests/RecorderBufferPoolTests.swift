@@ -18,7 +18,7 @@ struct RecorderBufferPoolTests {
     @Test("A thread that records over several chunks gets every record back, in order, from a snapshot and then a drain")
     func recordsSpanChunksInOrder() {
         let recorder = Recorder(clock: .manual(ManualClock()))
-        runOnNewThread { for index in 0..<1_000 { recorder.counter("sequence", value: Double(index)) } }
+        runOnNewThread { for index in 0..<1_000 { recorder.recordCounter("sequence", value: Double(index)) } }
         let chunkRecords = recorder.bufferPoolStatistics.chunkRecords
         #expect(chunkRecords == 256)
         #expect(recorder.bufferPoolStatistics.chunksAllocated == 4, "1,000 records fill four chunks of 256")
@@ -33,11 +33,11 @@ struct RecorderBufferPoolTests {
         let seen = Mutex<[[Int]]>([])
         let statistics = Mutex<[BufferPoolStatistics]>([])
         runOnNewThread {
-            for index in 0..<1_000 { recorder.counter("sequence", value: Double(index)) }
+            for index in 0..<1_000 { recorder.recordCounter("sequence", value: Double(index)) }
             seen.withLock { $0.append(Self.values(recorder.drain())) }
             // The three chunks read to their end are back; the fourth is still written into.
             statistics.withLock { $0.append(recorder.bufferPoolStatistics) }
-            for index in 1_000..<2_000 { recorder.counter("sequence", value: Double(index)) }
+            for index in 1_000..<2_000 { recorder.recordCounter("sequence", value: Double(index)) }
             statistics.withLock { $0.append(recorder.bufferPoolStatistics) }
         }
         let afterFirstDrain = statistics.withLock { $0[0] }
@@ -54,7 +54,7 @@ struct RecorderBufferPoolTests {
         #expect(exitedAndDrained.chunksAllocated == 5)
         #expect(exitedAndDrained.chunksInPool == 5, "an exited thread's chunks all come back once it is drained")
 
-        runOnNewThreads(3) { _ in for index in 0..<10 { recorder.counter("sequence", value: Double(index)) } }
+        runOnNewThreads(3) { _ in for index in 0..<10 { recorder.recordCounter("sequence", value: Double(index)) } }
         let reused = recorder.bufferPoolStatistics
         #expect(reused.chunksAllocated == 5, "new threads take chunks from the pool rather than allocate")
         #expect(reused.chunksInPool == 2)
@@ -66,7 +66,7 @@ struct RecorderBufferPoolTests {
     @Test("A thread grows to its capacity and no further: records past it are dropped and counted")
     func dropsAtCapacity() throws {
         let recorder = Recorder(configuration: .init(perThreadCapacity: 1_024), clock: .manual(ManualClock()))
-        runOnNewThread { for index in 0..<1_100 { recorder.counter("sequence", value: Double(index)) } }
+        runOnNewThread { for index in 0..<1_100 { recorder.recordCounter("sequence", value: Double(index)) } }
         #expect(recorder.bufferPoolStatistics.chunksAllocated == 4, "1,024 records are four chunks")
         let trace = recorder.drain()
         #expect(Self.values(trace) == Array(0..<1_024))
@@ -80,10 +80,10 @@ struct RecorderBufferPoolTests {
         let recorder = Recorder(configuration: .init(perThreadCapacity: 512), clock: .manual(ManualClock()))
         let values = Mutex<[Int]>([])
         runOnNewThread {
-            for index in 0..<300 { recorder.counter("sequence", value: Double(index)) }
+            for index in 0..<300 { recorder.recordCounter("sequence", value: Double(index)) }
             values.withLock { $0 += Self.values(recorder.drain()) }
             // Positions 300..<812 fit (512 past the head at 300); the last 88 do not.
-            for index in 300..<900 { recorder.counter("sequence", value: Double(index)) }
+            for index in 300..<900 { recorder.recordCounter("sequence", value: Double(index)) }
         }
         let trace = recorder.drain()
         values.withLock { $0 += Self.values(trace) }
@@ -95,7 +95,7 @@ struct RecorderBufferPoolTests {
     @Test("A thread whose capacity is below a chunk gets one chunk of its capacity")
     func smallCapacityUsesSmallChunks() {
         let recorder = Recorder(configuration: .init(perThreadCapacity: 16), clock: .manual(ManualClock()))
-        runOnNewThread { for index in 0..<40 { recorder.counter("sequence", value: Double(index)) } }
+        runOnNewThread { for index in 0..<40 { recorder.recordCounter("sequence", value: Double(index)) } }
         let statistics = recorder.bufferPoolStatistics
         #expect(statistics.chunkRecords == 16)
         #expect(statistics.chunksAllocated == 1)
@@ -108,11 +108,11 @@ struct RecorderBufferPoolTests {
         let recorder = Recorder(configuration: .init(totalCapacity: 512), clock: .manual(ManualClock()))
         runOnNewThread {
             recorder.nameCurrentThread("first")
-            for index in 0..<512 { recorder.counter("sequence", value: Double(index)) }
+            for index in 0..<512 { recorder.recordCounter("sequence", value: Double(index)) }
         }
         runOnNewThread {
             recorder.nameCurrentThread("second")
-            for index in 0..<10 { recorder.counter("sequence", value: Double(index)) }
+            for index in 0..<10 { recorder.recordCounter("sequence", value: Double(index)) }
         }
         #expect(recorder.bufferPoolStatistics.chunksAllocated == 2)
         let trace = recorder.drain()
@@ -122,7 +122,7 @@ struct RecorderBufferPoolTests {
         #expect(Self.values(trace, thread: second).isEmpty)
         #expect(recorder.droppedEventCounts == [second: 10])
 
-        runOnNewThread { for index in 0..<10 { recorder.counter("sequence", value: Double(index)) } }
+        runOnNewThread { for index in 0..<10 { recorder.recordCounter("sequence", value: Double(index)) } }
         #expect(Self.values(recorder.drain()) == Array(0..<10), "the drain gave the exited threads' chunks back")
         #expect(recorder.bufferPoolStatistics.chunksAllocated == 2)
     }
@@ -136,7 +136,7 @@ struct RecorderBufferPoolTests {
         let byThread = Mutex<[ThreadKey: [Int]]>([:])
         runOnNewThreads(producers + 1) { role in
             guard role == producers else {
-                for index in 0..<perProducer { recorder.counter("sequence", value: Double(index)) }
+                for index in 0..<perProducer { recorder.recordCounter("sequence", value: Double(index)) }
                 producing.subtract(1, ordering: .releasing)
                 return
             }

@@ -82,7 +82,7 @@ struct RecorderClockTests {
         var brackets: [(before: Int64, after: Int64)] = []
         for _ in 0..<200 {
             let before = monotonic.now()
-            recorder.instant("reading")
+            recorder.recordInstant("reading")
             brackets.append((before, monotonic.now()))
         }
         let instants = recorder.snapshot().events.filter { $0.phase == .instant }

@@ -105,7 +105,7 @@ extension RecorderConcurrencyTests {
     @Test("Recorder.disabled records nothing, cannot be enabled, never evaluates arguments and runs every body")
     func disabledRecorder() {
         let recorder = Recorder.disabled
-        recorder.setEnabled(true)
+        recorder.isEnabled = true
         #expect(!recorder.isEnabled)
         let evaluated = Atomic<Int>(0)
         func arguments() -> SpanArguments {
@@ -113,8 +113,8 @@ extension RecorderConcurrencyTests {
             return ["k": 1]
         }
         let value = recorder.withSpan("nothing", category: .layout, arguments: arguments()) { 7 }
-        recorder.instant("nothing", arguments: arguments())
-        recorder.counter("nothing", value: 1)
+        recorder.recordInstant("nothing", arguments: arguments())
+        recorder.recordCounter("nothing", value: 1)
         recorder.withFrame(budget: .milliseconds(16)) {}
         recorder.beginInterval("nothing").end()
         #expect(value == 7)

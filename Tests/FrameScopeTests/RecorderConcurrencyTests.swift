@@ -190,7 +190,7 @@ struct RecorderConcurrencyTests {
                     recorder.withSpan(named: "dynamic-\(i)", category: .layout) {}
                     if i % categoryEvery == 0 {
                         let category = Category.named("\(prefix)-\(i / categoryEvery)")
-                        recorder.instant("categorized", category: category, arguments: ["k": .int(Int64(i / categoryEvery))])
+                        recorder.recordInstant("categorized", category: category, arguments: ["k": .int(Int64(i / categoryEvery))])
                     }
                 }
                 finished.store(true, ordering: .sequentiallyConsistent)

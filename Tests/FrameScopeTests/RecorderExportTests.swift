@@ -161,9 +161,9 @@ struct RecorderExportTests {
     func nonFiniteCounterSamples() throws {
         let recorder = Recorder()
         runOnNewThread {
-            recorder.counter("hit ratio", value: .nan)
-            recorder.counter("hit ratio", value: -.infinity)
-            recorder.counter("hit ratio", value: 0.5)
+            recorder.recordCounter("hit ratio", value: .nan)
+            recorder.recordCounter("hit ratio", value: -.infinity)
+            recorder.recordCounter("hit ratio", value: 0.5)
         }
         let trace = recorder.snapshot()
         #expect(trace.events.filter { $0.phase == .counter }.count == 3)

@@ -82,7 +82,7 @@ struct RecorderSpanTests {
             return ["since-vsync-ns": 250]
         }
         recorder.recordSpan("frame", category: .frame, start: 1_000, end: 17_667, arguments: arguments())
-        recorder.setEnabled(false)
+        recorder.isEnabled = false
         recorder.recordSpan("ignored", category: .frame, start: 0, end: 1, arguments: arguments())
         #expect(evaluations == 1)
         let trace = recorder.snapshot()
@@ -130,8 +130,8 @@ struct RecorderSpanTests {
         #expect(!recorder.isEnabled)
         let value = recorder.withSpan("sync", category: .layout, arguments: arguments()) { 1 }
         let named = recorder.withSpan(named: "dynamic", category: .layout, arguments: arguments()) { 2 }
-        recorder.instant("instant", category: .input, arguments: arguments())
-        recorder.counter("counter", value: 1)
+        recorder.recordInstant("instant", category: .input, arguments: arguments())
+        recorder.recordCounter("counter", value: 1)
         let flow = recorder.makeFlow("flow")
         recorder.startFlow(flow)
         recorder.finishFlow(flow)
@@ -144,13 +144,13 @@ struct RecorderSpanTests {
         #expect(recorder.snapshot().events.isEmpty)
         #expect(recorder.droppedEventCounts.isEmpty)
 
-        recorder.setEnabled(true)
+        recorder.isEnabled = true
         recorder.withSpan("after enabling", category: .layout, arguments: arguments()) {}
         #expect(evaluations == 1)
         let trace = recorder.snapshot()
         #expect(trace.events.map { trace.name(of: $0) } == ["after enabling"])
 
-        recorder.setEnabled(false)
+        recorder.isEnabled = false
         recorder.withSpan("disabled again", category: .layout, arguments: arguments()) {}
         #expect(evaluations == 1)
         #expect(recorder.snapshot().events.count == 1)
@@ -161,7 +161,7 @@ struct RecorderSpanTests {
         let recorder = Recorder(configuration: .init(isEnabled: false))
         let interval = recorder.beginInterval("load", category: .diffApply)
         #expect(recorder.openIntervalCount == 0)
-        recorder.setEnabled(true)
+        recorder.isEnabled = true
         interval.end()
         #expect(recorder.openIntervalCount == 0)
         #expect(recorder.snapshot().events.isEmpty)
@@ -171,7 +171,7 @@ struct RecorderSpanTests {
     func spanOpenAcrossDisableStillEnds() {
         let recorder = Recorder()
         let interval = recorder.beginInterval("open", category: .layout)
-        recorder.withSpan("scoped", category: .layout) { recorder.setEnabled(false) }
+        recorder.withSpan("scoped", category: .layout) { recorder.isEnabled = false }
         interval.end()
         let trace = recorder.snapshot()
         #expect(Set(trace.events.map { trace.name(of: $0) }) == ["open", "scoped"])
@@ -366,7 +366,7 @@ struct RecorderSpanTests {
     func drainConsumesSnapshotDoesNot() {
         let recorder = Recorder()
         recorder.withSpan("one", category: .layout) {}
-        recorder.instant("two", category: .input)
+        recorder.recordInstant("two", category: .input)
         #expect(recorder.snapshot().events.count == 2)
         #expect(recorder.snapshot().events.count == 2)
         #expect(recorder.drain().events.count == 2)
@@ -389,7 +389,7 @@ struct RecorderSpanTests {
         }
         runOnNewThread {
             recorder.nameCurrentThread("eighteen")
-            for _ in 0..<18 { recorder.instant("tick", category: .input) }
+            for _ in 0..<18 { recorder.recordInstant("tick", category: .input) }
         }
         let trace = recorder.snapshot()
         let twenty = try #require(trace.threads.values.first { $0.name == "twenty" }?.key)
@@ -414,9 +414,9 @@ struct RecorderSpanTests {
     func drainFreesFullBuffer() {
         let recorder = Recorder(configuration: .init(perThreadCapacity: 16))
         runOnNewThread {
-            for _ in 0..<20 { recorder.instant("before", category: .input) }
+            for _ in 0..<20 { recorder.recordInstant("before", category: .input) }
             _ = recorder.drain()
-            for _ in 0..<3 { recorder.instant("after", category: .input) }
+            for _ in 0..<3 { recorder.recordInstant("after", category: .input) }
         }
         let trace = recorder.drain()
         #expect(trace.events.map { trace.name(of: $0) } == ["after", "after", "after"])
@@ -426,7 +426,7 @@ struct RecorderSpanTests {
     @Test("Per-thread capacity rounds up to a power of two", arguments: [(10, 16), (16, 16), (17, 32), (1, 1)])
     func capacityRoundsUp(requested: Int, kept: Int) {
         let recorder = Recorder(configuration: .init(perThreadCapacity: requested))
-        runOnNewThread { for _ in 0..<40 { recorder.instant("tick", category: .input) } }
+        runOnNewThread { for _ in 0..<40 { recorder.recordInstant("tick", category: .input) } }
         #expect(recorder.snapshot().events.count == kept)
         #expect(recorder.droppedEventCounts.values.reduce(0, +) == Int64(40 - kept))
     }
@@ -442,14 +442,14 @@ struct RecorderSpanTests {
         let processName = try String(contentsOfFile: "/proc/self/comm", encoding: .utf8).trimmingCharacters(in: .newlines)
         runOnNewThread {
             Thread.current.name = processName
-            recorder.instant("unnamed", category: .input)
+            recorder.recordInstant("unnamed", category: .input)
         }
         #else
-        runOnNewThread { recorder.instant("unnamed", category: .input) }
+        runOnNewThread { recorder.recordInstant("unnamed", category: .input) }
         #endif
         runOnNewThread {
             Thread.current.name = "sys-named"  // sets the system (pthread) name of the current thread
-            recorder.instant("named", category: .input)
+            recorder.recordInstant("named", category: .input)
         }
         let trace = recorder.snapshot()
         let unnamed = try #require(trace.events.first { trace.name(of: $0) == "unnamed" })
@@ -463,7 +463,7 @@ struct RecorderSpanTests {
     func renameThread() {
         let recorder = Recorder()
         runOnNewThread {
-            recorder.instant("first", category: .input)
+            recorder.recordInstant("first", category: .input)
             recorder.nameCurrentThread("renamed")
         }
         let trace = recorder.snapshot()
@@ -487,7 +487,7 @@ struct RecorderSpanTests {
                 arguments: SpanArguments([Argument(Self.awkward, .string(Self.awkward)), Argument("invalid", .string(invalid))])
             ) {}
             recorder.withSpan(named: invalid, category: .layout) {}
-            recorder.instant("tab\there", category: .input, arguments: SpanArguments([Argument(invalid, .string("\u{0}nul"))]))
+            recorder.recordInstant("tab\there", category: .input, arguments: SpanArguments([Argument(invalid, .string("\u{0}nul"))]))
         }
         let bytes = recorder.snapshot().chromeJSON()
         // Every control character inside strings is escaped; only the writer's own newlines remain.

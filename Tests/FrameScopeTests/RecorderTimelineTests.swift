@@ -26,7 +26,7 @@ struct RecorderTimelineTests {
         #expect(trace.arguments(of: composite)["until-deadline-ns"]?.integer == 1_000 - 5_000)
         #expect(trace.events.first { trace.name(of: $0) == "draw" }?.timestamp == 5_100)
 
-        recorder.setEnabled(false)
+        recorder.isEnabled = false
         var called = false
         recorder.withSpan("off", category: .render) {} argumentsAtEnd: { _, _ in
             called = true

@@ -44,7 +44,7 @@ private func recordSampleFrame(recorder: Recorder, clock: ManualClock) {
         "frame 1", category: .frame,
         arguments: ["index": 1, "refresh-hz": 60.0, "scenario": "feed \"warm\"", "is-warm": true]
     ) {
-        recorder.instant("touch down", category: .input, arguments: ["x": 12.5, "y": 300])
+        recorder.recordInstant("touch down", category: .input, arguments: ["x": 12.5, "y": 300])
         clock.advance(by: .microseconds(100))
         recorder.withSpan("handle input", category: .input) { clock.advance(by: .microseconds(200)) }
         recorder.withSpan("layout feed", category: .layout, arguments: ["cells": 15]) {
@@ -56,7 +56,7 @@ private func recordSampleFrame(recorder: Recorder, clock: ManualClock) {
                 clock.advance(by: .nanoseconds(250_001))
             }
         }
-        recorder.counter("decode queue depth", value: 3, category: .imageDecode)
+        recorder.recordCounter("decode queue depth", value: 3, category: .imageDecode)
         recorder.withSpan("apply diff", category: .diffApply, arguments: ["inserted": 2, "deleted": 1, "reconfigured": 0]) {
             clock.advance(by: .microseconds(300))
         }
@@ -82,7 +82,7 @@ private func recordSampleFrame(recorder: Recorder, clock: ManualClock) {
         }
         recorder.withSpan("commit", category: .render) { clock.advance(by: .nanoseconds(1_200_000)) }
         recorder.withSpan("fetch", category: .networking) { clock.advance(by: .microseconds(100)) }
-        recorder.counter("decode queue depth", value: 2.5, category: .imageDecode)
+        recorder.recordCounter("decode queue depth", value: 2.5, category: .imageDecode)
         clock.advance(by: .nanoseconds(1))
     }
 }

@@ -20,7 +20,7 @@ struct TraceStreamTests {
     func finishedStreamIsValid() throws {
         let clock = ManualClock(start: 5_000_000)
         let recorder = Recorder(clock: .manual(clock))
-        recorder.setFrameInterval(.nanoseconds(16_666_667))
+        recorder.frameInterval = .nanoseconds(16_666_667)
         let directory = try TemporaryDirectory()
         let path = directory.path("stream.json")
         let stream = try TraceStream(recorder: recorder, path: path)

@@ -168,18 +168,18 @@ package final class CornerRoundingScenario: Scenario {
 
     package func frame(_ context: FrameContext) {
         let recorder = context.recorder
-        recorder.instant("pan", category: .input)
+        recorder.recordInstant("pan", category: .input)
         offset += Self.scrollSpeed * Double(context.interval) / 1e9
         prefetch(context)
         let placements = recorder.withSpan("place visible images", category: .layout) { visiblePlacements(at: offset) }
         let framebuffer = framebuffer
         let draw: @Sendable () -> Void = {
             let work = framebuffer.redraw(placements, recorder: recorder)
-            recorder.counter("composited images", value: Double(placements.count), category: .render)
-            recorder.counter("offscreen passes", value: Double(work.offscreenPasses), category: .render)
-            recorder.counter("offscreen pixels", value: Double(work.offscreenPixels), category: .render)
-            recorder.counter("blended pixels", value: Double(work.blendedPixels), category: .render)
-            recorder.counter("copied pixels", value: Double(work.copiedPixels), category: .render)
+            recorder.recordCounter("composited images", value: Double(placements.count), category: .render)
+            recorder.recordCounter("offscreen passes", value: Double(work.offscreenPasses), category: .render)
+            recorder.recordCounter("offscreen pixels", value: Double(work.offscreenPixels), category: .render)
+            recorder.recordCounter("blended pixels", value: Double(work.blendedPixels), category: .render)
+            recorder.recordCounter("copied pixels", value: Double(work.copiedPixels), category: .render)
         }
         switch strategy {
         case .offscreenClip: context.onRenderServer("offscreen clip and blend", work: draw)
@@ -221,7 +221,7 @@ package final class CornerRoundingScenario: Scenario {
             }
         }
         let hitRate = cache.statistics.hitRate
-        context.recorder.counter("cache hit rate", value: hitRate, category: .cornerRounding)
+        context.recorder.recordCounter("cache hit rate", value: hitRate, category: .cornerRounding)
         context.recorder.annotate("cache-hit-rate", .double(hitRate))
     }
 

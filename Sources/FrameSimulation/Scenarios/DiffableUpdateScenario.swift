@@ -66,7 +66,7 @@ package final class DiffableUpdateScenario: Scenario {
     package func frame(_ context: FrameContext) {
         let recorder = context.recorder
         if context.frameIndex > 0, context.frameIndex % updateEvery == 0 {
-            recorder.instant("state update", category: .input)
+            recorder.recordInstant("state update", category: .input)
             latestMenu = recorder.withSpan("update model", category: .other) {
                 latestMenu.applyingRandomUpdate(changing: 0.05, using: &generator)
             }
@@ -117,6 +117,6 @@ package final class DiffableUpdateScenario: Scenario {
             }
             return count
         }
-        recorder.counter("visible rows", value: Double(visible), category: .layout)
+        recorder.recordCounter("visible rows", value: Double(visible), category: .layout)
     }
 }

@@ -169,7 +169,7 @@ package final class FeedScrollScenario: Scenario {
 
     package func frame(_ context: FrameContext) {
         let recorder = context.recorder
-        recorder.instant("pan", category: .input)
+        recorder.recordInstant("pan", category: .input)
         offset += Self.scrollSpeed * Double(context.interval) / 1e9
         let width = Self.viewport.width
         if strategy == .specsBackground { prefetch(context, width: width) }
@@ -196,8 +196,8 @@ package final class FeedScrollScenario: Scenario {
         requestImages(context, visible: visible)
         let placeholdersBefore = imagePlaceholders
         let positioned = recorder.withSpan("position visible subviews", category: .layout) { positionSubviews(of: visible) }
-        recorder.counter("visible subviews", value: Double(positioned), category: .layout)
-        recorder.counter("image placeholders", value: Double(imagePlaceholders - placeholdersBefore), category: .imageDecode)
+        recorder.recordCounter("visible subviews", value: Double(positioned), category: .layout)
+        recorder.recordCounter("image placeholders", value: Double(imagePlaceholders - placeholdersBefore), category: .imageDecode)
     }
 
     // MARK: - Images
@@ -251,7 +251,7 @@ package final class FeedScrollScenario: Scenario {
         }
         if requested {
             let hitRate = imageCache.statistics.hitRate
-            context.recorder.counter("image cache hit rate", value: hitRate, category: .imageDecode)
+            context.recorder.recordCounter("image cache hit rate", value: hitRate, category: .imageDecode)
             context.recorder.annotate("image-cache-hit-rate", .double(hitRate))
         }
     }
@@ -307,7 +307,7 @@ package final class FeedScrollScenario: Scenario {
         do {
             return try constraintEngine.layout(content, width: width)
         } catch {
-            recorder.instant("constraint layout failed", category: .layout, arguments: ["error": .string("\(error)")])
+            recorder.recordInstant("constraint layout failed", category: .layout, arguments: ["error": .string("\(error)")])
             return manualEngine.layout(content, width: width)
         }
     }

@@ -156,8 +156,8 @@ package final class PaperTransitionScenario: Scenario {
             }
         }.count
         placeholders += missing
-        recorder.counter("transition progress", value: progress, category: .layout)
-        recorder.counter("placeholder cards", value: Double(missing), category: .imageDecode)
+        recorder.recordCounter("transition progress", value: progress, category: .layout)
+        recorder.recordCounter("placeholder cards", value: Double(missing), category: .imageDecode)
     }
 
     /// Moves the samples of every gesture starting before the next second into the queue.
@@ -183,14 +183,14 @@ package final class PaperTransitionScenario: Scenario {
         if isCurrentGestureDropped {
             ignoredTouches += 1
             let since = recorder.clock.now() - inputTime
-            recorder.instant(
+            recorder.recordInstant(
                 "pan", category: .input,
                 arguments: ["phase": .string(sample.phase.rawValue), FrameContract.Key.sinceInput: .int(since), FrameContract.Key.ignored: .bool(true)])
             return
         }
         handledTouches += 1
         let since = recorder.clock.now() - inputTime
-        recorder.instant("pan", category: .input, arguments: ["phase": .string(sample.phase.rawValue), FrameContract.Key.sinceInput: .int(since)])
+        recorder.recordInstant("pan", category: .input, arguments: ["phase": .string(sample.phase.rawValue), FrameContract.Key.sinceInput: .int(since)])
         switch sample.phase {
         case .began: startTransition(context)
         case .moved: transition.move(translation: sample.translation)
