@@ -8,17 +8,17 @@
 /// var rng = SeededGenerator(seed: 42)
 /// let width = Int.random(in: 320...768, using: &rng)
 /// ```
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Creates a generator whose sequence is fixed by `seed`.
     /// - Parameter seed: Any value; equal seeds give equal sequences.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// Returns the next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

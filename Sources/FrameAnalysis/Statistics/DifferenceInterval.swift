@@ -53,7 +53,7 @@ public struct DifferenceInterval: Hashable, Sendable {
 /// - Returns: The interval, or `nil` when either sample is empty.
 /// - Complexity: O(*r* · *n* + *n* log *n*) for *r* resamples of *n* values: each resample is
 ///   drawn as a count per position of the sorted sample, so it needs no sort.
-public func bootstrapDifferenceInterval(
+package func bootstrapDifferenceInterval(
     base: [Double], head: [Double], statistic: SampleStatistic,
     confidence: Double = 0.95, resamples: Int = 2_000, seed: UInt64
 ) -> DifferenceInterval? {

@@ -24,7 +24,7 @@ import FrameTrace
 /// - Returns: The estimated shift of head over base (positive when head is larger), or `nil`
 ///   when either sample is empty.
 /// - Complexity: O(*n* log *n*) expected for *n* = *n*₁ + *n*₂ values.
-public func hodgesLehmannShift(base: [Double], head: [Double]) -> Double? {
+package func hodgesLehmannShift(base: [Double], head: [Double]) -> Double? {
     guard !base.isEmpty, !head.isEmpty else { return nil }
     let differences = PairwiseDifferences(subtrahends: base.sorted(), minuends: head.sorted())
     let count = base.count * head.count

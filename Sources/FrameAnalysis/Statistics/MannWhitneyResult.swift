@@ -17,9 +17,9 @@ import Darwin
 /// let result = mannWhitneyTest(base: before, head: after)!
 /// if result.pValue < 0.01 && result.commonLanguageEffectSize > 0.5 { print("head is slower") }
 /// ```
-public struct MannWhitneyResult: Hashable, Sendable {
+package struct MannWhitneyResult: Hashable, Sendable {
     /// How the p-value was computed.
-    public enum Method: Hashable, Sendable {
+    package enum Method: Hashable, Sendable {
         /// From the exact distribution of U: both samples have at most 20 values and there are
         /// no ties.
         case exact
@@ -29,21 +29,21 @@ public struct MannWhitneyResult: Hashable, Sendable {
     }
 
     /// The number of base values.
-    public var baseCount: Int
+    package var baseCount: Int
     /// The number of head values.
-    public var headCount: Int
+    package var headCount: Int
     /// U for the head sample: the number of pairs with the head value larger, ties counting 1/2.
-    public var u: Double
+    package var u: Double
     /// U standardized by the normal approximation (continuity- and tie-corrected), positive when
     /// the head values tend to be larger. Reported for either method.
-    public var z: Double
+    package var z: Double
     /// The two-sided p-value.
-    public var pValue: Double
+    package var pValue: Double
     /// How `pValue` was computed.
-    public var method: Method
+    package var method: Method
     /// The probability that a random head value exceeds a random base value, ties counting one
     /// half: `u / (baseCount · headCount)`. 0.5 means no tendency.
-    public var commonLanguageEffectSize: Double
+    package var commonLanguageEffectSize: Double
 }
 
 /// Runs a two-sided Mann–Whitney U test (Wilcoxon rank-sum test) of a head sample against a
@@ -68,7 +68,7 @@ public struct MannWhitneyResult: Hashable, Sendable {
 /// - Returns: The test result, or `nil` when either sample is empty.
 /// - Complexity: O(*N* log *N*) for *N* values in all; the exact distribution adds at most
 ///   O(*n*₁² *n*₂).
-public func mannWhitneyTest(base: [Double], head: [Double]) -> MannWhitneyResult? {
+package func mannWhitneyTest(base: [Double], head: [Double]) -> MannWhitneyResult? {
     guard !base.isEmpty, !head.isEmpty else { return nil }
     // Ranks come from walking the two sorted samples side by side, one group of equal values at
     // a time: the same ranks as sorting the pooled values, without sorting pairs.

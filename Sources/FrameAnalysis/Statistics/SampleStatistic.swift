@@ -4,20 +4,20 @@
 /// SampleStatistic.percentile(95).value(of: [3, 1, 2])   // 3
 /// SampleStatistic.mean.value(of: [3, 1, 2])             // 2
 /// ```
-public enum SampleStatistic: Hashable, Sendable {
+package enum SampleStatistic: Hashable, Sendable {
     /// The arithmetic mean.
     case mean
     /// The nearest-rank percentile (see ``SortedSample``), 0 through 100.
     case percentile(Double)
 
     /// The nearest-rank median.
-    public static let median = SampleStatistic.percentile(50)
+    package static let median = SampleStatistic.percentile(50)
 
     /// Computes the statistic.
     /// - Parameter values: The sample, which must not contain NaN.
     /// - Returns: The statistic's value, or `nil` when there are no values.
     /// - Complexity: O(*n* log *n*).
-    public func value(of values: [Double]) -> Double? {
+    package func value(of values: [Double]) -> Double? {
         guard !values.isEmpty else { return nil }
         return value(ofSorted: values.sorted(), weights: Array(repeating: 1, count: values.count), total: values.count)
     }

@@ -16,32 +16,32 @@
 /// ```
 ///
 /// Values must have a strict weak order: no NaN.
-public struct SortedSample<Value: Comparable & Sendable>: Equatable, Sendable {
+package struct SortedSample<Value: Comparable & Sendable>: Equatable, Sendable {
     /// The values in ascending order.
-    public let values: [Value]
+    package let values: [Value]
 
     /// Sorts values.
     /// - Parameter values: The values, in any order.
     /// - Complexity: O(*n* log *n*).
-    public init(_ values: some Sequence<Value>) {
+    package init(_ values: some Sequence<Value>) {
         self.values = values.sorted()
     }
 
     /// The number of values.
-    public var count: Int { values.count }
+    package var count: Int { values.count }
 
     /// Whether there are no values.
-    public var isEmpty: Bool { values.isEmpty }
+    package var isEmpty: Bool { values.isEmpty }
 
     /// The median by the nearest-rank definition: the lower middle value when the count is even.
-    public var median: Value? { percentile(50) }
+    package var median: Value? { percentile(50) }
 
     /// The nearest-rank percentile.
     /// - Parameter p: The percentile, 0 through 100.
     /// - Returns: The smallest value such that at least `p`% of the values are less than or
     ///   equal to it, or `nil` when there are no values.
     /// - Complexity: O(1).
-    public func percentile(_ p: Double) -> Value? {
+    package func percentile(_ p: Double) -> Value? {
         guard !values.isEmpty else { return nil }
         return values[Self.nearestRankIndex(percentile: p, count: values.count)]
     }
