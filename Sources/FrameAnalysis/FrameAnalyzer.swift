@@ -132,9 +132,12 @@ public enum FrameAnalyzer {
                 budgetShare: measured > 0 ? min(1, Double(totals.mainMeasured) / Double(measured)) : nil,
                 perFrameMain: perFrameSummary(name))
         }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
-        let worst = frames.sorted { ($0.overrun, $0.mainThreadNanoseconds, $1.index) > ($1.overrun, $1.mainThreadNanoseconds, $0.index) }
-            .prefix(options.worstFrameCount)
-            .map { FrameReport.WorstFrame(frame: $0, topSpans: $0.topSpans) }
+        // Positions are sorted, not frames: a frame holds dictionaries, and moving one retains them.
+        let worst = frames.indices.sorted { a, b in
+            (frames[a].overrun, frames[a].mainThreadNanoseconds, frames[b].index) > (frames[b].overrun, frames[b].mainThreadNanoseconds, frames[a].index)
+        }
+        .prefix(options.worstFrameCount)
+        .map { FrameReport.WorstFrame(frame: frames[$0], topSpans: frames[$0].topSpans) }
         let threads = trace.allThreads.map { thread in
             let threadSpans = spans.spans(on: thread.key)
             var selfByCategory: [Symbol: Int64] = [:]
