@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Virtual time does not move with the host's load: the same scenario and seed, run twice on
-virtual time while other processes keep every core busy, give identical frame outcomes. A measurement, not a CI gate: on a shared VM thread CPU
-time also moves with heavy load (caches, frequency, time the hypervisor takes from a vCPU), and a
-frame whose work ends close to a vsync can then land on the other side of it.
+"""Does virtual time move with the host's load? Runs the same scenario and seed twice on virtual
+time while other processes keep every core busy, and compares every frame's outcome.
+
+A measurement, not a CI gate: on a shared VM thread CPU time also moves with heavy load (caches,
+frequency, time the hypervisor takes from a vCPU), and a frame whose work ends close to a vsync
+can then land on the other side of it.
 
     python3 tools/virtual_time_check.py FRAMESCOPE_BINARY
 

@@ -34,3 +34,22 @@ func printError(_ message: String) {
 func progress(_ message: String) {
     printError(UntrustedText.terminal(message))
 }
+
+/// `text` wrapped at spaces into lines of at most `width` columns, the first starting with `first`
+/// and the rest with `rest`; a word longer than a line stays whole.
+func wrapped(_ text: String, first: String, rest: String, width: Int = 100) -> String {
+    var lines: [String] = []
+    var line = first
+    var lineHasWord = false
+    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+        if lineHasWord && line.count + 1 + word.count > width {
+            lines.append(line)
+            line = rest
+            lineHasWord = false
+        }
+        line += (lineHasWord ? " " : "") + word
+        lineHasWord = true
+    }
+    lines.append(line)
+    return lines.joined(separator: "\n")
+}

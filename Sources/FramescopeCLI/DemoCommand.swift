@@ -15,15 +15,15 @@ enum DemoCommand: Command {
     static let options: Set<String> = ["out-dir", "frames", "fps", "seed", "workers", "format", "clock"]
     static let flags: Set<String> = ["wide"]
     static let help = """
-        USAGE: framescope demo [--out-dir DIR] [--frames N] [--fps N] [--seed N] [--workers N] [--format text|markdown]
-                             [--clock real|virtual] [--wide]
+        USAGE: framescope demo [--out-dir DIR] [--frames N] [--fps N] [--seed N] [--workers N]
+                             [--clock virtual|real] [--format text|markdown] [--wide]
 
         Runs every scenario with every strategy in the simulated display loop (real workloads, on
-        virtual time unless --clock real), writes one trace per run into DIR, and prints one side-by-side table that fits 100
-        columns: hitch time ratio and the lane that caused most of it, p95 of main-thread and of
-        render-lane cost per frame and p95 of input latency; then one verdict per scenario (which
-        strategy wins, in which lane, by how much: the figure whose best and worst runs are the
-        most frames' worth apart).
+        virtual time unless --clock real), writes one trace per run into DIR, and prints one
+        side-by-side table that fits 100 columns: hitch time ratio and the lane that caused most
+        of it, p95 of main-thread and of render-lane cost per frame and p95 of input latency; then
+        one verdict per scenario (which strategy wins, in which lane, by how much: the figure whose
+        best and worst runs are the most frames' worth apart).
         --wide and markdown add slow frames, main-thread milliseconds per frame by category,
         background and render milliseconds per frame interval, background work outside the frames
         and ignored inputs. Writes DIR/index.html: the verdicts, the table, then the frame
@@ -35,8 +35,8 @@ enum DemoCommand: Command {
           --fps N         Refresh rate, 1-240 Hz (default: 60).
           --seed N        Fixes the generated content (default: 1).
           --clock C       virtual (default): each piece of work takes its thread's CPU time and
-                          the lanes are laid out on the simulated device's timeline, so the
-                          host's load does not move a frame, and no run waits for a vsync.
+                          the lanes are laid out on the simulated device's timeline, so another
+                          process's load hardly moves a frame, and no run waits for a vsync.
                           real: the loop waits for each vsync, work takes wall time, and the
                           lanes compete for the host's cores.
           --workers N     Background workers (default: 2 on virtual time; the core count on

@@ -25,7 +25,8 @@ enum SimulateCommand: Command {
               --seed N       Fixes the generated content (default: 1).
               --clock C      virtual (default): each piece of work takes its thread's CPU
                              time and the lanes are laid out on the simulated device's timeline
-                             (trace clock "virtual"), so the host's load does not move a frame.
+                             (trace clock "virtual"), so another process's load hardly moves
+                             a frame.
                              real: the loop waits for each vsync, work takes wall time, and the
                              lanes compete for the host's cores.
               --workers N    Background workers (default: 2 on virtual time; the core count on
@@ -38,12 +39,14 @@ enum SimulateCommand: Command {
 
             SCENARIOS AND STRATEGIES:
             """
-        // One column as wide as the longest strategy name: names are never cut.
+        // One column as wide as the longest strategy name: names are never cut; summaries wrap
+        // under themselves so that every line fits 100 columns.
         let width = ScenarioCatalog.all.flatMap(\.strategies).map(\.name.count).max() ?? 0
         for scenario in ScenarioCatalog.all {
-            text += "\n  \(scenario.name): \(scenario.summary)\n"
+            text += "\n" + wrapped("\(scenario.name): \(scenario.summary)", first: "  ", rest: "    ") + "\n"
             for strategy in scenario.strategies {
-                text += "    \(strategy.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(strategy.summary)\n"
+                let column = "    \(strategy.name.padding(toLength: width, withPad: " ", startingAt: 0))  "
+                text += wrapped(strategy.summary, first: column, rest: String(repeating: " ", count: column.count)) + "\n"
             }
         }
         return text

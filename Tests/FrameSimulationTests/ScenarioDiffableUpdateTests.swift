@@ -7,7 +7,7 @@ import FrameTrace
 struct DiffableUpdateScenarioTests {
     @Test("Both strategies leave on screen exactly the rows a full reload of the shown model gives", arguments: DiffableUpdateScenario.Strategy.allCases)
     func rowsMatchAFullReload(strategy: DiffableUpdateScenario.Strategy) {
-        let recorder = Recorder(clock: .manual(.threadCPUTime()))  // virtual time: the host's load cannot move a frame
+        let recorder = Recorder(clock: .manual(.threadCPUTime()))  // virtual time: work takes its CPU time, not the wall time a loaded host gives it
         let scenario = DiffableUpdateScenario(strategy: strategy, seed: 11, rowCount: 300, updateEvery: 2)
         _ = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: 24, workerCount: 2)).run(scenario)
         #expect(scenario.rows == ListReloadWorkload.reload(scenario.shownMenu))
@@ -18,7 +18,7 @@ struct DiffableUpdateScenarioTests {
     @Test("Reload applies on the main thread; snapshot-diff diffs on a worker and applies on main")
     func whereTheWorkRuns() {
         for strategy in DiffableUpdateScenario.Strategy.allCases {
-            let recorder = Recorder(clock: .manual(.threadCPUTime()))  // virtual time: the host's load cannot move a frame
+            let recorder = Recorder(clock: .manual(.threadCPUTime()))  // virtual time: work takes its CPU time, not the wall time a loaded host gives it
             let scenario = DiffableUpdateScenario(strategy: strategy, seed: 5, rowCount: 300, updateEvery: 3)
             _ = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: 15, workerCount: 2)).run(scenario)
             let trace = recorder.snapshot()

@@ -46,6 +46,14 @@ struct CommandLineTests {
         #expect(result.standardOutput.contains("USAGE: framescope \(command)"))
     }
 
+    @Test("Every command's --help fits a 100-column terminal",
+          arguments: ["demo", "simulate", "report", "check", "compare", "repair"])
+    func helpFitsTerminal(command: String) throws {
+        let text = try CLI.run([command, "--help"]).standardOutput
+        let long = text.split(separator: "\n").filter { $0.count > 100 }
+        #expect(long.isEmpty, "\(long.joined(separator: "\n"))")
+    }
+
     @Test("simulate --help lists every scenario and every strategy name in full")
     func simulateHelpListsStrategies() throws {
         let lines = try CLI.run(["simulate", "--help"]).standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }

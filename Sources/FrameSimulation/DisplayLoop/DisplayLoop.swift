@@ -138,7 +138,8 @@ public final class FrameContext {
 /// **Virtual time.** On a thread-CPU-time manual clock (``FrameScope/ManualClock/threadCPUTime(start:)``)
 /// the same simulation runs real workloads: each piece of work takes the CPU time its thread spent
 /// on it, and frames, lanes and deadlines are laid out on the simulated device's timeline. What
-/// other processes do to the host does not move a frame's outcome; only the work's own cost does.
+/// other processes do to the host hardly moves a frame's outcome: the work's own cost decides it (thread
+/// CPU time still moves a few percent with heavy load).
 ///
 /// ```swift
 /// let loop = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: 120))

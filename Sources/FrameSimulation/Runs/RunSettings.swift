@@ -3,7 +3,7 @@ import Foundation
 /// Where a simulated run's time comes from.
 public enum SimulationClock: String, Sendable, CaseIterable {
     /// Each piece of work takes its thread's CPU time, and the lanes are laid out one at a time on
-    /// the simulated device's timeline: the host's load does not move a frame. The default.
+    /// the simulated device's timeline: another process's load hardly moves a frame. The default.
     case virtual
     /// The loop waits for each vsync, work takes wall time, and the lanes run at once on the
     /// host's cores.
