@@ -113,7 +113,7 @@ public enum FrameAnalyzer {
         let method = FrameReport.Method(
             frameIntervalNanoseconds: interval, frameIntervalSource: intervalSource, mainThread: main,
             mainThreadName: main.flatMap { trace.threadName($0) }, mainThreadRule: mainRule, frameSource: found.source,
-            frameSourceDetail: found.detail)
+            frameSourceDetail: found.detail, clock: trace.metadata.clock)
         var summary = summarize(frames, interval: interval, mainOutside: accounting.mainOutsideFrames)
         summary.backgroundInFramesNanoseconds = accounting.backgroundInFrames
         summary.backgroundOutsideFramesNanoseconds = accounting.backgroundOutsideFrames

@@ -58,6 +58,7 @@ extension FrameReport {
             ("main-thread-rule", .string(method.mainThreadRule.identifier)),
             ("frame-boundaries", .string(method.frameSource.identifier)),
             ("frame-boundaries-detail", .string(method.frameSourceDetail)),
+            (FrameContract.Metadata.clock, method.clock.map(JSONValue.string) ?? .null),
         ])
     }
 

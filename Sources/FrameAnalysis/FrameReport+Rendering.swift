@@ -20,6 +20,9 @@ extension FrameReport {
             ["frames from", method.frameSource.phrase],
         ]
         if !method.frameSourceDetail.isEmpty { how.rows.append(["", method.frameSourceDetail]) }
+        if method.clock == TraceMetadata.virtualClock {
+            how.rows.append(["time", "virtual: each piece of work took its thread's CPU time on a simulated device"])
+        }
         tables.append(how)
 
         let s = summary

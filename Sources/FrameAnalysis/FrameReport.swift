@@ -43,6 +43,9 @@ public struct FrameReport: Sendable {
         public var mainThreadName: String?
         /// The rule that chose it: `--main-thread`, `trace metadata`, `thread name`, `busiest thread`.
         public var mainThreadRule: MainThreadRule
+        /// The clock the trace says its timestamps come from (`TraceMetadata.clock`): `virtual`
+        /// for the simulated display on virtual time, whose times are CPU time, not wall time.
+        public var clock: String?
         /// Where the frames came from.
         public var frameSource: FrameSource
         /// The rule within that source, for a reader of the report: which events, which process.
@@ -51,8 +54,9 @@ public struct FrameReport: Sendable {
         /// Creates a method description.
         public init(
             frameIntervalNanoseconds: Int64, frameIntervalSource: FrameIntervalSource, mainThread: ThreadKey?, mainThreadName: String?,
-            mainThreadRule: MainThreadRule, frameSource: FrameSource, frameSourceDetail: String = ""
+            mainThreadRule: MainThreadRule, frameSource: FrameSource, frameSourceDetail: String = "", clock: String? = nil
         ) {
+            self.clock = clock
             self.frameIntervalNanoseconds = frameIntervalNanoseconds
             self.frameIntervalSource = frameIntervalSource
             self.mainThread = mainThread

@@ -1,5 +1,6 @@
 public import CFrameScope
 public import Synchronization
+import FrameTrace
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -71,7 +72,7 @@ public struct RecorderClock: Sendable {
     /// `tsc`, `cntvct`, `mach-absolute-time`, `monotonic`, `manual` or `virtual` (a
     /// thread-CPU-time manual clock), as written in trace metadata.
     public var name: String {
-        if let manual { return manual.followsThreadCPUTime ? "virtual" : "manual" }
+        if let manual { return manual.followsThreadCPUTime ? TraceMetadata.virtualClock : "manual" }
         return readsCounter ? CounterCalibration.counterName : "monotonic"
     }
 }

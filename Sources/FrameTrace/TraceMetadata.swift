@@ -11,6 +11,9 @@ public struct TraceMetadata: Sendable, Hashable {
     /// The clock timestamps come from: `tsc`, `cntvct`, `mach-absolute-time`, `monotonic`,
     /// `manual`, or `virtual` (the simulated display on thread CPU time).
     public var clock: String?
+    /// ``clock`` of a trace recorded on the simulated display's virtual time, where each piece of
+    /// work took its thread's CPU time.
+    public static let virtualClock = "virtual"
     /// The frame interval of the simulated vsync grid, in nanoseconds.
     public var frameIntervalNanoseconds: Int64?
     /// The thread the producer recorded as the main (UI) thread.

@@ -22,6 +22,9 @@ struct ScenarioRunTests {
         let workers = Set(trace.threads.values.compactMap(\.name).filter { $0.hasPrefix("worker-") })
         #expect(workers == ["worker-1", "worker-2"])
         #expect(FrameAnalyzer.analyze(trace).summary.frameCount == 12)
+        // Whoever reads the report learns that its times are CPU time on a simulated device.
+        #expect(run.report.method.clock == TraceMetadata.virtualClock)
+        #expect(run.report.text(source: path).contains("time            virtual: each piece of work took its thread's CPU time"))
     }
 
     @Test("The README's example: offscreen-clip's render lane has a p95 per frame, every frame composited")
