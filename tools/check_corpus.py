@@ -4,12 +4,18 @@
 Usage: check_corpus.py FRAMESCOPE_BINARY [CORPUS_DIR]   (default: ../shared/traces/third-party)
 
 For every *.json file: the process must exit 0 (a crash, a signal or an error exit fails), its
-JSON report must follow schema framescope.report v1, and the traces INDEX.md calls deliberately
+JSON report must follow schema framescope.report v3 (method decisions as identifiers, every
+frame with a hitch cause, late frames exactly the frames with one), and the traces INDEX.md calls deliberately
 inconsistent (listed below) must come back with at least one diagnostic. Truncated arrays (the
 `simple-partial*` files) are legal and need none. Prints one line per file
 and a closing 'N passed, N failed' line; exits 1 on any failure.
 """
 import json, os, subprocess, sys
+
+SCHEMA_VERSION = 3
+INTERVAL_SOURCES = {'option', 'budget', 'trace-metadata', 'chrome-begin-frames', 'default'}
+MAIN_THREAD_RULES = {'option', 'trace-metadata', 'thread-name', 'busiest-thread', 'none'}
+HITCH_CAUSES = {'none', 'commit', 'render', 'compositor', 'raster', 'gpu', 'unknown'}
 
 INCONSISTENT = {
     'catapult__main_thread_has_unclosed_slices.json', 'speedscope__end-event-with-empty-stack.json',
@@ -33,13 +39,24 @@ def check(binary, path):
         report = json.loads(run.stdout)
     except json.JSONDecodeError as error:
         return 'report is not JSON: %s' % error
-    if report.get('schema') != 'framescope.report' or report.get('version') != 1:
-        return 'unexpected schema %r version %r' % (report.get('schema'), report.get('version'))
-    for key in ('method', 'summary', 'categories', 'threads', 'frames', 'diagnostics'):
+    if report.get('schema') != 'framescope.report' or report.get('version') != SCHEMA_VERSION:
+        return 'unexpected schema %r version %r (this check reads version %d)' % (report.get('schema'), report.get('version'), SCHEMA_VERSION)
+    for key in ('method', 'summary', 'categories', 'threads', 'lanes', 'frames', 'diagnostics'):
         if key not in report:
             return 'report lacks %r' % key
     if len(report['frames']) != report['summary']['frames']:
         return 'frame list and summary disagree'
+    method = report['method']
+    if method.get('frame-interval-source') not in INTERVAL_SOURCES:
+        return 'frame-interval-source %r is not an identifier' % method.get('frame-interval-source')
+    if method.get('main-thread-rule') not in MAIN_THREAD_RULES:
+        return 'main-thread-rule %r is not an identifier' % method.get('main-thread-rule')
+    causes = [frame.get('hitch-cause') for frame in report['frames']]
+    if any(cause not in HITCH_CAUSES for cause in causes):
+        return 'a frame has hitch-cause %r' % next(cause for cause in causes if cause not in HITCH_CAUSES)
+    late = sum(1 for cause in causes if cause != 'none')
+    if late != report['summary']['late-frames']:
+        return '%d frames have a hitch cause but the summary counts %d late' % (late, report['summary']['late-frames'])
     name = os.path.basename(path)
     if name in INCONSISTENT and not report['diagnostics']:
         return 'inconsistent trace reported without diagnostics'
