@@ -86,6 +86,14 @@ private func compare(path: String, label: String, repetitions: Int) {
     } else {
         print("(python3 not available; comparison skipped)")
     }
+    if let simdjson = simdjsonSeconds(path: path, repetitions: max(1, min(repetitions, size > 50_000_000 ? 5 : 50))) {
+        figure("\(label): simdjson parse (pysimdjson), best", simdjson * 1e3, "ms", note: "file read + parse, in Python")
+        figure("\(label): simdjson throughput", Double(size) / simdjson / 1e6, "MB/s")
+        figure("\(label): reader / simdjson", simdjson / seconds, "x", note: "speed ratio: simdjson time over reader time; issue 18 aims for >= 0.33")
+        figure("\(label): report end to end / simdjson", simdjson / reportSeconds, "x", note: "speed ratio; issue 18 aims for >= 0.33")
+    } else {
+        print("(simdjson comparison skipped: python3 -c \"import simdjson\" failed; pip install pysimdjson)")
+    }
     if let (rssKilobytes, events) = readOnlyPeak(path: path), rssKilobytes > 0 {
         let baseline = baselinePeak() ?? 0
         figure("\(label): peak RSS of a read-only process", Double(rssKilobytes) / 1024, "MiB", note: "\(events) events; VmHWM")
@@ -105,6 +113,26 @@ private func pythonSeconds(path: String, repetitions: Int) -> Double? {
             with open(sys.argv[1], "rb") as f:
                 json.load(f)
             best = min(best, time.perf_counter() - start)
+        print(best)
+        """
+    guard let output = run("/usr/bin/env", ["python3", "-c", script, path, String(repetitions)], environment: nil) else { return nil }
+    return Double(output.trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
+/// Best wall time of simdjson's parse (pysimdjson) of the file, reading included, timed inside
+/// Python; `nil` when the module is not installed.
+private func simdjsonSeconds(path: String, repetitions: Int) -> Double? {
+    let script = """
+        import sys, time
+        import simdjson
+        parser = simdjson.Parser()
+        best = float("inf")
+        for _ in range(int(sys.argv[2])):
+            start = time.perf_counter()
+            with open(sys.argv[1], "rb") as f:
+                document = parser.parse(f.read())
+            best = min(best, time.perf_counter() - start)
+            del document
         print(best)
         """
     guard let output = run("/usr/bin/env", ["python3", "-c", script, path, String(repetitions)], environment: nil) else { return nil }
