@@ -146,17 +146,17 @@ extension FrameReport {
 }
 
 /// The page around one or more HTML report sections: style and the timeline script, inline.
-public enum HTMLPage {
+package enum HTMLPage {
     /// Beyond this many frames a bar stands for several frames (the worst of them), so a canvas
     /// stays within what browsers draw; below it, one bar per frame.
-    public static let maximumBars = 15_000
+    package static let maximumBars = 15_000
 
     /// A complete page holding `sections` (from ``FrameReport/htmlSection(heading:id:)``).
     /// - Parameters:
     ///   - title: The page title and top heading.
     ///   - sections: The sections, in order.
     ///   - preamble: HTML placed under the heading, e.g. a table of every run.
-    public static func document(title: String, sections: [String], preamble: String = "") -> String {
+    package static func document(title: String, sections: [String], preamble: String = "") -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         html += "<title>\(escape(title))</title>\n<style>\n\(style)</style>\n</head>\n<body>\n<h1>\(escape(title))</h1>\n"
@@ -167,7 +167,7 @@ public enum HTMLPage {
     }
 
     /// A ``ReportTable`` as an HTML table with its title as caption: the same cells as the text report.
-    public static func table(_ table: ReportTable) -> String {
+    package static func table(_ table: ReportTable) -> String {
         var html = "<div class=\"table\"><table>\n<caption>\(escape(table.title))</caption>\n<thead><tr>"
         for column in table.columns {
             let name = escape(column.name).replacingAll("\n", with: "<br>")
@@ -186,7 +186,7 @@ public enum HTMLPage {
     }
 
     /// `text` escaped for HTML text and attribute values: ``UntrustedText/html(_:)``.
-    public static func escape(_ text: String) -> String { UntrustedText.html(text) }
+    package static func escape(_ text: String) -> String { UntrustedText.html(text) }
 
     /// `text` as a JSON string literal that is also safe inside a `<script>` element.
     static func jsonString(_ text: String) -> String {

@@ -16,14 +16,14 @@ import FrameTraceReader
 /// exact: the nanoseconds with six decimals.
 ///
 /// Rows are produced one at a time, so writing them holds nothing beyond the report.
-public enum FrameRows {
+package enum FrameRows {
     /// The schema name in every row.
-    public static let schema = "framescope.frames"
+    package static let schema = "framescope.frames"
     /// The schema version in every row.
-    public static let version = 1
+    package static let version = 1
 
     /// How rows are written.
-    public enum Format: Sendable {
+    package enum Format: Sendable {
         /// One JSON object per line.
         case jsonLines
         /// RFC 4180 CSV with a header line.
@@ -39,7 +39,7 @@ public enum FrameRows {
     ///   - format: JSON Lines or CSV.
     ///   - emit: Receives each line.
     /// - Complexity: O(frames × categories); one row in memory at a time.
-    public static func write(
+    package static func write(
         _ report: FrameReport, trace: String, labels: [(key: String, value: String)], metadata: TraceMetadata, format: Format,
         to emit: (String) -> Void
     ) {

@@ -193,9 +193,9 @@ extension String {
 }
 
 /// Number formatting for reports: fixed decimals, deterministic on every platform.
-public enum ReportFormat {
+package enum ReportFormat {
     /// `value` with exactly `decimals` decimals, rounded half away from zero.
-    public static func fixed(_ value: Double, decimals: Int) -> String {
+    package static func fixed(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
@@ -211,28 +211,28 @@ public enum ReportFormat {
     }
 
     /// Nanoseconds as milliseconds with two decimals and the unit: `4.12 ms`.
-    public static func milliseconds(_ nanoseconds: Int64) -> String {
+    package static func milliseconds(_ nanoseconds: Int64) -> String {
         fixed(Double(nanoseconds) / 1e6, decimals: 2) + " ms"
     }
 
     /// Like ``milliseconds(_:)``, or `-` when there is no value.
-    public static func optionalMilliseconds(_ nanoseconds: Int64?) -> String {
+    package static func optionalMilliseconds(_ nanoseconds: Int64?) -> String {
         nanoseconds.map(milliseconds) ?? "-"
     }
 
     /// p50, p90, p95, p99 and max in milliseconds, or dashes when there were no values.
-    public static func percentiles(_ summary: PercentileSummary<Int64>?) -> [String] {
+    package static func percentiles(_ summary: PercentileSummary<Int64>?) -> [String] {
         guard let summary else { return Array(repeating: "-", count: 5) }
         return [summary.p50, summary.p90, summary.p95, summary.p99, summary.max].map(milliseconds)
     }
 
     /// A share as a percentage with one decimal: `12.5%`.
-    public static func percent(_ share: Double) -> String {
+    package static func percent(_ share: Double) -> String {
         fixed(share * 100, decimals: 1) + "%"
     }
 
     /// Like ``percent(_:)``, or `-` when the share could not be computed.
-    public static func optionalPercent(_ share: Double?) -> String {
+    package static func optionalPercent(_ share: Double?) -> String {
         share.map(percent) ?? "-"
     }
 }

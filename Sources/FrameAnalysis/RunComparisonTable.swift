@@ -1,9 +1,9 @@
 import FrameTrace
 /// One side-by-side table of several runs' reports: the demo's summary of every scenario and
 /// strategy.
-public enum RunComparisonTable {
+package enum RunComparisonTable {
     /// The work categories the techniques move around, shown as columns in this order.
-    public static let workCategories = TraceCategory.techniqueWork.map(\.name)
+    package static let workCategories = TraceCategory.techniqueWork.map(\.name)
 
     /// The render lane's category, shown apart from the rest of the background work.
     static let renderCategory = TraceCategory.render.name
@@ -24,7 +24,7 @@ public enum RunComparisonTable {
     ///     count, slow frames, main-thread time per frame by category and the rest.
     /// - Returns: The table; numbers carry their unit in the heading (`-` where a run has no
     ///   frames or no input events).
-    public static func make(title: String, runs: [(scenario: String, strategy: String, report: FrameReport)], wide: Bool = true) -> ReportTable {
+    package static func make(title: String, runs: [(scenario: String, strategy: String, report: FrameReport)], wide: Bool = true) -> ReportTable {
         var columns: [(String, ReportTable.Alignment)] = [
             ("scenario", .left), ("strategy", .left), ("hitch\nms/s", .right), ("slow", .right), ("main\np95 ms", .right),
         ]
