@@ -241,18 +241,9 @@ package enum HTMLPage {
         (.main, "#0a84ff"), (.render, "#64d2ff"), (.compositor, "#ffcc00"), (.raster, "#c7a17a"), (.gpu, "#5e5ce6"),
     ]
 
-    /// A JavaScript object literal of string keys and values (JSON, with keys and values escaped).
+    /// A JavaScript object literal of string keys and values: their JSON object.
     static func javaScriptObject(_ pairs: [(String, String)]) -> String {
-        var object = JSONOutput()
-        object.append(UInt8(ascii: "{"))
-        for (index, (key, value)) in pairs.enumerated() {
-            if index > 0 { object.append(bytes: Array(", ".utf8)) }
-            object.append(string: key)
-            object.append(bytes: Array(": ".utf8))
-            object.append(string: value)
-        }
-        object.append(UInt8(ascii: "}"))
-        return String(decoding: object.bytes, as: UTF8.self)
+        JSONValue.object(pairs.map { ($0.0, .string($0.1)) }).description
     }
 
     /// Draws every `.timeline` from its JSON, then records what it drew in `data-bars`,

@@ -125,7 +125,7 @@ public struct ReportTable: Sendable, Hashable {
     }
 
     /// `text` in lines of at most `width` characters, broken at spaces where it can be.
-    static func wrap(_ text: String, width: Int) -> [String] {
+    package static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var current = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {

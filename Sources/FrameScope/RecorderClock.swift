@@ -277,7 +277,7 @@ struct CPUTimeOwner: @unchecked Sendable {
 }
 
 /// The calling thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`).
-func threadCPUNanoseconds() -> Int64 {
+package func threadCPUNanoseconds() -> Int64 {
     var time = timespec()
     guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
     return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)

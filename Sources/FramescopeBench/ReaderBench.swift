@@ -105,32 +105,27 @@ private func compare(path: String, label: String, repetitions: Int) {
 
 /// Best wall time of Python's `json.load` over the file, timed inside Python.
 private func pythonSeconds(path: String, repetitions: Int) -> Double? {
-    let script = """
-        import json, sys, time
-        best = float("inf")
-        for _ in range(int(sys.argv[2])):
-            start = time.perf_counter()
-            with open(sys.argv[1], "rb") as f:
-                json.load(f)
-            best = min(best, time.perf_counter() - start)
-        print(best)
-        """
-    guard let output = run("/usr/bin/env", ["python3", "-c", script, path, String(repetitions)], environment: nil) else { return nil }
-    return Double(output.trimmingCharacters(in: .whitespacesAndNewlines))
+    bestPythonSeconds(path: path, repetitions: repetitions, setup: "import json", parse: "json.load(f)")
 }
 
 /// Best wall time of simdjson's parse (pysimdjson) of the file, reading included, timed inside
 /// Python; `nil` when the module is not installed.
 private func simdjsonSeconds(path: String, repetitions: Int) -> Double? {
+    bestPythonSeconds(
+        path: path, repetitions: repetitions, setup: "import simdjson\nparser = simdjson.Parser()", parse: "parser.parse(f.read())")
+}
+
+/// Best wall time over `repetitions` of opening the file as `f` and running the `parse`
+/// expression, after `setup`, timed inside Python; `nil` when Python or a module is missing.
+private func bestPythonSeconds(path: String, repetitions: Int, setup: String, parse: String) -> Double? {
     let script = """
         import sys, time
-        import simdjson
-        parser = simdjson.Parser()
+        \(setup)
         best = float("inf")
         for _ in range(int(sys.argv[2])):
             start = time.perf_counter()
             with open(sys.argv[1], "rb") as f:
-                document = parser.parse(f.read())
+                document = \(parse)
             best = min(best, time.perf_counter() - start)
             del document
         print(best)

@@ -1,4 +1,5 @@
 import Foundation
+import FrameAnalysis
 import FrameTrace
 
 /// One subcommand: what it accepts, its help, and what it does.
@@ -35,21 +36,9 @@ func progress(_ message: String) {
     printError(UntrustedText.terminal(message))
 }
 
-/// `text` wrapped at spaces into lines of at most `width` columns, the first starting with `first`
-/// and the rest with `rest`; a word longer than a line stays whole.
+/// `text` wrapped into lines of at most `width` columns, the first starting with `first` and the
+/// rest with `rest` (which must be as wide).
 func wrapped(_ text: String, first: String, rest: String, width: Int = 100) -> String {
-    var lines: [String] = []
-    var line = first
-    var lineHasWord = false
-    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-        if lineHasWord && line.count + 1 + word.count > width {
-            lines.append(line)
-            line = rest
-            lineHasWord = false
-        }
-        line += (lineHasWord ? " " : "") + word
-        lineHasWord = true
-    }
-    lines.append(line)
-    return lines.joined(separator: "\n")
+    ReportTable.wrap(text, width: width - first.count).enumerated()
+        .map { ($0.offset == 0 ? first : rest) + $0.element }.joined(separator: "\n")
 }

@@ -311,14 +311,9 @@ private final class CPUScenario: Scenario {
 
 /// Burns the calling thread's CPU until its CPU time has advanced by at least `nanoseconds`.
 private func burnCPU(nanoseconds: Int64) {
-    func cpu() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
-    let start = cpu()
+    let start = threadCPUNanoseconds()
     var sink: UInt64 = 1
-    while cpu() - start < nanoseconds {
+    while threadCPUNanoseconds() - start < nanoseconds {
         for _ in 0..<1_000 { sink = sink &* 6_364_136_223_846_793_005 &+ 1 }
     }
     withExtendedLifetime(sink) {}

@@ -268,7 +268,7 @@ public final class DisplayLoop {
         // On a manual clock the job goes to the simulated worker that is free first.
         let slot = manual == nil ? 0 : simulatedWorkerFree.indices.min { simulatedWorkerFree[$0] < simulatedWorkerFree[$1] } ?? 0
         let simulatedStart = max(requested, simulatedWorkerFree[slot])
-        workers[manual == nil ? 0 : slot].submit {
+        workers[slot].submit {
             // On a manual clock the job starts when the simulated worker would.
             manual?.set(nanoseconds: simulatedStart)
             let result = recorder.withSpan(name, category: category) {
