@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "FrameTrace", targets: ["FrameTrace"]),
         .library(name: "FrameTraceReader", targets: ["FrameTraceReader"]),
         .library(name: "FrameAnalysis", targets: ["FrameAnalysis"]),
+        .library(name: "FrameSimulation", targets: ["FrameSimulation"]),
         .executable(name: "framescope", targets: ["FramescopeCLI"]),
         .executable(name: "framescope-bench", targets: ["FramescopeBench"]),
     ],

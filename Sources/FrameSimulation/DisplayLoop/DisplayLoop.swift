@@ -1,23 +1,23 @@
 import Foundation
-public import FrameScope
-public import FrameTrace
+package import FrameScope
+package import FrameTrace
 
 /// How the simulated display runs.
-public struct DisplayConfiguration: Sendable {
+package struct DisplayConfiguration: Sendable {
     /// Vsyncs per second: 60 by default, 120 for ProMotion-style displays.
-    public var refreshRate: Int
+    package var refreshRate: Int
     /// Frames to run.
-    public var frameCount: Int
+    package var frameCount: Int
     /// Background worker threads; the machine's core count by default.
-    public var workerCount: Int
+    package var workerCount: Int
     /// Whether each frame first waits until the background work submitted before it has
     /// finished, so every result is applied in the frame after the one that asked for it whatever
     /// the machine's speed: for tests. Off by default: results arrive when the work ends.
-    public var waitsForBackgroundWork: Bool
+    package var waitsForBackgroundWork: Bool
 
     /// Creates a configuration.
     /// - Precondition: `refreshRate` is 1 to 1,000, `frameCount` and `workerCount` at least 1.
-    public init(refreshRate: Int = 60, frameCount: Int = 120, workerCount: Int? = nil, waitsForBackgroundWork: Bool = false) {
+    package init(refreshRate: Int = 60, frameCount: Int = 120, workerCount: Int? = nil, waitsForBackgroundWork: Bool = false) {
         let workerCount = workerCount ?? ProcessInfo.processInfo.activeProcessorCount
         precondition((1...1000).contains(refreshRate), "refreshRate must be 1-1000 Hz")
         precondition(frameCount >= 1 && workerCount >= 1, "frameCount and workerCount must be at least 1")
@@ -28,7 +28,7 @@ public struct DisplayConfiguration: Sendable {
     }
 
     /// The frame interval `P` in nanoseconds.
-    public var frameIntervalNanoseconds: Int64 { Int64((1e9 / Double(refreshRate)).rounded()) }
+    package var frameIntervalNanoseconds: Int64 { Int64((1e9 / Double(refreshRate)).rounded()) }
 }
 
 /// A workload the display loop runs frame by frame: a scrolling feed, a list receiving updates, a
@@ -38,23 +38,23 @@ public struct DisplayConfiguration: Sendable {
 /// scenario does that frame's main-thread work there (input, applying layout, display), hands
 /// background work to ``FrameContext/inBackground(_:category:work:then:)`` and render-server work
 /// to ``FrameContext/onRenderServer(_:work:)``.
-public protocol Scenario: AnyObject {
+package protocol Scenario: AnyObject {
     /// The main-thread work of one frame.
     func frame(_ context: FrameContext)
 }
 
 /// What a scenario can do during one frame. Main thread only.
-public final class FrameContext {
+package final class FrameContext {
     /// The recorder every span goes to.
-    public let recorder: Recorder
+    package let recorder: Recorder
     /// The frame's position in the run, from 0.
-    public let frameIndex: Int
+    package let frameIndex: Int
     /// The vsync the frame started on (recorder clock, nanoseconds).
-    public let vsync: Int64
+    package let vsync: Int64
     /// The frame's commit deadline: the next vsync.
-    public let deadline: Int64
+    package let deadline: Int64
     /// The frame interval `P`, in nanoseconds.
-    public let interval: Int64
+    package let interval: Int64
     unowned let loop: DisplayLoop
 
     init(loop: DisplayLoop, frameIndex: Int, vsync: Int64) {
@@ -74,7 +74,7 @@ public final class FrameContext {
     ///   - category: The budget category of both the work and its application.
     ///   - work: The computation; it must not touch main-thread state.
     ///   - then: The application of the result, on the main thread.
-    public func inBackground<Result: Sendable>(
+    package func inBackground<Result: Sendable>(
         _ name: StaticString, category: FrameScope.Category, work: @escaping @Sendable () -> Result,
         then: @escaping (Result) -> Void
     ) {
@@ -83,12 +83,12 @@ public final class FrameContext {
 
     /// Queues work for the render server's lane, where it runs after this frame's commit inside a
     /// `render`-category span, as compositing and offscreen passes do on a device.
-    public func onRenderServer(_ name: StaticString, work: @escaping @Sendable () -> Void) {
+    package func onRenderServer(_ name: StaticString, work: @escaping @Sendable () -> Void) {
         loop.renderJobs.append((name, work))
     }
 
     /// Whether the frame has already used up its budget.
-    public var isPastDeadline: Bool { recorder.clock.now() >= deadline }
+    package var isPastDeadline: Bool { recorder.clock.now() >= deadline }
 }
 
 /// Runs a scenario on a simulated display: a vsync grid at the configured refresh rate drives the
@@ -145,11 +145,11 @@ public final class FrameContext {
 /// let loop = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: 120))
 /// let summary = loop.run(FeedScrollScenario(strategy: .manualLayout, seed: 1))
 /// ```
-public final class DisplayLoop {
+package final class DisplayLoop {
     /// The recorder every span goes to.
-    public let recorder: Recorder
+    package let recorder: Recorder
     /// How the display runs.
-    public let configuration: DisplayConfiguration
+    package let configuration: DisplayConfiguration
     /// The background workers: one pool of `workerCount` threads on a real clock; on a manual
     /// clock, one single-thread pool per simulated worker, so each simulated worker's jobs stay on
     /// one thread of the trace.
@@ -165,7 +165,7 @@ public final class DisplayLoop {
     fileprivate var renderJobs: [(StaticString, @Sendable () -> Void)] = []
 
     /// Creates a loop and starts its worker and render-server threads.
-    public init(recorder: Recorder, configuration: DisplayConfiguration) {
+    package init(recorder: Recorder, configuration: DisplayConfiguration) {
         self.recorder = recorder
         self.configuration = configuration
         if recorder.clock.manualClock != nil {
@@ -184,20 +184,20 @@ public final class DisplayLoop {
     }
 
     /// What a run did, as the loop saw it.
-    public struct Summary: Sendable, Hashable {
+    package struct Summary: Sendable, Hashable {
         /// Frames run.
-        public var frames: Int
+        package var frames: Int
         /// Vsyncs skipped because a frame's work ran past its deadline.
-        public var missedVsyncs: Int
+        package var missedVsyncs: Int
         /// Vsyncs skipped because the render server still held two frames (double buffering):
         /// the frame waited for the render of the frame two before it.
-        public var vsyncsWaitedForRender: Int
+        package var vsyncsWaitedForRender: Int
         /// Frames presented after their expected presentation, by hitch cause.
-        public var lateFramesByCause: [HitchCause: Int]
+        package var lateFramesByCause: [HitchCause: Int]
         /// Background results never applied because the run ended first.
-        public var unappliedResults: Int
+        package var unappliedResults: Int
         /// Wall time from the first vsync to the end of the last frame, in nanoseconds.
-        public var elapsedNanoseconds: Int64
+        package var elapsedNanoseconds: Int64
     }
 
     /// Runs `scenario` for the configured number of frames on the calling thread, which becomes
@@ -207,7 +207,7 @@ public final class DisplayLoop {
     ///   - progress: Called after every frame with the number of frames done.
     /// - Returns: What the loop saw.
     @discardableResult
-    public func run(_ scenario: some Scenario, progress: (Int) -> Void = { _ in }) -> Summary {
+    package func run(_ scenario: some Scenario, progress: (Int) -> Void = { _ in }) -> Summary {
         recorder.designateCurrentThreadAsMain()
         let interval = configuration.frameIntervalNanoseconds
         grid = VsyncGrid(origin: recorder.clock.now() + interval, interval: interval)

@@ -11,22 +11,10 @@ import FrameTrace
 /// demo.verdicts   // ["feed-scroll: constraints-main, ... win in hitches: ...", ...]
 /// ```
 public struct Demo: Sendable {
-    /// One run of the matrix.
-    public struct Run: Sendable {
-        /// The scenario's name.
-        public var scenario: String
-        /// The strategy's name.
-        public var strategy: String
-        /// Where its trace is.
-        public var tracePath: String
-        /// Its analysis.
-        public var report: FrameReport
-    }
-
     /// The settings every run used.
-    public var settings: RunSettings
+    package var settings: RunSettings
     /// The runs, scenario by scenario in ``ScenarioCatalog/all``'s order, strategies in theirs.
-    public var runs: [Run]
+    public var runs: [ScenarioRun]
     /// The folder the traces are in.
     public var directory: String
 
@@ -42,21 +30,20 @@ public struct Demo: Sendable {
         } catch {
             throw SimulationError(.cannotWrite, "cannot create output directory '\(directory)': \(error.localizedDescription)")
         }
-        var runs: [Run] = []
+        var runs: [ScenarioRun] = []
         let total = ScenarioCatalog.all.reduce(0) { $0 + $1.strategies.count }
         for scenario in ScenarioCatalog.all {
             for strategy in scenario.strategies {
                 progress("[\(runs.count + 1)/\(total)] \(scenario.name) --strategy \(strategy.name): \(settings.frames) frames at \(settings.refreshRate) Hz")
                 let path = (directory as NSString).appendingPathComponent("\(scenario.name)--\(strategy.name).json")
-                let run = try ScenarioRun.execute(scenario, strategy: strategy.name, settings: settings, tracePath: path, progress: progress)
-                runs.append(Run(scenario: scenario.name, strategy: strategy.name, tracePath: path, report: run.report))
+                runs.append(try ScenarioRun.execute(scenario, strategy: strategy.name, settings: settings, tracePath: path, progress: progress))
             }
         }
         return Demo(settings: settings, runs: runs, directory: directory)
     }
 
     /// `framescope demo: 60 frames per run at 60 Hz on virtual time (2 workers), seed 1`.
-    public var title: String {
+    package var title: String {
         "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz on \(settings.timeDescription), seed \(settings.seed)"
     }
 
@@ -74,7 +61,7 @@ public struct Demo: Sendable {
     /// tables, one section per run.
     /// - Parameter note: Shown above the verdicts when not `nil`, such as a warning that the
     ///   figures come from a debug build.
-    public func htmlPage(note: String? = nil) -> String {
+    package func htmlPage(note: String? = nil) -> String {
         let compact = RunComparisonTable.make(title: "Every run", runs: comparedRuns, wide: false)
         var preamble = note.map { "<p><strong>\(HTMLPage.escape($0))</strong></p>\n" } ?? ""
         preamble += "<section class=\"verdicts\"><h2>Verdicts, as measured</h2>\n<ul>\n"

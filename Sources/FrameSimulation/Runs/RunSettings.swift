@@ -18,7 +18,7 @@ public enum SimulationClock: String, Sendable, CaseIterable {
 public struct RunSettings: Sendable, Hashable {
     /// The simulated device's background workers on virtual time unless told otherwise: 2,
     /// whatever the host has, so that runs agree across machines.
-    public static let virtualWorkers = 2
+    package static let virtualWorkers = 2
 
     /// Vsyncs per second.
     public var refreshRate: Int
@@ -45,10 +45,10 @@ public struct RunSettings: Sendable, Hashable {
     }
 
     /// The workers the run uses.
-    public var workerCount: Int { workers ?? (clock == .virtual ? Self.virtualWorkers : ProcessInfo.processInfo.activeProcessorCount) }
+    package var workerCount: Int { workers ?? (clock == .virtual ? Self.virtualWorkers : ProcessInfo.processInfo.activeProcessorCount) }
 
     /// `virtual time (2 workers)` or `real time (4 workers)`, for titles.
-    public var timeDescription: String { "\(clock.rawValue) time (\(workerCount) worker\(workerCount == 1 ? "" : "s"))" }
+    package var timeDescription: String { "\(clock.rawValue) time (\(workerCount) worker\(workerCount == 1 ? "" : "s"))" }
 }
 
 /// Why a run could not be done: a code to branch on and a one-line message.
@@ -72,7 +72,7 @@ public struct SimulationError: Error, Sendable, Hashable, CustomStringConvertibl
     public var message: String
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }

@@ -12,13 +12,19 @@ import FrameTraceReader
 /// run.report.summary.hitchNanoseconds
 /// ```
 public struct ScenarioRun: Sendable {
+    /// The scenario's name.
+    public var scenario: String
+    /// The strategy's name.
+    public var strategy: String
+    /// Where its trace is.
+    public var tracePath: String
     /// The analysis of the run's trace.
     public var report: FrameReport
     /// What the loop saw.
-    public var summary: DisplayLoop.Summary
+    package var summary: DisplayLoop.Summary
 
     /// Frames between two flushes of a streamed run.
-    public static let streamFlushFrames = 10
+    package static let streamFlushFrames = 10
 
     /// Runs a scenario on the calling thread (which becomes the trace's main thread), writes its
     /// trace and analyses it. With `streaming`, the trace is written through a
@@ -81,9 +87,12 @@ public struct ScenarioRun: Sendable {
         } catch {
             throw SimulationError(.cannotWrite, "cannot write trace: \(error)")
         }
-        guard streaming else { return ScenarioRun(report: FrameAnalyzer.analyze(recorder.snapshot()), summary: summary) }
+        let run = { (report: FrameReport) in
+            ScenarioRun(scenario: descriptor.name, strategy: strategy, tracePath: tracePath, report: report, summary: summary)
+        }
+        guard streaming else { return run(FrameAnalyzer.analyze(recorder.snapshot())) }
         do {
-            return ScenarioRun(report: FrameAnalyzer.analyze(try ChromeTraceReader.read(contentsOf: tracePath)), summary: summary)
+            return run(FrameAnalyzer.analyze(try ChromeTraceReader.read(contentsOf: tracePath)))
         } catch {
             throw SimulationError(.cannotRead, "\(tracePath): \(error)")
         }

@@ -17,10 +17,10 @@ public struct ScenarioDescriptor: Sendable {
     /// Its strategies, the first being the default.
     public var strategies: [Strategy]
     /// Makes a fresh scenario for a strategy name and seed; `nil` for an unknown strategy.
-    public var make: @Sendable (_ strategy: String, _ seed: UInt64) -> (any Scenario)?
+    package var make: @Sendable (_ strategy: String, _ seed: UInt64) -> (any Scenario)?
 
     /// Creates a descriptor.
-    public init(
+    package init(
         name: String, summary: String, strategies: [Strategy], make: @escaping @Sendable (String, UInt64) -> (any Scenario)?
     ) {
         self.name = name
