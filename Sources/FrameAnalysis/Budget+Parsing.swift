@@ -61,7 +61,7 @@ enum BudgetParser {
         guard let version = root["version"] else {
             throw BudgetError(.missingKey, path: "version", "missing; a budget file says \"version\": \(Budget.supportedVersion)")
         }
-        guard let number = version.integerValue, case .integer = version else {
+        guard let number = version.integerValue, case .int = version else {
             throw BudgetError(.wrongType, path: "version", "expected the integer \(Budget.supportedVersion), got \(describe(version))")
         }
         guard number == Int64(Budget.supportedVersion) else {
@@ -120,7 +120,7 @@ enum BudgetParser {
         }
         if let frozen = members["frozen-frames"] {
             let frozenPath = join(path, "frozen-frames")
-            guard case .integer(let count) = frozen else {
+            guard case .int(let count) = frozen else {
                 throw BudgetError(.wrongType, path: frozenPath, "expected an integer, got \(describe(frozen))")
             }
             guard count >= 0, count <= Int64(Int32.max) else {
@@ -274,7 +274,7 @@ enum BudgetParser {
         switch value {
         case .null: "null"
         case .bool: "a Boolean"
-        case .integer, .number: "a number"
+        case .int, .double: "a number"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"

@@ -1,4 +1,4 @@
-import FrameTrace
+public import FrameTrace
 public import FrameTraceReader
 
 extension BudgetCheck {
@@ -84,15 +84,15 @@ extension BudgetCheck {
         let all = results
         return .object([
             ("schema", .string("framescope.check")),
-            ("version", .integer(Int64(Self.schemaVersion))),
+            ("version", .int(Int64(Self.schemaVersion))),
             ("budget", .string(budgetSource)),
             ("passed", .bool(passed)),
             ("counts", .object([
-                ("rules", .integer(Int64(all.count))),
-                ("passed", .integer(Int64(all.filter { $0.verdict == .pass }.count))),
-                ("near-limit", .integer(Int64(all.filter { $0.verdict == .nearLimit }.count))),
-                ("failed", .integer(Int64(all.filter { $0.verdict == .fail }.count))),
-                ("not-in-trace", .integer(Int64(all.filter { $0.verdict == .notInTrace }.count))),
+                ("rules", .int(Int64(all.count))),
+                ("passed", .int(Int64(all.filter { $0.verdict == .pass }.count))),
+                ("near-limit", .int(Int64(all.filter { $0.verdict == .nearLimit }.count))),
+                ("failed", .int(Int64(all.filter { $0.verdict == .fail }.count))),
+                ("not-in-trace", .int(Int64(all.filter { $0.verdict == .notInTrace }.count))),
             ])),
             ("errors", .array(
                 skippedTraces.map { skipped in
@@ -110,7 +110,7 @@ extension BudgetCheck {
                 })),
             ("warnings", .array(unmatchedSections.map { section in
                 .object([
-                    ("kind", .string("unmatched-section")), ("section", .integer(Int64(section.index))), ("match", .string(section.match)),
+                    ("kind", .string("unmatched-section")), ("section", .int(Int64(section.index))), ("match", .string(section.match)),
                     ("message", .string(Self.sentence(section, budget: budgetSource, { $0 }))),
                 ])
             })),
@@ -118,18 +118,18 @@ extension BudgetCheck {
                 .object([
                     ("name", .string(trace.name)),
                     ("source", .string(trace.source)),
-                    ("frames", .integer(Int64(trace.frameCount))),
+                    ("frames", .int(Int64(trace.frameCount))),
                     ("frame-boundaries", .string(trace.frameSource.identifier)),
-                    (FrameContract.Metadata.frameInterval, .integer(trace.frameIntervalNanoseconds)),
+                    (FrameContract.Metadata.frameInterval, .int(trace.frameIntervalNanoseconds)),
                     ("frame-interval-source", .string(trace.frameIntervalSource.identifier)),
-                    ("frame-interval-requested-fps", trace.frameIntervalSource.requestedFramesPerSecond.map(JSONValue.number) ?? .null),
+                    ("frame-interval-requested-fps", trace.frameIntervalSource.requestedFramesPerSecond.map(JSONValue.double) ?? .null),
                     ("verdict", .string(trace.verdict.rawValue)),
                     ("rules", .array(trace.rules.map { rule in
                         .object([
                             ("id", .string(rule.id)),
                             ("summary", .string(rule.summary)),
-                            ("measured", rule.measured.map(JSONValue.number) ?? .null),
-                            ("limit", .number(rule.limit)),
+                            ("measured", rule.measured.map(JSONValue.double) ?? .null),
+                            ("limit", .double(rule.limit)),
                             ("unit", .string(rule.unit.rawValue)),
                             ("limit-path", .string(rule.limitPath)),
                             ("verdict", .string(rule.verdict.rawValue)),

@@ -87,9 +87,9 @@ struct ChromeFrameEvents {
         for (order, event) in trace.events.enumerated() where event.thread.processID == processID {
             if event.phase == .asyncBegin, event.name == reporterName {
                 let arguments = trace.argumentLists[Int(event.arguments)]
-                let isForked = arguments[Self.frameTypeKey]?.string == "FORKED"
+                let isForked = arguments[Self.frameTypeKey]?.stringValue == "FORKED"
                 let state: ReporterState =
-                    switch arguments[Self.stateKey]?.string {
+                    switch arguments[Self.stateKey]?.stringValue {
                     case "STATE_PRESENTED_ALL": .frame(.presented)
                     case "STATE_PRESENTED_PARTIAL": .frame(.partial)
                     case "STATE_DROPPED": .frame(.dropped)
@@ -97,8 +97,8 @@ struct ChromeFrameEvents {
                     default: .unknown
                     }
                 let key: FrameKey
-                if let sequence = arguments[Self.sequenceKey]?.integer {
-                    key = FrameKey(layerTree: arguments[Self.layerTreeHostKey]?.integer ?? -1, sequence: sequence)
+                if let sequence = arguments[Self.sequenceKey]?.integerValue {
+                    key = FrameKey(layerTree: arguments[Self.layerTreeHostKey]?.integerValue ?? -1, sequence: sequence)
                 } else {
                     key = FrameKey(layerTree: Int64.min, sequence: Int64(unkeyed))
                     unkeyed += 1
@@ -116,8 +116,8 @@ struct ChromeFrameEvents {
                 byFrame[key] = entry
             } else if event.phase == .instant, let kind = [beginName, drawName, droppedName].firstIndex(of: event.name) {
                 let arguments = trace.argumentLists[Int(event.arguments)]
-                guard let sequence = arguments["frameSeqId"]?.integer else { continue }
-                let layerTree = arguments["layerTreeId"]?.integer ?? -1
+                guard let sequence = arguments["frameSeqId"]?.integerValue else { continue }
+                let layerTree = arguments["layerTreeId"]?.integerValue ?? -1
                 legacyEvents.append((event.timestamp, UInt8(kind), layerTree, sequence, order))
             }
         }

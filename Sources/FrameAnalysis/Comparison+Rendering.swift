@@ -1,4 +1,4 @@
-import FrameTrace
+public import FrameTrace
 public import FrameTraceReader
 
 extension Comparison {
@@ -93,23 +93,23 @@ extension Comparison {
     /// `base`, `head`, `delta`. Relative changes from 0 are `null`.
     public func jsonValue() -> JSONValue {
         func side(_ sources: [String], _ frames: Int, _ frameSources: [FrameReport.FrameSource]) -> JSONValue {
-            .object([("sources", .array(sources.map(JSONValue.string))), ("frames", .integer(Int64(frames))),
+            .object([("sources", .array(sources.map(JSONValue.string))), ("frames", .int(Int64(frames))),
                      ("frame-boundaries", .array(frameSources.map { .string($0.identifier) }))])
         }
         func summary(_ s: PercentileSummary<Double>?) -> JSONValue {
             guard let s else { return .null }
             return .object([
-                ("count", .integer(Int64(s.count))), ("p50", .number(s.p50)), ("p90", .number(s.p90)), ("p95", .number(s.p95)),
-                ("p99", .number(s.p99)), ("max", .number(s.max)), ("mean", .number(s.mean)),
+                ("count", .int(Int64(s.count))), ("p50", .double(s.p50)), ("p90", .double(s.p90)), ("p95", .double(s.p95)),
+                ("p99", .double(s.p99)), ("max", .double(s.max)), ("mean", .double(s.mean)),
             ])
         }
         func number(_ value: Double?) -> JSONValue {
             guard let value, value.isFinite else { return .null }
-            return .number(value)
+            return .double(value)
         }
         return .object([
             ("schema", .string("framescope.compare")),
-            ("version", .integer(Int64(Self.schemaVersion))),
+            ("version", .int(Int64(Self.schemaVersion))),
             ("passed", .bool(passed)),
             ("errors", .array(unreadableTraces.map { trace in
                 .object([("kind", .string("unreadable")), ("source", .string(trace.source)), ("message", .string(trace.reason))])
@@ -117,8 +117,8 @@ extension Comparison {
             ("base", side(baseSources, baseFrameCount, baseFrameSources)),
             ("head", side(headSources, headFrameCount, headFrameSources)),
             ("thresholds", .object([
-                ("alpha", .number(thresholds.alpha)), ("min-relative", .number(thresholds.minimumRelativeEffect)),
-                ("min-absolute-ms", .number(thresholds.minimumAbsoluteMilliseconds)),
+                ("alpha", .double(thresholds.alpha)), ("min-relative", .double(thresholds.minimumRelativeEffect)),
+                ("min-absolute-ms", .double(thresholds.minimumAbsoluteMilliseconds)),
             ])),
             ("metrics", .array(metrics.map { metric in
                 .object([
@@ -128,14 +128,14 @@ extension Comparison {
                     ("p-value", number(metric.pValue)), ("p95-delta-ms", number(metric.p95Difference)),
                     ("relative-p95-delta", number(metric.relativeP95Difference)),
                     ("p95-interval", metric.p95Interval.map { interval in
-                        .object([("lower", .number(interval.lower)), ("upper", .number(interval.upper)), ("confidence", .number(interval.confidence))])
+                        .object([("lower", .double(interval.lower)), ("upper", .double(interval.upper)), ("confidence", .double(interval.confidence))])
                     } ?? .null),
                 ])
             })),
             ("summary", .array(summaries.map { figure in
                 .object([
                     ("id", .string(figure.id)), ("label", .string(figure.label)), ("unit", .string(figure.unit.rawValue)),
-                    ("base", .number(figure.base)), ("head", .number(figure.head)), ("delta", .number(figure.delta)),
+                    ("base", .double(figure.base)), ("head", .double(figure.head)), ("delta", .double(figure.delta)),
                 ])
             })),
         ])

@@ -62,18 +62,18 @@ extension FrameAnalyzer {
         return FrameReport.InputFigures(inputs: inputs, ignored: ignored, unreflected: unreflected, latency: PercentileSummary(latencies))
     }
 
-    private static func isTrue(_ value: ArgumentValue?) -> Bool {
+    private static func isTrue(_ value: JSONValue?) -> Bool {
         switch value {
         case .bool(let flag): flag
-        case .some(let value): value.number == 1
+        case .some(let value): value.doubleValue == 1
         case nil: false
         }
     }
 
-    private static func sinceInput(_ value: ArgumentValue?) -> Int64? {
+    private static func sinceInput(_ value: JSONValue?) -> Int64? {
         guard let value else { return nil }
-        if let integer = value.integer { return integer }
-        guard let number = value.number, number.isFinite, abs(number) < 9e18 else { return nil }
+        if let integer = value.integerValue { return integer }
+        guard let number = value.doubleValue, number.isFinite, abs(number) < 9e18 else { return nil }
         return Int64(number.rounded())
     }
 }

@@ -42,9 +42,9 @@ extension FrameAnalyzer {
             for (thread, threadSpans) in spans.byThread where thread != main {
                 for span in threadSpans where span.category == renderCategory {
                     let arguments = trace.argumentLists[Int(span.arguments)]
-                    guard let index = arguments[FrameContract.Key.renderedFrame]?.integer, let position = positionByIndex[index] else { continue }
-                    let deadline = arguments[FrameContract.Key.untilDeadline]?.integer.map { span.start.addingSaturating($0) }
-                    let presentation = arguments[FrameContract.Key.untilPresent]?.integer.flatMap { $0 >= 0 ? span.end.addingSaturating($0) : nil }
+                    guard let index = arguments[FrameContract.Key.renderedFrame]?.integerValue, let position = positionByIndex[index] else { continue }
+                    let deadline = arguments[FrameContract.Key.untilDeadline]?.integerValue.map { span.start.addingSaturating($0) }
+                    let presentation = arguments[FrameContract.Key.untilPresent]?.integerValue.flatMap { $0 >= 0 ? span.end.addingSaturating($0) : nil }
                     result.append(RenderWork(frame: position, thread: thread, start: span.start, end: span.end, deadline: deadline, presentation: presentation))
                 }
             }
@@ -112,7 +112,7 @@ extension FrameAnalyzer {
                 index += 1
             }
             guard let job, let applied = frame(holding: finish.timestamp, in: frames) else { continue }
-            let since = trace.argumentLists[Int(job.arguments)][FrameContract.Key.sinceRequest]?.integer.flatMap { $0 >= 0 ? $0 : nil } ?? 0
+            let since = trace.argumentLists[Int(job.arguments)][FrameContract.Key.sinceRequest]?.integerValue.flatMap { $0 >= 0 ? $0 : nil } ?? 0
             let requestTime = job.start.subtractingSaturating(since)
             let requested = frameWindow(holding: requestTime, in: frames) ?? 0
             jobs.append(

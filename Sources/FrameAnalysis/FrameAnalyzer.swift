@@ -264,13 +264,13 @@ public enum FrameAnalyzer {
             if let last = frames.last, span.start < last.commitEnd { continue }
             let arguments = trace.argumentLists[Int(span.arguments)]
             var vsync = span.start
-            if let since = arguments[FrameContract.Key.sinceVsync]?.integer, since >= 0 {
+            if let since = arguments[FrameContract.Key.sinceVsync]?.integerValue, since >= 0 {
                 vsync = span.start.subtractingSaturating(since)
             }
-            let budget = arguments[FrameContract.Key.budget]?.integer.flatMap { $0 > 0 ? $0 : nil } ?? interval
+            let budget = arguments[FrameContract.Key.budget]?.integerValue.flatMap { $0 > 0 ? $0 : nil } ?? interval
             var frame = FrameReport.Frame(
                 index: frames.count, vsync: vsync, deadline: vsync.addingSaturating(budget), workStart: span.start, commitEnd: span.end)
-            frame.sourceIndex = arguments[FrameContract.Key.index]?.integer
+            frame.sourceIndex = arguments[FrameContract.Key.index]?.integerValue
             frames.append(frame)
         }
         return frames

@@ -1,4 +1,4 @@
-import FrameTrace
+public import FrameTrace
 public import FrameTraceReader
 
 extension FrameReport {
@@ -18,15 +18,15 @@ extension FrameReport {
     public func jsonValue(source: String) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("schema", .string("framescope.report")),
-            ("version", .integer(Int64(FrameReport.schemaVersion))),
+            ("version", .int(Int64(FrameReport.schemaVersion))),
             ("source", .string(source)),
             ("method", methodJSON),
             ("summary", summaryJSON),
         ]
         if let input {
             members.append(("input", .object([
-                ("inputs", .integer(Int64(input.inputs))), ("ignored", .integer(Int64(input.ignored))),
-                ("unreflected", .integer(Int64(input.unreflected))), ("latency-ns", input.latency.jsonValue),
+                ("inputs", .int(Int64(input.inputs))), ("ignored", .int(Int64(input.ignored))),
+                ("unreflected", .int(Int64(input.unreflected))), ("latency-ns", input.latency.jsonValue),
             ])))
         }
         members += [
@@ -34,7 +34,7 @@ extension FrameReport {
             ("worst-frames", .array(worstFrames.map { worst in
                 var object = worst.frame.jsonMembers
                 object.append(("top-spans", .array(worst.topSpans.map {
-                    .object([("name", .string($0.name)), ("ns", .integer($0.nanoseconds))])
+                    .object([("name", .string($0.name)), ("ns", .int($0.nanoseconds))])
                 })))
                 return .object(object)
             })),
@@ -48,12 +48,12 @@ extension FrameReport {
 
     private var methodJSON: JSONValue {
         .object([
-            (FrameContract.Metadata.frameInterval, .integer(method.frameIntervalNanoseconds)),
+            (FrameContract.Metadata.frameInterval, .int(method.frameIntervalNanoseconds)),
             ("frame-interval-source", .string(method.frameIntervalSource.identifier)),
-            ("frame-interval-requested-fps", method.frameIntervalSource.requestedFramesPerSecond.map(JSONValue.number) ?? .null),
-            ("frame-interval-overridden-ns", method.frameIntervalSource.overriddenNanoseconds.map(JSONValue.integer) ?? .null),
+            ("frame-interval-requested-fps", method.frameIntervalSource.requestedFramesPerSecond.map(JSONValue.double) ?? .null),
+            ("frame-interval-overridden-ns", method.frameIntervalSource.overriddenNanoseconds.map(JSONValue.int) ?? .null),
             (FrameContract.Metadata.mainThread, method.mainThread.map { key in
-                .object([("pid", .integer(key.processID)), ("tid", .integer(key.threadID)), ("name", method.mainThreadName.map(JSONValue.string) ?? .null)])
+                .object([("pid", .int(key.processID)), ("tid", .int(key.threadID)), ("name", method.mainThreadName.map(JSONValue.string) ?? .null)])
             } ?? .null),
             ("main-thread-rule", .string(method.mainThreadRule.identifier)),
             ("frame-boundaries", .string(method.frameSource.identifier)),
@@ -64,24 +64,24 @@ extension FrameReport {
 
     private var summaryJSON: JSONValue {
         .object([
-            ("frames", .integer(Int64(summary.frameCount))),
-            ("slow-frames", .integer(Int64(summary.slowFrames))),
-            ("frozen-frames", .integer(Int64(summary.frozenFrames))),
-            ("late-frames", .integer(Int64(summary.lateFrames))),
-            ("missed-vsyncs", .integer(summary.missedVsyncs)),
-            ("hitch-ns", .integer(summary.hitchNanoseconds)),
-            ("measured-ns", .integer(summary.measuredNanoseconds)),
-            ("hitch-time-ratio-ms-per-s", .number(summary.hitchTimeRatio)),
+            ("frames", .int(Int64(summary.frameCount))),
+            ("slow-frames", .int(Int64(summary.slowFrames))),
+            ("frozen-frames", .int(Int64(summary.frozenFrames))),
+            ("late-frames", .int(Int64(summary.lateFrames))),
+            ("missed-vsyncs", .int(summary.missedVsyncs)),
+            ("hitch-ns", .int(summary.hitchNanoseconds)),
+            ("measured-ns", .int(summary.measuredNanoseconds)),
+            ("hitch-time-ratio-ms-per-s", .double(summary.hitchTimeRatio)),
             ("hitch-band", summary.hitchBand.map { .string($0.identifier) } ?? .null),
-            ("frame-delay-s", .number(summary.frameDelaySeconds)),
+            ("frame-delay-s", .double(summary.frameDelaySeconds)),
             ("main-thread-cost-ns", summary.mainThreadCost.jsonValue),
             ("overrun-ns", summary.overrun.jsonValue),
-            ("main-outside-frames-ns", .integer(summary.mainOutsideFramesNanoseconds)),
-            ("dropped-frames", .integer(Int64(summary.droppedFrames))),
-            ("partial-frames", .integer(Int64(summary.partialFrames))),
-            ("background-in-frames-ns", .integer(summary.backgroundInFramesNanoseconds)),
-            ("background-outside-frames-ns", .integer(summary.backgroundOutsideFramesNanoseconds)),
-            ("hitch-ns-by-cause", .object(summary.hitchNanosecondsByCause.sorted { $0.key < $1.key }.map { ($0.key.identifier, .integer($0.value)) })),
+            ("main-outside-frames-ns", .int(summary.mainOutsideFramesNanoseconds)),
+            ("dropped-frames", .int(Int64(summary.droppedFrames))),
+            ("partial-frames", .int(Int64(summary.partialFrames))),
+            ("background-in-frames-ns", .int(summary.backgroundInFramesNanoseconds)),
+            ("background-outside-frames-ns", .int(summary.backgroundOutsideFramesNanoseconds)),
+            ("hitch-ns-by-cause", .object(summary.hitchNanosecondsByCause.sorted { $0.key < $1.key }.map { ($0.key.identifier, .int($0.value)) })),
             ("lane-cost-ns", .object(lanes.map { ($0.lane.identifier, $0.cost.jsonValue) })),
         ])
     }
@@ -90,25 +90,25 @@ extension FrameReport {
 extension FrameReport.Frame {
     var jsonMembers: [(String, JSONValue)] {
         [
-            ("index", .integer(Int64(index))), ("vsync-ns", .integer(vsync)), ("deadline-ns", .integer(deadline)),
-            ("work-start-ns", .integer(workStart)), ("commit-end-ns", .integer(commitEnd)),
-            ("main-ns", .integer(mainThreadNanoseconds)), ("overrun-ns", .integer(overrun)), ("outcome", .string(outcome.rawValue)),
-            ("main-by-category-ns", .object(mainByCategory.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
-            ("background-by-category-ns", .object(backgroundByCategory.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
+            ("index", .int(Int64(index))), ("vsync-ns", .int(vsync)), ("deadline-ns", .int(deadline)),
+            ("work-start-ns", .int(workStart)), ("commit-end-ns", .int(commitEnd)),
+            ("main-ns", .int(mainThreadNanoseconds)), ("overrun-ns", .int(overrun)), ("outcome", .string(outcome.rawValue)),
+            ("main-by-category-ns", .object(mainByCategory.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+            ("background-by-category-ns", .object(backgroundByCategory.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
             ("lanes", .object(lanes.map { timing in
-                var members: [(String, JSONValue)] = [("cost-ns", .integer(timing.costNanoseconds))]
-                if let start = timing.start { members.append(("start-ns", .integer(start))) }
-                if let end = timing.end { members.append(("end-ns", .integer(end))) }
-                if let deadline = timing.deadline { members.append(("deadline-ns", .integer(deadline))) }
+                var members: [(String, JSONValue)] = [("cost-ns", .int(timing.costNanoseconds))]
+                if let start = timing.start { members.append(("start-ns", .int(start))) }
+                if let end = timing.end { members.append(("end-ns", .int(end))) }
+                if let deadline = timing.deadline { members.append(("deadline-ns", .int(deadline))) }
                 return (timing.lane.identifier, .object(members))
             })),
             (FrameContract.Timeline.causeKey, .string(hitchCause.identifier)),
             ("hitch-stage", hitchStage.map(JSONValue.string) ?? .null),
-            ("presented-ns", presentation.map(JSONValue.integer) ?? .null),
+            ("presented-ns", presentation.map(JSONValue.int) ?? .null),
             ("background-feed", feed.map { feed in
                 .object([
-                    ("jobs", .integer(Int64(feed.jobs))), ("cost-ns", .integer(feed.costNanoseconds)),
-                    ("latency-frames", .array(feed.latencyFrames.map { .integer(Int64($0)) })),
+                    ("jobs", .int(Int64(feed.jobs))), ("cost-ns", .int(feed.costNanoseconds)),
+                    ("latency-frames", .array(feed.latencyFrames.map { .int(Int64($0)) })),
                 ])
             } ?? .null),
         ]
@@ -118,13 +118,13 @@ extension FrameReport.Frame {
 extension FrameReport.LaneFigures {
     var jsonValue: JSONValue {
         var members: [(String, JSONValue)] = [
-            ("lane", .string(lane.identifier)), ("frames-with-work", .integer(Int64(framesWithWork))), ("cost-ns", cost.jsonValue),
-            ("late-frames", .integer(Int64(lateFrames))),
+            ("lane", .string(lane.identifier)), ("frames-with-work", .int(Int64(framesWithWork))), ("cost-ns", cost.jsonValue),
+            ("late-frames", .int(Int64(lateFrames))),
             ("categories", .array(categories.map { category in
-                .object([("name", .string(category.name)), ("total-ns", .integer(category.totalNanoseconds)), ("per-frame-ns", category.perFrame.jsonValue)])
+                .object([("name", .string(category.name)), ("total-ns", .int(category.totalNanoseconds)), ("per-frame-ns", category.perFrame.jsonValue)])
             })),
         ]
-        if let jobs { members.append(("jobs", .integer(Int64(jobs)))) }
+        if let jobs { members.append(("jobs", .int(Int64(jobs)))) }
         if lane == .background { members.append(("delivery-latency-frames", deliveryLatencyFrames.jsonValue)) }
         return .object(members)
     }
@@ -133,8 +133,8 @@ extension FrameReport.LaneFigures {
 extension FrameReport.CategoryFigures {
     var jsonValue: JSONValue {
         .object([
-            ("name", .string(name)), ("spans", .integer(Int64(spanCount))), ("main-ns", .integer(mainNanoseconds)),
-            ("background-ns", .integer(backgroundNanoseconds)), ("budget-share", budgetShare.map(JSONValue.number) ?? .null),
+            ("name", .string(name)), ("spans", .int(Int64(spanCount))), ("main-ns", .int(mainNanoseconds)),
+            ("background-ns", .int(backgroundNanoseconds)), ("budget-share", budgetShare.map(JSONValue.double) ?? .null),
             ("per-frame-main-ns", perFrameMain.jsonValue),
         ])
     }
@@ -143,8 +143,8 @@ extension FrameReport.CategoryFigures {
 extension FrameReport.ThreadFigures {
     var jsonValue: JSONValue {
         .object([
-            ("pid", .integer(key.processID)), ("tid", .integer(key.threadID)), ("name", name.map(JSONValue.string) ?? .null),
-            ("main", .bool(isMain)), ("spans", .integer(Int64(spanCount))), ("busy-ns", .integer(busyNanoseconds)),
+            ("pid", .int(key.processID)), ("tid", .int(key.threadID)), ("name", name.map(JSONValue.string) ?? .null),
+            ("main", .bool(isMain)), ("spans", .int(Int64(spanCount))), ("busy-ns", .int(busyNanoseconds)),
             ("top-category", topCategory.map(JSONValue.string) ?? .null),
         ])
     }
@@ -152,7 +152,7 @@ extension FrameReport.ThreadFigures {
 
 extension TraceDiagnostic {
     var jsonValue: JSONValue {
-        .object([("kind", .string(kind.rawValue)), ("event", eventIndex.map { .integer(Int64($0)) } ?? .null), ("message", .string(message))])
+        .object([("kind", .string(kind.rawValue)), ("event", eventIndex.map { .int(Int64($0)) } ?? .null), ("message", .string(message))])
     }
 }
 
@@ -160,9 +160,9 @@ extension Optional where Wrapped == PercentileSummary<Int64> {
     var jsonValue: JSONValue {
         guard let summary = self else { return .null }
         return .object([
-            ("p50", .integer(summary.p50)), ("p90", .integer(summary.p90)), ("p95", .integer(summary.p95)),
-            ("p99", .integer(summary.p99)), ("max", .integer(summary.max)), ("mean", .number(summary.mean)),
-            ("total", .integer(summary.total)),
+            ("p50", .int(summary.p50)), ("p90", .int(summary.p90)), ("p95", .int(summary.p95)),
+            ("p99", .int(summary.p99)), ("max", .int(summary.max)), ("mean", .double(summary.mean)),
+            ("total", .int(summary.total)),
         ])
     }
 }

@@ -51,7 +51,7 @@ package enum FrameRows {
             case .string(let value): fixed.append(("meta_\(argument.key)", .text(value)))
             case .double(let value): fixed.append(("meta_\(argument.key)", value.isFinite ? .decimal(String(value)) : .text(String(value))))
             case .bool(let value): fixed.append(("meta_\(argument.key)", .text(value ? "true" : "false")))
-            case .null: continue
+            case .null, .array, .object: continue
             }
         }
         fixed.append(("frame_source", .text(report.method.frameSource.identifier)))

@@ -45,7 +45,7 @@ extension Recorder {
 
     /// Adds a fact to the metadata of this recorder's traces, such as the scenario, strategy and
     /// seed of a run; setting a key again replaces its value.
-    public func annotate(_ key: String, _ value: ArgumentValue) {
+    public func annotate(_ key: String, _ value: JSONValue) {
         annotations.withLockAnnounced { list in
             if let index = list.firstIndex(where: { $0.key == key }) {
                 list[index].value = value

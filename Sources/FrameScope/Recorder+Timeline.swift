@@ -61,7 +61,7 @@ extension Recorder {
     /// - Parameter frame: What happened to the frame.
     public func recordFrameTimeline(_ frame: FrameTimelineEntry) {
         guard isEnabled else { return }
-        let index = ArgumentValue.int(Int64(frame.index))
+        let index = JSONValue.int(Int64(frame.index))
         let expected = storeAttachment([FrameContract.Key.index: index])
         let (expectedName, expectedLength) = nameBits(FrameContract.Timeline.expectedTrack)
         push(

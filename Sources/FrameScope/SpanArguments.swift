@@ -16,7 +16,7 @@ public struct SpanArguments: Sendable, ExpressibleByDictionaryLiteral {
     public init(_ list: [Argument]) { self.list = list }
 
     @inlinable
-    public init(dictionaryLiteral elements: (String, ArgumentValue)...) {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
         list = elements.isEmpty ? [] : elements.map { Argument($0.0, $0.1) }
     }
 }

@@ -244,11 +244,11 @@ public struct ChromeTraceWriter: Sendable {
     }
 
     /// Whether a counter argument is a number a viewer can plot: an integer or a finite double.
-    static func isCounterValue(_ value: ArgumentValue) -> Bool {
+    static func isCounterValue(_ value: JSONValue) -> Bool {
         switch value {
         case .int: true
         case .double(let double): double.isFinite
-        case .string, .bool, .null: false
+        case .string, .bool, .null, .array, .object: false
         }
     }
 

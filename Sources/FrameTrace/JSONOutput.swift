@@ -83,18 +83,51 @@ package struct JSONOutput {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Appends an argument value.
-    package mutating func append(value: ArgumentValue) {
+    /// Appends a value as compact JSON: the one JSON writer of ``JSONValue``, iterative, so deep
+    /// nesting cannot overflow the stack. Non-finite numbers become `null`.
+    package mutating func append(value: JSONValue) {
         switch value {
-        case .int(let int): append(integer: int)
-        case .double(let double): append(double: double)
-        case .string(let string): append(string: string)
-        case .bool(let bool): append(bool ? "true" : "false")
-        case .null: append("null")
+        case .int(let int): return append(integer: int)
+        case .double(let double): return append(double: double)
+        case .string(let string): return append(string: string)
+        case .bool(let bool): return append(bool ? "true" : "false")
+        case .null: return append("null")
+        case .array, .object: break
+        }
+        var pending: [(JSONValue, Int)] = [(value, 0)]
+        // A stack of (value, next child index); closing brackets when a container is done.
+        while let (value, child) = pending.popLast() {
+            switch value {
+            case .null: append("null")
+            case .bool(let bool): append(bool ? "true" : "false")
+            case .int(let integer): append(integer: integer)
+            case .double(let number): append(double: number)
+            case .string(let string): append(string: string)
+            case .array(let elements):
+                if child == 0 { bytes.append(UInt8(ascii: "[")) }
+                if child < elements.count {
+                    if child > 0 { bytes.append(UInt8(ascii: ",")) }
+                    pending.append((value, child + 1))
+                    pending.append((elements[child], 0))
+                } else {
+                    bytes.append(UInt8(ascii: "]"))
+                }
+            case .object(let members):
+                if child == 0 { bytes.append(UInt8(ascii: "{")) }
+                if child < members.count {
+                    if child > 0 { bytes.append(UInt8(ascii: ",")) }
+                    append(string: members[child].0)
+                    bytes.append(UInt8(ascii: ":"))
+                    pending.append((value, child + 1))
+                    pending.append((members[child].1, 0))
+                } else {
+                    bytes.append(UInt8(ascii: "}"))
+                }
+            }
         }
     }
 
-    /// Appends `{"key":value,...}` for scalar arguments.
+    /// Appends `{"key":value,...}` for arguments.
     package mutating func append(arguments: [Argument]) {
         bytes.append(UInt8(ascii: "{"))
         for (index, argument) in arguments.enumerated() {

@@ -473,7 +473,7 @@ extension ChromeTraceReader.Parser {
         var list: [Argument] = []
         list.reserveCapacity(arguments.count)
         for argument in arguments {
-            let value: ArgumentValue
+            let value: JSONValue
             switch argument.kind {
             case .number: value = argument.number.argumentValue(in: scanner)
             case .string where !numericOnly: value = .string(cachedString(argument.string))

@@ -188,8 +188,8 @@ extension ChromeTraceReader.Parser {
             switch member {
             case .null: result.extra.append(Argument(key, .null))
             case .bool(let bool): result.extra.append(Argument(key, .bool(bool)))
-            case .integer(let integer): result.extra.append(Argument(key, .int(integer)))
-            case .number(let number): result.extra.append(Argument(key, .double(number)))
+            case .int(let integer): result.extra.append(Argument(key, .int(integer)))
+            case .double(let number): result.extra.append(Argument(key, .double(number)))
             case .string(let string): result.extra.append(Argument(key, .string(string)))
             case .array, .object: continue
             }

@@ -83,7 +83,7 @@ struct JSONNumberToken {
 
     /// The value as an argument: an integer literal that fits stays an integer, anything else is
     /// a `Double`.
-    func argumentValue(in scanner: JSONScanner) -> ArgumentValue {
+    func argumentValue(in scanner: JSONScanner) -> JSONValue {
         if let integer = exactInteger { return .int(integer) }
         return .double(double(in: scanner))
     }

@@ -1,34 +1,5 @@
-import FrameTrace
-/// A JSON document as a value, for small documents such as budget files and trace metadata.
-///
-/// Objects keep their members in document order (duplicates included), so error messages and
-/// round trips can follow the file. Integer literals that fit in `Int64` stay exact as
-/// ``integer(_:)``; every other number is a ``number(_:)``. Parsing is iterative, so deep nesting
-/// cannot overflow the stack; it is capped instead, with a clear error.
-///
-/// ```swift
-/// let budget = try JSONValue.parse(#"{"frame-interval-ms": 16.67, "p95-ms": 12}"#)
-/// let p95 = budget["p95-ms"]?.doubleValue   // 12.0
-/// ```
-///
-/// For traces use ``ChromeTraceReader``, which streams over the same scanner without building a
-/// tree.
-public enum JSONValue: Sendable {
-    /// `null`.
-    case null
-    /// `true` or `false`.
-    case bool(Bool)
-    /// An integer literal (no fraction, no exponent) that fits in `Int64`.
-    case integer(Int64)
-    /// Any other number, correctly rounded to a `Double` (huge ones become infinities).
-    case number(Double)
-    /// A string, escapes decoded.
-    case string(String)
-    /// An array.
-    case array([JSONValue])
-    /// An object's members in document order.
-    case object([(String, JSONValue)])
-
+public import FrameTrace
+extension JSONValue {
     /// The default limit on nesting for ``parse(_:maxDepth:)``.
     public static let defaultMaxDepth = 512
 
@@ -135,9 +106,9 @@ public enum JSONValue: Sendable {
             case 0x2D, 0x30...0x39:
                 let token = try scanner.scanNumber()
                 if let integer = token.exactInteger {
-                    value = .integer(integer)
+                    value = .int(integer)
                 } else {
-                    value = .number(token.double(in: scanner))
+                    value = .double(token.double(in: scanner))
                 }
             case 0x74, 0x66, 0x6E:
                 value = try scanner.scanLiteral().map(JSONValue.bool) ?? .null
@@ -195,162 +166,5 @@ public enum JSONValue: Sendable {
         let name = scanner.string(try scanner.scanString())
         try scanner.expect(0x3A, "':' after a member name")
         return name
-    }
-}
-
-extension JSONValue {
-    /// The value of the first member named `key`, if this is an object that has one.
-    ///
-    /// ```swift
-    /// let interval = metadata["frame-interval-ns"]?.integerValue
-    /// ```
-    /// - Parameter key: The member name.
-    /// - Returns: The member's value, or `nil`.
-    /// - Complexity: O(*n*) in the number of members.
-    public subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members.first { $0.0 == key }?.1
-    }
-
-    /// The element at `index`, if this is an array long enough.
-    ///
-    /// ```swift
-    /// let first = try JSONValue.parse("[1, 2]")[0]   // .integer(1)
-    /// ```
-    /// - Parameter index: A 0-based position.
-    /// - Returns: The element, or `nil`.
-    public subscript(index: Int) -> JSONValue? {
-        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
-        return elements[index]
-    }
-
-    /// The string, if this is one.
-    public var stringValue: String? {
-        if case .string(let string) = self { return string }
-        return nil
-    }
-
-    /// The number as a `Double`, if this is an integer or a number.
-    public var doubleValue: Double? {
-        switch self {
-        case .integer(let integer): Double(integer)
-        case .number(let number): number
-        default: nil
-        }
-    }
-
-    /// The number as an `Int64`, if this is an integer, or a number with no fraction in range.
-    public var integerValue: Int64? {
-        switch self {
-        case .integer(let integer):
-            return integer
-        case .number(let number):
-            guard number.rounded() == number, abs(number) < 9.2e18 else { return nil }
-            return Int64(number)
-        default:
-            return nil
-        }
-    }
-
-    /// The Boolean, if this is one.
-    public var boolValue: Bool? {
-        if case .bool(let bool) = self { return bool }
-        return nil
-    }
-
-    /// The elements, if this is an array.
-    public var arrayValue: [JSONValue]? {
-        if case .array(let elements) = self { return elements }
-        return nil
-    }
-
-    /// The members in document order, if this is an object.
-    public var objectValue: [(String, JSONValue)]? {
-        if case .object(let members) = self { return members }
-        return nil
-    }
-
-    /// Whether this is `null`.
-    public var isNull: Bool {
-        if case .null = self { return true }
-        return false
-    }
-}
-
-extension JSONValue: Hashable {
-    /// Structural equality; member order matters, and `.integer(1)` differs from `.number(1)`.
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.null, .null): true
-        case (.bool(let a), .bool(let b)): a == b
-        case (.integer(let a), .integer(let b)): a == b
-        case (.number(let a), .number(let b)): a == b
-        case (.string(let a), .string(let b)): a == b
-        case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        default: false
-        }
-    }
-
-    /// Hashes the value structurally.
-    public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .null: hasher.combine(0)
-        case .bool(let bool): hasher.combine(1); hasher.combine(bool)
-        case .integer(let integer): hasher.combine(2); hasher.combine(integer)
-        case .number(let number): hasher.combine(3); hasher.combine(number)
-        case .string(let string): hasher.combine(4); hasher.combine(string)
-        case .array(let elements): hasher.combine(5); hasher.combine(elements)
-        case .object(let members):
-            hasher.combine(6)
-            hasher.combine(members.count)
-            for (key, value) in members {
-                hasher.combine(key)
-                hasher.combine(value)
-            }
-        }
-    }
-}
-
-extension JSONValue: CustomStringConvertible {
-    /// The value as compact JSON text; non-finite numbers are written as `null`.
-    ///
-    /// ```swift
-    /// JSONValue.object([("a", .integer(1))]).description   // {"a":1}
-    /// ```
-    public var description: String {
-        var output = JSONOutput()
-        var pending: [(JSONValue, Int)] = [(self, 0)]
-        // Iterative writer: a stack of (value, next child index); closing brackets when done.
-        while let (value, child) = pending.popLast() {
-            switch value {
-            case .null: output.append("null")
-            case .bool(let bool): output.append(bool ? "true" : "false")
-            case .integer(let integer): output.append(integer: integer)
-            case .number(let number): output.append(double: number)
-            case .string(let string): output.append(string: string)
-            case .array(let elements):
-                if child == 0 { output.append(UInt8(ascii: "[")) }
-                if child < elements.count {
-                    if child > 0 { output.append(UInt8(ascii: ",")) }
-                    pending.append((value, child + 1))
-                    pending.append((elements[child], 0))
-                } else {
-                    output.append(UInt8(ascii: "]"))
-                }
-            case .object(let members):
-                if child == 0 { output.append(UInt8(ascii: "{")) }
-                if child < members.count {
-                    if child > 0 { output.append(UInt8(ascii: ",")) }
-                    output.append(string: members[child].0)
-                    output.append(UInt8(ascii: ":"))
-                    pending.append((value, child + 1))
-                    pending.append((members[child].1, 0))
-                } else {
-                    output.append(UInt8(ascii: "}"))
-                }
-            }
-        }
-        return String(decoding: output.bytes, as: UTF8.self)
     }
 }

@@ -65,7 +65,7 @@ struct ChromeLaneTests {
         // Turn every presented reporter into a dropped one.
         for index in trace.argumentLists.indices {
             trace.argumentLists[index] = trace.argumentLists[index].map { argument in
-                argument.key == ChromeFrameEvents.stateKey && argument.value.string == "STATE_PRESENTED_ALL"
+                argument.key == ChromeFrameEvents.stateKey && argument.value.stringValue == "STATE_PRESENTED_ALL"
                     ? Argument(argument.key, .string("STATE_DROPPED")) : argument
             }
         }

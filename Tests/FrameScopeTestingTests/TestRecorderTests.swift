@@ -35,7 +35,7 @@ struct TestRecorderTests {
         #expect(decode.threadName == "decoder")
         #expect(decode.start == 2_001_000)
         #expect(decode.duration == 5_000_000)
-        #expect(decode.arguments["bytes"]?.integer == 4096)
+        #expect(decode.arguments["bytes"]?.integerValue == 4096)
         #expect(test.spans(in: .layout).map(\.duration) == [2_000_000])
         #expect(test.droppedEvents == 0)
     }

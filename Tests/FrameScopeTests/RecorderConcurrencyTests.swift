@@ -203,7 +203,7 @@ struct RecorderConcurrencyTests {
                     let name = trace.name(of: event)
                     if event.phase == .instant {
                         let expected = "\(prefix)-\(nextCategory)"
-                        if trace.category(of: event) != expected || trace.arguments(of: event)["k"]?.integer != Int64(nextCategory) {
+                        if trace.category(of: event) != expected || trace.arguments(of: event)["k"]?.integerValue != Int64(nextCategory) {
                             found.append("instant has category \(trace.category(of: event)), expected \(expected)")
                         }
                         nextCategory += 1
@@ -352,8 +352,8 @@ struct DrainChecker {
             case ("inner", "image-decode"): isOuter = false
             default: fail("unexpected event \(name) [\(category)]"); continue
             }
-            guard arguments.count == 2, let producer = arguments["t"]?.integer.map(Int.init),
-                let iteration = arguments["i"]?.integer.map(Int.init), (0..<producers).contains(producer),
+            guard arguments.count == 2, let producer = arguments["t"]?.integerValue.map(Int.init),
+                let iteration = arguments["i"]?.integerValue.map(Int.init), (0..<producers).contains(producer),
                 (0..<iterations).contains(iteration)
             else { fail("\(name) has arguments \(arguments)"); continue }
             // One thread per producer, one producer per thread.

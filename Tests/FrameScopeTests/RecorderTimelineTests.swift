@@ -23,7 +23,7 @@ struct RecorderTimelineTests {
         let trace = recorder.snapshot()
         let composite = try #require(trace.events.first { trace.name(of: $0) == "composite" })
         #expect(composite.timestamp == 5_000 && composite.duration == 400)
-        #expect(trace.arguments(of: composite)["until-deadline-ns"]?.integer == 1_000 - 5_000)
+        #expect(trace.arguments(of: composite)["until-deadline-ns"]?.integerValue == 1_000 - 5_000)
         #expect(trace.events.first { trace.name(of: $0) == "draw" }?.timestamp == 5_100)
 
         recorder.isEnabled = false
@@ -58,9 +58,9 @@ struct RecorderTimelineTests {
             "e Actual Timeline #4 @\(3 * p)",
         ])
         let late = try #require(timeline.first { trace.name(of: $0) == "late: render" })
-        #expect(trace.arguments(of: late)[FrameContract.Timeline.causeKey]?.string == "render")
-        #expect(trace.arguments(of: late)[FrameContract.Timeline.lateKey]?.integer == p)
-        #expect(trace.arguments(of: late)[FrameContract.Key.index]?.integer == 0)
+        #expect(trace.arguments(of: late)[FrameContract.Timeline.causeKey]?.stringValue == "render")
+        #expect(trace.arguments(of: late)[FrameContract.Timeline.lateKey]?.integerValue == p)
+        #expect(trace.arguments(of: late)[FrameContract.Key.index]?.integerValue == 0)
     }
 
     static let interval: Int64 = 16_666_667

@@ -68,16 +68,16 @@ struct DisplayLoopLaneTests {
         let spans = trace.events.filter { $0.phase == .complete && trace.category(of: $0) == "frame" && $0.thread == main }
         var result: [RecordedFrame] = []
         for span in spans.sorted(by: { $0.timestamp < $1.timestamp }) {
-            let index = try #require(trace.arguments(of: span)[FrameContract.Key.index]?.integer)
-            let vsync = span.timestamp - (try #require(trace.arguments(of: span)[FrameContract.Key.sinceVsync]?.integer))
+            let index = try #require(trace.arguments(of: span)[FrameContract.Key.index]?.integerValue)
+            let vsync = span.timestamp - (try #require(trace.arguments(of: span)[FrameContract.Key.sinceVsync]?.integerValue))
             let composite = try #require(trace.events.first {
                 $0.phase == .complete && trace.name(of: $0) == "composite"
-                    && trace.arguments(of: $0)[FrameContract.Key.renderedFrame]?.integer == index
+                    && trace.arguments(of: $0)[FrameContract.Key.renderedFrame]?.integerValue == index
             })
             #expect(trace.category(of: composite) == FrameContract.renderCategory)
             let timeline = trace.events.filter {
                 trace.category(of: $0) == FrameContract.Timeline.category && $0.phase == .asyncBegin
-                    && trace.arguments(of: $0)[FrameContract.Key.index]?.integer == index
+                    && trace.arguments(of: $0)[FrameContract.Key.index]?.integerValue == index
             }
             let expected = try #require(timeline.first { trace.name(of: $0) == "Expected Timeline" })
             let actual = try #require(timeline.first { trace.name(of: $0) == "Actual Timeline" })
@@ -110,11 +110,11 @@ struct DisplayLoopLaneTests {
         #expect(late.composite.duration == render)
         let untilDeadline: Int64 = 2 * p - quarter
         let untilPresent: Int64 = 3 * p - quarter - render
-        #expect(late.compositeArguments[FrameContract.Key.untilDeadline]?.integer == untilDeadline)
-        #expect(late.compositeArguments[FrameContract.Key.untilPresent]?.integer == untilPresent)
+        #expect(late.compositeArguments[FrameContract.Key.untilDeadline]?.integerValue == untilDeadline)
+        #expect(late.compositeArguments[FrameContract.Key.untilPresent]?.integerValue == untilPresent)
         #expect(late.actualName == "late: render")
-        #expect(late.actualArguments[FrameContract.Timeline.causeKey]?.string == "render")
-        #expect(late.actualArguments[FrameContract.Timeline.lateKey]?.integer == p)
+        #expect(late.actualArguments[FrameContract.Timeline.causeKey]?.stringValue == "render")
+        #expect(late.actualArguments[FrameContract.Timeline.lateKey]?.integerValue == p)
         #expect(late.actualBegin == late.frame.timestamp && late.actualEnd == late.vsync + 3 * p)
         #expect(late.expectedBegin == late.vsync && late.expectedEnd == late.vsync + 2 * p)
 
@@ -122,9 +122,9 @@ struct DisplayLoopLaneTests {
         // a quarter interval before its deadline, and is on time.
         let queued = frames[3]
         #expect(queued.composite.timestamp == frames[2].vsync + quarter + render)
-        #expect(queued.compositeArguments[FrameContract.Key.untilDeadline]?.integer == 2 * p - (quarter + render - p))
+        #expect(queued.compositeArguments[FrameContract.Key.untilDeadline]?.integerValue == 2 * p - (quarter + render - p))
         #expect(queued.actualName == "on time")
-        #expect(queued.actualArguments[FrameContract.Timeline.lateKey]?.integer == 0)
+        #expect(queued.actualArguments[FrameContract.Timeline.lateKey]?.integerValue == 0)
 
         // Frame 4 waits for frame 2's render (double buffering): it starts one vsync later.
         #expect(frames[4].vsync == frames[3].vsync + 2 * p)
@@ -133,7 +133,7 @@ struct DisplayLoopLaneTests {
         #expect(summary.lateFramesByCause == [.render: 1])
         for (index, frame) in frames.enumerated() where index != 2 {
             #expect(frame.actualName == "on time", "frame \(index)")
-            let headroom = try #require(frame.compositeArguments[FrameContract.Key.untilDeadline]?.integer)
+            let headroom = try #require(frame.compositeArguments[FrameContract.Key.untilDeadline]?.integerValue)
             #expect(headroom >= 0)
             #expect(frame.actualEnd == frame.vsync + 2 * p)
         }
@@ -153,11 +153,11 @@ struct DisplayLoopLaneTests {
         let commit: Int64 = p * 6 / 4
         let untilDeadline: Int64 = 3 * p - commit
         #expect(late.composite.timestamp == late.vsync + commit)
-        #expect(late.compositeArguments[FrameContract.Key.untilDeadline]?.integer == untilDeadline)
-        #expect(late.compositeArguments[FrameContract.Key.untilPresent]?.integer == untilDeadline)
+        #expect(late.compositeArguments[FrameContract.Key.untilDeadline]?.integerValue == untilDeadline)
+        #expect(late.compositeArguments[FrameContract.Key.untilPresent]?.integerValue == untilDeadline)
         #expect(late.actualName == "late: commit")
-        #expect(late.actualArguments[FrameContract.Timeline.causeKey]?.string == "commit")
-        #expect(late.actualArguments[FrameContract.Timeline.lateKey]?.integer == p)
+        #expect(late.actualArguments[FrameContract.Timeline.causeKey]?.stringValue == "commit")
+        #expect(late.actualArguments[FrameContract.Timeline.lateKey]?.integerValue == p)
         #expect(summary.lateFramesByCause == [.commit: 1])
         #expect(summary.missedVsyncs == 1)
         #expect(summary.vsyncsWaitedForRender == 0)
@@ -179,9 +179,9 @@ struct DisplayLoopLaneTests {
         #expect(scenario.applied.map(\.frame) == [4, 5])
         let slow = try #require(trace.events.first { $0.phase == .complete && trace.name(of: $0) == "slow job" })
         let quick = try #require(trace.events.first { $0.phase == .complete && trace.name(of: $0) == "quick job" })
-        let waited = try #require(trace.arguments(of: slow)[FrameContract.Key.sinceRequest]?.integer)
+        let waited = try #require(trace.arguments(of: slow)[FrameContract.Key.sinceRequest]?.integerValue)
         #expect(waited == p / 2)
-        #expect(trace.arguments(of: quick)[FrameContract.Key.sinceRequest]?.integer == 0)
+        #expect(trace.arguments(of: quick)[FrameContract.Key.sinceRequest]?.integerValue == 0)
         let requested = slow.timestamp - waited
         #expect(frames[3].frame.timestamp <= requested && requested <= frames[3].frame.endTimestamp, "requested during frame 3")
         #expect(slow.duration == p * 12 / 10)
@@ -204,8 +204,8 @@ struct DisplayLoopLaneTests {
         let slow = try #require(trace.events.first { $0.phase == .complete && trace.name(of: $0) == "slow job" })
         let quick = try #require(trace.events.first { $0.phase == .complete && trace.name(of: $0) == "quick job" })
         // The slow job no longer queues behind the quick one: both start at their request.
-        #expect(trace.arguments(of: slow)[FrameContract.Key.sinceRequest]?.integer == 0)
-        #expect(trace.arguments(of: quick)[FrameContract.Key.sinceRequest]?.integer == 0)
+        #expect(trace.arguments(of: slow)[FrameContract.Key.sinceRequest]?.integerValue == 0)
+        #expect(trace.arguments(of: quick)[FrameContract.Key.sinceRequest]?.integerValue == 0)
         #expect(slow.thread != quick.thread)
         #expect(Set([slow.thread, quick.thread].map { trace.threadName($0) }) == ["worker-1", "worker-2"])
         #expect(slow.timestamp < quick.endTimestamp, "they overlap in simulated time")
@@ -235,7 +235,7 @@ struct DisplayLoopLaneTests {
             switch event.phase {
             case .asyncBegin:
                 open[event.id, default: []].append(trace.name(of: event))
-                if let index = trace.arguments(of: event)[FrameContract.Key.index]?.integer { ids[index, default: []].insert(event.id) }
+                if let index = trace.arguments(of: event)[FrameContract.Key.index]?.integerValue { ids[index, default: []].insert(event.id) }
             case .asyncEnd:
                 #expect(open[event.id]?.popLast() == trace.name(of: event), "ends close the innermost slice of their id")
             default:

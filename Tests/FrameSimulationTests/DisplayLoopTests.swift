@@ -46,9 +46,9 @@ struct DisplayLoopTests {
         var vsyncs: [Int64] = []
         for frame in frames {
             let arguments = trace.arguments(of: frame)
-            let since = try #require(arguments["since-vsync-ns"]?.integer)
+            let since = try #require(arguments["since-vsync-ns"]?.integerValue)
             #expect(since >= 0, "a frame never starts before its vsync")
-            #expect(arguments["budget-ns"]?.integer == interval)
+            #expect(arguments["budget-ns"]?.integerValue == interval)
             vsyncs.append(frame.timestamp - since)
         }
         var missed = 0

@@ -52,7 +52,7 @@ struct CornerRoundingScenarioTests {
         #expect(clips.allSatisfy { trace.category(of: $0) == "render" && $0.thread != main })
         #expect(Set(clips.map(\.thread)).count == 1, "one render-server lane")
         let offscreen = trace.events.filter { $0.phase == .counter && trace.name(of: $0) == "offscreen pixels" }
-        let values = offscreen.compactMap { event in trace.arguments(of: event).first?.value.number }
+        let values = offscreen.compactMap { event in trace.arguments(of: event).first?.value.doubleValue }
         #expect(values.contains { $0 > 0 }, "images on screen are rendered offscreen")
     }
 
@@ -71,7 +71,7 @@ struct CornerRoundingScenarioTests {
     private func renderCounters(_ trace: Trace) -> [String: [Double]] {
         var values: [String: [Double]] = [:]
         for event in trace.events where event.phase == .counter && trace.category(of: event) == "render" {
-            values[trace.name(of: event), default: []].append(trace.arguments(of: event).first?.value.number ?? -1)
+            values[trace.name(of: event), default: []].append(trace.arguments(of: event).first?.value.doubleValue ?? -1)
         }
         return values
     }
@@ -139,7 +139,7 @@ struct CornerRoundingScenarioTests {
         #expect(decodes.count == prepares.count && decodes.allSatisfy { trace.category(of: $0) == "image-decode" && $0.thread != main })
         let draws = trace.events.filter { $0.phase == .complete && trace.category(of: $0) == "render" && trace.name(of: $0).contains("pre-rendered") }
         #expect(draws.count == 30 && draws.allSatisfy { $0.thread != main })
-        let rate = trace.metadata.extra.first { $0.key == "cache-hit-rate" }?.value.number
+        let rate = trace.metadata.extra.first { $0.key == "cache-hit-rate" }?.value.doubleValue
         #expect(rate == statistics.hitRate)
     }
 }

@@ -17,7 +17,7 @@ struct ScenarioRunTests {
         #expect(run.summary.frames == 12)
         let trace = try ChromeTraceReader.read(contentsOf: path)
         #expect(trace.metadata.clock == "virtual")
-        #expect(trace.metadata.extra["strategy"]?.string == "snapshot-diff")
+        #expect(trace.metadata.extra["strategy"]?.stringValue == "snapshot-diff")
         // Two simulated workers by default, whatever the host has.
         let workers = Set(trace.threads.values.compactMap(\.name).filter { $0.hasPrefix("worker-") })
         #expect(workers == ["worker-1", "worker-2"])

@@ -56,7 +56,7 @@ extension Trace {
     func count(_ phase: Phase) -> Int { events.count { $0.phase == phase } }
 
     /// Arguments of an event as a dictionary (last value wins).
-    func argumentDictionary(of event: TraceEvent) -> [String: ArgumentValue] {
+    func argumentDictionary(of event: TraceEvent) -> [String: JSONValue] {
         Dictionary(arguments(of: event).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
     }
 }

@@ -23,10 +23,10 @@ struct JSONLinearParsingTests {
         let value = try JSONValue.parse(Self.flatArray(150_000))
         let elements = try #require(value.arrayValue)
         #expect(elements.count == 150_000)
-        #expect(elements.first == .integer(0))
-        #expect(elements[75_000] == .integer(75_000))
-        #expect(elements.last == .integer(149_999))
-        #expect(elements.enumerated().allSatisfy { $0.element == .integer(Int64($0.offset)) })
+        #expect(elements.first == .int(0))
+        #expect(elements[75_000] == .int(75_000))
+        #expect(elements.last == .int(149_999))
+        #expect(elements.enumerated().allSatisfy { $0.element == .int(Int64($0.offset)) })
     }
 
     @Test("A budget-shaped object whose description is a 150,000-element array parses whole, with the key after it")
@@ -59,7 +59,7 @@ struct JSONLinearParsingTests {
         for level in 0..<depth {
             let members = try #require(value.objectValue)
             #expect(members.count == 2 * width + 1)
-            #expect(members[0].0 == "a0" && members[0].1 == .integer(Int64(level)))
+            #expect(members[0].0 == "a0" && members[0].1 == .int(Int64(level)))
             #expect(members[width - 1].0 == "a\(width - 1)")
             #expect(members[width].0 == "next")
             #expect(members[width + 1].0 == "z0" && members[width + 1].1 == .string(String(level)))
@@ -75,7 +75,7 @@ struct JSONLinearParsingTests {
         let value = try JSONValue.parse(text)
         #expect(value.description == text)
         #expect(value[0]?[1]?[1]?[1]?["k"]?[2]?["m"] == .array([]))
-        #expect(value[1]?["a"]?["b"]?["c"]?[0] == .integer(6))
+        #expect(value[1]?["a"]?["b"]?["c"]?[0] == .int(6))
     }
 
     @Test("A trace whose top-level metadata holds a 150,000-element array reads, keeping its events")

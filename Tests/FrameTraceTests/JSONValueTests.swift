@@ -11,7 +11,7 @@ struct JSONValueTests {
         #expect(members.map(\.0) == ["z", "a", "m", "a"])
         #expect(value["z"] == .null)
         #expect(value["z"]?.isNull == true)
-        #expect(value["a"] == .array([.bool(true), .bool(false), .integer(1), .number(-2.5), .string("x")]))
+        #expect(value["a"] == .array([.bool(true), .bool(false), .int(1), .double(-2.5), .string("x")]))
         #expect(value["a"]?[2]?.integerValue == 1)
         #expect(value["a"]?[3]?.doubleValue == -2.5)
         #expect(value["a"]?[4]?.stringValue == "x")
@@ -24,22 +24,22 @@ struct JSONValueTests {
     @Test(
         "Integer literals that fit stay exact; other numbers are correctly rounded doubles",
         arguments: [
-            ("0", JSONValue.integer(0)),
-            ("-0", .integer(0)),
-            ("9223372036854775807", .integer(.max)),
-            ("-9223372036854775808", .integer(.min)),
-            ("9223372036854775808", .number(9_223_372_036_854_775_808)),
-            ("1.0", .number(1)),
-            ("0.1", .number(0.1)),
-            ("1e2", .number(100)),
-            ("2.2250738585072014e-308", .number(2.2250738585072014e-308)),
-            ("1.7976931348623157e308", .number(.greatestFiniteMagnitude)),
-            ("1e309", .number(.infinity)),
-            ("-1e309", .number(-.infinity)),
-            ("123456789012345678901234567890", .number(1.2345678901234568e29)),
-            ("0.30000000000000004", .number(0.30000000000000004)),
-            ("4.9e-324", .number(4.9e-324)),
-            ("1e-400", .number(0)),
+            ("0", JSONValue.int(0)),
+            ("-0", .int(0)),
+            ("9223372036854775807", .int(.max)),
+            ("-9223372036854775808", .int(.min)),
+            ("9223372036854775808", .double(9_223_372_036_854_775_808)),
+            ("1.0", .double(1)),
+            ("0.1", .double(0.1)),
+            ("1e2", .double(100)),
+            ("2.2250738585072014e-308", .double(2.2250738585072014e-308)),
+            ("1.7976931348623157e308", .double(.greatestFiniteMagnitude)),
+            ("1e309", .double(.infinity)),
+            ("-1e309", .double(-.infinity)),
+            ("123456789012345678901234567890", .double(1.2345678901234568e29)),
+            ("0.30000000000000004", .double(0.30000000000000004)),
+            ("4.9e-324", .double(4.9e-324)),
+            ("1e-400", .double(0)),
         ] as [(String, JSONValue)])
     func numbers(text: String, expected: JSONValue) throws {
         #expect(try JSONValue.parse(text) == expected)
@@ -93,13 +93,13 @@ struct JSONValueTests {
         let value = try JSONValue.parse(text)
         #expect(value.description == text)
         #expect(try JSONValue.parse(value.description) == value)
-        #expect(JSONValue.number(.nan).description == "null")
+        #expect(JSONValue.double(.nan).description == "null")
     }
 
     @Test("Bytes and text parse alike, a byte-order mark included")
     func bytesAndText() throws {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"{"a":1}"#.utf8)
-        #expect(try JSONValue.parse(bytes) == .object([("a", .integer(1))]))
+        #expect(try JSONValue.parse(bytes) == .object([("a", .int(1))]))
         #expect(try JSONValue.parse(bytes.lazy.map { $0 }) == JSONValue.parse(#"{"a":1}"#))
     }
 
@@ -111,8 +111,8 @@ struct JSONValueTests {
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
         #expect(a != c, "member order matters")
-        #expect(JSONValue.integer(1) != .number(1))
-        #expect(JSONValue.number(2).integerValue == 2)
-        #expect(JSONValue.number(2.5).integerValue == nil)
+        #expect(JSONValue.int(1) != .double(1))
+        #expect(JSONValue.double(2).integerValue == 2)
+        #expect(JSONValue.double(2.5).integerValue == nil)
     }
 }

@@ -277,10 +277,11 @@ struct WriterTests {
     }
 
     @Test("Argument values come back with their types and values", arguments: [
-        ArgumentValue.int(-42), .int(Int64.max), .double(0.1), .double(-2.5), .double(1e-7), .double(6.02e23), .double(3),
-        .string(""), .bool(true), .bool(false), .null,
+        JSONValue.int(-42), .int(Int64.max), .double(0.1), .double(-2.5), .double(1e-7), .double(6.02e23), .double(3),
+        .string(""), .bool(true), .bool(false), .null, .array([.int(1), .string("two"), .array([])]),
+        .object([("k", .bool(true)), ("nested", .object([("n", .null)]))]),
     ])
-    func argumentValuesRoundTrip(value: ArgumentValue) throws {
+    func argumentValuesRoundTrip(value: JSONValue) throws {
         var trace = Trace()
         trace.append(.instant, name: "v", thread: Self.main, timestamp: 0, arguments: [Argument("v", value)])
         let event = try #require(Self.nonMetadata(try Self.parse(trace.chromeJSON()).events).first)
@@ -293,6 +294,12 @@ struct WriterTests {
             #expect(parsed as? Bool == bool)
             #expect(Self.text(trace.chromeJSON()).contains("\"v\":\(bool)"))
         case .null: #expect(parsed is NSNull)
+        case .array, .object:
+            // Written as they are, nested: the same text JSONValue's description gives.
+            let written = try #require(parsed)
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: written, options: [.sortedKeys]), as: UTF8.self)
+            let expected = try JSONSerialization.jsonObject(with: Data(value.description.utf8), options: [.fragmentsAllowed])
+            #expect(text == String(decoding: try JSONSerialization.data(withJSONObject: expected, options: [.sortedKeys]), as: UTF8.self))
         }
     }
 
