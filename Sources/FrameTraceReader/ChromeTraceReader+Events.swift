@@ -76,55 +76,33 @@ extension ChromeTraceReader.Parser {
         threadStates[slot].beginsAndEnds.append(.init(timestamp: timestamp, inputIndex: index, name: name, isEnd: true, payload: payload))
     }
 
-    /// Pairs every thread's `B` and `E` events as their producer meant, as speedscope's importer
-    /// does: in timestamp order (file order where timestamps tie), each `E` closes the innermost
-    /// open `B`; among `E`s with the same timestamp, the one named like the innermost `B` goes
-    /// first. So `B A@0, B B@5, E A@10, E B@7` reads as A = [0, 10], B = [5, 7]. An `E` whose
-    /// name matches no open `B` is dropped (unmatched); one that closes a `B` of another name is
-    /// kept and flagged.
+    /// Pairs every thread's `B` and `E` events (``BeginEndPairer``) and applies the outcome:
+    /// each closed begin gets its duration and its end's arguments; an end that closes a begin
+    /// of another name is kept and flagged; one that closes nothing is dropped and reported.
     mutating func pairBeginsAndEnds() {
         for slot in threadStates.indices where !threadStates[slot].beginsAndEnds.isEmpty {
-            var records = threadStates[slot].beginsAndEnds
+            let (outcomes, open) = BeginEndPairer.pair(threadStates[slot].beginsAndEnds)
             threadStates[slot].beginsAndEnds = []
-            if zip(records, records.dropFirst()).contains(where: { $0.timestamp > $1.timestamp }) {
-                records = records.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
-            }
             let thread = threadStates[slot].thread
-            var open: [(position: Int, inputIndex: Int)] = []
-            var next = 0
-            while next < records.count {
-                guard records[next].isEnd else {
-                    open.append((records[next].payload, records[next].inputIndex))
-                    next += 1
-                    continue
-                }
-                // The run of ends at this timestamp, matched to the open begins innermost first.
-                var run = next
-                while run < records.count, records[run].isEnd, records[run].timestamp == records[next].timestamp { run += 1 }
-                var ends = Array(records[next..<run])
-                next = run
-                while !ends.isEmpty {
-                    var chosen = 0
-                    if let top = open.last, let named = ends.firstIndex(where: { $0.name == events[top.position].name }) { chosen = named }
-                    let end = ends.remove(at: chosen)
+            for outcome in outcomes {
+                switch outcome {
+                case .unmatched(let end, let hadOpenBegins):
                     let endName = end.name
-                    guard let top = open.last, endName.map({ name in open.contains { events[$0.position].name == name } }) ?? true else {
-                        report(.unmatchedEnd, end.inputIndex) { p in
-                            let name = endName.map { "end \(p.quoted(p.symbols[$0]))" } ?? "end"
-                            return "\(name) on thread \(thread) has no open begin\(open.isEmpty ? "" : " of that name"); it is dropped"
-                        }
-                        continue
+                    report(.unmatchedEnd, end.inputIndex) { p in
+                        let name = endName.map { "end \(p.quoted(p.symbols[$0]))" } ?? "end"
+                        return "\(name) on thread \(thread) has no open begin\(hadOpenBegins ? " of that name" : ""); it is dropped"
                     }
-                    open.removeLast()
-                    let begin = events[top.position]
-                    if let endName, endName != begin.name {
-                        report(.mismatchedEndName, end.inputIndex) { p in "end \(p.quoted(p.symbols[endName])) closes begin \(p.quoted(p.symbols[begin.name])) (the innermost open one)" }
+                case .closed(let begin, let end):
+                    let position = begin.payload
+                    let beginName = events[position].name
+                    if let endName = end.name, endName != beginName {
+                        report(.mismatchedEndName, end.inputIndex) { p in "end \(p.quoted(p.symbols[endName])) closes begin \(p.quoted(p.symbols[beginName])) (the innermost open one)" }
                     }
-                    events[top.position].duration = max(0, saturatingDifference(end.timestamp, begin.timestamp))
-                    if end.payload >= 0 { mergeEndArguments(pendingEndArguments[end.payload], into: top.position) }
+                    events[position].duration = max(0, saturatingDifference(end.timestamp, events[position].timestamp))
+                    if end.payload >= 0 { mergeEndArguments(pendingEndArguments[end.payload], into: position) }
                 }
             }
-            threadStates[slot].open = open
+            threadStates[slot].open = open.map { (position: $0.payload, inputIndex: $0.inputIndex) }
         }
         pendingEndArguments = []
     }

@@ -1,0 +1,189 @@
+import FrameTrace
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Stage two of reading, the document: walks either form of a trace (an array of events, or an
+/// object with `traceEvents` and `metadata`), hands each element of the event array to the event
+/// builder (`+EventBuilder`), and deals with an input that ends early and with memory.
+extension ChromeTraceReader.Parser {
+    // MARK: - Document
+
+    /// Reads the whole input: either form, then nothing but whitespace.
+    mutating func parseDocument() throws(TraceReadError) {
+        scanner.skipByteOrderMark()
+        scanner.skipWhitespace()
+        guard !scanner.isAtEnd else { throw TraceReadError(.notJSON, "the input is empty", at: 0) }
+        switch scanner.current {
+        case 0x5B:
+            try readEventArray(isTopLevel: true)
+        case 0x7B:
+            try readObjectForm()
+        case 0x22:
+            throw TraceReadError(.notATrace, "expected an array of trace events or an object with \"traceEvents\", found a string", at: scanner.position)
+        case 0x2D, 0x30...0x39:
+            throw TraceReadError(.notATrace, "expected an array of trace events or an object with \"traceEvents\", found a number", at: scanner.position)
+        case 0x74, 0x66, 0x6E:
+            _ = try scanner.scanLiteral()
+            throw TraceReadError(.notATrace, "expected an array of trace events or an object with \"traceEvents\", found a literal", at: 0)
+        default:
+            throw TraceReadError(.notJSON, "the input is not JSON: it starts with \(JSONScanner.describe(scanner.current))", at: scanner.position)
+        }
+        guard !isTruncated else { return }
+        scanner.skipWhitespace()
+        guard scanner.isAtEnd else { throw scanner.unexpected(expecting: "the end of the input after the trace") }
+    }
+
+    /// Reads `{"traceEvents": [...], ...}`. Cut off after the events began, it loads what was
+    /// complete with a ``TraceDiagnostic/Kind/truncated`` diagnostic; cut off before, it fails.
+    private mutating func readObjectForm() throws(TraceReadError) {
+        let start = scanner.position
+        scanner.position += 1
+        do throws(TraceReadError) {
+            var next = try scanner.peekValue("a member name or '}'")
+            if next != 0x7D {
+                while true {
+                    guard next == 0x22 else { throw scanner.unexpected(expecting: "a member name in quotes") }
+                    let key = try scanner.scanString()
+                    try scanner.expect(0x3A, "':' after a member name")
+                    switch topLevelKey(key) {
+                    case "traceEvents":
+                        guard try scanner.peekValue("an array of events") == 0x5B else {
+                            throw TraceReadError(.notATrace, "\"traceEvents\" must be an array of events", at: scanner.position)
+                        }
+                        try readEventArray(isTopLevel: false)
+                        if isTruncated { return }
+                    case "metadata":
+                        try readTopLevelMetadata()
+                    default:
+                        try scanner.skipValue()  // systemTraceEvents, otherData, stackFrames, samples, ...
+                    }
+                    next = try scanner.peekValue("',' or '}' after a member")
+                    if next == 0x2C {
+                        scanner.position += 1
+                        next = try scanner.peekValue("a member name")
+                        continue
+                    }
+                    guard next == 0x7D else { throw scanner.unexpected(expecting: "',' or '}' after a member") }
+                    break
+                }
+            }
+            scanner.position += 1
+        } catch {
+            guard error.isEndOfInput, sawEventArray else { throw error }
+            markTruncated(eventIndex: nil, "the input ends before the trace object is closed")
+            return
+        }
+        guard sawEventArray else {
+            throw TraceReadError(.notATrace, "the object has no \"traceEvents\" array", at: start)
+        }
+    }
+
+    /// The name of a top-level member, decoded only when it is one the reader handles.
+    private func topLevelKey(_ key: JSONStringToken) -> String {
+        guard key.hasEscapes || key.length == 11 || key.length == 8 else { return "" }
+        return scanner.string(key)
+    }
+
+    /// Reads an array of events starting at `[`. The top-level array may end without `]`
+    /// (after whitespace or a trailing comma): that is legal and not diagnosed. An event cut off
+    /// by the end of the input is dropped with a ``TraceDiagnostic/Kind/truncated``
+    /// diagnostic.
+    private mutating func readEventArray(isTopLevel: Bool) throws(TraceReadError) {
+        sawEventArray = true
+        scanner.position += 1
+        scanner.skipWhitespace()
+        guard !scanner.isAtEnd else { return endOfArray(isTopLevel: isTopLevel) }
+        if scanner.current == 0x5D {
+            scanner.position += 1
+            return
+        }
+        while true {
+            do throws(TraceReadError) {
+                try readEvent()
+            } catch {
+                guard error.isEndOfInput else { throw error }
+                let cut = eventIndex - 1
+                markTruncated(
+                    eventIndex: cut,
+                    "the input ends inside event \(cut); the \(cut) event\(cut == 1 ? "" : "s") before it \(cut == 1 ? "was" : "were") read")
+                return
+            }
+            releaseReadInput()
+            scanner.skipWhitespace()
+            guard !scanner.isAtEnd else { return endOfArray(isTopLevel: isTopLevel) }
+            let next = scanner.current
+            if next == 0x2C {
+                scanner.position += 1
+                scanner.skipWhitespace()
+                guard !scanner.isAtEnd else { return endOfArray(isTopLevel: isTopLevel) }
+                if scanner.current == 0x5D {  // a trailing comma before `]`: accepted, as viewers do
+                    scanner.position += 1
+                    return
+                }
+                continue
+            }
+            guard next == 0x5D else { throw scanner.unexpected(expecting: "',' or ']' after an event") }
+            scanner.position += 1
+            return
+        }
+    }
+
+    private mutating func endOfArray(isTopLevel: Bool) {
+        if !isTopLevel { markTruncated(eventIndex: nil, "the input ends before the \"traceEvents\" array is closed") }
+        isTruncated = true
+    }
+
+    mutating func markTruncated(eventIndex: Int?, _ message: String) {
+        if !isTruncated || log.count(of: .truncated) == 0 { log.add(.truncated, eventIndex, message) }
+        isTruncated = true
+    }
+
+    /// Reads the object form's `metadata`: framescope's fills ``Trace/metadata``; others are
+    /// validated and ignored.
+    private mutating func readTopLevelMetadata() throws(TraceReadError) {
+        scanner.skipWhitespace()
+        let start = scanner.position
+        try scanner.skipValue()
+        guard let value = subdocument(from: start, to: scanner.position),
+            value["producer"]?.stringValue == "framescope"
+        else { return }
+        adoptFramescopeMetadata(value)
+    }
+
+    /// Parses an already validated stretch of the input as a small document.
+    func subdocument(from start: Int, to end: Int) -> JSONValue? {
+        var sub = JSONScanner(UnsafeBufferPointer(start: scanner.base + start, count: end - start))
+        return try? JSONValue.parseValue(&sub, maxDepth: 64)
+    }
+
+    // MARK: - Memory
+
+    /// Hands pages already read back to the system, so a mapped file does not stay resident.
+    @inline(__always)
+    private mutating func releaseReadInput() {
+        if !hasReservedCapacity, eventIndex == 4096 { reserveCapacity() }
+        guard releasesInput, scanner.position &- releasedUpTo >= 1 << 20 else { return }
+        let pageMask = Int(getpagesize()) - 1
+        let end = scanner.position & ~pageMask
+        guard end > releasedUpTo else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: scanner.base + releasedUpTo), end - releasedUpTo, MADV_DONTNEED)
+        releasedUpTo = end
+    }
+
+    /// Reserves room for the events the rest of the input probably holds, judged from the
+    /// density so far, so the event array grows once instead of doubling (and copying) again
+    /// and again. Untouched capacity costs address space, not memory.
+    private mutating func reserveCapacity() {
+        hasReservedCapacity = true
+        let bytesPerEvent = max(8, scanner.position / max(eventIndex, 1))
+        let estimate = min(scanner.count / bytesPerEvent + scanner.count / bytesPerEvent / 8 + 1024, scanner.count / 8)
+        guard estimate > events.capacity else { return }
+        events.reserveCapacity(estimate)
+        inputIndexes.reserveCapacity(estimate)
+    }
+}

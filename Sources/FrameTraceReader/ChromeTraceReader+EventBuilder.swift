@@ -1,0 +1,466 @@
+import FrameTrace
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Stage two of reading, one event: reads an event object's members from the scanner's tokens
+/// into a ``ChromeTraceReader/ChromeTraceReader.RawEvent`` and its scalar arguments, classifying member names by
+/// their bytes and never making a string for what it skips, then commits it (`+Events`).
+extension ChromeTraceReader.Parser {
+    // MARK: - One event
+
+    /// Reads one element of the event array and commits it to the trace once it is complete.
+    mutating func readEvent() throws(TraceReadError) {
+        let index = eventIndex
+        eventIndex += 1
+        guard scanner.current == 0x7B else {
+            try scanner.skipValue()
+            log.add(.invalidEvent, index, "the event is not an object")
+            return
+        }
+        scanner.position += 1
+        event = ChromeTraceReader.RawEvent()
+        if !arguments.isEmpty { arguments.removeAll(keepingCapacity: true) }
+        var next = try scanner.peekValue("a member name or '}'")
+        if next != 0x7D {
+            while true {
+                guard next == 0x22 else { throw scanner.unexpected(expecting: "a member name in quotes") }
+                let key = try scanner.scanString()
+                try scanner.expect(0x3A, "':' after a member name")
+                try readMember(key)
+                next = try scanner.peekValue("',' or '}' after an event member")
+                if next == 0x2C {
+                    scanner.position += 1
+                    next = try scanner.peekValue("a member name")
+                    continue
+                }
+                guard next == 0x7D else { throw scanner.unexpected(expecting: "',' or '}' after an event member") }
+                break
+            }
+        }
+        scanner.position += 1
+        commit(index)
+    }
+
+    /// The members of an event that the reader looks at.
+    enum Field {
+        case phase, name, category, processID, threadID, timestamp, duration, id, id2, scope
+        case instantScope, bindingPoint, bindID, flowIn, flowOut, arguments, other
+    }
+
+    /// Classifies a member name by its bytes, without making a string.
+    @inline(__always)
+    static func field(_ p: UnsafePointer<UInt8>, _ length: Int) -> Field {
+        switch length {
+        case 1:
+            return p[0] == 0x73 ? .instantScope : .other  // s
+        case 2:
+            switch (p[0], p[1]) {
+            case (0x70, 0x68): return .phase  // ph
+            case (0x74, 0x73): return .timestamp  // ts
+            case (0x69, 0x64): return .id  // id
+            case (0x62, 0x70): return .bindingPoint  // bp
+            default: return .other
+            }
+        case 3:
+            switch (p[0], p[1], p[2]) {
+            case (0x70, 0x69, 0x64): return .processID  // pid
+            case (0x74, 0x69, 0x64): return .threadID  // tid
+            case (0x63, 0x61, 0x74): return .category  // cat
+            case (0x64, 0x75, 0x72): return .duration  // dur
+            case (0x69, 0x64, 0x32): return .id2  // id2
+            default: return .other
+            }
+        case 4:
+            let word = UnsafeRawPointer(p).loadUnaligned(as: UInt32.self)
+            if word == 0x656D_616E { return .name }  // "name", little-endian
+            if word == 0x7367_7261 { return .arguments }  // "args"
+            return .other
+        case 5:
+            return matches(p, "scope") ? .scope : .other
+        case 7:
+            if matches(p, "bind_id") { return .bindID }
+            if matches(p, "flow_in") { return .flowIn }
+            return .other
+        case 8:
+            return matches(p, "flow_out") ? .flowOut : .other
+        default:
+            return .other
+        }
+    }
+
+    @inline(__always)
+    private static func matches(_ p: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+        let bytes = literal.utf8Start
+        for offset in 0..<literal.utf8CodeUnitCount where p[offset] != bytes[offset] { return false }
+        return true
+    }
+
+    /// Reads the value of one event member into `event`.
+    private mutating func readMember(_ key: JSONStringToken) throws(TraceReadError) {
+        let field: Field
+        if key.hasEscapes {
+            scratchBytes.removeAll(keepingCapacity: true)
+            scanner.decode(key, into: &scratchBytes)
+            scratchBytes.append(0)  // never empty, so the buffer has an address
+            field = scratchBytes.withUnsafeBufferPointer { Self.field($0.baseAddress!, $0.count - 1) }
+        } else {
+            field = Self.field(scanner.base + key.start, key.length)
+        }
+        let byte = try scanner.peekValue("a value")
+        switch field {
+        case .phase:
+            if let token = try stringOrSkip(byte) {
+                readPhase(token)
+            } else {
+                event.phase = ChromeTraceReader.RawEvent.invalidPhase
+            }
+        case .name:
+            event.name = try stringOrSkip(byte)
+        case .category:
+            event.category = try stringOrSkip(byte)
+        case .processID:
+            event.processID = try threadPart(byte)
+        case .threadID:
+            event.threadID = try threadPart(byte)
+        case .timestamp:
+            event.timestamp = try time(byte)
+        case .duration:
+            event.duration = try time(byte)
+        case .id:
+            event.id = try idValue(byte)
+        case .id2:
+            try readID2(byte)
+        case .scope:
+            if let token = try stringOrSkip(byte) { event.scope = hashOfString(token) }
+        case .instantScope:
+            if let token = try stringOrSkip(byte), token.length > 0 {
+                switch scanner.base[token.start] {
+                case 0x70: event.instantScope = .process
+                case 0x67: event.instantScope = .global
+                default: event.instantScope = .thread
+                }
+            }
+        case .bindingPoint:
+            if let token = try stringOrSkip(byte), token.length > 0 {
+                switch scanner.base[token.start] {
+                case 0x65: event.bindingPoint = .enclosing
+                case 0x6E: event.bindingPoint = .next
+                default: break
+                }
+            }
+        case .bindID:
+            event.bindID = try idValue(byte)
+        case .flowIn:
+            event.flowIn = try boolOrSkip(byte)
+        case .flowOut:
+            event.flowOut = try boolOrSkip(byte)
+        case .arguments:
+            if byte == 0x7B {
+                try readArguments()
+            } else {
+                if byte != 0x6E { event.nestedArguments += 1 }  // anything but null is not an argument list
+                try scanner.skipValue()
+            }
+        case .other:
+            try scanner.skipValue()
+        }
+    }
+
+    private mutating func readPhase(_ token: JSONStringToken) {
+        if token.length == 1, !token.hasEscapes {
+            event.phase = scanner.base[token.start]
+            return
+        }
+        if token.hasEscapes {
+            scratchBytes.removeAll(keepingCapacity: true)
+            scanner.decode(token, into: &scratchBytes)
+            if scratchBytes.count == 1, scratchBytes[0] != ChromeTraceReader.RawEvent.otherPhase, scratchBytes[0] != 0 {
+                event.phase = scratchBytes[0]
+                return
+            }
+        }
+        event.phase = token.length == 0 ? ChromeTraceReader.RawEvent.invalidPhase : ChromeTraceReader.RawEvent.otherPhase
+        event.phaseToken = token
+    }
+
+    /// A string value, or `nil` after skipping a value of another type.
+    @inline(__always)
+    private mutating func stringOrSkip(_ byte: UInt8) throws(TraceReadError) -> JSONStringToken? {
+        if byte == 0x22 { return try scanner.scanString() }
+        try scanner.skipValue()
+        return nil
+    }
+
+    private mutating func boolOrSkip(_ byte: UInt8) throws(TraceReadError) -> Bool {
+        if byte == 0x74 || byte == 0x66 || byte == 0x6E { return try scanner.scanLiteral() ?? false }
+        try scanner.skipValue()
+        return false
+    }
+
+    /// A `pid` or `tid`: an integer (a fraction is truncated), a string, or null.
+    private mutating func threadPart(_ byte: UInt8) throws(TraceReadError) -> ChromeTraceReader.RawEvent.ThreadPart {
+        switch byte {
+        case 0x2D, 0x30...0x39:
+            let token = try scanner.scanNumber()
+            guard let value = token.scaledInteger(shift: 0, rounding: .towardZero) else { return .invalid }
+            return .number(value)
+        case 0x22:
+            return .number(threadID(named: try scanner.scanString()))
+        case 0x6E, 0x74, 0x66:
+            return try scanner.scanLiteral() == nil ? .missing : .invalid
+        default:
+            try scanner.skipValue()
+            return .invalid
+        }
+    }
+
+    /// The numeric id for a string `pid` or `tid`: its value if it is a decimal integer,
+    /// otherwise a synthetic id, the same for every occurrence of the string.
+    private mutating func threadID(named token: JSONStringToken) -> Int64 {
+        withBytes(of: token) { parser, bytes in
+            if let value = Self.decimalInteger(bytes) { return value }
+            let probe = parser.syntheticIDs.probe(bytes)
+            let index: UInt32
+            if let existing = probe.value {
+                index = existing
+            } else {
+                index = UInt32(truncatingIfNeeded: parser.syntheticNames.count)
+                parser.syntheticNames.append(String(decoding: bytes, as: UTF8.self))
+                parser.syntheticIDs.insert(bytes, at: probe, value: index)
+            }
+            return Self.syntheticBase + Int64(index)
+        }
+    }
+
+    /// Synthetic thread and process ids start here.
+    static let syntheticBase: Int64 = 1 << 48
+
+    /// Calls `body` with a string's bytes: the input's own when it has no escapes, a decoded
+    /// copy when it has.
+    private mutating func withBytes<Result>(
+        of token: JSONStringToken, _ body: (inout Self, UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        guard token.hasEscapes else { return body(&self, scanner.rawBytes(token)) }
+        var bytes: [UInt8] = []
+        scanner.decode(token, into: &bytes)
+        return bytes.withUnsafeBufferPointer { body(&self, $0) }
+    }
+
+    /// A timestamp or duration in nanoseconds, from microseconds given as a number or a
+    /// numeric string.
+    private mutating func time(_ byte: UInt8) throws(TraceReadError) -> ChromeTraceReader.RawEvent.Time {
+        switch byte {
+        case 0x2D, 0x30...0x39:
+            let token = try scanner.scanNumber()
+            guard let value = token.scaledInteger(shift: 3) else { return .invalid }
+            return Self.bounded(value)
+        case 0x22:
+            let token = try scanner.scanString()
+            guard !token.hasEscapes, let number = Self.number(in: scanner.rawBytes(token)),
+                let value = number.scaledInteger(shift: 3)
+            else { return .invalid }
+            return Self.bounded(value)
+        case 0x6E, 0x74, 0x66:
+            return try scanner.scanLiteral() == nil ? .missing : .invalid
+        default:
+            try scanner.skipValue()
+            return .invalid
+        }
+    }
+
+    @inline(__always)
+    private static func bounded(_ nanoseconds: Int64) -> ChromeTraceReader.RawEvent.Time {
+        nanoseconds.magnitude <= UInt64(TraceEvent.timeLimitNanoseconds) ? .value(nanoseconds) : .invalid
+    }
+
+    /// The number that a byte string consists of exactly, if it does.
+    static func number(in bytes: UnsafeBufferPointer<UInt8>) -> JSONNumberToken? {
+        guard let first = bytes.first, first == 0x2D || first &- 0x30 < 10 else { return nil }
+        var sub = JSONScanner(bytes)
+        guard let token = try? sub.scanNumber(), sub.isAtEnd else { return nil }
+        return token
+    }
+
+    /// A decimal integer (optionally negative) that fits in `Int64`, if the bytes are one.
+    static func decimalInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard let token = number(in: bytes), token.isInteger else { return nil }
+        return token.exactInteger
+    }
+
+    /// An async or flow id: a number as is; a string `0x…` or decimal parsed; any other string
+    /// (or a number with a fraction) hashed to a stable 64-bit value with the top bit set.
+    private mutating func idValue(_ byte: UInt8) throws(TraceReadError) -> UInt64? {
+        switch byte {
+        case 0x2D, 0x30...0x39:
+            let token = try scanner.scanNumber()
+            let text = UnsafeBufferPointer(start: scanner.base + token.start, count: token.end - token.start)
+            return Self.integerID(text) ?? Self.hashID(text)
+        case 0x22:
+            return withBytes(of: try scanner.scanString()) { _, bytes in
+                Self.integerID(bytes) ?? Self.hexID(bytes) ?? Self.hashID(bytes)
+            }
+        default:
+            try scanner.skipValue()
+            return nil
+        }
+    }
+
+    /// `id2`: `{"local": id}` (scoped to the process) or `{"global": id}`.
+    private mutating func readID2(_ byte: UInt8) throws(TraceReadError) {
+        guard byte == 0x7B else {
+            try scanner.skipValue()
+            return
+        }
+        scanner.position += 1
+        var next = try scanner.peekValue("a member name or '}'")
+        if next != 0x7D {
+            while true {
+                guard next == 0x22 else { throw scanner.unexpected(expecting: "a member name in quotes") }
+                let key = scanner.string(try scanner.scanString())
+                try scanner.expect(0x3A, "':' after a member name")
+                let valueByte = try scanner.peekValue("a value")
+                if key == "local" || key == "global" {
+                    if let id = try idValue(valueByte) {
+                        event.id2 = id
+                        event.id2IsLocal = key == "local"
+                    }
+                } else {
+                    try scanner.skipValue()
+                }
+                next = try scanner.peekValue("',' or '}' after an object member")
+                if next == 0x2C {
+                    scanner.position += 1
+                    next = try scanner.peekValue("a member name")
+                    continue
+                }
+                guard next == 0x7D else { throw scanner.unexpected(expecting: "',' or '}' after an object member") }
+                break
+            }
+        }
+        scanner.position += 1
+    }
+
+    static func integerID(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        var index = 0
+        let negative = bytes.first == 0x2D
+        if negative { index = 1 }
+        guard index < bytes.count else { return nil }
+        var value: UInt64 = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- 0x30
+            guard digit < 10 else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+            index += 1
+        }
+        guard negative else { return value }
+        guard value <= UInt64(Int64.max) + 1 else { return nil }
+        return UInt64(bitPattern: value == UInt64(Int64.max) + 1 ? Int64.min : -Int64(value))
+    }
+
+    static func hexID(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard bytes.count > 2, bytes.count <= 18, bytes[0] == 0x30, bytes[1] | 0x20 == 0x78 else { return nil }
+        var value: UInt64 = 0
+        for index in 2..<bytes.count {
+            guard let digit = JSONScanner.hexValue(bytes[index]) else { return nil }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+
+    static func hashID(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        JSONStringInterner.hash(bytes) | 1 << 63
+    }
+
+    private mutating func hashOfString(_ token: JSONStringToken) -> UInt64 {
+        withBytes(of: token) { _, bytes in JSONStringInterner.hash(bytes) }
+    }
+
+    /// Reads `args`: scalar members into `arguments`, nested values skipped and counted.
+    private mutating func readArguments() throws(TraceReadError) {
+        event.argumentsStart = scanner.position
+        if !arguments.isEmpty { arguments.removeAll(keepingCapacity: true) }  // a repeated "args": the last wins
+        scanner.position += 1
+        var next = try scanner.peekValue("an argument name or '}'")
+        if next != 0x7D {
+            while true {
+                guard next == 0x22 else { throw scanner.unexpected(expecting: "an argument name in quotes") }
+                let key = try scanner.scanString()
+                try scanner.expect(0x3A, "':' after an argument name")
+                let byte = try scanner.peekValue("an argument value")
+                switch byte {
+                case 0x22:
+                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, kind: .string, string: try scanner.scanString()))
+                case 0x2D, 0x30...0x39:
+                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, kind: .number, number: try scanner.scanNumber()))
+                case 0x74, 0x66, 0x6E:
+                    let literal = try scanner.scanLiteral()
+                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, kind: literal == nil ? .null : .bool, bool: literal ?? false))
+                case 0x7B:
+                    try readNestedArguments(prefix: key)
+                case 0x5B:
+                    try scanner.skipValue()
+                    event.nestedArguments += 1
+                default:
+                    throw scanner.unexpected(expecting: "a value")
+                }
+                next = try scanner.peekValue("',' or '}' after an argument")
+                if next == 0x2C {
+                    scanner.position += 1
+                    next = try scanner.peekValue("an argument name")
+                    continue
+                }
+                guard next == 0x7D else { throw scanner.unexpected(expecting: "',' or '}' after an argument") }
+                break
+            }
+        }
+        scanner.position += 1
+        event.argumentsEnd = scanner.position
+    }
+
+    /// Reads an object nested in `args` one level deep: its scalar members become arguments
+    /// keyed `outer.inner` (Chrome's `chrome_frame_reporter.state`, `data.url`); values nested
+    /// deeper are skipped and counted.
+    private mutating func readNestedArguments(prefix: JSONStringToken) throws(TraceReadError) {
+        scanner.position += 1
+        var next = try scanner.peekValue("an argument name or '}'")
+        if next != 0x7D {
+            while true {
+                guard next == 0x22 else { throw scanner.unexpected(expecting: "an argument name in quotes") }
+                let key = try scanner.scanString()
+                try scanner.expect(0x3A, "':' after an argument name")
+                let byte = try scanner.peekValue("an argument value")
+                switch byte {
+                case 0x22:
+                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: .string, string: try scanner.scanString()))
+                case 0x2D, 0x30...0x39:
+                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: .number, number: try scanner.scanNumber()))
+                case 0x74, 0x66, 0x6E:
+                    let literal = try scanner.scanLiteral()
+                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: literal == nil ? .null : .bool, bool: literal ?? false))
+                case 0x7B, 0x5B:
+                    try scanner.skipValue()
+                    event.nestedArguments += 1
+                default:
+                    throw scanner.unexpected(expecting: "a value")
+                }
+                next = try scanner.peekValue("',' or '}' after an argument")
+                if next == 0x2C {
+                    scanner.position += 1
+                    next = try scanner.peekValue("an argument name")
+                    continue
+                }
+                guard next == 0x7D else { throw scanner.unexpected(expecting: "',' or '}' after an argument") }
+                break
+            }
+        }
+        scanner.position += 1
+    }
+}
