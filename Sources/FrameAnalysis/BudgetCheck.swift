@@ -68,7 +68,7 @@ public struct RuleResult: Sendable, Hashable {
     public var category: String?
 
     /// Creates a result.
-    public init(
+    package init(
         id: String, traceName: String, summary: String, measured: Double?, limit: Double, unit: MetricUnit, limitPath: String,
         verdict: Verdict, category: String? = nil
     ) {
@@ -141,7 +141,7 @@ public struct BudgetCheck: Sendable, Hashable {
         ///   - source: The path as given.
         ///   - report: The trace's analysis.
         ///   - budget: The budget.
-        public init(name: String, source: String, report: FrameReport, budget: Budget) {
+        package init(name: String, source: String, report: FrameReport, budget: Budget) {
             self.name = name
             self.source = source
             frameCount = report.summary.frameCount
@@ -190,7 +190,7 @@ public struct BudgetCheck: Sendable, Hashable {
         public var reason: Reason
 
         /// Creates an entry.
-        public init(name: String, source: String, reason: Reason) {
+        package init(name: String, source: String, reason: Reason) {
             self.name = name
             self.source = source
             self.reason = reason
@@ -208,7 +208,7 @@ public struct BudgetCheck: Sendable, Hashable {
         public var suggestion: String?
 
         /// Creates an entry.
-        public init(name: String, paths: [String], suggestion: String?) {
+        package init(name: String, paths: [String], suggestion: String?) {
             self.name = name
             self.paths = paths
             self.suggestion = suggestion
@@ -224,7 +224,7 @@ public struct BudgetCheck: Sendable, Hashable {
         public var match: String
 
         /// Creates an entry.
-        public init(index: Int, match: String) {
+        package init(index: Int, match: String) {
             self.index = index
             self.match = match
         }
@@ -242,7 +242,7 @@ public struct BudgetCheck: Sendable, Hashable {
     public var unmatchedSections: [UnmatchedSection] = []
 
     /// Creates a check from evaluated traces, as they are.
-    public init(budgetSource: String, traces: [TraceResult]) {
+    package init(budgetSource: String, traces: [TraceResult]) {
         self.budgetSource = budgetSource
         self.traces = traces
     }

@@ -7,56 +7,56 @@ import FrameTrace
 /// Written by hand, with every attribute and text escaped and the characters XML 1.0 cannot hold
 /// at all (control characters other than tab, newline and carriage return) left out.
 ///
+/// Checks and comparisons make one (``BudgetCheck/junit()``, ``Comparison/junit()``); its
+/// suites and cases are the renderers' own (`package`).
+///
 /// ```swift
-/// let report = JUnitReport(name: "framescope check", suites: [
-///     .init(name: "feed.json", cases: [.init(name: "hitch-time-ratio", className: "framescope.check.feed")]),
-/// ])
-/// let xml = report.xml()   // <?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="framescope check" ...
+/// let xml = check.junit().xml()   // <?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="framescope check" ...
 /// ```
 public struct JUnitReport: Sendable, Hashable {
     /// The name of the whole run (`<testsuites name>`).
     public var name: String
     /// The suites.
-    public var suites: [Suite]
+    package var suites: [Suite]
 
     /// A group of test cases (`<testsuite>`).
-    public struct Suite: Sendable, Hashable {
+    package struct Suite: Sendable, Hashable {
         /// The suite's name.
-        public var name: String
+        package var name: String
         /// Its cases.
-        public var cases: [TestCase]
+        package var cases: [TestCase]
 
         /// Creates a suite.
-        public init(name: String, cases: [TestCase]) {
+        package init(name: String, cases: [TestCase]) {
             self.name = name
             self.cases = cases
         }
 
         /// The number of failed cases.
-        public var failureCount: Int { cases.filter { $0.failure != nil }.count }
+        package var failureCount: Int { cases.filter { $0.failure != nil }.count }
         /// The number of cases that could not run (an unreadable input).
-        public var errorCount: Int { cases.filter { $0.error != nil }.count }
+        package var errorCount: Int { cases.filter { $0.error != nil }.count }
         /// The number of cases skipped (nothing to judge).
-        public var skippedCount: Int { cases.filter { $0.skipped != nil && $0.failure == nil && $0.error == nil }.count }
+        package var skippedCount: Int { cases.filter { $0.skipped != nil && $0.failure == nil && $0.error == nil }.count }
     }
 
     /// One check (`<testcase>`).
-    public struct TestCase: Sendable, Hashable {
+    package struct TestCase: Sendable, Hashable {
         /// The case's name.
-        public var name: String
+        package var name: String
         /// The class it belongs to; CI systems group by it, splitting at dots.
-        public var className: String
+        package var className: String
         /// Why it failed, or `nil` when it passed.
-        public var failure: Failure?
+        package var failure: Failure?
         /// Text for `<system-out>`, if any.
-        public var output: String?
+        package var output: String?
         /// Why the case could not run (`<error>`), or `nil`.
-        public var error: Failure?
+        package var error: Failure?
         /// Why the case was skipped (`<skipped message>`), or `nil`.
-        public var skipped: String?
+        package var skipped: String?
 
         /// Creates a case.
-        public init(name: String, className: String, failure: Failure? = nil, output: String? = nil, error: Failure? = nil, skipped: String? = nil) {
+        package init(name: String, className: String, failure: Failure? = nil, output: String? = nil, error: Failure? = nil, skipped: String? = nil) {
             self.name = name
             self.className = className
             self.failure = failure
@@ -67,16 +67,16 @@ public struct JUnitReport: Sendable, Hashable {
     }
 
     /// A failure (`<failure message type>details</failure>`).
-    public struct Failure: Sendable, Hashable {
+    package struct Failure: Sendable, Hashable {
         /// A one-line summary.
-        public var message: String
+        package var message: String
         /// A machine-readable kind, e.g. `budget-exceeded` or `regression`.
-        public var type: String
+        package var type: String
         /// Further lines.
-        public var details: String
+        package var details: String
 
         /// Creates a failure.
-        public init(message: String, type: String, details: String) {
+        package init(message: String, type: String, details: String) {
             self.message = message
             self.type = type
             self.details = details
@@ -84,7 +84,7 @@ public struct JUnitReport: Sendable, Hashable {
     }
 
     /// Creates a report.
-    public init(name: String, suites: [Suite]) {
+    package init(name: String, suites: [Suite]) {
         self.name = name
         self.suites = suites
     }
@@ -130,7 +130,7 @@ public struct JUnitReport: Sendable, Hashable {
     }
 
     /// Escapes text for an XML attribute value or element content: ``UntrustedText/xml(_:)``.
-    public static func escape(_ text: String) -> String { UntrustedText.xml(text) }
+    package static func escape(_ text: String) -> String { UntrustedText.xml(text) }
 
     /// A class name CI systems group well: `prefix.name`, with the name's extension dropped and
     /// its other dots replaced by `_` (they would otherwise split it into packages).
@@ -138,7 +138,7 @@ public struct JUnitReport: Sendable, Hashable {
     ///   - prefix: The dotted prefix, e.g. `framescope.check`.
     ///   - name: A file name such as `feed.v2.json`.
     /// - Returns: For example `framescope.check.feed_v2`.
-    public static func className(_ prefix: String, _ name: String) -> String {
+    package static func className(_ prefix: String, _ name: String) -> String {
         var stem = Substring(name)
         if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = stem[..<dot] }
         return prefix + "." + String(stem.map { $0 == "." ? "_" : $0 })
