@@ -7,6 +7,9 @@ import Foundation
 /// The environment variable that turns this process into a reader and nothing else, so its peak
 /// memory can be measured apart from the benchmark's own.
 private let readOnlyVariable = "FRAMESCOPE_BENCH_READ_ONLY"
+/// The environment variable that turns this process into `framescope report` and nothing else:
+/// read, analyse, render the text.
+private let reportOnlyVariable = "FRAMESCOPE_BENCH_REPORT_ONLY"
 
 /// Reader figures: throughput (MB/s, events/s) of `ChromeTraceReader` on a generated trace and on
 /// the largest third-party file, each beside Python's `json.load` on the same file in the same
@@ -15,7 +18,10 @@ private let readOnlyVariable = "FRAMESCOPE_BENCH_READ_ONLY"
 /// - Parameter generatedEvents: Events in the generated trace (1,000,000 for the issue's figures).
 func runReaderBenchmarks(generatedEvents: Int) {
     if let path = ProcessInfo.processInfo.environment[readOnlyVariable] {
-        readOnly(path)  // does not return
+        readOnly(path, report: false)  // does not return
+    }
+    if let path = ProcessInfo.processInfo.environment[reportOnlyVariable] {
+        readOnly(path, report: true)  // does not return
     }
     section("Reader (ChromeTraceReader vs Python json.load on the same file)")
     let generatedPath = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -64,6 +70,7 @@ private func compare(path: String, label: String, repetitions: Int) {
     figure("\(label): reader, best of \(repetitions)", seconds * 1e3, "ms", note: "median \(formatFixed(median * 1e3, decimals: 1)) ms")
     figure("\(label): reader throughput", readerRate, "MB/s")
     figure("\(label): reader event rate", Double(inputEvents) / seconds / 1e6, "M events/s")
+    print("\(label): the reader and the analysis run on one thread, so all cores (\(ProcessInfo.processInfo.activeProcessorCount) here) give the same figures")
 
     // `framescope report` end to end, in process: read, find the frames, analyse, render the text.
     var reportBest = UInt64.max
@@ -98,8 +105,12 @@ private func compare(path: String, label: String, repetitions: Int) {
         let baseline = baselinePeak() ?? 0
         figure("\(label): peak RSS of a read-only process", Double(rssKilobytes) / 1024, "MiB", note: "\(events) events; VmHWM")
         figure("\(label): of which process baseline", Double(baseline) / 1024, "MiB", note: "same process reading \"[]\"")
-        figure("\(label): peak RSS / file size", Double(rssKilobytes) * 1024 / Double(max(size, 1)), "x", note: "target <= 1")
+        figure("\(label): peak RSS / file size", Double(rssKilobytes) * 1024 / Double(max(size, 1)), "x")
         figure("\(label): (peak RSS - baseline) / events", Double(rssKilobytes - baseline) * 1024 / Double(max(events, 1)), "bytes/event")
+    }
+    if let (rssKilobytes, _) = readOnlyPeak(path: path, report: true), rssKilobytes > 0 {
+        figure("\(label): peak RSS of a report-only process", Double(rssKilobytes) / 1024, "MiB", note: "read + analyse + text; VmHWM")
+        figure("\(label): report peak RSS / file size", Double(rssKilobytes) * 1024 / Double(max(size, 1)), "x", note: "issue 18 aims for <= 1")
     }
 }
 
@@ -134,10 +145,11 @@ private func bestPythonSeconds(path: String, repetitions: Int, setup: String, pa
     return Double(output.trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
-/// Peak resident memory (KiB) of this executable re-run to do nothing but read the file.
-private func readOnlyPeak(path: String) -> (Int, Int)? {
+/// Peak resident memory (KiB) of this executable re-run to do nothing but read the file (or, with
+/// `report`, read, analyse and render it), and the events read.
+private func readOnlyPeak(path: String, report: Bool = false) -> (Int, Int)? {
     var environment = ProcessInfo.processInfo.environment
-    environment[readOnlyVariable] = path
+    environment[report ? reportOnlyVariable : readOnlyVariable] = path
     guard let output = run(CommandLine.arguments[0], ["reader"], environment: environment),
         let line = output.split(separator: "\n").first(where: { $0.hasPrefix("read-only ") })
     else { return nil }
@@ -146,19 +158,22 @@ private func readOnlyPeak(path: String) -> (Int, Int)? {
     return (rss, events)
 }
 
-/// The read-only mode: read the file once, print `read-only <peak RSS KiB> <events>`, exit.
+/// The read-only mode: read the file once (with `report`, also analyse it and render the text, as
+/// `framescope report` does), print `read-only <peak RSS KiB> <events>`, exit.
 ///
 /// The peak is `VmHWM` from `/proc/self/status`, which belongs to this address space alone:
 /// `getrusage`'s `ru_maxrss` would survive `execve` and report the parent's peak instead.
-private func readOnly(_ path: String) -> Never {
-    let trace: Trace
+private func readOnly(_ path: String, report: Bool) -> Never {
+    let events: Int
     do {
-        trace = try ChromeTraceReader.read(contentsOf: path)
+        let trace = try ChromeTraceReader.read(contentsOf: path)
+        events = trace.events.count
+        if report { blackHole(FrameAnalyzer.analyze(trace).text(source: path)) } else { blackHole(trace) }
     } catch {
         print("read-only failed: \(error)")
         exit(1)
     }
-    print("read-only \(peakResidentKilobytes() ?? -1) \(trace.events.count)")
+    print("read-only \(peakResidentKilobytes() ?? -1) \(events)")
     exit(0)
 }
 
