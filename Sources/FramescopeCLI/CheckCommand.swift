@@ -5,12 +5,12 @@ import Foundation
 
 /// `framescope check`: traces against a budget file, as a CI gate.
 enum CheckCommand: Command {
-    static let options: Set<String> = ["budget", "format", "junit", "fps", "main-thread", "frame-marker", "max-input-size"]
+    static let options: Set<String> = ["budget", "format", "junit", "fps", "main-thread", "frame-marker", "max-input-size", "jobs"]
     static let flags: Set<String> = ["github-annotations"]
     static let help = """
         USAGE: framescope check TRACE... --budget FILE [--format text|markdown|json] [--junit FILE]
                                 [--github-annotations] [--fps N] [--main-thread PID:TID]
-                                [--max-input-size BYTES]
+                                [--max-input-size BYTES] [--jobs N]
 
         Checks each trace against a budget file: every rule that applies to the trace (the
         budget's limits, plus the trace sections whose glob matches the trace's file name) is
@@ -35,6 +35,7 @@ enum CheckCommand: Command {
           --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the trace's metadata and names.
           \(InputLimit.helpLine)
+          \(TraceBatch.helpLine)
 
         When the environment variable GITHUB_STEP_SUMMARY names a file, the Markdown report is
         appended to it.
@@ -61,11 +62,13 @@ enum CheckCommand: Command {
         // its own (exit 3), not the end of the run.
         var traces: [BudgetCheck.TraceResult] = []
         var unreadable: [BudgetCheck.SkippedTrace] = []
-        for source in sources {
-            do {
-                let report = budget.analyze(try ReportCommand.readTrace(source, maximumSize: maximumSize), options: options)
+        let jobs = try TraceBatch.jobs(arguments)
+        let results = TraceBatch.analyze(sources, jobs: jobs, maximumSize: maximumSize) { budget.analyze($0, options: options) }
+        for (source, result) in zip(sources, results) {
+            switch result {
+            case .success(let report):
                 traces.append(BudgetCheck.TraceResult(name: traceName(source), source: source, report: report, budget: budget))
-            } catch let error as InputError {
+            case .failure(let error):
                 unreadable.append(BudgetCheck.SkippedTrace(name: traceName(source), source: source, reason: .unreadable(error.description)))
             }
         }

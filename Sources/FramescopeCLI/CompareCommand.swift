@@ -7,7 +7,7 @@ import Foundation
 enum CompareCommand: Command {
     static let options: Set<String> = [
         "base", "head", "budget", "alpha", "min-relative", "min-absolute-ms", "format", "junit", "fps", "main-thread", "frame-marker",
-        "max-input-size",
+        "max-input-size", "jobs",
     ]
     static let flags: Set<String> = ["github-annotations"]
     static let help = """
@@ -46,6 +46,7 @@ enum CompareCommand: Command {
           --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the traces' metadata and names.
           \(InputLimit.helpLine)
+          \(TraceBatch.helpLine)
 
         Defaults: two runs of the same code must pass and a 20% main-thread regression must
         fail. A false alarm needs both a 1-in-100 test result and an apparent change of 10%
@@ -93,18 +94,21 @@ enum CompareCommand: Command {
         // Every trace that can be read is compared; one that cannot is an error line and an
         // <error> test case of its own (exit 3), not the end of the run.
         var unreadable: [Comparison.UnreadableTrace] = []
-        func reports(_ sources: [String]) -> [(source: String, report: FrameReport)] {
-            sources.compactMap { source in
-                do {
-                    let trace = try ReportCommand.readTrace(source, maximumSize: maximumSize)
-                    return (source, budget?.analyze(trace, options: options) ?? FrameAnalyzer.analyze(trace, options: options))
-                } catch {
-                    unreadable.append(Comparison.UnreadableTrace(source: source, reason: String(describing: error)))
-                    return nil
-                }
+        // Both sides in one batch, so every core is busy until the last trace is read.
+        let jobs = try TraceBatch.jobs(arguments)
+        let results = TraceBatch.analyze(baseSources + headSources, jobs: jobs, maximumSize: maximumSize) { trace in
+            budget?.analyze(trace, options: options) ?? FrameAnalyzer.analyze(trace, options: options)
+        }
+        var base: [(source: String, report: FrameReport)] = []
+        var head: [(source: String, report: FrameReport)] = []
+        for (index, (source, result)) in zip(baseSources + headSources, results).enumerated() {
+            switch result {
+            case .success(let report):
+                if index < baseSources.count { base.append((source, report)) } else { head.append((source, report)) }
+            case .failure(let error):
+                unreadable.append(Comparison.UnreadableTrace(source: source, reason: error.description))
             }
         }
-        let base = reports(baseSources), head = reports(headSources)
         for trace in unreadable { printError("error: \(UntrustedText.terminal(trace.reason))") }
         var emptySides: [String] = []
         for (side, read, given) in [("base", base, baseSources), ("head", head, headSources)]

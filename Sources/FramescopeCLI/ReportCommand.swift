@@ -94,7 +94,7 @@ enum ReportCommand: Command {
 
     /// Reads a trace from a path or stdin (at most `maximumSize` bytes), turning read failures
     /// into one-line input errors.
-    static func readTrace(_ source: String, maximumSize: Int = InputFile.defaultMaximumSize) throws -> Trace {
+    static func readTrace(_ source: String, maximumSize: Int = InputFile.defaultMaximumSize) throws(InputError) -> Trace {
         do {
             return try ChromeTraceReader.read(contentsOf: source, maximumSize: maximumSize)
         } catch where error.code == .ioError {

@@ -143,6 +143,31 @@ struct CheckCommandTests {
         #expect(unwritable.standardError.contains("/nonexistent/j.xml"))
     }
 
+    @Test("--jobs reads several traces at once and changes nothing: the same output, traces in the order given, an unreadable one still an error")
+    func jobsKeepOrderAndOutput() throws {
+        let missing = try CLI.temporaryDirectory().appendingPathComponent("missing.json").path
+        let traces = [ShippedTraces.reload, missing, ShippedTraces.snapshotDiff, ShippedTraces.reload, ShippedTraces.snapshotDiff]
+        var outputs: [String] = []
+        for jobs in ["1", "4"] {
+            let result = try CLI.run(["check"] + traces + ["--budget", ShippedTraces.ciBudget, "--format", "json", "--jobs", jobs])
+            #expect(result.status == 3, "stderr: \(result.standardError)")
+            #expect(result.standardError.contains("missing.json"))
+            outputs.append(result.standardOutput)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let checked = try #require(object["traces"] as? [[String: Any]])
+            #expect(checked.compactMap { $0["source"] as? String } == traces.filter { $0 != missing })
+        }
+        #expect(outputs[0] == outputs[1])
+        let compared = try ["1", "3"].map { jobs in
+            try CLI.run(["compare", "--base", ShippedTraces.snapshotDiff, "--base", missing, "--base", ShippedTraces.snapshotDiff,
+                         "--head", ShippedTraces.reload, "--head", ShippedTraces.reload, "--format", "json", "--jobs", jobs])
+        }
+        #expect(compared.map(\.status) == [3, 3])
+        #expect(compared[0].standardOutput == compared[1].standardOutput)
+        #expect(compared[0].standardError == compared[1].standardError)
+        #expect(try CLI.run(["check", ShippedTraces.reload, "--budget", ShippedTraces.ciBudget, "--jobs", "0"]).status == 2)
+    }
+
     @Test("check --help states the exit codes")
     func help() throws {
         let result = try CLI.run(["check", "--help"])

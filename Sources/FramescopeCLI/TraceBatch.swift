@@ -1,0 +1,58 @@
+import FrameAnalysis
+import FrameTrace
+import Foundation
+import Synchronization
+
+/// Reads and analyses the traces `check` and `compare` are given, several at a time: a trace is
+/// read and analysed on one thread, so a fleet of traces scales with the cores instead.
+enum TraceBatch {
+    /// The default for `--jobs`: one trace per core, at most four, since each trace being read
+    /// holds its events in memory (about twice the file's size at its peak).
+    static var defaultJobs: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)) }
+
+    /// The option's line in a command's help.
+    static let helpLine = """
+        --jobs N              Traces read and analysed at once, 1-64 (default: one per core,
+                                at most 4: \(defaultJobs) here). Each holds about twice its file in memory.
+        """
+
+    /// `--jobs N` of a command's arguments (1–64; default ``defaultJobs``).
+    static func jobs(_ arguments: ParsedArguments) throws(UsageError) -> Int {
+        try arguments.integer("jobs", default: defaultJobs, in: 1...64)
+    }
+
+    /// Reads and analyses every source, at most `jobs` at a time.
+    /// - Returns: One result per source, in the order given: the report, or why the trace could
+    ///   not be read.
+    static func analyze(
+        _ sources: [String], jobs: Int, maximumSize: Int, analyze: @escaping @Sendable (Trace) -> FrameReport
+    ) -> [Result<FrameReport, InputError>] {
+        let shared = Shared(count: sources.count)
+        let group = DispatchGroup()
+        for _ in 0..<max(1, min(jobs, sources.count)) {
+            DispatchQueue.global().async(group: group) {
+                while true {
+                    let index = shared.next.add(1, ordering: .relaxed).oldValue
+                    guard index < sources.count else { return }
+                    let result: Result<FrameReport, InputError>
+                    do throws(InputError) {
+                        result = .success(analyze(try ReportCommand.readTrace(sources[index], maximumSize: maximumSize)))
+                    } catch {
+                        result = .failure(error)
+                    }
+                    shared.results.withLock { $0[index] = result }
+                }
+            }
+        }
+        group.wait()
+        return shared.results.withLock { $0.map { $0! } }
+    }
+
+    /// The workers' shared state: the next source to take, and the results by source.
+    private final class Shared: Sendable {
+        let next = Atomic<Int>(0)
+        let results: Mutex<[Result<FrameReport, InputError>?]>
+
+        init(count: Int) { results = Mutex(Array(repeating: nil, count: count)) }
+    }
+}
