@@ -22,8 +22,8 @@ extension FrameAnalyzer {
             guard !matching.isEmpty else { continue }
             // Spans: the main thread's, else the thread with the most.
             var byThread: [ThreadKey: [Span]] = [:]
-            for (thread, threadSpans) in spans.byThread {
-                let marked = threadSpans.filter { matching.contains($0.name) }
+            for (slot, thread) in spans.threads.enumerated() {
+                let marked = spans.spans(inSlot: slot).filter { matching.contains($0.name) }
                 if !marked.isEmpty { byThread[thread] = marked }
             }
             let thread = main.flatMap { byThread[$0] == nil ? nil : $0 }
