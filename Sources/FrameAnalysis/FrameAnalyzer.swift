@@ -72,6 +72,75 @@ public enum FrameAnalyzer {
         // trace categories: see ChromeWorkKind. Other traces keep their categories.
         var trace = trace
         let workKinds = ChromeWorkKind.nameTable(for: &trace)
+        var measured = measure(trace, workKinds: workKinds, options: options)
+        // Taken out of `measured`, so that filling the frames in place copies none of them.
+        var frames = measured.found.frames
+        measured.found.frames = []
+        let names = measured.names
+        let interval = measured.interval
+        let perFrameMain = measured.accounting.finish(into: &frames, categoryNames: names.names, spanNames: trace.symbols)
+        assignLanes(
+            &frames, render: measured.render, renderByCategory: measured.renderByCategory, categoryNames: names.names, jobs: measured.jobs,
+            interval: interval)
+        let method = FrameReport.Method(
+            frameIntervalNanoseconds: interval, frameIntervalSource: measured.intervalSource, mainThread: measured.main,
+            mainThreadName: measured.main.flatMap { trace.threadName($0) }, mainThreadRule: measured.mainRule,
+            frameSource: measured.found.source, frameSourceDetail: measured.found.detail, clock: trace.metadata.clock)
+        var summary = summarize(frames, interval: interval, mainOutside: measured.accounting.mainOutsideFrames)
+        summary.backgroundInFramesNanoseconds = measured.accounting.backgroundInFrames
+        summary.backgroundOutsideFramesNanoseconds = measured.accounting.backgroundOutsideFrames
+        let measuredTime = summary.measuredNanoseconds
+        // A category's per-frame summary counts 0 in every frame it did not run in, without
+        // writing those zeros out: O(its frames), not O(all frames), per category.
+        let categories = measured.totals.indices.map { number in
+            let totals = measured.totals[number]
+            let values = perFrameMain[names.nameOfCategory[number]]
+            return FrameReport.CategoryFigures(
+                name: names.names[names.nameOfCategory[number]], spanCount: totals.spanCount, mainNanoseconds: totals.main,
+                backgroundNanoseconds: totals.background,
+                budgetShare: measuredTime > 0 ? min(1, Double(totals.mainMeasured) / Double(measuredTime)) : nil,
+                perFrameMain: PercentileSummary(values, zeroCount: frames.count - values.count))
+        }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
+        // The sort keys are gathered first: a frame holds dictionaries, and reading one in the
+        // comparison retains them.
+        let worstKeys = frames.map { (overrun: $0.overrun, main: $0.mainThreadNanoseconds, index: $0.index) }
+        let worst = worstKeys.indices.sorted { a, b in
+            (worstKeys[a].overrun, worstKeys[a].main, worstKeys[b].index) > (worstKeys[b].overrun, worstKeys[b].main, worstKeys[a].index)
+        }
+        .prefix(options.worstFrameCount)
+        .map { FrameReport.WorstFrame(frame: frames[$0], topSpans: frames[$0].topSpans) }
+        return FrameReport(
+            method: method, frames: frames, summary: summary, categories: categories, worstFrames: Array(worst),
+            threads: measured.threads, lanes: laneFigures(frames, interval: interval),
+            backgroundJobs: measured.jobs.sorted { ($0.appliedAt, $0.start) < ($1.appliedAt, $1.start) },
+            diagnostics: trace.diagnostics, input: inputFigures(of: trace, frames: frames))
+    }
+
+    /// What the analysis measures on a trace's spans, for ``analyze(_:options:)`` to turn into a
+    /// report. Measured apart from the report so that the spans are freed before the frames get
+    /// their dictionaries.
+    struct Measurements {
+        var main: ThreadKey?
+        var mainRule: FrameReport.MainThreadRule
+        var interval: Int64
+        var intervalSource: FrameReport.FrameIntervalSource
+        var found: FoundFrames
+        var names: CategoryNames
+        /// Per category number (``CategoryIndex``), its totals over the trace.
+        var totals: [CategoryTotals]
+        /// The frames' self time, not yet written into them.
+        var accounting: FrameAccounting
+        var threads: [FrameReport.ThreadFigures]
+        var render: [RenderWork]
+        /// The render lane's cost per frame by category name number; `nil` without render work.
+        var renderByCategory: Tally.Sums?
+        var jobs: [FedJob]
+    }
+
+    /// Finds the main thread, the frame interval and the frames, and sweeps each thread's spans
+    /// once for its self time: per category, per frame and per thread, in arrays indexed by
+    /// category number and thread slot, so that nothing is hashed per span.
+    static func measure(_ trace: Trace, workKinds: WorkKindTable?, options: AnalysisOptions) -> Measurements {
         let spans = SpanIndex(trace: trace, workKinds: workKinds)
         let allThreads = spans.allThreads(of: trace)
         let (main, mainRule) = mainThread(of: trace, threads: allThreads, spans: spans, options: options)
@@ -79,15 +148,11 @@ public enum FrameAnalyzer {
         let mainSpans = mainSlot.map { spans.spans(inSlot: $0) } ?? []
         let chrome = main.map { ChromeFrameEvents(trace: trace, processID: $0.processID) }
         let (interval, intervalSource) = frameInterval(of: trace, options: options, chrome: chrome)
-        var found = findFrames(trace: trace, spans: spans, main: main, mainSpans: mainSpans, chrome: chrome, interval: interval, options: options)
-        // Taken out of `found`, so that filling the frames in place copies none of them.
-        var frames = found.frames
-        found.frames = []
+        let found = findFrames(trace: trace, spans: spans, main: main, mainSpans: mainSpans, chrome: chrome, interval: interval, options: options)
+        let frames = found.frames
         let frameCategory = found.source == .frameSpans ? trace.symbols.lookup(FrameContract.frameCategory) : nil
         let names = CategoryNames(spans.categories, frameCategory: frameCategory, trace: trace)
 
-        // One self-time sweep per thread feeds the category totals, the thread's own top
-        // category and the frames' accounting, all arrays indexed by category number.
         var accounting = FrameAccounting(frames: frames, categoryNameCount: names.names.count, spanNameCount: trace.symbols.count)
         var totals = Array(repeating: CategoryTotals(), count: spans.categories.count)
         var selfByThread = Tally(keyCount: spans.categories.count)
@@ -109,51 +174,7 @@ public enum FrameAnalyzer {
             }
             for span in threadSpans { totals[spans.categories.number(of: span.category)].spanCount += 1 }
         }
-        let mainByCategory = accounting.mainByCategory.finish(groupCount: frames.count)
-        let backgroundByCategory = accounting.backgroundByCategory.finish(groupCount: frames.count)
-        let spanTime = accounting.spanTime.finish(groupCount: frames.count)
-        for index in frames.indices {
-            frames[index].mainThreadNanoseconds = accounting.mainNanoseconds[index]
-            frames[index].mainByCategory = mainByCategory.dictionary(group: index, names: names.names)
-            frames[index].backgroundByCategory = backgroundByCategory.dictionary(group: index, names: names.names)
-            frames[index].topSpans = largest(spanTime[index], count: 3).map {
-                FrameReport.Contributor(name: trace.symbols[Symbol(rawValue: $0.key)], nanoseconds: $0.value)
-            }
-        }
-        let name = { (symbol: Symbol) in categoryName(symbol, frameCategory: frameCategory, trace: trace) }
-        let render = renderWork(trace: trace, spans: spans, main: main, frames: frames, source: found.source, interval: interval)
-        let jobs = fedJobs(trace: trace, spans: spans, main: main, frames: frames, categoryName: name)
-        assignLanes(
-            &frames, render: render, renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names),
-            categoryNames: names.names, jobs: jobs, interval: interval)
-        let method = FrameReport.Method(
-            frameIntervalNanoseconds: interval, frameIntervalSource: intervalSource, mainThread: main,
-            mainThreadName: main.flatMap { trace.threadName($0) }, mainThreadRule: mainRule, frameSource: found.source,
-            frameSourceDetail: found.detail, clock: trace.metadata.clock)
-        var summary = summarize(frames, interval: interval, mainOutside: accounting.mainOutsideFrames)
-        summary.backgroundInFramesNanoseconds = accounting.backgroundInFrames
-        summary.backgroundOutsideFramesNanoseconds = accounting.backgroundOutsideFrames
-        let measured = summary.measuredNanoseconds
-        // A category's per-frame summary counts 0 in every frame it did not run in, without
-        // writing those zeros out: O(its frames), not O(all frames), per category.
-        let perFrameMain = mainByCategory.valuesByKey(keyCount: names.names.count)
-        let categories = totals.indices.map { number in
-            let totals = totals[number]
-            let values = perFrameMain[names.nameOfCategory[number]]
-            return FrameReport.CategoryFigures(
-                name: names.names[names.nameOfCategory[number]], spanCount: totals.spanCount, mainNanoseconds: totals.main,
-                backgroundNanoseconds: totals.background,
-                budgetShare: measured > 0 ? min(1, Double(totals.mainMeasured) / Double(measured)) : nil,
-                perFrameMain: PercentileSummary(values, zeroCount: frames.count - values.count))
-        }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
-        // The sort keys are gathered first: a frame holds dictionaries, and reading one in the
-        // comparison retains them.
-        let worstKeys = frames.map { (overrun: $0.overrun, main: $0.mainThreadNanoseconds, index: $0.index) }
-        let worst = worstKeys.indices.sorted { a, b in
-            (worstKeys[a].overrun, worstKeys[a].main, worstKeys[b].index) > (worstKeys[b].overrun, worstKeys[b].main, worstKeys[a].index)
-        }
-        .prefix(options.worstFrameCount)
-        .map { FrameReport.WorstFrame(frame: frames[$0], topSpans: frames[$0].topSpans) }
+
         let selfSums = selfByThread.finish(groupCount: spans.threads.count)
         let threads = allThreads.map { thread in
             let slot = spans.slot(of: thread.key)
@@ -168,22 +189,15 @@ public enum FrameAnalyzer {
                 busyNanoseconds: slot.map { spans.busyTime(inSlot: $0) } ?? 0,
                 topCategory: top.map { names.names[names.nameOfCategory[Int($0.key)]] })
         }.sorted { ($0.isMain ? 0 : 1, -$0.busyNanoseconds, $0.key) < ($1.isMain ? 0 : 1, -$1.busyNanoseconds, $1.key) }
-        return FrameReport(
-            method: method, frames: frames, summary: summary, categories: categories, worstFrames: Array(worst),
-            threads: threads, lanes: laneFigures(frames, interval: interval), backgroundJobs: jobs.sorted { ($0.appliedAt, $0.start) < ($1.appliedAt, $1.start) },
-            diagnostics: trace.diagnostics, input: inputFigures(of: trace, frames: frames))
-    }
 
-    /// The `count` largest sums, largest first, the lower key first on ties.
-    static func largest(_ sums: ArraySlice<Tally.Entry>, count: Int) -> [Tally.Entry] {
-        var result: [Tally.Entry] = []
-        for entry in sums {
-            let position = result.partitioningIndex { ($0.value, entry.key) < (entry.value, $0.key) }
-            guard position < count else { continue }
-            result.insert(entry, at: position)
-            if result.count > count { result.removeLast() }
+        let render = renderWork(trace: trace, spans: spans, main: main, frames: frames, source: found.source, interval: interval)
+        let jobs = fedJobs(trace: trace, spans: spans, main: main, frames: frames) {
+            categoryName($0, frameCategory: frameCategory, trace: trace)
         }
-        return result
+        return Measurements(
+            main: main, mainRule: mainRule, interval: interval, intervalSource: intervalSource, found: found, names: names, totals: totals,
+            accounting: accounting, threads: threads, render: render,
+            renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names), jobs: jobs)
     }
 
     /// The name self time of a category is reported under: a frame span's own time, not covered
@@ -286,6 +300,7 @@ public enum FrameAnalyzer {
     static func spanFrames(_ spans: [Span], trace: Trace, interval: Int64) -> [FrameReport.Frame] {
         let sorted = spans.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
         var frames: [FrameReport.Frame] = []
+        frames.reserveCapacity(sorted.count)
         for span in sorted {
             // A frame span inside another frame span is not a frame of its own.
             if let last = frames.last, span.start < last.commitEnd { continue }
@@ -440,6 +455,38 @@ struct FrameAccounting {
         backgroundEnds = frames.indices.map { index in
             index + 1 < frames.count ? frames[index + 1].vsync : max(frames[index].commitEnd, frames[index].deadline)
         }
+    }
+
+    /// Writes each frame's main-thread time, its main-thread and background time by category
+    /// and its top spans (the three span names with the most main-thread self time, the lower
+    /// symbol first on ties) into `frames`, which must have none yet.
+    /// - Returns: Per category name number, its main-thread time in each frame it ran in, in
+    ///   frame order.
+    mutating func finish(into frames: inout [FrameReport.Frame], categoryNames: [String], spanNames: SymbolTable) -> [[Int64]] {
+        let main = mainByCategory.finish(groupCount: frames.count)
+        let background = backgroundByCategory.finish(groupCount: frames.count)
+        let spans = spanTime.finish(groupCount: frames.count)
+        for index in frames.indices {
+            frames[index].mainThreadNanoseconds = mainNanoseconds[index]
+            frames[index].mainByCategory = main.dictionary(group: index, names: categoryNames)
+            frames[index].backgroundByCategory = background.dictionary(group: index, names: categoryNames)
+            frames[index].topSpans = Self.largest(spans[index], count: 3).map {
+                FrameReport.Contributor(name: spanNames[Symbol(rawValue: $0.key)], nanoseconds: $0.value)
+            }
+        }
+        return main.valuesByKey(keyCount: categoryNames.count)
+    }
+
+    /// The `count` largest sums, largest first, the lower key first on ties.
+    private static func largest(_ sums: ArraySlice<Tally.Entry>, count: Int) -> [Tally.Entry] {
+        var result: [Tally.Entry] = []
+        for entry in sums {
+            let position = result.partitioningIndex { ($0.value, entry.key) < (entry.value, $0.key) }
+            guard position < count else { continue }
+            result.insert(entry, at: position)
+            if result.count > count { result.removeLast() }
+        }
+        return result
     }
 
     /// Adds one self-time segment of a thread, in category name number `categoryName`.
