@@ -155,8 +155,8 @@ extension FrameAnalyzer {
         for work in render { renderByFrame[work.frame, default: []].append(work) }
         var jobsByFrame: [Int: [FedJob]] = [:]
         for job in jobs { jobsByFrame[job.appliedFrame, default: []].append(job) }
-        for index in frames.indices {
-            var frame = frames[index]
+        // Each frame is filled in place: a copy would retain every dictionary it holds.
+        func fill(_ frame: inout FrameReport.Frame, at index: Int) {
             if frame.lanes.isEmpty {
                 frame.lanes.append(
                     FrameReport.LaneTiming(
@@ -188,8 +188,8 @@ extension FrameAnalyzer {
             if frame.hitchCause == .none, frame.overrun > 0 {
                 frame.hitchCause = firstMissedLane(of: frame)?.hitchCause ?? .commit
             }
-            frames[index] = frame
         }
+        for index in frames.indices { fill(&frames[index], at: index) }
     }
 
     /// The lane that missed its deadline first: the earliest deadline among the lanes that ended
@@ -224,32 +224,37 @@ extension FrameAnalyzer {
     /// Per-lane figures over all frames: a lane that some frame has counts 0 in the frames
     /// without it.
     static func laneFigures(_ frames: [FrameReport.Frame], interval: Int64) -> [FrameReport.LaneFigures] {
-        var costs: [Lane: [Int64]] = [:]
-        var late: [Lane: Int] = [:]
-        var byCategory: [Lane: [String: [Int64]]] = [:]
+        // Per lane, by its position in pipeline order.
+        let lanes = Lane.allCases
+        var costs = Array(repeating: [Int64](), count: lanes.count)
+        var late = Array(repeating: 0, count: lanes.count)
+        var byCategory = Array(repeating: [String: [Int64]](), count: lanes.count)
         var latency: [Int64] = []
         var jobs = 0
-        for frame in frames {
-            for timing in frame.lanes {
-                costs[timing.lane, default: []].append(timing.costNanoseconds)
-                if (timing.overrun ?? 0) > 0 { late[timing.lane, default: 0] += 1 }
-                for (name, nanoseconds) in timing.byCategory { byCategory[timing.lane, default: [:]][name, default: []].append(nanoseconds) }
+        // By position, reading fields in place: binding a frame to a name would copy it.
+        for index in frames.indices {
+            for timing in frames[index].lanes {
+                let lane = lanes.firstIndex(of: timing.lane)!
+                costs[lane].append(timing.costNanoseconds)
+                if (timing.overrun ?? 0) > 0 { late[lane] += 1 }
+                for (name, nanoseconds) in timing.byCategory { byCategory[lane][name, default: []].append(nanoseconds) }
             }
-            if let feed = frame.feed {
+            if let feed = frames[index].feed {
                 jobs += feed.jobs
                 latency += feed.latencyFrames.map(Int64.init)
             }
         }
-        return costs.keys.sorted().map { lane in
-            let values = costs[lane]!
-            let categories = (byCategory[lane] ?? [:]).map { name, values in
+        return lanes.indices.filter { !costs[$0].isEmpty }.map { position in
+            let lane = lanes[position]
+            let values = costs[position]
+            let categories = byCategory[position].map { name, values in
                 FrameReport.LaneCategory(
                     name: name, totalNanoseconds: values.reduce(0) { $0.addingSaturating($1) },
                     perFrame: PercentileSummary(values, zeroCount: frames.count - values.count))
             }.sorted { ($0.totalNanoseconds, $1.name) > ($1.totalNanoseconds, $0.name) }
             return FrameReport.LaneFigures(
                 lane: lane, framesWithWork: values.count, cost: PercentileSummary(values, zeroCount: frames.count - values.count),
-                lateFrames: late[lane] ?? 0, categories: categories, jobs: lane == .background ? jobs : nil,
+                lateFrames: late[position], categories: categories, jobs: lane == .background ? jobs : nil,
                 deliveryLatencyFrames: lane == .background ? PercentileSummary(latency) : nil)
         }
     }

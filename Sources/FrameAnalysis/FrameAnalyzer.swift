@@ -103,7 +103,7 @@ public enum FrameAnalyzer {
         }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
         // The sort keys are gathered first: a frame holds dictionaries, and reading one in the
         // comparison retains them.
-        let worstKeys = frames.map { (overrun: $0.overrun, main: $0.mainThreadNanoseconds, index: $0.index) }
+        let worstKeys = frames.indices.map { (overrun: frames[$0].overrun, main: frames[$0].mainThreadNanoseconds, index: frames[$0].index) }
         let worst = worstKeys.indices.sorted { a, b in
             (worstKeys[a].overrun, worstKeys[a].main, worstKeys[b].index) > (worstKeys[b].overrun, worstKeys[b].main, worstKeys[a].index)
         }
@@ -326,21 +326,34 @@ public enum FrameAnalyzer {
         var delay: Int64 = 0
         var lateSpans: [(start: Int64, end: Int64, cause: HitchCause)] = []
         var measuredEnd = Int64.min
-        for frame in frames {
-            let overrun = frame.overrun
+        var firstVsync = Int64.max
+        var mainThreadCosts: [Int64] = []
+        var overruns: [Int64] = []
+        mainThreadCosts.reserveCapacity(frames.count)
+        overruns.reserveCapacity(frames.count)
+        // By position, reading fields in place: binding a frame to a name would copy it, and
+        // retain every dictionary and array it holds.
+        for index in frames.indices {
+            let overrun = frames[index].overrun
+            let deadline = frames[index].deadline
+            mainThreadCosts.append(frames[index].mainThreadNanoseconds)
+            overruns.append(overrun)
+            firstVsync = min(firstVsync, frames[index].vsync)
             // A frame is measured until its commit, its deadline, or as long as it was late.
-            measuredEnd = max(measuredEnd, frame.commitEnd, frame.deadline, frame.deadline.addingSaturating(max(0, overrun)))
-            if frame.duration > frozenThreshold {
+            measuredEnd = max(measuredEnd, frames[index].commitEnd, deadline, deadline.addingSaturating(max(0, overrun)))
+            let duration = frames[index].duration
+            if duration > frozenThreshold {
                 frozen += 1
-            } else if frame.duration > interval {
+            } else if duration > interval {
                 slow += 1
             }
-            if frame.outcome == .partial { partial += 1 }
-            if frame.outcome == .dropped { dropped += 1 }
+            if frames[index].outcome == .partial { partial += 1 }
+            if frames[index].outcome == .dropped { dropped += 1 }
             if overrun > 0 {
                 late += 1
                 delay = delay.addingSaturating(overrun)
-                lateSpans.append((frame.deadline, frame.deadline.addingSaturating(overrun), frame.hitchCause == .none ? .commit : frame.hitchCause))
+                let cause = frames[index].hitchCause
+                lateSpans.append((deadline, deadline.addingSaturating(overrun), cause == .none ? .commit : cause))
                 missed = missed.addingSaturating(overrun / interval + (overrun % interval == 0 ? 0 : 1))
             }
         }
@@ -350,14 +363,14 @@ public enum FrameAnalyzer {
         // otherwise count the same moment twice, and hitch time could pass the measured time.
         // Each moment is credited to the cause of the frame that was late first then.
         let (hitch, hitchByCause) = hitchByCause(lateSpans)
-        let measured = frames.isEmpty ? 0 : measuredEnd.subtractingSaturating(frames.map(\.vsync).min()!)
+        let measured = frames.isEmpty ? 0 : measuredEnd.subtractingSaturating(firstVsync)
         let ratio = measured > 0 ? (Double(hitch) / 1e6) / (Double(measured) / 1e9) : 0
         var summary = FrameReport.Summary(
             frameCount: frames.count, slowFrames: slow, frozenFrames: frozen, lateFrames: late, missedVsyncs: missed,
             hitchNanoseconds: hitch, measuredNanoseconds: measured, hitchTimeRatio: ratio,
             hitchBand: frames.isEmpty ? nil : HitchBand(hitchTimeRatio: ratio),
-            frameDelaySeconds: Double(delay) / 1e9, mainThreadCost: PercentileSummary(frames.map(\.mainThreadNanoseconds)),
-            overrun: PercentileSummary(frames.map(\.overrun)), mainOutsideFramesNanoseconds: mainOutside)
+            frameDelaySeconds: Double(delay) / 1e9, mainThreadCost: PercentileSummary(mainThreadCosts, zeroCount: 0),
+            overrun: PercentileSummary(overruns, zeroCount: 0), mainOutsideFramesNanoseconds: mainOutside)
         summary.hitchNanosecondsByCause = hitchByCause
         summary.partialFrames = partial
         summary.droppedFrames = dropped
