@@ -101,9 +101,11 @@ public enum FrameAnalyzer {
                 budgetShare: measuredTime > 0 ? min(1, Double(totals.mainMeasured) / Double(measuredTime)) : nil,
                 perFrameMain: PercentileSummary(values, zeroCount: frames.count - values.count))
         }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
-        // The sort keys are gathered first: a frame holds dictionaries, and reading one in the
-        // comparison retains them.
-        let worstKeys = frames.indices.map { (overrun: frames[$0].overrun, main: frames[$0].mainThreadNanoseconds, index: frames[$0].index) }
+        // The sort keys are gathered first, through the buffer: a frame read out of the array
+        // is copied, which retains the dictionaries it holds.
+        let worstKeys = frames.withUnsafeBufferPointer { frames in
+            frames.indices.map { (overrun: frames[$0].overrun, main: frames[$0].mainThreadNanoseconds, index: frames[$0].index) }
+        }
         let worst = worstKeys.indices.sorted { a, b in
             (worstKeys[a].overrun, worstKeys[a].main, worstKeys[b].index) > (worstKeys[b].overrun, worstKeys[b].main, worstKeys[a].index)
         }
@@ -331,30 +333,33 @@ public enum FrameAnalyzer {
         var overruns: [Int64] = []
         mainThreadCosts.reserveCapacity(frames.count)
         overruns.reserveCapacity(frames.count)
-        // By position, reading fields in place: binding a frame to a name would copy it, and
-        // retain every dictionary and array it holds.
-        for index in frames.indices {
-            let overrun = frames[index].overrun
-            let deadline = frames[index].deadline
-            mainThreadCosts.append(frames[index].mainThreadNanoseconds)
-            overruns.append(overrun)
-            firstVsync = min(firstVsync, frames[index].vsync)
-            // A frame is measured until its commit, its deadline, or as long as it was late.
-            measuredEnd = max(measuredEnd, frames[index].commitEnd, deadline, deadline.addingSaturating(max(0, overrun)))
-            let duration = frames[index].duration
-            if duration > frozenThreshold {
-                frozen += 1
-            } else if duration > interval {
-                slow += 1
-            }
-            if frames[index].outcome == .partial { partial += 1 }
-            if frames[index].outcome == .dropped { dropped += 1 }
-            if overrun > 0 {
-                late += 1
-                delay = delay.addingSaturating(overrun)
-                let cause = frames[index].hitchCause
-                lateSpans.append((deadline, deadline.addingSaturating(overrun), cause == .none ? .commit : cause))
-                missed = missed.addingSaturating(overrun / interval + (overrun % interval == 0 ? 0 : 1))
+        // Through the buffer, by position: a frame read out of the array (a binding, or a
+        // computed property such as `overrun` called on `frames[index]`) is copied, which
+        // retains every dictionary and array it holds.
+        frames.withUnsafeBufferPointer { frames in
+            for index in frames.indices {
+                let overrun = frames[index].overrun
+                let deadline = frames[index].deadline
+                mainThreadCosts.append(frames[index].mainThreadNanoseconds)
+                overruns.append(overrun)
+                firstVsync = min(firstVsync, frames[index].vsync)
+                // A frame is measured until its commit, its deadline, or as long as it was late.
+                measuredEnd = max(measuredEnd, frames[index].commitEnd, deadline, deadline.addingSaturating(max(0, overrun)))
+                let duration = frames[index].duration
+                if duration > frozenThreshold {
+                    frozen += 1
+                } else if duration > interval {
+                    slow += 1
+                }
+                if frames[index].outcome == .partial { partial += 1 }
+                if frames[index].outcome == .dropped { dropped += 1 }
+                if overrun > 0 {
+                    late += 1
+                    delay = delay.addingSaturating(overrun)
+                    let cause = frames[index].hitchCause
+                    lateSpans.append((deadline, deadline.addingSaturating(overrun), cause == .none ? .commit : cause))
+                    missed = missed.addingSaturating(overrun / interval + (overrun % interval == 0 ? 0 : 1))
+                }
             }
         }
         // Hitch time is the time during which some frame was late: the union of the late frames'
@@ -446,7 +451,10 @@ struct FrameAccounting {
     /// Per frame: its work start, main-thread work window end, vsync, and the end of its window
     /// for other threads (the next frame's vsync; the last frame's commit or deadline).
     private let workStarts: [Int64]
+    /// Sorted: frames come in work-start order, and each window ends by the next one's start.
     private let windowEnds: [Int64]
+    /// Where the last main-thread segment's search ended.
+    private var mainCursor = 0
     private let vsyncs: [Int64]
     private let backgroundEnds: [Int64]
 
@@ -502,6 +510,20 @@ struct FrameAccounting {
         return result
     }
 
+    /// The first frame whose main-thread window ends after `time`. The main thread's segments
+    /// come in time order, so the search steps on from where the last one ended; the result is
+    /// the binary search's, since `windowEnds` is sorted.
+    private mutating func firstWindow(endingAfter time: Int64) -> Int {
+        var index = mainCursor
+        if index > 0, windowEnds[index - 1] > time {
+            index = windowEnds.partitioningIndex { $0 > time }
+        } else {
+            while index < windowEnds.count, windowEnds[index] <= time { index += 1 }
+        }
+        mainCursor = index
+        return index
+    }
+
     /// Adds one self-time segment of a thread, in category name number `categoryName`.
     mutating func add(_ segment: SelfTime.Segment, categoryName: Int, isMain: Bool) {
         let count = workStarts.count
@@ -515,7 +537,7 @@ struct FrameAccounting {
         }
         if isMain {
             var covered: Int64 = 0
-            var index = windowEnds.partitioningIndex { $0 > segment.start }
+            var index = firstWindow(endingAfter: segment.start)
             while index < count, workStarts[index] < segment.end {
                 let overlap = min(segment.end, windowEnds[index]).subtractingSaturating(max(segment.start, workStarts[index]))
                 if overlap > 0 {
