@@ -101,10 +101,13 @@ public enum FrameAnalyzer {
                 budgetShare: measuredTime > 0 ? min(1, Double(totals.mainMeasured) / Double(measuredTime)) : nil,
                 perFrameMain: PercentileSummary(values, zeroCount: frames.count - values.count))
         }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
-        // The sort keys are gathered first, through the buffer: a frame read out of the array
-        // is copied, which retains the dictionaries it holds.
-        let worstKeys = frames.withUnsafeBufferPointer { frames in
-            frames.indices.map { (overrun: frames[$0].overrun, main: frames[$0].mainThreadNanoseconds, index: frames[$0].index) }
+        // The sort keys are gathered first, from stored properties: a frame read out of the
+        // array is copied, which retains the dictionaries it holds.
+        let worstKeys = frames.indices.map { index in
+            (
+                overrun: FrameReport.Frame.overrun(commitEnd: frames[index].commitEnd, deadline: frames[index].deadline, lanes: frames[index].lanes),
+                main: frames[index].mainThreadNanoseconds, index: frames[index].index
+            )
         }
         let worst = worstKeys.indices.sorted { a, b in
             (worstKeys[a].overrun, worstKeys[a].main, worstKeys[b].index) > (worstKeys[b].overrun, worstKeys[b].main, worstKeys[a].index)
@@ -333,33 +336,31 @@ public enum FrameAnalyzer {
         var overruns: [Int64] = []
         mainThreadCosts.reserveCapacity(frames.count)
         overruns.reserveCapacity(frames.count)
-        // Through the buffer, by position: a frame read out of the array (a binding, or a
-        // computed property such as `overrun` called on `frames[index]`) is copied, which
-        // retains every dictionary and array it holds.
-        frames.withUnsafeBufferPointer { frames in
-            for index in frames.indices {
-                let overrun = frames[index].overrun
-                let deadline = frames[index].deadline
-                mainThreadCosts.append(frames[index].mainThreadNanoseconds)
-                overruns.append(overrun)
-                firstVsync = min(firstVsync, frames[index].vsync)
-                // A frame is measured until its commit, its deadline, or as long as it was late.
-                measuredEnd = max(measuredEnd, frames[index].commitEnd, deadline, deadline.addingSaturating(max(0, overrun)))
-                let duration = frames[index].duration
-                if duration > frozenThreshold {
-                    frozen += 1
-                } else if duration > interval {
-                    slow += 1
-                }
-                if frames[index].outcome == .partial { partial += 1 }
-                if frames[index].outcome == .dropped { dropped += 1 }
-                if overrun > 0 {
-                    late += 1
-                    delay = delay.addingSaturating(overrun)
-                    let cause = frames[index].hitchCause
-                    lateSpans.append((deadline, deadline.addingSaturating(overrun), cause == .none ? .commit : cause))
-                    missed = missed.addingSaturating(overrun / interval + (overrun % interval == 0 ? 0 : 1))
-                }
+        // Stored properties only, by position: a frame read out of the array (a binding, or a
+        // computed property called on `frames[index]`) is copied, which retains every
+        // dictionary and array it holds.
+        for index in frames.indices {
+            let deadline = frames[index].deadline
+            let overrun = FrameReport.Frame.overrun(commitEnd: frames[index].commitEnd, deadline: deadline, lanes: frames[index].lanes)
+            mainThreadCosts.append(frames[index].mainThreadNanoseconds)
+            overruns.append(overrun)
+            firstVsync = min(firstVsync, frames[index].vsync)
+            // A frame is measured until its commit, its deadline, or as long as it was late.
+            measuredEnd = max(measuredEnd, frames[index].commitEnd, deadline, deadline.addingSaturating(max(0, overrun)))
+            let duration = frames[index].commitEnd.subtractingSaturating(frames[index].vsync)  // the frame's duration
+            if duration > frozenThreshold {
+                frozen += 1
+            } else if duration > interval {
+                slow += 1
+            }
+            if frames[index].outcome == .partial { partial += 1 }
+            if frames[index].outcome == .dropped { dropped += 1 }
+            if overrun > 0 {
+                late += 1
+                delay = delay.addingSaturating(overrun)
+                let cause = frames[index].hitchCause
+                lateSpans.append((deadline, deadline.addingSaturating(overrun), cause == .none ? .commit : cause))
+                missed = missed.addingSaturating(overrun / interval + (overrun % interval == 0 ? 0 : 1))
             }
         }
         // Hitch time is the time during which some frame was late: the union of the late frames'
