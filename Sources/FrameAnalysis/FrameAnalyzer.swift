@@ -445,7 +445,8 @@ struct FrameAccounting {
     /// Per frame, main-thread self time inside its work window by category name number
     /// (``CategoryNames``).
     var mainByCategory: Tally
-    /// Per frame, main-thread self time inside its work window by span name (symbol raw value).
+    /// Per frame, main-thread self time inside its work window by span name (symbol raw value):
+    /// the three largest, what the frame's top spans need.
     var spanTime: Tally
     /// Per frame, other threads' self time inside its window by category name number.
     var backgroundByCategory: Tally
@@ -466,7 +467,10 @@ struct FrameAccounting {
     init(frames: [FrameReport.Frame], categoryNameCount: Int, spanNameCount: Int) {
         mainNanoseconds = Array(repeating: 0, count: frames.count)
         mainByCategory = Tally(keyCount: categoryNameCount)
-        spanTime = Tally(keyCount: spanNameCount)
+        // Main-thread segments come in time order, and each reaches frames in order from the
+        // last frame the previous one reached (windows are sorted and disjoint): frames come to
+        // the tally one after another, so it may keep only each frame's top spans.
+        spanTime = Tally(keyCount: spanNameCount, largestPerGroup: 3)
         backgroundByCategory = Tally(keyCount: categoryNameCount)
         workStarts = frames.map(\.workStart)
         vsyncs = frames.map(\.vsync)
@@ -485,18 +489,31 @@ struct FrameAccounting {
     /// - Returns: Per category name number, its main-thread time in each frame it ran in, in
     ///   frame order.
     mutating func finish(into frames: inout [FrameReport.Frame], categoryNames: [String], spanNames: SymbolTable) -> [[Int64]] {
-        let main = mainByCategory.finish(groupCount: frames.count)
-        let background = backgroundByCategory.finish(groupCount: frames.count)
-        let spans = spanTime.finish(groupCount: frames.count)
-        for index in frames.indices {
-            frames[index].mainThreadNanoseconds = mainNanoseconds[index]
-            frames[index].mainByCategory = main.dictionary(group: index, names: categoryNames)
-            frames[index].backgroundByCategory = background.dictionary(group: index, names: categoryNames)
-            frames[index].topSpans = Self.largest(spans[index], count: 3).map {
-                FrameReport.Contributor(name: spanNames[Symbol(rawValue: $0.key)], nanoseconds: $0.value)
+        // One tally at a time, each freed before the next is grouped.
+        let perFrameMain = finish(&mainByCategory, frameCount: frames.count) { main in
+            for index in frames.indices {
+                frames[index].mainThreadNanoseconds = mainNanoseconds[index]
+                frames[index].mainByCategory = main.dictionary(group: index, names: categoryNames)
+            }
+            return main.valuesByKey(keyCount: categoryNames.count)
+        }
+        finish(&backgroundByCategory, frameCount: frames.count) { background in
+            for index in frames.indices { frames[index].backgroundByCategory = background.dictionary(group: index, names: categoryNames) }
+        }
+        finish(&spanTime, frameCount: frames.count) { spans in
+            for index in frames.indices {
+                frames[index].topSpans = Self.largest(spans[index], count: 3).map {
+                    FrameReport.Contributor(name: spanNames[Symbol(rawValue: $0.key)], nanoseconds: $0.value)
+                }
             }
         }
-        return main.valuesByKey(keyCount: categoryNames.count)
+        return perFrameMain
+    }
+
+    /// Finishes `tally` and hands its sums to `body`, after which they are freed.
+    @discardableResult
+    private func finish<Result>(_ tally: inout Tally, frameCount: Int, _ body: (Tally.Sums) -> Result) -> Result {
+        body(tally.finish(groupCount: frameCount))
     }
 
     /// The `count` largest sums, largest first, the lower key first on ties.

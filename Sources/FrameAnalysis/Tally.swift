@@ -31,15 +31,30 @@ struct Tally {
     private var touched: [UInt32] = []
     private var group = -1
     private var entries: [Entry] = []
+    /// How many sums a group keeps, its largest; `nil` for all.
+    private let limit: Int?
 
     /// A tally of keys `0..<keyCount`.
-    init(keyCount: Int) { scratch = Array(repeating: 0, count: keyCount) }
+    init(keyCount: Int) {
+        scratch = Array(repeating: 0, count: keyCount)
+        limit = nil
+    }
+
+    /// A tally of keys `0..<keyCount` that keeps only each group's `limit` largest sums (the
+    /// lower key first on ties), for a group's top few out of many keys in a fraction of the
+    /// memory. Additions must come group by group in increasing order, so that a group's sums
+    /// are final when the next group begins.
+    init(keyCount: Int, largestPerGroup limit: Int) {
+        scratch = Array(repeating: 0, count: keyCount)
+        self.limit = limit
+    }
 
     /// Adds `value` (positive) to `key` in `group`. Groups and keys are positions: less than
     /// 2³² (a frame or a thread of a trace held in memory, a symbol).
     @inline(__always)
     mutating func add(_ value: Int64, key: Int, group: Int) {
         if group != self.group {
+            assert(limit == nil || group > self.group, "a tally that keeps the largest sums takes groups in increasing order")
             flush()
             self.group = group
         }
@@ -47,11 +62,28 @@ struct Tally {
         scratch[key] = scratch[key].addingSaturating(value)
     }
 
-    /// Appends the current group's sums to `entries` and clears the scratch.
+    /// Appends the current group's sums (its largest, with a limit) to `entries` and clears the
+    /// scratch.
     private mutating func flush() {
-        for key in touched {
-            entries.append(Entry(group: UInt32(group), key: key, value: scratch[Int(key)]))
-            scratch[Int(key)] = 0
+        if let limit {
+            // The largest first, the lower key first on ties.
+            let start = entries.count
+            for key in touched {
+                let entry = Entry(group: UInt32(group), key: key, value: scratch[Int(key)])
+                scratch[Int(key)] = 0
+                var position = entries.count
+                while position > start, (entries[position - 1].value, entry.key) < (entry.value, entries[position - 1].key) {
+                    position -= 1
+                }
+                guard position < start + limit else { continue }
+                entries.insert(entry, at: position)
+                if entries.count > start + limit { entries.removeLast() }
+            }
+        } else {
+            for key in touched {
+                entries.append(Entry(group: UInt32(group), key: key, value: scratch[Int(key)]))
+                scratch[Int(key)] = 0
+            }
         }
         touched.removeAll(keepingCapacity: true)
     }
