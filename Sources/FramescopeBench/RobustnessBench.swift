@@ -83,7 +83,7 @@ func runAnalysisBenchmark(path: String, repetitions: Int) -> Never {
     let text = report.map { $0.text(source: path) } ?? ""
     let renderNanoseconds = benchNow() - renderStart
     blackHole(text)
-    figure("read", Double(readNanoseconds) / 1e6, "ms", note: "\(trace.events.count) events")
+    figure("read", Double(readNanoseconds) / 1e6, "ms", note: "\(trace.events.count) events, \(trace.symbols.count) symbols, \(trace.argumentLists.count) argument lists")
     figure("analyze, best of \(samples.count)", Double(samples[0]) / 1e6, "ms", note: "median \(formatFixed(Double(samples[samples.count / 2]) / 1e6, decimals: 1)) ms")
     figure("text rendering", Double(renderNanoseconds) / 1e6, "ms")
     exit(0)
