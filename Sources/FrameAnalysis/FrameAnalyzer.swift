@@ -461,7 +461,7 @@ struct FrameAccounting {
     private let backgroundEnds: [Int64]
 
     /// - Parameters:
-    ///   - frames: The frames, in time order, with no main-thread time counted yet.
+    ///   - frames: The frames, in order of work start, with no main-thread time counted yet.
     ///   - categoryNameCount: The number of category names.
     ///   - spanNameCount: The number of symbols span names are drawn from.
     init(frames: [FrameReport.Frame], categoryNameCount: Int, spanNameCount: Int) {
@@ -473,6 +473,9 @@ struct FrameAccounting {
         spanTime = Tally(keyCount: spanNameCount, largestPerGroup: 3)
         backgroundByCategory = Tally(keyCount: categoryNameCount)
         workStarts = frames.map(\.workStart)
+        // Every frame source lists its frames by work start; the main-thread search and the
+        // top-spans tally rely on it.
+        assert(zip(workStarts, workStarts.dropFirst()).allSatisfy { $0 <= $1 }, "frames must come in work-start order")
         vsyncs = frames.map(\.vsync)
         windowEnds = frames.indices.map { index in
             let end = frames[index].commitEnd
