@@ -306,9 +306,11 @@ public enum FrameAnalyzer {
         let sorted = spans.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
         var frames: [FrameReport.Frame] = []
         frames.reserveCapacity(sorted.count)
+        // The last frame's commit, kept apart: reading `frames.last` copies the whole frame.
+        var lastCommitEnd: Int64?
         for span in sorted {
             // A frame span inside another frame span is not a frame of its own.
-            if let last = frames.last, span.start < last.commitEnd { continue }
+            if let lastCommitEnd, span.start < lastCommitEnd { continue }
             let arguments = trace.argumentLists[Int(span.arguments)]
             var vsync = span.start
             if let since = arguments[FrameContract.Key.sinceVsync]?.integer, since >= 0 {
@@ -319,6 +321,7 @@ public enum FrameAnalyzer {
                 index: frames.count, vsync: vsync, deadline: vsync.addingSaturating(budget), workStart: span.start, commitEnd: span.end)
             frame.sourceIndex = arguments[FrameContract.Key.index]?.integer
             frames.append(frame)
+            lastCommitEnd = frame.commitEnd
         }
         return frames
     }
