@@ -29,18 +29,23 @@ extension FrameAnalyzer {
     /// - Returns: The figures, or `nil` when the trace has no input events.
     /// - Complexity: O(*n* + *k* log *f*) for *n* events, *k* inputs and *f* frames.
     public static func inputFigures(of trace: Trace, frames: [FrameReport.Frame]) -> FrameReport.InputFigures? {
-        var inputCategories: Set<Symbol> = []
+        // Per symbol (by raw value), whether it is an input category: an array, not a set, so
+        // that testing an event costs no hash.
+        var isInputCategory = Array(repeating: false, count: trace.symbols.count)
         let input = FrameContract.inputCategory
         for (index, name) in trace.symbols.strings.enumerated() where name.contains(input) {
             if name == input || name.split(separator: ",").contains(where: { $0.trimmingSpaces == input }) {
-                inputCategories.insert(Symbol(rawValue: UInt32(index)))
+                isInputCategory[index] = true
             }
         }
-        guard !inputCategories.isEmpty else { return nil }
+        guard isInputCategory.contains(true) else { return nil }
+        // The frames' commits, read once: a frame read in the search below would be copied.
+        let commitEnds = frames.indices.map { frames[$0].commitEnd }
         var inputs = 0, ignored = 0, unreflected = 0
         var latencies: [Int64] = []
         for event in trace.events where event.phase == .instant || event.phase == .complete {
-            guard inputCategories.contains(event.category) else { continue }
+            let category = Int(event.category.rawValue)
+            guard category < isInputCategory.count, isInputCategory[category] else { continue }
             inputs += 1
             let arguments = trace.argumentLists[Int(event.arguments)]
             if isTrue(arguments[FrameContract.Key.ignored]) {
@@ -49,14 +54,14 @@ extension FrameAnalyzer {
             }
             // The reflecting frame is the first whose work ends after the input's ts: either it
             // contains ts or it is the first to start after it (frames do not overlap).
-            let low = frames.partitioningIndex { $0.commitEnd > event.timestamp }
-            guard low < frames.count else {
+            let low = commitEnds.partitioningIndex { $0 > event.timestamp }
+            guard low < commitEnds.count else {
                 unreflected += 1
                 continue
             }
             var inputTime = event.timestamp
             if let since = sinceInput(arguments[FrameContract.Key.sinceInput]), since >= 0 { inputTime = inputTime.subtractingSaturating(since) }
-            latencies.append(frames[low].commitEnd.subtractingSaturating(inputTime))
+            latencies.append(commitEnds[low].subtractingSaturating(inputTime))
         }
         guard inputs > 0 else { return nil }
         return FrameReport.InputFigures(inputs: inputs, ignored: ignored, unreflected: unreflected, latency: PercentileSummary(latencies))

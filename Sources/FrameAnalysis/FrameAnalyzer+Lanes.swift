@@ -39,8 +39,8 @@ extension FrameAnalyzer {
             for (position, frame) in frames.enumerated() {
                 if let index = frame.sourceIndex, positionByIndex[index] == nil { positionByIndex[index] = position }
             }
-            for (thread, threadSpans) in spans.byThread where thread != main {
-                for span in threadSpans where span.category == renderCategory {
+            for (slot, thread) in spans.threads.enumerated() where thread != main {
+                for span in spans.spans(inSlot: slot) where span.category == renderCategory {
                     let arguments = trace.argumentLists[Int(span.arguments)]
                     guard let index = arguments[FrameContract.Key.renderedFrame]?.integerValue, let position = positionByIndex[index] else { continue }
                     let deadline = arguments[FrameContract.Key.untilDeadline]?.integerValue.map { span.start.addingSaturating($0) }
@@ -51,9 +51,9 @@ extension FrameAnalyzer {
         case .frameMarkers:
             let names = Set(["DrawFrame", "DrawFrames"].compactMap { trace.symbols.lookup($0) })
             guard !names.isEmpty else { return [] }
-            for (thread, threadSpans) in spans.byThread where thread != main {
+            for (slot, thread) in spans.threads.enumerated() where thread != main {
                 var coveredUntil = Int64.min
-                for span in threadSpans where names.contains(span.name) && span.start >= coveredUntil {
+                for span in spans.spans(inSlot: slot) where names.contains(span.name) && span.start >= coveredUntil {
                     coveredUntil = span.end
                     // The last frame that began at or before the draw.
                     let low = frames.partitioningIndex { $0.workStart > span.start }
@@ -143,32 +143,37 @@ extension FrameAnalyzer {
     /// trace has them, a render lane (the sum of its render work, due at the render deadline).
     /// The background lane is the jobs the frame applied. A frame is late when any lane with a
     /// deadline missed it; its cause is the lane that missed first (a source's own cause wins).
+    /// - Parameters:
+    ///   - renderByCategory: The render lane's cost per frame by category name number
+    ///     (``renderCategories(_:spans:frameCount:names:)``), `nil` without render work.
+    ///   - categoryNames: The names of those numbers.
     static func assignLanes(
-        _ frames: inout [FrameReport.Frame], render: [RenderWork], renderByCategory: [[String: Int64]], jobs: [FedJob], interval: Int64
+        _ frames: inout [FrameReport.Frame], render: [RenderWork], renderByCategory: Tally.Sums?, categoryNames: [String], jobs: [FedJob],
+        interval: Int64
     ) {
         var renderByFrame: [Int: [RenderWork]] = [:]
         for work in render { renderByFrame[work.frame, default: []].append(work) }
         var jobsByFrame: [Int: [FedJob]] = [:]
         for job in jobs { jobsByFrame[job.appliedFrame, default: []].append(job) }
-        for index in frames.indices {
-            var frame = frames[index]
+        // Each frame is filled in place: a copy would retain every dictionary it holds.
+        func fill(_ frame: inout FrameReport.Frame, at index: Int) {
             if frame.lanes.isEmpty {
                 frame.lanes.append(
                     FrameReport.LaneTiming(
                         lane: .main, costNanoseconds: frame.mainThreadNanoseconds, start: frame.workStart, end: frame.commitEnd,
                         deadline: frame.deadline, byCategory: frame.mainByCategory))
-                if let works = renderByFrame[index] {
+                if !renderByFrame.isEmpty, let works = renderByFrame[index] {
                     var cost: Int64 = 0
                     for work in works { cost = cost.addingSaturating(work.end.subtractingSaturating(work.start)) }
                     let deadline = works.compactMap(\.deadline).first ?? frame.deadline.addingSaturating(interval)
                     frame.lanes.append(
                         FrameReport.LaneTiming(
                             lane: .render, costNanoseconds: cost, start: works.map(\.start).min(), end: works.map(\.end).max(),
-                            deadline: deadline, byCategory: index < renderByCategory.count ? renderByCategory[index] : [:]))
+                            deadline: deadline, byCategory: renderByCategory?.dictionary(group: index, names: categoryNames) ?? [:]))
                     frame.presentation = works.compactMap(\.presentation).max()
                 }
             }
-            if let fed = jobsByFrame[index] {
+            if !jobsByFrame.isEmpty, let fed = jobsByFrame[index] {
                 var cost: Int64 = 0
                 var byCategory: [String: Int64] = [:]
                 for job in fed {
@@ -183,8 +188,8 @@ extension FrameAnalyzer {
             if frame.hitchCause == .none, frame.overrun > 0 {
                 frame.hitchCause = firstMissedLane(of: frame)?.hitchCause ?? .commit
             }
-            frames[index] = frame
         }
+        for index in frames.indices { fill(&frames[index], at: index) }
     }
 
     /// The lane that missed its deadline first: the earliest deadline among the lanes that ended
@@ -194,13 +199,11 @@ extension FrameAnalyzer {
         return frame.lanes.filter { ($0.overrun ?? 0) > 0 }.min { ($0.deadline ?? .max, $0.lane) < ($1.deadline ?? .max, $1.lane) }?.lane
     }
 
-    /// Render-lane self time by category per frame: the render threads' self-time segments
-    /// inside each frame's render work.
-    static func renderCategories(
-        _ render: [RenderWork], spans: SpanIndex, frameCount: Int, categoryName: (Symbol) -> String
-    ) -> [[String: Int64]] {
-        guard !render.isEmpty else { return [] }
-        var result = Array(repeating: [String: Int64](), count: frameCount)
+    /// Render-lane self time by category name number (``CategoryNames``) per frame: the render
+    /// threads' self-time segments inside each frame's render work; `nil` without render work.
+    static func renderCategories(_ render: [RenderWork], spans: SpanIndex, frameCount: Int, names: CategoryNames) -> Tally.Sums? {
+        guard !render.isEmpty else { return nil }
+        var result = Tally(keyCount: names.names.count)
         var byThread: [ThreadKey: [RenderWork]] = [:]
         for work in render { byThread[work.thread, default: []].append(work) }
         for (thread, works) in byThread {
@@ -212,42 +215,46 @@ extension FrameAnalyzer {
                 let work = sorted[low - 1]
                 let overlap = min(segment.end, work.end).subtractingSaturating(segment.start)
                 guard overlap > 0 else { return }
-                let name = categoryName(segment.category)
-                result[work.frame][name] = (result[work.frame][name] ?? 0).addingSaturating(overlap)
+                result.add(overlap, key: names.nameOfCategory[spans.categories.number(of: segment.category)], group: work.frame)
             }
         }
-        return result
+        return result.finish(groupCount: frameCount)
     }
 
     /// Per-lane figures over all frames: a lane that some frame has counts 0 in the frames
     /// without it.
     static func laneFigures(_ frames: [FrameReport.Frame], interval: Int64) -> [FrameReport.LaneFigures] {
-        var costs: [Lane: [Int64]] = [:]
-        var late: [Lane: Int] = [:]
-        var byCategory: [Lane: [String: [Int64]]] = [:]
+        // Per lane, by its position in pipeline order.
+        let lanes = Lane.allCases
+        var costs = Array(repeating: [Int64](), count: lanes.count)
+        var late = Array(repeating: 0, count: lanes.count)
+        var byCategory = Array(repeating: [String: [Int64]](), count: lanes.count)
         var latency: [Int64] = []
         var jobs = 0
-        for frame in frames {
-            for timing in frame.lanes {
-                costs[timing.lane, default: []].append(timing.costNanoseconds)
-                if (timing.overrun ?? 0) > 0 { late[timing.lane, default: 0] += 1 }
-                for (name, nanoseconds) in timing.byCategory { byCategory[timing.lane, default: [:]][name, default: []].append(nanoseconds) }
+        // By position, reading fields in place: binding a frame to a name would copy it.
+        for index in frames.indices {
+            for timing in frames[index].lanes {
+                let lane = lanes.firstIndex(of: timing.lane)!
+                costs[lane].append(timing.costNanoseconds)
+                if (timing.overrun ?? 0) > 0 { late[lane] += 1 }
+                for (name, nanoseconds) in timing.byCategory { byCategory[lane][name, default: []].append(nanoseconds) }
             }
-            if let feed = frame.feed {
+            if let feed = frames[index].feed {
                 jobs += feed.jobs
                 latency += feed.latencyFrames.map(Int64.init)
             }
         }
-        return costs.keys.sorted().map { lane in
-            let values = costs[lane]!
-            let categories = (byCategory[lane] ?? [:]).map { name, values in
+        return lanes.indices.filter { !costs[$0].isEmpty }.map { position in
+            let lane = lanes[position]
+            let values = costs[position]
+            let categories = byCategory[position].map { name, values in
                 FrameReport.LaneCategory(
                     name: name, totalNanoseconds: values.reduce(0) { $0.addingSaturating($1) },
                     perFrame: PercentileSummary(values, zeroCount: frames.count - values.count))
             }.sorted { ($0.totalNanoseconds, $1.name) > ($1.totalNanoseconds, $0.name) }
             return FrameReport.LaneFigures(
                 lane: lane, framesWithWork: values.count, cost: PercentileSummary(values, zeroCount: frames.count - values.count),
-                lateFrames: late[lane] ?? 0, categories: categories, jobs: lane == .background ? jobs : nil,
+                lateFrames: late[position], categories: categories, jobs: lane == .background ? jobs : nil,
                 deliveryLatencyFrames: lane == .background ? PercentileSummary(latency) : nil)
         }
     }

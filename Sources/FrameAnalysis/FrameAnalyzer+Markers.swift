@@ -22,14 +22,15 @@ extension FrameAnalyzer {
             guard !matching.isEmpty else { continue }
             // Spans: the main thread's, else the thread with the most.
             var byThread: [ThreadKey: [Span]] = [:]
-            for (thread, threadSpans) in spans.byThread {
-                let marked = threadSpans.filter { matching.contains($0.name) }
+            for (slot, thread) in spans.threads.enumerated() {
+                let marked = spans.spans(inSlot: slot).filter { matching.contains($0.name) }
                 if !marked.isEmpty { byThread[thread] = marked }
             }
             let thread = main.flatMap { byThread[$0] == nil ? nil : $0 }
                 ?? byThread.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
             if let thread, let marked = byThread[thread] {
                 var frames: [FrameReport.Frame] = []
+                frames.reserveCapacity(marked.count)
                 for span in marked where frames.last.map({ span.start >= $0.commitEnd }) ?? true {
                     frames.append(
                         FrameReport.Frame(
@@ -47,6 +48,7 @@ extension FrameAnalyzer {
             marks.sort()
             guard marks.count >= 2 else { continue }
             var frames: [FrameReport.Frame] = []
+            frames.reserveCapacity(marks.count - 1)
             // A mark is a frame presented (Tracy's FrameMark); the gap to the next one, rounded to
             // whole vsyncs so that timer jitter is not a hitch, is how long the frame was shown.
             for (start, end) in zip(marks, marks.dropFirst()) where end > start {

@@ -71,87 +71,138 @@ public enum FrameAnalyzer {
         // Chrome traces report kinds of work (script, style, layout, ...) instead of Chrome's
         // trace categories: see ChromeWorkKind. Other traces keep their categories.
         var trace = trace
-        let spans = SpanIndex(trace: trace, workKinds: ChromeWorkKind.nameTable(for: &trace))
-        let (main, mainRule) = mainThread(of: trace, spans: spans, options: options)
-        let mainSpans = main.map { spans.spans(on: $0) } ?? []
-        let chrome = main.map { ChromeFrameEvents(trace: trace, processID: $0.processID) }
-        let (interval, intervalSource) = frameInterval(of: trace, options: options, chrome: chrome)
-        let found = findFrames(trace: trace, spans: spans, main: main, mainSpans: mainSpans, chrome: chrome, interval: interval, options: options)
-        var frames = found.frames
-        let frameCategory = found.source == .frameSpans ? trace.symbols.lookup(FrameContract.frameCategory) : nil
-
-        var accounting = FrameAccounting(frames: frames)
-        let measureStart = frames.first?.vsync ?? 0
-        let measureEnd = frames.last.map { max($0.commitEnd, $0.deadline) } ?? 0
-        var categoryTotals: [Symbol: CategoryTotals] = [:]
-        for (thread, threadSpans) in spans.byThread {
-            let isMain = thread == main
-            SelfTime.sweep(threadSpans) { segment in
-                var totals = categoryTotals[segment.category, default: CategoryTotals()]
-                totals.add(segment.duration, isMain: isMain)
-                if isMain {
-                    let inside = min(segment.end, measureEnd).subtractingSaturating(max(segment.start, measureStart))
-                    if inside > 0 { totals.mainMeasured = totals.mainMeasured.addingSaturating(inside) }
-                }
-                categoryTotals[segment.category] = totals
-                accounting.add(segment, category: categoryName(segment.category, frameCategory: frameCategory, trace: trace), isMain: isMain)
-            }
-            for span in threadSpans { categoryTotals[span.category, default: CategoryTotals()].spanCount += 1 }
-        }
-        frames = accounting.frames
-        for index in frames.indices {
-            frames[index].topSpans = accounting.spanTime[index].sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(3).map {
-                FrameReport.Contributor(name: trace.symbols[$0.key], nanoseconds: $0.value)
-            }
-        }
-        let name = { (symbol: Symbol) in categoryName(symbol, frameCategory: frameCategory, trace: trace) }
-        let render = renderWork(trace: trace, spans: spans, main: main, frames: frames, source: found.source, interval: interval)
-        let jobs = fedJobs(trace: trace, spans: spans, main: main, frames: frames, categoryName: name)
+        let workKinds = ChromeWorkKind.nameTable(for: &trace)
+        var measured = measure(trace, workKinds: workKinds, options: options)
+        // Taken out of `measured`, so that filling the frames in place copies none of them.
+        var frames = measured.found.frames
+        measured.found.frames = []
+        let names = measured.names
+        let interval = measured.interval
+        let perFrameMain = measured.accounting.finish(into: &frames, categoryNames: names.names, spanNames: trace.symbols)
         assignLanes(
-            &frames, render: render, renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, categoryName: name),
-            jobs: jobs, interval: interval)
+            &frames, render: measured.render, renderByCategory: measured.renderByCategory, categoryNames: names.names, jobs: measured.jobs,
+            interval: interval)
         let method = FrameReport.Method(
-            frameIntervalNanoseconds: interval, frameIntervalSource: intervalSource, mainThread: main,
-            mainThreadName: main.flatMap { trace.threadName($0) }, mainThreadRule: mainRule, frameSource: found.source,
-            frameSourceDetail: found.detail, clock: trace.metadata.clock)
-        var summary = summarize(frames, interval: interval, mainOutside: accounting.mainOutsideFrames)
-        summary.backgroundInFramesNanoseconds = accounting.backgroundInFrames
-        summary.backgroundOutsideFramesNanoseconds = accounting.backgroundOutsideFrames
-        let measured = summary.measuredNanoseconds
-        let perFrameByCategory = perFrameMainByCategory(frames)
+            frameIntervalNanoseconds: interval, frameIntervalSource: measured.intervalSource, mainThread: measured.main,
+            mainThreadName: measured.main.flatMap { trace.threadName($0) }, mainThreadRule: measured.mainRule,
+            frameSource: measured.found.source, frameSourceDetail: measured.found.detail, clock: trace.metadata.clock)
+        var summary = summarize(frames, interval: interval, mainOutside: measured.accounting.mainOutsideFrames)
+        summary.backgroundInFramesNanoseconds = measured.accounting.backgroundInFrames
+        summary.backgroundOutsideFramesNanoseconds = measured.accounting.backgroundOutsideFrames
+        let measuredTime = summary.measuredNanoseconds
         // A category's per-frame summary counts 0 in every frame it did not run in, without
         // writing those zeros out: O(its frames), not O(all frames), per category.
-        func perFrameSummary(_ name: String) -> PercentileSummary<Int64>? {
-            let values = perFrameByCategory[name] ?? []
-            return PercentileSummary(values, zeroCount: frames.count - values.count)
-        }
-        let categories = categoryTotals.map { symbol, totals in
-            let name = categoryName(symbol, frameCategory: frameCategory, trace: trace)
+        let categories = measured.totals.indices.map { number in
+            let totals = measured.totals[number]
+            let values = perFrameMain[names.nameOfCategory[number]]
             return FrameReport.CategoryFigures(
-                name: name, spanCount: totals.spanCount, mainNanoseconds: totals.main, backgroundNanoseconds: totals.background,
-                budgetShare: measured > 0 ? min(1, Double(totals.mainMeasured) / Double(measured)) : nil,
-                perFrameMain: perFrameSummary(name))
+                name: names.names[names.nameOfCategory[number]], spanCount: totals.spanCount, mainNanoseconds: totals.main,
+                backgroundNanoseconds: totals.background,
+                budgetShare: measuredTime > 0 ? min(1, Double(totals.mainMeasured) / Double(measuredTime)) : nil,
+                perFrameMain: PercentileSummary(values, zeroCount: frames.count - values.count))
         }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
-        // Positions are sorted, not frames: a frame holds dictionaries, and moving one retains them.
-        let worst = frames.indices.sorted { a, b in
-            (frames[a].overrun, frames[a].mainThreadNanoseconds, frames[b].index) > (frames[b].overrun, frames[b].mainThreadNanoseconds, frames[a].index)
+        // The sort keys are gathered first, from stored properties: a frame read out of the
+        // array is copied, which retains the dictionaries it holds.
+        let worstKeys = frames.indices.map { index in
+            (
+                overrun: FrameReport.Frame.overrun(commitEnd: frames[index].commitEnd, deadline: frames[index].deadline, lanes: frames[index].lanes),
+                main: frames[index].mainThreadNanoseconds, index: frames[index].index
+            )
+        }
+        let worst = worstKeys.indices.sorted { a, b in
+            (worstKeys[a].overrun, worstKeys[a].main, worstKeys[b].index) > (worstKeys[b].overrun, worstKeys[b].main, worstKeys[a].index)
         }
         .prefix(options.worstFrameCount)
         .map { FrameReport.WorstFrame(frame: frames[$0], topSpans: frames[$0].topSpans) }
-        let threads = trace.allThreads.map { thread in
-            let threadSpans = spans.spans(on: thread.key)
-            var selfByCategory: [Symbol: Int64] = [:]
-            SelfTime.sweep(threadSpans) { selfByCategory[$0.category, default: 0] = selfByCategory[$0.category, default: 0].addingSaturating($0.duration) }
-            let top = selfByCategory.max { ($0.value, $1.key) < ($1.value, $0.key) }
-            return FrameReport.ThreadFigures(
-                key: thread.key, name: thread.name, isMain: thread.key == main, spanCount: threadSpans.count,
-                busyNanoseconds: spans.busyTime(on: thread.key),
-                topCategory: top.map { categoryName($0.key, frameCategory: frameCategory, trace: trace) })
-        }.sorted { ($0.isMain ? 0 : 1, -$0.busyNanoseconds, $0.key) < ($1.isMain ? 0 : 1, -$1.busyNanoseconds, $1.key) }
         return FrameReport(
             method: method, frames: frames, summary: summary, categories: categories, worstFrames: Array(worst),
-            threads: threads, lanes: laneFigures(frames, interval: interval), backgroundJobs: jobs.sorted { ($0.appliedAt, $0.start) < ($1.appliedAt, $1.start) },
+            threads: measured.threads, lanes: laneFigures(frames, interval: interval),
+            backgroundJobs: measured.jobs.sorted { ($0.appliedAt, $0.start) < ($1.appliedAt, $1.start) },
             diagnostics: trace.diagnostics, input: inputFigures(of: trace, frames: frames))
+    }
+
+    /// What the analysis measures on a trace's spans, for ``analyze(_:options:)`` to turn into a
+    /// report. Measured apart from the report so that the spans are freed before the frames get
+    /// their dictionaries.
+    struct Measurements {
+        var main: ThreadKey?
+        var mainRule: FrameReport.MainThreadRule
+        var interval: Int64
+        var intervalSource: FrameReport.FrameIntervalSource
+        var found: FoundFrames
+        var names: CategoryNames
+        /// Per category number (``CategoryIndex``), its totals over the trace.
+        var totals: [CategoryTotals]
+        /// The frames' self time, not yet written into them.
+        var accounting: FrameAccounting
+        var threads: [FrameReport.ThreadFigures]
+        var render: [RenderWork]
+        /// The render lane's cost per frame by category name number; `nil` without render work.
+        var renderByCategory: Tally.Sums?
+        var jobs: [FedJob]
+    }
+
+    /// Finds the main thread, the frame interval and the frames, and sweeps each thread's spans
+    /// once for its self time: per category, per frame and per thread, in arrays indexed by
+    /// category number and thread slot, so that nothing is hashed per span.
+    static func measure(_ trace: Trace, workKinds: WorkKindTable?, options: AnalysisOptions) -> Measurements {
+        let spans = SpanIndex(trace: trace, workKinds: workKinds)
+        let allThreads = spans.allThreads(of: trace)
+        let (main, mainRule) = mainThread(of: trace, threads: allThreads, spans: spans, options: options)
+        let mainSlot = main.flatMap { spans.slot(of: $0) }
+        let mainSpans = mainSlot.map { spans.spans(inSlot: $0) } ?? []
+        let chrome = main.map { ChromeFrameEvents(trace: trace, processID: $0.processID) }
+        let (interval, intervalSource) = frameInterval(of: trace, options: options, chrome: chrome)
+        let found = findFrames(trace: trace, spans: spans, main: main, mainSpans: mainSpans, chrome: chrome, interval: interval, options: options)
+        let frames = found.frames
+        let frameCategory = found.source == .frameSpans ? trace.symbols.lookup(FrameContract.frameCategory) : nil
+        let names = CategoryNames(spans.categories, frameCategory: frameCategory, trace: trace)
+
+        var accounting = FrameAccounting(frames: frames, categoryNameCount: names.names.count, spanNameCount: trace.symbols.count)
+        var totals = Array(repeating: CategoryTotals(), count: spans.categories.count)
+        var selfByThread = Tally(keyCount: spans.categories.count)
+        let measureStart = frames.first?.vsync ?? 0
+        let measureEnd = frames.last.map { max($0.commitEnd, $0.deadline) } ?? 0
+        for slot in spans.threads.indices {
+            let threadSpans = spans.spans(inSlot: slot)
+            let isMain = slot == mainSlot
+            SelfTime.sweep(threadSpans) { segment in
+                let category = spans.categories.number(of: segment.category)
+                let duration = segment.duration
+                totals[category].add(duration, isMain: isMain)
+                if isMain {
+                    let inside = min(segment.end, measureEnd).subtractingSaturating(max(segment.start, measureStart))
+                    if inside > 0 { totals[category].mainMeasured = totals[category].mainMeasured.addingSaturating(inside) }
+                }
+                selfByThread.add(duration, key: category, group: slot)
+                accounting.add(segment, categoryName: names.nameOfCategory[category], isMain: isMain)
+            }
+            for span in threadSpans { totals[spans.categories.number(of: span.category)].spanCount += 1 }
+        }
+
+        let selfSums = selfByThread.finish(groupCount: spans.threads.count)
+        let threads = allThreads.map { thread in
+            let slot = spans.slot(of: thread.key)
+            // The category with the most self time; the lower symbol on ties.
+            let top = slot.flatMap { slot in
+                selfSums[slot].max {
+                    ($0.value, spans.categories.symbols[Int($1.key)]) < ($1.value, spans.categories.symbols[Int($0.key)])
+                }
+            }
+            return FrameReport.ThreadFigures(
+                key: thread.key, name: thread.name, isMain: thread.key == main, spanCount: slot.map { spans.spans(inSlot: $0).count } ?? 0,
+                busyNanoseconds: slot.map { spans.busyTime(inSlot: $0) } ?? 0,
+                topCategory: top.map { names.names[names.nameOfCategory[Int($0.key)]] })
+        }.sorted { ($0.isMain ? 0 : 1, -$0.busyNanoseconds, $0.key) < ($1.isMain ? 0 : 1, -$1.busyNanoseconds, $1.key) }
+
+        let render = renderWork(trace: trace, spans: spans, main: main, frames: frames, source: found.source, interval: interval)
+        let jobs = fedJobs(trace: trace, spans: spans, main: main, frames: frames) {
+            categoryName($0, frameCategory: frameCategory, trace: trace)
+        }
+        return Measurements(
+            main: main, mainRule: mainRule, interval: interval, intervalSource: intervalSource, found: found, names: names, totals: totals,
+            accounting: accounting, threads: threads, render: render,
+            renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names), jobs: jobs)
     }
 
     /// The name self time of a category is reported under: a frame span's own time, not covered
@@ -162,17 +213,6 @@ public enum FrameAnalyzer {
 
     /// The category name under which a frame's time not covered by a child span is reported.
     public static let unattributedCategory = "(unattributed)"
-
-    /// Per category, its main-thread time in each frame it ran in (frames where it did not run
-    /// are left out: they count as 0), in one pass over the frames' own category maps:
-    /// O(frames × categories per frame), never frames × all categories.
-    static func perFrameMainByCategory(_ frames: [FrameReport.Frame]) -> [String: [Int64]] {
-        var result: [String: [Int64]] = [:]
-        for frame in frames {
-            for (name, nanoseconds) in frame.mainByCategory { result[name, default: []].append(nanoseconds) }
-        }
-        return result
-    }
 
     // MARK: - Choosing P and the main thread
 
@@ -188,18 +228,24 @@ public enum FrameAnalyzer {
         return (16_666_667, .defaultRate)
     }
 
-    static func mainThread(of trace: Trace, spans: SpanIndex, options: AnalysisOptions) -> (ThreadKey?, FrameReport.MainThreadRule) {
+    /// - Parameter threads: The trace's threads, as ``FrameTrace/Trace/allThreads`` lists them.
+    static func mainThread(
+        of trace: Trace, threads: [TraceThread], spans: SpanIndex, options: AnalysisOptions
+    ) -> (ThreadKey?, FrameReport.MainThreadRule) {
         if let chosen = options.mainThread { return (chosen, .option) }
         if let main = trace.metadata.mainThread { return (main, .traceMetadata) }
         var best: (rank: Int, busy: Int64, key: ThreadKey)?
-        for thread in trace.allThreads {
+        for thread in threads {
             guard let name = thread.name?.lowercased(), let rank = mainThreadNames.firstIndex(of: name) else { continue }
             let candidate = (rank: -rank, busy: spans.busyTime(on: thread.key), key: thread.key)
             if best.map({ (candidate.rank, candidate.busy, $0.key) > ($0.rank, $0.busy, candidate.key) }) ?? true { best = candidate }
         }
         if let best { return (best.key, .threadName) }
-        if let busiest = spans.byThread.keys.max(by: { (spans.busyTime(on: $0), $1) < (spans.busyTime(on: $1), $0) }) {
-            return (busiest, .busiestThread)
+        let withSpans = spans.threads.indices.filter { !spans.spans(inSlot: $0).isEmpty }
+        if let busiest = withSpans.max(by: {
+            (spans.busyTime(inSlot: $0), spans.threads[$1]) < (spans.busyTime(inSlot: $1), spans.threads[$0])
+        }) {
+            return (spans.threads[busiest], .busiestThread)
         }
         return (nil, .none)
     }
@@ -259,9 +305,12 @@ public enum FrameAnalyzer {
     static func spanFrames(_ spans: [Span], trace: Trace, interval: Int64) -> [FrameReport.Frame] {
         let sorted = spans.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
         var frames: [FrameReport.Frame] = []
+        frames.reserveCapacity(sorted.count)
+        // The last frame's commit, kept apart: reading `frames.last` copies the whole frame.
+        var lastCommitEnd: Int64?
         for span in sorted {
             // A frame span inside another frame span is not a frame of its own.
-            if let last = frames.last, span.start < last.commitEnd { continue }
+            if let lastCommitEnd, span.start < lastCommitEnd { continue }
             let arguments = trace.argumentLists[Int(span.arguments)]
             var vsync = span.start
             if let since = arguments[FrameContract.Key.sinceVsync]?.integerValue, since >= 0 {
@@ -272,6 +321,7 @@ public enum FrameAnalyzer {
                 index: frames.count, vsync: vsync, deadline: vsync.addingSaturating(budget), workStart: span.start, commitEnd: span.end)
             frame.sourceIndex = arguments[FrameContract.Key.index]?.integerValue
             frames.append(frame)
+            lastCommitEnd = frame.commitEnd
         }
         return frames
     }
@@ -284,21 +334,35 @@ public enum FrameAnalyzer {
         var delay: Int64 = 0
         var lateSpans: [(start: Int64, end: Int64, cause: HitchCause)] = []
         var measuredEnd = Int64.min
-        for frame in frames {
-            let overrun = frame.overrun
+        var firstVsync = Int64.max
+        var mainThreadCosts: [Int64] = []
+        var overruns: [Int64] = []
+        mainThreadCosts.reserveCapacity(frames.count)
+        overruns.reserveCapacity(frames.count)
+        // Stored properties only, by position: a frame read out of the array (a binding, or a
+        // computed property called on `frames[index]`) is copied, which retains every
+        // dictionary and array it holds.
+        for index in frames.indices {
+            let deadline = frames[index].deadline
+            let overrun = FrameReport.Frame.overrun(commitEnd: frames[index].commitEnd, deadline: deadline, lanes: frames[index].lanes)
+            mainThreadCosts.append(frames[index].mainThreadNanoseconds)
+            overruns.append(overrun)
+            firstVsync = min(firstVsync, frames[index].vsync)
             // A frame is measured until its commit, its deadline, or as long as it was late.
-            measuredEnd = max(measuredEnd, frame.commitEnd, frame.deadline, frame.deadline.addingSaturating(max(0, overrun)))
-            if frame.duration > frozenThreshold {
+            measuredEnd = max(measuredEnd, frames[index].commitEnd, deadline, deadline.addingSaturating(max(0, overrun)))
+            let duration = frames[index].commitEnd.subtractingSaturating(frames[index].vsync)  // the frame's duration
+            if duration > frozenThreshold {
                 frozen += 1
-            } else if frame.duration > interval {
+            } else if duration > interval {
                 slow += 1
             }
-            if frame.outcome == .partial { partial += 1 }
-            if frame.outcome == .dropped { dropped += 1 }
+            if frames[index].outcome == .partial { partial += 1 }
+            if frames[index].outcome == .dropped { dropped += 1 }
             if overrun > 0 {
                 late += 1
                 delay = delay.addingSaturating(overrun)
-                lateSpans.append((frame.deadline, frame.deadline.addingSaturating(overrun), frame.hitchCause == .none ? .commit : frame.hitchCause))
+                let cause = frames[index].hitchCause
+                lateSpans.append((deadline, deadline.addingSaturating(overrun), cause == .none ? .commit : cause))
                 missed = missed.addingSaturating(overrun / interval + (overrun % interval == 0 ? 0 : 1))
             }
         }
@@ -308,14 +372,14 @@ public enum FrameAnalyzer {
         // otherwise count the same moment twice, and hitch time could pass the measured time.
         // Each moment is credited to the cause of the frame that was late first then.
         let (hitch, hitchByCause) = hitchByCause(lateSpans)
-        let measured = frames.isEmpty ? 0 : measuredEnd.subtractingSaturating(frames.map(\.vsync).min()!)
+        let measured = frames.isEmpty ? 0 : measuredEnd.subtractingSaturating(firstVsync)
         let ratio = measured > 0 ? (Double(hitch) / 1e6) / (Double(measured) / 1e9) : 0
         var summary = FrameReport.Summary(
             frameCount: frames.count, slowFrames: slow, frozenFrames: frozen, lateFrames: late, missedVsyncs: missed,
             hitchNanoseconds: hitch, measuredNanoseconds: measured, hitchTimeRatio: ratio,
             hitchBand: frames.isEmpty ? nil : HitchBand(hitchTimeRatio: ratio),
-            frameDelaySeconds: Double(delay) / 1e9, mainThreadCost: PercentileSummary(frames.map(\.mainThreadNanoseconds)),
-            overrun: PercentileSummary(frames.map(\.overrun)), mainOutsideFramesNanoseconds: mainOutside)
+            frameDelaySeconds: Double(delay) / 1e9, mainThreadCost: PercentileSummary(mainThreadCosts, zeroCount: 0),
+            overrun: PercentileSummary(overruns, zeroCount: 0), mainOutsideFramesNanoseconds: mainOutside)
         summary.hitchNanosecondsByCause = hitchByCause
         summary.partialFrames = partial
         summary.droppedFrames = dropped
@@ -339,6 +403,31 @@ struct CategoryTotals {
     }
 }
 
+/// The names the report gives a trace's categories (``CategoryIndex``): a frame span's own time
+/// is `(unattributed)`, not a category called `frame`. Per-frame sums are keyed by name, so each
+/// category maps to the number of its name; two categories share one only when a trace names a
+/// category `(unattributed)` beside its frame spans.
+struct CategoryNames {
+    /// The distinct names.
+    private(set) var names: [String] = []
+    /// Per category number, the number of its name in ``names``.
+    private(set) var nameOfCategory: [Int] = []
+
+    init(_ categories: CategoryIndex, frameCategory: Symbol?, trace: Trace) {
+        var numbers: [String: Int] = [:]
+        for symbol in categories.symbols {
+            let name = FrameAnalyzer.categoryName(symbol, frameCategory: frameCategory, trace: trace)
+            if let number = numbers[name] {
+                nameOfCategory.append(number)
+            } else {
+                numbers[name] = names.count
+                nameOfCategory.append(names.count)
+                names.append(name)
+            }
+        }
+    }
+}
+
 /// Assigns self-time segments to frames: main-thread segments to the frame whose work window
 /// contains them, other threads' segments to the frame windows they overlap (from one frame's
 /// vsync to the next frame's vsync).
@@ -346,30 +435,123 @@ struct CategoryTotals {
 /// A frame's main-thread work window runs from its work start to its commit, cut at the next
 /// frame's work start, so frames whose windows overlap (a frame Chrome dropped is still pending
 /// when the next one begins) never count the same moment twice.
+///
+/// Frames' times are copied into arrays once, and per-frame sums go to ``Tally``s by category
+/// name number and span name symbol: no frame is copied and nothing is hashed per segment.
 struct FrameAccounting {
-    var frames: [FrameReport.Frame]
     var mainOutsideFrames: Int64 = 0
     /// Other threads' busy time inside the frame windows, and outside them.
     var backgroundInFrames: Int64 = 0
     var backgroundOutsideFrames: Int64 = 0
-    /// Per frame, main-thread self time by span name inside its work window.
-    var spanTime: [[Symbol: Int64]]
-    /// Each frame's main-thread work window end.
+    /// Per frame, main-thread busy time inside its work window.
+    private(set) var mainNanoseconds: [Int64]
+    /// Per frame, main-thread self time inside its work window by category name number
+    /// (``CategoryNames``).
+    var mainByCategory: Tally
+    /// Per frame, main-thread self time inside its work window by span name (symbol raw value):
+    /// the three largest, what the frame's top spans need.
+    var spanTime: Tally
+    /// Per frame, other threads' self time inside its window by category name number.
+    var backgroundByCategory: Tally
+    /// Per frame: its work start, main-thread work window end, vsync, and the end of its window
+    /// for other threads (the next frame's vsync; the last frame's commit or deadline).
+    private let workStarts: [Int64]
+    /// Sorted: frames come in work-start order, and each window ends by the next one's start.
     private let windowEnds: [Int64]
+    /// Where the last main-thread segment's search ended.
+    private var mainCursor = 0
+    private let vsyncs: [Int64]
+    private let backgroundEnds: [Int64]
 
-    init(frames: [FrameReport.Frame]) {
-        self.frames = frames
-        spanTime = Array(repeating: [:], count: frames.count)
+    /// - Parameters:
+    ///   - frames: The frames, in order of work start, with no main-thread time counted yet.
+    ///   - categoryNameCount: The number of category names.
+    ///   - spanNameCount: The number of symbols span names are drawn from.
+    init(frames: [FrameReport.Frame], categoryNameCount: Int, spanNameCount: Int) {
+        mainNanoseconds = Array(repeating: 0, count: frames.count)
+        mainByCategory = Tally(keyCount: categoryNameCount)
+        // Main-thread segments come in time order, and each reaches frames in order from the
+        // last frame the previous one reached (windows are sorted and disjoint): frames come to
+        // the tally one after another, so it may keep only each frame's top spans.
+        spanTime = Tally(keyCount: spanNameCount, largestPerGroup: 3)
+        backgroundByCategory = Tally(keyCount: categoryNameCount)
+        workStarts = frames.map(\.workStart)
+        // Every frame source lists its frames by work start; the main-thread search and the
+        // top-spans tally rely on it.
+        assert(zip(workStarts, workStarts.dropFirst()).allSatisfy { $0 <= $1 }, "frames must come in work-start order")
+        vsyncs = frames.map(\.vsync)
         windowEnds = frames.indices.map { index in
             let end = frames[index].commitEnd
             return index + 1 < frames.count ? max(frames[index].workStart, min(end, frames[index + 1].workStart)) : end
         }
+        backgroundEnds = frames.indices.map { index in
+            index + 1 < frames.count ? frames[index + 1].vsync : max(frames[index].commitEnd, frames[index].deadline)
+        }
     }
 
-    func window(of index: Int) -> TimeRange { TimeRange(start: frames[index].workStart, end: windowEnds[index]) }
+    /// Writes each frame's main-thread time, its main-thread and background time by category
+    /// and its top spans (the three span names with the most main-thread self time, the lower
+    /// symbol first on ties) into `frames`, which must have none yet.
+    /// - Returns: Per category name number, its main-thread time in each frame it ran in, in
+    ///   frame order.
+    mutating func finish(into frames: inout [FrameReport.Frame], categoryNames: [String], spanNames: SymbolTable) -> [[Int64]] {
+        // One tally at a time, each freed before the next is grouped.
+        let perFrameMain = finish(&mainByCategory, frameCount: frames.count) { main in
+            for index in frames.indices {
+                frames[index].mainThreadNanoseconds = mainNanoseconds[index]
+                frames[index].mainByCategory = main.dictionary(group: index, names: categoryNames)
+            }
+            return main.valuesByKey(keyCount: categoryNames.count)
+        }
+        finish(&backgroundByCategory, frameCount: frames.count) { background in
+            for index in frames.indices { frames[index].backgroundByCategory = background.dictionary(group: index, names: categoryNames) }
+        }
+        finish(&spanTime, frameCount: frames.count) { spans in
+            for index in frames.indices {
+                frames[index].topSpans = Self.largest(spans[index], count: 3).map {
+                    FrameReport.Contributor(name: spanNames[Symbol(rawValue: $0.key)], nanoseconds: $0.value)
+                }
+            }
+        }
+        return perFrameMain
+    }
 
-    mutating func add(_ segment: SelfTime.Segment, category: String, isMain: Bool) {
-        guard !frames.isEmpty else {
+    /// Finishes `tally` and hands its sums to `body`, after which they are freed.
+    @discardableResult
+    private func finish<Result>(_ tally: inout Tally, frameCount: Int, _ body: (Tally.Sums) -> Result) -> Result {
+        body(tally.finish(groupCount: frameCount))
+    }
+
+    /// The `count` largest sums, largest first, the lower key first on ties.
+    private static func largest(_ sums: ArraySlice<Tally.Entry>, count: Int) -> [Tally.Entry] {
+        var result: [Tally.Entry] = []
+        for entry in sums {
+            let position = result.partitioningIndex { ($0.value, entry.key) < (entry.value, $0.key) }
+            guard position < count else { continue }
+            result.insert(entry, at: position)
+            if result.count > count { result.removeLast() }
+        }
+        return result
+    }
+
+    /// The first frame whose main-thread window ends after `time`. The main thread's segments
+    /// come in time order, so the search steps on from where the last one ended; the result is
+    /// the binary search's, since `windowEnds` is sorted.
+    private mutating func firstWindow(endingAfter time: Int64) -> Int {
+        var index = mainCursor
+        if index > 0, windowEnds[index - 1] > time {
+            index = windowEnds.partitioningIndex { $0 > time }
+        } else {
+            while index < windowEnds.count, windowEnds[index] <= time { index += 1 }
+        }
+        mainCursor = index
+        return index
+    }
+
+    /// Adds one self-time segment of a thread, in category name number `categoryName`.
+    mutating func add(_ segment: SelfTime.Segment, categoryName: Int, isMain: Bool) {
+        let count = workStarts.count
+        guard count > 0 else {
             if isMain {
                 mainOutsideFrames = mainOutsideFrames.addingSaturating(segment.duration)
             } else {
@@ -379,13 +561,13 @@ struct FrameAccounting {
         }
         if isMain {
             var covered: Int64 = 0
-            var index = firstFrame(endingAfter: segment.start) { windowEnds[$0] }
-            while index < frames.count, frames[index].workStart < segment.end {
-                let overlap = min(segment.end, windowEnds[index]).subtractingSaturating(max(segment.start, frames[index].workStart))
+            var index = firstWindow(endingAfter: segment.start)
+            while index < count, workStarts[index] < segment.end {
+                let overlap = min(segment.end, windowEnds[index]).subtractingSaturating(max(segment.start, workStarts[index]))
                 if overlap > 0 {
-                    frames[index].mainThreadNanoseconds = frames[index].mainThreadNanoseconds.addingSaturating(overlap)
-                    frames[index].mainByCategory[category] = (frames[index].mainByCategory[category] ?? 0).addingSaturating(overlap)
-                    spanTime[index][segment.name] = (spanTime[index][segment.name] ?? 0).addingSaturating(overlap)
+                    mainNanoseconds[index] = mainNanoseconds[index].addingSaturating(overlap)
+                    mainByCategory.add(overlap, key: categoryName, group: index)
+                    spanTime.add(overlap, key: Int(segment.name.rawValue), group: index)
                     covered = covered.addingSaturating(overlap)
                 }
                 index += 1
@@ -394,12 +576,11 @@ struct FrameAccounting {
         } else {
             // The frame whose window holds the segment's start is the last one with vsync <= start.
             var covered: Int64 = 0
-            var index = max(0, firstFrame(endingAfter: segment.start) { frames[$0].vsync } - 1)
-            while index < frames.count, frames[index].vsync < segment.end {
-                let windowEnd = index + 1 < frames.count ? frames[index + 1].vsync : max(frames[index].commitEnd, frames[index].deadline)
-                let overlap = min(segment.end, windowEnd).subtractingSaturating(max(segment.start, frames[index].vsync))
+            var index = max(0, vsyncs.partitioningIndex { $0 > segment.start } - 1)
+            while index < count, vsyncs[index] < segment.end {
+                let overlap = min(segment.end, backgroundEnds[index]).subtractingSaturating(max(segment.start, vsyncs[index]))
                 if overlap > 0 {
-                    frames[index].backgroundByCategory[category, default: 0] = frames[index].backgroundByCategory[category, default: 0].addingSaturating(overlap)
+                    backgroundByCategory.add(overlap, key: categoryName, group: index)
                     covered = covered.addingSaturating(overlap)
                 }
                 index += 1
@@ -407,14 +588,6 @@ struct FrameAccounting {
             backgroundInFrames = backgroundInFrames.addingSaturating(covered)
             backgroundOutsideFrames = backgroundOutsideFrames.addingSaturating(segment.duration.subtractingSaturating(covered))
         }
-    }
-
-    /// Binary search for the first frame whose key is after `time`. Keys must not decrease.
-    /// A closure rather than a key path: key-path projection in this loop cost more than the rest
-    /// of the analysis on a 1,000,000-event trace.
-    @inline(__always)
-    private func firstFrame(endingAfter time: Int64, by key: (Int) -> Int64) -> Int {
-        frames.indices.partitioningIndex { key($0) > time }
     }
 }
 

@@ -168,8 +168,13 @@ public struct FrameReport: Sendable {
         /// How late the frame was: the largest `end − deadline` over its lanes that have a
         /// deadline (the commit: `commitEnd − deadline`; the render lane: render end − render
         /// deadline). Positive when late, negative headroom otherwise.
-        public var overrun: Int64 {
-            var result = commitOverrun
+        public var overrun: Int64 { Self.overrun(commitEnd: commitEnd, deadline: deadline, lanes: lanes) }
+
+        /// ``overrun`` from the fields it depends on: for code that reads frames in an array,
+        /// where calling a computed property on `frames[index]` copies the whole frame (and
+        /// retains every dictionary it holds), while reading a stored property does not.
+        static func overrun(commitEnd: Int64, deadline: Int64, lanes: [LaneTiming]) -> Int64 {
+            var result = commitEnd.subtractingSaturating(deadline)
             for timing in lanes where timing.lane != .main {
                 if let overrun = timing.overrun, overrun > result { result = overrun }
             }

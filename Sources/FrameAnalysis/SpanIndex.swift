@@ -16,42 +16,162 @@ struct Span {
 }
 
 /// The trace's spans grouped by thread and sorted for sweeping: by start, longer first on ties.
+///
+/// Threads are numbered by **slot**: every thread that has an event of any phase, in the order
+/// of its first event. Per-thread figures are arrays indexed by slot, so that no pass over the
+/// events hashes a ``FrameTrace/ThreadKey`` per event: consecutive events mostly share a thread,
+/// and only a change of thread looks its slot up. Each thread's spans are one array of exactly
+/// its size, counted before they are copied.
 struct SpanIndex {
-    private(set) var byThread: [ThreadKey: [Span]] = [:]
-    private var busy: [ThreadKey: Int64] = [:]
+    /// The threads' slots.
+    private var slots = ThreadSlots()
+    /// Each slot's spans, sorted by start, longer first (file order on ties).
+    private var spansBySlot: [[Span]] = []
+    /// Each slot's busy time: the length of the union of its spans.
+    private var busyBySlot: [Int64] = []
+    /// The distinct categories of the spans (after ``WorkKindTable/assignKinds(to:)``).
+    private(set) var categories: CategoryIndex
 
     /// - Parameter workKinds: For a Chrome trace, the table that replaces each span's category
     ///   with its kind of work (``ChromeWorkKind``); `nil` keeps the trace's categories.
     init(trace: Trace, workKinds: WorkKindTable? = nil) {
-        for event in trace.events where event.phase == .complete {
-            let span = Span(
-                start: event.timestamp, end: event.timestamp.addingSaturating(max(0, event.duration)), name: event.name,
-                category: event.category, arguments: event.arguments)
-            byThread[event.thread, default: []].append(span)
+        // Pass 1: the slots, and how many spans each holds.
+        var counts: [Int] = []
+        for event in trace.events {
+            let slot = slots.slot(of: event.thread)
+            if slot == counts.count { counts.append(0) }
+            if event.phase == .complete { counts[slot] += 1 }
         }
-        for key in byThread.keys {
-            byThread[key]!.sort { ($0.start, $1.end) < ($1.start, $0.end) }
-            workKinds?.assignKinds(to: &byThread[key]!)
-            busy[key] = SpanIndex.busyIntervals(of: byThread[key]!).reduce(0) { $0.addingSaturating($1.end.subtractingSaturating($1.start)) }
+        spansBySlot = counts.map { count in
+            var spans: [Span] = []
+            spans.reserveCapacity(count)
+            return spans
+        }
+        // Pass 2: the spans, in file order within each thread.
+        for event in trace.events where event.phase == .complete {
+            spansBySlot[slots.slot(of: event.thread)].append(
+                Span(
+                    start: event.timestamp, end: event.timestamp.addingSaturating(max(0, event.duration)), name: event.name,
+                    category: event.category, arguments: event.arguments))
+        }
+        categories = CategoryIndex(symbolCount: trace.symbols.count)
+        busyBySlot = Array(repeating: 0, count: counts.count)
+        for slot in spansBySlot.indices where !spansBySlot[slot].isEmpty {
+            spansBySlot[slot].sort { ($0.start, $1.end) < ($1.start, $0.end) }
+            workKinds?.assignKinds(to: &spansBySlot[slot])
+            var busy: Int64 = 0
+            SpanIndex.forEachBusyInterval(of: spansBySlot[slot]) { busy = busy.addingSaturating($0.end.subtractingSaturating($0.start)) }
+            busyBySlot[slot] = busy
+            for span in spansBySlot[slot] { categories.add(span.category) }
         }
     }
 
-    func spans(on thread: ThreadKey) -> [Span] { byThread[thread] ?? [] }
+    /// The thread of each slot.
+    var threads: [ThreadKey] { slots.threads }
 
-    func busyTime(on thread: ThreadKey) -> Int64 { busy[thread] ?? 0 }
+    /// The slot of a thread that has events.
+    func slot(of thread: ThreadKey) -> Int? { slots.existingSlot(of: thread) }
+
+    /// The spans of the thread in `slot`.
+    func spans(inSlot slot: Int) -> [Span] { spansBySlot[slot] }
+
+    func spans(on thread: ThreadKey) -> [Span] { slot(of: thread).map { spansBySlot[$0] } ?? [] }
+
+    func busyTime(inSlot slot: Int) -> Int64 { busyBySlot[slot] }
+
+    func busyTime(on thread: ThreadKey) -> Int64 { slot(of: thread).map { busyBySlot[$0] } ?? 0 }
+
+    /// Every thread that has events or metadata, as ``FrameTrace/Trace/allThreads`` lists them
+    /// (by sort index, then process and thread id), without a pass over the events.
+    func allThreads(of trace: Trace) -> [TraceThread] {
+        var result = Array(trace.threads.values)
+        for thread in threads where trace.threads[thread] == nil { result.append(TraceThread(key: thread)) }
+        return result.sorted { ($0.sortIndex ?? Int64.max, $0.key) < ($1.sortIndex ?? Int64.max, $1.key) }
+    }
 
     /// The union of spans as disjoint ranges in time order. `spans` must be sorted by start.
     static func busyIntervals(of spans: [Span]) -> [TimeRange] {
         var result: [TimeRange] = []
-        for span in spans {
-            if let last = result.last, span.start <= last.end {
-                if span.end > last.end { result[result.count - 1].end = span.end }
-            } else {
-                result.append(TimeRange(start: span.start, end: span.end))
-            }
-        }
+        forEachBusyInterval(of: spans) { result.append($0) }
         return result
     }
+
+    /// Calls `body` with each range of the union of `spans`, in time order. `spans` must be
+    /// sorted by start.
+    static func forEachBusyInterval(of spans: [Span], _ body: (TimeRange) -> Void) {
+        var current: TimeRange?
+        for span in spans {
+            if let range = current, span.start <= range.end {
+                if span.end > range.end { current!.end = span.end }
+            } else {
+                if let range = current { body(range) }
+                current = TimeRange(start: span.start, end: span.end)
+            }
+        }
+        if let range = current { body(range) }
+    }
+}
+
+/// Slots for threads: each thread is numbered as it first appears.
+///
+/// Events come in runs of a few threads taking turns, so a lookup first tries a small
+/// direct-mapped cache of recent threads (its line picked by multiplying the ids, no `Hasher`),
+/// and hashes only on a miss. The cache holds whole keys, so a collision costs a miss, never a
+/// wrong slot.
+struct ThreadSlots {
+    /// The thread of each slot.
+    private(set) var threads: [ThreadKey] = []
+    private var slotOfThread: [ThreadKey: Int] = [:]
+    private static let cacheLines = 64
+    private var cache = [(thread: ThreadKey, slot: Int)?](repeating: nil, count: cacheLines)
+
+    /// The slot of `thread`, numbering it if it is new.
+    @inline(__always)
+    mutating func slot(of thread: ThreadKey) -> Int {
+        let mixed = UInt64(bitPattern: thread.threadID) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(bitPattern: thread.processID) &* 0xC2B2_AE3D_27D4_EB4F
+        let line = Int(truncatingIfNeeded: mixed >> 58) % Self.cacheLines
+        if let cached = cache[line], cached.thread == thread { return cached.slot }
+        let slot: Int
+        if let known = slotOfThread[thread] {
+            slot = known
+        } else {
+            slot = threads.count
+            threads.append(thread)
+            slotOfThread[thread] = slot
+        }
+        cache[line] = (thread, slot)
+        return slot
+    }
+
+    /// The slot of `thread`, if it has one.
+    func existingSlot(of thread: ThreadKey) -> Int? { slotOfThread[thread] }
+}
+
+/// The distinct categories of a trace's spans, numbered densely in order of first appearance,
+/// so that per-category sums are arrays indexed by number instead of dictionaries.
+struct CategoryIndex {
+    /// Per symbol (by raw value), its category number, or -1 when no span has it as category.
+    private var numberOfSymbol: [Int32]
+    /// The symbol of each category number.
+    private(set) var symbols: [Symbol] = []
+
+    init(symbolCount: Int) { numberOfSymbol = Array(repeating: -1, count: symbolCount) }
+
+    /// The number of categories.
+    var count: Int { symbols.count }
+
+    /// Numbers `symbol` if it is new.
+    mutating func add(_ symbol: Symbol) {
+        let raw = Int(symbol.rawValue)
+        if raw >= numberOfSymbol.count { numberOfSymbol += repeatElement(-1, count: raw + 1 - numberOfSymbol.count) }
+        guard numberOfSymbol[raw] < 0 else { return }
+        numberOfSymbol[raw] = Int32(symbols.count)
+        symbols.append(symbol)
+    }
+
+    /// The number of a span's category. `symbol` must be the category of some span.
+    @inline(__always)
+    func number(of symbol: Symbol) -> Int { Int(numberOfSymbol[Int(symbol.rawValue)]) }
 }
 
 /// Self time: each moment of a thread's busy time belongs to the innermost span open then.
@@ -66,8 +186,9 @@ enum SelfTime {
     }
 
     /// Calls `emit` with every self-time segment of `spans` (sorted by start, longer first), in
-    /// time order. Segments are disjoint and cover exactly the union of the spans. A span that
-    /// partially overlaps its parent is clipped to the parent's end (the reader flags those).
+    /// time order. Segments are disjoint, each at least 1 ns long, and cover exactly the union of
+    /// the spans. A span that partially overlaps its parent is clipped to the parent's end (the
+    /// reader flags those).
     static func sweep(_ spans: [Span], _ emit: (Segment) -> Void) {
         struct Open {
             var end: Int64

@@ -49,6 +49,46 @@ func makeManyCategoryTrace(frames: Int, categories: Int) -> [UInt8] {
     return out
 }
 
+/// `framescope-bench make-category-trace PATH [FRAMES] [CATEGORIES]`: writes the many-category
+/// trace and exits, so that `framescope report` can be run and profiled on it.
+func writeManyCategoryTrace(frames: Int, categories: Int, to path: String) -> Never {
+    let bytes = makeManyCategoryTrace(frames: frames, categories: max(1, categories))
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+        print("error: cannot write \(path)")
+        exit(1)
+    }
+    print("wrote \(bytes.count) bytes, \(frames) frames in \(categories) categories, to \(path)")
+    exit(0)
+}
+
+/// `framescope-bench analyze PATH [REPETITIONS]`: reads the trace once, then times
+/// `FrameAnalyzer.analyze` alone (best and median of the repetitions) and the text rendering,
+/// so that the analysis' share of `framescope report` is measured apart from the reader's.
+func runAnalysisBenchmark(path: String, repetitions: Int) -> Never {
+    let readStart = benchNow()
+    guard let trace = try? ChromeTraceReader.read(contentsOf: path) else {
+        print("error: cannot read \(path)")
+        exit(1)
+    }
+    let readNanoseconds = benchNow() - readStart
+    var samples: [UInt64] = []
+    var report: FrameReport?
+    for _ in 0..<max(1, repetitions) {
+        let start = benchNow()
+        report = FrameAnalyzer.analyze(trace)
+        samples.append(benchNow() - start)
+    }
+    samples.sort()
+    let renderStart = benchNow()
+    let text = report.map { $0.text(source: path) } ?? ""
+    let renderNanoseconds = benchNow() - renderStart
+    blackHole(text)
+    figure("read", Double(readNanoseconds) / 1e6, "ms", note: "\(trace.events.count) events, \(trace.symbols.count) symbols, \(trace.argumentLists.count) argument lists")
+    figure("analyze, best of \(samples.count)", Double(samples[0]) / 1e6, "ms", note: "median \(formatFixed(Double(samples[samples.count / 2]) / 1e6, decimals: 1)) ms")
+    figure("text rendering", Double(renderNanoseconds) / 1e6, "ms")
+    exit(0)
+}
+
 /// Analysis time of a trace with many frames and categories beside an event-heavy trace, per
 /// 1,000 events, so that the two are comparable: O(n log n) in events keeps them close.
 func runAnalysisScalingBenchmarks() {

@@ -52,10 +52,10 @@ extension PercentileSummary where Value: FixedWidthInteger {
     ///
     /// A category's per-frame time is 0 in every frame it did not run in; with many categories
     /// and many frames, writing those zeros out would cost categories × frames.
-    /// - Complexity: O(*k* log *k*) for *k* values, whatever `zeroCount`.
+    /// - Complexity: O(*k*) for *k* values (a radix sort), whatever `zeroCount`.
     init?(_ values: [Value], zeroCount: Int) {
         precondition(zeroCount >= 0, "zeroCount must not be negative")
-        let sorted = values.sorted()
+        let sorted = values.radixSorted()
         let count = sorted.count + zeroCount
         guard count > 0 else { return nil }
         // The zeros sit after the negative values in sorted order.
@@ -81,9 +81,9 @@ extension PercentileSummary where Value: FixedWidthInteger {
     /// bounds instead of overflowing.
     /// - Parameter values: The values, in any order.
     /// - Returns: The summary, or `nil` when there are no values.
-    /// - Complexity: O(*n* log *n*).
+    /// - Complexity: O(*n*) (a radix sort).
     public init?(_ values: some Sequence<Value>) {
-        self.init(values, toDouble: { Double($0) }, add: { $0.addingSaturating($1) })
+        self.init(Array(values), zeroCount: 0)
     }
 }
 

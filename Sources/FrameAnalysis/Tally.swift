@@ -1,0 +1,170 @@
+/// Sums of positive values by group (a frame, a thread) and key (a category's or a span name's
+/// number), for many groups that each touch a few keys: what a dictionary per group would hold,
+/// made with array updates instead of a hash per addition.
+///
+/// Additions are summed in a dense scratch array indexed by key for as long as they go to the same
+/// group; when a different group is added to, the group's sums are appended to one flat list.
+/// Additions made group by group (a thread's self-time segments in time order, to frames in
+/// time order) thus leave one entry per group and key; ``finish(groupCount:)`` merges any other
+/// order. Values must be positive: a scratch sum of 0 means "not touched yet", and sums of
+/// positive values saturate at `Int64.max` in any order, so the order of additions never
+/// changes a sum.
+///
+/// ```swift
+/// var tally = Tally(keyCount: 3)
+/// tally.add(5, key: 2, group: 0)
+/// tally.add(1, key: 2, group: 0)
+/// let sums = tally.finish(groupCount: 1)
+/// sums[0].map(\.value)   // [6]
+/// ```
+struct Tally {
+    /// The sum of one key in one group.
+    struct Entry {
+        var group: UInt32
+        var key: UInt32
+        var value: Int64
+    }
+
+    /// Per key, the current group's sum so far; 0 for keys it has not touched.
+    private var scratch: [Int64]
+    /// The keys the current group has touched, in order of first touch.
+    private var touched: [UInt32] = []
+    private var group = -1
+    private var entries: [Entry] = []
+    /// How many sums a group keeps, its largest; `nil` for all.
+    private let limit: Int?
+
+    /// A tally of keys `0..<keyCount`.
+    init(keyCount: Int) {
+        scratch = Array(repeating: 0, count: keyCount)
+        limit = nil
+    }
+
+    /// A tally of keys `0..<keyCount` that keeps only each group's `limit` largest sums (the
+    /// lower key first on ties), for a group's top few out of many keys in a fraction of the
+    /// memory. Additions must come group by group in increasing order, so that a group's sums
+    /// are final when the next group begins.
+    init(keyCount: Int, largestPerGroup limit: Int) {
+        scratch = Array(repeating: 0, count: keyCount)
+        self.limit = limit
+    }
+
+    /// Adds `value` (positive) to `key` in `group`. Groups and keys are positions: less than
+    /// 2³² (a frame or a thread of a trace held in memory, a symbol).
+    @inline(__always)
+    mutating func add(_ value: Int64, key: Int, group: Int) {
+        if group != self.group {
+            assert(limit == nil || group > self.group, "a tally that keeps the largest sums takes groups in increasing order")
+            flush()
+            self.group = group
+        }
+        if scratch[key] == 0 { touched.append(UInt32(key)) }
+        scratch[key] = scratch[key].addingSaturating(value)
+    }
+
+    /// Appends the current group's sums (its largest, with a limit) to `entries` and clears the
+    /// scratch.
+    private mutating func flush() {
+        if let limit {
+            // The largest first, the lower key first on ties.
+            let start = entries.count
+            for key in touched {
+                let entry = Entry(group: UInt32(group), key: key, value: scratch[Int(key)])
+                scratch[Int(key)] = 0
+                var position = entries.count
+                while position > start, (entries[position - 1].value, entry.key) < (entry.value, entries[position - 1].key) {
+                    position -= 1
+                }
+                guard position < start + limit else { continue }
+                entries.insert(entry, at: position)
+                if entries.count > start + limit { entries.removeLast() }
+            }
+        } else {
+            for key in touched {
+                entries.append(Entry(group: UInt32(group), key: key, value: scratch[Int(key)]))
+                scratch[Int(key)] = 0
+            }
+        }
+        touched.removeAll(keepingCapacity: true)
+    }
+
+    /// The sums of groups `0..<groupCount`, each key once per group; the tally is left empty.
+    /// - Complexity: O(*e* + *g*) for *e* entries and *g* groups.
+    mutating func finish(groupCount: Int) -> Sums {
+        flush()
+        // Group the entries: they already are when additions came group by group, else a
+        // stable counting sort by group.
+        var offsets = Array(repeating: 0, count: groupCount + 1)
+        var isGrouped = true
+        var previous: UInt32 = 0
+        for entry in entries {
+            offsets[Int(entry.group) + 1] += 1
+            if entry.group < previous { isGrouped = false }
+            previous = entry.group
+        }
+        for group in 0..<groupCount { offsets[group + 1] += offsets[group] }
+        if !isGrouped {
+            var next = offsets
+            var grouped = entries
+            for entry in entries {
+                grouped[next[Int(entry.group)]] = entry
+                next[Int(entry.group)] += 1
+            }
+            entries = grouped
+        }
+        // Merge a group's entries of the same key, in place: a group's merged entries never
+        // outnumber its entries.
+        var written = 0
+        for group in 0..<groupCount {
+            for index in offsets[group]..<offsets[group + 1] {
+                let key = Int(entries[index].key)
+                if scratch[key] == 0 { touched.append(entries[index].key) }
+                scratch[key] = scratch[key].addingSaturating(entries[index].value)
+            }
+            offsets[group] = written
+            for key in touched {
+                entries[written] = Entry(group: UInt32(group), key: key, value: scratch[Int(key)])
+                scratch[Int(key)] = 0
+                written += 1
+            }
+            touched.removeAll(keepingCapacity: true)
+        }
+        offsets[groupCount] = written
+        entries.removeSubrange(written...)
+        defer {
+            entries = []
+            group = -1
+        }
+        return Sums(entries: entries, offsets: offsets)
+    }
+
+    /// A finished tally: per group, its keys' sums.
+    struct Sums {
+        private let entries: [Entry]
+        /// Group `g`'s entries are `entries[offsets[g]..<offsets[g + 1]]`.
+        private let offsets: [Int]
+
+        fileprivate init(entries: [Entry], offsets: [Int]) {
+            self.entries = entries
+            self.offsets = offsets
+        }
+
+        /// The sums of one group, each key once, in no particular order.
+        subscript(group: Int) -> ArraySlice<Entry> { entries[offsets[group]..<offsets[group + 1]] }
+
+        /// The sums of one group keyed by name: `names[key]` must be distinct for distinct keys.
+        func dictionary(group: Int, names: [String]) -> [String: Int64] {
+            let sums = self[group]
+            var result = [String: Int64](minimumCapacity: sums.count)
+            for entry in sums { result[names[Int(entry.key)]] = entry.value }
+            return result
+        }
+
+        /// Per key, its sums in the groups that touched it, in group order.
+        func valuesByKey(keyCount: Int) -> [[Int64]] {
+            var result = Array(repeating: [Int64](), count: keyCount)
+            for entry in entries { result[Int(entry.key)].append(entry.value) }
+            return result
+        }
+    }
+}
