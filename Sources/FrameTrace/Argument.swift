@@ -19,6 +19,9 @@ public struct Argument: Sendable, Hashable {
 extension Array where Element == Argument {
     /// The value of the first argument named `key`.
     public subscript(key: String) -> JSONValue? {
-        first { $0.key == key }?.value
+        // By index, so only the matching element's value is copied (a closure over elements
+        // copies, retaining and releasing, every argument it looks at).
+        for index in indices where self[index].key == key { return self[index].value }
+        return nil
     }
 }

@@ -42,8 +42,18 @@ public enum Lane: String, Sendable, Hashable, CaseIterable, Comparable {
     }
 
     /// Pipeline order: main, render, compositor, raster, gpu, background.
-    public static func < (lhs: Lane, rhs: Lane) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    public static func < (lhs: Lane, rhs: Lane) -> Bool { lhs.order < rhs.order }
+
+    /// The position in declaration order, without building ``allCases`` per comparison.
+    private var order: Int {
+        switch self {
+        case .main: 0
+        case .render: 1
+        case .compositor: 2
+        case .raster: 3
+        case .gpu: 4
+        case .background: 5
+        }
     }
 }
 
@@ -87,7 +97,18 @@ public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
     }
 
     /// Declaration order.
-    public static func < (lhs: HitchCause, rhs: HitchCause) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    public static func < (lhs: HitchCause, rhs: HitchCause) -> Bool { lhs.order < rhs.order }
+
+    /// The position in declaration order, without building ``allCases`` per comparison.
+    private var order: Int {
+        switch self {
+        case .none: 0
+        case .commit: 1
+        case .render: 2
+        case .compositor: 3
+        case .raster: 4
+        case .gpu: 5
+        case .unknown: 6
+        }
     }
 }

@@ -62,4 +62,11 @@ struct VocabularyTests {
         ])
         #expect(FrameContract.renderCategory == TraceCategory.render.name)
     }
+
+    @Test("Lanes sort in pipeline order and hitch causes in declaration order: each type's < agrees with allCases")
+    func lanesAndCausesSortInDeclarationOrder() {
+        #expect(Lane.allCases.reversed().sorted() == Lane.allCases)
+        #expect(HitchCause.allCases.reversed().sorted() == HitchCause.allCases)
+        #expect(Lane.main < .render && !(Lane.render < .main) && !(Lane.gpu < .gpu))
+    }
 }
