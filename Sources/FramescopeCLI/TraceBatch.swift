@@ -1,7 +1,6 @@
 import FrameAnalysis
 import FrameTrace
 import Foundation
-import Synchronization
 
 /// Reads and analyses the traces `check` and `compare` are given, several at a time: a trace is
 /// read and analysed on one thread, so a fleet of traces scales with the cores instead.
@@ -32,27 +31,43 @@ enum TraceBatch {
         for _ in 0..<max(1, min(jobs, sources.count)) {
             DispatchQueue.global().async(group: group) {
                 while true {
-                    let index = shared.next.add(1, ordering: .relaxed).oldValue
-                    guard index < sources.count else { return }
+                    guard let index = shared.takeNext() else { return }
                     let result: Result<FrameReport, InputError>
                     do throws(InputError) {
                         result = .success(analyze(try ReportCommand.readTrace(sources[index], maximumSize: maximumSize)))
                     } catch {
                         result = .failure(error)
                     }
-                    shared.results.withLock { $0[index] = result }
+                    shared.store(result, at: index)
                 }
             }
         }
         group.wait()
-        return shared.results.withLock { $0.map { $0! } }
+        return shared.finished()
     }
 
-    /// The workers' shared state: the next source to take, and the results by source.
-    private final class Shared: Sendable {
-        let next = Atomic<Int>(0)
-        let results: Mutex<[Result<FrameReport, InputError>?]>
+    /// The workers' shared state: the next source to take, and the results by source. An
+    /// `NSLock` (a pthread mutex) guards both, which ThreadSanitizer understands; the standard
+    /// library's `Mutex` waits inside uninstrumented code on Linux and reads as a race to it.
+    private final class Shared: @unchecked Sendable {
+        private let lock = NSLock()
+        private var next = 0
+        private var results: [Result<FrameReport, InputError>?]
 
-        init(count: Int) { results = Mutex(Array(repeating: nil, count: count)) }
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+
+        /// The next source's index, or `nil` when every source has been taken.
+        func takeNext() -> Int? {
+            lock.withLock {
+                guard next < results.count else { return nil }
+                defer { next += 1 }
+                return next
+            }
+        }
+
+        func store(_ result: Result<FrameReport, InputError>, at index: Int) { lock.withLock { results[index] = result } }
+
+        /// The results in source order; call once every worker has finished.
+        func finished() -> [Result<FrameReport, InputError>] { lock.withLock { results.map { $0! } } }
     }
 }
