@@ -32,6 +32,7 @@ func runReaderBenchmarks(generatedEvents: Int) {
     _ = FileManager.default.createFile(atPath: generatedPath, contents: Data(bytes))
     figure("generated trace", Double(bytes.count) / 1e6, "MB", note: "\(generatedEvents) events, made in \(formatFixed(Double(benchNow() - startGenerate) / 1e9, decimals: 1)) s")
     compare(path: generatedPath, label: "generated", repetitions: 5)
+    fleet(path: generatedPath, copies: 4)
     try? FileManager.default.removeItem(atPath: generatedPath)
 
     let thirdParty = URL(fileURLWithPath: #filePath)
@@ -111,6 +112,46 @@ private func compare(path: String, label: String, repetitions: Int) {
     if let (rssKilobytes, _) = readOnlyPeak(path: path, report: true), rssKilobytes > 0 {
         figure("\(label): peak RSS of a report-only process", Double(rssKilobytes) / 1024, "MiB", note: "read + analyse + text; VmHWM")
         figure("\(label): report peak RSS / file size", Double(rssKilobytes) * 1024 / Double(max(size, 1)), "x", note: "issue 18 aims for <= 1")
+    }
+}
+
+/// `framescope check` over `copies` copies of the file with `--jobs 1` and with one job per core
+/// (the built `framescope` beside this executable): the reader and the analysis of one trace use
+/// one thread, so a fleet of traces is where the cores pay.
+private func fleet(path: String, copies: Int) {
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("framescope").path
+    guard FileManager.default.isExecutableFile(atPath: executable) else {
+        print("(fleet: \(executable) not built; run swift build -c release first; skipped)")
+        return
+    }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-bench-fleet").path
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var traces: [String] = []
+    for copy in 1...copies {
+        let link = (directory as NSString).appendingPathComponent("trace-\(copy).json")
+        try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        traces.append(link)
+    }
+    let budget = (directory as NSString).appendingPathComponent("budget.json")
+    _ = FileManager.default.createFile(atPath: budget, contents: Data(#"{"version": 1, "limits": {"hitch-time-ratio": 1000}}"#.utf8))
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    var seconds: [Int: Double] = [:]
+    for jobs in Set([1, min(cores, copies)]).sorted() {
+        var best = UInt64.max
+        for _ in 0..<2 {
+            let start = benchNow()
+            guard run(executable, ["check"] + traces + ["--budget", budget, "--jobs", String(jobs)], environment: nil) != nil else {
+                print("(fleet: framescope check failed; skipped)")
+                return
+            }
+            best = min(best, benchNow() - start)
+        }
+        seconds[jobs] = Double(best) / 1e9
+        figure("fleet: check of \(copies) copies, --jobs \(jobs), best of 2", Double(best) / 1e6, "ms")
+    }
+    if let one = seconds[1], let all = seconds[min(cores, copies)], min(cores, copies) > 1 {
+        figure("fleet: --jobs \(min(cores, copies)) (all \(cores) cores) / --jobs 1", one / all, "x", note: "speed-up")
     }
 }
 
