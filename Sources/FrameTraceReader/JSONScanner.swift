@@ -371,6 +371,55 @@ struct JSONScanner {
         return token
     }
 
+    /// Scans a plain decimal at `position` (a `-` or a digit): an optional `-`, 1 to 15 integer
+    /// digits without a leading zero, and at most `fractionDigits` fraction digits (none when it
+    /// is 0), with no exponent. Returns its value times 10^`fractionDigits`, which is exactly what
+    /// ``scanNumber()`` and then ``JSONNumberToken/scaledInteger(shift:rounding:)`` with that
+    /// shift give for it (at most 18 digits, so nothing is rounded), and leaves `position` where
+    /// ``scanNumber()`` would. For any other text it returns `nil` and consumes nothing, so the
+    /// general path reads it (and reports its errors) as before.
+    @inline(__always)
+    mutating func scanPlainDecimal(fractionDigits: Int) -> Int64? {
+        var index = position
+        let isNegative = base[index] == 0x2D
+        if isNegative { index &+= 1 }
+        let integerStart = index
+        var value: Int64 = 0
+        while index < count {
+            let digit = base[index] &- 0x30
+            guard digit < 10 else { break }
+            value = value &* 10 &+ Int64(digit)
+            index &+= 1
+        }
+        let integerDigits = index &- integerStart
+        guard integerDigits > 0, integerDigits <= 15 else { return nil }
+        if integerDigits > 1, base[integerStart] == 0x30 { return nil }  // a leading zero: scanNumber's error
+        var scale = fractionDigits
+        if index < count {
+            if base[index] == 0x2E {
+                guard fractionDigits > 0 else { return nil }
+                index &+= 1
+                let fractionStart = index
+                while index < count {
+                    let digit = base[index] &- 0x30
+                    guard digit < 10 else { break }
+                    value = value &* 10 &+ Int64(digit)
+                    index &+= 1
+                }
+                let digits = index &- fractionStart
+                guard digits > 0, digits <= fractionDigits else { return nil }
+                scale = fractionDigits &- digits
+            }
+            if index < count, base[index] | 0x20 == 0x65 { return nil }  // an exponent
+        }
+        while scale > 0 {
+            value &*= 10
+            scale &-= 1
+        }
+        position = index
+        return isNegative ? 0 &- value : value
+    }
+
     /// Consumes `true`, `false` or `null` at `position`.
     /// - Returns: `true`, `false`, or `nil` for `null`.
     /// - Throws: ``TraceReadError/Code/unexpectedToken`` for anything else.

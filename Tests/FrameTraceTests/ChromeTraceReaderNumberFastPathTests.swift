@@ -1,0 +1,34 @@
+import FrameTrace
+import FrameTraceReader
+import Testing
+
+/// The reader takes a short path for plain decimals in `ts`, `dur`, `pid` and `tid`; the same
+/// number with `e0` appended takes the general one. Both must give the same trace.
+@Suite("Chrome trace reader: the plain-number path agrees with the general one")
+struct ChromeTraceReaderNumberFastPathTests {
+    static let numbers = [
+        "0", "-0", "1", "-1", "7", "10", "0.5", "-0.5", "0.001", "0.0005", "0.000", "1.0", "1.00", "1.000", "1.0004",
+        "1.0005", "1.2345", "1000022.330", "16666.667", "-5.25", "123456789012345", "999999999999999",
+        "123456789012345.678", "1234567890123456", "12345678901234567", "1152921504606846", "1152921504606846.976",
+        "1152921504606847", "-1152921504606846.976", "-1152921504606847", "9223372036854775807", "9223372036854775808",
+        "-9223372036854775808", "99999999999999999999", "0.1234567890123456789", "4242", "-4242", "281474976710656",
+    ]
+
+    static func trace(_ number: String, suffix: String) throws -> Trace {
+        let n = number + suffix
+        let text = """
+            [{"ph":"X","name":"a","pid":\(n),"tid":\(n),"ts":\(n),"dur":\(n)},
+            {"ph":"i","name":"b","pid":1,"tid":1,"ts":\(n)},
+            {"ph":"B","name":"c","pid":\(n),"ts":\(n)},{"ph":"E","pid":\(n),"ts":\(n)}]
+            """
+        return try ChromeTraceReader.read(bytes: Array(text.utf8))
+    }
+
+    @Test("ts, dur, pid and tid read the same either way", arguments: numbers)
+    func samePlainAndGeneral(number: String) throws {
+        let plain = try Self.trace(number, suffix: "")
+        let general = try Self.trace(number, suffix: "e0")
+        #expect(plain.events == general.events)
+        #expect(plain.diagnostics == general.diagnostics)
+    }
+}
