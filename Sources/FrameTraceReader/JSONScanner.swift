@@ -117,13 +117,18 @@ struct JSONScanner {
         var index = position + 1
         var hasEscapes = false
         while true {
-            // Eight bytes at a time while none of them is a quote, a backslash or a control byte.
+            // Eight bytes at a time while none of them is a quote, a backslash or a control byte;
+            // then straight to the first one that is (the lowest flagged byte is exact).
             while index &+ 8 <= count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                if JSONScanner.hasSpecialStringByte(word) { break }
+                let special = JSONScanner.specialStringBytes(word)
+                if special != 0 {
+                    index &+= special.trailingZeroBitCount &>> 3
+                    break
+                }
                 index &+= 8
             }
-            // One byte at a time up to and including the special byte (or to the end).
+            // One byte at a time from the special byte (or, near the end, up to it or to the end).
             while true {
                 guard index < count else {
                     throw TraceReadError(.unterminatedString, "the input ends inside a string that starts here", at: open)
@@ -147,9 +152,12 @@ struct JSONScanner {
         }
     }
 
-    /// Whether any byte of `word` is `"`, `\` or below 0x20 (exact; from "Bit Twiddling Hacks").
+    /// The high bit of each byte of `word` (little-endian) that may be `"`, `\` or below 0x20
+    /// (from "Bit Twiddling Hacks"):
+    /// zero exactly when there is none, and the lowest set bit marks exactly the first such byte
+    /// (a borrow only carries upward, so only bytes above a true match can be flagged falsely).
     @inline(__always)
-    static func hasSpecialStringByte(_ word: UInt64) -> Bool {
+    static func specialStringBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* 0x22)
@@ -157,7 +165,7 @@ struct JSONScanner {
         let hasQuote = (quotes &- ones) & ~quotes
         let hasBackslash = (backslashes &- ones) & ~backslashes
         let hasControl = (word &- ones &* 0x20) & ~word
-        return (hasQuote | hasBackslash | hasControl) & highs != 0
+        return (hasQuote | hasBackslash | hasControl) & highs
     }
 
     /// Checks the escape whose backslash is at `index` and returns the offset after it.

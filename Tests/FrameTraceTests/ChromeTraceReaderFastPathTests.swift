@@ -32,3 +32,33 @@ struct ChromeTraceReaderNumberFastPathTests {
         #expect(plain.diagnostics == general.diagnostics)
     }
 }
+
+/// The scanner finds the first quote, backslash or control byte of a string eight bytes at a time;
+/// wherever in a word it falls, it is the one found.
+@Suite("Chrome trace reader: special bytes anywhere in a string's words")
+struct ChromeTraceReaderStringWordTests {
+    static func read(name: String) throws -> Trace {
+        try ChromeTraceReader.read(bytes: Array(#"[{"ph":"i","name":"\#(name)","pid":1,"tid":1,"ts":1}]"#.utf8))
+    }
+
+    @Test("An escape or a closing quote at every offset", arguments: 0..<20)
+    func specialAtEveryOffset(offset: Int) throws {
+        let before = String(repeating: "a", count: offset)
+        let plain = try Self.read(name: before)
+        #expect(plain.events.map { plain.name(of: $0) } == [before])
+        let escaped = try Self.read(name: before + #"\n\"x\u00e9"# + before)
+        #expect(escaped.events.map { escaped.name(of: $0) } == [before + "\n\"x\u{e9}" + before])
+    }
+
+    @Test("A raw control byte at every offset is an error at that byte", arguments: 0..<20)
+    func controlAtEveryOffset(offset: Int) {
+        let prefix = #"[{"ph":"i","name":""#
+        let text = prefix + String(repeating: "b", count: offset) + "\u{01}" + String(repeating: "c", count: 9) + #"","ts":1}]"#
+        #expect {
+            _ = try ChromeTraceReader.read(bytes: Array(text.utf8))
+        } throws: { error in
+            guard let error = error as? TraceReadError else { return false }
+            return error.code == .unexpectedToken && error.byteOffset == prefix.utf8.count + offset
+        }
+    }
+}
