@@ -362,7 +362,8 @@ extension ChromeTraceReader.Parser {
 
     @inline(__always)
     mutating func slot(for thread: ThreadKey) -> Int {
-        if thread == lastThreadKey { return lastThreadSlot }
+        // The slot check matters: the initial key is a thread a file may name (pid and tid -2^63).
+        if lastThreadSlot >= 0, thread == lastThreadKey { return lastThreadSlot }
         let slot: Int
         if let existing = threadSlots[thread] {
             slot = existing

@@ -62,3 +62,17 @@ struct ChromeTraceReaderStringWordTests {
         }
     }
 }
+
+@Suite("Chrome trace reader: extreme thread ids")
+struct ChromeTraceReaderExtremeThreadTests {
+    @Test("pid and tid -2^63 (the reader's initial 'last thread') are an ordinary thread")
+    func minimumThread() throws {
+        let m = "-9223372036854775808"
+        let text = #"[{"ph":"B","name":"a","pid":\#(m),"tid":\#(m),"ts":1},{"ph":"X","name":"b","pid":\#(m),"tid":\#(m),"ts":1,"dur":1},{"ph":"E","pid":\#(m),"tid":\#(m),"ts":2}]"#
+        let trace = try ChromeTraceReader.read(bytes: Array(text.utf8))
+        let thread = ThreadKey(processID: .min, threadID: .min)
+        #expect(trace.events.map { trace.name(of: $0) } == ["a", "b"])
+        #expect(trace.events.allSatisfy { $0.thread == thread })
+        #expect(trace.events.first?.duration == 1_000)
+    }
+}
