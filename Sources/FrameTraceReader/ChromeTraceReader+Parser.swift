@@ -55,6 +55,7 @@ extension ChromeTraceReader {
         var threadStates: [ThreadState] = []
         var lastThreadKey = ThreadKey(processID: .min, threadID: .min)
         var lastThreadSlot = -1
+        var recentThreads = [RecentThread](repeating: RecentThread(), count: RecentThread.count)
         /// The latest end of any timed event: where unclosed `B` events are closed.
         var lastTimestamp: Int64 = .min
         /// Open nestable async spans: input index and position in `events` of each `b`.
@@ -176,6 +177,20 @@ extension ChromeTraceReader {
             let offset = slot * ArgumentCache.maximumLength
             guard let bytes = text.baseAddress, !text.isEmpty else { return }
             texts.withUnsafeMutableBufferPointer { _ = memcpy($0.baseAddress! + offset, bytes, text.count) }
+        }
+    }
+
+    /// An entry of the parser's table of recently seen threads (slot -1: empty).
+    struct RecentThread {
+        static let count = 64
+        var key = ThreadKey(processID: 0, threadID: 0)
+        var slot = -1
+
+        /// The table entry for a thread: a multiplicative hash of both ids, top six bits.
+        @inline(__always)
+        static func index(of thread: ThreadKey) -> Int {
+            let mixed = (UInt64(bitPattern: thread.processID) &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(bitPattern: thread.threadID)
+            return Int(truncatingIfNeeded: (mixed &* 0xBF58_476D_1CE4_E5B9) &>> 58)
         }
     }
 
