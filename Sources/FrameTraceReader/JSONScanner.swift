@@ -393,6 +393,15 @@ struct JSONScanner {
         if isNegative { index &+= 1 }
         let integerStart = index
         var value: Int64 = 0
+        // Up to eight leading digits in one word, then (past eight, or near the end) one at a time.
+        if index &+ 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let digits = JSONScanner.leadingDigitCount(word)
+            if digits > 0 {
+                value = Int64(JSONScanner.eightDigitsValue(word &<< UInt64(64 &- 8 &* digits)))
+                index &+= digits
+            }
+        }
         while index < count {
             let digit = base[index] &- 0x30
             guard digit < 10 else { break }
@@ -426,6 +435,29 @@ struct JSONScanner {
         }
         position = index
         return isNegative ? 0 &- value : value
+    }
+
+    /// How many of the eight bytes of `word` (little-endian: the first byte lowest) are ASCII
+    /// digits before the first one that is not.
+    @inline(__always)
+    static func leadingDigitCount(_ word: UInt64) -> Int {
+        // Per byte, with no carry between bytes: a high nibble other than 3, or a low one above 9.
+        let highNibbles = (word & 0xF0F0_F0F0_F0F0_F0F0) ^ 0x3030_3030_3030_3030
+        let lowAboveNine = ((word & 0x0F0F_0F0F_0F0F_0F0F) &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
+        let notDigits = highNibbles | lowAboveNine
+        return notDigits == 0 ? 8 : notDigits.trailingZeroBitCount &>> 3
+    }
+
+    /// The value of eight ASCII digits (the first byte lowest, most significant); zero bytes
+    /// count as leading zeros. From simdjson's `parse_eight_digits_unrolled`.
+    @inline(__always)
+    static func eightDigitsValue(_ word: UInt64) -> UInt64 {
+        var value = word & 0x0F0F_0F0F_0F0F_0F0F
+        value = (value &* 10) &+ (value &>> 8)
+        let mask: UInt64 = 0x0000_00FF_0000_00FF
+        let hundredsAndMillions: UInt64 = 100 &+ (1_000_000 &<< 32)
+        let onesAndTenThousands: UInt64 = 1 &+ (10_000 &<< 32)
+        return ((value & mask) &* hundredsAndMillions &+ ((value &>> 16) & mask) &* onesAndTenThousands) &>> 32
     }
 
     /// Consumes `true`, `false` or `null` at `position`.
