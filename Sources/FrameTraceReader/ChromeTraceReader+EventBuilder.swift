@@ -113,18 +113,23 @@ extension ChromeTraceReader.Parser {
     private func quickMemberName() -> (Field, Int)? {
         guard scanner.position &+ 8 <= scanner.count else { return nil }
         let word = UnsafeRawPointer(scanner.base + scanner.position).loadUnaligned(as: UInt64.self)
-        switch word & 0xFF_FFFF_FFFF {  // "xx":
-        case 0x3A22_6870_22: return (.phase, 5)  // "ph":
-        case 0x3A22_7374_22: return (.timestamp, 5)  // "ts":
-        case 0x3A22_6469_22: return (.id, 5)  // "id":
-        default: break
+        // Where the closing quote is says which names to compare with.
+        if word & 0xFF00_0000 == 0x2200_0000 {
+            switch word & 0xFF_FFFF_FFFF {  // "xx":
+            case 0x3A22_6870_22: return (.phase, 5)  // "ph":
+            case 0x3A22_7374_22: return (.timestamp, 5)  // "ts":
+            case 0x3A22_6469_22: return (.id, 5)  // "id":
+            default: return nil
+            }
         }
-        switch word & 0xFFFF_FFFF_FFFF {  // "xxx":
-        case 0x3A22_6469_7022: return (.processID, 6)  // "pid":
-        case 0x3A22_6469_7422: return (.threadID, 6)  // "tid":
-        case 0x3A22_7461_6322: return (.category, 6)  // "cat":
-        case 0x3A22_7275_6422: return (.duration, 6)  // "dur":
-        default: break
+        if word & 0xFF_0000_0000 == 0x22_0000_0000 {
+            switch word & 0xFFFF_FFFF_FFFF {  // "xxx":
+            case 0x3A22_6469_7022: return (.processID, 6)  // "pid":
+            case 0x3A22_6469_7422: return (.threadID, 6)  // "tid":
+            case 0x3A22_7461_6322: return (.category, 6)  // "cat":
+            case 0x3A22_7275_6422: return (.duration, 6)  // "dur":
+            default: return nil
+            }
         }
         switch word & 0xFF_FFFF_FFFF_FFFF {  // "xxxx":
         case 0x3A22_656D_616E_22: return (.name, 7)  // "name":
