@@ -24,7 +24,7 @@ extension ChromeTraceReader.Parser {
         }
         scanner.position += 1
         event = ChromeTraceReader.RawEvent()
-        if !arguments.isEmpty { arguments.removeAll(keepingCapacity: true) }
+        argumentCount = 0
         var next = try scanner.peekValue("a member name or '}'")
         if next != 0x7D {
             while true {
@@ -424,10 +424,21 @@ extension ChromeTraceReader.Parser {
         withBytes(of: token) { _, bytes in JSONStringInterner.hash(bytes) }
     }
 
+    /// Adds a scalar argument of the event being read, reusing the scratch array's slots.
+    @inline(__always)
+    private mutating func appendArgument(_ argument: ChromeTraceReader.ScratchArgument) {
+        if argumentCount < arguments.count {
+            arguments[argumentCount] = argument
+        } else {
+            arguments.append(argument)
+        }
+        argumentCount &+= 1
+    }
+
     /// Reads `args`: scalar members into `arguments`, nested values skipped and counted.
     private mutating func readArguments() throws(TraceReadError) {
         event.argumentsStart = scanner.position
-        if !arguments.isEmpty { arguments.removeAll(keepingCapacity: true) }  // a repeated "args": the last wins
+        argumentCount = 0  // a repeated "args": the last wins
         scanner.position += 1
         var next = try scanner.peekValue("an argument name or '}'")
         if next != 0x7D {
@@ -438,12 +449,12 @@ extension ChromeTraceReader.Parser {
                 let byte = try scanner.peekValue("an argument value")
                 switch byte {
                 case 0x22:
-                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, kind: .string, string: try scanner.scanString()))
+                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, kind: .string, string: try scanner.scanString()))
                 case 0x2D, 0x30...0x39:
-                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, kind: .number, number: try scanner.scanNumber()))
+                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, kind: .number, number: try scanner.scanNumber()))
                 case 0x74, 0x66, 0x6E:
                     let literal = try scanner.scanLiteral()
-                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, kind: literal == nil ? .null : .bool, bool: literal ?? false))
+                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, kind: literal == nil ? .null : .bool, bool: literal ?? false))
                 case 0x7B:
                     try readNestedArguments(prefix: key)
                 case 0x5B:
@@ -480,12 +491,12 @@ extension ChromeTraceReader.Parser {
                 let byte = try scanner.peekValue("an argument value")
                 switch byte {
                 case 0x22:
-                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: .string, string: try scanner.scanString()))
+                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: .string, string: try scanner.scanString()))
                 case 0x2D, 0x30...0x39:
-                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: .number, number: try scanner.scanNumber()))
+                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: .number, number: try scanner.scanNumber()))
                 case 0x74, 0x66, 0x6E:
                     let literal = try scanner.scanLiteral()
-                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: literal == nil ? .null : .bool, bool: literal ?? false))
+                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: literal == nil ? .null : .bool, bool: literal ?? false))
                 case 0x7B, 0x5B:
                     try scanner.skipValue()
                     event.nestedArguments += 1

@@ -441,7 +441,7 @@ extension ChromeTraceReader.Parser {
             skippedArgumentCount += event.nestedArguments
             if skippedArgumentFirst < 0 { skippedArgumentFirst = eventIndex - 1 }
         }
-        guard !arguments.isEmpty else { return 0 }
+        guard argumentCount > 0 else { return 0 }
         let length = event.argumentsEnd - event.argumentsStart
         guard shared, length <= ChromeTraceReader.ArgumentCache.maximumLength else {
             return store(argumentValues(numericOnly: numericOnly))
@@ -464,8 +464,8 @@ extension ChromeTraceReader.Parser {
     /// The event's scalar arguments as values.
     private mutating func argumentValues(numericOnly: Bool = false) -> [Argument] {
         var list: [Argument] = []
-        list.reserveCapacity(arguments.count)
-        for argument in arguments {
+        list.reserveCapacity(argumentCount)
+        for argument in arguments[..<argumentCount] {
             let value: JSONValue
             switch argument.kind {
             case .number: value = argument.number.argumentValue(in: scanner)
@@ -484,14 +484,14 @@ extension ChromeTraceReader.Parser {
     }
 
     private func stringArgument(_ key: String) -> String? {
-        for argument in arguments.reversed() where argument.kind == .string && argument.prefix == nil && scanner.string(argument.key) == key {
+        for argument in arguments[..<argumentCount].reversed() where argument.kind == .string && argument.prefix == nil && scanner.string(argument.key) == key {
             return scanner.string(argument.string)
         }
         return nil
     }
 
     private func integerArgument(_ key: String) -> Int64? {
-        for argument in arguments.reversed() where argument.kind == .number && argument.prefix == nil && scanner.string(argument.key) == key {
+        for argument in arguments[..<argumentCount].reversed() where argument.kind == .number && argument.prefix == nil && scanner.string(argument.key) == key {
             return argument.number.scaledInteger(shift: 0, rounding: .towardZero)
         }
         return nil

@@ -46,7 +46,10 @@ extension ChromeTraceReader {
 
         // The event being read.
         var event = RawEvent()
+        /// The event's scalar arguments are the first `argumentCount`; the slots past it are
+        /// left from earlier events and reused, so clearing costs nothing.
         var arguments: [ScratchArgument] = []
+        var argumentCount = 0
         var scratchBytes: [UInt8] = []
 
         // State across events.
