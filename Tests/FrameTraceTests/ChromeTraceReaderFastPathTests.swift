@@ -76,3 +76,44 @@ struct ChromeTraceReaderExtremeThreadTests {
         #expect(trace.events.first?.duration == 1_000)
     }
 }
+
+/// A string id that is neither decimal nor hexadecimal becomes a 64-bit hash of its bytes with the
+/// top bit set; the hash must not change with how the reader computes it (ids are output).
+@Suite("Chrome trace reader: string ids hash stably")
+struct ChromeTraceReaderStringIDHashTests {
+    /// The reader's byte-string hash, written out byte by byte.
+    static func referenceHash(_ bytes: [UInt8]) -> UInt64 {
+        let multiplier: UInt64 = 0xFF51_AFD7_ED55_8CCD
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var index = 0
+        while index + 8 <= bytes.count {
+            var word: UInt64 = 0
+            for k in 0..<8 { word |= UInt64(bytes[index + k]) << UInt64(8 * k) }
+            hash = (hash ^ word) &* multiplier
+            hash ^= hash >> 29
+            index += 8
+        }
+        if index < bytes.count {
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < bytes.count {
+                tail |= UInt64(bytes[index]) << shift
+                shift += 8
+                index += 1
+            }
+            hash = (hash ^ tail) &* multiplier
+        }
+        hash ^= hash >> 32
+        hash &*= 0xC4CE_B9FE_1A85_EC53
+        hash ^= hash >> 29
+        return hash
+    }
+
+    @Test("Every length from 1 to 24 bytes", arguments: 1...24)
+    func hashOfLength(length: Int) throws {
+        let id = String("zyxwvutsrqponmlkjihgfedcbaZYXWVU".prefix(length))
+        let text = #"[{"ph":"n","name":"a","cat":"c","id":"\#(id)","pid":1,"tid":1,"ts":1}]"#
+        let trace = try ChromeTraceReader.read(bytes: Array(text.utf8))
+        #expect(trace.events.map(\.id) == [Self.referenceHash(Array(id.utf8)) | 1 << 63])
+    }
+}
