@@ -296,16 +296,16 @@ extension ChromeTraceReader.Parser {
     private mutating func time(_ byte: UInt8) throws(TraceReadError) -> ChromeTraceReader.RawEvent.Time {
         switch byte {
         case 0x2D, 0x30...0x39:
-            if let value = scanner.scanPlainDecimal(fractionDigits: 3) { return Self.bounded(value) }
+            if let value = scanner.scanPlainDecimal(fractionDigits: 3) { return bounded(value) }
             let token = try scanner.scanNumber()
             guard let value = token.scaledInteger(shift: 3) else { return .invalid }
-            return Self.bounded(value)
+            return bounded(value)
         case 0x22:
             let token = try scanner.scanString()
             guard !token.hasEscapes, let number = Self.number(in: scanner.rawBytes(token)),
                 let value = number.scaledInteger(shift: 3)
             else { return .invalid }
-            return Self.bounded(value)
+            return bounded(value)
         case 0x6E, 0x74, 0x66:
             return try scanner.scanLiteral() == nil ? .missing : .invalid
         default:
@@ -314,9 +314,11 @@ extension ChromeTraceReader.Parser {
         }
     }
 
+    /// A time within ``TraceEvent/timeLimitNanoseconds`` (read once per parser, not per call:
+    /// another module's static costs an accessor call each time).
     @inline(__always)
-    private static func bounded(_ nanoseconds: Int64) -> ChromeTraceReader.RawEvent.Time {
-        nanoseconds.magnitude <= UInt64(TraceEvent.timeLimitNanoseconds) ? .value(nanoseconds) : .invalid
+    private func bounded(_ nanoseconds: Int64) -> ChromeTraceReader.RawEvent.Time {
+        nanoseconds.magnitude <= timeLimit ? .value(nanoseconds) : .invalid
     }
 
     /// The number that a byte string consists of exactly, if it does.

@@ -24,6 +24,8 @@ extension ChromeTraceReader {
         let releasesInput: Bool
         var releasedUpTo = 0
         var hasReservedCapacity = false
+        /// ``TraceEvent/timeLimitNanoseconds``, the largest magnitude a time may have.
+        let timeLimit = TraceEvent.timeLimitNanoseconds.magnitude
 
         // The trace being built.
         var events: [TraceEvent] = []
