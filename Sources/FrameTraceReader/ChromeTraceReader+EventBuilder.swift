@@ -152,9 +152,15 @@ extension ChromeTraceReader.Parser {
     private mutating func readMember(_ field: Field) throws(TraceReadError) {
         let byte = try scanner.peekValue("a value")
         switch field {
+        // The common forms (a one-letter phase, a plain decimal) are read here, without a call;
+        // the functions read everything else.
         case .phase:
             if let token = try stringOrSkip(byte) {
-                readPhase(token)
+                if token.length == 1, !token.hasEscapes {
+                    event.phase = scanner.base[token.start]
+                } else {
+                    readPhase(token)
+                }
             } else {
                 event.phase = ChromeTraceReader.RawEvent.invalidPhase
             }
@@ -163,13 +169,29 @@ extension ChromeTraceReader.Parser {
         case .category:
             event.category = try stringOrSkip(byte)
         case .processID:
-            event.processID = try threadPart(byte)
+            if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 0) {
+                event.processID = .number(value)
+            } else {
+                event.processID = try threadPart(byte)
+            }
         case .threadID:
-            event.threadID = try threadPart(byte)
+            if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 0) {
+                event.threadID = .number(value)
+            } else {
+                event.threadID = try threadPart(byte)
+            }
         case .timestamp:
-            event.timestamp = try time(byte)
+            if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 3) {
+                event.timestamp = bounded(value)
+            } else {
+                event.timestamp = try time(byte)
+            }
         case .duration:
-            event.duration = try time(byte)
+            if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 3) {
+                event.duration = bounded(value)
+            } else {
+                event.duration = try time(byte)
+            }
         case .id:
             event.id = try idValue(byte)
         case .id2:
@@ -210,6 +232,12 @@ extension ChromeTraceReader.Parser {
         }
     }
 
+    /// Whether a value starting with `byte` is a number (`-` or a digit).
+    @inline(__always)
+    private static func startsNumber(_ byte: UInt8) -> Bool {
+        byte == 0x2D || byte &- 0x30 < 10
+    }
+
     private mutating func readPhase(_ token: JSONStringToken) {
         if token.length == 1, !token.hasEscapes {
             event.phase = scanner.base[token.start]
@@ -241,11 +269,11 @@ extension ChromeTraceReader.Parser {
         return false
     }
 
-    /// A `pid` or `tid`: an integer (a fraction is truncated), a string, or null.
+    /// A `pid` or `tid`: an integer (a fraction is truncated), a string, or null. (`readMember`
+    /// has already tried a plain decimal.)
     private mutating func threadPart(_ byte: UInt8) throws(TraceReadError) -> ChromeTraceReader.RawEvent.ThreadPart {
         switch byte {
         case 0x2D, 0x30...0x39:
-            if let value = scanner.scanPlainDecimal(fractionDigits: 0) { return .number(value) }
             let token = try scanner.scanNumber()
             guard let value = token.scaledInteger(shift: 0, rounding: .towardZero) else { return .invalid }
             return .number(value)
@@ -292,11 +320,10 @@ extension ChromeTraceReader.Parser {
     }
 
     /// A timestamp or duration in nanoseconds, from microseconds given as a number or a
-    /// numeric string.
+    /// numeric string. (`readMember` has already tried a plain decimal.)
     private mutating func time(_ byte: UInt8) throws(TraceReadError) -> ChromeTraceReader.RawEvent.Time {
         switch byte {
         case 0x2D, 0x30...0x39:
-            if let value = scanner.scanPlainDecimal(fractionDigits: 3) { return bounded(value) }
             let token = try scanner.scanNumber()
             guard let value = token.scaledInteger(shift: 3) else { return .invalid }
             return bounded(value)
