@@ -43,6 +43,7 @@ extension ChromeTraceReader {
         var argumentCache = ArgumentCache()
         var stringCache = JSONStringInterner()
         var cachedStrings: [String] = []
+        var shortStrings = [ShortString](repeating: ShortString(), count: 256)
         var syntheticIDs = JSONStringInterner()
         var syntheticNames: [String] = []
 
@@ -183,6 +184,14 @@ extension ChromeTraceReader {
             guard let bytes = text.baseAddress, !text.isEmpty else { return }
             texts.withUnsafeMutableBufferPointer { _ = memcpy($0.baseAddress! + offset, bytes, text.count) }
         }
+    }
+
+    /// An entry of the parser's table of recent short argument strings (length -1: empty).
+    struct ShortString {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var length = -1
+        var string = ""
     }
 
     /// An entry of the parser's table of recently seen threads (slot -1: empty).

@@ -117,3 +117,37 @@ struct ChromeTraceReaderStringIDHashTests {
         #expect(trace.events.map(\.id) == [Self.referenceHash(Array(id.utf8)) | 1 << 63])
     }
 }
+
+/// Argument keys and values of up to 15 bytes come from a table of recent ones keyed by their
+/// bytes; strings that differ in any byte or in length stay apart.
+@Suite("Chrome trace reader: short argument strings")
+struct ChromeTraceReaderShortStringTests {
+    @Test("Prefixes, one-byte differences, non-ASCII and ill-formed UTF-8 read back exactly")
+    func shortStrings() throws {
+        var values: [[UInt8]] = []
+        for length in 0...16 {
+            let base = Array("abcdefghijklmnop".utf8.prefix(length))
+            values.append(base)
+            if length > 0 { values.append(base.dropLast() + [UInt8(ascii: "Z")]) }
+        }
+        values.append(Array("é".utf8))
+        values.append(Array("aé€".utf8))
+        values.append([0x61, 0xFF, 0x62])  // ill-formed: read as "a\u{FFFD}b"
+        var text: [UInt8] = Array("[".utf8)
+        for round in 0..<2 {
+            for (index, value) in values.enumerated() {
+                if round > 0 || index > 0 { text += Array(",".utf8) }
+                text += Array(#"{"ph":"i","name":"e","pid":1,"tid":1,"ts":1,"args":{"#.utf8) + [0x22] + value + Array(#"":""#.utf8) + value + Array(#"","n":\#(index)}}"#.utf8)
+            }
+        }
+        text += Array("]".utf8)
+        let trace = try ChromeTraceReader.read(bytes: text)
+        #expect(trace.events.count == 2 * values.count)
+        for (position, event) in trace.events.enumerated() {
+            let value = String(decoding: values[position % values.count], as: UTF8.self)
+            let arguments = trace.argumentDictionary(of: event)
+            #expect(arguments[value] == .string(value), "event \(position)")
+            #expect(arguments.count == 2)
+        }
+    }
+}
