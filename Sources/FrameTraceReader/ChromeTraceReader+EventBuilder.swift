@@ -37,6 +37,10 @@ extension ChromeTraceReader.Parser {
                     try scanner.expect(0x3A, "':' after a member name")
                     try readMember(field(of: key))
                 }
+                if scanner.skipCommaBeforeName() {
+                    next = 0x22
+                    continue
+                }
                 next = try scanner.peekValue("',' or '}' after an event member")
                 if next == 0x2C {
                     scanner.position += 1
@@ -492,6 +496,10 @@ extension ChromeTraceReader.Parser {
                 default:
                     throw scanner.unexpected(expecting: "a value")
                 }
+                if scanner.skipCommaBeforeName() {
+                    next = 0x22
+                    continue
+                }
                 next = try scanner.peekValue("',' or '}' after an argument")
                 if next == 0x2C {
                     scanner.position += 1
@@ -531,6 +539,10 @@ extension ChromeTraceReader.Parser {
                     event.nestedArguments += 1
                 default:
                     throw scanner.unexpected(expecting: "a value")
+                }
+                if scanner.skipCommaBeforeName() {
+                    next = 0x22
+                    continue
                 }
                 next = try scanner.peekValue("',' or '}' after an argument")
                 if next == 0x2C {

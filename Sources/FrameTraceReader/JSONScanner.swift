@@ -76,6 +76,19 @@ struct JSONScanner {
         position += 1
     }
 
+    /// Consumes a comma when it and the quote of the next member name follow with no whitespace
+    /// (`,"`), which is what the general path (peek `,`, consume it, peek `"`) would do there.
+    /// - Returns: Whether it did; if not, nothing is consumed.
+    @inline(__always)
+    mutating func skipCommaBeforeName() -> Bool {
+        let at = position
+        guard at &+ 2 <= count, UInt16(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt16.self)) == 0x222C else {
+            return false
+        }
+        position = at &+ 1
+        return true
+    }
+
     // MARK: - Errors
 
     /// The error for running out of input while expecting something.
