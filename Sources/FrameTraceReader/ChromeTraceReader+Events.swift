@@ -405,6 +405,26 @@ extension ChromeTraceReader.Parser {
     @inline(__always)
     mutating func symbol(_ token: JSONStringToken?) -> Symbol {
         guard let token, token.length > 0 else { return .empty }
+        // Names of up to 16 bytes: first a direct-mapped table of recent ones, keyed by the bytes.
+        var recent = -1
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        if token.length <= 16, token.start &+ 16 <= scanner.count {
+            (low, high) = shortWords(token)
+            recent = Self.recentIndex(low, high, token.length)
+            let entry = recentSymbols[recent]
+            if entry.length == token.length, entry.low == low, entry.high == high { return Symbol(rawValue: entry.value) }
+        }
+        let symbol = internedSymbol(token)
+        if recent >= 0 {
+            recentSymbols[recent] = ChromeTraceReader.RecentSymbol(low: low, high: high, length: token.length, value: symbol.rawValue)
+        }
+        return symbol
+    }
+
+    /// The symbol for a name through the interner: made from the bytes only the first time.
+    @inline(__always)
+    private mutating func internedSymbol(_ token: JSONStringToken) -> Symbol {
         let bytes = scanner.rawBytes(token)
         let probe = symbolCache.probe(bytes)
         if let value = probe.value { return Symbol(rawValue: value) }
@@ -436,24 +456,38 @@ extension ChromeTraceReader.Parser {
     private mutating func shortString(_ token: JSONStringToken) -> String {
         guard !token.hasEscapes, token.start &+ 16 <= scanner.count else { return scanner.string(token) }
         let length = token.length
-        let pointer = UnsafeRawPointer(scanner.base + token.start)
-        // The string's bytes as two little-endian words, zero past its end.
-        var low = UInt64(littleEndian: pointer.loadUnaligned(as: UInt64.self))
-        var high = UInt64(littleEndian: pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        if length < 8 {
-            low &= (1 &<< UInt64(8 &* length)) &- 1
-            high = 0
-        } else {
-            high &= (1 &<< UInt64(8 &* (length &- 8))) &- 1
-        }
-        let mixed = (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(length)
-        let index = Int(truncatingIfNeeded: (mixed &* 0xFF51_AFD7_ED55_8CCD) &>> 56)
+        let (low, high) = shortWords(token)
+        let index = Self.recentIndex(low, high, length)
         if shortStrings[index].length == length, shortStrings[index].low == low, shortStrings[index].high == high {
             return shortStrings[index].string
         }
         let string = scanner.string(token)
         shortStrings[index] = ChromeTraceReader.ShortString(low: low, high: high, length: length, string: string)
         return string
+    }
+
+    /// The raw bytes of a string of at most 16 bytes as two little-endian words, zero past its
+    /// end. The 16 bytes from its start must be inside the input.
+    @inline(__always)
+    private func shortWords(_ token: JSONStringToken) -> (UInt64, UInt64) {
+        let length = token.length
+        let pointer = UnsafeRawPointer(scanner.base + token.start)
+        var low = UInt64(littleEndian: pointer.loadUnaligned(as: UInt64.self))
+        var high = UInt64(littleEndian: pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        if length < 8 {
+            low &= (1 &<< UInt64(8 &* length)) &- 1
+            high = 0
+        } else if length < 16 {
+            high &= (1 &<< UInt64(8 &* (length &- 8))) &- 1
+        }
+        return (low, high)
+    }
+
+    /// The entry of a 256-entry table for a short string's words and length.
+    @inline(__always)
+    private static func recentIndex(_ low: UInt64, _ high: UInt64, _ length: Int) -> Int {
+        let mixed = (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(length)
+        return Int(truncatingIfNeeded: (mixed &* 0xFF51_AFD7_ED55_8CCD) &>> 56)
     }
 
     /// Stores the event's scalar arguments and returns the list's index (0 for none).

@@ -44,6 +44,7 @@ extension ChromeTraceReader {
         var stringCache = JSONStringInterner()
         var cachedStrings: [String] = []
         var shortStrings = [ShortString](repeating: ShortString(), count: 256)
+        var recentSymbols = [RecentSymbol](repeating: RecentSymbol(), count: 256)
         var syntheticIDs = JSONStringInterner()
         var syntheticNames: [String] = []
 
@@ -192,6 +193,14 @@ extension ChromeTraceReader {
         var high: UInt64 = 0
         var length = -1
         var string = ""
+    }
+
+    /// An entry of the parser's table of recent short names and their symbols (length -1: empty).
+    struct RecentSymbol {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var length = -1
+        var value: UInt32 = 0
     }
 
     /// An entry of the parser's table of recently seen threads (slot -1: empty).

@@ -151,3 +151,42 @@ struct ChromeTraceReaderShortStringTests {
         }
     }
 }
+
+/// Names and categories of up to 16 bytes come from a table of recent ones keyed by their raw
+/// bytes before the interner; names that differ in any byte or in length stay apart.
+@Suite("Chrome trace reader: short names")
+struct ChromeTraceReaderShortNameTests {
+    @Test("Prefixes, one-byte differences, escapes, non-ASCII and ill-formed UTF-8 name the right events")
+    func shortNames() throws {
+        var names: [[UInt8]] = []
+        for length in 1...18 {
+            let base = Array("ABCDEFGHIJKLMNOPQR".utf8.prefix(length))
+            names.append(base)
+            names.append(base.dropLast() + [UInt8(ascii: "z")])
+        }
+        names.append(Array(#"a\"b"#.utf8))  // raw bytes with an escape: the name a"b
+        names.append(Array(#"a\u0041"#.utf8))  // aA, spelled differently from a plain "aA"
+        names.append(Array("aA".utf8))
+        names.append(Array("é€".utf8))
+        names.append([0x61, 0xFF, 0x62])
+        var text: [UInt8] = Array("[".utf8)
+        for round in 0..<3 {
+            for (index, name) in names.enumerated() {
+                if round > 0 || index > 0 { text += Array(",".utf8) }
+                text += Array(#"{"ph":"X","name":""#.utf8) + name + Array(#"","cat":"c"#.utf8) + name + Array(#"","pid":1,"tid":\#(round),"ts":\#(index),"dur":0.5}"#.utf8)
+            }
+        }
+        text += Array("]".utf8)
+        let trace = try ChromeTraceReader.read(bytes: text)
+        func decoded(_ raw: [UInt8]) -> String {
+            let text = String(decoding: raw, as: UTF8.self)
+            return text.replacing(#"\""#, with: "\"").replacing(#"\u0041"#, with: "A")
+        }
+        #expect(trace.events.count == 3 * names.count)
+        for event in trace.events {
+            let index = Int(event.timestamp / 1_000)
+            #expect(trace.name(of: event) == decoded(names[index]), "event at \(index)")
+            #expect(trace.symbols[event.category] == "c" + decoded(names[index]), "category at \(index)")
+        }
+    }
+}
