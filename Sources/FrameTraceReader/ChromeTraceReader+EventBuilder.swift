@@ -232,6 +232,9 @@ extension ChromeTraceReader.Parser {
                 try scanner.skipValue()
             }
         case .other:
+            // A plain number (tts, tdur, ...) is stepped over where it stands; skipValue would end
+            // at the same place.
+            if Self.startsNumber(byte), scanner.scanPlainDecimal(fractionDigits: 3) != nil { break }
             try scanner.skipValue()
         }
     }
