@@ -24,14 +24,23 @@ extension ChromeTraceReader.Parser {
         }
         scanner.position += 1
         event = ChromeTraceReader.RawEvent()
-        if !arguments.isEmpty { arguments.removeAll(keepingCapacity: true) }
+        argumentCount = 0
         var next = try scanner.peekValue("a member name or '}'")
         if next != 0x7D {
             while true {
                 guard next == 0x22 else { throw scanner.unexpected(expecting: "a member name in quotes") }
-                let key = try scanner.scanString()
-                try scanner.expect(0x3A, "':' after a member name")
-                try readMember(key)
+                if let (field, length) = quickMemberName() {
+                    scanner.position &+= length
+                    try readMember(field)
+                } else {
+                    let key = try scanner.scanString()
+                    try scanner.expect(0x3A, "':' after a member name")
+                    try readMember(field(of: key))
+                }
+                if scanner.skipCommaBeforeName() {
+                    next = 0x22
+                    continue
+                }
                 next = try scanner.peekValue("',' or '}' after an event member")
                 if next == 0x2C {
                     scanner.position += 1
@@ -100,22 +109,62 @@ extension ChromeTraceReader.Parser {
         return true
     }
 
-    /// Reads the value of one event member into `event`.
-    private mutating func readMember(_ key: JSONStringToken) throws(TraceReadError) {
-        let field: Field
-        if key.hasEscapes {
-            scratchBytes.removeAll(keepingCapacity: true)
-            scanner.decode(key, into: &scratchBytes)
-            scratchBytes.append(0)  // never empty, so the buffer has an address
-            field = scratchBytes.withUnsafeBufferPointer { Self.field($0.baseAddress!, $0.count - 1) }
-        } else {
-            field = Self.field(scanner.base + key.start, key.length)
+    /// The field and length of a common member name written plainly with its colon right after
+    /// it (`"ph":`, `"name":`, ...) at the scanner's position (a quote), read as one word; `nil`
+    /// for anything else, which the general path (scan, expect `:`, classify) then reads. Both
+    /// paths agree on every input this one accepts: no escapes, no whitespace before the colon.
+    @inline(__always)
+    private func quickMemberName() -> (Field, Int)? {
+        guard scanner.position &+ 8 <= scanner.count else { return nil }
+        let word = UnsafeRawPointer(scanner.base + scanner.position).loadUnaligned(as: UInt64.self)
+        // Where the closing quote is says which names to compare with.
+        if word & 0xFF00_0000 == 0x2200_0000 {
+            switch word & 0xFF_FFFF_FFFF {  // "xx":
+            case 0x3A22_6870_22: return (.phase, 5)  // "ph":
+            case 0x3A22_7374_22: return (.timestamp, 5)  // "ts":
+            case 0x3A22_6469_22: return (.id, 5)  // "id":
+            default: return nil
+            }
         }
+        if word & 0xFF_0000_0000 == 0x22_0000_0000 {
+            switch word & 0xFFFF_FFFF_FFFF {  // "xxx":
+            case 0x3A22_6469_7022: return (.processID, 6)  // "pid":
+            case 0x3A22_6469_7422: return (.threadID, 6)  // "tid":
+            case 0x3A22_7461_6322: return (.category, 6)  // "cat":
+            case 0x3A22_7275_6422: return (.duration, 6)  // "dur":
+            default: return nil
+            }
+        }
+        switch word & 0xFF_FFFF_FFFF_FFFF {  // "xxxx":
+        case 0x3A22_656D_616E_22: return (.name, 7)  // "name":
+        case 0x3A22_7367_7261_22: return (.arguments, 7)  // "args":
+        default: return nil
+        }
+    }
+
+    /// The field a scanned member name stands for, escapes decoded.
+    @inline(__always)
+    private mutating func field(of key: JSONStringToken) -> Field {
+        guard key.hasEscapes else { return Self.field(scanner.base + key.start, key.length) }
+        scratchBytes.removeAll(keepingCapacity: true)
+        scanner.decode(key, into: &scratchBytes)
+        scratchBytes.append(0)  // never empty, so the buffer has an address
+        return scratchBytes.withUnsafeBufferPointer { Self.field($0.baseAddress!, $0.count - 1) }
+    }
+
+    /// Reads the value of one event member into `event`.
+    private mutating func readMember(_ field: Field) throws(TraceReadError) {
         let byte = try scanner.peekValue("a value")
         switch field {
+        // The common forms (a one-letter phase, a plain decimal) are read here, without a call;
+        // the functions read everything else.
         case .phase:
             if let token = try stringOrSkip(byte) {
-                readPhase(token)
+                if token.length == 1, !token.hasEscapes {
+                    event.phase = scanner.base[token.start]
+                } else {
+                    readPhase(token)
+                }
             } else {
                 event.phase = ChromeTraceReader.RawEvent.invalidPhase
             }
@@ -124,13 +173,29 @@ extension ChromeTraceReader.Parser {
         case .category:
             event.category = try stringOrSkip(byte)
         case .processID:
-            event.processID = try threadPart(byte)
+            if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 0) {
+                event.processID = .number(value)
+            } else {
+                event.processID = try threadPart(byte)
+            }
         case .threadID:
-            event.threadID = try threadPart(byte)
+            if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 0) {
+                event.threadID = .number(value)
+            } else {
+                event.threadID = try threadPart(byte)
+            }
         case .timestamp:
-            event.timestamp = try time(byte)
+            if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 3) {
+                event.timestamp = bounded(value)
+            } else {
+                event.timestamp = try time(byte)
+            }
         case .duration:
-            event.duration = try time(byte)
+            if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 3) {
+                event.duration = bounded(value)
+            } else {
+                event.duration = try time(byte)
+            }
         case .id:
             event.id = try idValue(byte)
         case .id2:
@@ -167,8 +232,17 @@ extension ChromeTraceReader.Parser {
                 try scanner.skipValue()
             }
         case .other:
+            // A plain number (tts, tdur, ...) is stepped over where it stands; skipValue would end
+            // at the same place.
+            if Self.startsNumber(byte), scanner.scanPlainDecimal(fractionDigits: 3) != nil { break }
             try scanner.skipValue()
         }
+    }
+
+    /// Whether a value starting with `byte` is a number (`-` or a digit).
+    @inline(__always)
+    private static func startsNumber(_ byte: UInt8) -> Bool {
+        byte == 0x2D || byte &- 0x30 < 10
     }
 
     private mutating func readPhase(_ token: JSONStringToken) {
@@ -202,7 +276,8 @@ extension ChromeTraceReader.Parser {
         return false
     }
 
-    /// A `pid` or `tid`: an integer (a fraction is truncated), a string, or null.
+    /// A `pid` or `tid`: an integer (a fraction is truncated), a string, or null. (`readMember`
+    /// has already tried a plain decimal.)
     private mutating func threadPart(_ byte: UInt8) throws(TraceReadError) -> ChromeTraceReader.RawEvent.ThreadPart {
         switch byte {
         case 0x2D, 0x30...0x39:
@@ -252,19 +327,19 @@ extension ChromeTraceReader.Parser {
     }
 
     /// A timestamp or duration in nanoseconds, from microseconds given as a number or a
-    /// numeric string.
+    /// numeric string. (`readMember` has already tried a plain decimal.)
     private mutating func time(_ byte: UInt8) throws(TraceReadError) -> ChromeTraceReader.RawEvent.Time {
         switch byte {
         case 0x2D, 0x30...0x39:
             let token = try scanner.scanNumber()
             guard let value = token.scaledInteger(shift: 3) else { return .invalid }
-            return Self.bounded(value)
+            return bounded(value)
         case 0x22:
             let token = try scanner.scanString()
             guard !token.hasEscapes, let number = Self.number(in: scanner.rawBytes(token)),
                 let value = number.scaledInteger(shift: 3)
             else { return .invalid }
-            return Self.bounded(value)
+            return bounded(value)
         case 0x6E, 0x74, 0x66:
             return try scanner.scanLiteral() == nil ? .missing : .invalid
         default:
@@ -273,9 +348,11 @@ extension ChromeTraceReader.Parser {
         }
     }
 
+    /// A time within ``TraceEvent/timeLimitNanoseconds`` (read once per parser, not per call:
+    /// another module's static costs an accessor call each time).
     @inline(__always)
-    private static func bounded(_ nanoseconds: Int64) -> ChromeTraceReader.RawEvent.Time {
-        nanoseconds.magnitude <= UInt64(TraceEvent.timeLimitNanoseconds) ? .value(nanoseconds) : .invalid
+    private func bounded(_ nanoseconds: Int64) -> ChromeTraceReader.RawEvent.Time {
+        nanoseconds.magnitude <= timeLimit ? .value(nanoseconds) : .invalid
     }
 
     /// The number that a byte string consists of exactly, if it does.
@@ -383,10 +460,21 @@ extension ChromeTraceReader.Parser {
         withBytes(of: token) { _, bytes in JSONStringInterner.hash(bytes) }
     }
 
+    /// Adds a scalar argument of the event being read, reusing the scratch array's slots.
+    @inline(__always)
+    private mutating func appendArgument(_ argument: ChromeTraceReader.ScratchArgument) {
+        if argumentCount < arguments.count {
+            arguments[argumentCount] = argument
+        } else {
+            arguments.append(argument)
+        }
+        argumentCount &+= 1
+    }
+
     /// Reads `args`: scalar members into `arguments`, nested values skipped and counted.
     private mutating func readArguments() throws(TraceReadError) {
         event.argumentsStart = scanner.position
-        if !arguments.isEmpty { arguments.removeAll(keepingCapacity: true) }  // a repeated "args": the last wins
+        argumentCount = 0  // a repeated "args": the last wins
         scanner.position += 1
         var next = try scanner.peekValue("an argument name or '}'")
         if next != 0x7D {
@@ -397,12 +485,12 @@ extension ChromeTraceReader.Parser {
                 let byte = try scanner.peekValue("an argument value")
                 switch byte {
                 case 0x22:
-                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, kind: .string, string: try scanner.scanString()))
+                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, kind: .string, string: try scanner.scanString()))
                 case 0x2D, 0x30...0x39:
-                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, kind: .number, number: try scanner.scanNumber()))
+                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, kind: .number, number: try scanner.scanNumber()))
                 case 0x74, 0x66, 0x6E:
                     let literal = try scanner.scanLiteral()
-                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, kind: literal == nil ? .null : .bool, bool: literal ?? false))
+                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, kind: literal == nil ? .null : .bool, bool: literal ?? false))
                 case 0x7B:
                     try readNestedArguments(prefix: key)
                 case 0x5B:
@@ -410,6 +498,10 @@ extension ChromeTraceReader.Parser {
                     event.nestedArguments += 1
                 default:
                     throw scanner.unexpected(expecting: "a value")
+                }
+                if scanner.skipCommaBeforeName() {
+                    next = 0x22
+                    continue
                 }
                 next = try scanner.peekValue("',' or '}' after an argument")
                 if next == 0x2C {
@@ -439,17 +531,21 @@ extension ChromeTraceReader.Parser {
                 let byte = try scanner.peekValue("an argument value")
                 switch byte {
                 case 0x22:
-                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: .string, string: try scanner.scanString()))
+                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: .string, string: try scanner.scanString()))
                 case 0x2D, 0x30...0x39:
-                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: .number, number: try scanner.scanNumber()))
+                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: .number, number: try scanner.scanNumber()))
                 case 0x74, 0x66, 0x6E:
                     let literal = try scanner.scanLiteral()
-                    arguments.append(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: literal == nil ? .null : .bool, bool: literal ?? false))
+                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: literal == nil ? .null : .bool, bool: literal ?? false))
                 case 0x7B, 0x5B:
                     try scanner.skipValue()
                     event.nestedArguments += 1
                 default:
                     throw scanner.unexpected(expecting: "a value")
+                }
+                if scanner.skipCommaBeforeName() {
+                    next = 0x22
+                    continue
                 }
                 next = try scanner.peekValue("',' or '}' after an argument")
                 if next == 0x2C {

@@ -360,19 +360,34 @@ extension ChromeTraceReader.Parser {
         return slot
     }
 
+    /// The thread's index in `threadStates`, made on first sight.
+    ///
+    /// The last thread, then a small direct-mapped table of recent ones, answer before the
+    /// dictionary: events of a few threads interleave, and hashing a key with `Hasher` costs more
+    /// than the rest of the lookup. A slot never changes once made, so an entry never goes stale.
     @inline(__always)
     mutating func slot(for thread: ThreadKey) -> Int {
-        if thread == lastThreadKey { return lastThreadSlot }
-        let slot: Int
-        if let existing = threadSlots[thread] {
-            slot = existing
-        } else {
-            slot = threadStates.count
-            threadStates.append(ChromeTraceReader.ThreadState(thread: thread))
-            threadSlots[thread] = slot
+        // The slot check matters: the initial key is a thread a file may name (pid and tid -2^63).
+        if lastThreadSlot >= 0, thread.threadID == lastThreadKey.threadID, thread.processID == lastThreadKey.processID {
+            return lastThreadSlot
+        }
+        let recent = ChromeTraceReader.RecentThread.index(of: thread)
+        var slot = recentThreads[recent].slot
+        if slot < 0 || recentThreads[recent].key.threadID != thread.threadID || recentThreads[recent].key.processID != thread.processID {
+            slot = dictionarySlot(for: thread)
+            recentThreads[recent] = ChromeTraceReader.RecentThread(key: thread, slot: slot)
         }
         lastThreadKey = thread
         lastThreadSlot = slot
+        return slot
+    }
+
+    @inline(never)
+    private mutating func dictionarySlot(for thread: ThreadKey) -> Int {
+        if let existing = threadSlots[thread] { return existing }
+        let slot = threadStates.count
+        threadStates.append(ChromeTraceReader.ThreadState(thread: thread))
+        threadSlots[thread] = slot
         return slot
     }
 
@@ -390,6 +405,26 @@ extension ChromeTraceReader.Parser {
     @inline(__always)
     mutating func symbol(_ token: JSONStringToken?) -> Symbol {
         guard let token, token.length > 0 else { return .empty }
+        // Names of up to 16 bytes: first a direct-mapped table of recent ones, keyed by the bytes.
+        var recent = -1
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        if token.length <= 16, token.start &+ 16 <= scanner.count {
+            (low, high) = shortWords(token)
+            recent = Self.recentIndex(low, high, token.length)
+            let entry = recentSymbols[recent]
+            if entry.length == token.length, entry.low == low, entry.high == high { return Symbol(rawValue: entry.value) }
+        }
+        let symbol = internedSymbol(token)
+        if recent >= 0 {
+            recentSymbols[recent] = ChromeTraceReader.RecentSymbol(low: low, high: high, length: token.length, value: symbol.rawValue)
+        }
+        return symbol
+    }
+
+    /// The symbol for a name through the interner: made from the bytes only the first time.
+    @inline(__always)
+    private mutating func internedSymbol(_ token: JSONStringToken) -> Symbol {
         let bytes = scanner.rawBytes(token)
         let probe = symbolCache.probe(bytes)
         if let value = probe.value { return Symbol(rawValue: value) }
@@ -403,7 +438,8 @@ extension ChromeTraceReader.Parser {
     private mutating func cachedString(_ token: JSONStringToken) -> String {
         // Up to 15 UTF-8 bytes a String is stored inline, and long unique values would only fill
         // the cache, so only the middle range is interned.
-        guard !token.hasEscapes, token.length > 15, token.length <= 256 else { return scanner.string(token) }
+        if token.length <= 15 { return shortString(token) }
+        guard !token.hasEscapes, token.length <= 256 else { return scanner.string(token) }
         let bytes = scanner.rawBytes(token)
         let probe = stringCache.probe(bytes)
         if let value = probe.value { return cachedStrings[Int(value)] }
@@ -411,6 +447,47 @@ extension ChromeTraceReader.Parser {
         stringCache.insert(bytes, at: probe, value: UInt32(truncatingIfNeeded: cachedStrings.count))
         cachedStrings.append(string)
         return string
+    }
+
+    /// A string of at most 15 bytes (stored inline in the String, so sharing saves no memory),
+    /// from a small direct-mapped table of recent ones keyed by the bytes themselves: making it
+    /// again means validating its UTF-8, which costs several times a table hit.
+    @inline(__always)
+    private mutating func shortString(_ token: JSONStringToken) -> String {
+        guard !token.hasEscapes, token.start &+ 16 <= scanner.count else { return scanner.string(token) }
+        let length = token.length
+        let (low, high) = shortWords(token)
+        let index = Self.recentIndex(low, high, length)
+        if shortStrings[index].length == length, shortStrings[index].low == low, shortStrings[index].high == high {
+            return shortStrings[index].string
+        }
+        let string = scanner.string(token)
+        shortStrings[index] = ChromeTraceReader.ShortString(low: low, high: high, length: length, string: string)
+        return string
+    }
+
+    /// The raw bytes of a string of at most 16 bytes as two little-endian words, zero past its
+    /// end. The 16 bytes from its start must be inside the input.
+    @inline(__always)
+    private func shortWords(_ token: JSONStringToken) -> (UInt64, UInt64) {
+        let length = token.length
+        let pointer = UnsafeRawPointer(scanner.base + token.start)
+        var low = UInt64(littleEndian: pointer.loadUnaligned(as: UInt64.self))
+        var high = UInt64(littleEndian: pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        if length < 8 {
+            low &= (1 &<< UInt64(8 &* length)) &- 1
+            high = 0
+        } else if length < 16 {
+            high &= (1 &<< UInt64(8 &* (length &- 8))) &- 1
+        }
+        return (low, high)
+    }
+
+    /// The entry of a 256-entry table for a short string's words and length.
+    @inline(__always)
+    private static func recentIndex(_ low: UInt64, _ high: UInt64, _ length: Int) -> Int {
+        let mixed = (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(length)
+        return Int(truncatingIfNeeded: (mixed &* 0xFF51_AFD7_ED55_8CCD) &>> 56)
     }
 
     /// Stores the event's scalar arguments and returns the list's index (0 for none).
@@ -426,7 +503,7 @@ extension ChromeTraceReader.Parser {
             skippedArgumentCount += event.nestedArguments
             if skippedArgumentFirst < 0 { skippedArgumentFirst = eventIndex - 1 }
         }
-        guard !arguments.isEmpty else { return 0 }
+        guard argumentCount > 0 else { return 0 }
         let length = event.argumentsEnd - event.argumentsStart
         guard shared, length <= ChromeTraceReader.ArgumentCache.maximumLength else {
             return store(argumentValues(numericOnly: numericOnly))
@@ -449,8 +526,8 @@ extension ChromeTraceReader.Parser {
     /// The event's scalar arguments as values.
     private mutating func argumentValues(numericOnly: Bool = false) -> [Argument] {
         var list: [Argument] = []
-        list.reserveCapacity(arguments.count)
-        for argument in arguments {
+        list.reserveCapacity(argumentCount)
+        for argument in arguments[..<argumentCount] {
             let value: JSONValue
             switch argument.kind {
             case .number: value = argument.number.argumentValue(in: scanner)
@@ -469,14 +546,14 @@ extension ChromeTraceReader.Parser {
     }
 
     private func stringArgument(_ key: String) -> String? {
-        for argument in arguments.reversed() where argument.kind == .string && argument.prefix == nil && scanner.string(argument.key) == key {
+        for argument in arguments[..<argumentCount].reversed() where argument.kind == .string && argument.prefix == nil && scanner.string(argument.key) == key {
             return scanner.string(argument.string)
         }
         return nil
     }
 
     private func integerArgument(_ key: String) -> Int64? {
-        for argument in arguments.reversed() where argument.kind == .number && argument.prefix == nil && scanner.string(argument.key) == key {
+        for argument in arguments[..<argumentCount].reversed() where argument.kind == .number && argument.prefix == nil && scanner.string(argument.key) == key {
             return argument.number.scaledInteger(shift: 0, rounding: .towardZero)
         }
         return nil

@@ -79,17 +79,19 @@ extension ChromeTraceReader.Parser {
             if !tracks[slot].open.push(start: start, end: end) { tracks[slot].overlaps.append(position) }
         }
         var overlapping: [Int] = []
-        var unsortedSlots: Set<Int> = []
+        var hasUnsortedSlots = false
         for slot in tracks.indices {
-            if tracks[slot].isSorted { overlapping += tracks[slot].overlaps } else { unsortedSlots.insert(slot) }
+            if tracks[slot].isSorted { overlapping += tracks[slot].overlaps } else { hasUnsortedSlots = true }
         }
-        if !unsortedSlots.isEmpty {
-            var bySlot: [Int: [Int]] = [:]
+        if hasUnsortedSlots {
+            // Indexed by slot (empty for sorted ones); `overlapping` is sorted below, so the order
+            // the slots are visited in does not matter.
+            var bySlot = [[Int]](repeating: [], count: tracks.count)
             for position in events.indices where events[position].phase == .complete {
                 let slot = slot(for: events[position].thread)
-                if unsortedSlots.contains(slot) { bySlot[slot, default: []].append(position) }
+                if !tracks[slot].isSorted { bySlot[slot].append(position) }
             }
-            for (_, var positions) in bySlot {
+            for var positions in bySlot where !positions.isEmpty {
                 NestingStack.sort(&positions, of: events)
                 var open = NestingStack()
                 for position in positions where !open.push(start: events[position].timestamp, end: events[position].endTimestamp) {

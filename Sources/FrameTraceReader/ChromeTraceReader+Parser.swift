@@ -24,6 +24,8 @@ extension ChromeTraceReader {
         let releasesInput: Bool
         var releasedUpTo = 0
         var hasReservedCapacity = false
+        /// ``TraceEvent/timeLimitNanoseconds``, the largest magnitude a time may have.
+        let timeLimit = TraceEvent.timeLimitNanoseconds.magnitude
 
         // The trace being built.
         var events: [TraceEvent] = []
@@ -41,12 +43,17 @@ extension ChromeTraceReader {
         var argumentCache = ArgumentCache()
         var stringCache = JSONStringInterner()
         var cachedStrings: [String] = []
+        var shortStrings = [ShortString](repeating: ShortString(), count: 256)
+        var recentSymbols = [RecentSymbol](repeating: RecentSymbol(), count: 256)
         var syntheticIDs = JSONStringInterner()
         var syntheticNames: [String] = []
 
         // The event being read.
         var event = RawEvent()
+        /// The event's scalar arguments are the first `argumentCount`; the slots past it are
+        /// left from earlier events and reused, so clearing costs nothing.
         var arguments: [ScratchArgument] = []
+        var argumentCount = 0
         var scratchBytes: [UInt8] = []
 
         // State across events.
@@ -55,6 +62,7 @@ extension ChromeTraceReader {
         var threadStates: [ThreadState] = []
         var lastThreadKey = ThreadKey(processID: .min, threadID: .min)
         var lastThreadSlot = -1
+        var recentThreads = [RecentThread](repeating: RecentThread(), count: RecentThread.count)
         /// The latest end of any timed event: where unclosed `B` events are closed.
         var lastTimestamp: Int64 = .min
         /// Open nestable async spans: input index and position in `events` of each `b`.
@@ -176,6 +184,36 @@ extension ChromeTraceReader {
             let offset = slot * ArgumentCache.maximumLength
             guard let bytes = text.baseAddress, !text.isEmpty else { return }
             texts.withUnsafeMutableBufferPointer { _ = memcpy($0.baseAddress! + offset, bytes, text.count) }
+        }
+    }
+
+    /// An entry of the parser's table of recent short argument strings (length -1: empty).
+    struct ShortString {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var length = -1
+        var string = ""
+    }
+
+    /// An entry of the parser's table of recent short names and their symbols (length -1: empty).
+    struct RecentSymbol {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var length = -1
+        var value: UInt32 = 0
+    }
+
+    /// An entry of the parser's table of recently seen threads (slot -1: empty).
+    struct RecentThread {
+        static let count = 64
+        var key = ThreadKey(processID: 0, threadID: 0)
+        var slot = -1
+
+        /// The table entry for a thread: a multiplicative hash of both ids, top six bits.
+        @inline(__always)
+        static func index(of thread: ThreadKey) -> Int {
+            let mixed = (UInt64(bitPattern: thread.processID) &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(bitPattern: thread.threadID)
+            return Int(truncatingIfNeeded: (mixed &* 0xBF58_476D_1CE4_E5B9) &>> 58)
         }
     }
 

@@ -76,6 +76,19 @@ struct JSONScanner {
         position += 1
     }
 
+    /// Consumes a comma when it and the quote of the next member name follow with no whitespace
+    /// (`,"`), which is what the general path (peek `,`, consume it, peek `"`) would do there.
+    /// - Returns: Whether it did; if not, nothing is consumed.
+    @inline(__always)
+    mutating func skipCommaBeforeName() -> Bool {
+        let at = position
+        guard at &+ 2 <= count, UInt16(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt16.self)) == 0x222C else {
+            return false
+        }
+        position = at &+ 1
+        return true
+    }
+
     // MARK: - Errors
 
     /// The error for running out of input while expecting something.
@@ -117,13 +130,18 @@ struct JSONScanner {
         var index = position + 1
         var hasEscapes = false
         while true {
-            // Eight bytes at a time while none of them is a quote, a backslash or a control byte.
+            // Eight bytes at a time while none of them is a quote, a backslash or a control byte;
+            // then straight to the first one that is (the lowest flagged byte is exact).
             while index &+ 8 <= count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                if JSONScanner.hasSpecialStringByte(word) { break }
+                let special = JSONScanner.specialStringBytes(word)
+                if special != 0 {
+                    index &+= special.trailingZeroBitCount &>> 3
+                    break
+                }
                 index &+= 8
             }
-            // One byte at a time up to and including the special byte (or to the end).
+            // One byte at a time from the special byte (or, near the end, up to it or to the end).
             while true {
                 guard index < count else {
                     throw TraceReadError(.unterminatedString, "the input ends inside a string that starts here", at: open)
@@ -147,9 +165,12 @@ struct JSONScanner {
         }
     }
 
-    /// Whether any byte of `word` is `"`, `\` or below 0x20 (exact; from "Bit Twiddling Hacks").
+    /// The high bit of each byte of `word` (little-endian) that may be `"`, `\` or below 0x20
+    /// (from "Bit Twiddling Hacks"):
+    /// zero exactly when there is none, and the lowest set bit marks exactly the first such byte
+    /// (a borrow only carries upward, so only bytes above a true match can be flagged falsely).
     @inline(__always)
-    static func hasSpecialStringByte(_ word: UInt64) -> Bool {
+    static func specialStringBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* 0x22)
@@ -157,7 +178,7 @@ struct JSONScanner {
         let hasQuote = (quotes &- ones) & ~quotes
         let hasBackslash = (backslashes &- ones) & ~backslashes
         let hasControl = (word &- ones &* 0x20) & ~word
-        return (hasQuote | hasBackslash | hasControl) & highs != 0
+        return (hasQuote | hasBackslash | hasControl) & highs
     }
 
     /// Checks the escape whose backslash is at `index` and returns the offset after it.
@@ -369,6 +390,87 @@ struct JSONScanner {
         token.end = index
         position = index
         return token
+    }
+
+    /// Scans a plain decimal at `position` (a `-` or a digit): an optional `-`, 1 to 15 integer
+    /// digits without a leading zero, and at most `fractionDigits` fraction digits (none when it
+    /// is 0), with no exponent. Returns its value times 10^`fractionDigits`, which is exactly what
+    /// ``scanNumber()`` and then ``JSONNumberToken/scaledInteger(shift:rounding:)`` with that
+    /// shift give for it (at most 18 digits, so nothing is rounded), and leaves `position` where
+    /// ``scanNumber()`` would. For any other text it returns `nil` and consumes nothing, so the
+    /// general path reads it (and reports its errors) as before.
+    @inline(__always)
+    mutating func scanPlainDecimal(fractionDigits: Int) -> Int64? {
+        var index = position
+        let isNegative = base[index] == 0x2D
+        if isNegative { index &+= 1 }
+        let integerStart = index
+        var value: Int64 = 0
+        // Up to eight leading digits in one word, then (past eight, or near the end) one at a time.
+        if index &+ 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let digits = JSONScanner.leadingDigitCount(word)
+            if digits > 0 {
+                value = Int64(JSONScanner.eightDigitsValue(word &<< UInt64(64 &- 8 &* digits)))
+                index &+= digits
+            }
+        }
+        while index < count {
+            let digit = base[index] &- 0x30
+            guard digit < 10 else { break }
+            value = value &* 10 &+ Int64(digit)
+            index &+= 1
+        }
+        let integerDigits = index &- integerStart
+        guard integerDigits > 0, integerDigits <= 15 else { return nil }
+        if integerDigits > 1, base[integerStart] == 0x30 { return nil }  // a leading zero: scanNumber's error
+        var scale = fractionDigits
+        if index < count {
+            if base[index] == 0x2E {
+                guard fractionDigits > 0 else { return nil }
+                index &+= 1
+                let fractionStart = index
+                while index < count {
+                    let digit = base[index] &- 0x30
+                    guard digit < 10 else { break }
+                    value = value &* 10 &+ Int64(digit)
+                    index &+= 1
+                }
+                let digits = index &- fractionStart
+                guard digits > 0, digits <= fractionDigits else { return nil }
+                scale = fractionDigits &- digits
+            }
+            if index < count, base[index] | 0x20 == 0x65 { return nil }  // an exponent
+        }
+        while scale > 0 {
+            value &*= 10
+            scale &-= 1
+        }
+        position = index
+        return isNegative ? 0 &- value : value
+    }
+
+    /// How many of the eight bytes of `word` (little-endian: the first byte lowest) are ASCII
+    /// digits before the first one that is not.
+    @inline(__always)
+    static func leadingDigitCount(_ word: UInt64) -> Int {
+        // Per byte, with no carry between bytes: a high nibble other than 3, or a low one above 9.
+        let highNibbles = (word & 0xF0F0_F0F0_F0F0_F0F0) ^ 0x3030_3030_3030_3030
+        let lowAboveNine = ((word & 0x0F0F_0F0F_0F0F_0F0F) &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
+        let notDigits = highNibbles | lowAboveNine
+        return notDigits == 0 ? 8 : notDigits.trailingZeroBitCount &>> 3
+    }
+
+    /// The value of eight ASCII digits (the first byte lowest, most significant); zero bytes
+    /// count as leading zeros. From simdjson's `parse_eight_digits_unrolled`.
+    @inline(__always)
+    static func eightDigitsValue(_ word: UInt64) -> UInt64 {
+        var value = word & 0x0F0F_0F0F_0F0F_0F0F
+        value = (value &* 10) &+ (value &>> 8)
+        let mask: UInt64 = 0x0000_00FF_0000_00FF
+        let hundredsAndMillions: UInt64 = 100 &+ (1_000_000 &<< 32)
+        let onesAndTenThousands: UInt64 = 1 &+ (10_000 &<< 32)
+        return ((value & mask) &* hundredsAndMillions &+ ((value &>> 16) & mask) &* onesAndTenThousands) &>> 32
     }
 
     /// Consumes `true`, `false` or `null` at `position`.

@@ -89,13 +89,24 @@ struct JSONStringInterner {
             hash ^= hash >> 29
             index += 8
         }
-        if index < bytes.count {
+        let rest = bytes.count &- index
+        if rest > 0 {
+            // The last 1 to 7 bytes as a little-endian integer, read four, two and one at a time.
             var tail: UInt64 = 0
             var shift: UInt64 = 0
-            while index < bytes.count {
-                tail |= UInt64(base[index]) << shift
-                shift += 8
-                index += 1
+            var pointer = UnsafeRawPointer(base + index)
+            if rest & 4 != 0 {
+                tail = UInt64(UInt32(littleEndian: pointer.loadUnaligned(as: UInt32.self)))
+                pointer += 4
+                shift = 32
+            }
+            if rest & 2 != 0 {
+                tail |= UInt64(UInt16(littleEndian: pointer.loadUnaligned(as: UInt16.self))) &<< shift
+                pointer += 2
+                shift &+= 16
+            }
+            if rest & 1 != 0 {
+                tail |= UInt64(pointer.load(as: UInt8.self)) &<< shift
             }
             hash = (hash ^ tail) &* multiplier
         }
