@@ -138,6 +138,15 @@ struct LaneTests {
         #expect(background.deliveryLatencyFrames?.max == 2)
         #expect(background.framesWithWork == 1)
         #expect(background.cost?.p50 == 0, "frames that applied nothing count 0")
+        // The text lanes table: the job count on the background row, the delivery latency on a
+        // row of its own under the percentile columns, each one line within 100 columns.
+        let lines = report.text(source: "lanes.json").split(separator: "\n")
+        let backgroundRow = try #require(lines.first { $0.hasPrefix("  background ") && !$0.contains("per frame interval") })
+        #expect(backgroundRow.hasSuffix("1 job"))
+        let deliveryRow = try #require(lines.first { $0.hasPrefix("    delivery ") })
+        #expect(deliveryRow.split(separator: " ").filter { !$0.isEmpty }.prefix(8) == ["delivery", "-", "2", "frames", "2", "frames", "2", "frames"])
+        #expect(deliveryRow.hasSuffix("latency from request to apply"))
+        #expect(lines.allSatisfy { $0.count <= FrameReport.terminalWidth })
     }
 
     @Test("Without a stated render deadline, render work is due one interval after the commit deadline")
@@ -262,7 +271,9 @@ struct LaneTests {
         #expect(html.contains("data-lane=\"background\" data-thread=\"worker-1\""))
         let text = report.text(source: "t.json")
         #expect(text.contains("Lanes (cost per frame"))
-        #expect(text.contains("\n  render         5  1.00 ms  21.00 ms  21.00 ms     1  3.00 ms"))
+        // (p50 is one column wider than "1.00 ms": the delivery row below background says "2 frames".)
+        #expect(text.contains("\n  render         5   1.00 ms  21.00 ms  21.00 ms     1  3.00 ms"))
+        #expect(text.contains("\n    delivery     -  2 frames  2 frames  2 frames     -        -  latency from request to apply"))
         #expect(text.split(separator: "\n").allSatisfy { $0.count <= FrameReport.terminalWidth })
     }
 }
