@@ -112,41 +112,6 @@ struct SpanIndex {
     }
 }
 
-/// Slots for threads: each thread is numbered as it first appears.
-///
-/// Events come in runs of a few threads taking turns, so a lookup first tries a small
-/// direct-mapped cache of recent threads (its line picked by multiplying the ids, no `Hasher`),
-/// and hashes only on a miss. The cache holds whole keys, so a collision costs a miss, never a
-/// wrong slot.
-struct ThreadSlots {
-    /// The thread of each slot.
-    private(set) var threads: [ThreadKey] = []
-    private var slotOfThread: [ThreadKey: Int] = [:]
-    private static let cacheLines = 64
-    private var cache = [(thread: ThreadKey, slot: Int)?](repeating: nil, count: cacheLines)
-
-    /// The slot of `thread`, numbering it if it is new.
-    @inline(__always)
-    mutating func slot(of thread: ThreadKey) -> Int {
-        let mixed = UInt64(bitPattern: thread.threadID) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(bitPattern: thread.processID) &* 0xC2B2_AE3D_27D4_EB4F
-        let line = Int(truncatingIfNeeded: mixed >> 58) % Self.cacheLines
-        if let cached = cache[line], cached.thread == thread { return cached.slot }
-        let slot: Int
-        if let known = slotOfThread[thread] {
-            slot = known
-        } else {
-            slot = threads.count
-            threads.append(thread)
-            slotOfThread[thread] = slot
-        }
-        cache[line] = (thread, slot)
-        return slot
-    }
-
-    /// The slot of `thread`, if it has one.
-    func existingSlot(of thread: ThreadKey) -> Int? { slotOfThread[thread] }
-}
-
 /// The distinct categories of a trace's spans, numbered densely in order of first appearance,
 /// so that per-category sums are arrays indexed by number instead of dictionaries.
 struct CategoryIndex {

@@ -360,34 +360,11 @@ extension ChromeTraceReader.Parser {
         return slot
     }
 
-    /// The thread's index in `threadStates`, made on first sight.
-    ///
-    /// The last thread, then a small direct-mapped table of recent ones, answer before the
-    /// dictionary: events of a few threads interleave, and hashing a key with `Hasher` costs more
-    /// than the rest of the lookup. A slot never changes once made, so an entry never goes stale.
+    /// The thread's index in `threadStates`, made on first sight (``ThreadSlots``).
     @inline(__always)
     mutating func slot(for thread: ThreadKey) -> Int {
-        // The slot check matters: the initial key is a thread a file may name (pid and tid -2^63).
-        if lastThreadSlot >= 0, thread.threadID == lastThreadKey.threadID, thread.processID == lastThreadKey.processID {
-            return lastThreadSlot
-        }
-        let recent = ChromeTraceReader.RecentThread.index(of: thread)
-        var slot = recentThreads[recent].slot
-        if slot < 0 || recentThreads[recent].key.threadID != thread.threadID || recentThreads[recent].key.processID != thread.processID {
-            slot = dictionarySlot(for: thread)
-            recentThreads[recent] = ChromeTraceReader.RecentThread(key: thread, slot: slot)
-        }
-        lastThreadKey = thread
-        lastThreadSlot = slot
-        return slot
-    }
-
-    @inline(never)
-    private mutating func dictionarySlot(for thread: ThreadKey) -> Int {
-        if let existing = threadSlots[thread] { return existing }
-        let slot = threadStates.count
-        threadStates.append(ChromeTraceReader.ThreadState(thread: thread))
-        threadSlots[thread] = slot
+        let slot = threadSlots.slot(of: thread)
+        if slot == threadStates.count { threadStates.append(ChromeTraceReader.ThreadState(thread: thread)) }
         return slot
     }
 

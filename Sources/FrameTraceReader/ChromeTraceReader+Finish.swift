@@ -152,7 +152,7 @@ extension ChromeTraceReader.Parser {
             guard index >= 0, index < Int64(syntheticNames.count) else { return nil }
             return syntheticNames[Int(index)]
         }
-        var keys = Set(threadSlots.keys)
+        var keys = Set(threadSlots.threads)
         keys.formUnion(threads.keys)
         for key in keys {
             if threads[key]?.name == nil, let name = syntheticName(key.threadID) {

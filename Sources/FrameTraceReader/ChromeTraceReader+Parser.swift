@@ -58,11 +58,8 @@ extension ChromeTraceReader {
 
         // State across events.
         var eventIndex = 0
-        var threadSlots: [ThreadKey: Int] = [:]
+        var threadSlots = ThreadSlots()
         var threadStates: [ThreadState] = []
-        var lastThreadKey = ThreadKey(processID: .min, threadID: .min)
-        var lastThreadSlot = -1
-        var recentThreads = [RecentThread](repeating: RecentThread(), count: RecentThread.count)
         /// The latest end of any timed event: where unclosed `B` events are closed.
         var lastTimestamp: Int64 = .min
         /// Open nestable async spans: input index and position in `events` of each `b`.
@@ -201,20 +198,6 @@ extension ChromeTraceReader {
         var high: UInt64 = 0
         var length = -1
         var value: UInt32 = 0
-    }
-
-    /// An entry of the parser's table of recently seen threads (slot -1: empty).
-    struct RecentThread {
-        static let count = 64
-        var key = ThreadKey(processID: 0, threadID: 0)
-        var slot = -1
-
-        /// The table entry for a thread: a multiplicative hash of both ids, top six bits.
-        @inline(__always)
-        static func index(of thread: ThreadKey) -> Int {
-            let mixed = (UInt64(bitPattern: thread.processID) &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(bitPattern: thread.threadID)
-            return Int(truncatingIfNeeded: (mixed &* 0xBF58_476D_1CE4_E5B9) &>> 58)
-        }
     }
 
     /// The key that nestable async events pair on.
