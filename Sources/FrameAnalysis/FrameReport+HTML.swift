@@ -24,13 +24,13 @@ extension FrameReport {
     ///   - id: An identifier unique on the page (letters, digits, `-`).
     public func htmlSection(heading: String, id: String) -> String {
         typealias H = HTMLPage
-        var html = "<section class=\"run\" id=\"\(H.escape(id))\">\n<h2>\(H.escape(heading))</h2>\n"
-        html += "<p class=\"source\"><strong>Frames from: \(H.escape(method.frameSource.phrase))</strong>"
-        if !method.frameSourceDetail.isEmpty { html += " — \(H.escape(method.frameSourceDetail))" }
-        html += "<br>Frame interval P = \(H.escape(ReportFormat.milliseconds(method.frameIntervalNanoseconds))) "
-        html += "(\(H.escape(method.frameIntervalSource.description))); main thread: \(H.escape(mainThreadDescription)).</p>\n"
+        var html = "<section class=\"run\" id=\"\(UntrustedText.html(id))\">\n<h2>\(UntrustedText.html(heading))</h2>\n"
+        html += "<p class=\"source\"><strong>Frames from: \(UntrustedText.html(method.frameSource.phrase))</strong>"
+        if !method.frameSourceDetail.isEmpty { html += " — \(UntrustedText.html(method.frameSourceDetail))" }
+        html += "<br>Frame interval P = \(UntrustedText.html(ReportFormat.milliseconds(method.frameIntervalNanoseconds))) "
+        html += "(\(UntrustedText.html(method.frameIntervalSource.description))); main thread: \(UntrustedText.html(mainThreadDescription)).</p>\n"
         let s = summary
-        html += "<p class=\"headline\"><span class=\"band \(s.hitchBand?.identifier ?? "none")\">\(H.escape(ReportFormat.fixed(s.hitchTimeRatio, decimals: 2))) ms/s hitch time ratio (\(H.escape(s.hitchBand?.phrase ?? HitchBand.noFramesPhrase)))</span> "
+        html += "<p class=\"headline\"><span class=\"band \(s.hitchBand?.identifier ?? "none")\">\(UntrustedText.html(ReportFormat.fixed(s.hitchTimeRatio, decimals: 2))) ms/s hitch time ratio (\(UntrustedText.html(s.hitchBand?.phrase ?? HitchBand.noFramesPhrase)))</span> "
         html += "· \(s.frameCount) frames · \(s.slowFrames) slow · \(s.frozenFrames) frozen · \(s.lateFrames) late · \(s.missedVsyncs) missed vsyncs</p>\n"
         html += "<div class=\"timeline\" data-frames=\"\(frames.count)\" data-bars=\"\" data-drawn=\"false\">\n"
         html += "<div class=\"legend\" aria-hidden=\"true\"></div>\n"
@@ -62,7 +62,7 @@ extension FrameReport {
         }
         for worker in laneWorkers {
             let name = threads.first { $0.key == worker }?.name ?? worker.description
-            html += "<div class=\"lane-row\" data-lane=\"background\" data-thread=\"\(H.escape(name))\">\(H.escape(name))</div>"
+            html += "<div class=\"lane-row\" data-lane=\"background\" data-thread=\"\(UntrustedText.html(name))\">\(UntrustedText.html(name))</div>"
         }
         html += "</div><div class=\"lane-scroller\"><canvas class=\"lane-canvas\"></canvas></div></div>\n</div>\n"
         return html
@@ -159,7 +159,7 @@ package enum HTMLPage {
     package static func document(title: String, sections: [String], preamble: String = "") -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        html += "<title>\(escape(title))</title>\n<style>\n\(style)</style>\n</head>\n<body>\n<h1>\(escape(title))</h1>\n"
+        html += "<title>\(UntrustedText.html(title))</title>\n<style>\n\(style)</style>\n</head>\n<body>\n<h1>\(UntrustedText.html(title))</h1>\n"
         html += preamble
         html += sections.joined()
         html += "<script>\n\(script)</script>\n</body>\n</html>\n"
@@ -168,9 +168,9 @@ package enum HTMLPage {
 
     /// A ``ReportTable`` as an HTML table with its title as caption: the same cells as the text report.
     package static func table(_ table: ReportTable) -> String {
-        var html = "<div class=\"table\"><table>\n<caption>\(escape(table.title))</caption>\n<thead><tr>"
+        var html = "<div class=\"table\"><table>\n<caption>\(UntrustedText.html(table.title))</caption>\n<thead><tr>"
         for column in table.columns {
-            let name = escape(column.name).replacingAll("\n", with: "<br>")
+            let name = UntrustedText.html(column.name).replacingAll("\n", with: "<br>")
             html += column.alignment == .right ? "<th class=\"num\">\(name)</th>" : "<th>\(name)</th>"
         }
         html += "</tr></thead>\n<tbody>\n"
@@ -178,15 +178,13 @@ package enum HTMLPage {
         for row in table.rows {
             html += "<tr>"
             for (index, cell) in row.enumerated() {
-                html += index < alignments.count && alignments[index] == .right ? "<td class=\"num\">\(escape(cell))</td>" : "<td>\(escape(cell))</td>"
+                html += index < alignments.count && alignments[index] == .right ? "<td class=\"num\">\(UntrustedText.html(cell))</td>" : "<td>\(UntrustedText.html(cell))</td>"
             }
             html += "</tr>\n"
         }
         return html + "</tbody>\n</table></div>\n"
     }
 
-    /// `text` escaped for HTML text and attribute values: ``UntrustedText/html(_:)``.
-    package static func escape(_ text: String) -> String { UntrustedText.html(text) }
 
     /// `text` as a JSON string literal that is also safe inside a `<script>` element.
     static func jsonString(_ text: String) -> String {

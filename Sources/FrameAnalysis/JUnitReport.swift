@@ -96,30 +96,30 @@ public struct JUnitReport: Sendable, Hashable {
         let failures = suites.reduce(0) { $0 + $1.failureCount }
         let errors = suites.reduce(0) { $0 + $1.errorCount }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"\(Self.escape(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"0\">\n"
+        xml += "<testsuites name=\"\(UntrustedText.xml(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"0\">\n"
         for suite in suites {
-            xml += "  <testsuite name=\"\(Self.escape(suite.name))\" tests=\"\(suite.cases.count)\" "
+            xml += "  <testsuite name=\"\(UntrustedText.xml(suite.name))\" tests=\"\(suite.cases.count)\" "
                 + "failures=\"\(suite.failureCount)\" errors=\"\(suite.errorCount)\" skipped=\"\(suite.skippedCount)\" time=\"0\">\n"
             for testCase in suite.cases {
-                let open = "    <testcase name=\"\(Self.escape(testCase.name))\" classname=\"\(Self.escape(testCase.className))\" time=\"0\""
+                let open = "    <testcase name=\"\(UntrustedText.xml(testCase.name))\" classname=\"\(UntrustedText.xml(testCase.className))\" time=\"0\""
                 guard testCase.failure != nil || testCase.output != nil || testCase.error != nil || testCase.skipped != nil else {
                     xml += open + "/>\n"
                     continue
                 }
                 xml += open + ">\n"
                 if let failure = testCase.failure {
-                    xml += "      <failure message=\"\(Self.escape(failure.message))\" type=\"\(Self.escape(failure.type))\">"
-                        + Self.escape(failure.details) + "</failure>\n"
+                    xml += "      <failure message=\"\(UntrustedText.xml(failure.message))\" type=\"\(UntrustedText.xml(failure.type))\">"
+                        + UntrustedText.xml(failure.details) + "</failure>\n"
                 }
                 if let error = testCase.error {
-                    xml += "      <error message=\"\(Self.escape(error.message))\" type=\"\(Self.escape(error.type))\">"
-                        + Self.escape(error.details) + "</error>\n"
+                    xml += "      <error message=\"\(UntrustedText.xml(error.message))\" type=\"\(UntrustedText.xml(error.type))\">"
+                        + UntrustedText.xml(error.details) + "</error>\n"
                 }
                 if let skipped = testCase.skipped, testCase.failure == nil, testCase.error == nil {
-                    xml += "      <skipped message=\"\(Self.escape(skipped))\"/>\n"
+                    xml += "      <skipped message=\"\(UntrustedText.xml(skipped))\"/>\n"
                 }
                 if let output = testCase.output {
-                    xml += "      <system-out>" + Self.escape(output) + "</system-out>\n"
+                    xml += "      <system-out>" + UntrustedText.xml(output) + "</system-out>\n"
                 }
                 xml += "    </testcase>\n"
             }
@@ -128,9 +128,6 @@ public struct JUnitReport: Sendable, Hashable {
         xml += "</testsuites>\n"
         return xml
     }
-
-    /// Escapes text for an XML attribute value or element content: ``UntrustedText/xml(_:)``.
-    package static func escape(_ text: String) -> String { UntrustedText.xml(text) }
 
     /// A class name CI systems group well: `prefix.name`, with the name's extension dropped and
     /// its other dots replaced by `_` (they would otherwise split it into packages).

@@ -76,8 +76,8 @@ struct CheckOutputTests {
 
     @Test("XML escaping covers markup characters, keeps newlines in attributes and shows what XML cannot hold as visible escapes")
     func xmlEscaping() throws {
-        #expect(JUnitReport.escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;")
-        #expect(JUnitReport.escape("x\ny\tz\u{01}\u{FFFF}é") == "x&#10;y&#9;z\\u{1}\\u{FFFF}é")
+        #expect(UntrustedText.xml("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;")
+        #expect(UntrustedText.xml("x\ny\tz\u{01}\u{FFFF}é") == "x&#10;y&#9;z\\u{1}\\u{FFFF}é")
         let report = JUnitReport(name: "n\"\u{07}", suites: [.init(name: "s", cases: [
             .init(name: "]]>", className: "c", failure: .init(message: "m\nn", type: "t", details: "<d>")),
         ])])

@@ -66,9 +66,9 @@ struct HTMLReportTests {
         let report = Self.report()
         let html = report.html(source: "t.json")
         for table in report.tables(wide: true) {
-            #expect(html.contains("<caption>\(HTMLPage.escape(table.title))</caption>"))
+            #expect(html.contains("<caption>\(UntrustedText.html(table.title))</caption>"))
             for row in table.rows {
-                for cell in row { #expect(html.contains(">\(HTMLPage.escape(cell))</td>"), "missing cell \(cell)") }
+                for cell in row { #expect(html.contains(">\(UntrustedText.html(cell))</td>"), "missing cell \(cell)") }
             }
         }
         #expect(html.contains("layout &amp; &lt;measure&gt;"))

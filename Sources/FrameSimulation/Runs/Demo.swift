@@ -63,9 +63,9 @@ public struct Demo: Sendable {
     ///   figures come from a debug build.
     package func htmlPage(note: String? = nil) -> String {
         let compact = RunComparisonTable.make(title: "Every run", runs: comparedRuns, wide: false)
-        var preamble = note.map { "<p><strong>\(HTMLPage.escape($0))</strong></p>\n" } ?? ""
+        var preamble = note.map { "<p><strong>\(UntrustedText.html($0))</strong></p>\n" } ?? ""
         preamble += "<section class=\"verdicts\"><h2>Verdicts, as measured</h2>\n<ul>\n"
-        for verdict in verdicts { preamble += "<li>\(HTMLPage.escape(verdict))</li>\n" }
+        for verdict in verdicts { preamble += "<li>\(UntrustedText.html(verdict))</li>\n" }
         preamble += "</ul>\n</section>\n" + HTMLPage.table(compact)
         let sections = runs.enumerated().map { index, run in
             run.report.htmlSection(heading: "\(run.scenario) --strategy \(run.strategy)", id: "run-\(index + 1)")
