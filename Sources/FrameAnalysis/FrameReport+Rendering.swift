@@ -21,7 +21,9 @@ extension FrameReport {
         ]
         if !method.frameSourceDetail.isEmpty { how.rows.append(["", method.frameSourceDetail]) }
         if method.clock == TraceMetadata.virtualClock {
-            how.rows.append(["time", "virtual: each piece of work took its thread's CPU time on a simulated device"])
+            how.rows.append(["time", "virtual: each piece of work priced from what it counted, on a simulated device"])
+        } else if method.clock == TraceMetadata.cpuTimeClock {
+            how.rows.append(["time", "CPU time: each piece of work took its thread's CPU time, on a simulated device"])
         }
         tables.append(how)
 

@@ -44,7 +44,8 @@ public struct FrameReport: Sendable {
         /// The rule that chose it: `--main-thread`, `trace metadata`, `thread name`, `busiest thread`.
         public var mainThreadRule: MainThreadRule
         /// The clock the trace says its timestamps come from (`TraceMetadata.clock`): `virtual`
-        /// for the simulated display on virtual time, whose times are CPU time, not wall time.
+        /// for the simulated display on virtual time, whose times are priced work, `cpu-time` for
+        /// it on CPU time; neither is wall time.
         public var clock: String?
         /// Where the frames came from.
         public var frameSource: FrameSource

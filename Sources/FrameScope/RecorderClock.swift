@@ -69,10 +69,11 @@ public struct RecorderClock: Sendable {
     /// simulated display waiting for its next vsync, advance it instead of waiting.
     public var manualClock: ManualClock? { manual }
 
-    /// `tsc`, `cntvct`, `mach-absolute-time`, `monotonic`, `manual` or `virtual` (a
-    /// thread-CPU-time manual clock), as written in trace metadata.
+    /// `tsc`, `cntvct`, `mach-absolute-time`, `monotonic`, `manual`, `virtual` (a simulation's
+    /// priced time, ``ManualClock/virtual(start:)``) or `cpu-time` (a thread-CPU-time manual
+    /// clock), as written in trace metadata.
     public var name: String {
-        if let manual { return manual.followsThreadCPUTime ? TraceMetadata.virtualClock : "manual" }
+        if let manual { return manual.name }
         return readsCounter ? CounterCalibration.counterName : "monotonic"
     }
 }
@@ -196,22 +197,35 @@ public final class ManualClock: Sendable {
     let owner = Mutex(CPUTimeOwner())
     /// Whether the clock moves with its owning thread's CPU time.
     public let followsThreadCPUTime: Bool
+    /// The clock's name in trace metadata: `manual`, `virtual` or `cpu-time`.
+    public let name: String
 
     /// Creates a clock at `start` nanoseconds.
-    public init(start: Int64 = 0) {
-        value = Atomic(start)
-        followsThreadCPUTime = false
+    public convenience init(start: Int64 = 0) {
+        self.init(start: start, name: "manual", followsThreadCPUTime: false)
     }
 
-    private init(threadCPUTimeFrom start: Int64) {
+    private init(start: Int64, name: String, followsThreadCPUTime: Bool) {
         value = Atomic(start)
-        followsThreadCPUTime = true
+        self.name = name
+        self.followsThreadCPUTime = followsThreadCPUTime
     }
 
     /// A clock that, once a thread sets it, moves with that thread's CPU time: the simulated
-    /// display's virtual time.
+    /// display's CPU-time mode. Traces name it `cpu-time` (``FrameTrace/TraceMetadata/cpuTimeClock``).
     /// - Parameter start: The reading before any thread owns it.
-    public static func threadCPUTime(start: Int64 = 0) -> ManualClock { ManualClock(threadCPUTimeFrom: start) }
+    public static func threadCPUTime(start: Int64 = 0) -> ManualClock {
+        ManualClock(start: start, name: TraceMetadata.cpuTimeClock, followsThreadCPUTime: true)
+    }
+
+    /// A manual clock for a simulation's virtual time, which moves only by what the simulation
+    /// advances it by (the priced cost of the work it counted). It behaves as ``init(start:)``;
+    /// traces name it `virtual` (``FrameTrace/TraceMetadata/virtualClock``), so a report can say
+    /// how its time was made.
+    /// - Parameter start: The first reading.
+    public static func virtual(start: Int64 = 0) -> ManualClock {
+        ManualClock(start: start, name: TraceMetadata.virtualClock, followsThreadCPUTime: false)
+    }
 
     /// The current reading. On a thread-CPU-time clock read by its owner, the owner's CPU time since
     /// its last reading is added first.

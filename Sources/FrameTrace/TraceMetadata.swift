@@ -9,11 +9,15 @@ public struct TraceMetadata: Sendable, Hashable {
     /// The producer's version.
     public var producerVersion: String?
     /// The clock timestamps come from: `tsc`, `cntvct`, `mach-absolute-time`, `monotonic`,
-    /// `manual`, or `virtual` (the simulated display on thread CPU time).
+    /// `manual`, `virtual` (the simulated display on priced work) or `cpu-time` (the simulated
+    /// display on thread CPU time).
     public var clock: String?
     /// ``clock`` of a trace recorded on the simulated display's virtual time, where each piece of
-    /// work took its thread's CPU time.
+    /// work took what a simulated device's cost model prices the work it counted at.
     public static let virtualClock = "virtual"
+    /// ``clock`` of a trace recorded on the simulated display's CPU time, where each piece of work
+    /// took its thread's CPU time.
+    public static let cpuTimeClock = "cpu-time"
     /// The frame interval of the simulated vsync grid, in nanoseconds.
     public var frameIntervalNanoseconds: Int64?
     /// The thread the producer recorded as the main (UI) thread.

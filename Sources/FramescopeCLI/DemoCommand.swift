@@ -16,7 +16,7 @@ enum DemoCommand: Command {
     static let flags: Set<String> = ["wide"]
     static let help = """
         USAGE: framescope demo [--out-dir DIR] [--frames N] [--fps N] [--seed N] [--workers N]
-                             [--clock virtual|real] [--format text|markdown] [--wide]
+                             [--clock virtual|cpu-time|real] [--format text|markdown] [--wide]
 
         Runs every scenario with every strategy in the simulated display loop (real workloads, on
         virtual time unless --clock real), writes one trace per run into DIR, and prints one
@@ -34,13 +34,15 @@ enum DemoCommand: Command {
           --frames N      Frames per run, 1-100000 (default: 60).
           --fps N         Refresh rate, 1-240 Hz (default: 60).
           --seed N        Fixes the generated content (default: 1).
-          --clock C       virtual (default): each piece of work takes its thread's CPU time and
-                          the lanes are laid out on the simulated device's timeline, so another
-                          process's load hardly moves a frame, and no run waits for a vsync.
+          --clock C       virtual (default): the workloads count the work they do and a
+                          simulated device's cost model prices it, lanes laid out one at a time
+                          on the device's timeline: the same figures on any host, however busy.
+                          cpu-time: as virtual, but each piece of work takes its thread's CPU
+                          time on this host (moves a few percent with the host's load).
                           real: the loop waits for each vsync, work takes wall time, and the
                           lanes compete for the host's cores.
-          --workers N     Background workers (default: 2 on virtual time; the core count on
-                          real time).
+          --workers N     Background workers (default: 2 on virtual and CPU time; the core
+                          count on real time).
           --format F      text (default) or markdown (every column).
           --wide          Text with every column.
         """

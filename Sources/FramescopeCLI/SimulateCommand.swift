@@ -12,25 +12,30 @@ enum SimulateCommand: Command {
     static var help: String {
         var text = """
             USAGE: framescope simulate SCENARIO [--strategy S] [--fps N] [--frames N] [--seed N] [--workers N]
-                                  [--clock real|virtual] [--stream] --out TRACE
+                                  [--clock virtual|cpu-time|real] [--stream] --out TRACE
 
             Runs real workloads frame by frame on a simulated display: a vsync grid drives the main
-            thread on virtual time (or real time), a worker pool runs background work, a render-server thread
-            composites each frame. Writes a Chrome trace and prints the frame report's summary.
+            thread on virtual time (or CPU or real time), a worker pool runs background work, a
+            render-server thread composites each frame. Writes a Chrome trace and prints the frame
+            report's summary.
 
             OPTIONS:
               --strategy S   How the scenario does its work (default: the first listed).
               --fps N        Refresh rate, 1-240 Hz (default: 60; 120 for ProMotion-style displays).
               --frames N     Frames to run, 1-100000 (default: 180).
               --seed N       Fixes the generated content (default: 1).
-              --clock C      virtual (default): each piece of work takes its thread's CPU
-                             time and the lanes are laid out on the simulated device's timeline
-                             (trace clock "virtual"), so another process's load hardly moves
-                             a frame.
+              --clock C      virtual (default): the workloads count the work they do (pixels
+                             decoded and drawn, solver operations, rows bound) and a simulated
+                             device's cost model prices it; the lanes are laid out one at a time
+                             on the device's timeline. The same seed gives the same trace on any
+                             host, however busy (trace clock "virtual").
+                             cpu-time: as virtual, but each piece of work takes its thread's CPU
+                             time on this host (trace clock "cpu-time"; moves a few percent with
+                             the host's load).
                              real: the loop waits for each vsync, work takes wall time, and the
                              lanes compete for the host's cores.
-              --workers N    Background workers (default: 2 on virtual time; the core count on
-                             real time).
+              --workers N    Background workers (default: 2 on virtual and CPU time; the core
+                             count on real time).
               --out TRACE    Where to write the trace (required).
               --stream       Write the trace as the run goes (array form, through TraceStream),
                              flushed every \(ScenarioRun.streamFlushFrames) frames with progress on stderr: between

@@ -28,7 +28,9 @@ struct VirtualClockTests {
         #expect(reading >= 4_000_000)
         #expect(reading < 4_000_000 + 50_000_000, "only the burn's CPU time and the loop's own")
         #expect(clock.nanoseconds >= reading, "never goes back while owned")
-        #expect(RecorderClock.manual(clock).name == "virtual")
+        #expect(RecorderClock.manual(clock).name == "cpu-time")
+        #expect(RecorderClock.manual(.virtual()).name == "virtual")
+        #expect(RecorderClock.manual(ManualClock()).name == "manual")
     }
 
     @Test("Time the owner spends off the CPU does not count")

@@ -319,7 +319,7 @@ private func burnCPU(nanoseconds: Int64) {
     withExtendedLifetime(sink) {}
 }
 
-@Suite("Display loop on virtual time")
+@Suite("Display loop on CPU time")
 struct DisplayLoopVirtualTimeTests {
     @Test("Work takes its CPU time: 30 ms of main-thread work misses one vsync and is a commit hitch; a 20 ms job lands two frames on")
     func cpuTimeDecidesTheFrames() throws {
@@ -342,6 +342,6 @@ struct DisplayLoopVirtualTimeTests {
         let job = try #require(trace.events.first { $0.phase == .complete && trace.name(of: $0) == "cpu job" })
         #expect(job.duration >= 20_000_000)
         #expect(scenario.appliedInFrame == 3)
-        #expect(trace.metadata.clock == "virtual")
+        #expect(trace.metadata.clock == "cpu-time")
     }
 }

@@ -13,9 +13,9 @@ struct CornerRoundingScenarioTests {
     func runWithSummary(_ strategy: CornerRoundingScenario.Strategy, frames: Int = 30)
         -> (CornerRoundingScenario, Trace, ThreadKey, DisplayLoop.Summary)
     {
-        let recorder = Recorder(clock: .manual(.threadCPUTime()))  // virtual time: work takes its CPU time, not the wall time a loaded host gives it
+        let (recorder, meter) = virtualTime()  // work priced by the reference device: the same outcome on any host
         let scenario = CornerRoundingScenario(strategy: strategy, seed: 3, photoCount: 5)
-        let summary = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: frames, workerCount: 2, waitsForBackgroundWork: true)).run(scenario)
+        let summary = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: frames, workerCount: 2, waitsForBackgroundWork: true), meter: meter).run(scenario)
         return (scenario, recorder.snapshot(), recorder.mainThreadKey, summary)
     }
 

@@ -11,9 +11,9 @@ struct FeedScrollScenarioTests {
     func run(_ strategy: FeedScrollScenario.Strategy, decode: FeedScrollScenario.Decode = .background, frames: Int = 40)
         -> (FeedScrollScenario, Trace, ThreadKey)
     {
-        let recorder = Recorder(clock: .manual(.threadCPUTime()))  // virtual time: work takes its CPU time, not the wall time a loaded host gives it
+        let (recorder, meter) = virtualTime()  // work priced by the reference device: the same outcome on any host
         let scenario = FeedScrollScenario(strategy: strategy, decode: decode, seed: 21, avatarCount: 3, photoCount: 5, photoSize: (96, 72))
-        _ = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: frames, workerCount: 2, waitsForBackgroundWork: true)).run(scenario)
+        _ = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: frames, workerCount: 2, waitsForBackgroundWork: true), meter: meter).run(scenario)
         return (scenario, recorder.snapshot(), recorder.mainThreadKey)
     }
 

@@ -18,10 +18,10 @@ struct PaperTransitionScenarioTests {
     ]
 
     func run(_ strategy: PaperTransitionScenario.Strategy, frames: Int = 36) -> (PaperTransitionScenario, Trace, ThreadKey) {
-        let recorder = Recorder(clock: .manual(.threadCPUTime()))  // virtual time: work takes its CPU time, not the wall time a loaded host gives it
+        let (recorder, meter) = virtualTime()  // work priced by the reference device: the same outcome on any host
         let scenario = PaperTransitionScenario(
             strategy: strategy, seed: 5, photoCount: 4, photoFileSize: (48, 80), photoSize: (24, 40), gestures: Self.gestures)
-        DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: frames, workerCount: 2)).run(scenario)
+        DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: frames, workerCount: 2), meter: meter).run(scenario)
         return (scenario, recorder.snapshot(), recorder.mainThreadKey)
     }
 

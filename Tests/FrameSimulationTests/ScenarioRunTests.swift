@@ -22,9 +22,22 @@ struct ScenarioRunTests {
         let workers = Set(trace.threads.values.compactMap(\.name).filter { $0.hasPrefix("worker-") })
         #expect(workers == ["worker-1", "worker-2"])
         #expect(FrameAnalyzer.analyze(trace).summary.frameCount == 12)
-        // Whoever reads the report learns that its times are CPU time on a simulated device.
+        #expect(trace.metadata.extra["cost-model"]?.stringValue == CostModel.reference.name)
+        // Whoever reads the report learns that its times are priced work on a simulated device.
         #expect(run.report.method.clock == TraceMetadata.virtualClock)
-        #expect(run.report.text(source: path).contains("time            virtual: each piece of work took its thread's CPU time"))
+        #expect(run.report.text(source: path).contains("time            virtual: each piece of work priced from what it counted, on a simulated device"))
+    }
+
+    @Test("A run on CPU time says so in its trace and report, and names no cost model")
+    func cpuTimeRun() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-run-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let descriptor = try #require(ScenarioCatalog.scenario(named: "diffable-update"))
+        let run = try ScenarioRun.execute(descriptor, strategy: "snapshot-diff", settings: RunSettings(frames: 4, clock: .cpuTime), tracePath: path)
+        let trace = try ChromeTraceReader.read(contentsOf: path)
+        #expect(trace.metadata.clock == "cpu-time")
+        #expect(trace.metadata.extra["cost-model"] == nil)
+        #expect(run.report.text(source: path).contains("time            CPU time: each piece of work took its thread's CPU time"))
     }
 
     @Test("The README's example: offscreen-clip's render lane has a p95 per frame, every frame composited")
@@ -48,11 +61,13 @@ struct ScenarioRunTests {
         }
     }
 
-    @Test("Settings: 2 workers on virtual time by default, the core count on real time, and a title that says which")
+    @Test("Settings: 2 workers on virtual and CPU time by default, the core count on real time, and a title that says which")
     func settings() {
         #expect(RunSettings().workerCount == 2)
         #expect(RunSettings().timeDescription == "virtual time (2 workers)")
         #expect(RunSettings(clock: .real).workerCount == ProcessInfo.processInfo.activeProcessorCount)
         #expect(RunSettings(workers: 1, clock: .real).timeDescription == "real time (1 worker)")
+        #expect(RunSettings(clock: .cpuTime).workerCount == 2)
+        #expect(RunSettings(clock: .cpuTime).timeDescription == "CPU time (2 workers)")
     }
 }

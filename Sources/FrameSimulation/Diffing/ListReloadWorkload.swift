@@ -16,8 +16,12 @@ package enum ListReloadWorkload {
     /// - Complexity: O(*n*) rows, each bound and measured.
     package static func reload(_ menu: RestaurantMenu) -> [[RowViewModel]] {
         let counts = [1] + menu.categories.map(\.dishes.count) + [menu.reviews.count]
-        return counts.enumerated().map { section, count in
-            (0..<count).map { RowViewModel(binding: menu, at: ListIndexPath(section: section, item: $0)) }
+        let rows = counts.reduce(0, +)
+        return WorkMeter.measure(.reloadList) {
+            let result = counts.enumerated().map { section, count in
+                (0..<count).map { RowViewModel(binding: menu, at: ListIndexPath(section: section, item: $0)) }
+            }
+            return (result, units: rows)
         }
     }
 }

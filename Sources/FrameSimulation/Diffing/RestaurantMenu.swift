@@ -160,22 +160,24 @@ package struct RestaurantMenu: Equatable, Sendable {
     ///   - rng: The source of randomness.
     /// - Returns: The updated menu.
     package func applyingRandomUpdate(changing fraction: Double = 0.05, using rng: inout some RandomNumberGenerator) -> RestaurantMenu {
-        var menu = self
-        menu.revision += 1
-        let changes = Swift.max(1, Int((Double(rowCount) * fraction).rounded()))
-        for _ in 0..<changes {
-            let kind = Int.random(in: 0..<4, using: &rng)
-            guard kind < 3, let (category, index) = menu.randomDishPosition(using: &rng) else {
-                menu.appendRandomReview(using: &rng)
-                continue
+        WorkMeter.measure(.updateModel) {
+            var menu = self
+            menu.revision += 1
+            let changes = Swift.max(1, Int((Double(rowCount) * fraction).rounded()))
+            for _ in 0..<changes {
+                let kind = Int.random(in: 0..<4, using: &rng)
+                guard kind < 3, let (category, index) = menu.randomDishPosition(using: &rng) else {
+                    menu.appendRandomReview(using: &rng)
+                    continue
+                }
+                switch kind {
+                case 0: menu.changePrice(category: category, index: index, using: &rng)
+                case 1: menu.toggleSoldOut(category: category, index: index)
+                default: menu.categories[category].dishes.remove(at: index)
+                }
             }
-            switch kind {
-            case 0: menu.changePrice(category: category, index: index, using: &rng)
-            case 1: menu.toggleSoldOut(category: category, index: index)
-            default: menu.categories[category].dishes.remove(at: index)
-            }
+            return (menu, units: rowCount)
         }
-        return menu
     }
 
     /// A random dish's category and index, or `nil` when every category is empty.

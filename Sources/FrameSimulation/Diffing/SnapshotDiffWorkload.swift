@@ -27,6 +27,10 @@ package enum SnapshotDiffWorkload {
     /// - Returns: The snapshot.
     /// - Complexity: O(*n*) in the number of rows.
     package static func makeSnapshot(of menu: RestaurantMenu, changedSince revision: Int? = nil) -> Snapshot {
+        WorkMeter.measure(.makeSnapshot) { (snapshot(of: menu, changedSince: revision), units: menu.rowCount) }
+    }
+
+    private static func snapshot(of menu: RestaurantMenu, changedSince revision: Int?) -> Snapshot {
         let shownRevision = revision ?? .max
         var snapshot = Snapshot()
         var changed: [RestaurantMenu.RowID] = []
@@ -52,7 +56,7 @@ package enum SnapshotDiffWorkload {
     /// - Returns: `SnapshotDiff(from: old, to: new)`.
     /// - Complexity: See ``SnapshotDiff/init(from:to:)``.
     package static func diff(from old: Snapshot, to new: Snapshot) -> Diff {
-        Diff(from: old, to: new)
+        WorkMeter.measure(.diffSnapshots) { (Diff(from: old, to: new), units: old.numberOfItems + new.numberOfItems) }
     }
 
     /// Applies a diff to the rows on screen, binding and measuring only inserted and
@@ -67,9 +71,16 @@ package enum SnapshotDiffWorkload {
     /// - Complexity: See ``SnapshotDiff/applying(to:makeRow:)``, plus one bind and measure per
     ///   inserted or reconfigured row.
     package static func applyOnMain(_ diff: Diff, to rows: inout [[RowViewModel]], menu: RestaurantMenu) {
-        rows = diff.applying(to: rows) { _, path in RowViewModel(binding: menu, at: path) }
-        for change in diff.itemReconfigures {
-            rows[change.position.section][change.position.item] = RowViewModel(binding: menu, at: change.position)
+        WorkMeter.measure(.applyDiff) {
+            var bound = 0
+            rows = diff.applying(to: rows) { _, path in
+                bound += 1
+                return RowViewModel(binding: menu, at: path)
+            }
+            for change in diff.itemReconfigures {
+                rows[change.position.section][change.position.item] = RowViewModel(binding: menu, at: change.position)
+            }
+            return ((), units: bound + diff.itemReconfigures.count)
         }
     }
 }

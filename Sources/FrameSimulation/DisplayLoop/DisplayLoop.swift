@@ -135,11 +135,13 @@ package final class FrameContext {
 /// returns to the main thread's time. A background result is applied by the first frame that
 /// starts at or after the job's simulated end.
 ///
-/// **Virtual time.** On a thread-CPU-time manual clock (``FrameScope/ManualClock/threadCPUTime(start:)``)
-/// the same simulation runs real workloads: each piece of work takes the CPU time its thread spent
-/// on it, and frames, lanes and deadlines are laid out on the simulated device's timeline. What
-/// other processes do to the host hardly moves a frame's outcome: the work's own cost decides it (thread
-/// CPU time still moves a few percent with heavy load).
+/// **Virtual time.** With a pricing ``WorkMeter`` on a manual clock (``FrameScope/ManualClock/virtual(start:)``)
+/// the same simulation runs real workloads, and each piece of work takes what the meter's cost
+/// model prices the work it counted at: frames, lanes and deadlines follow from the work alone, so
+/// the same seed gives the same timeline on any host. On a thread-CPU-time clock
+/// (``FrameScope/ManualClock/threadCPUTime(start:)``) each piece takes its thread's CPU time
+/// instead, which moves a few percent with the host's load. The loop makes its meter current on
+/// every thread it runs work on, and counts each frame's, render's and job's own work as well.
 ///
 /// ```swift
 /// let loop = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: 120))
@@ -163,11 +165,20 @@ package final class DisplayLoop {
     /// On a manual clock: when each simulated worker is free again.
     private var simulatedWorkerFree: [Int64]
     fileprivate var renderJobs: [(StaticString, @Sendable () -> Void)] = []
+    /// Counts the work on every lane, when given: on virtual time it moves the clock by the
+    /// work's price.
+    package let meter: WorkMeter?
 
     /// Creates a loop and starts its worker and render-server threads.
-    package init(recorder: Recorder, configuration: DisplayConfiguration) {
+    /// - Parameters:
+    ///   - recorder: Where every span goes.
+    ///   - configuration: How the display runs.
+    ///   - meter: Made current on every thread the loop runs work on (see ``WorkMeter``); for
+    ///     virtual time, a pricing meter on the recorder's manual clock.
+    package init(recorder: Recorder, configuration: DisplayConfiguration, meter: WorkMeter? = nil) {
         self.recorder = recorder
         self.configuration = configuration
+        self.meter = meter
         if recorder.clock.manualClock != nil {
             workers = (1...configuration.workerCount).map { WorkerPool(count: 1, name: "worker", recorder: recorder, firstIndex: $0) }
         } else {
@@ -208,6 +219,10 @@ package final class DisplayLoop {
     /// - Returns: What the loop saw.
     @discardableResult
     package func run(_ scenario: some Scenario, progress: (Int) -> Void = { _ in }) -> Summary {
+        WorkMeter.withCurrent(meter) { runFrames(scenario, progress: progress) }
+    }
+
+    private func runFrames(_ scenario: some Scenario, progress: (Int) -> Void) -> Summary {
         recorder.designateCurrentThreadAsMain()
         let interval = configuration.frameIntervalNanoseconds
         grid = VsyncGrid(origin: recorder.clock.now() + interval, interval: interval)
@@ -232,9 +247,11 @@ package final class DisplayLoop {
             let context = FrameContext(loop: self, frameIndex: index, vsync: vsync)
             let start = recorder.clock.now()
             recorder.withFrame(vsync: vsync, deadline: vsync + interval, index: index) {
-                applyCompletedJobs(at: start)
-                scenario.frame(context)
-                recorder.withSpan("commit", category: .commit) { commitToRenderServer(frame: index, vsync: vsync, start: start) }
+                WorkMeter.measure(.mainFrame, units: 1) {
+                    applyCompletedJobs(at: start)
+                    scenario.frame(context)
+                    recorder.withSpan("commit", category: .commit) { commitToRenderServer(frame: index, vsync: vsync, start: start) }
+                }
             }
             lastEnd = recorder.clock.now()
             let nextTick = max(tick + 1, (lastEnd - origin) / interval + 1)
@@ -268,17 +285,20 @@ package final class DisplayLoop {
         // On a manual clock the job goes to the simulated worker that is free first.
         let slot = manual == nil ? 0 : simulatedWorkerFree.indices.min { simulatedWorkerFree[$0] < simulatedWorkerFree[$1] } ?? 0
         let simulatedStart = max(requested, simulatedWorkerFree[slot])
+        let meter = meter
         workers[slot].submit {
+            WorkMeter.withCurrent(meter) {
             // On a manual clock the job starts when the simulated worker would.
             manual?.set(nanoseconds: simulatedStart)
             let result = recorder.withSpan(name, category: category) {
-                let result = work()
+                let result = WorkMeter.measure(.backgroundJob, units: 1, work)
                 recorder.startFlow(flow)
                 return result
             } argumentsAtEnd: { start, _ in
                 [FrameContract.Key.sinceRequest: .int(start - requested)]
             }
             completed.push(CompletedJob(id: id, flow: flow, category: category, result: result, end: recorder.clock.now()))
+            }
         }
         if let manual {
             workers[slot].waitUntilIdle()
@@ -313,13 +333,17 @@ package final class DisplayLoop {
         let commitDeadline = vsync + grid.interval
         // S: the first vsync at or after the commit; the render is due one interval later.
         let renderDeadline = grid.vsync(atOrAfter: commitEnd) + grid.interval
+        let meter = meter
         renderServer.submit {
+            WorkMeter.withCurrent(meter) {
             // On a manual clock the render starts when the commit has arrived and the server is free.
             manual?.set(nanoseconds: max(commitEnd, lane.lastEnd))
             var span = (start: recorder.clock.now(), end: Int64.min)
             recorder.withSpan("composite", category: .render) {
-                for (name, work) in jobs {
-                    recorder.withSpan(name, category: .render) { work() }
+                WorkMeter.measure(.renderFrame, units: 1) {
+                    for (name, work) in jobs {
+                        recorder.withSpan(name, category: .render) { work() }
+                    }
                 }
             } argumentsAtEnd: { start, end in
                 span = (start, end)
@@ -338,6 +362,7 @@ package final class DisplayLoop {
                     index: index, vsync: vsync, expectedPresentation: commitDeadline + grid.interval, start: frameStart,
                     presentation: presented, cause: cause))
             lane.finish(frame: index, RenderedFrame(start: span.start, end: span.end, presentation: presented, cause: cause))
+            }
         }
         if let manual {
             renderServer.waitUntilIdle()

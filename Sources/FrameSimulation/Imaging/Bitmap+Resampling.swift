@@ -28,6 +28,10 @@ extension Bitmap {
     package func downsampled(toWidth width: Int, height: Int, filter: ResamplingFilter = .box) -> Bitmap {
         precondition((1...self.width).contains(width) && (1...self.height).contains(height), "downsampling cannot enlarge a \(self.width)×\(self.height) image to \(width)×\(height)")
         if width == self.width && height == self.height { return self }
+        return WorkMeter.measure(.downsample) { (resample(toWidth: width, height: height, filter: filter), units: self.width * self.height) }
+    }
+
+    private func resample(toWidth width: Int, height: Int, filter: ResamplingFilter) -> Bitmap {
         let columns = ResamplingTaps(filter: filter, from: self.width, to: width)
         let rows = ResamplingTaps(filter: filter, from: self.height, to: height)
 

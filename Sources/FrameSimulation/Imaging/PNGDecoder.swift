@@ -34,11 +34,17 @@ package enum PNGDecoder {
                 byteOffset: headerOffset, chunk: "IHDR"
             )
         }
-        let file = try PNGFile(parsing: bytes)
-        var scanlines = try inflateImageData(of: file)
-        try unfilter(&scanlines, header: header, byteOffset: file.imageDataChunks[0].offset)
-        let pixels = try rgbaPixels(fromScanlines: scanlines, of: file)
-        return Bitmap(width: header.width, height: header.height, pixels: pixels)
+        let decoded = WorkMeter.measure(.pngDecode) {
+            let result = Result { () throws(PNGError) -> Bitmap in
+                let file = try PNGFile(parsing: bytes)
+                var scanlines = try inflateImageData(of: file)
+                try unfilter(&scanlines, header: header, byteOffset: file.imageDataChunks[0].offset)
+                let pixels = try rgbaPixels(fromScanlines: scanlines, of: file)
+                return Bitmap(width: header.width, height: header.height, pixels: pixels)
+            }
+            return (result, units: pixelCount)
+        }
+        return try decoded.get()
     }
 
     /// Reads the IHDR chunk without decoding the image, for example to pick a display size.

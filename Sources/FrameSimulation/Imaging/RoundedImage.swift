@@ -52,25 +52,36 @@ package struct RoundedImage: Sendable {
         self.background = background
         width = image.width
         height = image.height
+        if strategy == .offscreenClip {
+            prepared = .unclipped(image)  // the work is deferred to every frame
+        } else {
+            prepared = WorkMeter.measure(.roundCorners) {
+                (Self.prepare(image, cornerRadius: cornerRadius, strategy: strategy, background: background), units: image.width * image.height)
+            }
+        }
+    }
+
+    /// The strategy's one-time work on `image`.
+    private static func prepare(_ image: Bitmap, cornerRadius: Double, strategy: CornerRoundingStrategy, background: Pixel) -> Prepared {
         let mask = { RoundedRectMask(width: image.width, height: image.height, radius: cornerRadius) }
         switch strategy {
         case .offscreenClip:
-            prepared = .unclipped(image)
+            return .unclipped(image)
         case .prerenderedOpaque:
             var flattened = Bitmap(width: image.width, height: image.height, filledWith: background)
             let clipped = image.masked(byCoverage: mask().coverage)
             flattened.blend(clipped.bounds, of: clipped, atX: 0, y: 0)
-            prepared = .rounded(flattened, isOpaque: true)
+            return .rounded(flattened, isOpaque: true)
         case .prerenderedTransparent:
             let clipped = image.masked(byCoverage: mask().coverage)
-            prepared = .rounded(clipped, isOpaque: clipped.isOpaque)
+            return .rounded(clipped, isOpaque: clipped.isOpaque)
         case .cornerMaskOverlay:
             // The rectangle minus the rounded rectangle: the background where the mask leaves a
             // pixel uncovered, in proportion.
             let mask = mask()
             let fill = Bitmap(width: image.width, height: image.height, filledWith: background)
             let overlay = fill.masked(byCoverage: mask.coverage.map { 255 - $0 })
-            prepared = .overlaid(image, isOpaque: image.isOpaque, overlay: overlay, corners: mask.cornerRegions)
+            return .overlaid(image, isOpaque: image.isOpaque, overlay: overlay, corners: mask.cornerRegions)
         }
     }
 
@@ -86,6 +97,19 @@ package struct RoundedImage: Sendable {
     ///   and renders the whole image offscreen.
     @discardableResult
     package func draw(into framebuffer: inout Bitmap, atX x: Int, y: Int) -> CompositingWork {
+        let kind: WorkKind =
+            switch prepared {
+            case .unclipped: .drawOffscreen
+            case .rounded(_, let isOpaque): isOpaque ? .drawCopy : .drawBlend
+            case .overlaid: .drawCornerOverlay
+            }
+        return WorkMeter.measure(kind) {
+            let work = composite(into: &framebuffer, atX: x, y: y)
+            return (work, units: work.offscreenPixels + work.copiedPixels + work.blendedPixels)
+        }
+    }
+
+    private func composite(into framebuffer: inout Bitmap, atX x: Int, y: Int) -> CompositingWork {
         var work = CompositingWork()
         switch prepared {
         case .unclipped(let image):

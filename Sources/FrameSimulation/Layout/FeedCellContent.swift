@@ -49,6 +49,12 @@ package struct FeedCellContent: Hashable, Sendable {
         self.actionCounts = actionCounts
     }
 
+    /// The characters a layout measures: the name, handle, age and body, in Unicode scalars (the
+    /// unit layout work is counted in, see ``WorkKind``).
+    package var measuredCharacters: Int {
+        displayName.unicodeScalars.count + handle.unicodeScalars.count + timestamp.unicodeScalars.count + body.unicodeScalars.count
+    }
+
     /// The count shown for one action, zero when none was given.
     /// - Parameter action: The action.
     /// - Returns: Its count.

@@ -2,9 +2,14 @@ import Foundation
 
 /// Where a simulated run's time comes from.
 public enum SimulationClock: String, Sendable, CaseIterable {
-    /// Each piece of work takes its thread's CPU time, and the lanes are laid out one at a time on
-    /// the simulated device's timeline: another process's load hardly moves a frame. The default.
+    /// Each piece of work takes what the simulated device's cost model prices the work it counted
+    /// at (bytes decoded, pixels drawn, solver operations, rows bound), and the lanes are laid out
+    /// one at a time on the device's timeline: the same seed gives the same timeline on any host,
+    /// however busy. The default.
     case virtual
+    /// As ``virtual``, but each piece of work takes its thread's CPU time: the workloads' real
+    /// cost on this host, which moves a few percent with the host's load.
+    case cpuTime = "cpu-time"
     /// The loop waits for each vsync, work takes wall time, and the lanes run at once on the
     /// host's cores.
     case real
@@ -16,8 +21,8 @@ public enum SimulationClock: String, Sendable, CaseIterable {
 /// let settings = RunSettings(frames: 120, clock: .virtual)   // 60 Hz, seed 1, 2 simulated workers
 /// ```
 public struct RunSettings: Sendable, Hashable {
-    /// The simulated device's background workers on virtual time unless told otherwise: 2,
-    /// whatever the host has, so that runs agree across machines.
+    /// The simulated device's background workers on virtual and CPU time unless told otherwise:
+    /// 2, whatever the host has, so that runs agree across machines.
     package static let virtualWorkers = 2
 
     /// Vsyncs per second.
@@ -26,8 +31,8 @@ public struct RunSettings: Sendable, Hashable {
     public var frames: Int
     /// Fixes the generated content.
     public var seed: UInt64
-    /// Background workers; `nil` for the default (``virtualWorkers`` on virtual time, the host's
-    /// core count on real time).
+    /// Background workers; `nil` for the default (``virtualWorkers`` on virtual and CPU time, the
+    /// host's core count on real time).
     public var workers: Int?
     /// Where time comes from.
     public var clock: SimulationClock
@@ -45,10 +50,13 @@ public struct RunSettings: Sendable, Hashable {
     }
 
     /// The workers the run uses.
-    package var workerCount: Int { workers ?? (clock == .virtual ? Self.virtualWorkers : ProcessInfo.processInfo.activeProcessorCount) }
+    package var workerCount: Int { workers ?? (clock != .real ? Self.virtualWorkers : ProcessInfo.processInfo.activeProcessorCount) }
 
-    /// `virtual time (2 workers)` or `real time (4 workers)`, for titles.
-    package var timeDescription: String { "\(clock.rawValue) time (\(workerCount) worker\(workerCount == 1 ? "" : "s"))" }
+    /// `virtual time (2 workers)`, `CPU time (2 workers)` or `real time (4 workers)`, for titles.
+    package var timeDescription: String {
+        let clock = self.clock == .cpuTime ? "CPU" : self.clock.rawValue
+        return "\(clock) time (\(workerCount) worker\(workerCount == 1 ? "" : "s"))"
+    }
 }
 
 /// Why a run could not be done: a code to branch on and a one-line message.

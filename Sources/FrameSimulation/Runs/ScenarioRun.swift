@@ -42,16 +42,36 @@ public struct ScenarioRun: Sendable {
         _ descriptor: ScenarioDescriptor, strategy: String, settings: RunSettings, tracePath: String, streaming: Bool = false,
         progress: (String) -> Void = { _ in }
     ) throws(SimulationError) -> ScenarioRun {
+        try execute(descriptor, strategy: strategy, settings: settings, tracePath: tracePath, streaming: streaming, costModel: .reference, progress: progress)
+    }
+
+    /// ``execute(_:strategy:settings:tracePath:streaming:progress:)`` with a cost model of one's
+    /// own for virtual time, or a calibrating ``WorkMeter`` that counts and times the work.
+    package static func execute(
+        _ descriptor: ScenarioDescriptor, strategy: String, settings: RunSettings, tracePath: String, streaming: Bool = false,
+        costModel: CostModel, calibrating: WorkMeter? = nil, progress: (String) -> Void = { _ in }
+    ) throws(SimulationError) -> ScenarioRun {
         let configuration = DisplayConfiguration(
             refreshRate: settings.refreshRate, frameCount: settings.frames, workerCount: settings.workerCount)
+        let clock: RecorderClock
+        var meter = calibrating
+        switch settings.clock {
+        case .virtual:
+            let virtual = ManualClock.virtual()
+            clock = .manual(virtual)
+            if meter == nil { meter = .pricing(costModel, clock: virtual) }
+        case .cpuTime: clock = .manual(.threadCPUTime())
+        case .real: clock = .fastest
+        }
         let recorder = Recorder(
             configuration: .init(perThreadCapacity: 1 << 20, frameInterval: .nanoseconds(configuration.frameIntervalNanoseconds)),
-            clock: settings.clock == .virtual ? .manual(.threadCPUTime()) : .fastest)
+            clock: clock)
         recorder.annotate("scenario", .string(descriptor.name))
         recorder.annotate("strategy", .string(strategy))
         recorder.annotate("seed", .int(Int64(settings.seed)))
         recorder.annotate("refresh-rate", .int(Int64(settings.refreshRate)))
-        let loop = DisplayLoop(recorder: recorder, configuration: configuration)
+        if settings.clock == .virtual { recorder.annotate("cost-model", .string(costModel.name)) }
+        let loop = DisplayLoop(recorder: recorder, configuration: configuration, meter: meter)
         let stream: TraceStream?
         do {
             stream = streaming ? try TraceStream(recorder: recorder, path: tracePath) : nil

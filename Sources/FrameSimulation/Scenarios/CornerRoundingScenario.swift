@@ -171,7 +171,12 @@ package final class CornerRoundingScenario: Scenario {
         recorder.recordInstant("pan", category: .input)
         offset += Self.scrollSpeed * Double(context.interval) / 1e9
         prefetch(context)
-        let placements = recorder.withSpan("place visible images", category: .layout) { visiblePlacements(at: offset) }
+        let placements = recorder.withSpan("place visible images", category: .layout) {
+            WorkMeter.measure(.placeImages) {
+                let placements = visiblePlacements(at: offset)
+                return (placements, units: placements.count)
+            }
+        }
         let framebuffer = framebuffer
         let draw: @Sendable () -> Void = {
             let work = framebuffer.redraw(placements, recorder: recorder)

@@ -104,19 +104,25 @@ package final class DiffableUpdateScenario: Scenario {
     /// Scrolls 12 points and finds the rows in a 667-point viewport from their heights.
     private func layoutVisibleRows(_ recorder: Recorder) {
         scrollOffset += 12
-        let visible = recorder.withSpan("layout visible rows", category: .layout) { () -> Int in
-            let total = rows.reduce(0.0) { $0 + $1.reduce(0.0) { $0 + $1.height } }
-            let top = total > 667 ? scrollOffset.truncatingRemainder(dividingBy: total - 667) : 0
-            var y = 0.0
-            var count = 0
-            for section in rows {
-                for row in section {
-                    if y + row.height > top, y < top + 667 { count += 1 }
-                    y += row.height
-                }
-            }
-            return count
+        let rowCount = rows.reduce(0) { $0 + $1.count }
+        let visible = recorder.withSpan("layout visible rows", category: .layout) {
+            WorkMeter.measure(.layoutRows) { (visibleRows(), units: rowCount) }
         }
         recorder.recordCounter("visible rows", value: Double(visible), category: .layout)
+    }
+
+    /// The rows in a 667-point viewport at the scroll offset.
+    private func visibleRows() -> Int {
+        let total = rows.reduce(0.0) { $0 + $1.reduce(0.0) { $0 + $1.height } }
+        let top = total > 667 ? scrollOffset.truncatingRemainder(dividingBy: total - 667) : 0
+        var y = 0.0
+        var count = 0
+        for section in rows {
+            for row in section {
+                if y + row.height > top, y < top + 667 { count += 1 }
+                y += row.height
+            }
+        }
+        return count
     }
 }

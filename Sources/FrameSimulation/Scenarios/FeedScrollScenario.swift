@@ -195,7 +195,12 @@ package final class FeedScrollScenario: Scenario {
         }
         requestImages(context, visible: visible)
         let placeholdersBefore = imagePlaceholders
-        let positioned = recorder.withSpan("position visible subviews", category: .layout) { positionSubviews(of: visible) }
+        let positioned = recorder.withSpan("position visible subviews", category: .layout) {
+            WorkMeter.measure(.positionSubviews) {
+                let positioned = positionSubviews(of: visible)
+                return (positioned, units: positioned)
+            }
+        }
         recorder.recordCounter("visible subviews", value: Double(positioned), category: .layout)
         recorder.recordCounter("image placeholders", value: Double(imagePlaceholders - placeholdersBefore), category: .imageDecode)
     }

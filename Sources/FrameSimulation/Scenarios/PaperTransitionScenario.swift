@@ -147,7 +147,9 @@ package final class PaperTransitionScenario: Scenario {
         }
         let (focus, progress) = (self.focus, transition.progress)
         let layouts = layouts
-        cardFrames = recorder.withSpan("interpolate card frames", category: .layout) { layouts.frames(focus: focus, progress: progress) }
+        cardFrames = recorder.withSpan("interpolate card frames", category: .layout) {
+            WorkMeter.measure(.interpolateCards) { (layouts.frames(focus: focus, progress: progress), units: layouts.cardCount) }
+        }
         let visible = layouts.visibleCards(in: cardFrames)
         let missing = visible.filter { card in
             switch strategy {

@@ -41,15 +41,21 @@ package struct ConstraintLayoutEngine: FeedCellLayoutEngine {
     /// - Complexity: About a hundred constraints over some sixty variables, each added with a
     ///   substitution over the tableau; far more work than ``ManualLayoutEngine``.
     package func layout(_ content: FeedCellContent, width: Double) throws(ConstraintSolverError) -> FeedCellLayout {
-        var system = FeedCellConstraints(content: content, metrics: metrics)
-        try system.constrainCell(width: width)
-        try system.constrainHeader()
-        try system.constrainBody()
-        let mediaBottom = try system.constrainMedia()
-        try system.constrainActions(below: mediaBottom)
-        try system.constrainSeparator()
-        try system.sizeBodyToItsWidth()
-        return system.layout(width: width)
+        let result = WorkMeter.measure(.constraintLayout) {
+            var system = FeedCellConstraints(content: content, metrics: metrics)
+            let result = Result { () throws(ConstraintSolverError) -> FeedCellLayout in
+                try system.constrainCell(width: width)
+                try system.constrainHeader()
+                try system.constrainBody()
+                let mediaBottom = try system.constrainMedia()
+                try system.constrainActions(below: mediaBottom)
+                try system.constrainSeparator()
+                try system.sizeBodyToItsWidth()
+                return system.layout(width: width)
+            }
+            return (result, units: system.solver.operations)
+        }
+        return try result.get()
     }
 }
 

@@ -53,6 +53,9 @@ package struct ConstraintSolver: Sendable {
     private var infeasibleRows: [TableauSymbol] = []
     private var objective = TableauRow()
     private var artificial: TableauRow?
+    /// Work done so far, for ``WorkMeter``: constraints added or removed plus rows rewritten by
+    /// substitutions (the tableau operations that make the solver's cost).
+    package private(set) var operations = 0
 
     /// Creates an empty solver.
     package init() {}
@@ -64,6 +67,7 @@ package struct ConstraintSolver: Sendable {
     ///   the required constraints already present (it is then not added).
     /// - Complexity: One substitution over all rows plus the simplex pivots the change needs.
     package mutating func add(_ constraint: Constraint) throws(ConstraintSolverError) {
+        operations += 1
         guard constraints[constraint] == nil else { throw .duplicateConstraint(constraint) }
         guard insert(constraint) else { throw .unsatisfiableConstraint(constraint) }
     }
@@ -72,6 +76,7 @@ package struct ConstraintSolver: Sendable {
     /// - Parameter constraint: A constraint added before.
     /// - Throws: ``ConstraintSolverError/unknownConstraint(_:)`` if the solver does not have it.
     package mutating func remove(_ constraint: Constraint) throws(ConstraintSolverError) {
+        operations += 1
         guard let tag = constraints.removeValue(forKey: constraint) else { throw .unknownConstraint(constraint) }
         removeRow(tag: tag, strength: constraint.strength)
     }
@@ -378,6 +383,7 @@ package struct ConstraintSolver: Sendable {
     /// Replaces `symbol` by `row` in every row and both objectives, noting rows made infeasible.
     private mutating func substitute(_ symbol: TableauSymbol, with row: TableauRow) {
         for id in rows.indices where rows[id] != nil {
+            operations += 1
             rows[id]!.substitute(symbol, with: row)
             if symbolKinds[id] != .external && rows[id]!.constant < 0 {
                 infeasibleRows.append(self.symbol(id))

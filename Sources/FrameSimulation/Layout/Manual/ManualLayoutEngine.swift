@@ -25,6 +25,10 @@ package struct ManualLayoutEngine: FeedCellLayoutEngine {
     /// - Returns: The frames and the cell's height.
     /// - Complexity: O(1) frames; the cost is measuring the labels.
     package func layout(_ content: FeedCellContent, width: Double) -> FeedCellLayout {
+        WorkMeter.measure(.manualLayout) { (layOut(content, width: width), units: content.measuredCharacters) }
+    }
+
+    private func layOut(_ content: FeedCellContent, width: Double) -> FeedCellLayout {
         let m = metrics
         let bounds = LayoutSize(width: width, height: .infinity)
         let columnWidth = m.columnWidth(forCellWidth: width)

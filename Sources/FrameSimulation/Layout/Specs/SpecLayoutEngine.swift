@@ -89,12 +89,14 @@ package struct SpecLayoutEngine: FeedCellLayoutEngine {
     /// - Returns: The frames and the cell's height.
     /// - Complexity: One pass over the tree; each node is laid out once or twice.
     package func layout(_ content: FeedCellContent, width: Double) -> FeedCellLayout {
-        let root = layoutSpec(for: content, width: width).layout(in: SizeRange(
-            min: LayoutSize(width: width, height: 0), max: LayoutSize(width: width, height: .infinity)
-        ))
-        var layout = FeedCellLayout(size: root.size)
-        root.forEachFrame { element, frame in layout[element] = frame }
-        return layout
+        WorkMeter.measure(.specLayout) {
+            let root = layoutSpec(for: content, width: width).layout(in: SizeRange(
+                min: LayoutSize(width: width, height: 0), max: LayoutSize(width: width, height: .infinity)
+            ))
+            var layout = FeedCellLayout(size: root.size)
+            root.forEachFrame { element, frame in layout[element] = frame }
+            return (layout, units: content.measuredCharacters)
+        }
     }
 
     /// Lays out many cells on background tasks in parallel and returns them in order.
