@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for strategy in reload snapshot-diff; do
-    swift run framescope simulate diffable-update --strategy "$strategy" --frames 120 --seed 1 \
+    swift run framescope simulate diffable-update --strategy "$strategy" --frames 120 --seed 1 --clock real \
         --out "Traces/diffable-update--$strategy.json" > /dev/null
 done
 ls -l Traces/*.json
