@@ -199,16 +199,20 @@ public final class ManualClock: Sendable {
     public let followsThreadCPUTime: Bool
     /// The clock's name in trace metadata: `manual`, `virtual` or `cpu-time`.
     public let name: String
+    /// What each reading moves the clock on by: 1 ns for a virtual clock, else 0.
+    @usableFromInline
+    let nanosecondsPerReading: Int64
 
     /// Creates a clock at `start` nanoseconds.
     public convenience init(start: Int64 = 0) {
         self.init(start: start, name: "manual", followsThreadCPUTime: false)
     }
 
-    private init(start: Int64, name: String, followsThreadCPUTime: Bool) {
+    private init(start: Int64, name: String, followsThreadCPUTime: Bool, nanosecondsPerReading: Int64 = 0) {
         value = Atomic(start)
         self.name = name
         self.followsThreadCPUTime = followsThreadCPUTime
+        self.nanosecondsPerReading = nanosecondsPerReading
     }
 
     /// A clock that, once a thread sets it, moves with that thread's CPU time: the simulated
@@ -218,21 +222,24 @@ public final class ManualClock: Sendable {
         ManualClock(start: start, name: TraceMetadata.cpuTimeClock, followsThreadCPUTime: true)
     }
 
-    /// A manual clock for a simulation's virtual time, which moves only by what the simulation
-    /// advances it by (the priced cost of the work it counted). It behaves as ``init(start:)``;
-    /// traces name it `virtual` (``FrameTrace/TraceMetadata/virtualClock``), so a report can say
-    /// how its time was made.
-    /// - Parameter start: The first reading.
+    /// A manual clock for a simulation's virtual time, which moves by what the simulation advances
+    /// it by (the priced cost of the work it counted) and by 1 ns at every reading, as a real clock
+    /// moves while it is read: a span that starts after another has ended starts after it, and a
+    /// span that ends inside another ends before it, so viewers that add times in floating point
+    /// never see two spans share a boundary and mis-nest them. Traces name it `virtual`
+    /// (``FrameTrace/TraceMetadata/virtualClock``), so a report can say how its time was made.
+    /// - Parameter start: The reading before the first (which is `start + 1`).
     public static func virtual(start: Int64 = 0) -> ManualClock {
-        ManualClock(start: start, name: TraceMetadata.virtualClock, followsThreadCPUTime: false)
+        ManualClock(start: start, name: TraceMetadata.virtualClock, followsThreadCPUTime: false, nanosecondsPerReading: 1)
     }
 
     /// The current reading. On a thread-CPU-time clock read by its owner, the owner's CPU time since
-    /// its last reading is added first.
+    /// its last reading is added first; a virtual clock moves on by 1 ns first.
     @inlinable
     public var nanoseconds: Int64 {
-        if !followsThreadCPUTime { return value.load(ordering: .relaxed) }
-        return ownerReading()
+        if followsThreadCPUTime { return ownerReading() }
+        if nanosecondsPerReading != 0 { return value.add(nanosecondsPerReading, ordering: .relaxed).newValue }
+        return value.load(ordering: .relaxed)
     }
 
     @usableFromInline

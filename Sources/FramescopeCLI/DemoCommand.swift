@@ -56,7 +56,10 @@ enum DemoCommand: Command {
         let page: String
         do {
             demo = try Demo.run(settings: settings, directory: directory, progress: progress)
-            page = try demo.writePage(note: isDebugBuild ? "Debug build: these figures are not representative." : nil)
+            // On virtual time a debug build prices the same counted work as a release build: the
+            // same figures, only slower to produce.
+            let unrepresentative = isDebugBuild && settings.clock != .virtual
+            page = try demo.writePage(note: unrepresentative ? "Debug build: these figures are not representative." : nil)
         } catch {
             throw error.commandLineError
         }
@@ -66,10 +69,10 @@ enum DemoCommand: Command {
         for verdict in demo.verdicts {
             printUntrusted(format == "markdown" ? "- " + verdict : ReportTable.bulleted(verdict, width: FrameReport.terminalWidth))
         }
-        #if DEBUG
-        print("note: this is a debug build, where Swift code runs many times slower than in release: these figures are")
-        print("      not representative; for representative figures run: swift run -c release framescope demo")
-        #endif
+        if isDebugBuild && settings.clock != .virtual {
+            print("note: this is a debug build, where Swift code runs many times slower than in release: these figures are")
+            print("      not representative; for representative figures run: swift run -c release framescope demo")
+        }
         print("traces: \(directory)/ (open one in https://ui.perfetto.dev,")
         print("        or run: framescope report \(directory)/<file>.json)")
         print("frame timelines of every run: \(page)")

@@ -30,6 +30,21 @@ struct VirtualClockTests {
         #expect(clock.nanoseconds >= reading, "never goes back while owned")
         #expect(RecorderClock.manual(clock).name == "cpu-time")
         #expect(RecorderClock.manual(.virtual()).name == "virtual")
+    }
+
+    @Test("A virtual clock moves on by 1 ns at every reading and by what it is advanced; a plain manual clock only when advanced")
+    func virtualClockTicksPerReading() {
+        let virtual = ManualClock.virtual(start: 10)
+        #expect(virtual.nanoseconds == 11)
+        #expect(virtual.nanoseconds == 12)
+        virtual.advance(by: .microseconds(1))
+        #expect(virtual.nanoseconds == 1_013)
+        virtual.set(nanoseconds: 500)
+        #expect(virtual.nanoseconds == 501)
+        #expect(!virtual.followsThreadCPUTime)
+        let manual = ManualClock(start: 10)
+        #expect(manual.nanoseconds == 10)
+        #expect(manual.nanoseconds == 10)
         #expect(RecorderClock.manual(ManualClock()).name == "manual")
     }
 
