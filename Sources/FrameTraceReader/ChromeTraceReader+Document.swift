@@ -185,5 +185,24 @@ extension ChromeTraceReader.Parser {
         guard estimate > events.capacity else { return }
         events.reserveCapacity(estimate)
         inputIndexes.reserveCapacity(estimate)
+        adviseHugePages(&events)
+    }
+
+    /// Asks Linux to back a large array's storage with transparent huge pages where it allows
+    /// them (`madvise` mode), so that filling it takes one page fault per 2 MiB instead of one per
+    /// 4 KiB. Advice only: nothing changes if the kernel declines, and other systems skip it.
+    private func adviseHugePages<Element>(_ array: inout [Element]) {
+        #if os(Linux)
+        let bytes = array.capacity &* MemoryLayout<Element>.stride
+        guard bytes >= 4 << 20 else { return }
+        array.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let hugePage = 2 << 20
+            let start = (Int(bitPattern: UnsafeMutableRawPointer(base)) &+ hugePage &- 1) & ~(hugePage &- 1)
+            let end = (Int(bitPattern: UnsafeMutableRawPointer(base)) &+ bytes) & ~(hugePage &- 1)
+            guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = madvise(pointer, end &- start, MADV_HUGEPAGE)
+        }
+        #endif
     }
 }
