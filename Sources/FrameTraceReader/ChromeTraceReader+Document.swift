@@ -178,6 +178,10 @@ extension ChromeTraceReader.Parser {
     /// Reserves room for the events the rest of the input probably holds, judged from the
     /// density so far, so the event array grows once instead of doubling (and copying) again
     /// and again. Untouched capacity costs address space, not memory.
+    ///
+    /// The argument lists and each thread's `B`/`E` records are reserved in proportion to what
+    /// the events so far held: growing them by doubling copied them and touched fresh memory at
+    /// every step, a page fault per 4 KiB.
     private mutating func reserveCapacity() {
         hasReservedCapacity = true
         let bytesPerEvent = max(8, scanner.position / max(eventIndex, 1))
@@ -186,6 +190,13 @@ extension ChromeTraceReader.Parser {
         events.reserveCapacity(estimate)
         inputIndexes.reserveCapacity(estimate)
         adviseHugePages(&events)
+        // Each count so far is at most `eventIndex` + 1, and `scale` times `eventIndex` at most
+        // `estimate`, so the products below cannot overflow.
+        let scale = estimate / max(eventIndex, 1) + 1
+        argumentLists.reserveCapacity(argumentLists.count * scale)
+        for slot in threadStates.indices where !threadStates[slot].beginsAndEnds.isEmpty {
+            threadStates[slot].beginsAndEnds.reserveCapacity(threadStates[slot].beginsAndEnds.count * scale)
+        }
     }
 
     /// Asks Linux to back a large array's storage with transparent huge pages where it allows
