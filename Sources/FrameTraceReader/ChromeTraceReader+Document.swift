@@ -189,7 +189,7 @@ extension ChromeTraceReader.Parser {
         guard estimate > events.capacity else { return }
         events.reserveCapacity(estimate)
         inputIndexes.reserveCapacity(estimate)
-        adviseHugePages(&events)
+        events.adviseHugePages()
         // Each count so far is at most `eventIndex` + 1, and `scale` times `eventIndex` at most
         // `estimate`, so the products below cannot overflow.
         let scale = estimate / max(eventIndex, 1) + 1
@@ -197,23 +197,5 @@ extension ChromeTraceReader.Parser {
         for slot in threadStates.indices where !threadStates[slot].beginsAndEnds.isEmpty {
             threadStates[slot].beginsAndEnds.reserveCapacity(threadStates[slot].beginsAndEnds.count * scale)
         }
-    }
-
-    /// Asks Linux to back a large array's storage with transparent huge pages where it allows
-    /// them (`madvise` mode), so that filling it takes one page fault per 2 MiB instead of one per
-    /// 4 KiB. Advice only: nothing changes if the kernel declines, and other systems skip it.
-    private func adviseHugePages<Element>(_ array: inout [Element]) {
-        #if os(Linux)
-        let bytes = array.capacity &* MemoryLayout<Element>.stride
-        guard bytes >= 4 << 20 else { return }
-        array.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let hugePage = 2 << 20
-            let start = (Int(bitPattern: UnsafeMutableRawPointer(base)) &+ hugePage &- 1) & ~(hugePage &- 1)
-            let end = (Int(bitPattern: UnsafeMutableRawPointer(base)) &+ bytes) & ~(hugePage &- 1)
-            guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-            _ = madvise(pointer, end &- start, MADV_HUGEPAGE)
-        }
-        #endif
     }
 }
