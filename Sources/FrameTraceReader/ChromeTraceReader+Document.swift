@@ -190,6 +190,7 @@ extension ChromeTraceReader.Parser {
         events.reserveCapacity(estimate)
         inputIndexes.reserveCapacity(estimate)
         events.adviseHugePages()
+        inputIndexes.adviseHugePages()
         // Each count so far is at most `eventIndex` + 1, and `scale` times `eventIndex` at most
         // `estimate`, so the products below cannot overflow.
         let scale = estimate / max(eventIndex, 1) + 1
