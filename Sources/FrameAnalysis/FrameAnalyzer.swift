@@ -321,6 +321,7 @@ public enum FrameAnalyzer {
         let sorted = spans.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
         var frames: [FrameReport.Frame] = []
         frames.reserveCapacity(sorted.count)
+        frames.adviseHugePages()
         // The last frame's commit, kept apart: reading `frames.last` copies the whole frame.
         var lastCommitEnd: Int64?
         for span in sorted {
