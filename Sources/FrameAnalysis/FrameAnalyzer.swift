@@ -279,10 +279,14 @@ public enum FrameAnalyzer {
         options: AnalysisOptions
     ) -> FoundFrames {
         if let frameCategory = trace.symbols.lookup(FrameContract.frameCategory) {
-            let frameSpans = mainSpans.filter { $0.category == frameCategory }
+            // Counted first and handed over: the frame spans are copied once, at their size.
+            var frameSpans: [Span] = []
+            frameSpans.reserveCapacity(mainSpans.reduce(0) { $0 + ($1.category == frameCategory ? 1 : 0) })
+            for span in mainSpans where span.category == frameCategory { frameSpans.append(span) }
             if !frameSpans.isEmpty {
-                let frames = spanFrames(frameSpans, trace: trace, interval: interval)
-                let nested = frameSpans.count - frames.count
+                let spanCount = frameSpans.count
+                let frames = spanFrames(consume frameSpans, trace: trace, interval: interval)
+                let nested = spanCount - frames.count
                 var detail = "\(frames.count) spans in category \"\(FrameContract.frameCategory)\" on the main thread"
                 if nested > 0 {
                     detail += "; \(nested) more inside them are no frames of their own (their time is the frame's own, \(unattributedCategory))"
@@ -317,8 +321,9 @@ public enum FrameAnalyzer {
     /// argument and its deadline the vsync plus `budget-ns` (the frame API writes both, relative
     /// to the span so they survive rebasing); without them, the span's start is its vsync and
     /// `P` its budget.
-    static func spanFrames(_ spans: [Span], trace: Trace, interval: Int64) -> [FrameReport.Frame] {
-        let sorted = spans.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+    static func spanFrames(_ spans: consuming [Span], trace: Trace, interval: Int64) -> [FrameReport.Frame] {
+        var sorted = spans
+        sorted.sort { ($0.start, $0.end) < ($1.start, $1.end) }  // in place when the caller handed its array over
         var frames: [FrameReport.Frame] = []
         frames.reserveCapacity(sorted.count)
         frames.adviseHugePages()
