@@ -192,11 +192,14 @@ extension ChromeTraceReader.Parser {
         events.adviseHugePages()
         inputIndexes.adviseHugePages()
         // Each count so far is at most `eventIndex` + 1, and `scale` times `eventIndex` at most
-        // `estimate`, so the products below cannot overflow.
+        // `estimate`, so the products below cannot overflow. Each reservation stops at 4 Mi
+        // elements (about 160 MB of records), so input whose first events mislead the estimate
+        // reserves little beyond the event array; past that the arrays grow as before.
         let scale = estimate / max(eventIndex, 1) + 1
-        argumentLists.reserveCapacity(argumentLists.count * scale)
+        let most = 1 << 22
+        argumentLists.reserveCapacity(min(argumentLists.count * scale, most))
         for slot in threadStates.indices where !threadStates[slot].beginsAndEnds.isEmpty {
-            threadStates[slot].beginsAndEnds.reserveCapacity(threadStates[slot].beginsAndEnds.count * scale)
+            threadStates[slot].beginsAndEnds.reserveCapacity(min(threadStates[slot].beginsAndEnds.count * scale, most))
         }
     }
 }
