@@ -193,7 +193,8 @@ extension ChromeTraceReader.Parser {
         inputIndexes.adviseHugePages()
         // Each count so far is at most `eventIndex` + 1, and `scale` times `eventIndex` at most
         // `estimate`, so the products below cannot overflow. Each reservation stops at 4 Mi
-        // elements (about 160 MB of records), so input whose first events mislead the estimate
+        // elements (32 MB of list slots; 160 MB of records per thread, and the threads' records
+        // together stay near the estimate's), so input whose first events mislead the estimate
         // reserves little beyond the event array; past that the arrays grow as before.
         let scale = estimate / max(eventIndex, 1) + 1
         let most = 1 << 22
