@@ -67,12 +67,17 @@ public enum FrameAnalyzer {
     ///   - options: Overrides for what the trace does not say.
     /// - Returns: The report.
     /// - Complexity: O(*n* log *n*) in the trace's events.
-    public static func analyze(_ trace: Trace, options: AnalysisOptions = AnalysisOptions()) -> FrameReport {
+    ///
+    /// Memory: once the spans are measured, the analysis drops its hold on the trace's events and
+    /// argument lists before it fills in the frames. A caller that hands over the only copy
+    /// (`analyze(consume trace)`, as `framescope report` does) so frees them then; any other
+    /// caller keeps its trace as it was.
+    public static func analyze(_ trace: consuming Trace, options: AnalysisOptions = AnalysisOptions()) -> FrameReport {
         // Chrome traces report kinds of work (script, style, layout, ...) instead of Chrome's
         // trace categories: see ChromeWorkKind. Other traces keep their categories.
         var trace = trace
         let workKinds = ChromeWorkKind.nameTable(for: &trace)
-        var measured = measure(trace, workKinds: workKinds, options: options)
+        var measured = measure(&trace, workKinds: workKinds, options: options)
         // Taken out of `measured`, so that filling the frames in place copies none of them.
         var frames = measured.found.frames
         measured.found.frames = []
@@ -118,7 +123,7 @@ public enum FrameAnalyzer {
             method: method, frames: frames, summary: summary, categories: categories, worstFrames: Array(worst),
             threads: measured.threads, lanes: laneFigures(frames, interval: interval),
             backgroundJobs: measured.jobs.sorted { ($0.appliedAt, $0.start) < ($1.appliedAt, $1.start) },
-            diagnostics: trace.diagnostics, input: inputFigures(of: trace, frames: frames))
+            diagnostics: trace.diagnostics, input: measured.input)
     }
 
     /// What the analysis measures on a trace's spans, for ``analyze(_:options:)`` to turn into a
@@ -140,12 +145,18 @@ public enum FrameAnalyzer {
         /// The render lane's cost per frame by category name number; `nil` without render work.
         var renderByCategory: Tally.Sums?
         var jobs: [FedJob]
+        var input: FrameReport.InputFigures?
     }
 
     /// Finds the main thread, the frame interval and the frames, and sweeps each thread's spans
     /// once for its self time: per category, per frame and per thread, in arrays indexed by
     /// category number and thread slot, so that nothing is hashed per span.
-    static func measure(_ trace: Trace, workKinds: WorkKindTable?, options: AnalysisOptions) -> Measurements {
+    ///
+    /// Everything that reads the trace's events or argument lists (the spans, the frames, the
+    /// render work, the fed jobs, the input figures) runs first; then `trace` lets go of them
+    /// (``Trace/events`` and ``Trace/argumentLists`` come back empty), so that the sweep's tallies
+    /// do not add to the trace's memory when the caller handed the trace over.
+    static func measure(_ trace: inout Trace, workKinds: WorkKindTable?, options: AnalysisOptions) -> Measurements {
         let spans = SpanIndex(trace: trace, workKinds: workKinds)
         let allThreads = spans.allThreads(of: trace)
         let (main, mainRule) = mainThread(of: trace, threads: allThreads, spans: spans, options: options)
@@ -157,6 +168,14 @@ public enum FrameAnalyzer {
         let frames = found.frames
         let frameCategory = found.source == .frameSpans ? trace.symbols.lookup(FrameContract.frameCategory) : nil
         let names = CategoryNames(spans.categories, frameCategory: frameCategory, trace: trace)
+        let render = renderWork(trace: trace, spans: spans, main: main, frames: frames, source: found.source, interval: interval)
+        let jobs = fedJobs(trace: trace, spans: spans, main: main, frames: frames) {
+            categoryName($0, frameCategory: frameCategory, trace: trace)
+        }
+        // Input latency needs only the frames' commit ends, which are final here.
+        let input = inputFigures(of: trace, frames: frames)
+        trace.events = []
+        trace.argumentLists = [[]]
 
         var accounting = FrameAccounting(frames: frames, categoryNameCount: names.names.count, spanNameCount: trace.symbols.count)
         var totals = Array(repeating: CategoryTotals(), count: spans.categories.count)
@@ -195,14 +214,10 @@ public enum FrameAnalyzer {
                 topCategory: top.map { names.names[names.nameOfCategory[Int($0.key)]] })
         }.sorted { ($0.isMain ? 0 : 1, -$0.busyNanoseconds, $0.key) < ($1.isMain ? 0 : 1, -$1.busyNanoseconds, $1.key) }
 
-        let render = renderWork(trace: trace, spans: spans, main: main, frames: frames, source: found.source, interval: interval)
-        let jobs = fedJobs(trace: trace, spans: spans, main: main, frames: frames) {
-            categoryName($0, frameCategory: frameCategory, trace: trace)
-        }
         return Measurements(
             main: main, mainRule: mainRule, interval: interval, intervalSource: intervalSource, found: found, names: names, totals: totals,
             accounting: accounting, threads: threads, render: render,
-            renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names), jobs: jobs)
+            renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names), jobs: jobs, input: input)
     }
 
     /// The name self time of a category is reported under: a frame span's own time, not covered
@@ -264,10 +279,14 @@ public enum FrameAnalyzer {
         options: AnalysisOptions
     ) -> FoundFrames {
         if let frameCategory = trace.symbols.lookup(FrameContract.frameCategory) {
-            let frameSpans = mainSpans.filter { $0.category == frameCategory }
+            // Counted first and handed over: the frame spans are copied once, at their size.
+            var frameSpans: [Span] = []
+            frameSpans.reserveCapacity(mainSpans.reduce(0) { $0 + ($1.category == frameCategory ? 1 : 0) })
+            for span in mainSpans where span.category == frameCategory { frameSpans.append(span) }
             if !frameSpans.isEmpty {
-                let frames = spanFrames(frameSpans, trace: trace, interval: interval)
-                let nested = frameSpans.count - frames.count
+                let spanCount = frameSpans.count
+                let frames = spanFrames(consume frameSpans, trace: trace, interval: interval)
+                let nested = spanCount - frames.count
                 var detail = "\(frames.count) spans in category \"\(FrameContract.frameCategory)\" on the main thread"
                 if nested > 0 {
                     detail += "; \(nested) more inside them are no frames of their own (their time is the frame's own, \(unattributedCategory))"
@@ -302,10 +321,12 @@ public enum FrameAnalyzer {
     /// argument and its deadline the vsync plus `budget-ns` (the frame API writes both, relative
     /// to the span so they survive rebasing); without them, the span's start is its vsync and
     /// `P` its budget.
-    static func spanFrames(_ spans: [Span], trace: Trace, interval: Int64) -> [FrameReport.Frame] {
-        let sorted = spans.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+    static func spanFrames(_ spans: consuming [Span], trace: Trace, interval: Int64) -> [FrameReport.Frame] {
+        var sorted = spans
+        sorted.sort { ($0.start, $0.end) < ($1.start, $1.end) }  // in place when the caller handed its array over
         var frames: [FrameReport.Frame] = []
         frames.reserveCapacity(sorted.count)
+        frames.adviseHugePages()
         // The last frame's commit, kept apart: reading `frames.last` copies the whole frame.
         var lastCommitEnd: Int64?
         for span in sorted {

@@ -45,6 +45,7 @@ struct SpanIndex {
         spansBySlot = counts.map { count in
             var spans: [Span] = []
             spans.reserveCapacity(count)
+            spans.adviseHugePages()
             return spans
         }
         // Pass 2: the spans, in file order within each thread.

@@ -49,6 +49,7 @@ package struct BeginEndPairer {
             records = records.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
         }
         var outcomes: [Outcome] = []
+        outcomes.reserveCapacity(records.reduce(0) { $0 + ($1.isEnd ? 1 : 0) })  // one per end
         var open: [Record] = []
         var next = 0
         while next < records.count {

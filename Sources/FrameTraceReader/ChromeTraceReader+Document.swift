@@ -178,6 +178,10 @@ extension ChromeTraceReader.Parser {
     /// Reserves room for the events the rest of the input probably holds, judged from the
     /// density so far, so the event array grows once instead of doubling (and copying) again
     /// and again. Untouched capacity costs address space, not memory.
+    ///
+    /// The argument lists and each thread's `B`/`E` records are reserved in proportion to what
+    /// the events so far held: growing them by doubling copied them and touched fresh memory at
+    /// every step, a page fault per 4 KiB.
     private mutating func reserveCapacity() {
         hasReservedCapacity = true
         let bytesPerEvent = max(8, scanner.position / max(eventIndex, 1))
@@ -185,5 +189,18 @@ extension ChromeTraceReader.Parser {
         guard estimate > events.capacity else { return }
         events.reserveCapacity(estimate)
         inputIndexes.reserveCapacity(estimate)
+        events.adviseHugePages()
+        inputIndexes.adviseHugePages()
+        // Each count so far is at most `eventIndex` + 1, and `scale` times `eventIndex` at most
+        // `estimate`, so the products below cannot overflow. Each reservation stops at 4 Mi
+        // elements (32 MB of list slots; 160 MB of records per thread, and the threads' records
+        // together stay near the estimate's), so input whose first events mislead the estimate
+        // reserves little beyond the event array; past that the arrays grow as before.
+        let scale = estimate / max(eventIndex, 1) + 1
+        let most = 1 << 22
+        argumentLists.reserveCapacity(min(argumentLists.count * scale, most))
+        for slot in threadStates.indices where !threadStates[slot].beginsAndEnds.isEmpty {
+            threadStates[slot].beginsAndEnds.reserveCapacity(min(threadStates[slot].beginsAndEnds.count * scale, most))
+        }
     }
 }

@@ -419,8 +419,15 @@ extension ChromeTraceReader.Parser {
         guard !token.hasEscapes, token.length <= 256 else { return scanner.string(token) }
         let bytes = scanner.rawBytes(token)
         let probe = stringCache.probe(bytes)
-        if let value = probe.value { return cachedStrings[Int(value)] }
+        if let value = probe.value {
+            stringCacheHits &+= 1
+            return cachedStrings[Int(value)]
+        }
         let string = scanner.string(token)
+        // Past 1,024 strings, new ones are kept only while lookups find a cached string at least
+        // once per four strings held: values that never repeat (URLs with ids, say) would only
+        // copy their bytes into the cache and grow its table. Either way the string is the same.
+        guard stringCache.count < 1024 || stringCacheHits >= stringCache.count / 4 else { return string }
         stringCache.insert(bytes, at: probe, value: UInt32(truncatingIfNeeded: cachedStrings.count))
         cachedStrings.append(string)
         return string

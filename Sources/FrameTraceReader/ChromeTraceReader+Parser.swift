@@ -43,6 +43,8 @@ extension ChromeTraceReader {
         var argumentCache = ArgumentCache()
         var stringCache = JSONStringInterner()
         var cachedStrings: [String] = []
+        /// How many lookups in `stringCache` found their string.
+        var stringCacheHits = 0
         var shortStrings = [ShortString](repeating: ShortString(), count: 256)
         var recentSymbols = [RecentSymbol](repeating: RecentSymbol(), count: 256)
         var syntheticIDs = JSONStringInterner()

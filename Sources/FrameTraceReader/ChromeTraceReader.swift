@@ -61,7 +61,7 @@ import Darwin
 /// let layout = trace.events.filter { trace.name(of: $0) == "layout" }
 /// ```
 ///
-/// Memory: each event is one 64-byte ``TraceEvent`` plus its share of the strings and argument
+/// Memory: each event is one 56-byte ``TraceEvent`` plus its share of the strings and argument
 /// lists it refers to. Names and categories are stored once per distinct value; argument keys and
 /// values of 16 to 256 bytes are shared between events; events whose `args` text repeats a recent
 /// one byte for byte share one argument list (so a list index may be used by several events; a

@@ -209,7 +209,7 @@ private func readOnly(_ path: String, report: Bool) -> Never {
     do {
         let trace = try ChromeTraceReader.read(contentsOf: path)
         events = trace.events.count
-        if report { blackHole(FrameAnalyzer.analyze(trace).text(source: path)) } else { blackHole(trace) }
+        if report { blackHole(FrameAnalyzer.analyze(consume trace).text(source: path)) } else { blackHole(trace) }
     } catch {
         print("read-only failed: \(error)")
         exit(1)

@@ -59,13 +59,15 @@ enum ReportCommand: Command {
         }
         let options = try analysisOptions(arguments)
         let trace = try readTrace(source, maximumSize: try InputLimit.maximumSize(arguments))
-        let report = FrameAnalyzer.analyze(trace, options: options)
+        let metadata = trace.metadata
+        // Handed over, so the analysis can free the events before it fills in the frames.
+        let report = FrameAnalyzer.analyze(consume trace, options: options)
         switch format {
         case "markdown": printUntrusted(report.markdown(source: source))
         case "json": print(report.jsonValue(source: source).description)
         case "html": print(report.html(source: source), terminator: "")
         case "frames-jsonl", "frames-csv":
-            FrameRows.write(report, trace: source, labels: labels, metadata: trace.metadata, format: format == "frames-csv" ? .csv : .jsonLines) {
+            FrameRows.write(report, trace: source, labels: labels, metadata: metadata, format: format == "frames-csv" ? .csv : .jsonLines) {
                 print($0, terminator: "")
             }
         default: printUntrusted(report.text(source: source, wide: arguments.has("wide")))
