@@ -245,6 +245,15 @@ def check_page(browser, checks, name, html, traces, screenshot):
                       f"{label}: lane rows {lanes} (timed lanes in report: {sorted(wanted)}, background jobs: {wanted_background}),"
                       f" {timeline['laneRows']} drawn")
         LANES_SEEN.update(lanes)
+    # The frame chart's legend names the hitch causes of the late frames this page shows, no others
+    # (a simulated run has no compositor, raster or gpu stages to be late in).
+    legends = page.evaluate("[...document.querySelectorAll('.timeline .legend')].map(l => l.innerText)")
+    for legend, trace in zip(legends, traces):
+        report = report_json(BINARY, trace)
+        late = sorted({frame["hitch-cause"] for frame in report["frames"] if frame["overrun-ns"] > 0})
+        named = legend.split("coloured by cause:")[1].split() if "coloured by cause:" in legend else []
+        checks.expect(sorted(named) == late,
+                      f"{os.path.basename(trace)}: the legend names late-frame causes {named}, the report's late frames have {late}")
 
     # Hover: the first timeline's worst frame (the largest overrun) by mouse, as a person would.
     report = report_json(BINARY, traces[0])

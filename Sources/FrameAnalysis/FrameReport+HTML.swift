@@ -266,11 +266,13 @@ package enum HTMLPage {
             const frames = data.frames, p = data.p, n = frames.length;
             const colors = data.categories.map((name, i) => palette[name] || spare[i % spare.length]);
             const legend = root.querySelector(".legend");
+            // Only the causes this trace's late frames have: a simulated run never has Chrome's stages.
+            const lateCauses = [...new Set(frames.filter(f => f[2] > 0).map(f => data.lanes.causes[f[8]]))];
             legend.innerHTML = data.categories.map((name, i) => "<span><i style=\\"background:" + colors[i] + "\\"></i>" + esc(name) + "</span>").join("")
               + "<span><i style=\\"background:#000;height:2px\\"></i>budget P = " + esc(ms(p)) + "</span>"
               + "<span><i class=\\"outline\\"></i>frame duration, vsync to commit</span>"
-              + "<span>late frame: one tile per missed vsync, coloured by cause: "
-              + Object.keys(causeColors).map(c => "<i style=\\"background:" + causeColors[c] + "\\"></i>" + c).join(" ") + "</span>";
+              + (lateCauses.length === 0 ? "" : "<span>late frame: one tile per missed vsync, coloured by cause: "
+                + lateCauses.map(c => "<i style=\\"background:" + causeColor(c) + "\\"></i>" + esc(c)).join(" ") + "</span>");
             const canvas = root.querySelector("canvas"), scroller = root.querySelector(".scroller"), tip = root.querySelector(".tooltip");
             const perBar = Math.max(1, Math.ceil(n / maxBars));
             const bars = Math.ceil(n / perBar);
