@@ -11,6 +11,26 @@ extension FrameAnalyzer {
         ChromeFrameEvents.layerTreeHostKey, ChromeFrameEvents.legacySequenceKey, ChromeFrameEvents.legacyLayerTreeKey,
     ]
 
+    /// Per first byte of a key, a bit for each length (below 64) that a key in ``argumentKeys``
+    /// with that first byte has: most keys the analysis does not read (`url`, `row`, `bytes`,
+    /// `src_file`) differ from every read key in one of the two, and are told apart without a hash.
+    static let argumentKeyShapes: [UInt64] = {
+        var shapes = [UInt64](repeating: 0, count: 256)
+        for key in argumentKeys {
+            precondition(key.utf8.count < 64, "argument keys the analysis reads are shorter than 64 bytes")
+            shapes[Int(key.utf8.first ?? 0)] |= 1 << key.utf8.count
+        }
+        return shapes
+    }()
+
+    /// Whether the analysis reads arguments named `key`.
+    @inline(__always)
+    static func isRead(_ key: String, shapes: [UInt64]) -> Bool {
+        let utf8 = key.utf8
+        guard let first = utf8.first, utf8.count < 64, shapes[Int(first)] & (1 << utf8.count) != 0 else { return false }
+        return argumentKeys.contains(key)
+    }
+
     /// Traces with at least this many argument lists have the C heap trimmed once their lists
     /// are narrowed: below it, what trimming could return is not worth a walk over the heap.
     static let trimmedArgumentListCount = 1 << 16
@@ -31,13 +51,14 @@ extension FrameAnalyzer {
         guard count > 1 else { return }
         var kept: [[Argument]] = []
         kept.reserveCapacity(count)
+        let shapes = argumentKeyShapes
         for list in trace.argumentLists {
             // Kept lists are copied, not shared: the old ones lie scattered among the dropped
             // ones, and a page that still holds one small live block stays resident. The copies
             // come from fresh memory while the old lists are alive, so the old ones' pages end
             // up wholly free.
             var narrowed: [Argument] = []
-            for argument in list where argumentKeys.contains(argument.key) {
+            for argument in list where isRead(argument.key, shapes: shapes) {
                 if narrowed.isEmpty { narrowed.reserveCapacity(list.count) }
                 narrowed.append(argument)
             }
