@@ -25,6 +25,15 @@ struct AnalysisArgumentTests {
         #expect(trace.argumentLists[Int(indexes[4])] == lists[4])
     }
 
+    @Test("Every key the analysis reads passes the shape check, and keys that only look alike do not")
+    func keyShapes() {
+        let shapes = FrameAnalyzer.argumentKeyShapes
+        for key in FrameAnalyzer.argumentKeys { #expect(FrameAnalyzer.isRead(key, shapes: shapes), "\(key)") }
+        for key in ["", "frames", "Frame", "budget-ms", "index ", "since-vsync-us", "layerTreeID", "url", "row", String(repeating: "f", count: 70)] {
+            #expect(!FrameAnalyzer.isRead(key, shapes: shapes), "\(key)")
+        }
+    }
+
     @Test(
         "Arguments the analysis does not read change nothing in its report",
         arguments: ["frame spans, render work, a fed job and inputs", "chrome-smooth-animation.json", "chrome-legacy-frames.json"])
