@@ -70,6 +70,8 @@ struct ChromeFrameEvents {
     static let frameTypeKey = "chrome_frame_reporter.frame_type"
     static let sequenceKey = "chrome_frame_reporter.frame_sequence"
     static let layerTreeHostKey = "chrome_frame_reporter.layer_tree_host_id"
+    static let legacySequenceKey = "frameSeqId"
+    static let legacyLayerTreeKey = "layerTreeId"
 
     init(trace: Trace, processID: Int64) {
         let symbols = trace.symbols
@@ -116,8 +118,8 @@ struct ChromeFrameEvents {
                 byFrame[key] = entry
             } else if event.phase == .instant, let kind = [beginName, drawName, droppedName].firstIndex(of: event.name) {
                 let arguments = trace.argumentLists[Int(event.arguments)]
-                guard let sequence = arguments["frameSeqId"]?.integerValue else { continue }
-                let layerTree = arguments["layerTreeId"]?.integerValue ?? -1
+                guard let sequence = arguments[Self.legacySequenceKey]?.integerValue else { continue }
+                let layerTree = arguments[Self.legacyLayerTreeKey]?.integerValue ?? -1
                 legacyEvents.append((event.timestamp, UInt8(kind), layerTree, sequence, order))
             }
         }

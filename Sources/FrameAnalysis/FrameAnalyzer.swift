@@ -68,10 +68,10 @@ public enum FrameAnalyzer {
     /// - Returns: The report.
     /// - Complexity: O(*n* log *n*) in the trace's events.
     ///
-    /// Memory: once the spans are measured, the analysis drops its hold on the trace's events and
-    /// argument lists before it fills in the frames. A caller that hands over the only copy
-    /// (`analyze(consume trace)`, as `framescope report` does) so frees them then; any other
-    /// caller keeps its trace as it was.
+    /// Memory: the analysis keeps only the arguments it reads before it builds its spans, and once
+    /// the spans are measured it drops its hold on the trace's events and argument lists before it
+    /// fills in the frames. A caller that hands over the only copy (`analyze(consume trace)`, as
+    /// `framescope report` does) so frees them then; any other caller keeps its trace as it was.
     public static func analyze(_ trace: consuming Trace, options: AnalysisOptions = AnalysisOptions()) -> FrameReport {
         // Chrome traces report kinds of work (script, style, layout, ...) instead of Chrome's
         // trace categories: see ChromeWorkKind. Other traces keep their categories.
@@ -152,11 +152,14 @@ public enum FrameAnalyzer {
     /// once for its self time: per category, per frame and per thread, in arrays indexed by
     /// category number and thread slot, so that nothing is hashed per span.
     ///
+    /// First the argument lists are narrowed to the keys the analysis reads
+    /// (``keepAnalysisArguments(_:)``), before the spans and frames are allocated beside them.
     /// Everything that reads the trace's events or argument lists (the spans, the frames, the
-    /// render work, the fed jobs, the input figures) runs first; then `trace` lets go of them
+    /// render work, the fed jobs, the input figures) runs next; then `trace` lets go of them
     /// (``Trace/events`` and ``Trace/argumentLists`` come back empty), so that the sweep's tallies
     /// do not add to the trace's memory when the caller handed the trace over.
     static func measure(_ trace: inout Trace, workKinds: WorkKindTable?, options: AnalysisOptions) -> Measurements {
+        keepAnalysisArguments(&trace)
         let spans = SpanIndex(trace: trace, workKinds: workKinds)
         let allThreads = spans.allThreads(of: trace)
         let (main, mainRule) = mainThread(of: trace, threads: allThreads, spans: spans, options: options)
