@@ -3,7 +3,9 @@ import FrameTrace
 extension FrameAnalyzer {
     /// Every argument key the analysis reads: frame spans' vsync, budget and index, render and
     /// job spans' links to frames, input events' flags, and Chrome's frame events. A step that
-    /// reads another key must add it here, or it finds the key missing in ``analyze(_:options:)``.
+    /// reads another key must add it here, or it finds the key missing in ``analyze(_:options:)``;
+    /// a test (`everyLookupIsDeclared`) reads the module's sources and fails on a lookup of a key
+    /// this set does not name.
     static let argumentKeys: Set<String> = [
         FrameContract.Key.index, FrameContract.Key.sinceVsync, FrameContract.Key.budget, FrameContract.Key.sinceInput,
         FrameContract.Key.ignored, FrameContract.Key.renderedFrame, FrameContract.Key.untilDeadline, FrameContract.Key.untilPresent,

@@ -1,3 +1,4 @@
+import Foundation
 import FrameTrace
 import Testing
 @testable import FrameAnalysis
@@ -23,6 +24,35 @@ struct AnalysisArgumentTests {
         #expect(trace.argumentLists[Int(indexes[2])] == [lists[2][0], lists[2][2]])
         #expect(trace.argumentLists[Int(indexes[3])] == lists[3])
         #expect(trace.argumentLists[Int(indexes[4])] == lists[4])
+    }
+
+    @Test("Every argument lookup in the analysis's sources uses a key declared in argumentKeys, so narrowing cannot hide it")
+    func everyLookupIsDeclared() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/FrameAnalysis")
+        let declaration = try String(contentsOf: sources.appendingPathComponent("FrameAnalyzer+Arguments.swift"), encoding: .utf8)
+        let start = try #require(declaration.range(of: "static let argumentKeys: Set<String> = ["))
+        let end = try #require(declaration.range(of: "]", range: start.upperBound..<declaration.endIndex))
+        let declared = Set(declaration[start.upperBound..<end.lowerBound].split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .filter { !$0.isEmpty })
+        #expect(declared.count == FrameAnalyzer.argumentKeys.count, "one name per key: \(declared.sorted())")
+        // `arguments[KEY]` and `argumentLists[...][KEY]`, the two ways the analysis reads an argument.
+        let lookup = try NSRegularExpression(pattern: #"(?:\barguments|argumentLists\[[^\]]+\])\[([^\]]+)\]"#)
+        var lookups: [(file: String, key: String)] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: sources.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for match in lookup.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let range = Range(match.range(at: 1), in: text) else { continue }
+                var key = String(text[range])
+                if key.hasPrefix("Int(") { continue }  // an index into argumentLists, not a key
+                if key.hasPrefix("Self."), file == "ChromeFrameEvents.swift" { key = "ChromeFrameEvents." + key.dropFirst(5) }
+                lookups.append((file, key))
+            }
+        }
+        #expect(lookups.count >= 15, "the pattern finds the analysis's lookups: \(lookups.count)")
+        for (file, key) in lookups {
+            #expect(declared.contains(key), "\(file) reads argument \(key), which argumentKeys does not declare")
+        }
     }
 
     @Test("Every key the analysis reads passes the shape check, and keys that only look alike do not")
