@@ -55,17 +55,14 @@ def outcomes(binary, trace):
 def main():
     usage = "usage: python3 tools/virtual_time_check.py FRAMESCOPE_BINARY [--clock virtual|cpu-time] [--frames N]"
     arguments = sys.argv[1:]
-    clock = "virtual"
-    frames = FRAMES
     options = dict(zip(arguments[1::2], arguments[2::2]))
-    if len(arguments) % 2 != 1 or not set(options) <= {"--clock", "--frames"}:
+    clock = options.get("--clock", "virtual")
+    frames = options.get("--frames", str(FRAMES))
+    if len(arguments) % 2 != 1 or not set(options) <= {"--clock", "--frames"} or clock not in ("virtual", "cpu-time") \
+            or not frames.isdigit() or int(frames) < 1:
         print(usage, file=sys.stderr)
         return 2
-    clock = options.get("--clock", clock)
-    if clock not in ("virtual", "cpu-time") or not options.get("--frames", "1").isdigit() or int(options.get("--frames", "1")) < 1:
-        print(usage, file=sys.stderr)
-        return 2
-    frames = int(options.get("--frames", frames))
+    frames = int(frames)
     binary = arguments[0]
     loaders = [multiprocessing.Process(target=busy_loop, daemon=True) for _ in range(2 * (os.cpu_count() or 2))]
     for loader in loaders:

@@ -16,7 +16,7 @@ func runCalibration(frames: Int) {
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let meter = WorkMeter(.calibrating)
-    var measured: [ScenarioRun] = []
+    var measured: [(scenario: ScenarioDescriptor, strategy: String, report: FrameReport)] = []
     for scenario in ScenarioCatalog.all {
         for strategy in scenario.strategies {
             let path = "\(directory)/\(scenario.name)--\(strategy.name)-cpu.json"
@@ -28,51 +28,48 @@ func runCalibration(frames: Int) {
                 print("could not run \(scenario.name) / \(strategy.name)")
                 return
             }
-            measured.append(run)
+            measured.append((scenario, strategy.name, run.report))
         }
     }
     let fits = WorkMeter.fit(meter.samples)
     let total = fits.reduce(0) { $0 + $1.measured }
-    print("kind                    calls      units   per call   per unit   R^2   share of counted CPU time")
-    for fit in fits {
-        print(
-            pad(fit.kind.rawValue, 20) + padLeft("\(fit.calls)", 9) + padLeft("\(fit.units)", 11)
-                + padLeft(formatFixed(fit.rate.perCall / 1000, decimals: 1) + " us", 11)
-                + padLeft(formatFixed(fit.rate.perUnit, decimals: 2) + " ns", 11) + padLeft(formatFixed(fit.rSquared, decimals: 2), 6)
-                + padLeft(formatFixed(100 * fit.measured / max(1, total), decimals: 1) + "%", 8))
+    var fitTable = ReportTable(
+        title: "Fitted rates", columns: [("kind", .left), ("calls", .right), ("units", .right), ("per call", .right), ("per unit", .right),
+                                         ("R^2", .right), ("share of counted CPU time", .right)])
+    fitTable.rows = fits.map { fit in
+        [fit.kind.rawValue, "\(fit.calls)", "\(fit.units)", formatFixed(fit.rate.perCall / 1000, decimals: 1) + " us",
+         formatFixed(fit.rate.perUnit, decimals: 2) + " ns", formatFixed(fit.rSquared, decimals: 2),
+         formatFixed(100 * fit.measured / max(1, total), decimals: 1) + "%"]
     }
+    print(fitTable.text())
     let model = CostModel(name: "reference", rates: Dictionary(uniqueKeysWithValues: fits.map { ($0.kind, $0.rate) }))
 
-    print("\nvirtual time priced by this fit, beside the CPU-time runs it was fitted on:")
-    print("run                                              late frames    main-thread work (ms)   render (ms)")
-    print("                                                  cpu  virtual      cpu  virtual  ratio   cpu  virtual")
-    var index = 0
-    for scenario in ScenarioCatalog.all {
-        for strategy in scenario.strategies {
-            let path = "\(directory)/\(scenario.name)--\(strategy.name)-virtual.json"
-            guard
-                let priced = try? ScenarioRun.execute(
-                    scenario, strategy: strategy.name, settings: RunSettings(frames: frames, clock: .virtual), tracePath: path, costModel: model)
-            else {
-                print("could not run \(scenario.name) / \(strategy.name) on virtual time")
-                return
-            }
-            let cpu = measured[index].report
-            index += 1
-            let cpuMain = mainWork(cpu)
-            let virtualMain = mainWork(priced.report)
-            print(
-                pad("\(scenario.name) / \(strategy.name)", 48) + padLeft("\(cpu.summary.lateFrames)", 5)
-                    + padLeft("\(priced.report.summary.lateFrames)", 9) + padLeft(formatFixed(cpuMain, decimals: 1), 9)
-                    + padLeft(formatFixed(virtualMain, decimals: 1), 9) + padLeft(formatFixed(virtualMain / max(0.001, cpuMain), decimals: 2), 7)
-                    + padLeft(formatFixed(renderWork(cpu), decimals: 1), 6) + padLeft(formatFixed(renderWork(priced.report), decimals: 1), 9))
+    var fidelity = ReportTable(
+        title: "Virtual time priced by this fit, beside the CPU-time runs it was fitted on (late frames; work in ms)",
+        columns: [("run", .left), ("late\ncpu", .right), ("late\nvirtual", .right), ("main\ncpu", .right),
+                  ("main\nvirtual", .right), ("main\nratio", .right), ("render\ncpu", .right), ("render\nvirtual", .right)])
+    for (scenario, strategy, cpu) in measured {
+        let path = "\(directory)/\(scenario.name)--\(strategy)-virtual.json"
+        guard
+            let priced = try? ScenarioRun.execute(
+                scenario, strategy: strategy, settings: RunSettings(frames: frames, clock: .virtual), tracePath: path, costModel: model)
+        else {
+            print("could not run \(scenario.name) / \(strategy) on virtual time")
+            return
         }
+        let (cpuMain, virtualMain) = (mainWork(cpu), mainWork(priced.report))
+        fidelity.rows.append([
+            "\(scenario.name) / \(strategy)", "\(cpu.summary.lateFrames)", "\(priced.report.summary.lateFrames)",
+            formatFixed(cpuMain, decimals: 1), formatFixed(virtualMain, decimals: 1), formatFixed(virtualMain / max(0.001, cpuMain), decimals: 2),
+            formatFixed(renderWork(cpu), decimals: 1), formatFixed(renderWork(priced.report), decimals: 1),
+        ])
     }
+    print(fidelity.text())
 
-    print("\n// Sources/FrameSimulation/DisplayLoop/CostModel+Reference.swift, rates from this run:")
+    print("// Sources/FrameSimulation/DisplayLoop/CostModel+Reference.swift, rates from this run:")
     for fit in fits {
         print(
-            "        .\(caseName(fit.kind)): Rate(perCall: \(formatFixed(fit.rate.perCall, decimals: 0)), perUnit: \(formatFixed(fit.rate.perUnit, decimals: 3))),"
+            "            .\(fit.kind): Rate(perCall: \(formatFixed(fit.rate.perCall, decimals: 0)), perUnit: \(formatFixed(fit.rate.perUnit, decimals: 3))),"
         )
     }
     exit(0)
@@ -87,12 +84,3 @@ private func mainWork(_ report: FrameReport) -> Double {
 private func renderWork(_ report: FrameReport) -> Double {
     Double(report.frames.reduce(Int64(0)) { sum, frame in sum + frame.lanes.filter { $0.lane == .render }.reduce(0) { $0 + $1.costNanoseconds } }) / 1e6
 }
-
-/// `pngDecode` for `png-decode`.
-private func caseName(_ kind: WorkKind) -> String {
-    let words = kind.rawValue.split(separator: "-")
-    return words.enumerated().map { $0 == 0 ? String($1) : $1.prefix(1).uppercased() + $1.dropFirst() }.joined()
-}
-
-private func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(1, width - text.count)) }
-private func padLeft(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(1, width - text.count)) + text }

@@ -52,13 +52,13 @@ enum DemoCommand: Command {
         let directory = arguments.value("out-dir") ?? "framescope-demo"
         let format = try arguments.choice("format", among: ["text", "markdown"], default: "text")
         let settings = try RunSettings(arguments, defaultFrames: 60)
+        // On virtual time a debug build prices the same counted work as a release build: the same
+        // figures, only slower to produce.
+        let unrepresentative = isDebugBuild && settings.clock != .virtual
         let demo: Demo
         let page: String
         do {
             demo = try Demo.run(settings: settings, directory: directory, progress: progress)
-            // On virtual time a debug build prices the same counted work as a release build: the
-            // same figures, only slower to produce.
-            let unrepresentative = isDebugBuild && settings.clock != .virtual
             page = try demo.writePage(note: unrepresentative ? "Debug build: these figures are not representative." : nil)
         } catch {
             throw error.commandLineError
@@ -69,7 +69,7 @@ enum DemoCommand: Command {
         for verdict in demo.verdicts {
             printUntrusted(format == "markdown" ? "- " + verdict : ReportTable.bulleted(verdict, width: FrameReport.terminalWidth))
         }
-        if isDebugBuild && settings.clock != .virtual {
+        if unrepresentative {
             print("note: this is a debug build, where Swift code runs many times slower than in release: these figures are")
             print("      not representative; for representative figures run: swift run -c release framescope demo")
         }
