@@ -1,37 +1,23 @@
 import FrameTrace
+import FrameTraceReader
 
 extension FrameAnalyzer {
     /// Every argument key the analysis reads: frame spans' vsync, budget and index, render and
     /// job spans' links to frames, input events' flags, and Chrome's frame events. A step that
     /// reads another key must add it here, or it finds the key missing in ``analyze(_:options:)``;
     /// a test (`everyLookupIsDeclared`) reads the module's sources and fails on a lookup of a key
-    /// this set does not name.
-    static let argumentKeys: Set<String> = [
+    /// this set does not name. A program that reads traces only to analyse them can read just
+    /// these (`ChromeTraceReader.read(contentsOf:arguments: .only(FrameAnalyzer.argumentKeys))`,
+    /// as the CLI does) and skip converting the rest.
+    public static let argumentKeys: Set<String> = [
         FrameContract.Key.index, FrameContract.Key.sinceVsync, FrameContract.Key.budget, FrameContract.Key.sinceInput,
         FrameContract.Key.ignored, FrameContract.Key.renderedFrame, FrameContract.Key.untilDeadline, FrameContract.Key.untilPresent,
         FrameContract.Key.sinceRequest, ChromeFrameEvents.stateKey, ChromeFrameEvents.frameTypeKey, ChromeFrameEvents.sequenceKey,
         ChromeFrameEvents.layerTreeHostKey, ChromeFrameEvents.legacySequenceKey, ChromeFrameEvents.legacyLayerTreeKey,
     ]
 
-    /// Per first byte of a key, a bit for each length (below 64) that a key in ``argumentKeys``
-    /// with that first byte has: most keys the analysis does not read (`url`, `row`, `bytes`,
-    /// `src_file`) differ from every read key in one of the two, and are told apart without a hash.
-    static let argumentKeyShapes: [UInt64] = {
-        var shapes = [UInt64](repeating: 0, count: 256)
-        for key in argumentKeys {
-            precondition(key.utf8.count < 64, "argument keys the analysis reads are shorter than 64 bytes")
-            shapes[Int(key.utf8.first ?? 0)] |= 1 << key.utf8.count
-        }
-        return shapes
-    }()
-
-    /// Whether the analysis reads arguments named `key`.
-    @inline(__always)
-    static func isRead(_ key: String, shapes: [UInt64]) -> Bool {
-        let utf8 = key.utf8
-        guard let first = utf8.first, utf8.count < 64, shapes[Int(first)] & (1 << utf8.count) != 0 else { return false }
-        return argumentKeys.contains(key)
-    }
+    /// Tells the keys in ``argumentKeys`` from the rest, mostly by first byte and length.
+    static let argumentKeyMatcher = ChromeTraceReader.ArgumentKeyMatcher(argumentKeys)
 
     /// Traces with at least this many argument lists have the C heap trimmed once their lists
     /// are narrowed: below it, what trimming could return is not worth a walk over the heap.
@@ -51,16 +37,18 @@ extension FrameAnalyzer {
     static func keepAnalysisArguments(_ trace: inout Trace) {
         let count = trace.argumentLists.count
         guard count > 1 else { return }
+        // A trace read with only these keys (as the CLI reads) has nothing more to drop.
+        if let kept = trace.keptArgumentKeys, kept.isSubset(of: argumentKeys) { return }
         var kept: [[Argument]] = []
         kept.reserveCapacity(count)
-        let shapes = argumentKeyShapes
+        let matcher = argumentKeyMatcher
         for list in trace.argumentLists {
             // Kept lists are copied, not shared: the old ones lie scattered among the dropped
             // ones, and a page that still holds one small live block stays resident. The copies
             // come from fresh memory while the old lists are alive, so the old ones' pages end
             // up wholly free.
             var narrowed: [Argument] = []
-            for argument in list where isRead(argument.key, shapes: shapes) {
+            for argument in list where matcher.matches(argument.key) {
                 if narrowed.isEmpty { narrowed.reserveCapacity(list.count) }
                 narrowed.append(argument)
             }

@@ -27,6 +27,9 @@ public struct Trace: Sendable {
     public var metadata = TraceMetadata()
     /// Inconsistencies found while reading or building the trace.
     public var diagnostics: [TraceDiagnostic] = []
+    /// The only argument keys ``argumentLists`` may hold, when the trace was read keeping only
+    /// those (`ChromeTraceReader.ArgumentSelection`); `nil` when it holds whatever its source had.
+    public var keptArgumentKeys: Set<String>?
 
     /// Creates an empty trace.
     public init() {}

@@ -487,7 +487,7 @@ extension ChromeTraceReader.Parser {
             skippedArgumentCount += event.nestedArguments
             if skippedArgumentFirst < 0 { skippedArgumentFirst = eventIndex - 1 }
         }
-        guard argumentCount > 0 else { return 0 }
+        guard argumentCount > 0, keepsAnyArgument() else { return 0 }
         let length = event.argumentsEnd - event.argumentsStart
         guard shared, length <= ChromeTraceReader.ArgumentCache.maximumLength else {
             return store(argumentValues(numericOnly: numericOnly))
@@ -510,8 +510,11 @@ extension ChromeTraceReader.Parser {
     /// The event's scalar arguments as values.
     private mutating func argumentValues(numericOnly: Bool = false) -> [Argument] {
         var list: [Argument] = []
-        list.reserveCapacity(argumentCount)
-        for argument in arguments[..<argumentCount] {
+        guard argumentCount > 0 else { return list }
+        // A selection usually keeps a few of an event's arguments, so only a whole list is
+        // reserved up front.
+        if argumentKeys == nil { list.reserveCapacity(argumentCount) }
+        for argument in arguments[..<argumentCount] where isKept(argument) {
             let value: JSONValue
             switch argument.kind {
             case .number: value = argument.number.argumentValue(in: scanner)

@@ -22,6 +22,9 @@ extension ChromeTraceReader {
         var scanner: JSONScanner
         /// Whether the input is a private file mapping whose read pages may be dropped.
         let releasesInput: Bool
+        /// The argument keys kept (``ChromeTraceReader/ArgumentSelection``); `nil` keeps all.
+        let argumentKeys: ChromeTraceReader.ArgumentKeyMatcher?
+        let keptArgumentKeys: Set<String>?
         var releasedUpTo = 0
         var hasReservedCapacity = false
         /// ``TraceEvent/timeLimitNanoseconds``, the largest magnitude a time may have.
@@ -80,9 +83,11 @@ extension ChromeTraceReader {
         var sawEventArray = false
         var isTruncated = false
 
-        init(_ input: UnsafeBufferPointer<UInt8>, releasesInput: Bool) {
+        init(_ input: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ChromeTraceReader.ArgumentSelection = .all) {
             scanner = JSONScanner(input)
             self.releasesInput = releasesInput
+            keptArgumentKeys = arguments.keys
+            argumentKeys = arguments.keys.map { ChromeTraceReader.ArgumentKeyMatcher($0) }
         }
 
     }

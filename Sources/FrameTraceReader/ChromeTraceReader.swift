@@ -77,18 +77,21 @@ public enum ChromeTraceReader {
     ///   - path: The file to read, or `-` for standard input.
     ///   - maximumSize: The largest input accepted, in bytes; a pipe or device is read only this
     ///     far (2 GiB by default).
+    ///   - arguments: The event arguments to keep (all by default; see ``ArgumentSelection``).
     /// - Returns: The trace, with diagnostics for anything inconsistent.
     /// - Throws: ``TraceReadError`` with ``TraceReadError/Code/ioError`` when the file cannot be
     ///   opened or read, ``TraceReadError/Code/tooLarge`` beyond `maximumSize`, or a syntax code
     ///   with the position when it is not a trace.
     /// - Complexity: O(*n*) in the file's size, plus O(*e* log *e*) for the events of threads
     ///   whose `X` events are not in start order (the partial-overlap check sorts those).
-    public static func read(contentsOf path: String, maximumSize: Int = InputFile.defaultMaximumSize) throws(TraceReadError) -> Trace {
-        if path == "-" { return try read(fileDescriptor: 0, name: "standard input", maximumSize: maximumSize) }
+    public static func read(
+        contentsOf path: String, maximumSize: Int = InputFile.defaultMaximumSize, arguments: ArgumentSelection = .all
+    ) throws(TraceReadError) -> Trace {
+        if path == "-" { return try read(fileDescriptor: 0, name: "standard input", maximumSize: maximumSize, arguments: arguments) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw InputFile.ioError(path) }
         defer { close(descriptor) }
-        return try read(fileDescriptor: descriptor, name: path, maximumSize: maximumSize)
+        return try read(fileDescriptor: descriptor, name: path, maximumSize: maximumSize, arguments: arguments)
     }
 
     /// Reads the trace from an open file descriptor: a regular file is mapped, a pipe or terminal
@@ -100,11 +103,14 @@ public enum ChromeTraceReader {
     /// - Parameters:
     ///   - fileDescriptor: A descriptor open for reading; it is not closed.
     ///   - maximumSize: The largest input accepted, in bytes (2 GiB by default).
+    ///   - arguments: The event arguments to keep (all by default; see ``ArgumentSelection``).
     /// - Returns: The trace, with diagnostics for anything inconsistent.
-    /// - Throws: ``TraceReadError``, as ``read(contentsOf:maximumSize:)``.
+    /// - Throws: ``TraceReadError``, as ``read(contentsOf:maximumSize:arguments:)``.
     /// - Complexity: O(*n*) in the input's size.
-    public static func read(fileDescriptor: Int32, maximumSize: Int = InputFile.defaultMaximumSize) throws(TraceReadError) -> Trace {
-        try read(fileDescriptor: fileDescriptor, name: "file descriptor \(fileDescriptor)", maximumSize: maximumSize)
+    public static func read(
+        fileDescriptor: Int32, maximumSize: Int = InputFile.defaultMaximumSize, arguments: ArgumentSelection = .all
+    ) throws(TraceReadError) -> Trace {
+        try read(fileDescriptor: fileDescriptor, name: "file descriptor \(fileDescriptor)", maximumSize: maximumSize, arguments: arguments)
     }
 
     /// Reads a trace from bytes in memory.
@@ -112,23 +118,27 @@ public enum ChromeTraceReader {
     /// ```swift
     /// let trace = try ChromeTraceReader.read(bytes: Array(#"[{"ph":"X","name":"a","ts":1,"dur":2}]"#.utf8))
     /// ```
-    /// - Parameter bytes: The UTF-8 JSON text of a trace.
+    /// - Parameters:
+    ///   - bytes: The UTF-8 JSON text of a trace.
+    ///   - arguments: The event arguments to keep (all by default; see ``ArgumentSelection``).
     /// - Returns: The trace, with diagnostics for anything inconsistent.
     /// - Throws: ``TraceReadError`` with the position when the bytes are not a trace.
     /// - Complexity: O(*n*) in the number of bytes (a non-contiguous collection is copied first).
-    public static func read(bytes: some Collection<UInt8>) throws(TraceReadError) -> Trace {
+    public static func read(bytes: some Collection<UInt8>, arguments: ArgumentSelection = .all) throws(TraceReadError) -> Trace {
         let result: Result<Trace, TraceReadError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            parse(buffer, releasesInput: false)
+            parse(buffer, releasesInput: false, arguments: arguments)
         }
         if let result { return try result.get() }
-        return try Array(bytes).withUnsafeBufferPointer { parse($0, releasesInput: false) }.get()
+        return try Array(bytes).withUnsafeBufferPointer { parse($0, releasesInput: false, arguments: arguments) }.get()
     }
 
     // MARK: - Input
 
     /// Parses a whole input; errors come back located (line and column filled in).
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, releasesInput: Bool) -> Result<Trace, TraceReadError> {
-        var parser = Parser(buffer, releasesInput: releasesInput)
+    static func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ArgumentSelection = .all
+    ) -> Result<Trace, TraceReadError> {
+        var parser = Parser(buffer, releasesInput: releasesInput, arguments: arguments)
         do throws(TraceReadError) {
             try parser.parseDocument()
         } catch {
@@ -137,15 +147,17 @@ public enum ChromeTraceReader {
         return .success(parser.finish())
     }
 
-    private static func read(fileDescriptor descriptor: Int32, name: String, maximumSize: Int) throws(TraceReadError) -> Trace {
+    private static func read(
+        fileDescriptor descriptor: Int32, name: String, maximumSize: Int, arguments: ArgumentSelection
+    ) throws(TraceReadError) -> Trace {
         let size = try InputFile.checkedSize(of: descriptor, name: name, maximumSize: maximumSize)
         if size > 0, let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED {
             defer { munmap(mapping, size) }
             _ = madvise(mapping, size, MADV_SEQUENTIAL)
             let buffer = UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: size)
-            return try parse(buffer, releasesInput: true).get()
+            return try parse(buffer, releasesInput: true, arguments: arguments).get()
         }
         let bytes = try InputFile.readToEnd(descriptor, name: name, maximumSize: maximumSize, expected: size)
-        return try bytes.withUnsafeBufferPointer { parse($0, releasesInput: false) }.get()
+        return try bytes.withUnsafeBufferPointer { parse($0, releasesInput: false, arguments: arguments) }.get()
     }
 }

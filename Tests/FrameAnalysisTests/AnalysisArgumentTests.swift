@@ -1,5 +1,6 @@
 import Foundation
 import FrameTrace
+import FrameTraceReader
 import Testing
 @testable import FrameAnalysis
 
@@ -55,13 +56,53 @@ struct AnalysisArgumentTests {
         }
     }
 
-    @Test("Every key the analysis reads passes the shape check, and keys that only look alike do not")
-    func keyShapes() {
-        let shapes = FrameAnalyzer.argumentKeyShapes
-        for key in FrameAnalyzer.argumentKeys { #expect(FrameAnalyzer.isRead(key, shapes: shapes), "\(key)") }
+    @Test("Every key the analysis reads passes its matcher, and keys that only look alike do not")
+    func keyMatcher() {
+        let matcher = FrameAnalyzer.argumentKeyMatcher
+        for key in FrameAnalyzer.argumentKeys { #expect(matcher.matches(key), "\(key)") }
         for key in ["", "frames", "Frame", "budget-ms", "index ", "since-vsync-us", "layerTreeID", "url", "row", String(repeating: "f", count: 70)] {
-            #expect(!FrameAnalyzer.isRead(key, shapes: shapes), "\(key)")
+            #expect(!matcher.matches(key), "\(key)")
         }
+    }
+
+    /// The traces the analysis tests read, and the third-party traces beside the repository.
+    static let corpus: [String] = {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let shared = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/traces/third-party")
+        return [here.appendingPathComponent("Fixtures"), shared].flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+                .map { folder.appendingPathComponent($0).path }
+        }
+    }()
+
+    @Test("Reading only the keys the analysis reads gives the same report as reading every argument, on every corpus trace")
+    func selectedReadGivesSameReport() throws {
+        #expect(Self.corpus.count >= 20, "the fixtures and third-party traces are found: \(Self.corpus.count)")
+        var compared = 0
+        for path in Self.corpus {
+            let whole = Result { () throws(TraceReadError) in try ChromeTraceReader.read(contentsOf: path) }
+            let selected = Result { () throws(TraceReadError) in
+                try ChromeTraceReader.read(contentsOf: path, arguments: .only(FrameAnalyzer.argumentKeys))
+            }
+            switch (whole, selected) {
+            case (.success(let whole), .success(let selected)):
+                #expect(selected.keptArgumentKeys == FrameAnalyzer.argumentKeys)
+                let expected = FrameAnalyzer.analyze(whole, options: AnalysisOptions(worstFrameCount: 1000))
+                let report = FrameAnalyzer.analyze(selected, options: AnalysisOptions(worstFrameCount: 1000))
+                // Compared as booleans: a failure names the trace instead of printing two reports.
+                let sameJSON = report.jsonValue(source: "t").description == expected.jsonValue(source: "t").description
+                let sameText = report.text(source: "t") == expected.text(source: "t")
+                #expect(sameJSON, "\(path): the JSON reports differ")
+                #expect(sameText, "\(path): the text reports differ")
+                compared += 1
+            case (.failure(let left), .failure(let right)):
+                #expect(String(describing: left) == String(describing: right), "\(path)")
+            default:
+                Issue.record("\(path): one read failed and the other did not")
+            }
+        }
+        #expect(compared >= 20)
     }
 
     @Test(

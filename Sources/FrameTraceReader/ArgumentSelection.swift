@@ -1,0 +1,102 @@
+import FrameTrace
+
+extension ChromeTraceReader {
+    /// Which event arguments a read keeps: all of them, or only those with given keys.
+    ///
+    /// A program that reads only a few keys (framescope's analysis reads 15) saves the time and
+    /// memory of converting and storing the rest: in a large trace most argument lists are
+    /// source locations, URLs and row numbers nobody looks at. Keys are matched after escapes are
+    /// decoded; a member of an object nested in `args` has the key `outer.inner`. Everything else
+    /// a read does is the same for every selection: arguments that `M` events carry (thread and
+    /// process names, sort indexes) fill the trace's threads and processes as always, and
+    /// nested values are counted in the ``FrameTrace/TraceDiagnostic/Kind/skippedArgument``
+    /// summary whatever their key. The trace says what it kept in
+    /// ``FrameTrace/Trace/keptArgumentKeys``.
+    ///
+    /// ```swift
+    /// let trace = try ChromeTraceReader.read(contentsOf: "run.json", arguments: .only(["frame", "budget"]))
+    /// ```
+    public struct ArgumentSelection: Sendable {
+        /// The keys kept; `nil` keeps every argument.
+        public let keys: Set<String>?
+
+        /// Keeps every argument.
+        public static let all = ArgumentSelection(keys: nil)
+
+        /// Keeps only the arguments whose key is in `keys`.
+        public static func only(_ keys: Set<String>) -> ArgumentSelection { ArgumentSelection(keys: keys) }
+
+        private init(keys: Set<String>?) { self.keys = keys }
+    }
+
+    /// Tells kept argument keys from the rest by their bytes, without making a string: most keys
+    /// differ from every kept one in their first byte or their length, which one table lookup
+    /// rules out. Keys compare as Swift strings do (by canonical equivalence, so the Kelvin sign
+    /// is a `K`): bytes decide only when both sides are ASCII, where the two agree.
+    package struct ArgumentKeyMatcher {
+        private let keys: Set<String>
+        /// The kept keys' bytes, when every kept key is ASCII.
+        private let asciiKeys: [[UInt8]]?
+        /// Per first byte, a bit for each length (below 63) of a kept key with that first byte;
+        /// bit 63 stands for every length of 63 or more.
+        private let shapes: [UInt64]
+
+        package init(_ keys: Set<String>) {
+            self.keys = keys
+            let bytes = keys.map { Array($0.utf8) }
+            asciiKeys = bytes.allSatisfy { $0.allSatisfy { $0 < 0x80 } } ? bytes : nil
+            var shapes = [UInt64](repeating: 0, count: 256)
+            for key in bytes { shapes[Int(key.first ?? 0)] |= ArgumentKeyMatcher.lengthBit(key.count) }
+            self.shapes = shapes
+        }
+
+        @inline(__always)
+        private static func lengthBit(_ length: Int) -> UInt64 { 1 << UInt64(min(length, 63)) }
+
+        /// Whether `key` is a kept key.
+        @inline(__always)
+        package func matches(_ key: String) -> Bool {
+            var key = key
+            return key.withUTF8 { matches($0) }
+        }
+
+        /// Whether these bytes (decoded UTF-8) are a kept key.
+        @inline(__always)
+        package func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let asciiKeys, let first = bytes.first, first < 0x80 else { return keys.contains(String(decoding: bytes, as: UTF8.self)) }
+            guard shapes[Int(first)] & ArgumentKeyMatcher.lengthBit(bytes.count) != 0 else {
+                // Only a key with a byte past ASCII can still equal a kept key.
+                return bytes.contains { $0 >= 0x80 } && keys.contains(String(decoding: bytes, as: UTF8.self))
+            }
+            if bytes.contains(where: { $0 >= 0x80 }) { return keys.contains(String(decoding: bytes, as: UTF8.self)) }
+            return asciiKeys.contains { $0.count == bytes.count && $0.withUnsafeBufferPointer { $0.elementsEqual(bytes) } }
+        }
+    }
+}
+
+extension ChromeTraceReader.Parser {
+    /// Whether a scratch argument's key (`outer.inner` for a nested member) is kept; every key
+    /// is when the read keeps every argument.
+    @inline(__always)
+    mutating func isKept(_ argument: ChromeTraceReader.ScratchArgument) -> Bool {
+        guard let matcher = argumentKeys else { return true }
+        let key = argument.key
+        // The common case, a plain top-level key, is decided from the input's bytes.
+        if argument.prefix == nil, !key.hasEscapes { return matcher.matches(scanner.rawBytes(key)) }
+        // Escaped or nested keys: decoded (and joined) into the scratch bytes first.
+        scratchBytes.removeAll(keepingCapacity: true)
+        if let prefix = argument.prefix {
+            scanner.decode(prefix, into: &scratchBytes)
+            scratchBytes.append(0x2E)  // .
+        }
+        scanner.decode(key, into: &scratchBytes)
+        return scratchBytes.withUnsafeBufferPointer { matcher.matches($0) }
+    }
+
+    /// Whether any of the event's scalar arguments is kept.
+    mutating func keepsAnyArgument() -> Bool {
+        guard argumentKeys != nil else { return argumentCount > 0 }
+        for position in 0..<argumentCount where isKept(arguments[position]) { return true }
+        return false
+    }
+}
