@@ -102,16 +102,21 @@ extension ChromeTraceReader.Parser {
             scanner.position += 1
             return
         }
+        if usesPipeline(), let ending = try readEventsPipelined() {
+            switch ending {
+            case .closed, .failed: return
+            case .endOfInput: return endOfArray(isTopLevel: isTopLevel)
+            case .truncated:
+                eventIndex += 1  // the element cut off, as the loop below counts it
+                return markCutOff()
+            }
+        }
         while true {
             do throws(TraceReadError) {
                 try readEvent()
             } catch {
                 guard error.isEndOfInput else { throw error }
-                let cut = eventIndex - 1
-                markTruncated(
-                    eventIndex: cut,
-                    "the input ends inside event \(cut); the \(cut) event\(cut == 1 ? "" : "s") before it \(cut == 1 ? "was" : "were") read")
-                return
+                return markCutOff()
             }
             releaseReadInput()
             scanner.skipWhitespace()
@@ -131,6 +136,13 @@ extension ChromeTraceReader.Parser {
             scanner.position += 1
             return
         }
+    }
+
+    /// Marks the trace truncated inside the element last counted (`eventIndex - 1`).
+    private mutating func markCutOff() {
+        let cut = eventIndex - 1
+        markTruncated(
+            eventIndex: cut, "the input ends inside event \(cut); the \(cut) event\(cut == 1 ? "" : "s") before it \(cut == 1 ? "was" : "were") read")
     }
 
     private mutating func endOfArray(isTopLevel: Bool) {
@@ -165,7 +177,7 @@ extension ChromeTraceReader.Parser {
 
     /// Hands pages already read back to the system, so a mapped file does not stay resident.
     @inline(__always)
-    private mutating func releaseReadInput() {
+    mutating func releaseReadInput() {
         if !hasReservedCapacity, eventIndex == 4096 { reserveCapacity() }
         guard releasesInput, scanner.position &- releasedUpTo >= 1 << 20 else { return }
         let pageMask = Int(getpagesize()) - 1

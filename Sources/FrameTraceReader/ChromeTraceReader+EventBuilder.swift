@@ -7,20 +7,33 @@ import Musl
 import Darwin
 #endif
 
-/// Stage two of reading, one event: reads an event object's members from the scanner's tokens
-/// into a ``ChromeTraceReader/ChromeTraceReader.RawEvent`` and its scalar arguments, classifying member names by
-/// their bytes and never making a string for what it skips, then commits it (`+Events`).
 extension ChromeTraceReader.Parser {
-    // MARK: - One event
-
     /// Reads one element of the event array and commits it to the trace once it is complete.
+    @inline(__always)
     mutating func readEvent() throws(TraceReadError) {
         let index = eventIndex
         eventIndex += 1
+        if try tokenizer.readEvent() {
+            commit(index)
+        } else {
+            log.add(.invalidEvent, index, "the event is not an object")
+        }
+    }
+}
+
+/// Stage two of reading, one event: reads an event object's members from the scanner's tokens
+/// into a ``ChromeTraceReader/ChromeTraceReader.RawEvent`` and its scalar arguments, classifying member names by
+/// their bytes and never making a string for what it skips; the parser then commits it
+/// (`+Events`).
+extension ChromeTraceReader.EventTokenizer {
+    // MARK: - One event
+
+    /// Reads one element of the event array into ``event`` and ``arguments``; `false` (after
+    /// skipping it) when it is not an object.
+    mutating func readEvent() throws(TraceReadError) -> Bool {
         guard scanner.current == 0x7B else {
             try scanner.skipValue()
-            log.add(.invalidEvent, index, "the event is not an object")
-            return
+            return false
         }
         scanner.position += 1
         event = ChromeTraceReader.RawEvent()
@@ -52,7 +65,7 @@ extension ChromeTraceReader.Parser {
             }
         }
         scanner.position += 1
-        commit(index)
+        return true
     }
 
     /// The members of an event that the reader looks at.

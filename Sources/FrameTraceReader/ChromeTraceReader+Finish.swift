@@ -149,7 +149,7 @@ extension ChromeTraceReader.Parser {
     private mutating func nameSyntheticThreads() {
         guard !syntheticNames.isEmpty else { return }
         func syntheticName(_ id: Int64) -> String? {
-            let index = id &- ChromeTraceReader.Parser.syntheticBase
+            let index = id &- ChromeTraceReader.EventTokenizer.syntheticBase
             guard index >= 0, index < Int64(syntheticNames.count) else { return nil }
             return syntheticNames[Int(index)]
         }

@@ -19,16 +19,18 @@ extension ChromeTraceReader {
     /// 3. ``BeginEndPairer`` pairs each thread's `B` and `E` events once all are read, and
     ///    `+Finish` closes what is still open, reports overlaps and assembles the ``Trace``.
     struct Parser {
-        var scanner: JSONScanner
+        /// Reads each event object's members (stage one of an event); it owns the scanner, and
+        /// on a large input it runs on a thread of its own (`+Pipeline`).
+        var tokenizer: EventTokenizer
         /// Whether the input is a private file mapping whose read pages may be dropped.
         let releasesInput: Bool
         /// The argument keys kept (``ChromeTraceReader/ArgumentSelection``); `nil` keeps all.
         let argumentKeys: ChromeTraceReader.ArgumentKeyMatcher?
         let keptArgumentKeys: Set<String>?
+        /// When the event array is read with a worker thread (`+Pipeline`).
+        let pipelining: ChromeTraceReader.Pipelining
         var releasedUpTo = 0
         var hasReservedCapacity = false
-        /// ``TraceEvent/timeLimitNanoseconds``, the largest magnitude a time may have.
-        let timeLimit = TraceEvent.timeLimitNanoseconds.magnitude
 
         // The trace being built.
         var events: [TraceEvent] = []
@@ -50,16 +52,6 @@ extension ChromeTraceReader {
         var stringCacheHits = 0
         var shortStrings = [ShortString](repeating: ShortString(), count: 256)
         var recentSymbols = [RecentSymbol](repeating: RecentSymbol(), count: 256)
-        var syntheticIDs = JSONStringInterner()
-        var syntheticNames: [String] = []
-
-        // The event being read.
-        var event = RawEvent()
-        /// The event's scalar arguments are the first `argumentCount`; the slots past it are
-        /// left from earlier events and reused, so clearing costs nothing.
-        var arguments: [ScratchArgument] = []
-        var argumentCount = 0
-        var scratchBytes: [UInt8] = []
 
         // State across events.
         var eventIndex = 0
@@ -83,13 +75,56 @@ extension ChromeTraceReader {
         var sawEventArray = false
         var isTruncated = false
 
-        init(_ input: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ChromeTraceReader.ArgumentSelection = .all) {
-            scanner = JSONScanner(input)
+        init(
+            _ input: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ChromeTraceReader.ArgumentSelection = .all,
+            pipelining: ChromeTraceReader.Pipelining = .automatic
+        ) {
+            tokenizer = EventTokenizer(scanner: JSONScanner(input))
+            self.pipelining = pipelining
             self.releasesInput = releasesInput
             keptArgumentKeys = arguments.keys
             argumentKeys = arguments.keys.map { ChromeTraceReader.ArgumentKeyMatcher($0) }
         }
 
+        // The tokenizer's state, as the rest of the parser reads and writes it.
+        var scanner: JSONScanner {
+            @inline(__always) _read { yield tokenizer.scanner }
+            @inline(__always) _modify { yield &tokenizer.scanner }
+        }
+        var event: RawEvent {
+            @inline(__always) _read { yield tokenizer.event }
+            @inline(__always) _modify { yield &tokenizer.event }
+        }
+        var arguments: [ScratchArgument] {
+            @inline(__always) _read { yield tokenizer.arguments }
+        }
+        var argumentCount: Int { @inline(__always) get { tokenizer.argumentCount } }
+        var scratchBytes: [UInt8] {
+            @inline(__always) _read { yield tokenizer.scratchBytes }
+            @inline(__always) _modify { yield &tokenizer.scratchBytes }
+        }
+        var syntheticNames: [String] { tokenizer.syntheticNames }
+    }
+
+    /// Stage one of an event: reads an event object's members into a ``RawEvent`` and its scalar
+    /// arguments, touching nothing of the trace being built, so that it can run ahead of the
+    /// parser on another thread. It names string thread ids (synthetic ids in order of first
+    /// appearance), since it sees every event in input order.
+    struct EventTokenizer {
+        var scanner: JSONScanner
+        // The event being read.
+        var event = RawEvent()
+        /// The event's scalar arguments are the first `argumentCount`; the slots past it are
+        /// left from earlier events and reused, so clearing costs nothing.
+        var arguments: [ScratchArgument] = []
+        var argumentCount = 0
+        var scratchBytes: [UInt8] = []
+        /// ``TraceEvent/timeLimitNanoseconds``, the largest magnitude a time may have.
+        let timeLimit = TraceEvent.timeLimitNanoseconds.magnitude
+        var syntheticIDs = JSONStringInterner()
+        var syntheticNames: [String] = []
+
+        init(scanner: JSONScanner) { self.scanner = scanner }
     }
 
     /// What one event object said, before it becomes trace values.

@@ -136,9 +136,9 @@ public enum ChromeTraceReader {
 
     /// Parses a whole input; errors come back located (line and column filled in).
     static func parse(
-        _ buffer: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ArgumentSelection = .all
+        _ buffer: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ArgumentSelection = .all, pipelining: Pipelining = .automatic
     ) -> Result<Trace, TraceReadError> {
-        var parser = Parser(buffer, releasesInput: releasesInput, arguments: arguments)
+        var parser = Parser(buffer, releasesInput: releasesInput, arguments: arguments, pipelining: pipelining)
         do throws(TraceReadError) {
             try parser.parseDocument()
         } catch {

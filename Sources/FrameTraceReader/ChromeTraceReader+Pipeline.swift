@@ -1,0 +1,326 @@
+import FrameTrace
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading a large event array on two cores: a worker thread runs the tokenizer (stage one of
+/// each event: member names, numbers, string bounds, arguments) ahead of the parser, which
+/// commits the tokenized events (stage two: interning, threads, pairing, diagnostics) in input
+/// order as they arrive, in batches of ``EventPipeline/batchSize``.
+///
+/// The parser sees exactly the events, arguments and positions the sequential loop would give
+/// it, in the same order, and every decision that depends on more than one event stays in the
+/// parser; so the trace, its diagnostics and any error are the same either way (a test reads
+/// every corpus trace both ways). The worker names string thread ids, which depends only on the
+/// order of the events, and hands its tokenizer back when the array ends. Memory is bounded:
+/// three batches circulate between the two threads.
+extension ChromeTraceReader {
+    /// When reading uses the worker thread.
+    enum Pipelining: Sendable {
+        /// For an event array of at least ``EventPipeline/minimumBytes`` on a machine with two
+        /// or more cores.
+        case automatic
+        /// Always (tests use it to compare the two ways on small inputs).
+        case always
+        /// Never.
+        case never
+    }
+}
+
+extension ChromeTraceReader.Parser {
+    /// Whether to read the rest of the event array with a worker thread.
+    func usesPipeline() -> Bool {
+        #if canImport(Glibc) || canImport(Darwin)
+        switch pipelining {
+        case .never: return false
+        case .always: return true
+        case .automatic:
+            return scanner.count - scanner.position >= ChromeTraceReader.EventPipeline.minimumBytes
+                && ChromeTraceReader.EventPipeline.processorCount >= 2
+        }
+        #else
+        return false
+        #endif
+    }
+
+    /// Reads the event array from its first element to its end, as `readEventArray`'s loop does,
+    /// with the tokenizer on a worker thread. Returns how the array ended; the scanner is then
+    /// where the sequential loop would have left it.
+    /// - Returns: `nil` when no thread could be started (nothing has been read then).
+    mutating func readEventsPipelined() throws(TraceReadError) -> ChromeTraceReader.EventPipeline.Ending? {
+        let pipeline = ChromeTraceReader.EventPipeline(tokenizer: tokenizer)
+        guard pipeline.start() else { return nil }
+        var ending: ChromeTraceReader.EventPipeline.Ending = .closed
+        while true {
+            let batch = pipeline.takeFilled()
+            for element in 0..<batch.count {
+                let index = eventIndex
+                eventIndex += 1
+                if batch.isObject[element] {
+                    tokenizer.load(batch, element)
+                    commit(index)
+                } else {
+                    log.add(.invalidEvent, index, "the event is not an object")
+                }
+                tokenizer.scanner.position = batch.ends[element]
+                releaseReadInput()
+            }
+            let last = batch.ending
+            pipeline.recycle(batch)
+            if let last {
+                ending = last
+                break
+            }
+        }
+        // The worker has stopped: its tokenizer (position, synthetic ids) is the parser's again.
+        tokenizer = pipeline.finish()
+        if case .failed(let error) = ending { throw error }
+        return ending
+    }
+}
+
+extension ChromeTraceReader.EventTokenizer {
+    /// Makes element `element` of `batch` the event being read.
+    @inline(__always)
+    mutating func load(_ batch: borrowing ChromeTraceReader.EventPipeline.Batch, _ element: Int) {
+        event = batch.events[element]
+        let start = element == 0 ? 0 : Int(batch.argumentEnds[element - 1])
+        let end = Int(batch.argumentEnds[element])
+        argumentCount = end - start
+        for offset in 0..<argumentCount {
+            let argument = batch.arguments[start + offset]
+            if offset < arguments.count { arguments[offset] = argument } else { arguments.append(argument) }
+        }
+    }
+
+    /// Reads elements of the event array into `batch` until it is full or the array ends, as
+    /// `readEventArray`'s loop does: the element, then `,` or `]` (or the end of the input).
+    mutating func fill(_ batch: inout ChromeTraceReader.EventPipeline.Batch) {
+        batch.removeAll()
+        while batch.count < ChromeTraceReader.EventPipeline.batchSize {
+            let isObject: Bool
+            do throws(TraceReadError) {
+                isObject = try readEvent()
+            } catch {
+                batch.ending = error.isEndOfInput ? .truncated : .failed(error)
+                return
+            }
+            batch.append(self, isObject: isObject)
+            scanner.skipWhitespace()
+            guard !scanner.isAtEnd else {
+                batch.ending = .endOfInput
+                return
+            }
+            let next = scanner.current
+            if next == 0x2C {
+                scanner.position += 1
+                scanner.skipWhitespace()
+                guard !scanner.isAtEnd else {
+                    batch.ending = .endOfInput
+                    return
+                }
+                if scanner.current == 0x5D {  // a trailing comma before `]`
+                    scanner.position += 1
+                    batch.ending = .closed
+                    return
+                }
+                continue
+            }
+            guard next == 0x5D else {
+                batch.ending = .failed(scanner.unexpected(expecting: "',' or ']' after an event"))
+                return
+            }
+            scanner.position += 1
+            batch.ending = .closed
+            return
+        }
+    }
+}
+
+extension ChromeTraceReader {
+    /// The two threads' meeting point: batches go from the worker to the parser filled and come
+    /// back empty. One mutex and one condition guard the two queues and the worker's tokenizer.
+    final class EventPipeline: @unchecked Sendable {
+        // @unchecked: every field below is read and written only while `mutex` is held, except
+        // a batch's contents, which belong to whichever thread took it from a queue.
+
+        /// Elements per batch: large enough that handing one over costs nothing per event, small
+        /// enough that three stay in cache-sized memory.
+        static let batchSize = 2048
+        static let batchCount = 3
+        /// Event arrays shorter than this are read on the calling thread: starting a thread
+        /// costs more than the overlap would save.
+        static let minimumBytes = 4 << 20
+        /// The processors online.
+        static let processorCount: Int = {
+            #if canImport(Glibc) || canImport(Darwin)
+            return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+            #else
+            return 1
+            #endif
+        }()
+
+        /// How an event array ended.
+        enum Ending {
+            /// At its `]`.
+            case closed
+            /// The input ended after a complete element (a top-level array may end so).
+            case endOfInput
+            /// The input ended inside an element.
+            case truncated
+            /// A syntax error.
+            case failed(TraceReadError)
+        }
+
+        /// Tokenized elements of the event array, in input order.
+        /// A value, not a class: a class's arrays are checked for exclusive access at run time
+        /// on every use, which cost a third of the worker's time.
+        struct Batch {
+            var events: [RawEvent] = []
+            /// Per element, the end of its arguments in `arguments` (they start where the
+            /// previous element's end).
+            var argumentEnds: [Int32] = []
+            var arguments: [ScratchArgument] = []
+            /// Per element, the scanner's position after it.
+            var ends: [Int] = []
+            /// Per element, whether it was an object (anything else was skipped).
+            var isObject: [Bool] = []
+            /// How the array ended, in the batch's last element or just after it.
+            var ending: Ending?
+
+            var count: Int { ends.count }
+
+            init() {
+                events.reserveCapacity(EventPipeline.batchSize)
+                argumentEnds.reserveCapacity(EventPipeline.batchSize)
+                ends.reserveCapacity(EventPipeline.batchSize)
+                isObject.reserveCapacity(EventPipeline.batchSize)
+            }
+
+            mutating func removeAll() {
+                events.removeAll(keepingCapacity: true)
+                argumentEnds.removeAll(keepingCapacity: true)
+                arguments.removeAll(keepingCapacity: true)
+                ends.removeAll(keepingCapacity: true)
+                isObject.removeAll(keepingCapacity: true)
+                ending = nil
+            }
+
+            @inline(__always)
+            mutating func append(_ tokenizer: EventTokenizer, isObject object: Bool) {
+                events.append(object ? tokenizer.event : RawEvent())
+                if object { arguments.append(contentsOf: tokenizer.arguments[..<tokenizer.argumentCount]) }
+                argumentEnds.append(Int32(truncatingIfNeeded: arguments.count))
+                ends.append(tokenizer.scanner.position)
+                isObject.append(object)
+            }
+        }
+
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        private var emptyBatches: [Batch] = []
+        private var filledBatches: [Batch] = []
+        private var tokenizer: EventTokenizer
+        private var workerDone = false
+        #if canImport(Darwin)
+        private var thread: pthread_t?
+        #else
+        private var thread = pthread_t()
+        #endif
+        private var started = false
+
+        init(tokenizer: EventTokenizer) {
+            self.tokenizer = tokenizer
+            pthread_mutex_init(mutex, nil)
+            pthread_cond_init(condition, nil)
+            emptyBatches = (0..<EventPipeline.batchCount).map { _ in Batch() }
+        }
+
+        deinit {
+            pthread_cond_destroy(condition)
+            pthread_mutex_destroy(mutex)
+            condition.deallocate()
+            mutex.deallocate()
+        }
+
+        /// Starts the worker; `false` when the system would not start a thread.
+        func start() -> Bool {
+            let context = Unmanaged.passRetained(self).toOpaque()
+            let result = pthread_create(&thread, nil, { context in
+                let pointer: UnsafeMutableRawPointer? = context
+                Unmanaged<EventPipeline>.fromOpaque(pointer!).takeRetainedValue().work()
+                return nil
+            }, context)
+            guard result == 0 else {
+                Unmanaged<EventPipeline>.fromOpaque(context).release()
+                return false
+            }
+            started = true
+            return true
+        }
+
+        /// The worker: fills free batches until the array ends.
+        private func work() {
+            var tokenizer = locked { self.tokenizer }
+            while true {
+                var batch = locked { () -> Batch in
+                    while emptyBatches.isEmpty { pthread_cond_wait(condition, mutex) }
+                    return emptyBatches.removeLast()
+                }
+                tokenizer.fill(&batch)
+                let ended = batch.ending != nil
+                locked {
+                    filledBatches.append(batch)
+                    if ended {
+                        self.tokenizer = tokenizer
+                        workerDone = true
+                    }
+                    pthread_cond_broadcast(condition)
+                }
+                if ended { return }
+            }
+        }
+
+        /// The next filled batch, in input order; waits for the worker.
+        func takeFilled() -> Batch {
+            locked {
+                while filledBatches.isEmpty { pthread_cond_wait(condition, mutex) }
+                return filledBatches.removeFirst()
+            }
+        }
+
+        /// Hands a read batch back to the worker.
+        func recycle(_ batch: Batch) {
+            locked {
+                emptyBatches.append(batch)
+                pthread_cond_broadcast(condition)
+            }
+        }
+
+        /// Waits for the worker to end and returns its tokenizer. Call after taking the batch
+        /// that carried the ending.
+        func finish() -> EventTokenizer {
+            if started {
+                #if canImport(Darwin)
+                if let thread { pthread_join(thread, nil) }
+                #else
+                pthread_join(thread, nil)
+                #endif
+                started = false
+            }
+            return locked {
+                precondition(workerDone, "the worker ends with the batch that carries the ending")
+                return tokenizer
+            }
+        }
+
+        @inline(__always)
+        private func locked<Result>(_ body: () -> Result) -> Result {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return body()
+        }
+    }
+}
