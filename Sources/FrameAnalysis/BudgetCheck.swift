@@ -450,17 +450,18 @@ extension Budget {
     /// let report = budget.analyze(trace, options: AnalysisOptions())
     /// ```
     /// - Parameters:
-    ///   - trace: The trace.
+    ///   - trace: The trace; one handed over (`consume`) has its events freed during the analysis,
+    ///     as ``FrameAnalyzer/analyze(_:options:)`` does.
     ///   - options: Analysis options; an explicit frame rate there wins over the budget's.
     /// - Returns: The report.
-    public func analyze(_ trace: Trace, options: AnalysisOptions) -> FrameReport {
+    public func analyze(_ trace: consuming Trace, options: AnalysisOptions) -> FrameReport {
         var adjusted = options
         adjusted.frameMarkers += frameMarkers.filter { !options.frameMarkers.contains($0) }
         guard let framesPerSecond, options.framesPerSecond == nil else {
-            return FrameAnalyzer.analyze(trace, options: adjusted)
+            return FrameAnalyzer.analyze(consume trace, options: adjusted)
         }
         adjusted.framesPerSecond = framesPerSecond
         adjusted.framesPerSecondRequester = .budget
-        return FrameAnalyzer.analyze(trace, options: adjusted)
+        return FrameAnalyzer.analyze(consume trace, options: adjusted)
     }
 }

@@ -50,6 +50,9 @@ extension ChromeTraceReader.Parser {
     /// where the sequential loop would have left it.
     /// - Returns: `nil` when no thread could be started (nothing has been read then).
     mutating func readEventsPipelined() throws(TraceReadError) -> ChromeTraceReader.EventPipeline.Ending? {
+        #if !(canImport(Glibc) || canImport(Darwin))
+        return nil  // no threads here: `usesPipeline()` is false
+        #else
         let pipeline = ChromeTraceReader.EventPipeline(tokenizer: tokenizer)
         guard pipeline.start() else { return nil }
         var ending: ChromeTraceReader.EventPipeline.Ending = .closed
@@ -78,6 +81,7 @@ extension ChromeTraceReader.Parser {
         tokenizer = pipeline.finish()
         if case .failed(let error) = ending { throw error }
         return ending
+        #endif
     }
 }
 
@@ -218,6 +222,7 @@ extension ChromeTraceReader {
             }
         }
 
+        #if canImport(Glibc) || canImport(Darwin)
         private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
         private var emptyBatches: [Batch] = []
@@ -322,5 +327,6 @@ extension ChromeTraceReader {
             defer { pthread_mutex_unlock(mutex) }
             return body()
         }
+        #endif
     }
 }

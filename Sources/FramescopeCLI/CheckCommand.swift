@@ -63,7 +63,7 @@ enum CheckCommand: Command {
         var traces: [BudgetCheck.TraceResult] = []
         var unreadable: [BudgetCheck.SkippedTrace] = []
         let jobs = try TraceBatch.jobs(arguments)
-        let results = TraceBatch.analyze(sources, jobs: jobs, maximumSize: maximumSize) { budget.analyze($0, options: options) }
+        let results = TraceBatch.analyze(sources, jobs: jobs, maximumSize: maximumSize) { budget.analyze(consume $0, options: options) }
         for (source, result) in zip(sources, results) {
             switch result {
             case .success(let report):

@@ -97,7 +97,8 @@ enum CompareCommand: Command {
         // Both sides in one batch, so every core is busy until the last trace is read.
         let jobs = try TraceBatch.jobs(arguments)
         let results = TraceBatch.analyze(baseSources + headSources, jobs: jobs, maximumSize: maximumSize) { trace in
-            budget?.analyze(trace, options: options) ?? FrameAnalyzer.analyze(trace, options: options)
+            if let budget { return budget.analyze(consume trace, options: options) }
+            return FrameAnalyzer.analyze(consume trace, options: options)
         }
         var base: [(source: String, report: FrameReport)] = []
         var head: [(source: String, report: FrameReport)] = []

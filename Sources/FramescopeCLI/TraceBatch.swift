@@ -20,11 +20,12 @@ enum TraceBatch {
         try arguments.integer("jobs", default: defaultJobs, in: 1...64)
     }
 
-    /// Reads and analyses every source, at most `jobs` at a time.
+    /// Reads and analyses every source, at most `jobs` at a time. Each trace is handed to
+    /// `analyze` to keep, so that it can free the trace's events as soon as it is done with them.
     /// - Returns: One result per source, in the order given: the report, or why the trace could
     ///   not be read.
     static func analyze(
-        _ sources: [String], jobs: Int, maximumSize: Int, analyze: @escaping @Sendable (Trace) -> FrameReport
+        _ sources: [String], jobs: Int, maximumSize: Int, analyze: @escaping @Sendable (consuming Trace) -> FrameReport
     ) -> [Result<FrameReport, InputError>] {
         let shared = Shared(count: sources.count)
         let group = DispatchGroup()
