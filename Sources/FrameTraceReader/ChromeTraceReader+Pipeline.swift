@@ -58,11 +58,12 @@ extension ChromeTraceReader.Parser {
         var ending: ChromeTraceReader.EventPipeline.Ending = .closed
         while true {
             let batch = pipeline.takeFilled()
+            let arguments = UnsafePointer(batch.arguments)
             for element in 0..<batch.count {
                 let index = eventIndex
                 eventIndex += 1
                 if batch.isObject[element] {
-                    tokenizer.load(batch, element)
+                    tokenizer.load(batch, element, arguments: arguments)
                     commit(index)
                 } else {
                     log.add(.invalidEvent, index, "the event is not an object")
@@ -88,22 +89,27 @@ extension ChromeTraceReader.Parser {
 extension ChromeTraceReader.EventTokenizer {
     /// Makes element `element` of `batch` the event being read.
     @inline(__always)
-    mutating func load(_ batch: borrowing ChromeTraceReader.EventPipeline.Batch, _ element: Int) {
+    mutating func load(_ batch: ChromeTraceReader.EventPipeline.Batch, _ element: Int, arguments source: UnsafePointer<ChromeTraceReader.ScratchArgument>) {
         event = batch.events[element]
-        let start = element == 0 ? 0 : Int(batch.argumentEnds[element - 1])
-        let end = Int(batch.argumentEnds[element])
-        argumentCount = end - start
+        let start = element == 0 ? 0 : batch.argumentEnds[element - 1]
+        argumentCount = batch.argumentEnds[element] - start
         for offset in 0..<argumentCount {
-            let argument = batch.arguments[start + offset]
+            let argument = source[start + offset]
             if offset < arguments.count { arguments[offset] = argument } else { arguments.append(argument) }
         }
     }
 
     /// Reads elements of the event array into `batch` until it is full or the array ends, as
     /// `readEventArray`'s loop does: the element, then `,` or `]` (or the end of the input).
-    mutating func fill(_ batch: inout ChromeTraceReader.EventPipeline.Batch) {
-        batch.removeAll()
-        while batch.count < ChromeTraceReader.EventPipeline.batchSize {
+    mutating func fill(_ batch: ChromeTraceReader.EventPipeline.Batch) {
+        var count = 0
+        var argumentsUsed = 0
+        defer {
+            batch.count = count
+            batch.argumentCount = argumentsUsed
+        }
+        batch.ending = nil
+        while count < ChromeTraceReader.EventPipeline.batchSize {
             let isObject: Bool
             do throws(TraceReadError) {
                 isObject = try readEvent()
@@ -111,7 +117,16 @@ extension ChromeTraceReader.EventTokenizer {
                 batch.ending = error.isEndOfInput ? .truncated : .failed(error)
                 return
             }
-            batch.append(self, isObject: isObject)
+            (batch.events + count).initialize(to: isObject ? event : ChromeTraceReader.RawEvent())
+            if isObject, argumentCount > 0 {
+                batch.reserveArguments(argumentsUsed + argumentCount, keeping: argumentsUsed)
+                arguments.withUnsafeBufferPointer { (batch.arguments + argumentsUsed).initialize(from: $0.baseAddress!, count: argumentCount) }
+                argumentsUsed += argumentCount
+            }
+            batch.argumentEnds[count] = argumentsUsed
+            batch.ends[count] = scanner.position
+            batch.isObject[count] = isObject
+            count += 1
             scanner.skipWhitespace()
             guard !scanner.isAtEnd else {
                 batch.ending = .endOfInput
@@ -178,47 +193,50 @@ extension ChromeTraceReader {
             case failed(TraceReadError)
         }
 
-        /// Tokenized elements of the event array, in input order.
-        /// A value, not a class: a class's arrays are checked for exclusive access at run time
-        /// on every use, which cost a third of the worker's time.
-        struct Batch {
-            var events: [RawEvent] = []
+        /// Tokenized elements of the event array, in input order, in memory of its own: a
+        /// class's array properties are checked for exclusive access at run time on every use,
+        /// which cost a third of the worker's time, and its pointers are not. (The elements are
+        /// plain values, without references, so they are written over without being destroyed.)
+        final class Batch {
+            let events = UnsafeMutablePointer<RawEvent>.allocate(capacity: EventPipeline.batchSize)
             /// Per element, the end of its arguments in `arguments` (they start where the
             /// previous element's end).
-            var argumentEnds: [Int32] = []
-            var arguments: [ScratchArgument] = []
+            let argumentEnds = UnsafeMutablePointer<Int>.allocate(capacity: EventPipeline.batchSize)
             /// Per element, the scanner's position after it.
-            var ends: [Int] = []
+            let ends = UnsafeMutablePointer<Int>.allocate(capacity: EventPipeline.batchSize)
             /// Per element, whether it was an object (anything else was skipped).
-            var isObject: [Bool] = []
+            let isObject = UnsafeMutablePointer<Bool>.allocate(capacity: EventPipeline.batchSize)
+            private(set) var arguments = UnsafeMutablePointer<ScratchArgument>.allocate(capacity: 1024)
+            private var argumentCapacity = 1024
+            /// Elements and arguments in use.
+            var count = 0
+            var argumentCount = 0
             /// How the array ended, in the batch's last element or just after it.
             var ending: Ending?
 
-            var count: Int { ends.count }
-
             init() {
-                events.reserveCapacity(EventPipeline.batchSize)
-                argumentEnds.reserveCapacity(EventPipeline.batchSize)
-                ends.reserveCapacity(EventPipeline.batchSize)
-                isObject.reserveCapacity(EventPipeline.batchSize)
+                // Elements are written over without being destroyed: they must hold no references.
+                assert(_isPOD(RawEvent.self) && _isPOD(ScratchArgument.self))
             }
 
-            mutating func removeAll() {
-                events.removeAll(keepingCapacity: true)
-                argumentEnds.removeAll(keepingCapacity: true)
-                arguments.removeAll(keepingCapacity: true)
-                ends.removeAll(keepingCapacity: true)
-                isObject.removeAll(keepingCapacity: true)
-                ending = nil
+            deinit {
+                events.deallocate()
+                argumentEnds.deallocate()
+                ends.deallocate()
+                isObject.deallocate()
+                arguments.deallocate()
             }
 
+            /// Makes room for `needed` arguments, keeping the first `used`.
             @inline(__always)
-            mutating func append(_ tokenizer: EventTokenizer, isObject object: Bool) {
-                events.append(object ? tokenizer.event : RawEvent())
-                if object { arguments.append(contentsOf: tokenizer.arguments[..<tokenizer.argumentCount]) }
-                argumentEnds.append(Int32(truncatingIfNeeded: arguments.count))
-                ends.append(tokenizer.scanner.position)
-                isObject.append(object)
+            func reserveArguments(_ needed: Int, keeping used: Int) {
+                guard needed > argumentCapacity else { return }
+                let capacity = max(needed, argumentCapacity * 2)
+                let larger = UnsafeMutablePointer<ScratchArgument>.allocate(capacity: capacity)
+                larger.moveInitialize(from: arguments, count: used)
+                arguments.deallocate()
+                arguments = larger
+                argumentCapacity = capacity
             }
         }
 
@@ -270,11 +288,11 @@ extension ChromeTraceReader {
         private func work() {
             var tokenizer = locked { self.tokenizer }
             while true {
-                var batch = locked { () -> Batch in
+                let batch = locked { () -> Batch in
                     while emptyBatches.isEmpty { pthread_cond_wait(condition, mutex) }
                     return emptyBatches.removeLast()
                 }
-                tokenizer.fill(&batch)
+                tokenizer.fill(batch)
                 let ended = batch.ending != nil
                 locked {
                     filledBatches.append(batch)
