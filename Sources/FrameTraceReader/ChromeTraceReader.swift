@@ -14,7 +14,10 @@ import Darwin
 /// seen before, skips unknown keys and nested arguments without building them, and never
 /// recurses, so no input can overflow the stack. Files are mapped read-only and the part already
 /// read is handed back to the system as the scan moves on, so peak memory stays near the size of
-/// the trace values rather than the file plus the values.
+/// the trace values rather than the file plus the values. On a machine with two cores or more, a
+/// large event array is read on two threads: one tokenizes events ahead while the calling thread
+/// builds the trace from them in order (`workerThread: false` keeps it to one), with the same
+/// result.
 ///
 /// What it accepts:
 /// - **Both forms**: `[event, ...]` and `{"traceEvents": [...], ...}`. The array form may lack its
@@ -78,6 +81,9 @@ public enum ChromeTraceReader {
     ///   - maximumSize: The largest input accepted, in bytes; a pipe or device is read only this
     ///     far (2 GiB by default).
     ///   - arguments: The event arguments to keep (all by default; see ``ArgumentSelection``).
+    ///   - workerThread: Whether a large event array (4 MiB or more) is tokenized on a second
+    ///     thread while this one builds the trace, when the machine has two cores or more (the
+    ///     default); the trace is the same either way.
     /// - Returns: The trace, with diagnostics for anything inconsistent.
     /// - Throws: ``TraceReadError`` with ``TraceReadError/Code/ioError`` when the file cannot be
     ///   opened or read, ``TraceReadError/Code/tooLarge`` beyond `maximumSize`, or a syntax code
@@ -85,13 +91,15 @@ public enum ChromeTraceReader {
     /// - Complexity: O(*n*) in the file's size, plus O(*e* log *e*) for the events of threads
     ///   whose `X` events are not in start order (the partial-overlap check sorts those).
     public static func read(
-        contentsOf path: String, maximumSize: Int = InputFile.defaultMaximumSize, arguments: ArgumentSelection = .all
+        contentsOf path: String, maximumSize: Int = InputFile.defaultMaximumSize, arguments: ArgumentSelection = .all,
+        workerThread: Bool = true
     ) throws(TraceReadError) -> Trace {
-        if path == "-" { return try read(fileDescriptor: 0, name: "standard input", maximumSize: maximumSize, arguments: arguments) }
+        let options = Options(arguments: arguments, pipelining: workerThread ? .automatic : .never)
+        if path == "-" { return try read(fileDescriptor: 0, name: "standard input", maximumSize: maximumSize, options: options) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw InputFile.ioError(path) }
         defer { close(descriptor) }
-        return try read(fileDescriptor: descriptor, name: path, maximumSize: maximumSize, arguments: arguments)
+        return try read(fileDescriptor: descriptor, name: path, maximumSize: maximumSize, options: options)
     }
 
     /// Reads the trace from an open file descriptor: a regular file is mapped, a pipe or terminal
@@ -104,13 +112,19 @@ public enum ChromeTraceReader {
     ///   - fileDescriptor: A descriptor open for reading; it is not closed.
     ///   - maximumSize: The largest input accepted, in bytes (2 GiB by default).
     ///   - arguments: The event arguments to keep (all by default; see ``ArgumentSelection``).
+    ///   - workerThread: Whether a large event array (4 MiB or more) is tokenized on a second
+    ///     thread while this one builds the trace, when the machine has two cores or more (the
+    ///     default); the trace is the same either way.
     /// - Returns: The trace, with diagnostics for anything inconsistent.
     /// - Throws: ``TraceReadError``, as ``read(contentsOf:maximumSize:arguments:)``.
     /// - Complexity: O(*n*) in the input's size.
     public static func read(
-        fileDescriptor: Int32, maximumSize: Int = InputFile.defaultMaximumSize, arguments: ArgumentSelection = .all
+        fileDescriptor: Int32, maximumSize: Int = InputFile.defaultMaximumSize, arguments: ArgumentSelection = .all,
+        workerThread: Bool = true
     ) throws(TraceReadError) -> Trace {
-        try read(fileDescriptor: fileDescriptor, name: "file descriptor \(fileDescriptor)", maximumSize: maximumSize, arguments: arguments)
+        try read(
+            fileDescriptor: fileDescriptor, name: "file descriptor \(fileDescriptor)", maximumSize: maximumSize,
+            options: Options(arguments: arguments, pipelining: workerThread ? .automatic : .never))
     }
 
     /// Reads a trace from bytes in memory.
@@ -121,15 +135,21 @@ public enum ChromeTraceReader {
     /// - Parameters:
     ///   - bytes: The UTF-8 JSON text of a trace.
     ///   - arguments: The event arguments to keep (all by default; see ``ArgumentSelection``).
+    ///   - workerThread: Whether a large event array (4 MiB or more) is tokenized on a second
+    ///     thread while this one builds the trace, when the machine has two cores or more (the
+    ///     default); the trace is the same either way.
     /// - Returns: The trace, with diagnostics for anything inconsistent.
     /// - Throws: ``TraceReadError`` with the position when the bytes are not a trace.
     /// - Complexity: O(*n*) in the number of bytes (a non-contiguous collection is copied first).
-    public static func read(bytes: some Collection<UInt8>, arguments: ArgumentSelection = .all) throws(TraceReadError) -> Trace {
+    public static func read(
+        bytes: some Collection<UInt8>, arguments: ArgumentSelection = .all, workerThread: Bool = true
+    ) throws(TraceReadError) -> Trace {
+        let pipelining: Pipelining = workerThread ? .automatic : .never
         let result: Result<Trace, TraceReadError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            parse(buffer, releasesInput: false, arguments: arguments)
+            parse(buffer, releasesInput: false, arguments: arguments, pipelining: pipelining)
         }
         if let result { return try result.get() }
-        return try Array(bytes).withUnsafeBufferPointer { parse($0, releasesInput: false, arguments: arguments) }.get()
+        return try Array(bytes).withUnsafeBufferPointer { parse($0, releasesInput: false, arguments: arguments, pipelining: pipelining) }.get()
     }
 
     // MARK: - Input
@@ -148,16 +168,22 @@ public enum ChromeTraceReader {
     }
 
     private static func read(
-        fileDescriptor descriptor: Int32, name: String, maximumSize: Int, arguments: ArgumentSelection
+        fileDescriptor descriptor: Int32, name: String, maximumSize: Int, options: Options
     ) throws(TraceReadError) -> Trace {
         let size = try InputFile.checkedSize(of: descriptor, name: name, maximumSize: maximumSize)
         if size > 0, let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED {
             defer { munmap(mapping, size) }
             _ = madvise(mapping, size, MADV_SEQUENTIAL)
             let buffer = UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: size)
-            return try parse(buffer, releasesInput: true, arguments: arguments).get()
+            return try parse(buffer, releasesInput: true, arguments: options.arguments, pipelining: options.pipelining).get()
         }
         let bytes = try InputFile.readToEnd(descriptor, name: name, maximumSize: maximumSize, expected: size)
-        return try bytes.withUnsafeBufferPointer { parse($0, releasesInput: false, arguments: arguments) }.get()
+        return try bytes.withUnsafeBufferPointer { parse($0, releasesInput: false, arguments: options.arguments, pipelining: options.pipelining) }.get()
+    }
+
+    /// How a file is read, past where it comes from.
+    private struct Options {
+        var arguments: ArgumentSelection
+        var pipelining: Pipelining
     }
 }
