@@ -66,7 +66,8 @@ func writeManyCategoryTrace(frames: Int, categories: Int, to path: String) -> Ne
 /// so that the analysis' share of `framescope report` is measured apart from the reader's.
 func runAnalysisBenchmark(path: String, repetitions: Int) -> Never {
     let readStart = benchNow()
-    guard let trace = try? ChromeTraceReader.read(contentsOf: path) else {
+    // Read as `framescope report` reads: only the argument keys the analysis looks at.
+    guard let trace = try? ChromeTraceReader.read(contentsOf: path, arguments: .only(FrameAnalyzer.argumentKeys)) else {
         print("error: cannot read \(path)")
         exit(1)
     }

@@ -2,7 +2,7 @@
 //   swift run -c release framescope-bench [recorder|layout|diff|imaging|reader|robust|all]   (from the repository root)
 //   swift run -c release framescope-bench make-trace PATH [EVENTS]   (writes the reader's synthetic trace)
 //   swift run -c release framescope-bench make-category-trace PATH [FRAMES] [CATEGORIES]   (the many-category trace)
-//   swift run -c release framescope-bench analyze PATH [REPETITIONS]   (read once, then the analysis alone)
+//   swift run -c release framescope-bench analyze PATH [REPETITIONS]   (read once as report reads, then the analysis alone)
 //   swift run -c release framescope-bench calibrate [FRAMES]   (virtual time's cost model, fitted on this machine)
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "make-trace", arguments.count >= 2 {
