@@ -73,11 +73,18 @@ public enum FrameAnalyzer {
     /// fills in the frames. A caller that hands over the only copy (`analyze(consume trace)`, as
     /// `framescope report` does) so frees them then; any other caller keeps its trace as it was.
     public static func analyze(_ trace: consuming Trace, options: AnalysisOptions = AnalysisOptions()) -> FrameReport {
+        analyze(consume trace, options: options, parallelSpans: SelfTimeSweep.parallelSpans)
+    }
+
+    /// Analyses a trace as ``analyze(_:options:)`` does, with the self-time sweep on all cores
+    /// from `parallelSpans` spans (``SelfTimeSweep``): tests pass a small number to compare that
+    /// path's report with the single-threaded one on small traces.
+    static func analyze(_ trace: consuming Trace, options: AnalysisOptions, parallelSpans: Int) -> FrameReport {
         // Chrome traces report kinds of work (script, style, layout, ...) instead of Chrome's
         // trace categories: see ChromeWorkKind. Other traces keep their categories.
         var trace = trace
         let workKinds = ChromeWorkKind.nameTable(for: &trace)
-        var measured = measure(&trace, workKinds: workKinds, options: options)
+        var measured = measure(&trace, workKinds: workKinds, options: options, parallelSpans: parallelSpans)
         // Taken out of `measured`, so that filling the frames in place copies none of them.
         var frames = measured.found.frames
         measured.found.frames = []
@@ -150,7 +157,8 @@ public enum FrameAnalyzer {
 
     /// Finds the main thread, the frame interval and the frames, and sweeps each thread's spans
     /// once for its self time: per category, per frame and per thread, in arrays indexed by
-    /// category number and thread slot, so that nothing is hashed per span.
+    /// category number and thread slot, so that nothing is hashed per span. A large trace's sweep
+    /// runs on all cores (``SelfTimeSweep``).
     ///
     /// First the argument lists are narrowed to the keys the analysis reads
     /// (``keepAnalysisArguments(_:)``), before the spans and frames are allocated beside them.
@@ -158,7 +166,7 @@ public enum FrameAnalyzer {
     /// render work, the fed jobs, the input figures) runs next; then `trace` lets go of them
     /// (``Trace/events`` and ``Trace/argumentLists`` come back empty), so that the sweep's tallies
     /// do not add to the trace's memory when the caller handed the trace over.
-    static func measure(_ trace: inout Trace, workKinds: WorkKindTable?, options: AnalysisOptions) -> Measurements {
+    static func measure(_ trace: inout Trace, workKinds: WorkKindTable?, options: AnalysisOptions, parallelSpans: Int) -> Measurements {
         keepAnalysisArguments(&trace)
         let spans = SpanIndex(trace: trace, workKinds: workKinds)
         let allThreads = spans.allThreads(of: trace)
@@ -180,29 +188,16 @@ public enum FrameAnalyzer {
         trace.events = []
         trace.argumentLists = [[]]
 
-        var accounting = FrameAccounting(frames: frames, categoryNameCount: names.names.count, spanNameCount: trace.symbols.count)
-        var totals = Array(repeating: CategoryTotals(), count: spans.categories.count)
-        var selfByThread = Tally(keyCount: spans.categories.count)
-        let measureStart = frames.first?.vsync ?? 0
-        let measureEnd = frames.last.map { max($0.commitEnd, $0.deadline) } ?? 0
-        for slot in spans.threads.indices {
-            let threadSpans = spans.spans(inSlot: slot)
-            let isMain = slot == mainSlot
-            SelfTime.sweep(threadSpans) { segment in
-                let category = spans.categories.number(of: segment.category)
-                let duration = segment.duration
-                totals[category].add(duration, isMain: isMain)
-                if isMain {
-                    let inside = min(segment.end, measureEnd).subtractingSaturating(max(segment.start, measureStart))
-                    if inside > 0 { totals[category].mainMeasured = totals[category].mainMeasured.addingSaturating(inside) }
-                }
-                selfByThread.add(duration, key: category, group: slot)
-                accounting.add(segment, categoryName: names.nameOfCategory[category], isMain: isMain)
-            }
-            for span in threadSpans { totals[spans.categories.number(of: span.category)].spanCount += 1 }
-        }
+        let sweep = SelfTimeSweep(
+            spans: spans, mainSlot: mainSlot, nameOfCategory: names.nameOfCategory, measureStart: frames.first?.vsync ?? 0,
+            measureEnd: frames.last.map { max($0.commitEnd, $0.deadline) } ?? 0)
+        var sums = sweep.sweep(
+            into: SelfTimeSweep.Sums(
+                totals: Array(repeating: CategoryTotals(), count: spans.categories.count), byThread: Tally(keyCount: spans.categories.count),
+                accounting: FrameAccounting(frames: frames, categoryNameCount: names.names.count, spanNameCount: trace.symbols.count)),
+            parallelSpans: parallelSpans)
 
-        let selfSums = selfByThread.finish(groupCount: spans.threads.count)
+        let selfSums = sums.byThread.finish(groupCount: spans.threads.count)
         let threads = allThreads.map { thread in
             let slot = spans.slot(of: thread.key)
             // The category with the most self time; the lower symbol on ties.
@@ -218,8 +213,8 @@ public enum FrameAnalyzer {
         }.sorted { ($0.isMain ? 0 : 1, -$0.busyNanoseconds, $0.key) < ($1.isMain ? 0 : 1, -$1.busyNanoseconds, $1.key) }
 
         return Measurements(
-            main: main, mainRule: mainRule, interval: interval, intervalSource: intervalSource, found: found, names: names, totals: totals,
-            accounting: accounting, threads: threads, render: render,
+            main: main, mainRule: mainRule, interval: interval, intervalSource: intervalSource, found: found, names: names, totals: sums.totals,
+            accounting: sums.accounting, threads: threads, render: render,
             renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names), jobs: jobs, input: input)
     }
 
@@ -556,6 +551,43 @@ struct FrameAccounting {
             if result.count > count { result.removeLast() }
         }
         return result
+    }
+
+    /// Flushes the tallies (``Tally/flush()``), for a merge that reads them without copying.
+    mutating func flush() {
+        mainByCategory.flush()
+        spanTime.flush()
+        backgroundByCategory.flush()
+    }
+
+    /// The end of the frame's main-thread work window that holds `time` inside it (past its
+    /// start, before its end), or `nil` when none does: then the main-thread segments before
+    /// `time` and those after it reach no frame in common, and two accountings may take them
+    /// apart (see ``merge(_:)``).
+    func endOfWindow(holding time: Int64) -> Int64? {
+        // Windows are sorted and disjoint: only the first one ending after `time` can hold it.
+        let index = windowEnds.partitioningIndex { $0 > time }
+        return index < windowEnds.count && workStarts[index] < time ? windowEnds[index] : nil
+    }
+
+    /// Adds the sums of `others`, accountings of the same frames that took other segments, for
+    /// the sweep split into runs (``SelfTimeSweep``). Every sum is of non-negative values with
+    /// saturating additions, so it does not depend on the order of the segments; the top spans
+    /// do, since each frame keeps only its largest: each accounting's main-thread segments must
+    /// all come after those of the ones before it (this one first), split at times inside no
+    /// frame's window (``endOfWindow(holding:)``).
+    mutating func merge(_ others: [FrameAccounting]) {
+        for other in others {
+            mainOutsideFrames = mainOutsideFrames.addingSaturating(other.mainOutsideFrames)
+            backgroundInFrames = backgroundInFrames.addingSaturating(other.backgroundInFrames)
+            backgroundOutsideFrames = backgroundOutsideFrames.addingSaturating(other.backgroundOutsideFrames)
+            for index in mainNanoseconds.indices where other.mainNanoseconds[index] > 0 {
+                mainNanoseconds[index] = mainNanoseconds[index].addingSaturating(other.mainNanoseconds[index])
+            }
+        }
+        mainByCategory.merge(others.map(\.mainByCategory))
+        spanTime.merge(others.map(\.spanTime))
+        backgroundByCategory.merge(others.map(\.backgroundByCategory))
     }
 
     /// The first frame whose main-thread window ends after `time`. The main thread's segments
