@@ -73,12 +73,18 @@ public enum FrameAnalyzer {
     /// fills in the frames. A caller that hands over the only copy (`analyze(consume trace)`, as
     /// `framescope report` does) so frees them then; any other caller keeps its trace as it was.
     public static func analyze(_ trace: consuming Trace, options: AnalysisOptions = AnalysisOptions()) -> FrameReport {
-        analyze(consume trace, options: options, parallelSpans: SelfTimeSweep.parallelSpans)
+        analyze(consume trace, options: options, parallelSpans: parallelSpans)
     }
 
-    /// Analyses a trace as ``analyze(_:options:)`` does, with the self-time sweep on all cores
-    /// from `parallelSpans` spans (``SelfTimeSweep``): tests pass a small number to compare that
-    /// path's report with the single-threaded one on small traces.
+    /// The number of spans from which the analysis runs its longest steps on all cores (the
+    /// self-time sweep, ``SelfTimeSweep``, and the frames' per-category figures). Below it they
+    /// take a few milliseconds at most, less than splitting the work and merging would pay for,
+    /// and small traces (the tests', the corpus's) keep the single-threaded path.
+    static let parallelSpans = 50_000
+
+    /// Analyses a trace as ``analyze(_:options:)`` does, on all cores from `parallelSpans` spans
+    /// (see ``parallelSpans``): tests pass 0 to compare that path's report with the
+    /// single-threaded one on small traces.
     static func analyze(_ trace: consuming Trace, options: AnalysisOptions, parallelSpans: Int) -> FrameReport {
         // Chrome traces report kinds of work (script, style, layout, ...) instead of Chrome's
         // trace categories: see ChromeWorkKind. Other traces keep their categories.
@@ -90,7 +96,8 @@ public enum FrameAnalyzer {
         measured.found.frames = []
         let names = measured.names
         let interval = measured.interval
-        let perFrameMain = measured.accounting.finish(into: &frames, categoryNames: names.names, spanNames: trace.symbols)
+        let perFrameMain = measured.accounting.finish(
+            into: &frames, categoryNames: names.names, spanNames: trace.symbols, onAllCores: measured.onAllCores)
         assignLanes(
             &frames, render: measured.render, renderByCategory: measured.renderByCategory, categoryNames: names.names, jobs: measured.jobs,
             interval: interval)
@@ -153,6 +160,8 @@ public enum FrameAnalyzer {
         var renderByCategory: Tally.Sums?
         var jobs: [FedJob]
         var input: FrameReport.InputFigures?
+        /// Whether the trace is large enough for the analysis to use all cores (``parallelSpans``).
+        var onAllCores: Bool
     }
 
     /// Finds the main thread, the frame interval and the frames, and sweeps each thread's spans
@@ -169,6 +178,7 @@ public enum FrameAnalyzer {
     static func measure(_ trace: inout Trace, workKinds: WorkKindTable?, options: AnalysisOptions, parallelSpans: Int) -> Measurements {
         keepAnalysisArguments(&trace)
         let spans = SpanIndex(trace: trace, workKinds: workKinds)
+        let onAllCores = spans.spanCount >= parallelSpans
         let allThreads = spans.allThreads(of: trace)
         let (main, mainRule) = mainThread(of: trace, threads: allThreads, spans: spans, options: options)
         let mainSlot = main.flatMap { spans.slot(of: $0) }
@@ -195,7 +205,7 @@ public enum FrameAnalyzer {
             into: SelfTimeSweep.Sums(
                 totals: Array(repeating: CategoryTotals(), count: spans.categories.count), byThread: Tally(keyCount: spans.categories.count),
                 accounting: FrameAccounting(frames: frames, categoryNameCount: names.names.count, spanNameCount: trace.symbols.count)),
-            parallelSpans: parallelSpans)
+            onAllCores: onAllCores)
 
         let selfSums = sums.byThread.finish(groupCount: spans.threads.count)
         let threads = allThreads.map { thread in
@@ -215,7 +225,8 @@ public enum FrameAnalyzer {
         return Measurements(
             main: main, mainRule: mainRule, interval: interval, intervalSource: intervalSource, found: found, names: names, totals: sums.totals,
             accounting: sums.accounting, threads: threads, render: render,
-            renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names), jobs: jobs, input: input)
+            renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names), jobs: jobs, input: input,
+            onAllCores: onAllCores)
     }
 
     /// The name self time of a category is reported under: a frame span's own time, not covered
@@ -511,26 +522,34 @@ struct FrameAccounting {
     /// Writes each frame's main-thread time, its main-thread and background time by category
     /// and its top spans (the three span names with the most main-thread self time, the lower
     /// symbol first on ties) into `frames`, which must have none yet.
+    ///
+    /// Each frame's figures are made on all cores when `onAllCores`, and written into the frames
+    /// in order on the calling thread.
     /// - Returns: Per category name number, its main-thread time in each frame it ran in, in
     ///   frame order.
-    mutating func finish(into frames: inout [FrameReport.Frame], categoryNames: [String], spanNames: SymbolTable) -> [[Int64]] {
+    mutating func finish(
+        into frames: inout [FrameReport.Frame], categoryNames: [String], spanNames: SymbolTable, onAllCores: Bool
+    ) -> [[Int64]] {
         // One tally at a time, each freed before the next is grouped.
         let perFrameMain = finish(&mainByCategory, frameCount: frames.count) { main in
+            let byCategory = map(frames.count, onAllCores: onAllCores) { main.dictionary(group: $0, names: categoryNames) }
             for index in frames.indices {
                 frames[index].mainThreadNanoseconds = mainNanoseconds[index]
-                frames[index].mainByCategory = main.dictionary(group: index, names: categoryNames)
+                frames[index].mainByCategory = byCategory[index]
             }
             return main.valuesByKey(keyCount: categoryNames.count)
         }
         finish(&backgroundByCategory, frameCount: frames.count) { background in
-            for index in frames.indices { frames[index].backgroundByCategory = background.dictionary(group: index, names: categoryNames) }
+            let byCategory = map(frames.count, onAllCores: onAllCores) { background.dictionary(group: $0, names: categoryNames) }
+            for index in frames.indices { frames[index].backgroundByCategory = byCategory[index] }
         }
         finish(&spanTime, frameCount: frames.count) { spans in
-            for index in frames.indices {
-                frames[index].topSpans = Self.largest(spans[index], count: 3).map {
+            let topSpans = map(frames.count, onAllCores: onAllCores) { index in
+                Self.largest(spans[index], count: 3).map {
                     FrameReport.Contributor(name: spanNames[Symbol(rawValue: $0.key)], nanoseconds: $0.value)
                 }
             }
+            for index in frames.indices { frames[index].topSpans = topSpans[index] }
         }
         return perFrameMain
     }

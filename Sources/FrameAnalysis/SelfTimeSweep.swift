@@ -1,4 +1,3 @@
-import Dispatch
 import FrameTrace
 
 /// The self-time sweep of every thread's spans (``SelfTime``), summed per category, per thread
@@ -13,11 +12,6 @@ import FrameTrace
 /// non-negative values with saturating addition, which no order changes, and the frames' top
 /// spans come frame by frame as one sweep gives them. The report is the same either way.
 struct SelfTimeSweep {
-    /// The number of spans from which the sweep runs on all cores: below it, the trace's whole
-    /// sweep takes a few milliseconds at most, less than splitting it and merging sums would pay
-    /// for, and the tests' and corpus's small traces keep the single-threaded path.
-    static let parallelSpans = 50_000
-
     let spans: SpanIndex
     let mainSlot: Int?
     /// Per category number, the number of its name (``CategoryNames``).
@@ -59,19 +53,17 @@ struct SelfTimeSweep {
         var spans: Range<Int>
     }
 
-    /// Sweeps every thread's spans into `sums` (with nothing summed yet).
-    /// - Parameter parallelSpans: The number of spans from which the sweep runs on all cores
-    ///   (tests pass a small one to take that path on a small trace).
-    func sweep(into sums: Sums, parallelSpans: Int = parallelSpans) -> Sums {
-        let spanCount = spans.threads.indices.reduce(0) { $0 + spans.spans(inSlot: $1).count }
-        guard spanCount >= parallelSpans else {
+    /// Sweeps every thread's spans into `sums` (with nothing summed yet), on all cores when
+    /// `onAllCores`, else on the calling thread.
+    func sweep(into sums: Sums, onAllCores: Bool) -> Sums {
+        guard onAllCores else {
             var sums = sums
             for slot in spans.threads.indices { sweep(Run(slot: slot, spans: spans.spans(inSlot: slot).indices), into: &sums) }
             return sums
         }
         // About eight runs: enough for two to eight cores to share evenly when one thread holds
         // most spans, as a UI main thread does, and few enough that merging costs little.
-        let runs = runs(spansPerRun: max(1, spanCount / 8), accounting: sums.accounting)
+        let runs = runs(spansPerRun: max(1, spans.spanCount / 8), accounting: sums.accounting)
         var parts = concurrentMap(runs.count) { index in
             var part = sums
             sweep(runs[index], into: &part)
@@ -140,32 +132,4 @@ extension CategoryTotals {
         background = background.addingSaturating(other.background)
         mainMeasured = mainMeasured.addingSaturating(other.mainMeasured)
     }
-}
-
-/// `body(index)` for every index in `0..<count`, in index order, computed on all cores by
-/// `DispatchQueue.concurrentPerform` (the calling thread and Dispatch's pool, at most one thread
-/// per core, also when called from a task already on that pool).
-func concurrentMap<Result: Sendable>(_ count: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
-    let results = ConcurrentResults<Result>(count: count)
-    DispatchQueue.concurrentPerform(iterations: count) { index in results.store(body(index), at: index) }
-    return results.take()
-}
-
-/// Where ``concurrentMap(_:_:)``'s iterations leave their results. Unchecked: each iteration
-/// writes only its own slot, once, so no two writes touch the same memory, and the results are
-/// read only after `concurrentPerform` has returned, which waits for every iteration.
-private final class ConcurrentResults<Value: Sendable>: @unchecked Sendable {
-    private let slots: UnsafeMutableBufferPointer<Value?>
-
-    init(count: Int) { slots = .allocate(capacity: count); slots.initialize(repeating: nil) }
-
-    deinit {
-        slots.deinitialize()
-        slots.deallocate()
-    }
-
-    func store(_ value: consuming Value, at index: Int) { slots[index] = value }
-
-    /// The results in index order, moved out of the slots.
-    func take() -> [Value] { slots.indices.map { slots[$0].take()! } }
 }

@@ -70,6 +70,9 @@ struct SpanIndex {
     /// The thread of each slot.
     var threads: [ThreadKey] { slots.threads }
 
+    /// The number of spans on all threads.
+    var spanCount: Int { spansBySlot.reduce(0) { $0 + $1.count } }
+
     /// The slot of a thread that has events.
     func slot(of thread: ThreadKey) -> Int? { slots.existingSlot(of: thread) }
 

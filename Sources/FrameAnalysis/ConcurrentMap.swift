@@ -1,0 +1,38 @@
+import Dispatch
+
+/// `body(index)` for every index in `0..<count`, in index order, computed on all cores by
+/// `DispatchQueue.concurrentPerform` (the calling thread and Dispatch's pool, at most one thread
+/// per core, also when called from a task already on that pool).
+func concurrentMap<Result: Sendable>(_ count: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
+    let results = ConcurrentResults<Result>(count: count)
+    DispatchQueue.concurrentPerform(iterations: count) { index in results.store(body(index), at: index) }
+    return results.take()
+}
+
+/// Where ``concurrentMap(_:_:)``'s iterations leave their results. Unchecked: each iteration
+/// writes only its own slot, once, so no two writes touch the same memory, and the results are
+/// read only after `concurrentPerform` has returned, which waits for every iteration.
+private final class ConcurrentResults<Value: Sendable>: @unchecked Sendable {
+    private let slots: UnsafeMutableBufferPointer<Value?>
+
+    init(count: Int) { slots = .allocate(capacity: count); slots.initialize(repeating: nil) }
+
+    deinit {
+        slots.deinitialize()
+        slots.deallocate()
+    }
+
+    func store(_ value: consuming Value, at index: Int) { slots[index] = value }
+
+    /// The results in index order, moved out of the slots.
+    func take() -> [Value] { slots.indices.map { slots[$0].take()! } }
+}
+
+/// `body(index)` for every index in `0..<count`, in index order: on all cores when `onAllCores`,
+/// in a few ranges of indices (``concurrentMap(_:_:)``), else in one loop on the calling thread.
+func map<Result: Sendable>(_ count: Int, onAllCores: Bool, _ body: @Sendable (Int) -> Result) -> [Result] {
+    guard onAllCores, count > 1 else { return (0..<count).map(body) }
+    let parts = min(count, 16)
+    let results = concurrentMap(parts) { part in (count * part / parts..<count * (part + 1) / parts).map(body) }
+    return Array(results.joined())
+}
