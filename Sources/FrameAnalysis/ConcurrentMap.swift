@@ -9,6 +9,19 @@ func concurrentMap<Result: Sendable>(_ count: Int, _ body: @Sendable (Int) -> Re
     return results.take()
 }
 
+/// `first()` and `second()`: at once on two threads when `onAllCores`, else one after the other.
+func both<First: Sendable, Second: Sendable>(
+    onAllCores: Bool, _ first: @Sendable () -> First, _ second: @Sendable () -> Second
+) -> (First, Second) {
+    guard onAllCores else { return (first(), second()) }
+    let firstResult = ConcurrentResults<First>(count: 1)
+    let secondResult = ConcurrentResults<Second>(count: 1)
+    DispatchQueue.concurrentPerform(iterations: 2) { index in
+        if index == 0 { firstResult.store(first(), at: 0) } else { secondResult.store(second(), at: 0) }
+    }
+    return (firstResult.take()[0], secondResult.take()[0])
+}
+
 /// Where ``concurrentMap(_:_:)``'s iterations leave their results. Unchecked: each iteration
 /// writes only its own slot, once, so no two writes touch the same memory, and the results are
 /// read only after `concurrentPerform` has returned, which waits for every iteration.

@@ -105,37 +105,44 @@ public enum FrameAnalyzer {
             frameIntervalNanoseconds: interval, frameIntervalSource: measured.intervalSource, mainThread: measured.main,
             mainThreadName: measured.main.flatMap { trace.threadName($0) }, mainThreadRule: measured.mainRule,
             frameSource: measured.found.source, frameSourceDetail: measured.found.detail, clock: trace.metadata.clock)
-        var summary = summarize(frames, interval: interval, mainOutside: measured.accounting.mainOutsideFrames)
-        summary.backgroundInFramesNanoseconds = measured.accounting.backgroundInFrames
-        summary.backgroundOutsideFramesNanoseconds = measured.accounting.backgroundOutsideFrames
-        let measuredTime = summary.measuredNanoseconds
-        // A category's per-frame summary counts 0 in every frame it did not run in, without
-        // writing those zeros out: O(its frames), not O(all frames), per category.
-        let categories = measured.totals.indices.map { number in
-            let totals = measured.totals[number]
-            let values = perFrameMain[names.nameOfCategory[number]]
-            return FrameReport.CategoryFigures(
-                name: names.names[names.nameOfCategory[number]], spanCount: totals.spanCount, mainNanoseconds: totals.main,
-                backgroundNanoseconds: totals.background,
-                budgetShare: measuredTime > 0 ? min(1, Double(totals.mainMeasured) / Double(measuredTime)) : nil,
-                perFrameMain: PercentileSummary(values, zeroCount: frames.count - values.count))
-        }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
-        // The sort keys are gathered first, from stored properties: a frame read out of the
-        // array is copied, which retains the dictionaries it holds.
-        let worstKeys = frames.indices.map { index in
-            (
-                overrun: FrameReport.Frame.overrun(commitEnd: frames[index].commitEnd, deadline: frames[index].deadline, lanes: frames[index].lanes),
-                main: frames[index].mainThreadNanoseconds, index: frames[index].index
-            )
+        // The lanes' figures and the rest of the report only read the frames: on all cores, the
+        // one is made beside the other.
+        let (lanes, (summary, categories, worst)) = both(onAllCores: measured.onAllCores) { [frames] in
+            laneFigures(frames, interval: interval)
+        } _: { [frames, measured] in
+            var summary = summarize(frames, interval: interval, mainOutside: measured.accounting.mainOutsideFrames)
+            summary.backgroundInFramesNanoseconds = measured.accounting.backgroundInFrames
+            summary.backgroundOutsideFramesNanoseconds = measured.accounting.backgroundOutsideFrames
+            let measuredTime = summary.measuredNanoseconds
+            // A category's per-frame summary counts 0 in every frame it did not run in, without
+            // writing those zeros out: O(its frames), not O(all frames), per category.
+            let categories = measured.totals.indices.map { number in
+                let totals = measured.totals[number]
+                let values = perFrameMain[names.nameOfCategory[number]]
+                return FrameReport.CategoryFigures(
+                    name: names.names[names.nameOfCategory[number]], spanCount: totals.spanCount, mainNanoseconds: totals.main,
+                    backgroundNanoseconds: totals.background,
+                    budgetShare: measuredTime > 0 ? min(1, Double(totals.mainMeasured) / Double(measuredTime)) : nil,
+                    perFrameMain: PercentileSummary(values, zeroCount: frames.count - values.count))
+            }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
+            // The sort keys are gathered first, from stored properties: a frame read out of the
+            // array is copied, which retains the dictionaries it holds.
+            let worstKeys = frames.indices.map { index in
+                (
+                    overrun: FrameReport.Frame.overrun(commitEnd: frames[index].commitEnd, deadline: frames[index].deadline, lanes: frames[index].lanes),
+                    main: frames[index].mainThreadNanoseconds, index: frames[index].index
+                )
+            }
+            let worst = worstKeys.indices.sorted { a, b in
+                (worstKeys[a].overrun, worstKeys[a].main, worstKeys[b].index) > (worstKeys[b].overrun, worstKeys[b].main, worstKeys[a].index)
+            }
+            .prefix(options.worstFrameCount)
+            .map { FrameReport.WorstFrame(frame: frames[$0], topSpans: frames[$0].topSpans) }
+            return (summary, categories, Array(worst))
         }
-        let worst = worstKeys.indices.sorted { a, b in
-            (worstKeys[a].overrun, worstKeys[a].main, worstKeys[b].index) > (worstKeys[b].overrun, worstKeys[b].main, worstKeys[a].index)
-        }
-        .prefix(options.worstFrameCount)
-        .map { FrameReport.WorstFrame(frame: frames[$0], topSpans: frames[$0].topSpans) }
         return FrameReport(
-            method: method, frames: frames, summary: summary, categories: categories, worstFrames: Array(worst),
-            threads: measured.threads, lanes: laneFigures(frames, interval: interval),
+            method: method, frames: frames, summary: summary, categories: categories, worstFrames: worst, threads: measured.threads,
+            lanes: lanes,
             backgroundJobs: measured.jobs.sorted { ($0.appliedAt, $0.start) < ($1.appliedAt, $1.start) },
             diagnostics: trace.diagnostics, input: measured.input)
     }
