@@ -107,8 +107,9 @@ public enum FrameAnalyzer {
             frameSource: measured.found.source, frameSourceDetail: measured.found.detail, clock: trace.metadata.clock)
         // The lanes' figures and the rest of the report only read the frames: on all cores, the
         // one is made beside the other.
-        let (lanes, (summary, categories, worst)) = both(onAllCores: measured.onAllCores) { [frames] in
-            laneFigures(frames, interval: interval)
+        let onAllCores = measured.onAllCores
+        let (lanes, (summary, categories, worst)) = both(onAllCores: onAllCores) { [frames] in
+            laneFigures(frames, interval: interval, onAllCores: onAllCores)
         } _: { [frames, measured] in
             var summary = summarize(frames, interval: interval, mainOutside: measured.accounting.mainOutsideFrames)
             summary.backgroundInFramesNanoseconds = measured.accounting.backgroundInFrames
