@@ -1,8 +1,9 @@
 import Dispatch
 
 /// `body(index)` for every index in `0..<count`, in index order, computed on all cores by
-/// `DispatchQueue.concurrentPerform` (the calling thread and Dispatch's pool, at most one thread
-/// per core, also when called from a task already on that pool).
+/// `DispatchQueue.concurrentPerform`: the calling thread and workers of Dispatch's global pool,
+/// which Dispatch sizes by the cores rather than by the calls, so that analyses already running
+/// on that pool (`check --jobs`) create no threads of their own.
 func concurrentMap<Result: Sendable>(_ count: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
     let results = ConcurrentResults<Result>(count: count)
     DispatchQueue.concurrentPerform(iterations: count) { index in results.store(body(index), at: index) }
