@@ -223,7 +223,7 @@ extension FrameAnalyzer {
 
     /// Per-lane figures over all frames: a lane that some frame has counts 0 in the frames
     /// without it.
-    static func laneFigures(_ frames: [FrameReport.Frame], interval: Int64) -> [FrameReport.LaneFigures] {
+    static func laneFigures(_ frames: [FrameReport.Frame], interval: Int64, onAllCores: Bool = false) -> [FrameReport.LaneFigures] {
         // Per lane, by its position in pipeline order.
         let lanes = Lane.allCases
         var costs = Array(repeating: [Int64](), count: lanes.count)
@@ -244,16 +244,29 @@ extension FrameAnalyzer {
                 latency += feed.latencyFrames.map(Int64.init)
             }
         }
-        return lanes.indices.filter { !costs[$0].isEmpty }.map { position in
+        let positions = lanes.indices.filter { !costs[$0].isEmpty }
+        // Per lane, its costs and then each category's values, all summarised at once: on all
+        // cores when `onAllCores`.
+        let series = positions.map { position in
+            [(name: "", values: costs[position])] + byCategory[position].map { (name: $0.key, values: $0.value) }
+        }
+        let allSeries = Array(series.joined())
+        let frameCount = frames.count
+        let summaries = map(allSeries.count, onAllCores: onAllCores) {
+            PercentileSummary(allSeries[$0].values, zeroCount: frameCount - allSeries[$0].values.count)
+        }
+        var first = 0
+        return zip(positions, series).map { position, series in
+            defer { first += series.count }
             let lane = lanes[position]
             let values = costs[position]
-            let categories = byCategory[position].map { name, values in
+            let categories = series.indices.dropFirst().map { index in
                 FrameReport.LaneCategory(
-                    name: name, totalNanoseconds: values.reduce(0) { $0.addingSaturating($1) },
-                    perFrame: PercentileSummary(values, zeroCount: frames.count - values.count))
+                    name: series[index].name, totalNanoseconds: series[index].values.reduce(0) { $0.addingSaturating($1) },
+                    perFrame: summaries[first + index])
             }.sorted { ($0.totalNanoseconds, $1.name) > ($1.totalNanoseconds, $0.name) }
             return FrameReport.LaneFigures(
-                lane: lane, framesWithWork: values.count, cost: PercentileSummary(values, zeroCount: frames.count - values.count),
+                lane: lane, framesWithWork: values.count, cost: summaries[first],
                 lateFrames: late[position], categories: categories, jobs: lane == .background ? jobs : nil,
                 deliveryLatencyFrames: lane == .background ? PercentileSummary(latency) : nil)
         }

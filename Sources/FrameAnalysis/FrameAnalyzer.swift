@@ -73,17 +73,31 @@ public enum FrameAnalyzer {
     /// fills in the frames. A caller that hands over the only copy (`analyze(consume trace)`, as
     /// `framescope report` does) so frees them then; any other caller keeps its trace as it was.
     public static func analyze(_ trace: consuming Trace, options: AnalysisOptions = AnalysisOptions()) -> FrameReport {
+        analyze(consume trace, options: options, parallelSpans: parallelSpans)
+    }
+
+    /// The number of spans from which the analysis runs its longest steps on all cores (the
+    /// self-time sweep, ``SelfTimeSweep``, and the frames' per-category figures). Below it they
+    /// take a few milliseconds at most, less than splitting the work and merging would pay for,
+    /// and small traces (the tests', the corpus's) keep the single-threaded path.
+    static let parallelSpans = 50_000
+
+    /// Analyses a trace as ``analyze(_:options:)`` does, on all cores from `parallelSpans` spans
+    /// (see ``parallelSpans``): tests pass 0 to compare that path's report with the
+    /// single-threaded one on small traces.
+    static func analyze(_ trace: consuming Trace, options: AnalysisOptions, parallelSpans: Int) -> FrameReport {
         // Chrome traces report kinds of work (script, style, layout, ...) instead of Chrome's
         // trace categories: see ChromeWorkKind. Other traces keep their categories.
         var trace = trace
         let workKinds = ChromeWorkKind.nameTable(for: &trace)
-        var measured = measure(&trace, workKinds: workKinds, options: options)
+        var measured = measure(&trace, workKinds: workKinds, options: options, parallelSpans: parallelSpans)
         // Taken out of `measured`, so that filling the frames in place copies none of them.
         var frames = measured.found.frames
         measured.found.frames = []
         let names = measured.names
         let interval = measured.interval
-        let perFrameMain = measured.accounting.finish(into: &frames, categoryNames: names.names, spanNames: trace.symbols)
+        let perFrameMain = measured.accounting.finish(
+            into: &frames, categoryNames: names.names, spanNames: trace.symbols, onAllCores: measured.onAllCores)
         assignLanes(
             &frames, render: measured.render, renderByCategory: measured.renderByCategory, categoryNames: names.names, jobs: measured.jobs,
             interval: interval)
@@ -91,37 +105,45 @@ public enum FrameAnalyzer {
             frameIntervalNanoseconds: interval, frameIntervalSource: measured.intervalSource, mainThread: measured.main,
             mainThreadName: measured.main.flatMap { trace.threadName($0) }, mainThreadRule: measured.mainRule,
             frameSource: measured.found.source, frameSourceDetail: measured.found.detail, clock: trace.metadata.clock)
-        var summary = summarize(frames, interval: interval, mainOutside: measured.accounting.mainOutsideFrames)
-        summary.backgroundInFramesNanoseconds = measured.accounting.backgroundInFrames
-        summary.backgroundOutsideFramesNanoseconds = measured.accounting.backgroundOutsideFrames
-        let measuredTime = summary.measuredNanoseconds
-        // A category's per-frame summary counts 0 in every frame it did not run in, without
-        // writing those zeros out: O(its frames), not O(all frames), per category.
-        let categories = measured.totals.indices.map { number in
-            let totals = measured.totals[number]
-            let values = perFrameMain[names.nameOfCategory[number]]
-            return FrameReport.CategoryFigures(
-                name: names.names[names.nameOfCategory[number]], spanCount: totals.spanCount, mainNanoseconds: totals.main,
-                backgroundNanoseconds: totals.background,
-                budgetShare: measuredTime > 0 ? min(1, Double(totals.mainMeasured) / Double(measuredTime)) : nil,
-                perFrameMain: PercentileSummary(values, zeroCount: frames.count - values.count))
-        }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
-        // The sort keys are gathered first, from stored properties: a frame read out of the
-        // array is copied, which retains the dictionaries it holds.
-        let worstKeys = frames.indices.map { index in
-            (
-                overrun: FrameReport.Frame.overrun(commitEnd: frames[index].commitEnd, deadline: frames[index].deadline, lanes: frames[index].lanes),
-                main: frames[index].mainThreadNanoseconds, index: frames[index].index
-            )
+        // The lanes' figures and the rest of the report only read the frames: on all cores, the
+        // one is made beside the other.
+        let onAllCores = measured.onAllCores
+        let (lanes, (summary, categories, worst)) = both(onAllCores: onAllCores) { [frames] in
+            laneFigures(frames, interval: interval, onAllCores: onAllCores)
+        } _: { [frames, measured] in
+            var summary = summarize(frames, interval: interval, mainOutside: measured.accounting.mainOutsideFrames)
+            summary.backgroundInFramesNanoseconds = measured.accounting.backgroundInFrames
+            summary.backgroundOutsideFramesNanoseconds = measured.accounting.backgroundOutsideFrames
+            let measuredTime = summary.measuredNanoseconds
+            // A category's per-frame summary counts 0 in every frame it did not run in, without
+            // writing those zeros out: O(its frames), not O(all frames), per category.
+            let categories = measured.totals.indices.map { number in
+                let totals = measured.totals[number]
+                let values = perFrameMain[names.nameOfCategory[number]]
+                return FrameReport.CategoryFigures(
+                    name: names.names[names.nameOfCategory[number]], spanCount: totals.spanCount, mainNanoseconds: totals.main,
+                    backgroundNanoseconds: totals.background,
+                    budgetShare: measuredTime > 0 ? min(1, Double(totals.mainMeasured) / Double(measuredTime)) : nil,
+                    perFrameMain: PercentileSummary(values, zeroCount: frames.count - values.count))
+            }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
+            // The sort keys are gathered first, from stored properties: a frame read out of the
+            // array is copied, which retains the dictionaries it holds.
+            let worstKeys = frames.indices.map { index in
+                (
+                    overrun: FrameReport.Frame.overrun(commitEnd: frames[index].commitEnd, deadline: frames[index].deadline, lanes: frames[index].lanes),
+                    main: frames[index].mainThreadNanoseconds, index: frames[index].index
+                )
+            }
+            let worst = worstKeys.indices.sorted { a, b in
+                (worstKeys[a].overrun, worstKeys[a].main, worstKeys[b].index) > (worstKeys[b].overrun, worstKeys[b].main, worstKeys[a].index)
+            }
+            .prefix(options.worstFrameCount)
+            .map { FrameReport.WorstFrame(frame: frames[$0], topSpans: frames[$0].topSpans) }
+            return (summary, categories, Array(worst))
         }
-        let worst = worstKeys.indices.sorted { a, b in
-            (worstKeys[a].overrun, worstKeys[a].main, worstKeys[b].index) > (worstKeys[b].overrun, worstKeys[b].main, worstKeys[a].index)
-        }
-        .prefix(options.worstFrameCount)
-        .map { FrameReport.WorstFrame(frame: frames[$0], topSpans: frames[$0].topSpans) }
         return FrameReport(
-            method: method, frames: frames, summary: summary, categories: categories, worstFrames: Array(worst),
-            threads: measured.threads, lanes: laneFigures(frames, interval: interval),
+            method: method, frames: frames, summary: summary, categories: categories, worstFrames: worst, threads: measured.threads,
+            lanes: lanes,
             backgroundJobs: measured.jobs.sorted { ($0.appliedAt, $0.start) < ($1.appliedAt, $1.start) },
             diagnostics: trace.diagnostics, input: measured.input)
     }
@@ -146,11 +168,14 @@ public enum FrameAnalyzer {
         var renderByCategory: Tally.Sums?
         var jobs: [FedJob]
         var input: FrameReport.InputFigures?
+        /// Whether the trace is large enough for the analysis to use all cores (``parallelSpans``).
+        var onAllCores: Bool
     }
 
     /// Finds the main thread, the frame interval and the frames, and sweeps each thread's spans
     /// once for its self time: per category, per frame and per thread, in arrays indexed by
-    /// category number and thread slot, so that nothing is hashed per span.
+    /// category number and thread slot, so that nothing is hashed per span. A large trace's sweep
+    /// runs on all cores (``SelfTimeSweep``).
     ///
     /// First the argument lists are narrowed to the keys the analysis reads
     /// (``keepAnalysisArguments(_:)``), before the spans and frames are allocated beside them.
@@ -158,9 +183,10 @@ public enum FrameAnalyzer {
     /// render work, the fed jobs, the input figures) runs next; then `trace` lets go of them
     /// (``Trace/events`` and ``Trace/argumentLists`` come back empty), so that the sweep's tallies
     /// do not add to the trace's memory when the caller handed the trace over.
-    static func measure(_ trace: inout Trace, workKinds: WorkKindTable?, options: AnalysisOptions) -> Measurements {
+    static func measure(_ trace: inout Trace, workKinds: WorkKindTable?, options: AnalysisOptions, parallelSpans: Int) -> Measurements {
         keepAnalysisArguments(&trace)
         let spans = SpanIndex(trace: trace, workKinds: workKinds)
+        let onAllCores = spans.spanCount >= parallelSpans
         let allThreads = spans.allThreads(of: trace)
         let (main, mainRule) = mainThread(of: trace, threads: allThreads, spans: spans, options: options)
         let mainSlot = main.flatMap { spans.slot(of: $0) }
@@ -180,29 +206,16 @@ public enum FrameAnalyzer {
         trace.events = []
         trace.argumentLists = [[]]
 
-        var accounting = FrameAccounting(frames: frames, categoryNameCount: names.names.count, spanNameCount: trace.symbols.count)
-        var totals = Array(repeating: CategoryTotals(), count: spans.categories.count)
-        var selfByThread = Tally(keyCount: spans.categories.count)
-        let measureStart = frames.first?.vsync ?? 0
-        let measureEnd = frames.last.map { max($0.commitEnd, $0.deadline) } ?? 0
-        for slot in spans.threads.indices {
-            let threadSpans = spans.spans(inSlot: slot)
-            let isMain = slot == mainSlot
-            SelfTime.sweep(threadSpans) { segment in
-                let category = spans.categories.number(of: segment.category)
-                let duration = segment.duration
-                totals[category].add(duration, isMain: isMain)
-                if isMain {
-                    let inside = min(segment.end, measureEnd).subtractingSaturating(max(segment.start, measureStart))
-                    if inside > 0 { totals[category].mainMeasured = totals[category].mainMeasured.addingSaturating(inside) }
-                }
-                selfByThread.add(duration, key: category, group: slot)
-                accounting.add(segment, categoryName: names.nameOfCategory[category], isMain: isMain)
-            }
-            for span in threadSpans { totals[spans.categories.number(of: span.category)].spanCount += 1 }
-        }
+        let sweep = SelfTimeSweep(
+            spans: spans, mainSlot: mainSlot, nameOfCategory: names.nameOfCategory, measureStart: frames.first?.vsync ?? 0,
+            measureEnd: frames.last.map { max($0.commitEnd, $0.deadline) } ?? 0)
+        var sums = sweep.sweep(
+            into: SelfTimeSweep.Sums(
+                totals: Array(repeating: CategoryTotals(), count: spans.categories.count), byThread: Tally(keyCount: spans.categories.count),
+                accounting: FrameAccounting(frames: frames, categoryNameCount: names.names.count, spanNameCount: trace.symbols.count)),
+            onAllCores: onAllCores)
 
-        let selfSums = selfByThread.finish(groupCount: spans.threads.count)
+        let selfSums = sums.byThread.finish(groupCount: spans.threads.count)
         let threads = allThreads.map { thread in
             let slot = spans.slot(of: thread.key)
             // The category with the most self time; the lower symbol on ties.
@@ -218,9 +231,10 @@ public enum FrameAnalyzer {
         }.sorted { ($0.isMain ? 0 : 1, -$0.busyNanoseconds, $0.key) < ($1.isMain ? 0 : 1, -$1.busyNanoseconds, $1.key) }
 
         return Measurements(
-            main: main, mainRule: mainRule, interval: interval, intervalSource: intervalSource, found: found, names: names, totals: totals,
-            accounting: accounting, threads: threads, render: render,
-            renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names), jobs: jobs, input: input)
+            main: main, mainRule: mainRule, interval: interval, intervalSource: intervalSource, found: found, names: names, totals: sums.totals,
+            accounting: sums.accounting, threads: threads, render: render,
+            renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names), jobs: jobs, input: input,
+            onAllCores: onAllCores)
     }
 
     /// The name self time of a category is reported under: a frame span's own time, not covered
@@ -516,26 +530,34 @@ struct FrameAccounting {
     /// Writes each frame's main-thread time, its main-thread and background time by category
     /// and its top spans (the three span names with the most main-thread self time, the lower
     /// symbol first on ties) into `frames`, which must have none yet.
+    ///
+    /// Each frame's figures are made on all cores when `onAllCores`, and written into the frames
+    /// in order on the calling thread.
     /// - Returns: Per category name number, its main-thread time in each frame it ran in, in
     ///   frame order.
-    mutating func finish(into frames: inout [FrameReport.Frame], categoryNames: [String], spanNames: SymbolTable) -> [[Int64]] {
+    mutating func finish(
+        into frames: inout [FrameReport.Frame], categoryNames: [String], spanNames: SymbolTable, onAllCores: Bool
+    ) -> [[Int64]] {
         // One tally at a time, each freed before the next is grouped.
         let perFrameMain = finish(&mainByCategory, frameCount: frames.count) { main in
+            let byCategory = map(frames.count, onAllCores: onAllCores) { main.dictionary(group: $0, names: categoryNames) }
             for index in frames.indices {
                 frames[index].mainThreadNanoseconds = mainNanoseconds[index]
-                frames[index].mainByCategory = main.dictionary(group: index, names: categoryNames)
+                frames[index].mainByCategory = byCategory[index]
             }
             return main.valuesByKey(keyCount: categoryNames.count)
         }
         finish(&backgroundByCategory, frameCount: frames.count) { background in
-            for index in frames.indices { frames[index].backgroundByCategory = background.dictionary(group: index, names: categoryNames) }
+            let byCategory = map(frames.count, onAllCores: onAllCores) { background.dictionary(group: $0, names: categoryNames) }
+            for index in frames.indices { frames[index].backgroundByCategory = byCategory[index] }
         }
         finish(&spanTime, frameCount: frames.count) { spans in
-            for index in frames.indices {
-                frames[index].topSpans = Self.largest(spans[index], count: 3).map {
+            let topSpans = map(frames.count, onAllCores: onAllCores) { index in
+                Self.largest(spans[index], count: 3).map {
                     FrameReport.Contributor(name: spanNames[Symbol(rawValue: $0.key)], nanoseconds: $0.value)
                 }
             }
+            for index in frames.indices { frames[index].topSpans = topSpans[index] }
         }
         return perFrameMain
     }
@@ -556,6 +578,43 @@ struct FrameAccounting {
             if result.count > count { result.removeLast() }
         }
         return result
+    }
+
+    /// Flushes the tallies (``Tally/flush()``), for a merge that reads them without copying.
+    mutating func flush() {
+        mainByCategory.flush()
+        spanTime.flush()
+        backgroundByCategory.flush()
+    }
+
+    /// The end of the frame's main-thread work window that holds `time` inside it (past its
+    /// start, before its end), or `nil` when none does: then the main-thread segments before
+    /// `time` and those after it reach no frame in common, and two accountings may take them
+    /// apart (see ``merge(_:)``).
+    func endOfWindow(holding time: Int64) -> Int64? {
+        // Windows are sorted and disjoint: only the first one ending after `time` can hold it.
+        let index = windowEnds.partitioningIndex { $0 > time }
+        return index < windowEnds.count && workStarts[index] < time ? windowEnds[index] : nil
+    }
+
+    /// Adds the sums of `others`, accountings of the same frames that took other segments, for
+    /// the sweep split into runs (``SelfTimeSweep``). Every sum is of non-negative values with
+    /// saturating additions, so it does not depend on the order of the segments; the top spans
+    /// do, since each frame keeps only its largest: each accounting's main-thread segments must
+    /// all come after those of the ones before it (this one first), split at times inside no
+    /// frame's window (``endOfWindow(holding:)``).
+    mutating func merge(_ others: [FrameAccounting]) {
+        for other in others {
+            mainOutsideFrames = mainOutsideFrames.addingSaturating(other.mainOutsideFrames)
+            backgroundInFrames = backgroundInFrames.addingSaturating(other.backgroundInFrames)
+            backgroundOutsideFrames = backgroundOutsideFrames.addingSaturating(other.backgroundOutsideFrames)
+            for index in mainNanoseconds.indices where other.mainNanoseconds[index] > 0 {
+                mainNanoseconds[index] = mainNanoseconds[index].addingSaturating(other.mainNanoseconds[index])
+            }
+        }
+        mainByCategory.merge(others.map(\.mainByCategory))
+        spanTime.merge(others.map(\.spanTime))
+        backgroundByCategory.merge(others.map(\.backgroundByCategory))
     }
 
     /// The first frame whose main-thread window ends after `time`. The main thread's segments

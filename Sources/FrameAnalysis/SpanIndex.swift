@@ -70,6 +70,9 @@ struct SpanIndex {
     /// The thread of each slot.
     var threads: [ThreadKey] { slots.threads }
 
+    /// The number of spans on all threads.
+    var spanCount: Int { spansBySlot.reduce(0) { $0 + $1.count } }
+
     /// The slot of a thread that has events.
     func slot(of thread: ThreadKey) -> Int? { slots.existingSlot(of: thread) }
 
@@ -155,7 +158,12 @@ enum SelfTime {
     /// time order. Segments are disjoint, each at least 1 ns long, and cover exactly the union of
     /// the spans. A span that partially overlaps its parent is clipped to the parent's end (the
     /// reader flags those).
-    static func sweep(_ spans: [Span], _ emit: (Segment) -> Void) {
+    static func sweep(_ spans: [Span], _ emit: (Segment) -> Void) { sweep(spans[...], emit) }
+
+    /// Calls `emit` with every self-time segment of a run of spans, as ``sweep(_:_:)-([Span],_)``
+    /// does. A thread's spans swept in runs that each begin where no earlier span is still open
+    /// (see ``SelfTimeSweep``) give the same segments, in the same order, as swept at once.
+    static func sweep(_ spans: ArraySlice<Span>, _ emit: (Segment) -> Void) {
         struct Open {
             var end: Int64
             var cursor: Int64

@@ -62,9 +62,37 @@ struct Tally {
         scratch[key] = scratch[key].addingSaturating(value)
     }
 
+    /// Adds the sums of `others`, tallies of the same keys (and limit) that took additions apart
+    /// from this one and from each other, for work split between threads.
+    ///
+    /// Sums of positive values do not depend on the order of additions, so a tally without a
+    /// limit may merge any others. A tally that keeps each group's largest sums keeps them only of
+    /// the additions it took: each tally must touch only groups after every group the tallies
+    /// before it (this one first) touched, and then the merged tally holds exactly what one tally
+    /// taking every run of additions in turn would.
+    mutating func merge(_ others: [Tally]) {
+        flush()
+        entries.reserveCapacity(entries.count + others.reduce(0) { $0 + $1.entries.count + $1.touched.count })
+        for other in others {
+            assert(limit == other.limit, "merged tallies keep the same sums")
+            // `other` is flushed where it is still held once (see ``flush()``), so that this copy
+            // and its flush copy nothing.
+            var other = other
+            other.flush()
+            assert(
+                limit == nil || entries.last.map { last in other.entries.allSatisfy { $0.group > last.group } } ?? true,
+                "a tally that keeps the largest sums merges only later groups")
+            entries.append(contentsOf: other.entries)
+            group = max(group, other.group)
+        }
+    }
+
     /// Appends the current group's sums (its largest, with a limit) to `entries` and clears the
-    /// scratch.
-    private mutating func flush() {
+    /// scratch. Done by the tally itself when its group changes and when it finishes; a tally
+    /// about to be merged (``merge(_:)``) is flushed where it is made, so that the merge reads it
+    /// without copying it.
+    mutating func flush() {
+        guard !touched.isEmpty else { return }
         if let limit {
             // The largest first, the lower key first on ties.
             let start = entries.count
