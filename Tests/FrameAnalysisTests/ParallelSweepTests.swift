@@ -109,6 +109,31 @@ struct ParallelSweepTests {
         #expect(report.frames.count > 100)
     }
 
+    @Test("Past the threshold the public analysis uses all cores unless the options say not to, with the same report")
+    func usesAllCoresChangesNothing() {
+        var trace = Trace()
+        let main = ThreadKey(processID: 1, threadID: 1)
+        let worker = ThreadKey(processID: 1, threadID: 2)
+        trace.setThread(TraceThread(key: main, name: "main", sortIndex: 0))
+        for frame in 0..<Int64(20_000) {
+            let vsync = 1_000_000 + frame * 16_666_667
+            trace.append(.instant, name: "tick", thread: main, timestamp: vsync)
+            trace.append(.complete, name: "task", category: "toplevel", thread: main, timestamp: vsync + 1_000, duration: 4_000_000 + frame % 7 * 3_000_000)
+            trace.append(.complete, name: "layout", category: "layout", thread: main, timestamp: vsync + 2_000, duration: 2_000_000)
+            trace.append(.complete, name: "decode", category: "image", thread: worker, timestamp: vsync, duration: 3_000_000)
+        }
+        #expect(trace.events.filter { $0.phase == .complete }.count >= FrameAnalyzer.parallelSpans)
+        var single = AnalysisOptions(frameMarkers: ["tick"])
+        single.usesAllCores = false
+        let allCores = FrameAnalyzer.analyze(trace, options: AnalysisOptions(frameMarkers: ["tick"]))
+        let oneThread = FrameAnalyzer.analyze(trace, options: single)
+        let sameJSON = allCores.jsonValue(source: "t").description == oneThread.jsonValue(source: "t").description
+        #expect(sameJSON)
+        #expect(allCores.text(source: "t") == oneThread.text(source: "t"))
+        #expect(allCores.frames.count == 19_999)  // from each mark to the next
+        #expect(allCores.categories.map(\.name).sorted() == ["image", "layout", "toplevel"])
+    }
+
     @Test("Runs begin only where no span is open, and on the main thread only outside every frame's window")
     func runsCutOnlyWhereAllowed() {
         let trace = Self.busyTrace(seed: 1)
