@@ -6,13 +6,13 @@ import Foundation
 /// read and analysed on one thread, so a fleet of traces scales with the cores instead.
 enum TraceBatch {
     /// The default for `--jobs`: one trace per core, at most four, since each trace being read
-    /// holds its events in memory (about twice the file's size at its peak).
+    /// holds its events in memory (about the file's size at its peak).
     static var defaultJobs: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)) }
 
     /// The option's line in a command's help.
     static let helpLine = """
         --jobs N              Traces read and analysed at once, 1-64 (default: one per core,
-                                at most 4: \(defaultJobs) here). Each holds about twice its file in memory.
+                                at most 4: \(defaultJobs) here). Each peaks near its file's size in memory.
         """
 
     /// `--jobs N` of a command's arguments (1–64; default ``defaultJobs``).
