@@ -11,7 +11,9 @@
 // - an error has a position inside the input (line and column from 1);
 // - the reader and JSONValue agree: a document JSONValue accepts that is an event array or an
 //   object with a `traceEvents` array loads as a trace, and a syntax error from the reader is also
-//   one for JSONValue.
+//   one for JSONValue;
+// - reading with the tokenizer on a worker thread (`+Pipeline`, forced on for every input) gives
+//   the same trace, or the same error, as reading on one thread.
 //
 // Run: tools/fuzz.sh reader [SECONDS]
 
@@ -19,6 +21,7 @@
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
     let document = Result { () throws(TraceReadError) in try JSONValue.parse(input, maxDepth: 1_000) }
+    checkPipeline(input)
     do {
         let trace = try ChromeTraceReader.read(bytes: input)
         check(trace)
@@ -46,6 +49,29 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition((try? JSONValue.parse(value.description, maxDepth: 1_000)) != nil, "description does not parse")
     }
     return 0
+}
+
+/// The worker-thread reading against the single-threaded one.
+private func checkPipeline(_ input: UnsafeBufferPointer<UInt8>) {
+    let sequential = ChromeTraceReader.parse(input, releasesInput: false, pipelining: .never)
+    let pipelined = ChromeTraceReader.parse(input, releasesInput: false, pipelining: .always)
+    switch (sequential, pipelined) {
+    case (.success(let expected), .success(let trace)):
+        precondition(trace.events == expected.events, "the pipelined read's events differ")
+        precondition(trace.symbols.count == expected.symbols.count, "the pipelined read's symbols differ")
+        for raw in 0..<trace.symbols.count {
+            let symbol = Symbol(rawValue: UInt32(raw))
+            precondition(trace.symbols[symbol] == expected.symbols[symbol], "the pipelined read's symbols differ")
+        }
+        precondition(trace.argumentLists == expected.argumentLists, "the pipelined read's argument lists differ")
+        precondition(trace.threads == expected.threads && trace.processes == expected.processes, "the pipelined read's threads differ")
+        precondition(trace.metadata == expected.metadata, "the pipelined read's metadata differs")
+        precondition(trace.diagnostics == expected.diagnostics, "the pipelined read's diagnostics differ")
+    case (.failure(let expected), .failure(let error)):
+        precondition(error == expected, "the pipelined read fails otherwise: \(error) vs \(expected)")
+    default:
+        fatalError("one way reads the input and the other does not: \(sequential) vs \(pipelined)")
+    }
 }
 
 private func check(_ trace: Trace) {
