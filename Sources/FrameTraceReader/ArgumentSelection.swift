@@ -94,6 +94,7 @@ extension ChromeTraceReader.Parser {
     }
 
     /// Whether any of the event's scalar arguments is kept.
+    @inline(__always)
     mutating func keepsAnyArgument() -> Bool {
         guard argumentKeys != nil else { return argumentCount > 0 }
         for position in 0..<argumentCount where isKept(arguments[position]) { return true }
