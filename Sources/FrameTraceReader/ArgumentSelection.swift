@@ -34,7 +34,8 @@ extension ChromeTraceReader {
     /// rules out. Keys compare as Swift strings do (by canonical equivalence, so the Kelvin sign
     /// is a `K`): bytes decide only when both sides are ASCII, where the two agree.
     package struct ArgumentKeyMatcher {
-        private let keys: Set<String>
+        /// The kept keys.
+        package let keys: Set<String>
         /// The kept keys' bytes, when every kept key is ASCII.
         private let asciiKeys: [[UInt8]]?
         /// Per first byte, a bit for each length (below 63) of a kept key with that first byte;

@@ -102,39 +102,25 @@ extension ChromeTraceReader.Parser {
             scanner.position += 1
             return
         }
-        if usesPipeline(), let ending = try readEventsPipelined() {
-            switch ending {
-            case .closed, .failed: return
-            case .endOfInput: return endOfArray(isTopLevel: isTopLevel)
-            case .truncated:
-                eventIndex += 1  // the element cut off, as the loop below counts it
-                return markCutOff()
-            }
+        let ending = usesPipeline() ? readEventsPipelined() ?? readEvents() : readEvents()
+        switch ending {
+        case .closed: return
+        case .endOfInput: endOfArray(isTopLevel: isTopLevel)
+        case .truncated: markCutOff()
+        case .failed(let error): throw error
         }
+    }
+
+    /// Reads the event array from its first element to its end on the calling thread.
+    private mutating func readEvents() -> ChromeTraceReader.ArrayEnding {
         while true {
             do throws(TraceReadError) {
                 try readEvent()
             } catch {
-                guard error.isEndOfInput else { throw error }
-                return markCutOff()
+                return error.isEndOfInput ? .truncated : .failed(error)
             }
             releaseReadInput()
-            scanner.skipWhitespace()
-            guard !scanner.isAtEnd else { return endOfArray(isTopLevel: isTopLevel) }
-            let next = scanner.current
-            if next == 0x2C {
-                scanner.position += 1
-                scanner.skipWhitespace()
-                guard !scanner.isAtEnd else { return endOfArray(isTopLevel: isTopLevel) }
-                if scanner.current == 0x5D {  // a trailing comma before `]`: accepted, as viewers do
-                    scanner.position += 1
-                    return
-                }
-                continue
-            }
-            guard next == 0x5D else { throw scanner.unexpected(expecting: "',' or ']' after an event") }
-            scanner.position += 1
-            return
+            if let ending = tokenizer.skipSeparator() { return ending }
         }
     }
 

@@ -13,7 +13,7 @@ extension ChromeTraceReader.Parser {
         trace.events = events
         trace.symbols = symbols
         trace.argumentLists = argumentLists
-        trace.keptArgumentKeys = keptArgumentKeys
+        trace.keptArgumentKeys = argumentKeys?.keys
         trace.processes = processes
         for thread in threads.values { trace.setThread(thread) }
         trace.metadata = metadata

@@ -26,7 +26,6 @@ extension ChromeTraceReader {
         let releasesInput: Bool
         /// The argument keys kept (``ChromeTraceReader/ArgumentSelection``); `nil` keeps all.
         let argumentKeys: ChromeTraceReader.ArgumentKeyMatcher?
-        let keptArgumentKeys: Set<String>?
         /// When the event array is read with a worker thread (`+Pipeline`).
         let pipelining: ChromeTraceReader.Pipelining
         var releasedUpTo = 0
@@ -82,7 +81,6 @@ extension ChromeTraceReader {
             tokenizer = EventTokenizer(scanner: JSONScanner(input))
             self.pipelining = pipelining
             self.releasesInput = releasesInput
-            keptArgumentKeys = arguments.keys
             argumentKeys = arguments.keys.map { ChromeTraceReader.ArgumentKeyMatcher($0) }
         }
 
@@ -240,6 +238,18 @@ extension ChromeTraceReader {
         var high: UInt64 = 0
         var length = -1
         var value: UInt32 = 0
+    }
+
+    /// How an event array ended.
+    enum ArrayEnding {
+        /// At its `]`.
+        case closed
+        /// The input ended after a complete element (a top-level array may end so).
+        case endOfInput
+        /// The input ended inside an element.
+        case truncated
+        /// A syntax error.
+        case failed(TraceReadError)
     }
 
     /// The key that nestable async events pair on.

@@ -45,17 +45,17 @@ extension ChromeTraceReader.Parser {
         #endif
     }
 
-    /// Reads the event array from its first element to its end, as `readEventArray`'s loop does,
-    /// with the tokenizer on a worker thread. Returns how the array ended; the scanner is then
-    /// where the sequential loop would have left it.
+    /// Reads the event array from its first element to its end, as `readEvents()` does, with the
+    /// tokenizer on a worker thread. Returns how the array ended; the scanner and the event count
+    /// are then where `readEvents()` would have left them.
     /// - Returns: `nil` when no thread could be started (nothing has been read then).
-    mutating func readEventsPipelined() throws(TraceReadError) -> ChromeTraceReader.EventPipeline.Ending? {
+    mutating func readEventsPipelined() -> ChromeTraceReader.ArrayEnding? {
         #if !(canImport(Glibc) || canImport(Darwin))
         return nil  // no threads here: `usesPipeline()` is false
         #else
         let pipeline = ChromeTraceReader.EventPipeline(tokenizer: tokenizer)
         guard pipeline.start() else { return nil }
-        var ending: ChromeTraceReader.EventPipeline.Ending = .closed
+        var ending = ChromeTraceReader.ArrayEnding.closed
         while true {
             let batch = pipeline.takeFilled()
             let arguments = UnsafePointer(batch.arguments)
@@ -80,7 +80,9 @@ extension ChromeTraceReader.Parser {
         }
         // The worker has stopped: its tokenizer (position, synthetic ids) is the parser's again.
         tokenizer = pipeline.finish()
-        if case .failed(let error) = ending { throw error }
+        // `readEvents()` counts the element cut off before its read fails; the worker's batches hold
+        // complete elements only.
+        if case .truncated = ending { eventIndex += 1 }
         return ending
         #endif
     }
@@ -100,7 +102,7 @@ extension ChromeTraceReader.EventTokenizer {
     }
 
     /// Reads elements of the event array into `batch` until it is full or the array ends, as
-    /// `readEventArray`'s loop does: the element, then `,` or `]` (or the end of the input).
+    /// `readEvents()` does: the element, then what follows it.
     mutating func fill(_ batch: ChromeTraceReader.EventPipeline.Batch) {
         var count = 0
         var argumentsUsed = 0
@@ -127,34 +129,31 @@ extension ChromeTraceReader.EventTokenizer {
             batch.ends[count] = scanner.position
             batch.isObject[count] = isObject
             count += 1
-            scanner.skipWhitespace()
-            guard !scanner.isAtEnd else {
-                batch.ending = .endOfInput
+            if let ending = skipSeparator() {
+                batch.ending = ending
                 return
             }
-            let next = scanner.current
-            if next == 0x2C {
-                scanner.position += 1
-                scanner.skipWhitespace()
-                guard !scanner.isAtEnd else {
-                    batch.ending = .endOfInput
-                    return
-                }
-                if scanner.current == 0x5D {  // a trailing comma before `]`
-                    scanner.position += 1
-                    batch.ending = .closed
-                    return
-                }
-                continue
-            }
-            guard next == 0x5D else {
-                batch.ending = .failed(scanner.unexpected(expecting: "',' or ']' after an event"))
-                return
-            }
-            scanner.position += 1
-            batch.ending = .closed
-            return
         }
+    }
+
+    /// Steps past what follows an element of the event array: `nil` after a `,` with another
+    /// element behind it, else how the array ended. A trailing comma before `]` is accepted, as
+    /// viewers accept it.
+    mutating func skipSeparator() -> ChromeTraceReader.ArrayEnding? {
+        scanner.skipWhitespace()
+        guard !scanner.isAtEnd else { return .endOfInput }
+        let next = scanner.current
+        if next == 0x2C {
+            scanner.position += 1
+            scanner.skipWhitespace()
+            guard !scanner.isAtEnd else { return .endOfInput }
+            guard scanner.current == 0x5D else { return nil }
+            scanner.position += 1
+            return .closed
+        }
+        guard next == 0x5D else { return .failed(scanner.unexpected(expecting: "',' or ']' after an event")) }
+        scanner.position += 1
+        return .closed
     }
 }
 
@@ -181,18 +180,6 @@ extension ChromeTraceReader {
             #endif
         }()
 
-        /// How an event array ended.
-        enum Ending {
-            /// At its `]`.
-            case closed
-            /// The input ended after a complete element (a top-level array may end so).
-            case endOfInput
-            /// The input ended inside an element.
-            case truncated
-            /// A syntax error.
-            case failed(TraceReadError)
-        }
-
         /// Tokenized elements of the event array, in input order, in memory of its own: a
         /// class's array properties are checked for exclusive access at run time on every use,
         /// which cost a third of the worker's time, and its pointers are not. (The elements are
@@ -212,7 +199,7 @@ extension ChromeTraceReader {
             var count = 0
             var argumentCount = 0
             /// How the array ended, in the batch's last element or just after it.
-            var ending: Ending?
+            var ending: ArrayEnding?
 
             init() {
                 // Elements are written over without being destroyed: they must hold no references.
