@@ -53,51 +53,66 @@ extension ChromeTraceReader.Parser {
     /// Finds `complete` events that start inside another on the same thread but end after it.
     ///
     /// Threads whose spans arrive in start order (longer first on equal starts) are checked in
-    /// one pass with a stack of open ends; the others are sorted first.
+    /// one pass with a stack of open ends; the others are sorted first. A thread is known to be
+    /// out of order only where its first out-of-order span is, so the pass keeps its positions
+    /// from there on, and a second walk, over the events before the last such place only,
+    /// collects its earlier ones.
     private mutating func reportPartialOverlaps() {
         struct Track {
             var open = NestingStack()
             var lastStart = Int64.min
             var lastEnd = Int64.max
-            var isSorted = true
-            var overlaps: [Int] = []
+            /// The position of the thread's first span out of start order; -1 while in order.
+            var unsortedFrom = -1
+            /// In order: the positions of spans that do not nest. Out of order: every position
+            /// from `unsortedFrom` on.
+            var positions: [Int] = []
         }
+        let events = self.events
+        var slots = threadSlots  // every event's thread has its slot: this walk adds none
         var tracks = [Track](repeating: Track(), count: threadStates.count)
-        for position in events.indices where events[position].phase == .complete {
-            let event = events[position]
-            let slot = slot(for: event.thread)
-            guard tracks[slot].isSorted else { continue }
-            let start = event.timestamp
-            let end = event.endTimestamp
-            if start < tracks[slot].lastStart || (start == tracks[slot].lastStart && end > tracks[slot].lastEnd) {
-                tracks[slot].isSorted = false
-                tracks[slot].open.removeAll()
-                tracks[slot].overlaps = []
-                continue
+        var rewalkEnd = 0
+        tracks.withUnsafeMutableBufferPointer { tracks in
+            for position in events.indices where events[position].phase == .complete {
+                let event = events[position]
+                let slot = slots.slot(of: event.thread)
+                if tracks[slot].unsortedFrom >= 0 {
+                    tracks[slot].positions.append(position)
+                    continue
+                }
+                let start = event.timestamp
+                let end = event.endTimestamp
+                if start < tracks[slot].lastStart || (start == tracks[slot].lastStart && end > tracks[slot].lastEnd) {
+                    tracks[slot].unsortedFrom = position
+                    tracks[slot].open.removeAll()
+                    tracks[slot].positions = [position]
+                    rewalkEnd = position
+                    continue
+                }
+                tracks[slot].lastStart = start
+                tracks[slot].lastEnd = end
+                if !tracks[slot].open.push(start: start, end: end) { tracks[slot].positions.append(position) }
             }
-            tracks[slot].lastStart = start
-            tracks[slot].lastEnd = end
-            if !tracks[slot].open.push(start: start, end: end) { tracks[slot].overlaps.append(position) }
         }
         var overlapping: [Int] = []
-        var hasUnsortedSlots = false
-        for slot in tracks.indices {
-            if tracks[slot].isSorted { overlapping += tracks[slot].overlaps } else { hasUnsortedSlots = true }
-        }
-        if hasUnsortedSlots {
-            // Indexed by slot (empty for sorted ones); `overlapping` is sorted below, so the order
-            // the slots are visited in does not matter.
-            var bySlot = [[Int]](repeating: [], count: tracks.count)
-            for position in events.indices where events[position].phase == .complete {
-                let slot = slot(for: events[position].thread)
-                if !tracks[slot].isSorted { bySlot[slot].append(position) }
+        if rewalkEnd > 0 {
+            // The order the positions are gathered in does not matter: each thread's are sorted.
+            for position in 0..<rewalkEnd where events[position].phase == .complete {
+                let slot = slots.slot(of: events[position].thread)
+                if position < tracks[slot].unsortedFrom { tracks[slot].positions.append(position) }
             }
-            for var positions in bySlot where !positions.isEmpty {
-                NestingStack.sort(&positions, of: events)
-                var open = NestingStack()
-                for position in positions where !open.push(start: events[position].timestamp, end: events[position].endTimestamp) {
-                    overlapping.append(position)
-                }
+        }
+        for slot in tracks.indices {
+            guard tracks[slot].unsortedFrom >= 0 else {
+                overlapping += tracks[slot].positions
+                continue
+            }
+            var positions = tracks[slot].positions
+            tracks[slot].positions = []
+            NestingStack.sort(&positions, of: events)
+            var open = NestingStack()
+            for position in positions where !open.push(start: events[position].timestamp, end: events[position].endTimestamp) {
+                overlapping.append(position)
             }
         }
         overlapping.sort()
