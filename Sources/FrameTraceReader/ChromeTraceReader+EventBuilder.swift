@@ -42,13 +42,99 @@ extension ChromeTraceReader.EventTokenizer {
         if next != 0x7D {
             while true {
                 guard next == 0x22 else { throw scanner.unexpected(expecting: "a member name in quotes") }
-                if let (field, length) = quickMemberName() {
+                let field: Field
+                if let (quick, length) = quickMemberName() {
                     scanner.position &+= length
-                    try readMember(field)
+                    field = quick
                 } else {
                     let key = try scanner.scanString()
                     try scanner.expect(0x3A, "':' after a member name")
-                    try readMember(field(of: key))
+                    field = self.field(of: key)
+                }
+                // The member's value, read into `event`. This switch is written out here rather
+                // than called: a call per member cost 4% of the whole read.
+                let byte = try scanner.peekValue("a value")
+                switch field {
+                // The common forms (a one-letter phase, a plain decimal) are read here, without a
+                // call; the functions read everything else.
+                case .phase:
+                    if let token = try stringOrSkip(byte) {
+                        if token.length == 1, !token.hasEscapes {
+                            event.phase = scanner.base[token.start]
+                        } else {
+                            readPhase(token)
+                        }
+                    } else {
+                        event.phase = ChromeTraceReader.RawEvent.invalidPhase
+                    }
+                case .name:
+                    event.name = try stringOrSkip(byte)
+                case .category:
+                    event.category = try stringOrSkip(byte)
+                case .processID:
+                    if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 0) {
+                        event.processID = .number(value)
+                    } else {
+                        event.processID = try threadPart(byte)
+                    }
+                case .threadID:
+                    if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 0) {
+                        event.threadID = .number(value)
+                    } else {
+                        event.threadID = try threadPart(byte)
+                    }
+                case .timestamp:
+                    if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 3) {
+                        event.timestamp = bounded(value)
+                    } else {
+                        event.timestamp = try time(byte)
+                    }
+                case .duration:
+                    if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 3) {
+                        event.duration = bounded(value)
+                    } else {
+                        event.duration = try time(byte)
+                    }
+                case .id:
+                    event.id = try idValue(byte)
+                case .id2:
+                    try readID2(byte)
+                case .scope:
+                    if let token = try stringOrSkip(byte) { event.scope = hashOfString(token) }
+                case .instantScope:
+                    if let token = try stringOrSkip(byte), token.length > 0 {
+                        switch scanner.base[token.start] {
+                        case 0x70: event.instantScope = .process
+                        case 0x67: event.instantScope = .global
+                        default: event.instantScope = .thread
+                        }
+                    }
+                case .bindingPoint:
+                    if let token = try stringOrSkip(byte), token.length > 0 {
+                        switch scanner.base[token.start] {
+                        case 0x65: event.bindingPoint = .enclosing
+                        case 0x6E: event.bindingPoint = .next
+                        default: break
+                        }
+                    }
+                case .bindID:
+                    event.bindID = try idValue(byte)
+                case .flowIn:
+                    event.flowIn = try boolOrSkip(byte)
+                case .flowOut:
+                    event.flowOut = try boolOrSkip(byte)
+                case .arguments:
+                    if byte == 0x7B {
+                        try readArguments()
+                    } else {
+                        if byte != 0x6E { event.nestedArguments += 1 }  // anything but null is not an argument list
+                        try scanner.skipValue()
+                    }
+                case .other:
+                    // A plain number (tts, tdur, ...) is stepped over where it stands; skipValue
+                    // would end at the same place.
+                    if Self.startsNumber(byte), scanner.scanPlainDecimal(fractionDigits: 3) != nil { break }
+                    try scanner.skipValue()
                 }
                 if scanner.skipCommaBeforeName() {
                     next = 0x22
@@ -165,93 +251,6 @@ extension ChromeTraceReader.EventTokenizer {
         return scratchBytes.withUnsafeBufferPointer { Self.field($0.baseAddress!, $0.count - 1) }
     }
 
-    /// Reads the value of one event member into `event`.
-    private mutating func readMember(_ field: Field) throws(TraceReadError) {
-        let byte = try scanner.peekValue("a value")
-        switch field {
-        // The common forms (a one-letter phase, a plain decimal) are read here, without a call;
-        // the functions read everything else.
-        case .phase:
-            if let token = try stringOrSkip(byte) {
-                if token.length == 1, !token.hasEscapes {
-                    event.phase = scanner.base[token.start]
-                } else {
-                    readPhase(token)
-                }
-            } else {
-                event.phase = ChromeTraceReader.RawEvent.invalidPhase
-            }
-        case .name:
-            event.name = try stringOrSkip(byte)
-        case .category:
-            event.category = try stringOrSkip(byte)
-        case .processID:
-            if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 0) {
-                event.processID = .number(value)
-            } else {
-                event.processID = try threadPart(byte)
-            }
-        case .threadID:
-            if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 0) {
-                event.threadID = .number(value)
-            } else {
-                event.threadID = try threadPart(byte)
-            }
-        case .timestamp:
-            if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 3) {
-                event.timestamp = bounded(value)
-            } else {
-                event.timestamp = try time(byte)
-            }
-        case .duration:
-            if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 3) {
-                event.duration = bounded(value)
-            } else {
-                event.duration = try time(byte)
-            }
-        case .id:
-            event.id = try idValue(byte)
-        case .id2:
-            try readID2(byte)
-        case .scope:
-            if let token = try stringOrSkip(byte) { event.scope = hashOfString(token) }
-        case .instantScope:
-            if let token = try stringOrSkip(byte), token.length > 0 {
-                switch scanner.base[token.start] {
-                case 0x70: event.instantScope = .process
-                case 0x67: event.instantScope = .global
-                default: event.instantScope = .thread
-                }
-            }
-        case .bindingPoint:
-            if let token = try stringOrSkip(byte), token.length > 0 {
-                switch scanner.base[token.start] {
-                case 0x65: event.bindingPoint = .enclosing
-                case 0x6E: event.bindingPoint = .next
-                default: break
-                }
-            }
-        case .bindID:
-            event.bindID = try idValue(byte)
-        case .flowIn:
-            event.flowIn = try boolOrSkip(byte)
-        case .flowOut:
-            event.flowOut = try boolOrSkip(byte)
-        case .arguments:
-            if byte == 0x7B {
-                try readArguments()
-            } else {
-                if byte != 0x6E { event.nestedArguments += 1 }  // anything but null is not an argument list
-                try scanner.skipValue()
-            }
-        case .other:
-            // A plain number (tts, tdur, ...) is stepped over where it stands; skipValue would end
-            // at the same place.
-            if Self.startsNumber(byte), scanner.scanPlainDecimal(fractionDigits: 3) != nil { break }
-            try scanner.skipValue()
-        }
-    }
-
     /// Whether a value starting with `byte` is a number (`-` or a digit).
     @inline(__always)
     private static func startsNumber(_ byte: UInt8) -> Bool {
@@ -289,7 +288,7 @@ extension ChromeTraceReader.EventTokenizer {
         return false
     }
 
-    /// A `pid` or `tid`: an integer (a fraction is truncated), a string, or null. (`readMember`
+    /// A `pid` or `tid`: an integer (a fraction is truncated), a string, or null. (`readEvent`
     /// has already tried a plain decimal.)
     private mutating func threadPart(_ byte: UInt8) throws(TraceReadError) -> ChromeTraceReader.RawEvent.ThreadPart {
         switch byte {
@@ -340,7 +339,7 @@ extension ChromeTraceReader.EventTokenizer {
     }
 
     /// A timestamp or duration in nanoseconds, from microseconds given as a number or a
-    /// numeric string. (`readMember` has already tried a plain decimal.)
+    /// numeric string. (`readEvent` has already tried a plain decimal.)
     private mutating func time(_ byte: UInt8) throws(TraceReadError) -> ChromeTraceReader.RawEvent.Time {
         switch byte {
         case 0x2D, 0x30...0x39:

@@ -139,7 +139,25 @@ extension ChromeTraceReader.EventTokenizer {
     /// Steps past what follows an element of the event array: `nil` after a `,` with another
     /// element behind it, else how the array ended. A trailing comma before `]` is accepted, as
     /// viewers accept it.
+    @inline(__always)
     mutating func skipSeparator() -> ChromeTraceReader.ArrayEnding? {
+        // The usual case, a comma and the next event's brace with at most a line feed between
+        // them, is stepped over here; the general path below would end at the same brace.
+        let at = scanner.position
+        if at &+ 2 < scanner.count, scanner.base[at] == 0x2C {
+            if scanner.base[at &+ 1] == 0x7B {
+                scanner.position = at &+ 1
+                return nil
+            }
+            if scanner.base[at &+ 1] == 0x0A, scanner.base[at &+ 2] == 0x7B {
+                scanner.position = at &+ 2
+                return nil
+            }
+        }
+        return skipSeparatorGenerally()
+    }
+
+    private mutating func skipSeparatorGenerally() -> ChromeTraceReader.ArrayEnding? {
         scanner.skipWhitespace()
         guard !scanner.isAtEnd else { return .endOfInput }
         let next = scanner.current

@@ -61,6 +61,7 @@ struct JSONScanner {
     /// - Throws: ``TraceReadError/Code/unexpectedEnd`` at the end of the input.
     @inline(__always)
     mutating func peekValue(_ expectation: @autoclosure () -> String) throws(TraceReadError) -> UInt8 {
+        if position < count, base[position] > 0x20 { return base[position] }  // no whitespace, the usual case
         skipWhitespace()
         guard position < count else { throw endOfInput(expecting: expectation()) }
         return base[position]
