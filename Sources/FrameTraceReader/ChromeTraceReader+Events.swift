@@ -501,7 +501,7 @@ extension ChromeTraceReader.Parser {
     }
 
     /// Appends a list to the trace's argument lists and returns its index (0 for an empty one).
-    private mutating func store(_ list: [Argument]) -> UInt32 {
+    private mutating func store(_ list: consuming [Argument]) -> UInt32 {
         guard !list.isEmpty else { return 0 }
         argumentLists.append(list)
         return UInt32(truncatingIfNeeded: argumentLists.count - 1)
