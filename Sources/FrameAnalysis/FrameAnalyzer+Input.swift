@@ -1,4 +1,4 @@
-public import FrameTrace
+@_spi(FramescopeInternals) public import FrameTrace
 
 extension FrameAnalyzer {
     /// Finds a trace's input events and measures how long each waited for a frame to reflect it.

@@ -1,4 +1,4 @@
-import FrameTrace
+@_spi(FramescopeInternals) import FrameTrace
 
 /// The lanes of each frame (see the project's DOMAIN.md, "Lanes"): the main lane every frame
 /// has, the render lane where the trace records render work per frame, the background jobs whose

@@ -1,4 +1,4 @@
-public import FrameTrace
+@_spi(FramescopeInternals) public import FrameTrace
 
 /// Choices the analysis cannot always read from the trace.
 public struct AnalysisOptions: Sendable {

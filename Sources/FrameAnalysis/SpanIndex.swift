@@ -1,4 +1,4 @@
-import FrameTrace
+@_spi(FramescopeInternals) import FrameTrace
 
 /// A half-open time range in nanoseconds.
 struct TimeRange: Hashable {

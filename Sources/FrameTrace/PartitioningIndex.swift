@@ -8,8 +8,11 @@ extension RandomAccessCollection {
     /// starts.partitioningIndex { $0 > 15 }   // 2: the first start after 15
     /// ```
     /// - Complexity: O(log *n*) predicate calls.
-    @inlinable
-    package func partitioningIndex(where isInSecondPartition: (Element) throws -> Bool) rethrows -> Index {
+    ///
+    /// Public only under the `FramescopeInternals` SPI, not API, so other modules get it
+    /// specialized and inlined (a `package` generic function stays an unspecialized call).
+    @_spi(FramescopeInternals) @inlinable
+    public func partitioningIndex(where isInSecondPartition: (Element) throws -> Bool) rethrows -> Index {
         var low = startIndex
         var count = self.count
         while count > 0 {

@@ -5,9 +5,13 @@
 /// small direct-mapped cache of recent threads (its line picked by multiplying the ids, no
 /// `Hasher`), and hashes only on a miss. The cache holds whole keys, so a collision costs a miss,
 /// never a wrong slot; a slot never changes once made, so an entry never goes stale.
-package struct ThreadSlots: Sendable {
+///
+/// Public only under the `FramescopeInternals` SPI, not API: this toolchain inlines an
+/// `@inlinable` function into another module only when it is public (a `package` one stays a call),
+/// and this one sits in the reader's and the analysis's per-event loops.
+@_spi(FramescopeInternals) public struct ThreadSlots: Sendable {
     /// The thread of each slot.
-    @usableFromInline package private(set) var threads: [ThreadKey] = []
+    public private(set) var threads: [ThreadKey] = []
     @usableFromInline var slotOfThread: [ThreadKey: Int] = [:]
     /// The last thread looked up and its slot (-1 before the first lookup: any key, even
     /// pid and tid -2^63, may be a trace's thread).
@@ -29,14 +33,14 @@ package struct ThreadSlots: Sendable {
         }
     }
 
-    package init() {}
+    public init() {}
 
     /// The number of threads numbered so far.
-    package var count: Int { threads.count }
+    public var count: Int { threads.count }
 
     /// The slot of `thread`, numbering it if it is new (its slot is then the old ``count``).
     @inlinable @inline(__always)
-    package mutating func slot(of thread: ThreadKey) -> Int {
+    public mutating func slot(of thread: ThreadKey) -> Int {
         if lastSlot >= 0, thread.threadID == lastThread.threadID, thread.processID == lastThread.processID { return lastSlot }
         let mixed = (UInt64(bitPattern: thread.processID) &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(bitPattern: thread.threadID)
         let line = Int(truncatingIfNeeded: (mixed &* 0xBF58_476D_1CE4_E5B9) &>> 58)  // top six bits: 64 lines
@@ -61,5 +65,5 @@ package struct ThreadSlots: Sendable {
     }
 
     /// The slot of `thread`, if it has one.
-    package func existingSlot(of thread: ThreadKey) -> Int? { slotOfThread[thread] }
+    public func existingSlot(of thread: ThreadKey) -> Int? { slotOfThread[thread] }
 }

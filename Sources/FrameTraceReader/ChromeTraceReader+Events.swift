@@ -1,4 +1,4 @@
-import FrameTrace
+@_spi(FramescopeInternals) import FrameTrace
 extension ChromeTraceReader.Parser {
     // MARK: - Committing one event
 

@@ -1,4 +1,4 @@
-import FrameTrace
+@_spi(FramescopeInternals) import FrameTrace
 extension ChromeTraceReader.Parser {
     /// Closes what is still open, runs the checks that need every event, and assembles the trace.
     mutating func finish() -> Trace {

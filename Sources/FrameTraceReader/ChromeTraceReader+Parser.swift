@@ -1,4 +1,4 @@
-import FrameTrace
+@_spi(FramescopeInternals) import FrameTrace
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,5 +1,5 @@
 import Testing
-import FrameTrace
+@_spi(FramescopeInternals) import FrameTrace
 
 @Suite("The one binary search")
 struct PartitioningIndexTests {

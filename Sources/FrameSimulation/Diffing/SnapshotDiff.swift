@@ -1,3 +1,5 @@
+@_spi(FramescopeInternals) import FrameTrace
+
 /// The batch update that turns one ``ListSnapshot`` into another: section and item deletes,
 /// inserts and moves, and item reconfigures.
 ///

@@ -1,3 +1,5 @@
+@_spi(FramescopeInternals) import FrameTrace
+
 /// A column of the simplex tableau: an external variable, or one of the solver's own unknowns.
 ///
 /// Identities are dense per solver, so the solver can index rows by them and visit them in a
