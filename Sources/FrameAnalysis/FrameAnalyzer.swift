@@ -14,8 +14,9 @@ public struct AnalysisOptions: Sendable {
     public var frameMarkers: [String]
     /// Who asked for ``framesPerSecond``: the options themselves (the CLI's `--fps`) or a budget.
     public var framesPerSecondRequester: FrameReport.FrameIntervalSource.Requester
-    /// Whether a large trace (50,000 spans or more) is analysed on all cores (the default); the
-    /// report is the same either way. Turn it off in a program that already keeps every core busy.
+    /// Whether a large trace (50,000 spans or more) is analysed on all cores (the default) when
+    /// the process may use two or more (its CPU affinity and quota counted); the report is the
+    /// same either way. Turn it off in a program that already keeps every core busy.
     public var usesAllCores = true
 
     /// Creates options.
@@ -76,7 +77,8 @@ public enum FrameAnalyzer {
     /// fills in the frames. A caller that hands over the only copy (`analyze(consume trace)`, as
     /// `framescope report` does) so frees them then; any other caller keeps its trace as it was.
     public static func analyze(_ trace: consuming Trace, options: AnalysisOptions = AnalysisOptions()) -> FrameReport {
-        analyze(consume trace, options: options, parallelSpans: options.usesAllCores ? parallelSpans : .max)
+        let parallel = options.usesAllCores && AvailableProcessors.count >= 2
+        return analyze(consume trace, options: options, parallelSpans: parallel ? parallelSpans : .max)
     }
 
     /// The number of spans from which the analysis runs its longest steps on all cores (the

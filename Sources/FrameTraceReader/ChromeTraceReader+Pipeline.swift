@@ -189,14 +189,8 @@ extension ChromeTraceReader {
         /// Event arrays shorter than this are read on the calling thread: starting a thread
         /// costs more than the overlap would save.
         static let minimumBytes = 4 << 20
-        /// The processors online.
-        static let processorCount: Int = {
-            #if canImport(Glibc) || canImport(Darwin)
-            return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-            #else
-            return 1
-            #endif
-        }()
+        /// The processors this process can use at once (affinity and CPU quota counted).
+        static var processorCount: Int { AvailableProcessors.count }
 
         /// Tokenized elements of the event array, in input order, in memory of its own: a
         /// class's array properties are checked for exclusive access at run time on every use,

@@ -5,9 +5,10 @@ import Foundation
 /// Reads and analyses the traces `check` and `compare` are given, several at a time: a trace is
 /// read and analysed on one thread, so a fleet of traces scales with the cores instead.
 enum TraceBatch {
-    /// The default for `--jobs`: one trace per core, at most four, since each trace being read
-    /// holds its events in memory (about the file's size at its peak).
-    static var defaultJobs: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)) }
+    /// The default for `--jobs`: one trace per core the process may use (its CPU affinity and
+    /// quota counted), at most four, since each trace being read holds its events in memory
+    /// (about the file's size at its peak).
+    static var defaultJobs: Int { max(1, min(AvailableProcessors.count, 4)) }
 
     /// The option's line in a command's help.
     static let helpLine = """
