@@ -76,7 +76,7 @@ mkdir -p "$out/corpus" "$out/crashes"
 # Sources of several modules compile into one: their imports of each other go (copies in $out/src).
 merged=$(header fuzz-merge-modules)
 if [[ -n $merged ]]; then
-    pattern="^(public |internal |package |@testable )?import ($(tr ' ' '|' <<<"$merged"))$"
+    pattern="^(@_spi\([A-Za-z]+\) )?(public |internal |package |@testable )?import ($(tr ' ' '|' <<<"$merged"))$"
     rm -rf "$out/src"
     copies=()
     for file in "${sources[@]}"; do
