@@ -297,13 +297,6 @@ struct CPUTimeOwner: @unchecked Sendable {
     }
 }
 
-/// The calling thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`).
-package func threadCPUNanoseconds() -> Int64 {
-    var time = timespec()
-    guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
-    return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
-}
-
 extension Duration {
     /// The duration in whole nanoseconds, saturating at the limits of `Int64`.
     var nanosecondCount: Int64 {

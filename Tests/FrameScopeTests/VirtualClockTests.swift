@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import FrameScope
+import FrameTrace
 
 /// Burns the calling thread's CPU until its CPU time has advanced by at least `nanoseconds`.
 func burnThreadCPU(nanoseconds: Int64) {

@@ -1,20 +1,20 @@
-// fuzz-sources: Sources/FrameSimulation/Imaging
+// fuzz-sources: Sources/FrameSimulation/Imaging Sources/FrameSimulation/DisplayLoop/WorkMeter.swift Sources/FrameTrace/ThreadCPUTime.swift
 // fuzz-seeds: Tests/FrameSimulationTests/Fixtures/PNG
+// fuzz-merge-modules: FrameTrace
 // libFuzzer target for the imaging workloads: the inflater (raw DEFLATE and zlib), the PNG
 // decoder with a small pixel limit, and, for inputs that decode, downsampling and every corner
-// rounding strategy. The Imaging sources import only the standard library and Synchronization,
-// so they compile into this one module with the harness (internal symbols stay reachable).
+// rounding strategy. The Imaging sources and the work meter they report to import only the
+// standard library, Foundation, Synchronization and one FrameTrace function, so they compile into
+// this one module with the harness (internal symbols stay reachable).
 //
 // Checksums would stop almost every mutation at the first chunk, so each input is decoded three
 // ways: as it is; with every chunk's CRC-32 recomputed (reaching the chunk rules and the
 // inflater); and as raw scanlines wrapped into a valid PNG with stored zlib blocks and a correct
 // Adler-32 (reaching unfiltering, palettes and pixel conversion with arbitrary data).
 //
-// Run with tools/fuzz.sh png SECONDS, or build and run by hand from the repository root:
-//   swiftc -swift-version 6 -Onone -sanitize=fuzzer,address -parse-as-library -module-name FuzzPNG \
-//       tools/fuzz/png.swift $(find Sources/FrameSimulation/Imaging -name '*.swift') -o /tmp/fuzz-png
-//   mkdir -p /tmp/png-corpus
-//   /tmp/fuzz-png -max_total_time=600 /tmp/png-corpus Tests/FrameSimulationTests/Fixtures/PNG
+// Run with tools/fuzz.sh png SECONDS: it copies the sources listed above without their imports of
+// FrameTrace and compiles them with this harness into one module (FUZZ_OPT=-Onone for the
+// debug-only checks below).
 // -Onone keeps the debug-only bounds checks of unsafe buffers; -O runs about three times faster.
 
 @_cdecl("LLVMFuzzerTestOneInput")

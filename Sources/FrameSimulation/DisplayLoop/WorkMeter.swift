@@ -1,5 +1,5 @@
-package import FrameScope
 import Foundation
+import FrameTrace
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -95,6 +95,14 @@ package struct CostModel: Sendable, Hashable {
     }
 }
 
+/// The clock a pricing meter advances: the recorder's `ManualClock` (its conformance is in
+/// `WorkMeter+ManualClock.swift`). The meter and the workloads it measures need nothing else of
+/// the recorder, so the imaging fuzz target compiles them without it.
+package protocol AdvancingClock: Sendable {
+    /// Moves the clock forward by `duration`.
+    func advance(by duration: Duration)
+}
+
 /// Counts the work the workloads do and turns it into time, for the simulated display's virtual
 /// time; or, when calibrating, measures each piece's thread CPU time beside its count.
 ///
@@ -109,7 +117,7 @@ package final class WorkMeter: @unchecked Sendable {
     // @unchecked: `samples` is guarded by `lock`; the other fields are immutable.
     package enum Mode: Sendable {
         /// Advance `clock` by the price of each piece.
-        case pricing(CostModel, ManualClock)
+        case pricing(CostModel, any AdvancingClock)
         /// Record each piece's thread CPU time.
         case calibrating
     }
@@ -128,7 +136,7 @@ package final class WorkMeter: @unchecked Sendable {
     package init(_ mode: Mode) { self.mode = mode }
 
     /// A meter that prices work with `model` on `clock`.
-    package static func pricing(_ model: CostModel, clock: ManualClock) -> WorkMeter { WorkMeter(.pricing(model, clock)) }
+    package static func pricing(_ model: CostModel, clock: any AdvancingClock) -> WorkMeter { WorkMeter(.pricing(model, clock)) }
 
     /// The samples a calibrating meter has recorded, in the order they ended.
     package var samples: [Sample] {
