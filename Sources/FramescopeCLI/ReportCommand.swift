@@ -64,7 +64,7 @@ enum ReportCommand: Command {
         let report = FrameAnalyzer.analyze(consume trace, options: options)
         switch format {
         case "markdown": printUntrusted(report.markdown(source: source))
-        case "json": print(report.jsonValue(source: source).description)
+        case "json": report.writeJSON(source: source) { StandardOutput.write($0) }
         case "html": print(report.html(source: source), terminator: "")
         case "frames-jsonl", "frames-csv":
             FrameRows.write(report, trace: source, labels: labels, metadata: metadata, format: format == "frames-csv" ? .csv : .jsonLines) {

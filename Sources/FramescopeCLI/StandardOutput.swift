@@ -25,23 +25,29 @@ enum StandardOutput {
     static func write(_ bytes: some Collection<UInt8>) {
         firstFailure.withLock { failure in
             guard failure == nil else { return }
-            let contiguous = Array(bytes)
-            contiguous.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = systemWrite(1, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        failure = String(cString: strerror(errno)).lowercasingFirstWord
-                        return
-                    }
-                    if written == 0 {
-                        failure = "the system accepted none of \(buffer.count - offset) bytes"
-                        return
-                    }
-                    offset += written
-                }
+            // Written in place when the bytes are contiguous (an array, a string's UTF-8), else
+            // copied once.
+            let written: Void? = bytes.withContiguousStorageIfAvailable { writeAll(UnsafeRawBufferPointer($0), &failure) }
+            if written == nil { Array(bytes).withUnsafeBytes { writeAll($0, &failure) } }
+        }
+    }
+
+    /// Writes the whole buffer to file descriptor 1, retrying short writes; records the failure.
+    private static func writeAll(_ buffer: UnsafeRawBufferPointer, _ failure: inout String?) {
+        guard let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let written = systemWrite(1, base + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = String(cString: strerror(errno)).lowercasingFirstWord
+                return
             }
+            if written == 0 {
+                failure = "the system accepted none of \(buffer.count - offset) bytes"
+                return
+            }
+            offset += written
         }
     }
 }
