@@ -22,15 +22,15 @@ package enum AvailableProcessors {
         var online = 1
         var affinity: Int?
         var quota: String?
-        #if canImport(Glibc)
+        #if canImport(Glibc) || canImport(Darwin)
         online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        #endif
+        #if canImport(Glibc)
         var mask = [UInt64](repeating: 0, count: 16)  // 1,024 processors, glibc's cpu_set_t
         if mask.withUnsafeMutableBytes({ schedGetAffinity(0, $0.count, $0.baseAddress!) }) == 0 {
             affinity = mask.reduce(0) { $0 + $1.nonzeroBitCount }
         }
         quota = smallFile("/sys/fs/cgroup/cpu.max")
-        #elseif canImport(Darwin)
-        online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         #endif
         return count(online: online, affinity: affinity, cpuMax: quota)
     }()

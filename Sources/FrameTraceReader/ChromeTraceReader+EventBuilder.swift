@@ -474,7 +474,7 @@ extension ChromeTraceReader.EventTokenizer {
 
     /// Adds a scalar argument of the event being read, reusing the scratch array's slots.
     @inline(__always)
-    private mutating func appendArgument(_ argument: ChromeTraceReader.ScratchArgument) {
+    mutating func appendArgument(_ argument: ChromeTraceReader.ScratchArgument) {
         if argumentCount < arguments.count {
             arguments[argumentCount] = argument
         } else {

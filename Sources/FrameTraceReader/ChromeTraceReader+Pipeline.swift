@@ -38,7 +38,7 @@ extension ChromeTraceReader.Parser {
         case .always: return true
         case .automatic:
             return scanner.count - scanner.position >= ChromeTraceReader.EventPipeline.minimumBytes
-                && ChromeTraceReader.EventPipeline.processorCount >= 2
+                && AvailableProcessors.count >= 2
         }
         #else
         return false
@@ -93,12 +93,9 @@ extension ChromeTraceReader.EventTokenizer {
     @inline(__always)
     mutating func load(_ batch: ChromeTraceReader.EventPipeline.Batch, _ element: Int, arguments source: UnsafePointer<ChromeTraceReader.ScratchArgument>) {
         event = batch.events[element]
+        argumentCount = 0
         let start = element == 0 ? 0 : batch.argumentEnds[element - 1]
-        argumentCount = batch.argumentEnds[element] - start
-        for offset in 0..<argumentCount {
-            let argument = source[start + offset]
-            if offset < arguments.count { arguments[offset] = argument } else { arguments.append(argument) }
-        }
+        for position in start..<batch.argumentEnds[element] { appendArgument(source[position]) }
     }
 
     /// Reads elements of the event array into `batch` until it is full or the array ends, as
@@ -189,8 +186,6 @@ extension ChromeTraceReader {
         /// Event arrays shorter than this are read on the calling thread: starting a thread
         /// costs more than the overlap would save.
         static let minimumBytes = 4 << 20
-        /// The processors this process can use at once (affinity and CPU quota counted).
-        static var processorCount: Int { AvailableProcessors.count }
 
         /// Tokenized elements of the event array, in input order, in memory of its own: a
         /// class's array properties are checked for exclusive access at run time on every use,
