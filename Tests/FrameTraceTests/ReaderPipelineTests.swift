@@ -33,25 +33,40 @@ struct ReaderPipelineTests {
         }
     }
 
-    /// Every JSON file under Tests/ and Traces/, and the third-party traces beside the repository.
-    static let corpus: [String] = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folders = [root.appendingPathComponent("Tests"), root.appendingPathComponent("Traces"),
-                       root.deletingLastPathComponent().appendingPathComponent("shared/traces/third-party")]
-        return folders.flatMap { folder -> [String] in
-            let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
-            return files.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0).path }
-        }
-    }()
+    /// Every JSON file under `folder` and its subfolders, sorted.
+    static func jsonFiles(under folder: URL) -> [String] {
+        let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+        return files.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0).path }
+    }
 
-    @Test("Every trace in the tests, the repository and the third-party corpus reads the same both ways")
-    func corpusReadsTheSame() throws {
-        #expect(Self.corpus.count >= 100, "the corpus is found: \(Self.corpus.count) files")
-        for path in Self.corpus {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// Every JSON file under Tests/ and Traces/.
+    static let repositoryCorpus = jsonFiles(under: root.appendingPathComponent("Tests")) + jsonFiles(under: root.appendingPathComponent("Traces"))
+    /// `shared/traces/third-party` beside the repository.
+    static let thirdPartyFolder = root.deletingLastPathComponent().appendingPathComponent("shared/traces/third-party")
+
+    /// Reads the files both ways, with every argument and with a selection.
+    static func expectCorpusReadsTheSame(_ paths: [String]) throws {
+        for path in paths {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
             Self.expectSameBothWays(bytes, path)
             Self.expectSameBothWays(bytes, path + " (analysis keys)", arguments: .only(["frame", "budget-ns", "layerTreeId"]))
         }
+    }
+
+    @Test("Every trace in the tests and the repository reads the same both ways")
+    func corpusReadsTheSame() throws {
+        #expect(Self.repositoryCorpus.count >= 70, "the repository's traces are found: \(Self.repositoryCorpus.count) files")
+        try Self.expectCorpusReadsTheSame(Self.repositoryCorpus)
+    }
+
+    @Test(
+        "Every third-party trace reads the same both ways",
+        .enabled(if: FileManager.default.fileExists(atPath: thirdPartyFolder.path), "shared/traces/third-party is not beside this clone; third-party checks skipped"))
+    func thirdPartyReadsTheSame() throws {
+        let paths = Self.jsonFiles(under: Self.thirdPartyFolder)
+        #expect(paths.count >= 40, "the third-party traces are found: \(paths.count) files")
+        try Self.expectCorpusReadsTheSame(paths)
     }
 
     /// A trace of `count` events over several batches: complete, begin/end, instants, counters,
