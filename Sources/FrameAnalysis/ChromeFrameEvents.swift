@@ -1,40 +1,48 @@
 import FrameTrace
 
-/// Chrome's own frame accounting in one renderer process, read as Chrome DevTools builds its
-/// Frames track.
+/// Chrome's own frame accounting in one renderer process: the compositor's `PipelineReporter`
+/// slices where the trace has them, else the `BeginFrame`/`DrawFrame`/`DroppedFrame` instants
+/// DevTools' Frames track was built from.
 ///
 /// Two generations of events carry it, and the newer wins when both are present:
 ///
 /// - **`PipelineReporter`** async slices (Chrome ~M90 on), one per frame and reporter; the
 ///   outcome is `args.chrome_frame_reporter.state`. `STATE_PRESENTED_ALL` is a frame shown on
-///   time, `STATE_PRESENTED_PARTIAL` a frame shown with some of its updates missing (counted and
-///   shown, on time), `STATE_DROPPED` a frame Chrome dropped (late by one vsync), and
-///   `STATE_NO_UPDATE_DESIRED` no frame at all: nothing needed drawing. Each
-///   (`layer_tree_host_id`, `frame_sequence`) is one frame however many reporters it has. A
-///   second reporter of the same frame (`frame_type` `FORKED`) tracks its main-thread part: when
-///   the main reporter presented the frame but the forked one dropped or partially presented
-///   it, the frame counts as partially presented (shown on time, the main thread's update
-///   missing). A frame with only a forked reporter takes that reporter's state.
+///   time, `STATE_PRESENTED_PARTIAL` a frame shown with some of its updates missing,
+///   `STATE_DROPPED` a frame Chrome dropped (a wanted update not shown at its vsync: late by one
+///   vsync), and `STATE_NO_UPDATE_DESIRED` no frame at all: nothing needed drawing. Each
+///   (`layer_tree_host_id`, `frame_sequence`) is one frame however many reporters it has. When
+///   the main thread is still busy with a frame at the next vsync, Chrome forks its reporter:
+///   the copy (`frame_type` `FORKED`) settles what the compositor showed at that vsync, and the
+///   original keeps the main-thread stage and ends when that update is presented. The
+///   original decides the outcome; when it presented the frame but its forked copy dropped or
+///   partially presented it, the frame counts as partially presented (shown, the main thread's
+///   update missing at that vsync). A frame with only a forked reporter takes that one's state.
+///   A partial outcome counts only where a reporter of the frame says it affects smoothness
+///   (`affects_smoothness`, absent in older traces: then it counts): Chrome's smoothness
+///   metrics count no other, and nothing on screen was animating. A dropped frame is late
+///   either way; how many of them affect smoothness is kept beside the count.
 /// - **`BeginFrame` / `DrawFrame` / `DroppedFrame`** instants (`args.frameSeqId`,
 ///   `args.layerTreeId`), as DevTools' begin-frame queue reads them: every BeginFrame is
 ///   pending; a `DroppedFrame` marks its sequence dropped; a `DrawFrame` settles every pending
 ///   frame up to its sequence: the drawn one is a presented frame, earlier ones are frames only if
-///   they were dropped (otherwise Chrome had nothing to draw: idle, not a frame).
+///   they were dropped (otherwise Chrome had nothing to draw: idle, not a frame). Current Chrome
+///   writes `DroppedFrame` only for a dropped frame that affects smoothness.
 ///
 /// Each frame starts at its vsync (the event's `ts`) and its deadline is one interval later.
-/// Only events of the process that owns the analysis' main thread count: a page's frames are its
-/// renderer's, not the browser UI's.
+/// Only events of the analysed renderer process count: a page's frames are its renderer's, not
+/// the browser UI's.
 ///
 /// **Lanes and hitch cause.** A frame from `PipelineReporter` carries the stages of the reporter
-/// that decided its outcome as lanes (``ChromePipeline``): per lane the stages' summed durations
-/// and their extent; Chrome states no per-stage deadline, so lanes have none. A dropped frame's
-/// cause is its stage that overran most: the stage whose duration exceeds its typical duration
-/// (the median of that stage over this renderer's presented frames; with no presented sample, 0,
-/// so that with nothing presented the longest stage is named) by the most. ``FrameReport/Frame/hitchCause``
-/// is that stage's lane's cause (`commit` for the main lane) and ``FrameReport/Frame/hitchStage``
-/// the stage's name. A dropped frame with no stage data (the older events record none) or whose
-/// stages all ran within their typical durations gets `unknown`. Presented and partially presented
-/// frames were shown at their vsync, so their cause is `none`.
+/// that decided its outcome as lanes (``ChromePipeline``). Why a dropped frame was late is
+/// ``FrameReport/HitchHold``: the stages of *every* reporter of the process are the pipeline's
+/// work (``laneWork``), and the first lane still busy at the frame's deadline held it (the main
+/// thread still in an earlier frame's `SendBeginMainFrameToCommit`, raster or activation pending,
+/// the GPU not done presenting). Only when no lane was busy then does the frame's own stage that
+/// overran most name the cause: the stage whose duration exceeds its typical duration (the median
+/// of that stage over this renderer's presented frames; with no presented sample, 0) by the most.
+/// A dropped frame with neither gets `unknown`. Presented and partially presented frames were
+/// shown at their vsync, so their cause is `none`.
 struct ChromeFrameEvents {
     /// One frame as Chrome reported it.
     struct Reported {
@@ -42,10 +50,14 @@ struct ChromeFrameEvents {
         var outcome: FrameReport.Frame.Outcome
         /// The stages of the reporter that decided the outcome; empty for the older events.
         var stages: [ChromeStage] = []
+        /// Whether a reporter of the frame says it affects smoothness; `nil` when none says.
+        var affectsSmoothness: Bool? = nil
+        /// The frame's key, for the reporters' stages to find it; `nil` for the older events.
+        fileprivate var key: FrameKey? = nil
     }
 
     /// One frame of one layer tree; reporters without a sequence each get a key of their own.
-    private struct FrameKey: Hashable {
+    fileprivate struct FrameKey: Hashable {
         var layerTree: Int64
         var sequence: Int64
     }
@@ -60,16 +72,22 @@ struct ChromeFrameEvents {
     }
 
     private var reporters: [Reported] = []
-    private var reporterSkipped = (noUpdate: 0, forked: 0, unknown: 0)
+    private var reporterSkipped = (noUpdate: 0, forked: 0, unknown: 0, notSmooth: 0)
     private var beginFrames: [(timestamp: Int64, layerTree: Int64, sequence: Int64)] = []
     private var legacy: [Reported] = []
     private var legacyIdle = 0
+    /// Every reporter's counted stages, with the frame each reporter was for.
+    private var reporterStages: [(key: FrameKey, stages: [ChromeStage])] = []
+    /// `DroppedFrame` instants in the process: Chrome's own count of dropped frames that affect
+    /// smoothness.
+    private(set) var droppedFrameEvents = 0
 
     static let pipelineReporter = "PipelineReporter"
     static let stateKey = "chrome_frame_reporter.state"
     static let frameTypeKey = "chrome_frame_reporter.frame_type"
     static let sequenceKey = "chrome_frame_reporter.frame_sequence"
     static let layerTreeHostKey = "chrome_frame_reporter.layer_tree_host_id"
+    static let affectsSmoothnessKey = "chrome_frame_reporter.affects_smoothness"
     static let legacySequenceKey = "frameSeqId"
     static let legacyLayerTreeKey = "layerTreeId"
 
@@ -83,7 +101,8 @@ struct ChromeFrameEvents {
         // One frame per (layer tree, sequence): its main reporter's outcome, made partial when a
         // forked reporter of the same frame says its main-thread part missed it.
         // `mainEvent`/`forkedEvent`: the position in `trace.events` of the reporter whose state is kept.
-        var byFrame: [FrameKey: (vsync: Int64, main: ReporterState?, forked: ReporterState?, mainEvent: Int, forkedEvent: Int)] = [:]
+        var byFrame: [FrameKey: (vsync: Int64, main: ReporterState?, forked: ReporterState?, mainEvent: Int, forkedEvent: Int, smooth: Bool?)] = [:]
+        var keyOfReporter: [Int: FrameKey] = [:]
         var unkeyed = 0
         var legacyEvents: [(timestamp: Int64, kind: UInt8, layerTree: Int64, sequence: Int64, order: Int)] = []
         for (order, event) in trace.events.enumerated() where event.thread.processID == processID {
@@ -105,7 +124,9 @@ struct ChromeFrameEvents {
                     key = FrameKey(layerTree: Int64.min, sequence: Int64(unkeyed))
                     unkeyed += 1
                 }
-                var entry = byFrame[key] ?? (vsync: event.timestamp, main: nil, forked: nil, mainEvent: -1, forkedEvent: -1)
+                keyOfReporter[order] = key
+                var entry = byFrame[key] ?? (vsync: event.timestamp, main: nil, forked: nil, mainEvent: -1, forkedEvent: -1, smooth: nil)
+                if case .bool(let smooth) = arguments[Self.affectsSmoothnessKey] { entry.smooth = (entry.smooth ?? false) || smooth }
                 if isForked {
                     if entry.forked != nil { reporterSkipped.forked += 1 }
                     entry.forked = state
@@ -117,6 +138,7 @@ struct ChromeFrameEvents {
                 }
                 byFrame[key] = entry
             } else if event.phase == .instant, let kind = [beginName, drawName, droppedName].firstIndex(of: event.name) {
+                if kind == 2 { droppedFrameEvents += 1 }
                 let arguments = trace.argumentLists[Int(event.arguments)]
                 guard let sequence = arguments[Self.legacySequenceKey]?.integerValue else { continue }
                 let layerTree = arguments[Self.legacyLayerTreeKey]?.integerValue ?? -1
@@ -124,7 +146,7 @@ struct ChromeFrameEvents {
             }
         }
         let stages = reporterName.map { ChromePipeline.stagesByReporter(trace: trace, processID: processID, reporterName: $0) } ?? [:]
-        for entry in byFrame.values {
+        for (frameKey, entry) in byFrame {
             // The main reporter decides; a frame with only a forked reporter takes its state.
             if entry.main != nil, entry.forked != nil { reporterSkipped.forked += 1 }
             switch entry.main ?? entry.forked {
@@ -136,10 +158,18 @@ struct ChromeFrameEvents {
                 if outcome == .presented, entry.main != nil, case .frame(let forked) = entry.forked, forked == .dropped || forked == .partial {
                     outcome = .partial
                 }
+                // Chrome's smoothness metrics count a partial frame only when it affects smoothness.
+                if outcome == .partial, entry.smooth == false {
+                    outcome = .presented
+                    reporterSkipped.notSmooth += 1
+                }
                 let decidingReporter = entry.main != nil ? entry.mainEvent : entry.forkedEvent
-                reporters.append(Reported(vsync: entry.vsync, outcome: outcome, stages: stages[decidingReporter] ?? []))
+                reporters.append(
+                    Reported(vsync: entry.vsync, outcome: outcome, stages: stages[decidingReporter] ?? [], affectsSmoothness: entry.smooth, key: frameKey))
             }
         }
+        reporterStages = stages.compactMap { order, list in keyOfReporter[order].map { (key: $0, stages: list) } }
+            .sorted { ($0.stages.first?.start ?? 0, $0.key.sequence) < ($1.stages.first?.start ?? 0, $1.key.sequence) }
         reporters.sort { ($0.vsync, $0.outcome.rawValue) < ($1.vsync, $1.outcome.rawValue) }
         legacyEvents.sort { ($0.timestamp, $0.order) < ($1.timestamp, $1.order) }
         settleLegacy(legacyEvents)
@@ -207,11 +237,17 @@ struct ChromeFrameEvents {
     }
 
     /// The frames, or `nil` when this process recorded no Chrome frame outcome.
+    ///
+    /// With them come the pipeline's work for the hold rule (``laneWork``), each dropped frame's
+    /// need (every lane done by its deadline) and, for a dropped frame whose lanes were all done
+    /// then, its own stage that overran most as the hold to fall back on.
     func frames(interval: Int64) -> FrameAnalyzer.FoundFrames? {
         let usesReporters = !reporters.isEmpty
         let reported = usesReporters ? reporters : legacy
         guard !reported.isEmpty else { return nil }
         let typical = ChromePipeline.typicalDurations(reported.filter { $0.outcome == .presented }.map(\.stages))
+        var needs: [FrameAnalyzer.LaneNeed] = []
+        var fallback: [Int: FrameReport.HitchHold] = [:]
         let frames = reported.enumerated().map { index, reportedFrame in
             let deadline = reportedFrame.vsync.addingSaturating(interval)
             // A dropped frame was shown one vsync late; every other outcome was on time.
@@ -220,23 +256,51 @@ struct ChromeFrameEvents {
                 index: index, vsync: reportedFrame.vsync, deadline: deadline, workStart: reportedFrame.vsync, commitEnd: end,
                 outcome: reportedFrame.outcome)
             frame.lanes = ChromePipeline.lanes(of: reportedFrame.stages)
+            frame.affectsSmoothness = reportedFrame.affectsSmoothness
             if reportedFrame.outcome == .dropped {
+                frame.hitchCause = .unknown
+                needs.append(FrameAnalyzer.LaneNeed(frame: index, needs: ChromePipeline.heldLanes.map { ($0, deadline) }))
                 if let stage = ChromePipeline.overrunStage(reportedFrame.stages, typical: typical) {
-                    frame.hitchCause = stage.lane.hitchCause ?? .unknown
-                    frame.hitchStage = stage.name
-                } else {
-                    frame.hitchCause = .unknown
+                    fallback[index] = FrameReport.HitchHold(
+                        lane: stage.lane, stage: stage.name, frame: index, start: stage.start, end: stage.end, wasPending: false)
                 }
             }
             return frame
         }
-        let detail: String
+        var detail: String
         if usesReporters {
             detail = "PipelineReporter states; \(reporterSkipped.noUpdate) no-update-desired, \(reporterSkipped.forked) forked or repeated reporters"
                 + (reporterSkipped.unknown > 0 ? ", \(reporterSkipped.unknown) without a known state" : "") + " not counted as frames"
+            if reporterSkipped.notSmooth > 0 {
+                detail += "; \(reporterSkipped.notSmooth) partially presented frames that do not affect smoothness counted as presented"
+            }
         } else {
             detail = "BeginFrame/DrawFrame/DroppedFrame; \(legacyIdle) idle BeginFrames (nothing drawn) not counted as frames"
         }
-        return FrameAnalyzer.FoundFrames(source: .chromeFrames, detail: detail, frames: frames)
+        var found = FrameAnalyzer.FoundFrames(source: .chromeFrames, detail: detail, frames: frames)
+        found.needs = needs
+        found.fallbackHolds = fallback
+        found.chromeDroppedFrameEvents = droppedFrameEvents
+        if usesReporters {
+            var positionOfKey: [FrameKey: Int] = [:]
+            for (index, frame) in reported.enumerated() { if let key = frame.key { positionOfKey[key] = index } }
+            found.laneWork = laneWork(framePosition: { positionOfKey[$0] })
+        }
+        return found
+    }
+
+    /// The work of every reporter's stages that can hold a frame (``ChromePipeline/heldLanes``),
+    /// each with the report position of the frame its reporter was for, when that is a frame.
+    /// A stage two reporters of one frame both hold (the forked copy's) counts once.
+    private func laneWork(framePosition: (FrameKey) -> Int?) -> [LaneWork] {
+        var seen = Set<ChromeStage>()
+        var result: [LaneWork] = []
+        for (key, stages) in reporterStages {
+            for stage in stages where ChromePipeline.heldLanes.contains(stage.lane) && ChromePipeline.holdingStages.contains(stage.name) {
+                guard seen.insert(stage).inserted else { continue }
+                result.append(LaneWork(lane: stage.lane, stage: stage.name, frame: framePosition(key), start: stage.start, end: stage.end))
+            }
+        }
+        return result
     }
 }

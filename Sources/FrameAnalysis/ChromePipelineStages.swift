@@ -45,6 +45,19 @@ enum ChromePipeline {
         presentationStage: .gpu,
     ]
 
+    /// The lanes whose work can hold a later frame, in the order a frame needs them done: the
+    /// main thread's update, its commit and activation, the compositor's submit, the GPU's
+    /// presentation. The compositor's first stage (`BeginImplFrameToSendBeginMainFrame`) is not
+    /// among the holders: it lasts until the next vsync whenever the main thread is busy, so it
+    /// shows waiting, not work.
+    static let heldLanes: [Lane] = [.main, .raster, .compositor, .gpu]
+
+    /// The stages whose work can hold a later frame (see ``heldLanes``).
+    static let holdingStages: Set<String> = [
+        "SendBeginMainFrameToCommit", "Commit", "EndCommitToActivation", "Activation", "EndActivateToSubmitCompositorFrame",
+        presentationStage,
+    ]
+
     /// The stage from submitting the compositor frame to its presentation (the GPU/viz process).
     static let presentationStage = "SubmitCompositorFrameToPresentationCompositorFrame"
 

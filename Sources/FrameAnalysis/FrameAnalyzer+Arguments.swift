@@ -13,7 +13,8 @@ extension FrameAnalyzer {
         FrameContract.Key.index, FrameContract.Key.sinceVsync, FrameContract.Key.budget, FrameContract.Key.sinceInput,
         FrameContract.Key.ignored, FrameContract.Key.renderedFrame, FrameContract.Key.untilDeadline, FrameContract.Key.untilPresent,
         FrameContract.Key.sinceRequest, ChromeFrameEvents.stateKey, ChromeFrameEvents.frameTypeKey, ChromeFrameEvents.sequenceKey,
-        ChromeFrameEvents.layerTreeHostKey, ChromeFrameEvents.legacySequenceKey, ChromeFrameEvents.legacyLayerTreeKey,
+        ChromeFrameEvents.layerTreeHostKey, ChromeFrameEvents.affectsSmoothnessKey, ChromeFrameEvents.legacySequenceKey,
+        ChromeFrameEvents.legacyLayerTreeKey, ChromeRenderers.processIDKey, ChromeRenderers.parentKey, ChromeRenderers.outermostKey,
     ]
 
     /// Tells the keys in ``argumentKeys`` from the rest, mostly by first byte and length.

@@ -165,7 +165,7 @@ extension FrameAnalyzer {
                 if !renderByFrame.isEmpty, let works = renderByFrame[index] {
                     var cost: Int64 = 0
                     for work in works { cost = cost.addingSaturating(work.end.subtractingSaturating(work.start)) }
-                    let deadline = works.compactMap(\.deadline).first ?? frame.deadline.addingSaturating(interval)
+                    let deadline = renderDeadline(of: works, commitDeadline: frame.deadline, interval: interval)
                     frame.lanes.append(
                         FrameReport.LaneTiming(
                             lane: .render, costNanoseconds: cost, start: works.map(\.start).min(), end: works.map(\.end).max(),

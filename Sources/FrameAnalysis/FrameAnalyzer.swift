@@ -7,6 +7,10 @@ public struct AnalysisOptions: Sendable {
     public var framesPerSecond: Double?
     /// The main thread, overriding every other rule (`--main-thread PID:TID`).
     public var mainThread: ThreadKey?
+    /// The process to analyse (`--process PID`): its main thread is the one named like a main
+    /// thread (`CrRendererMain` for a Chrome renderer), else its busiest. Wins over every rule
+    /// but ``mainThread``.
+    public var processID: Int64? = nil
     /// How many worst frames to list (`--top`).
     public var worstFrameCount: Int
     /// Names of spans or instants that mark frames (`--frame-marker NAME`), tried after
@@ -103,13 +107,19 @@ public enum FrameAnalyzer {
         let interval = measured.interval
         let perFrameMain = measured.accounting.finish(
             into: &frames, categoryNames: names.names, spanNames: trace.symbols, onAllCores: measured.onAllCores)
+        for (index, hold) in measured.holds {
+            frames[index].hitchHold = hold
+            frames[index].hitchCause = hold.lane.hitchCause ?? .unknown
+            frames[index].hitchStage = hold.stage
+        }
         assignLanes(
             &frames, render: measured.render, renderByCategory: measured.renderByCategory, categoryNames: names.names, jobs: measured.jobs,
             interval: interval)
-        let method = FrameReport.Method(
+        var method = FrameReport.Method(
             frameIntervalNanoseconds: interval, frameIntervalSource: measured.intervalSource, mainThread: measured.main,
             mainThreadName: measured.main.flatMap { trace.threadName($0) }, mainThreadRule: measured.mainRule,
             frameSource: measured.found.source, frameSourceDetail: measured.found.detail, clock: trace.metadata.clock)
+        method.otherRenderers = measured.otherRenderers
         // The lanes' figures and the rest of the report only read the frames: on all cores, the
         // one is made beside the other.
         let onAllCores = measured.onAllCores
@@ -119,6 +129,7 @@ public enum FrameAnalyzer {
             var summary = summarize(frames, interval: interval, mainOutside: measured.accounting.mainOutsideFrames)
             summary.backgroundInFramesNanoseconds = measured.accounting.backgroundInFrames
             summary.backgroundOutsideFramesNanoseconds = measured.accounting.backgroundOutsideFrames
+            summary.chromeDroppedFrameEvents = measured.found.chromeDroppedFrameEvents
             let measuredTime = summary.measuredNanoseconds
             // A category's per-frame summary counts 0 in every frame it did not run in, without
             // writing those zeros out: O(its frames), not O(all frames), per category.
@@ -175,6 +186,10 @@ public enum FrameAnalyzer {
         var input: FrameReport.InputFigures?
         /// Whether the trace is large enough for the analysis to use all cores (``parallelSpans``).
         var onAllCores: Bool
+        /// Each late frame's hold, by report position.
+        var holds: [Int: FrameReport.HitchHold] = [:]
+        /// Chrome renderers other than the analysed one that recorded frames.
+        var otherRenderers: [FrameReport.RendererFrames] = []
     }
 
     /// Finds the main thread, the frame interval and the frames, and sweeps each thread's spans
@@ -208,6 +223,21 @@ public enum FrameAnalyzer {
         }
         // Input latency needs only the frames' commit ends, which are final here.
         let input = inputFigures(of: trace, frames: frames)
+        // Other renderers that drew frames, for the reader to pick one with --process.
+        var otherRenderers: [FrameReport.RendererFrames] = []
+        if found.source == .chromeFrames {
+            for key in ChromeRenderers.rendererMains(allThreads, spans: spans) where key.processID != main?.processID {
+                guard !otherRenderers.contains(where: { $0.processID == key.processID }),
+                      let frames = ChromeFrameEvents(trace: trace, processID: key.processID).frames(interval: interval)?.frames, !frames.isEmpty
+                else { continue }
+                otherRenderers.append(
+                    FrameReport.RendererFrames(
+                        processID: key.processID, frames: frames.count, droppedFrames: frames.reduce(0) { $0 + ($1.outcome == .dropped ? 1 : 0) }))
+            }
+        }
+        let holds = findHolds(
+            found: found, render: render, spans: spans, mainSpans: mainSpans, main: main, threads: allThreads, interval: interval,
+            names: names, symbols: trace.symbols)
         trace.events = []
         trace.argumentLists = [[]]
 
@@ -239,7 +269,7 @@ public enum FrameAnalyzer {
             main: main, mainRule: mainRule, interval: interval, intervalSource: intervalSource, found: found, names: names, totals: sums.totals,
             accounting: sums.accounting, threads: threads, render: render,
             renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names), jobs: jobs, input: input,
-            onAllCores: onAllCores)
+            onAllCores: onAllCores, holds: holds, otherRenderers: otherRenderers)
     }
 
     /// The name self time of a category is reported under: a frame span's own time, not covered
@@ -270,14 +300,21 @@ public enum FrameAnalyzer {
         of trace: Trace, threads: [TraceThread], spans: SpanIndex, options: AnalysisOptions
     ) -> (ThreadKey?, FrameReport.MainThreadRule) {
         if let chosen = options.mainThread { return (chosen, .option) }
-        if let main = trace.metadata.mainThread { return (main, .traceMetadata) }
-        var best: (rank: Int, busy: Int64, key: ThreadKey)?
-        for thread in threads {
-            guard let name = thread.name?.lowercased(), let rank = mainThreadNames.firstIndex(of: name) else { continue }
-            let candidate = (rank: -rank, busy: spans.busyTime(on: thread.key), key: thread.key)
-            if best.map({ (candidate.rank, candidate.busy, $0.key) > ($0.rank, $0.busy, candidate.key) }) ?? true { best = candidate }
+        if let process = options.processID {
+            let mine = threads.filter { $0.key.processID == process }
+            if let named = namedMainThread(mine, spans: spans) { return (named, .process) }
+            if let busiest = mine.map(\.key).max(by: { (spans.busyTime(on: $0), $1) < (spans.busyTime(on: $1), $0) }) {
+                return (busiest, .process)
+            }
         }
-        if let best { return (best.key, .threadName) }
+        if let main = trace.metadata.mainThread { return (main, .traceMetadata) }
+        let renderers = ChromeRenderers.rendererMains(threads, spans: spans)
+        if let page = ChromeRenderers.pageProcess(of: trace), let main = renderers.first(where: { $0.processID == page }) {
+            return (main, .pageRenderer)
+        }
+        if let named = namedMainThread(threads, spans: spans) {
+            return (named, renderers.count > 1 && renderers.first == named ? .busiestRenderer : .threadName)
+        }
         let withSpans = spans.threads.indices.filter { !spans.spans(inSlot: $0).isEmpty }
         if let busiest = withSpans.max(by: {
             (spans.busyTime(inSlot: $0), spans.threads[$1]) < (spans.busyTime(inSlot: $1), spans.threads[$0])
@@ -287,6 +324,17 @@ public enum FrameAnalyzer {
         return (nil, .none)
     }
 
+    /// The thread named most like a main thread (``mainThreadNames``, in order), the busiest on ties.
+    static func namedMainThread(_ threads: [TraceThread], spans: SpanIndex) -> ThreadKey? {
+        var best: (rank: Int, busy: Int64, key: ThreadKey)?
+        for thread in threads {
+            guard let name = thread.name?.lowercased(), let rank = mainThreadNames.firstIndex(of: name) else { continue }
+            let candidate = (rank: -rank, busy: spans.busyTime(on: thread.key), key: thread.key)
+            if best.map({ (candidate.rank, candidate.busy, $0.key) > ($0.rank, $0.busy, candidate.key) }) ?? true { best = candidate }
+        }
+        return best?.key
+    }
+
     // MARK: - Frames
 
     /// Frames and where they came from.
@@ -294,6 +342,15 @@ public enum FrameAnalyzer {
         var source: FrameReport.FrameSource
         var detail: String
         var frames: [FrameReport.Frame]
+        /// Work in the pipeline's lanes that a source states apart from its frames' own lanes
+        /// (every Chrome reporter's stages), for the hold rule.
+        var laneWork: [LaneWork] = []
+        /// The late frames' needs, where the source decides lateness itself (Chrome's dropped frames).
+        var needs: [LaneNeed] = []
+        /// Holds to name when no lane was busy at a frame's need (Chrome: the stage that overran most).
+        var fallbackHolds: [Int: FrameReport.HitchHold] = [:]
+        /// Chrome's `DroppedFrame` events in the analysed process.
+        var chromeDroppedFrameEvents: Int? = nil
     }
 
     static func findFrames(
@@ -426,6 +483,11 @@ public enum FrameAnalyzer {
         summary.hitchNanosecondsByCause = hitchByCause
         summary.partialFrames = partial
         summary.droppedFrames = dropped
+        if frames.indices.contains(where: { frames[$0].affectsSmoothness != nil }) {
+            summary.droppedFramesAffectingSmoothness = frames.indices.reduce(0) {
+                $0 + (frames[$1].outcome == .dropped && frames[$1].affectsSmoothness == true ? 1 : 0)
+            }
+        }
         return summary
     }
 

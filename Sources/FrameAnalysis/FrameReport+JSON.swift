@@ -94,6 +94,9 @@ extension FrameReport {
             ("frame-boundaries", .string(method.frameSource.identifier)),
             ("frame-boundaries-detail", .string(method.frameSourceDetail)),
             (FrameContract.Metadata.clock, method.clock.map(JSONValue.string) ?? .null),
+            ("other-renderers", .array(method.otherRenderers.map {
+                .object([("pid", .int($0.processID)), ("frames", .int(Int64($0.frames))), ("dropped-frames", .int(Int64($0.droppedFrames)))])
+            })),
         ])
     }
 
@@ -114,6 +117,8 @@ extension FrameReport {
             ("main-outside-frames-ns", .int(summary.mainOutsideFramesNanoseconds)),
             ("dropped-frames", .int(Int64(summary.droppedFrames))),
             ("partial-frames", .int(Int64(summary.partialFrames))),
+            ("dropped-frames-affecting-smoothness", summary.droppedFramesAffectingSmoothness.map { .int(Int64($0)) } ?? .null),
+            ("chrome-dropped-frame-events", summary.chromeDroppedFrameEvents.map { .int(Int64($0)) } ?? .null),
             ("background-in-frames-ns", .int(summary.backgroundInFramesNanoseconds)),
             ("background-outside-frames-ns", .int(summary.backgroundOutsideFramesNanoseconds)),
             ("hitch-ns-by-cause", .object(summary.hitchNanosecondsByCause.sorted { $0.key < $1.key }.map { ($0.key.identifier, .int($0.value)) })),
@@ -139,6 +144,8 @@ extension FrameReport.Frame {
             })),
             (FrameContract.Timeline.causeKey, .string(hitchCause.identifier)),
             ("hitch-stage", hitchStage.map(JSONValue.string) ?? .null),
+            ("hitch-hold", hitchHold.map(\.jsonValue) ?? .null),
+            ("affects-smoothness", affectsSmoothness.map(JSONValue.bool) ?? .null),
             ("presented-ns", presentation.map(JSONValue.int) ?? .null),
             ("background-feed", feed.map { feed in
                 .object([
@@ -147,6 +154,19 @@ extension FrameReport.Frame {
                 ])
             } ?? .null),
         ]
+    }
+}
+
+extension FrameReport.HitchHold {
+    var jsonValue: JSONValue {
+        func contributors(_ list: [FrameReport.Contributor]) -> JSONValue {
+            .array(list.map { .object([("name", .string($0.name)), ("ns", .int($0.nanoseconds))]) })
+        }
+        return .object([
+            ("lane", .string(lane.identifier)), ("stage", stage.map(JSONValue.string) ?? .null),
+            ("frame", frame.map { .int(Int64($0)) } ?? .null), ("start-ns", .int(start)), ("end-ns", .int(end)),
+            ("pending", .bool(wasPending)), ("work", contributors(work)), ("spans", contributors(spans)),
+        ])
     }
 }
 

@@ -62,6 +62,14 @@ extension FrameReport {
         case option
         /// The trace's metadata designates it.
         case traceMetadata = "trace-metadata"
+        /// The main thread of the process the analysis options named (the CLI's `--process`).
+        case process = "process-option"
+        /// The renderer main thread of the page's own process: the main frame's, as Chrome's
+        /// `FrameCommittedInBrowser` names it (``ChromeRenderers``).
+        case pageRenderer = "page-renderer"
+        /// The busiest of several `CrRendererMain` threads: the trace does not say which
+        /// renderer is the page's.
+        case busiestRenderer = "busiest-renderer"
         /// Its name is a main thread's (`main`, `CrRendererMain`, ...).
         case threadName = "thread-name"
         /// It is the busiest thread.
@@ -72,10 +80,13 @@ extension FrameReport {
         /// What JSON keeps.
         public var identifier: String { rawValue }
 
-        /// For people: `--main-thread`, `trace metadata`, `thread name`, `busiest thread`, `no threads`.
+        /// For people: `--main-thread`, `--process`, `trace metadata`, the page's renderer, `thread name`, `busiest thread`, `no threads`.
         public var description: String {
             switch self {
             case .option: "--main-thread"
+            case .process: "--process"
+            case .pageRenderer: "the page's renderer: FrameCommittedInBrowser"
+            case .busiestRenderer: "the busiest CrRendererMain: no FrameCommittedInBrowser says which is the page's"
             case .traceMetadata: "trace metadata"
             case .threadName: "thread name"
             case .busiestThread: "busiest thread"

@@ -20,6 +20,12 @@ extension FrameReport {
             ["frames from", method.frameSource.phrase],
         ]
         if !method.frameSourceDetail.isEmpty { how.rows.append(["", method.frameSourceDetail]) }
+        for (position, renderer) in method.otherRenderers.enumerated() {
+            how.rows.append([
+                position == 0 ? "other renderers" : "",
+                "pid \(renderer.processID): \(renderer.frames) frames, \(renderer.droppedFrames) dropped (--process \(renderer.processID))",
+            ])
+        }
         if method.clock == TraceMetadata.virtualClock {
             how.rows.append(["time", "virtual: each piece of work priced from what it counted, on a simulated device"])
         } else if method.clock == TraceMetadata.cpuTimeClock {
@@ -40,8 +46,16 @@ extension FrameReport {
             ["frame delay", F.fixed(s.frameDelaySeconds, decimals: 3) + " s", "sum of (actual - expected) over late frames"],
         ]
         if method.frameSource == .chromeFrames {
-            overview.rows.insert(["dropped by Chrome", "\(s.droppedFrames)", "each shown one vsync late"], at: 4)
-            overview.rows.insert(["partially presented", "\(s.partialFrames)", "shown on time with some updates missing"], at: 5)
+            var dropped = "each shown one vsync late"
+            if let smooth = s.droppedFramesAffectingSmoothness { dropped += "; \(smooth) affect smoothness" }
+            overview.rows.insert(["dropped by Chrome", "\(s.droppedFrames)", dropped], at: 4)
+            if let events = s.chromeDroppedFrameEvents {
+                overview.rows.insert(
+                    ["Chrome's DroppedFrame events", "\(events)", "Chrome counts only dropped frames that affect smoothness (animating or scrolling)"], at: 5)
+            }
+            overview.rows.insert(
+                ["partially presented", "\(s.partialFrames)", "shown on time with some updates missing, affecting smoothness"],
+                at: s.chromeDroppedFrameEvents == nil ? 5 : 6)
         }
         if s.mainOutsideFramesNanoseconds > 0 {
             overview.rows.append(["main-thread work outside frames", F.milliseconds(s.mainOutsideFramesNanoseconds), ""])
@@ -63,6 +77,7 @@ extension FrameReport {
         tables.append(distribution)
 
         if let lanesTable { tables.append(lanesTable) }
+        if let holdsTable { tables.append(holdsTable) }
 
         if let input {
             var table = ReportTable(
@@ -100,7 +115,7 @@ extension FrameReport {
             let topSpans = entry.topSpans.map { "\($0.name) \(F.milliseconds($0.nanoseconds))" }.joined(separator: ", ")
             worst.rows.append([
                 "#\(frame.index)", F.milliseconds(frame.vsync.subtractingSaturating(frames.first?.vsync ?? 0)), F.milliseconds(frame.mainThreadNanoseconds),
-                F.milliseconds(frame.overrun), "\(missed)", frame.hitchCause == .none ? "-" : frame.hitchCause.identifier, topCategories, topSpans,
+                F.milliseconds(frame.overrun), "\(missed)", frame.causePhrase, topCategories, topSpans,
             ])
         }
         if !wide { worst.keepColumns([0, 1, 2, 3, 4, 5, 7]) }
@@ -163,6 +178,44 @@ extension FrameReport {
         }
         for (cause, nanoseconds) in summary.hitchNanosecondsByCause.sorted(by: { $0.key < $1.key }) where cause.lane.map({ lane in !lanes.contains { $0.lane == lane } }) ?? true {
             table.rows.append([cause.identifier, "-", "-", "-", "-", "-", F.milliseconds(nanoseconds), "hitch cause without lane figures"])
+        }
+        return table
+    }
+
+    /// Late frames grouped by the work that held them (``HitchHold``), in time order: the lane
+    /// and the work, when it ran, the frames it held and what filled it. `nil` without late frames
+    /// that have a hold.
+    var holdsTable: ReportTable? {
+        typealias F = ReportFormat
+        struct Key: Hashable {
+            var lane: Lane
+            var stage: String?
+            var frame: Int?
+            var start: Int64
+            var end: Int64
+        }
+        var groups: [Key: (hold: HitchHold, frames: [Int])] = [:]
+        for frame in frames {
+            guard let hold = frame.hitchHold else { continue }
+            let key = Key(lane: hold.lane, stage: hold.stage, frame: hold.frame, start: hold.start, end: hold.end)
+            groups[key, default: (hold, [])].frames.append(frame.index)
+        }
+        guard !groups.isEmpty else { return nil }
+        let origin = frames.first?.vsync ?? 0
+        var table = ReportTable(
+            title: "Why late frames were late (the first lane still busy when each frame needed it, and what filled it)",
+            columns: [("cause", .left), ("late\nframes", .left), ("held\nfrom", .right), ("for", .right), ("held by: work in the window", .left)])
+        for (_, group) in groups.sorted(by: { ($0.key.start, $0.key.end, $0.value.frames[0]) < ($1.key.start, $1.key.end, $1.value.frames[0]) }) {
+            let hold = group.hold
+            var holder = hold.stage ?? "its work"
+            if let frame = hold.frame { holder += group.frames == [frame] ? " (own)" : " of #\(frame)" }
+            if !hold.wasPending { holder += ", overran" }
+            let late = group.frames.count == 1 ? "#\(group.frames[0])"
+                : "\(group.frames.count): #\(group.frames.first!)-#\(group.frames.last!)"
+            table.rows.append([
+                (hold.lane.hitchCause ?? .unknown).identifier, late, F.milliseconds(hold.start.subtractingSaturating(origin)),
+                F.milliseconds(hold.duration), holder + ": " + (hold.workPhrase.isEmpty ? "no spans" : hold.workPhrase),
+            ])
         }
         return table
     }

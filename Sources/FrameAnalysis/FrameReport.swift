@@ -51,6 +51,9 @@ public struct FrameReport: Sendable {
         public var frameSource: FrameSource
         /// The rule within that source, for a reader of the report: which events, which process.
         public var frameSourceDetail: String
+        /// Chrome renderers other than the analysed one that recorded frames (out-of-process
+        /// iframes, other tabs), busiest first: `--process PID` reports any of them.
+        public var otherRenderers: [RendererFrames] = []
 
         /// Creates a method description.
         public init(
@@ -65,6 +68,23 @@ public struct FrameReport: Sendable {
             self.mainThreadRule = mainThreadRule
             self.frameSource = frameSource
             self.frameSourceDetail = frameSourceDetail
+        }
+    }
+
+    /// A Chrome renderer process the report did not analyse, and the frames it recorded.
+    public struct RendererFrames: Sendable, Hashable {
+        /// The process.
+        public var processID: Int64
+        /// Frames Chrome recorded for it (``FrameAnalyzer``'s rules, as for the analysed one).
+        public var frames: Int
+        /// Of those, the ones Chrome dropped.
+        public var droppedFrames: Int
+
+        /// Creates a renderer's figures.
+        public init(processID: Int64, frames: Int, droppedFrames: Int) {
+            self.processID = processID
+            self.frames = frames
+            self.droppedFrames = droppedFrames
         }
     }
 
@@ -136,9 +156,16 @@ public struct FrameReport: Sendable {
         public var lanes: [LaneTiming] = []
         /// Why the frame was late: the lane that missed its deadline first (`none` when on time).
         public var hitchCause: HitchCause = .none
-        /// For a Chrome frame, the stage within the cause lane that overran most
-        /// (`SendBeginMainFrameToCommit`); `nil` otherwise.
+        /// The stage within the cause lane whose work held the frame (a Chrome stage such as
+        /// `SendBeginMainFrameToCommit`, or a long main-thread task); `nil` otherwise. The same
+        /// as ``hitchHold``'s ``HitchHold/stage``.
         public var hitchStage: String? = nil
+        /// What held the frame when it was late: the lane, the work and the frame it was for,
+        /// and what filled it (``HitchHold``); `nil` when on time or when the trace does not say.
+        public var hitchHold: HitchHold? = nil
+        /// Whether Chrome says the frame affects smoothness (`affects_smoothness`: something was
+        /// animating or scrolling); `nil` for other sources and older traces.
+        public var affectsSmoothness: Bool? = nil
         /// Background jobs whose results this frame applied; `nil` when it applied none.
         public var feed: BackgroundFeed? = nil
         /// When the frame was presented, where the trace says (framescope's render spans).
@@ -348,6 +375,12 @@ public struct FrameReport: Sendable {
         public var partialFrames: Int = 0
         /// Frames Chrome dropped (0 for other sources; they are also late frames).
         public var droppedFrames: Int = 0
+        /// Of ``droppedFrames``, those a reporter says affect smoothness (Chrome's smoothness
+        /// metrics count only these); `nil` when the trace does not say.
+        public var droppedFramesAffectingSmoothness: Int? = nil
+        /// `DroppedFrame` events in the analysed renderer: Chrome's own count of dropped frames
+        /// that affect smoothness; `nil` for other sources.
+        public var chromeDroppedFrameEvents: Int? = nil
         /// Busy time of every thread but the main thread inside the frame windows (from each
         /// frame's vsync to the next frame's vsync, the last one to its end): at most the
         /// measured time × those threads.

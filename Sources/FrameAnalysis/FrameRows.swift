@@ -8,7 +8,10 @@ import FrameTraceReader
 /// (`--label branch=main`), one `meta_KEY` per scalar in the trace's metadata (framescope's
 /// scenario, strategy, seed, refresh-rate), `frame_source`, `frame_interval_ms`, `index`,
 /// `vsync_ns` and `deadline_ns` (integer nanoseconds on the trace's clock), `main_ms`,
-/// `overrun_ms` (negative is headroom), `missed_vsyncs`, `outcome`, `hitch_cause`, one `LANE_ms`
+/// `overrun_ms` (negative is headroom), `missed_vsyncs`, `outcome`, `hitch_cause`,
+/// `held_by_frame` (the index of the frame whose work held a late frame: itself, an earlier
+/// one, or empty/`null` when none of the report's frames), `hitch_stage` (the holding work: a
+/// Chrome stage or a long task's name; empty/`null` otherwise), one `LANE_ms`
 /// per lane other than main (`render_ms` and `background_ms` always, empty or `null` when the
 /// trace has no such lane; Chrome's `compositor_ms`, `raster_ms`, `gpu_ms` when present), then the main-thread
 /// milliseconds per category: in JSON Lines one object `main_by_category_ms`, in CSV one column
@@ -63,7 +66,7 @@ package enum FrameRows {
         let reportLanes = Set(report.lanes.map(\.lane))
         let laneColumns = Lane.allCases.filter { $0 != .main && ($0 == .render || $0 == .background || reportLanes.contains($0)) }
         if format == .csv {
-            let header = fixed.map(\.0) + ["index", "vsync_ns", "deadline_ns", "main_ms", "overrun_ms", "missed_vsyncs", "outcome", "hitch_cause"]
+            let header = fixed.map(\.0) + ["index", "vsync_ns", "deadline_ns", "main_ms", "overrun_ms", "missed_vsyncs", "outcome", "hitch_cause", "held_by_frame", "hitch_stage"]
                 + laneColumns.map { "\($0.identifier)_ms" } + categories.map { "category:\($0)" }
             emit(header.map(UntrustedText.csvField).joined(separator: ",") + "\n")
         }
@@ -75,6 +78,8 @@ package enum FrameRows {
                 ("main_ms", .milliseconds(frame.mainThreadNanoseconds)), ("overrun_ms", .milliseconds(overrun)),
                 ("missed_vsyncs", .integer(missed)), ("outcome", .text(frame.outcome.rawValue)),
                 ("hitch_cause", .text(frame.hitchCause.identifier)),
+                ("held_by_frame", frame.hitchHold?.frame.map { .integer(Int64($0)) } ?? .null),
+                ("hitch_stage", frame.hitchStage.map(Cell.text) ?? .null),
             ] + laneColumns.map { lane in
                 ("\(lane.identifier)_ms", reportLanes.contains(lane) ? .milliseconds(frame.lane(lane)?.costNanoseconds ?? 0) : .null)
             }
