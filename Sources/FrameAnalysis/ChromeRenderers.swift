@@ -27,8 +27,8 @@ enum ChromeRenderers {
         var best: (timestamp: Int64, order: Int, process: Int64)?
         for (order, event) in trace.events.enumerated() where event.name == name {
             let arguments = trace.argumentLists[Int(event.arguments)]
-            guard let process = arguments[processIDKey]?.integerValue, arguments[parentKey] == nil else { continue }
-            if case .bool(false) = arguments[outermostKey] { continue }
+            guard let process = arguments[ChromeRenderers.processIDKey]?.integerValue, arguments[ChromeRenderers.parentKey] == nil else { continue }
+            if case .bool(false) = arguments[ChromeRenderers.outermostKey] { continue }
             if best.map({ (event.timestamp, order) > ($0.timestamp, $0.order) }) ?? true { best = (event.timestamp, order, process) }
         }
         return best?.process

@@ -207,8 +207,13 @@ extension FrameReport {
             columns: [("cause", .left), ("late\nframes", .left), ("held\nfrom", .right), ("for", .right), ("held by: work in the window", .left)])
         for (_, group) in groups.sorted(by: { ($0.key.start, $0.key.end, $0.value.frames[0]) < ($1.key.start, $1.key.end, $1.value.frames[0]) }) {
             let hold = group.hold
-            var holder = hold.stage ?? "its work"
-            if let frame = hold.frame { holder += group.frames == [frame] ? " (own)" : " of #\(frame)" }
+            let isOwn = hold.frame.map { group.frames == [$0] } ?? false
+            var holder: String
+            if let stage = hold.stage {
+                holder = stage + (isOwn ? " (own)" : hold.frame.map { " of #\($0)" } ?? "")
+            } else {
+                holder = isOwn ? "its own \(hold.lane.identifier) work" : "\(hold.lane.identifier) work" + (hold.frame.map { " of #\($0)" } ?? "")
+            }
             if !hold.wasPending { holder += ", overran" }
             let late = group.frames.count == 1 ? "#\(group.frames[0])"
                 : "\(group.frames.count): #\(group.frames.first!)-#\(group.frames.last!)"

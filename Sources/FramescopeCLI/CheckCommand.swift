@@ -5,12 +5,12 @@ import Foundation
 
 /// `framescope check`: traces against a budget file, as a CI gate.
 enum CheckCommand: Command {
-    static let options: Set<String> = ["budget", "format", "junit", "fps", "main-thread", "frame-marker", "max-input-size", "jobs"]
+    static let options: Set<String> = ["budget", "format", "junit", "fps", "main-thread", "process", "frame-marker", "max-input-size", "jobs"]
     static let flags: Set<String> = ["github-annotations"]
     static let help = """
         USAGE: framescope check TRACE... --budget FILE [--format text|markdown|json] [--junit FILE]
                                 [--github-annotations] [--fps N] [--main-thread PID:TID]
-                                [--max-input-size BYTES] [--jobs N]
+                                [--process PID] [--max-input-size BYTES] [--jobs N]
 
         Checks each trace against a budget file: every rule that applies to the trace (the
         budget's limits, plus the trace sections whose glob matches the trace's file name) is
@@ -34,6 +34,8 @@ enum CheckCommand: Command {
                                 and the trace's metadata).
           --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the trace's metadata and names.
+          --process PID         The process to analyse: its CrRendererMain (or main-like, else
+                                busiest) thread. A Chrome report lists the other renderers.
           \(InputLimit.helpLine)
           \(TraceBatch.helpLine)
 

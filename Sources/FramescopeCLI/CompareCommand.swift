@@ -6,7 +6,7 @@ import Foundation
 /// `framescope compare`: head runs against base runs, noise-aware, as a CI gate.
 enum CompareCommand: Command {
     static let options: Set<String> = [
-        "base", "head", "budget", "alpha", "min-relative", "min-absolute-ms", "format", "junit", "fps", "main-thread", "frame-marker",
+        "base", "head", "budget", "alpha", "min-relative", "min-absolute-ms", "format", "junit", "fps", "main-thread", "process", "frame-marker",
         "max-input-size", "jobs",
     ]
     static let flags: Set<String> = ["github-annotations"]
@@ -45,6 +45,8 @@ enum CompareCommand: Command {
                                 and the trace's metadata).
           --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the traces' metadata and names.
+          --process PID         The process to analyse: its CrRendererMain (or main-like, else
+                                busiest) thread. A Chrome report lists the other renderers.
           \(InputLimit.helpLine)
           \(TraceBatch.helpLine)
 

@@ -5,11 +5,11 @@ import Foundation
 
 /// `framescope report`: where every frame's budget went, for any Chrome trace.
 enum ReportCommand: Command {
-    static let options: Set<String> = ["format", "fps", "main-thread", "top", "frame-marker", "label", "max-input-size"]
+    static let options: Set<String> = ["format", "fps", "main-thread", "process", "top", "frame-marker", "label", "max-input-size"]
     static let flags: Set<String> = ["wide"]
     static let help = """
         USAGE: framescope report TRACE [--format text|markdown|json|html|frames-jsonl|frames-csv] [--fps N]
-                                       [--main-thread PID:TID] [--frame-marker NAME] [--top N] [--wide]
+                                       [--main-thread PID:TID] [--process PID] [--frame-marker NAME] [--top N] [--wide]
                                        [--label KEY=VALUE] [--max-input-size BYTES]
 
         Reads a Chrome trace (framescope's own or any other tool's; `-` reads stdin), finds the
@@ -35,6 +35,8 @@ enum ReportCommand: Command {
                                 trace's, else Chrome's BeginFrame rate, else 60).
           --frame-marker NAME   Spans or instants named NAME mark frames (repeatable).
           --main-thread PID:TID The main (UI) thread, overriding the trace's metadata and names.
+          --process PID         The process to analyse: its CrRendererMain (or main-like, else
+                                busiest) thread. A Chrome report lists the other renderers.
           --top N               Worst frames to list, 0-1000 (default: 5).
           --wide                Text: every column, whole (default: fit 100 columns, long
                                 names cut with …).
@@ -91,7 +93,12 @@ enum ReportCommand: Command {
         if let empty = markers.first(where: \.isEmpty) {
             throw UsageError("option '--frame-marker' expects a span or instant name, got '\(empty)'")
         }
-        return AnalysisOptions(framesPerSecond: fps, mainThread: mainThread, worstFrameCount: top, frameMarkers: markers)
+        var options = AnalysisOptions(framesPerSecond: fps, mainThread: mainThread, worstFrameCount: top, frameMarkers: markers)
+        if let text = arguments.value("process") {
+            guard let pid = Int64(text) else { throw UsageError("option '--process' expects a process id, e.g. 1234, got '\(text)'") }
+            options.processID = pid
+        }
+        return options
     }
 
     /// Reads a trace from a path or stdin (at most `maximumSize` bytes), turning read failures

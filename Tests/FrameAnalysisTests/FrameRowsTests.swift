@@ -55,8 +55,8 @@ struct FrameRowsTests {
     func csv() {
         let lines = Self.rows(.csv)
         #expect(lines.count == 3)
-        #expect(lines[0] == "schema,version,trace,label_branch,meta_scenario,meta_seed,meta_hit-rate,frame_source,frame_interval_ms,index,vsync_ns,deadline_ns,main_ms,overrun_ms,missed_vsyncs,outcome,hitch_cause,render_ms,background_ms,category:(unattributed),category:image-decode,category:layout\n")
-        #expect(lines[2] == "framescope.frames,1,t.json,main,\"feed, scroll\",7,0.5,frame-spans,10.000000,1,10000000,20000000,12.500000,2.500000,1,measured,commit,,,1.500000,11.000000,0.000000\n")
+        #expect(lines[0] == "schema,version,trace,label_branch,meta_scenario,meta_seed,meta_hit-rate,frame_source,frame_interval_ms,index,vsync_ns,deadline_ns,main_ms,overrun_ms,missed_vsyncs,outcome,hitch_cause,held_by_frame,hitch_stage,render_ms,background_ms,category:(unattributed),category:image-decode,category:layout\n")
+        #expect(lines[2] == "framescope.frames,1,t.json,main,\"feed, scroll\",7,0.5,frame-spans,10.000000,1,10000000,20000000,12.500000,2.500000,1,measured,commit,1,,,,1.500000,11.000000,0.000000\n")
     }
 
     @Test("Milliseconds are exact for any nanosecond count, negative ones included")
