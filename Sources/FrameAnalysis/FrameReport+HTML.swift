@@ -114,7 +114,8 @@ extension FrameReport {
     static let timelineCategoryCount = 8
 
     /// The timeline's data: P, the categories, and per frame `[vsync offset, main, overrun,
-    /// missed vsyncs, outcome, [category index, ns, ...], [[span, ns], ...], duration]`, times in integer
+    /// missed vsyncs, outcome, [category index, ns, ...], [[span, ns], ...], duration, cause,
+    /// wake-up, hold]` (hold: `[holding frame or -1, what held it]` or `null`), times in integer
     /// nanoseconds so the page formats them exactly as the text report does.
     func timelineJSON() -> String {
         let interval = method.frameIntervalNanoseconds
@@ -139,7 +140,15 @@ extension FrameReport {
             let spans = frame.topSpans.map { "[\(HTMLPage.jsonString($0.name)),\($0.nanoseconds)]" }.joined(separator: ",")
             json += "[\(frame.vsync.subtractingSaturating(start)),\(frame.mainThreadNanoseconds),\(overrun),\(missed),"
             json += "\(outcomes.firstIndex(of: frame.outcome.rawValue) ?? 0),[\(stack)],[\(spans)],\(frame.duration),"
-            json += "\(HitchCause.allCases.firstIndex(of: frame.hitchCause) ?? 0),\(frame.workStart.subtractingSaturating(frame.vsync))]"
+            json += "\(HitchCause.allCases.firstIndex(of: frame.hitchCause) ?? 0),\(frame.workStart.subtractingSaturating(frame.vsync)),"
+            // What held a late frame: the holding frame (-1 for none) and the work, for the detail line.
+            if let hold = frame.hitchHold {
+                let what = (hold.stage ?? "\(hold.lane.identifier) work") + " " + ReportFormat.milliseconds(hold.duration)
+                    + (hold.workPhrase.isEmpty ? "" : ": " + hold.workPhrase)
+                json += "[\(hold.frame ?? -1),\(HTMLPage.jsonString(what))]]"
+            } else {
+                json += "null]"
+            }
         }
         return json + "],\"lanes\":\(laneJSON(start: start))}"
     }
@@ -352,9 +361,21 @@ package enum HTMLPage {
               stack.sort((a, b) => b[1] - a[1]);
               if (stack.length) html += "<br>categories: " + stack.slice(0, 4).map(s => esc(s[0]) + " " + esc(ms(s[1]))).join(", ");
               if (f[6].length) html += "<br>top spans: " + f[6].map(s => esc(s[0]) + " " + esc(ms(s[1]))).join(", ");
+              if (late && f[10]) {
+                html += "<br>held by " + (f[10][0] >= 0 && f[10][0] !== i
+                    ? "<a href=\"#\" class=\"held-by\" data-frame=\"" + f[10][0] + "\">frame #" + f[10][0] + "</a>, "
+                    : (f[10][0] === i ? "its own " : "")) + esc(f[10][1]);
+              }
               if (perBar > 1) html += "<br>(the worst of frames #" + (Math.floor(i / perBar) * perBar) + "–#" + Math.min(n - 1, (Math.floor(i / perBar) + 1) * perBar - 1) + ")";
               return html;
             }
+            tip.addEventListener("click", event => {
+              const link = event.target.closest && event.target.closest("a.held-by");
+              if (!link) return;
+              event.preventDefault();
+              const j = Number(link.dataset.frame), at = shown.indexOf(j);
+              show(at >= 0 ? at : Math.floor(j / perBar));
+            });
             function show(bar) {
               if (bar < 0 || bar >= bars) { tip.hidden = true; return; }
               selected = bar; draw();

@@ -9,8 +9,8 @@ enum ReportCommand: Command {
     static let flags: Set<String> = ["wide"]
     static let help = """
         USAGE: framescope report TRACE [--format text|markdown|json|html|frames-jsonl|frames-csv] [--fps N]
-                                       [--main-thread PID:TID] [--process PID] [--frame-marker NAME] [--top N] [--wide]
-                                       [--label KEY=VALUE] [--max-input-size BYTES]
+                                       [--main-thread PID:TID] [--process PID] [--frame-marker NAME]
+                                       [--top N] [--wide] [--label KEY=VALUE] [--max-input-size BYTES]
 
         Reads a Chrome trace (framescope's own or any other tool's; `-` reads stdin), finds the
         frames, and reports where each frame's budget went: by category and thread, hitches,
