@@ -16,7 +16,7 @@ four are dropped: one whose EndCommitToActivation (raster) ran 20 ms, one whose
 SendBeginMainFrameToCommit (main) ran 25 ms, one whose presentation stage (gpu) ran 30 ms, and one
 whose stages were all typical (nothing overran: cause unknown). A FORKED reporter of a presented
 frame has a 40 ms stage that must not count. The main thread runs DevTools-named work (script,
-style, layout, paint, gc, an unknown V8 span inside a FunctionCall, an unknown top-level span) and
+style, layout, paint, gc, a V8 span inside a FunctionCall, an unknown top-level span) and
 a raster worker runs RasterTask and an image decode, so the report's categories are work kinds.
 
 Usage: python3 tools/make_chrome_fixtures.py Tests/FrameAnalysisTests/Fixtures
@@ -170,7 +170,7 @@ def stage_overrun():
         events += [
             x("RunTask", "disabled-by-default-devtools.timeline", 600, 4000),
             x("FunctionCall", "devtools.timeline", 700, 1500),
-            x("v8.callFunction", "v8", 800, 1000),          # unknown name: counts as the FunctionCall around it
+            x("v8.callFunction", "v8", 800, 1000),          # script by framescope's table (DevTools counts it as the FunctionCall)
             x("MinorGC", "devtools.timeline,v8", 900, 200),
             x("UpdateLayoutTree", "blink,devtools.timeline", 2300, 400),
             x("Layout", "devtools.timeline", 2800, 900),

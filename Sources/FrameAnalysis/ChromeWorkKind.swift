@@ -1,40 +1,68 @@
 public import FrameTrace
 
-/// The kind of work a Chrome trace event does, as Chrome DevTools groups event names: what a
-/// report on a Chrome trace shows instead of Chrome's trace categories (`v8`,
-/// `devtools.timeline`), which say which subsystem logged an event, not what it cost the frame.
+/// The kind of work a Chrome trace event does, in Chrome DevTools' categories: what a report on a
+/// Chrome trace shows instead of Chrome's trace categories (`v8`, `devtools.timeline`), which say
+/// which subsystem logged an event, not what it cost the frame.
 ///
-/// DevTools' Performance panel maps each known event name to a category (Scripting, Rendering,
-/// Painting, GPU, Loading, System) and hides every other event, so that an unknown event's time
-/// counts for the known event around it. framescope does the same with finer kinds: DevTools'
-/// Rendering splits into style and layout, its Painting into paint, raster and image decode, and
-/// garbage collection (Scripting in DevTools) is a kind of its own.
+/// DevTools' Performance panel gives each event name it knows a category and a title (its table
+/// is `EntryStyles.ts` in devtools-frontend) and hides every other event, so that an unknown
+/// event's time counts for the known event around it. Its categories for work on a thread are
+/// Scripting, Rendering, Painting, GPU, Loading, Messaging, Idle and System (Async and Experience
+/// hold events that are not); framescope's kinds are those, split further only where DevTools' own
+/// title for the event says so:
+///
+/// | DevTools' category | kinds |
+/// |---|---|
+/// | Scripting | ``script``; ``gc`` for its GC events (titled "Major GC", "Minor GC", "DOM GC", ...) |
+/// | Rendering | ``style`` ("Recalculate style"), ``layout`` ("Layout"); ``rendering`` for the rest |
+/// | Painting | ``raster`` ("Rasterize paint"), ``imageDecode`` ("Image decode"); ``paint`` for the rest |
+/// | GPU | ``gpu`` |
+/// | Loading | ``loading`` |
+/// | System, Messaging, Idle | ``other`` |
+///
+/// framescope also names a few events DevTools' table leaves out (and so hides): the decodes and
+/// garbage collection that run on worker threads (`ImageDecodeTask`, `V8.GC_*`, `BlinkGC.*`), and
+/// V8's own entry points (`V8.Execute`, `v8.callFunction`), which DevTools counts as the event
+/// around them: on a worker thread there is often none with a kind, and script would be `other`.
 ///
 /// ```swift
 /// ChromeWorkKind(eventName: "FunctionCall")    // .script
-/// ChromeWorkKind(eventName: "V8.GC_SCAVENGER")  // .gc
-/// ChromeWorkKind(eventName: "v8.callFunction") // nil: counts as the kind of the span around it
+/// ChromeWorkKind(eventName: "PrePaint")        // .rendering
+/// ChromeWorkKind(eventName: "GPUTask")         // .gpu
+/// ChromeWorkKind(eventName: "V8.GC_SCAVENGER") // .gc
+/// ChromeWorkKind(eventName: "ThreadControllerImpl::RunTask") // nil: the kind of the span around it
 /// ```
 ///
 /// The identifiers are stable and are what every output writes as the category name.
 public enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
-    /// JavaScript: function calls, script evaluation and compilation, timers, events, microtasks,
-    /// animation-frame and idle callbacks.
+    /// DevTools' Scripting, except garbage collection: function calls, script evaluation and
+    /// compilation, timers, events, microtasks, animation-frame and idle callbacks.
     case script
-    /// Style recalculation and style sheet parsing.
+    /// Style recalculation (DevTools' Rendering, titled "Recalculate style").
     case style
-    /// Layout, and the hit tests and intersection geometry that read it.
+    /// Layout and its invalidation (DevTools' Rendering, titled "Layout").
     case layout
-    /// Pre-paint, paint, layer updates, layerization, compositing layers and the commit to the
-    /// compositor.
+    /// The rest of DevTools' Rendering: pre-paint, layerization, layer tree updates, hit tests,
+    /// intersection observers, scrolling and animations.
+    case rendering
+    /// The rest of DevTools' Painting: paint, layer updates, compositing layers and the commit to
+    /// the compositor.
     case paint
-    /// Rasterization and GPU work.
+    /// Rasterization (DevTools' Painting, titled "Rasterize paint").
     case raster
-    /// Image decoding and resizing.
+    /// Image decoding and resizing (DevTools' Painting, titled "Image decode"), and the decodes on
+    /// raster workers that DevTools does not categorize.
     case imageDecode
-    /// Garbage collection: V8's, Blink's and cppgc's.
+    /// Work in the GPU process (DevTools' GPU: `GPUTask`).
+    case gpu
+    /// Garbage collection: V8's, Blink's and cppgc's (DevTools' Scripting, titled "Major GC",
+    /// "Minor GC", "DOM GC", "CPP GC"), and the collectors' worker-thread phases DevTools does not
+    /// categorize.
     case gc
-    /// Everything else: tasks, loading, parsing HTML, messaging, and events no kind claims.
+    /// DevTools' Loading: parsing HTML and style sheets, resource requests and responses.
+    case loading
+    /// DevTools' System (tasks, the profiler's own work), Messaging and Idle, and events no kind
+    /// claims.
     case other
 
     /// The stable identifier written in every output: framescope's own category name where the
@@ -44,10 +72,13 @@ public enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
         case .script: "script"
         case .style: "style"
         case .layout: TraceCategory.layout.name
+        case .rendering: "rendering"
         case .paint: "paint"
         case .raster: "raster"
         case .imageDecode: TraceCategory.imageDecode.name
+        case .gpu: "gpu"
         case .gc: "gc"
+        case .loading: "loading"
         case .other: TraceCategory.other.name
         }
     }
@@ -64,41 +95,66 @@ public enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Event names and their kinds (Chrome's trace event names, not DevTools' titles).
+    /// Event names and their kinds (Chrome's trace event names, not DevTools' titles): DevTools'
+    /// table, in its categories, then the names framescope adds. README.md lists every one, and a
+    /// test holds the two together.
     static let byName: [String: ChromeWorkKind] = {
         var table: [String: ChromeWorkKind] = [:]
-        func add(_ kind: ChromeWorkKind, _ names: [String]) { for name in names { table[name] = kind } }
+        func add(_ kind: ChromeWorkKind, _ names: [String]) {
+            for name in names {
+                precondition(table.updateValue(kind, forKey: name) == nil, "\(name) is in the table twice")
+            }
+        }
+        // DevTools' Scripting.
         add(.script, [
-            "FunctionCall", "EvaluateScript", "v8.compile", "v8.compileModule", "v8.evaluateModule", "v8.produceCache",
-            "v8.produceModuleCache", "V8.CompileCode", "V8.OptimizeCode", "v8.parseOnBackgroundParsing",
-            "v8.deserializeOnBackground", "V8.Execute", "v8.callFunction", "v8.run", "TimerFire", "TimerInstall",
-            "TimerRemove", "EventDispatch", "RunMicrotasks", "V8.RunMicrotasks", "FireAnimationFrame",
-            "RequestAnimationFrame", "CancelAnimationFrame", "FireIdleCallback", "RequestIdleCallback",
-            "CancelIdleCallback", "XHRReadyStateChange", "XHRLoad", "TimeStamp", "ConsoleTime", "ProfileCall",
-            "JSSample", "EmbedderCallback", "WebSocketCreate", "WebSocketSendHandshakeRequest",
-            "WebSocketReceiveHandshakeResponse", "WebSocketDestroy", "v8.wasm.streamFromResponseCallback",
-            "v8.wasm.compiledModule", "v8.wasm.cachedModule", "v8.wasm.moduleCacheHit", "v8.wasm.moduleCacheInvalid",
+            "FunctionCall", "EvaluateScript", "EventDispatch", "TimerInstall", "TimerRemove", "TimerFire",
+            "XHRReadyStateChange", "XHRLoad", "v8.compile", "v8.produceCache", "V8.CompileCode", "V8.OptimizeCode",
+            "V8.CompileModule", "v8.produceModuleCache", "v8.evaluateModule", "v8.parseOnBackgroundParsing",
+            "v8.deserializeOnBackground", "v8.wasm.streamFromResponseCallback", "v8.wasm.compiledModule",
+            "v8.wasm.cachedModule", "v8.wasm.moduleCacheHit", "v8.wasm.moduleCacheInvalid", "RunMicrotasks",
+            "RequestAnimationFrame", "CancelAnimationFrame", "FireAnimationFrame", "RequestIdleCallback",
+            "CancelIdleCallback", "FireIdleCallback", "WebSocketCreate", "WebSocketSendHandshakeRequest",
+            "WebSocketReceiveHandshakeResponse", "WebSocketDestroy", "WebSocketSend", "WebSocketReceive",
+            "EmbedderCallback", "TimeStamp", "ConsoleTime", "UserTiming", "ProfileCall", "JSSample", "MarkLoad",
+            "MarkDOMContent", "DoEncrypt", "DoEncryptReply", "DoDecrypt", "DoDecryptReply", "DoDigest", "DoDigestReply",
+            "DoSign", "DoSignReply", "DoVerify", "DoVerifyReply", "SchedulePostTaskCallback", "RunPostTaskCallback",
+            "AbortPostTaskCallback", "V8Console::runTask",
         ])
-        add(.style, ["UpdateLayoutTree", "RecalculateStyles", "ParseAuthorStyleSheet", "ScheduleStyleRecalculation"])
-        add(.layout, ["Layout", "InvalidateLayout", "HitTest", "ComputeIntersections"])
-        add(.paint, [
-            "PrePaint", "Paint", "PaintSetup", "PaintImage", "UpdateLayer", "UpdateLayerTree", "Layerize",
-            "CompositeLayers", "Commit",
+        add(.gc, ["GCEvent", "MajorGC", "MinorGC", "BlinkGC.AtomicPhase", "CppGC.IncrementalSweep"])
+        // DevTools' Rendering.
+        add(.style, ["UpdateLayoutTree", "ScheduleStyleRecalculation"])
+        add(.layout, ["Layout", "InvalidateLayout"])
+        add(.rendering, [
+            "PrePaint", "Layerize", "UpdateLayerTree", "HitTest", "ComputeIntersections", "ScrollLayer", "Animation",
+            "RequestMainThreadFrame", "BeginFrame", "BeginMainThreadFrame", "DrawFrame", "firstContentfulPaint",
+            "largestContentfulPaint::Candidate",
         ])
-        add(.raster, ["RasterTask", "GPUTask"])
-        add(.imageDecode, ["Decode Image", "ImageDecodeTask", "Decode LazyPixelRef", "Resize Image"])
-        add(.gc, ["MajorGC", "MinorGC", "GCEvent", "BlinkGC.AtomicPhase", "CppGC.IncrementalSweep"])
-        // Known to DevTools as loading, messaging or system work: not a kind of their own here,
-        // but named so that script inside them is not taken for theirs and theirs not for script.
+        // DevTools' Painting.
+        add(.paint, ["Paint", "PaintSetup", "PaintImage", "UpdateLayer", "Commit", "CompositeLayers", "firstPaint"])
+        add(.raster, ["RasterTask"])
+        add(.imageDecode, ["Decode Image"])
+        // DevTools' GPU and Loading.
+        add(.gpu, ["GPUTask"])
+        add(.loading, [
+            "ParseHTML", "ParseAuthorStyleSheet", "ResourceWillSendRequest", "ResourceSendRequest",
+            "ResourceReceiveResponse", "ResourceReceivedData", "ResourceFinish", "FrameStartedLoading",
+        ])
+        // DevTools' System, Messaging and Idle: named so that script inside them is not taken for
+        // theirs and theirs not for script.
         add(.other, [
-            "RunTask", "Program", "ParseHTML", "ResourceWillSendRequest", "ResourceSendRequest",
-            "ResourceReceiveResponse", "ResourceReceivedData", "ResourceFinish", "HandlePostMessage",
-            "SchedulePostMessage", "v8.parseOnBackground", "v8.parseOnBackgroundWaiting", "CpuProfiler::StartProfiling",
+            "RunTask", "Program", "CpuProfiler::StartProfiling", "v8.parseOnBackground", "V8.FinalizeDeserialization",
+            "HandlePostMessage", "SchedulePostMessage", "v8.parseOnBackgroundWaiting",
         ])
+        // Not in DevTools' table: V8's entry points (on a worker thread, often nothing around
+        // them has a kind), the names older Chrome wrote, and the decodes raster workers run.
+        add(.script, ["V8.Execute", "v8.callFunction", "v8.run", "V8.RunMicrotasks", "v8.compileModule"])
+        add(.style, ["RecalculateStyles"])
+        add(.imageDecode, ["ImageDecodeTask", "Decode LazyPixelRef", "Resize Image"])
         return table
     }()
 
-    /// Name prefixes and their kinds, tried after ``byName``.
+    /// Name prefixes and their kinds, tried after ``byName``: the collectors' phases, many of
+    /// which run on worker threads, and none of which DevTools' table names.
     static let byPrefix: [(prefix: String, kind: ChromeWorkKind)] = [
         ("V8.GC", .gc), ("V8.MinorGC", .gc), ("V8.MajorGC", .gc), ("BlinkGC.", .gc), ("CppGC.", .gc),
     ]

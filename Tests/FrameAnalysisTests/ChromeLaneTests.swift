@@ -95,20 +95,23 @@ struct ChromeLaneTests {
     }
 
     @Test(
-        "Chrome event names map to the kinds DevTools groups them in",
+        "Chrome event names map to DevTools' categories, split only where DevTools' title says so",
         arguments: [
             ("FunctionCall", ChromeWorkKind.script), ("EvaluateScript", .script), ("v8.compile", .script), ("TimerFire", .script),
             ("EventDispatch", .script), ("RunMicrotasks", .script), ("FireAnimationFrame", .script),
-            ("UpdateLayoutTree", .style), ("RecalculateStyles", .style), ("ParseAuthorStyleSheet", .style),
-            ("Layout", .layout), ("HitTest", .layout),
-            ("Paint", .paint), ("PaintImage", .paint), ("UpdateLayerTree", .paint), ("UpdateLayer", .paint), ("Layerize", .paint),
-            ("CompositeLayers", .paint), ("PrePaint", .paint),
-            ("RasterTask", .raster), ("GPUTask", .raster),
+            ("UpdateLayoutTree", .style), ("RecalculateStyles", .style), ("ScheduleStyleRecalculation", .style),
+            ("Layout", .layout), ("InvalidateLayout", .layout),
+            // DevTools' Rendering that is neither style nor layout.
+            ("PrePaint", .rendering), ("Layerize", .rendering), ("UpdateLayerTree", .rendering), ("HitTest", .rendering),
+            ("ComputeIntersections", .rendering),
+            ("Paint", .paint), ("PaintImage", .paint), ("UpdateLayer", .paint), ("CompositeLayers", .paint), ("Commit", .paint),
+            ("RasterTask", .raster), ("GPUTask", .gpu),
             ("Decode Image", .imageDecode), ("ImageDecodeTask", .imageDecode), ("Decode LazyPixelRef", .imageDecode),
             ("Resize Image", .imageDecode),
             ("MajorGC", .gc), ("MinorGC", .gc), ("V8.GC_SCAVENGER", .gc), ("V8.GCCompactor", .gc), ("BlinkGC.AtomicPhase", .gc),
             ("BlinkGC.MarkBailOutObjects", .gc), ("CppGC.IncrementalSweep", .gc),
-            ("RunTask", .other), ("ParseHTML", .other),
+            ("ParseHTML", .loading), ("ParseAuthorStyleSheet", .loading), ("ResourceSendRequest", .loading),
+            ("RunTask", .other), ("HandlePostMessage", .other), ("v8.parseOnBackgroundWaiting", .other),
         ])
     func kindTable(name: String, kind: ChromeWorkKind) {
         #expect(ChromeWorkKind(eventName: name) == kind)
@@ -119,7 +122,10 @@ struct ChromeLaneTests {
         #expect(ChromeWorkKind(eventName: "v8.callFunction") == .script)
         #expect(ChromeWorkKind(eventName: "ThreadControllerImpl::RunTask") == nil)
         #expect(ChromeWorkKind(eventName: "layout") == nil)
-        #expect(ChromeWorkKind.allCases.map(\.identifier) == ["script", "style", "layout", "paint", "raster", "image-decode", "gc", "other"])
+        #expect(ChromeWorkKind(eventName: "LayoutShift") == nil)
+        #expect(ChromeWorkKind.allCases.map(\.identifier) == [
+            "script", "style", "layout", "rendering", "paint", "raster", "image-decode", "gpu", "gc", "loading", "other",
+        ])
     }
 
     @Test("A Chrome trace's categories are work kinds; an unknown span counts as the kind around it")
