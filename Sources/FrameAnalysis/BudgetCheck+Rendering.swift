@@ -1,5 +1,5 @@
 public import FrameTrace
-public import FrameTraceReader
+import FrameTraceReader
 
 extension BudgetCheck {
     /// One table per trace: rule, measured value, limit and verdict.

@@ -1,5 +1,5 @@
 public import FrameTrace
-public import FrameTraceReader
+import FrameTraceReader
 
 extension Comparison {
     /// The per-metric table and the summary table, shared by the text and Markdown renderers.

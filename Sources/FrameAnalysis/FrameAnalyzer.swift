@@ -110,7 +110,6 @@ public enum FrameAnalyzer {
         for (index, hold) in measured.holds {
             frames[index].hitchHold = hold
             frames[index].hitchCause = hold.lane.hitchCause ?? .unknown
-            frames[index].hitchStage = hold.stage
         }
         assignLanes(
             &frames, render: measured.render, renderByCategory: measured.renderByCategory, categoryNames: names.names, jobs: measured.jobs,

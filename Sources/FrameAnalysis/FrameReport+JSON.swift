@@ -1,5 +1,5 @@
 public import FrameTrace
-public import FrameTraceReader
+import FrameTraceReader
 
 extension FrameReport {
     /// The report as JSON, schema `framescope.report` version ``schemaVersion``.

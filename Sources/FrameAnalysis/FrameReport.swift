@@ -157,9 +157,9 @@ public struct FrameReport: Sendable {
         /// Why the frame was late: the lane that missed its deadline first (`none` when on time).
         public var hitchCause: HitchCause = .none
         /// The stage within the cause lane whose work held the frame (a Chrome stage such as
-        /// `SendBeginMainFrameToCommit`, or a long main-thread task); `nil` otherwise. The same
-        /// as ``hitchHold``'s ``HitchHold/stage``.
-        public var hitchStage: String? = nil
+        /// `SendBeginMainFrameToCommit`, or a long main-thread task); `nil` otherwise: ``hitchHold``'s
+        /// ``HitchHold/stage``.
+        public var hitchStage: String? { hitchHold?.stage }
         /// What held the frame when it was late: the lane, the work and the frame it was for,
         /// and what filled it (``HitchHold``); `nil` when on time or when the trace does not say.
         public var hitchHold: HitchHold? = nil

@@ -1,4 +1,4 @@
-public import FrameTrace
+package import FrameTrace
 import FrameTraceReader
 
 /// One row per frame, for engines that aggregate thousands of traces (DuckDB, ClickHouse):

@@ -6,11 +6,12 @@ extension FrameReport {
     ///
     /// A pipeline is a queue: a frame whose own stage looks long may only have been waiting for
     /// an earlier frame still in a lane (see the project's DOMAIN.md, "Lanes"). The hold is the
-    /// earliest lane in pipeline order (main, then raster and the compositor's submit, then the
-    /// render server or GPU) whose work was still running at the moment the frame needed that
-    /// lane done: its commit deadline for the main lane, its render deadline for the render lane,
-    /// its vsync plus one interval for Chrome's stages. Only when no lane was held does the
-    /// frame's own stage that overran name it (``FrameAnalyzer``'s rule for Chrome's stages).
+    /// oldest work still running in a lane at the moment the frame needed that lane done: its
+    /// commit deadline for the main lane (checked first), its render deadline for the render
+    /// lane, its vsync plus one interval for every one of Chrome's lanes at once, where the work
+    /// that began first wins (the head of the queue; pipeline order breaks ties). Only when no
+    /// lane was busy does a Chrome frame's own stage that overran most name it (`wasPending` is
+    /// then `false`).
     ///
     /// ```swift
     /// if let hold = report.frames[4].hitchHold {
@@ -89,10 +90,8 @@ struct LaneWork {
     var isTask = false
 }
 
-/// The threads whose self time names the work of a hold in each lane.
-struct LaneThreads {
-    var byLane: [Lane: [ThreadKey]] = [:]
-}
+/// The threads whose self time names the work of a hold, per lane.
+typealias LaneThreads = [Lane: [ThreadKey]]
 
 extension FrameAnalyzer {
     /// A late frame and the moments at which it needed each lane done, in pipeline order.
@@ -173,7 +172,7 @@ extension FrameAnalyzer {
         var byKind = Array(repeating: [Int: Int64](), count: windows.count)
         var bySpan = Array(repeating: [Symbol: Int64](), count: windows.count)
         var lanesOfThread: [ThreadKey: [Lane]] = [:]
-        for (lane, keys) in threads.byLane { for key in keys { lanesOfThread[key, default: []].append(lane) } }
+        for (lane, keys) in threads { for key in keys { lanesOfThread[key, default: []].append(lane) } }
         for (thread, lanes) in lanesOfThread {
             guard let slot = spans.slot(of: thread) else { continue }
             let mine = windows.indices.filter { lanes.contains(windows[$0].lane) }.sorted {
@@ -239,8 +238,8 @@ extension FrameAnalyzer {
         let frames = found.frames
         var work = found.laneWork
         var needs = found.needs
-        var laneThreads = LaneThreads()
-        if let main { laneThreads.byLane[.main] = [main] }
+        var laneThreads: LaneThreads = [:]
+        if let main { laneThreads[.main] = [main] }
         if found.source == .chromeFrames {
             guard !needs.isEmpty else { return [:] }
             // Long tasks on the main thread hold the main lane too.
@@ -254,22 +253,16 @@ extension FrameAnalyzer {
             for thread in threads {
                 guard let name = thread.name else { continue }
                 if thread.key.processID == main?.processID, name == "Compositor" || name.hasPrefix("CompositorTileWorker") {
-                    laneThreads.byLane[.raster, default: []].append(thread.key)
-                    if name == "Compositor" { laneThreads.byLane[.compositor, default: []].append(thread.key) }
+                    laneThreads[.raster, default: []].append(thread.key)
+                    if name == "Compositor" { laneThreads[.compositor, default: []].append(thread.key) }
                 } else if name == "CrGpuMain" || name == "VizCompositorThread" {
-                    laneThreads.byLane[.gpu, default: []].append(thread.key)
+                    laneThreads[.gpu, default: []].append(thread.key)
                 }
             }
         } else {
-            var renderByFrame: [Int: [RenderWork]] = [:]
-            for item in render {
-                renderByFrame[item.frame, default: []].append(item)
-                work.append(LaneWork(lane: .render, stage: nil, frame: item.frame, start: item.start, end: item.end))
-                if !(laneThreads.byLane[.render]?.contains(item.thread) ?? false) { laneThreads.byLane[.render, default: []].append(item.thread) }
-            }
+            let renderByFrame = Dictionary(grouping: render, by: \.frame)
             for index in frames.indices {
                 let deadline = frames[index].deadline
-                work.append(LaneWork(lane: .main, stage: nil, frame: index, start: frames[index].workStart, end: frames[index].commitEnd))
                 var need = LaneNeed(frame: index, needs: [(.main, deadline)])
                 var isLate = frames[index].commitEnd > deadline
                 if let works = renderByFrame[index] {
@@ -278,6 +271,15 @@ extension FrameAnalyzer {
                     if works.contains(where: { $0.end > renderDeadline }) { isLate = true }
                 }
                 if isLate { needs.append(need) }
+            }
+            // The lanes' work is every frame's, but only a trace with a late frame needs it.
+            guard !needs.isEmpty else { return [:] }
+            for index in frames.indices {
+                work.append(LaneWork(lane: .main, stage: nil, frame: index, start: frames[index].workStart, end: frames[index].commitEnd))
+            }
+            for item in render {
+                work.append(LaneWork(lane: .render, stage: nil, frame: item.frame, start: item.start, end: item.end))
+                if !(laneThreads[.render]?.contains(item.thread) ?? false) { laneThreads[.render, default: []].append(item.thread) }
             }
         }
         var result = holds(needs: needs, work: work)
