@@ -46,9 +46,12 @@ public struct ReportTable: Sendable, Hashable {
     /// A column name may hold a line break (`"hitch\nms/s"`): the heading then takes two lines,
     /// so narrow numeric columns stay narrow. Markdown joins the lines with a space.
     /// - Parameter maxWidth: When set and the table is wider, left-aligned columns are narrowed
-    ///   to fit, the widest first: a last column wraps at spaces onto continuation lines (it holds
-    ///   notes and messages, whose words all matter), any other cell, and a last one without a
-    ///   space, is cut with `…` (a long category or span name). Right-aligned (numeric) cells are never cut. `nil` keeps every cell whole.
+    ///   to fit, the widest first: a last column wraps onto continuation lines (it holds notes,
+    ///   messages and lists whose parts all matter) as ``wrap(_:width:)`` breaks it: a list of
+    ///   measured items (`RunTask 2.79 ms, UpdateLayoutTree 1.20 ms`) between its items, prose at
+    ///   spaces but never inside `2.79 ms`. Any other cell, and a last one without a space, is cut
+    ///   with `…` (a long category or span name). Right-aligned (numeric) cells are never cut.
+    ///   `nil` keeps every cell whole.
     ///
     /// The title and every cell are untrusted text (names from a trace): each is written through
     /// ``UntrustedText/terminal(_:)``, and no line of the table begins with `::`
@@ -124,13 +127,23 @@ public struct ReportTable: Sendable, Hashable {
         wrap(text, width: max(10, width - 4)).enumerated().map { ($0.offset == 0 ? "  - " : "    ") + $0.element }.joined(separator: "\n")
     }
 
-    /// `text` in lines of at most `width` characters, broken at spaces where it can be.
+    /// `text` in lines of at most `width` characters.
+    ///
+    /// A list of measured items (``measuredItems(_:)``: `RunTask 2.79 ms, UpdateLayoutTree 1.20 ms`)
+    /// breaks only between items, after the separator, so an item is never split; an item wider
+    /// than a line alone keeps its figure and loses the end of its name to `…`. Any other text
+    /// breaks at spaces, except between a number and its unit (`2.79 ms`) and between a word and
+    /// the number after it (`RunTask 2.79`): only a run of such words wider than a line breaks
+    /// inside, at its spaces but still not inside `2.79 ms`, and only a word wider than a line is
+    /// split where the line ends.
     package static func wrap(_ text: String, width: Int) -> [String] {
+        let width = max(1, width)
+        if let items = measuredItems(text) { return wrapItems(items, width: width) }
         var lines: [String] = []
         var current = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            var word = Substring(word)
+        func place(_ word: Substring) {
             if current.isEmpty {
+                var word = word
                 // A word longer than a line is split where the line ends.
                 while word.count > width {
                     lines.append(String(word.prefix(width)))
@@ -142,15 +155,119 @@ public struct ReportTable: Sendable, Hashable {
             } else {
                 lines.append(current)
                 current = ""
-                while word.count > width {
-                    lines.append(String(word.prefix(width)))
-                    word = word.dropFirst(width)
+                place(word)
+            }
+        }
+        for group in unbreakableGroups(text) {
+            if group.joined(separator: " ").count <= width {
+                place(Substring(group.joined(separator: " ")))
+                continue
+            }
+            // A run of glued words wider than a line breaks at its spaces after all, except
+            // between a number and its unit.
+            var index = 0
+            while index < group.count {
+                if index + 1 < group.count, isNumber(group[index]), units.contains(core(group[index + 1])) {
+                    place(group[index] + " " + group[index + 1])
+                    index += 2
+                } else {
+                    place(group[index])
+                    index += 1
                 }
-                current = String(word)
             }
         }
         lines.append(current)
         return lines
+    }
+
+    /// The units a number in a report may carry: no line breaks between the number and its unit.
+    static let units: Set<Substring> = [
+        "ms", "ms/s", "us", "µs", "ns", "s", "%", "x", "frame", "frames", "job", "jobs", "events", "spans",
+        "B", "KB", "KiB", "MB", "MiB", "GB", "GiB", "fps", "Hz",
+    ]
+
+    /// `token` without the punctuation that may follow it in a sentence or a list.
+    private static func core(_ token: Substring) -> Substring {
+        var token = token
+        while let last = token.last, ",;:)".contains(last) { token.removeLast() }
+        return token
+    }
+
+    /// Whether `token` is a number: digits with an optional sign, decimals, thousands commas and
+    /// a `%` or `x` right after it (`-7.67`, `1,474`, `12.5%`, `1.6x`).
+    static func isNumber(_ token: Substring) -> Bool {
+        var token = token
+        if let first = token.first, first == "-" || first == "+" { token.removeFirst() }
+        if let last = token.last, last == "%" || last == "x" { token.removeLast() }
+        guard let first = token.first, first.isASCII, first.isNumber, let last = token.last, last.isASCII, last.isNumber else { return false }
+        return token.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == "." || $0 == "," }
+    }
+
+    /// `text`'s words (split at single spaces), grouped so that no group may break inside: a word
+    /// joins the group before it when it is a number, or a unit right after a number.
+    private static func unbreakableGroups(_ text: String) -> [[Substring]] {
+        var groups: [[Substring]] = []
+        var previous: Substring?
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let glued = previous.map { previous in
+                !previous.isEmpty && (isNumber(core(word)) || (isNumber(previous) && units.contains(core(word))))
+            } ?? false
+            if glued { groups[groups.count - 1].append(word) } else { groups.append([word]) }
+            previous = word
+        }
+        return groups
+    }
+
+    /// The items of `text` when it is a list of at least two measured items: parts separated by
+    /// `"; "` (or, when it holds none, `", "`), each a name followed by a number with a unit
+    /// (`frame 13.00 ms`, `layout cell 12.00 ms`) or by a bare number (`misses 3`). Each item keeps
+    /// the separator's punctuation that follows it (`"frame 13.00 ms,"`). `nil` for anything else:
+    /// prose, a single item, a part without a figure.
+    static func measuredItems(_ text: String) -> [Substring]? {
+        let separator = text.contains("; ") ? "; " : ", "
+        let parts = text.split(separator: separator, omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts.allSatisfy(isMeasured) else { return nil }
+        return parts.enumerated().map { index, part in
+            index < parts.count - 1 ? Substring(part + separator.dropLast()) : part
+        }
+    }
+
+    /// Whether `part` is a name followed by a figure: its last word a number, or a unit after a number.
+    private static func isMeasured(_ part: Substring) -> Bool {
+        let words = part.split(separator: " ", omittingEmptySubsequences: false)
+        guard words.count >= 2, words.allSatisfy({ !$0.isEmpty }) else { return false }
+        if isNumber(words[words.count - 1]) { return true }
+        return words.count >= 3 && units.contains(words[words.count - 1]) && isNumber(words[words.count - 2])
+    }
+
+    /// Measured items in lines of at most `width`, broken only between items.
+    private static func wrapItems(_ items: [Substring], width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for item in items {
+            let item = item.count > width ? cut(item, width: width) : String(item)
+            if current.isEmpty {
+                current = item
+            } else if current.count + 1 + item.count <= width {
+                current += " " + item
+            } else {
+                lines.append(current)
+                current = item
+            }
+        }
+        lines.append(current)
+        return lines
+    }
+
+    /// An item wider than `width`, cut to it: the end of its name becomes `…` and its figure stays
+    /// (`RunTask::ThreadControl… 25.91 ms,`); only when the figure alone is too wide is the end cut.
+    private static func cut(_ item: Substring, width: Int) -> String {
+        let words = item.split(separator: " ", omittingEmptySubsequences: false)
+        let figureWords = units.contains(core(words[words.count - 1])) && words.count >= 3 ? 2 : 1
+        let figure = " " + words.suffix(figureWords).joined(separator: " ")
+        let name = words.dropLast(figureWords).joined(separator: " ")
+        guard figure.count + 2 <= width else { return String(item.prefix(max(0, width - 1))) + "…" }
+        return String(name.prefix(width - figure.count - 1)) + "…" + figure
     }
 
     /// Keeps only the columns at `indices` (in that order), in the headings and every row.
