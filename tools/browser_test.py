@@ -274,6 +274,15 @@ def check_page(browser, checks, name, html, traces, screenshot):
         wanted = [f"Frame #{index}", f"main thread {milliseconds(worst['main-ns'])}", f"overrun {milliseconds(worst['overrun-ns'])}"]
         checks.expect(all(part in tip for part in wanted),
                       f"hovering bar #{index} shows {wanted} (tooltip: {tip.strip()[:160]!r})")
+        # A late frame held by an earlier one names it, and its link selects that frame.
+        hold = worst.get("hitch-hold")
+        if worst["overrun-ns"] > 0 and hold and hold["frame"] is not None and hold["frame"] != index:
+            holder = hold["frame"]
+            checks.expect(f"held by frame #{holder}" in tip, f"frame #{index}'s detail names the frame that held it, #{holder}")
+            page.evaluate("document.querySelector('.timeline .tooltip a.held-by').click()")
+            tip = page.evaluate("document.querySelector('.timeline .tooltip').innerText")
+            checks.expect(tip.startswith(f"Frame #{holder} "), f"its link selects frame #{holder} (tooltip: {tip.strip()[:60]!r})")
+            HELD_LINKS.append(index)
         if screenshot:
             page.screenshot(screenshot)
             print(f"  saved {screenshot}")
@@ -290,6 +299,9 @@ def check_page(browser, checks, name, html, traces, screenshot):
         page.screenshot(screenshot)
     errors = page.errors()
     checks.expect(not errors, "no console errors or uncaught exceptions" + ("" if not errors else f": {errors}"))
+
+
+HELD_LINKS = []
 
 
 def main():
@@ -355,6 +367,8 @@ def main():
         checks.expect({"main", "render", "background"} <= LANES_SEEN,
                       f"the demo's pages show main, render and background lane rows (seen: {sorted(LANES_SEEN)})")
         check_page(browser, checks, "chrome trace", chrome_html, [arguments.chrome_trace], os.path.join(out, "chrome-trace.png"))
+        if os.path.basename(arguments.chrome_trace) == "lighthouse__frames-blocking-time.json":
+            checks.expect(HELD_LINKS != [], "the Chrome trace's worst frame, held by an earlier frame, links to it")
         check_page(browser, checks, "10,000 frames", large_html, [large_trace], os.path.join(out, "large.png"))
     finally:
         browser.close()

@@ -272,7 +272,8 @@ struct ChromeFrameEvents {
             detail = "PipelineReporter states; \(reporterSkipped.noUpdate) no-update-desired, \(reporterSkipped.forked) forked or repeated reporters"
                 + (reporterSkipped.unknown > 0 ? ", \(reporterSkipped.unknown) without a known state" : "") + " not counted as frames"
             if reporterSkipped.notSmooth > 0 {
-                detail += "; \(reporterSkipped.notSmooth) partially presented frames that do not affect smoothness counted as presented"
+                let count = reporterSkipped.notSmooth
+                detail += "; \(count) partially presented \(count == 1 ? "frame that does" : "frames that do") not affect smoothness, counted as presented"
             }
         } else {
             detail = "BeginFrame/DrawFrame/DroppedFrame; \(legacyIdle) idle BeginFrames (nothing drawn) not counted as frames"
@@ -296,7 +297,7 @@ struct ChromeFrameEvents {
         var seen = Set<ChromeStage>()
         var result: [LaneWork] = []
         for (key, stages) in reporterStages {
-            for stage in stages where ChromePipeline.heldLanes.contains(stage.lane) && ChromePipeline.holdingStages.contains(stage.name) {
+            for stage in stages where ChromePipeline.holdingStages.contains(stage.name) {
                 guard seen.insert(stage).inserted else { continue }
                 result.append(LaneWork(lane: stage.lane, stage: stage.name, frame: framePosition(key), start: stage.start, end: stage.end))
             }

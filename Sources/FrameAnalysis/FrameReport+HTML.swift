@@ -363,7 +363,7 @@ package enum HTMLPage {
               if (f[6].length) html += "<br>top spans: " + f[6].map(s => esc(s[0]) + " " + esc(ms(s[1]))).join(", ");
               if (late && f[10]) {
                 html += "<br>held by " + (f[10][0] >= 0 && f[10][0] !== i
-                    ? "<a href=\"#\" class=\"held-by\" data-frame=\"" + f[10][0] + "\">frame #" + f[10][0] + "</a>, "
+                    ? "<a href=\\"#\\" class=\\"held-by\\" data-frame=\\"" + f[10][0] + "\\">frame #" + f[10][0] + "</a>, "
                     : (f[10][0] === i ? "its own " : "")) + esc(f[10][1]);
               }
               if (perBar > 1) html += "<br>(the worst of frames #" + (Math.floor(i / perBar) * perBar) + "–#" + Math.min(n - 1, (Math.floor(i / perBar) + 1) * perBar - 1) + ")";

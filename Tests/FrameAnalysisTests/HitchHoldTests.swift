@@ -259,7 +259,7 @@ struct HitchHoldTests {
         #expect(report.frames.map(\.outcome) == [.presented, .presented, .partial, .dropped, .dropped])
         #expect(report.summary.partialFrames == 1 && report.summary.droppedFrames == 2)
         #expect(report.summary.droppedFramesAffectingSmoothness == 1 && report.summary.chromeDroppedFrameEvents == 1)
-        #expect(report.method.frameSourceDetail.contains("1 partially presented frames that do not affect smoothness counted as presented"))
+        #expect(report.method.frameSourceDetail.contains("1 partially presented frame that does not affect smoothness, counted as presented"))
     }
 }
 
