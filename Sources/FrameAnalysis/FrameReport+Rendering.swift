@@ -183,8 +183,9 @@ extension FrameReport {
     }
 
     /// Late frames grouped by the work that held them (``HitchHold``), in time order: the lane
-    /// and the work, when it ran, the frames it held and what filled it. `nil` without late frames
-    /// that have a hold.
+    /// and the work, when it ran, the frames it held and what filled it. At most
+    /// ``holdRowLimit`` holds, those that held the most frames (the longest among equals), and a
+    /// row saying how many more there are. `nil` without late frames that have a hold.
     var holdsTable: ReportTable? {
         typealias F = ReportFormat
         struct Key: Hashable {
@@ -205,7 +206,12 @@ extension FrameReport {
         var table = ReportTable(
             title: "Why late frames were late (the first lane still busy when each frame needed it, and what filled it)",
             columns: [("cause", .left), ("late\nframes", .left), ("held\nfrom", .right), ("for", .right), ("held by: work in the window", .left)])
-        for (_, group) in groups.sorted(by: { ($0.key.start, $0.key.end, $0.value.frames[0]) < ($1.key.start, $1.key.end, $1.value.frames[0]) }) {
+        // The holds that held the most frames, the longest first among equals, shown in time order.
+        let shown = groups.sorted {
+            ($0.value.frames.count, $0.key.end.subtractingSaturating($0.key.start), $1.key.start)
+                > ($1.value.frames.count, $1.key.end.subtractingSaturating($1.key.start), $0.key.start)
+        }.prefix(Self.holdRowLimit)
+        for (_, group) in shown.sorted(by: { ($0.key.start, $0.key.end, $0.value.frames[0]) < ($1.key.start, $1.key.end, $1.value.frames[0]) }) {
             let hold = group.hold
             let isOwn = hold.frame.map { group.frames == [$0] } ?? false
             var holder: String
@@ -222,8 +228,17 @@ extension FrameReport {
                 F.milliseconds(hold.duration), holder + ": " + (hold.workPhrase.isEmpty ? "no spans" : hold.workPhrase),
             ])
         }
+        if groups.count > shown.count {
+            let rest = groups.count - shown.count
+            table.rows.append([
+                "", "", "", "", "\(rest) more \(rest == 1 ? "hold" : "holds"), none holding more frames or for longer; every frame's hold: --format json (hitch-hold), frames-csv (held_by_frame)",
+            ])
+        }
         return table
     }
+
+    /// The most rows "Why late frames were late" shows: the holds that held the most frames.
+    static let holdRowLimit = 5
 
     var mainThreadDescription: String {
         guard let main = method.mainThread else { return "none (the trace has no spans)" }

@@ -261,5 +261,25 @@ struct HitchHoldTests {
         #expect(report.summary.droppedFramesAffectingSmoothness == 1 && report.summary.chromeDroppedFrameEvents == 1)
         #expect(report.method.frameSourceDetail.contains("1 partially presented frame that does not affect smoothness, counted as presented"))
     }
-}
 
+    @Test("The table of holds shows the five that held the most frames, longest first among equals, in time order, and counts the rest")
+    func holdRowLimit() throws {
+        // Eight frames of framescope's own, each late by its own main-thread work: 20, 21, ..., 27 ms.
+        var events = [#"{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}}"#]
+        for index in 0..<8 {
+            let start = index * 40_000
+            events.append(#"{"ph":"X","name":"frame","cat":"frame","pid":1,"tid":1,"ts":\#(start),"dur":\#(20_000 + index * 1_000)}"#)
+        }
+        // A ninth frame, the longest, comes last.
+        events.append(#"{"ph":"X","name":"frame","cat":"frame","pid":1,"tid":1,"ts":400000,"dur":30000}"#)
+        let text = #"{"traceEvents":["# + events.joined(separator: ",") + "]}"
+        let report = FrameAnalyzer.analyze(try ChromeTraceReader.read(bytes: Array(text.utf8)))
+        #expect(report.frames.filter { $0.hitchHold != nil }.count == 9)
+        let table = try #require(report.holdsTable)
+        #expect(table.rows.count == FrameReport.holdRowLimit + 1)
+        // The five longest: frames 4, 5, 6, 7 (24-27 ms) and 8 (30 ms), in time order.
+        #expect(table.rows.prefix(5).map { $0[1] } == ["#4", "#5", "#6", "#7", "#8"])
+        #expect(table.rows.prefix(5).map { $0[3] } == ["24.00 ms", "25.00 ms", "26.00 ms", "27.00 ms", "30.00 ms"])
+        #expect(table.rows[5][4].hasPrefix("4 more holds, none holding more frames or for longer"))
+    }
+}
