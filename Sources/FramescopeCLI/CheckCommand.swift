@@ -69,6 +69,10 @@ enum CheckCommand: Command {
         for (source, result) in zip(sources, results) {
             switch result {
             case .success(let report):
+                if let missing = ReportCommand.missingProcess(report, options: options) {
+                    unreadable.append(BudgetCheck.SkippedTrace(name: traceName(source), source: source, reason: .unreadable("\(source): \(missing)")))
+                    continue
+                }
                 traces.append(BudgetCheck.TraceResult(name: traceName(source), source: source, report: report, budget: budget))
             case .failure(let error):
                 unreadable.append(BudgetCheck.SkippedTrace(name: traceName(source), source: source, reason: .unreadable(error.description)))

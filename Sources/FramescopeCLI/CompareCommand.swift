@@ -107,6 +107,10 @@ enum CompareCommand: Command {
         for (index, (source, result)) in zip(baseSources + headSources, results).enumerated() {
             switch result {
             case .success(let report):
+                if let missing = ReportCommand.missingProcess(report, options: options) {
+                    unreadable.append(Comparison.UnreadableTrace(source: source, reason: "\(source): \(missing)"))
+                    continue
+                }
                 if index < baseSources.count { base.append((source, report)) } else { head.append((source, report)) }
             case .failure(let error):
                 unreadable.append(Comparison.UnreadableTrace(source: source, reason: error.description))

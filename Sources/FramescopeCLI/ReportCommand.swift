@@ -64,6 +64,9 @@ enum ReportCommand: Command {
         let metadata = trace.metadata
         // Handed over, so the analysis can free the events before it fills in the frames.
         let report = FrameAnalyzer.analyze(consume trace, options: options)
+        if let missing = missingProcess(report, options: options) {
+            throw InputError("\(source == "-" ? "<stdin>" : source): \(missing)")
+        }
         switch format {
         case "markdown": printUntrusted(report.markdown(source: source))
         case "json": report.writeJSON(source: source) { StandardOutput.write($0) }
@@ -99,6 +102,16 @@ enum ReportCommand: Command {
             options.processID = pid
         }
         return options
+    }
+
+    /// When `--process PID` named a process with no thread in the trace, what to say (the report
+    /// fell back to another main thread, which must not pass for the one asked for); else `nil`.
+    static func missingProcess(_ report: FrameReport, options: AnalysisOptions) -> String? {
+        guard let process = options.processID, report.method.mainThreadRule != .process else { return nil }
+        var processes: [Int64] = []
+        for thread in report.threads where !processes.contains(thread.key.processID) { processes.append(thread.key.processID) }
+        let listed = processes.prefix(10).map(String.init).joined(separator: ", ") + (processes.count > 10 ? ", ..." : "")
+        return "--process \(process): the trace has no thread in that process (processes: \(processes.isEmpty ? "none" : listed))"
     }
 
     /// Reads a trace from a path or stdin (at most `maximumSize` bytes), turning read failures

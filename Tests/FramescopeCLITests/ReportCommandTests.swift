@@ -30,6 +30,19 @@ struct ReportCommandTests {
         #expect(late?.split(separator: " ").filter { !$0.isEmpty } == ["late", "frames", "1", "1", "missed", "vsyncs"])
     }
 
+    @Test("--process picks a process's main thread; a process with no thread is an input error naming it, never another thread's report")
+    func processOption() throws {
+        let path = try writeTrace()
+        let chosen = try CLI.run(["report", path, "--process", "7"])
+        #expect(chosen.status == 0, "stderr: \(chosen.standardError)")
+        #expect(chosen.standardOutput.contains("CrRendererMain (pid:tid 7:1, chosen by --process)"))
+        let missing = try CLI.run(["report", path, "--process", "8"])
+        #expect(missing.status == 3 && missing.standardOutput.isEmpty)
+        #expect(missing.standardError == "error: \(path): --process 8: the trace has no thread in that process (processes: 7)\n")
+        let malformed = try CLI.run(["report", path, "--process", "seven"])
+        #expect(malformed.status == 2 && malformed.standardError.contains("option '--process' expects a process id, e.g. 1234, got 'seven'"))
+    }
+
     @Test("The JSON report follows schema framescope.report v2 with exact nanoseconds")
     func jsonReport() throws {
         let result = try CLI.run(["report", try writeTrace(), "--format", "json"])
