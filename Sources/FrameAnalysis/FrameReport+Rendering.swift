@@ -139,14 +139,14 @@ extension FrameReport {
         return tables
     }
 
-    /// Per lane: cost per frame, frames that missed the lane's deadline and the hitch time
-    /// caused there; the background lane adds its jobs and delivery latency. `nil` when the
+    /// Per lane: cost per frame, frames that missed the lane's deadline and the hitch time of
+    /// the late frames it held (``HitchHold``); the background lane adds its jobs and delivery latency. `nil` when the
     /// frames have only a main lane and none was late.
     var lanesTable: ReportTable? {
         typealias F = ReportFormat
         guard lanes.count > 1 || !summary.hitchNanosecondsByCause.isEmpty else { return nil }
         var table = ReportTable(
-            title: "Lanes (cost per frame; hitch time by the lane that missed its deadline first)",
+            title: "Lanes (cost per frame; hitch time by the lane that held the late frames)",
             columns: [("lane", .left), ("with\nwork", .right), ("p50", .right), ("p95", .right), ("max", .right), ("late", .right),
                       ("hitch", .right), ("note", .left)])
         for figures in lanes {
@@ -155,11 +155,11 @@ extension FrameReport {
             let hasDeadline = frames.contains { $0.lane(figures.lane)?.deadline != nil }
             var note = ""
             switch figures.lane {
-            case .main: note = hasDeadline ? "due at the next vsync" : "no deadline in the trace"
+            case .main: note = hasDeadline ? "due at the next vsync" : "Chrome stage, no deadline of its own"
             case .render: note = "due at the commit deadline + P"
             case .background:
                 note = (figures.jobs ?? 0) == 1 ? "1 job" : "\(figures.jobs ?? 0) jobs"
-            case .compositor, .raster, .gpu: note = "Chrome stages, no deadline"
+            case .compositor, .raster, .gpu: note = "Chrome stages, no deadline of their own"
             }
             table.rows.append([
                 figures.lane.identifier, "\(figures.framesWithWork)", F.optionalMilliseconds(figures.cost?.p50),
