@@ -154,7 +154,8 @@ public struct FrameReport: Sendable {
         /// render spans, Android's `DrawFrame`), Chrome frames carry their stage lanes, and the
         /// background lane is present when the frame applied results of worker jobs.
         public var lanes: [LaneTiming] = []
-        /// Why the frame was late: the lane that missed its deadline first (`none` when on time).
+        /// Why the frame was late: the lane that held it (``hitchHold``'s, else the lane that
+        /// missed its deadline first; `none` when on time).
         public var hitchCause: HitchCause = .none
         /// The stage within the cause lane whose work held the frame (a Chrome stage such as
         /// `SendBeginMainFrameToCommit`, or a long main-thread task); `nil` otherwise: ``hitchHold``'s

@@ -27,7 +27,7 @@ public enum Lane: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The stable identifier written in every output.
     public var identifier: String { rawValue }
 
-    /// The hitch cause named when this lane misses its deadline first: `commit` for the main lane
+    /// The hitch cause named when this lane holds a late frame: `commit` for the main lane
     /// (Apple's commit hitch), the lane's own identifier for the others; `nil` for background
     /// work, which makes a late result (a placeholder), not a late frame.
     public var hitchCause: HitchCause? {
@@ -57,28 +57,30 @@ public enum Lane: String, Sendable, Hashable, CaseIterable, Comparable {
     }
 }
 
-/// Why a frame was late: the lane that missed its deadline first (see ``Lane/hitchCause``).
+/// Why a frame was late: the lane that held it, the one whose work was still running when the
+/// frame needed that lane done (see ``Lane/hitchCause``; the analysis's `HitchHold` says which
+/// work and which frame).
 ///
-/// `commit` is a frame whose main-thread work ended after its commit deadline; `render` one whose
-/// render-server work ended after the render deadline (offscreen passes, masks, blending);
-/// `compositor`, `raster` and `gpu` name the Chrome stage lane that overran most in a dropped frame;
-/// `unknown` is a late frame whose trace does not say which lane made it late.
+/// `commit` is a frame held by main-thread work (its own commit, or an earlier frame's still
+/// running); `render` one held by render-server work (offscreen passes, masks, blending);
+/// `compositor`, `raster` and `gpu` one held by Chrome's stages in those lanes; `unknown` a late
+/// frame whose trace does not say which lane made it late.
 public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The frame was on time.
     case none
-    /// The main thread committed late.
+    /// Main-thread work held the frame: its commit came late.
     case commit
-    /// The render server rendered late.
+    /// Render-server work held the frame: it rendered late.
     case render
-    /// Chrome's compositor stages overran.
+    /// Chrome's compositor stages held the frame.
     case compositor
-    /// Chrome's commit/raster/activation stages overran.
+    /// Chrome's commit/raster/activation stages held the frame.
     case raster
-    /// Chrome's GPU/viz stages overran.
+    /// Chrome's GPU/viz stages held the frame.
     case gpu
     /// The frame was late, but the trace does not say where: a frame Chrome dropped without
-    /// recording its stages (the older `DroppedFrame` events), or whose stages all ran within
-    /// their typical durations.
+    /// recording its stages (the older `DroppedFrame` events), or with no lane busy at its
+    /// deadline and no stage longer than its typical duration.
     case unknown
 
     /// The stable identifier written in every output.
