@@ -14,7 +14,7 @@ import json, os, subprocess, sys
 
 SCHEMA_VERSION = 3
 INTERVAL_SOURCES = {'option', 'budget', 'trace-metadata', 'chrome-begin-frames', 'default'}
-MAIN_THREAD_RULES = {'option', 'trace-metadata', 'thread-name', 'busiest-thread', 'none'}
+MAIN_THREAD_RULES = {'option', 'process-option', 'trace-metadata', 'page-renderer', 'busiest-renderer', 'thread-name', 'busiest-thread', 'none'}
 HITCH_CAUSES = {'none', 'commit', 'render', 'compositor', 'raster', 'gpu', 'unknown'}
 
 INCONSISTENT = {
