@@ -14,7 +14,7 @@ extension FrameAnalyzer {
         FrameContract.Key.ignored, FrameContract.Key.renderedFrame, FrameContract.Key.untilDeadline, FrameContract.Key.untilPresent,
         FrameContract.Key.sinceRequest, ChromeFrameEvents.stateKey, ChromeFrameEvents.frameTypeKey, ChromeFrameEvents.sequenceKey,
         ChromeFrameEvents.layerTreeHostKey, ChromeFrameEvents.affectsSmoothnessKey, ChromeFrameEvents.legacySequenceKey,
-        ChromeFrameEvents.legacyLayerTreeKey, ChromeRenderers.processIDKey, ChromeRenderers.parentKey, ChromeRenderers.outermostKey,
+        ChromeFrameEvents.legacyLayerTreeKey, ChromeRenderers.framesKey, ChromeRenderers.processIDKey, ChromeRenderers.parentKey, ChromeRenderers.outermostKey,
     ]
 
     /// Tells the keys in ``argumentKeys`` from the rest, mostly by first byte and length.

@@ -65,7 +65,7 @@ extension FrameReport {
         /// The main thread of the process the analysis options named (the CLI's `--process`).
         case process = "process-option"
         /// The renderer main thread of the page's own process: the main frame's, as Chrome's
-        /// `FrameCommittedInBrowser` names it (``ChromeRenderers``).
+        /// `TracingStartedInBrowser` and `FrameCommittedInBrowser` name it (``ChromeRenderers``).
         case pageRenderer = "page-renderer"
         /// The busiest of several `CrRendererMain` threads: the trace does not say which
         /// renderer is the page's.
@@ -85,8 +85,8 @@ extension FrameReport {
             switch self {
             case .option: "--main-thread"
             case .process: "--process"
-            case .pageRenderer: "the page's renderer: FrameCommittedInBrowser"
-            case .busiestRenderer: "the busiest CrRendererMain: no FrameCommittedInBrowser says which is the page's"
+            case .pageRenderer: "the page's renderer, as the browser names it"
+            case .busiestRenderer: "the busiest CrRendererMain: the browser does not say which is the page's"
             case .traceMetadata: "trace metadata"
             case .threadName: "thread name"
             case .busiestThread: "busiest thread"

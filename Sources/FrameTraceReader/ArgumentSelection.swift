@@ -6,12 +6,16 @@ extension ChromeTraceReader {
     /// A program that reads only a few keys (framescope's analysis reads 15) saves the time and
     /// memory of converting and storing the rest: in a large trace most argument lists are
     /// source locations, URLs and row numbers nobody looks at. Keys are matched after escapes are
-    /// decoded; a member of an object nested in `args` has the key `outer.inner`. Everything else
-    /// a read does is the same for every selection: arguments that `M` events carry (thread and
-    /// process names, sort indexes) fill the trace's threads and processes as always, and
-    /// nested values are counted in the ``FrameTrace/TraceDiagnostic/Kind/skippedArgument``
-    /// summary whatever their key. The trace says what it kept in
-    /// ``FrameTrace/Trace/keptArgumentKeys``.
+    /// decoded; a member of an object nested in `args` has the key `outer.inner`.
+    ///
+    /// Scalar values are arguments of their own. A nested value (an array, or an object nested
+    /// deeper than `outer.inner`) is kept whole, as a ``FrameTrace/JSONValue`` tree, only when
+    /// `only` names its key (Chrome's `data.frames` list in `TracingStartedInBrowser`); ``all``
+    /// keeps scalars only, so a trace's stack traces and URL lists cost nothing. Nested values
+    /// not kept are counted in the ``FrameTrace/TraceDiagnostic/Kind/skippedArgument`` summary.
+    /// Everything else a read does is the same for every selection: arguments that `M` events
+    /// carry (thread and process names, sort indexes) fill the trace's threads and processes as
+    /// always. The trace says what it kept in ``FrameTrace/Trace/keptArgumentKeys``.
     ///
     /// ```swift
     /// let trace = try ChromeTraceReader.read(contentsOf: "run.json", arguments: .only(["frame", "budget"]))
@@ -20,10 +24,10 @@ extension ChromeTraceReader {
         /// The keys kept; `nil` keeps every argument.
         public let keys: Set<String>?
 
-        /// Keeps every argument.
+        /// Keeps every scalar argument; nested values are counted, not kept.
         public static let all = ArgumentSelection(keys: nil)
 
-        /// Keeps only the arguments whose key is in `keys`.
+        /// Keeps only the arguments whose key is in `keys`, nested values whole.
         public static func only(_ keys: Set<String>) -> ArgumentSelection { ArgumentSelection(keys: keys) }
 
         private init(keys: Set<String>?) { self.keys = keys }
@@ -80,7 +84,7 @@ extension ChromeTraceReader.Parser {
     /// is when the read keeps every argument.
     @inline(__always)
     mutating func isKept(_ argument: ChromeTraceReader.ScratchArgument) -> Bool {
-        guard let matcher = argumentKeys else { return true }
+        guard let matcher = argumentKeys else { return argument.kind != .nested }
         let key = argument.key
         // The common case, a plain top-level key, is decided from the input's bytes.
         if argument.prefix == nil, !key.hasEscapes { return matcher.matches(scanner.rawBytes(key)) }
@@ -94,10 +98,13 @@ extension ChromeTraceReader.Parser {
         return scratchBytes.withUnsafeBufferPointer { matcher.matches($0) }
     }
 
-    /// Whether any of the event's scalar arguments is kept.
+    /// Whether any of the event's arguments is kept.
     @inline(__always)
     mutating func keepsAnyArgument() -> Bool {
-        guard argumentKeys != nil else { return argumentCount > 0 }
+        guard argumentKeys != nil else {
+            for position in 0..<argumentCount where arguments[position].kind != .nested { return true }
+            return false
+        }
         for position in 0..<argumentCount where isKept(arguments[position]) { return true }
         return false
     }

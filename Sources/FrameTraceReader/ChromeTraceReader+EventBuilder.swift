@@ -483,7 +483,8 @@ extension ChromeTraceReader.EventTokenizer {
         argumentCount &+= 1
     }
 
-    /// Reads `args`: scalar members into `arguments`, nested values skipped and counted.
+    /// Reads `args`: scalar members into `arguments`, nested values noted (kept only when a
+    /// selection names them) and counted.
     private mutating func readArguments() throws(TraceReadError) {
         event.argumentsStart = scanner.position
         argumentCount = 0  // a repeated "args": the last wins
@@ -506,8 +507,7 @@ extension ChromeTraceReader.EventTokenizer {
                 case 0x7B:
                     try readNestedArguments(prefix: key)
                 case 0x5B:
-                    try scanner.skipValue()
-                    event.nestedArguments += 1
+                    try appendNestedValue(key: key, prefix: nil)
                 default:
                     throw scanner.unexpected(expecting: "a value")
                 }
@@ -527,6 +527,17 @@ extension ChromeTraceReader.EventTokenizer {
         }
         scanner.position += 1
         event.argumentsEnd = scanner.position
+    }
+
+    /// Skips a nested value (an array, or an object deeper than one level), noting its bounds
+    /// so that a selection naming its key can keep it whole; it is counted as skipped otherwise.
+    private mutating func appendNestedValue(key: JSONStringToken, prefix: JSONStringToken?) throws(TraceReadError) {
+        let start = scanner.position
+        try scanner.skipValue()
+        event.nestedArguments += 1
+        appendArgument(
+            ChromeTraceReader.ScratchArgument(
+                key: key, prefix: prefix, kind: .nested, string: JSONStringToken(start: start, end: scanner.position, hasEscapes: false)))
     }
 
     /// Reads an object nested in `args` one level deep: its scalar members become arguments
@@ -550,8 +561,7 @@ extension ChromeTraceReader.EventTokenizer {
                     let literal = try scanner.scanLiteral()
                     appendArgument(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: literal == nil ? .null : .bool, bool: literal ?? false))
                 case 0x7B, 0x5B:
-                    try scanner.skipValue()
-                    event.nestedArguments += 1
+                    try appendNestedValue(key: key, prefix: prefix)
                 default:
                     throw scanner.unexpected(expecting: "a value")
                 }

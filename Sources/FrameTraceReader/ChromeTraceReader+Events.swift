@@ -63,10 +63,7 @@ extension ChromeTraceReader.Parser {
         let slot = noteTimestamp(timestamp, thread: thread, index: index)
         if timestamp > lastTimestamp { lastTimestamp = timestamp }
         let name: Symbol? = if let token = event.name, token.length > 0 { symbol(token) } else { nil }
-        if event.nestedArguments > 0 {
-            skippedArgumentCount += event.nestedArguments
-            if skippedArgumentFirst < 0 { skippedArgumentFirst = index }
-        }
+        countSkippedNestedValues(index)
         let endArguments = argumentValues()
         var payload = -1
         if !endArguments.isEmpty {
@@ -483,10 +480,7 @@ extension ChromeTraceReader.Parser {
     /// - Parameter shared: Whether the list may be shared; `B` lists are not, since an `E` merges
     ///   into them in place.
     mutating func argumentList(numericOnly: Bool = false, shared: Bool = true) -> UInt32 {
-        if event.nestedArguments > 0 {
-            skippedArgumentCount += event.nestedArguments
-            if skippedArgumentFirst < 0 { skippedArgumentFirst = eventIndex - 1 }
-        }
+        countSkippedNestedValues(eventIndex - 1)
         guard argumentCount > 0, keepsAnyArgument() else { return 0 }
         let length = event.argumentsEnd - event.argumentsStart
         guard shared, length <= ChromeTraceReader.ArgumentCache.maximumLength else {
@@ -521,6 +515,11 @@ extension ChromeTraceReader.Parser {
             case .string where !numericOnly: value = .string(cachedString(argument.string))
             case .bool where !numericOnly: value = .bool(argument.bool)
             case .null where !numericOnly: value = .null
+            case .nested where !numericOnly:
+                // Parsed only here, for a key the selection names; text too deep to parse is
+                // kept as what it is not: nothing, and counted as skipped by `keptNestedCount`.
+                guard let parsed = subdocument(from: argument.string.start, to: argument.string.end) else { continue }
+                value = parsed
             default: continue
             }
             if let prefix = argument.prefix {
@@ -530,6 +529,25 @@ extension ChromeTraceReader.Parser {
             }
         }
         return list
+    }
+
+    /// Counts the event's nested values that the selection does not keep, for the
+    /// ``FrameTrace/TraceDiagnostic/Kind/skippedArgument`` summary.
+    private mutating func countSkippedNestedValues(_ index: Int) {
+        guard event.nestedArguments > 0 else { return }
+        let skipped = event.nestedArguments - keptNestedCount()
+        guard skipped > 0 else { return }
+        skippedArgumentCount += skipped
+        if skippedArgumentFirst < 0 { skippedArgumentFirst = index }
+    }
+
+    /// How many of the event's nested values the selection keeps (none when it keeps every
+    /// argument: ``ChromeTraceReader/ArgumentSelection`` keeps nested values only by name).
+    private mutating func keptNestedCount() -> Int {
+        guard argumentKeys != nil else { return 0 }
+        var kept = 0
+        for position in 0..<argumentCount where arguments[position].kind == .nested && isKept(arguments[position]) { kept += 1 }
+        return kept
     }
 
     private func stringArgument(_ key: String) -> String? {

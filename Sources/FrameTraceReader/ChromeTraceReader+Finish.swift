@@ -142,7 +142,7 @@ extension ChromeTraceReader.Parser {
         if skippedArgumentCount > 0 {
             log.addSummary(
                 .skippedArgument, skippedArgumentFirst,
-                "\(skippedArgumentCount) argument value\(skippedArgumentCount == 1 ? "" : "s") nested too deep skipped (kept: scalars, and one object level as outer.inner)",
+                "\(skippedArgumentCount) argument value\(skippedArgumentCount == 1 ? "" : "s") nested too deep skipped (kept: scalars, one object level as outer.inner, and nested values an argument selection names)",
                 count: skippedArgumentCount)
         }
         if outOfOrderCount > 0 {

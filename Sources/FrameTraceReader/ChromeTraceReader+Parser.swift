@@ -170,6 +170,9 @@ extension ChromeTraceReader {
     struct ScratchArgument {
         enum Kind: UInt8 {
             case string, number, bool, null
+            /// An array, or an object nested deeper than one level: `string` holds the bounds of
+            /// its text, parsed only when a selection names its key.
+            case nested
         }
 
         var key: JSONStringToken

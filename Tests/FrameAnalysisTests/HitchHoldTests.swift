@@ -5,7 +5,7 @@ import Testing
 @testable import FrameAnalysis
 
 /// Builds small Chrome recordings: renderers with PipelineReporter frames and their stages, the
-/// threads that did the work, and the browser's FrameCommittedInBrowser.
+/// threads that did the work, and the browser's TracingStartedInBrowser and FrameCommittedInBrowser.
 struct ChromeSketch {
     static let interval: Int64 = 16_000  // microseconds
     var events: [String] = []
@@ -29,6 +29,16 @@ struct ChromeSketch {
         let parentMember = parent.map { #","parent":"\#($0)""# } ?? ""
         events.append(
             #"{"ph":"I","s":"t","name":"FrameCommittedInBrowser","cat":"disabled-by-default-devtools.timeline","pid":1,"tid":1,"ts":\#(time),"args":{"data":{"processId":\#(pid)\#(parentMember),"frame":"F"}}}"#)
+    }
+
+    /// The browser's list of frames when recording started: (process, parent frame) pairs.
+    mutating func tracingStarted(at time: Int64, frames: [(pid: Int, parent: String?)]) {
+        let list = frames.enumerated().map { index, frame in
+            let parentMember = frame.parent.map { #","parent":"\#($0)""# } ?? ""
+            return #"{"frame":"F\#(index)","name":"","processId":\#(frame.pid)\#(parentMember),"url":"about:blank"}"#
+        }
+        events.append(
+            #"{"ph":"I","s":"t","name":"TracingStartedInBrowser","cat":"disabled-by-default-devtools.timeline","pid":1,"tid":1,"ts":\#(time),"args":{"data":{"frameTreeNodeId":1,"frames":[\#(list.joined(separator: ","))],"persistentIds":true}}}"#)
     }
 
     /// One reporter of frame `sequence` at vsync `sequence × interval`, with its stages
@@ -234,7 +244,27 @@ struct HitchHoldTests {
         #expect(iframe.method.otherRenderers == [FrameReport.RendererFrames(processID: 10, frames: 3, droppedFrames: 0)])
     }
 
-    @Test("Without FrameCommittedInBrowser the busiest CrRendererMain is analysed, and the rule says so")
+    @Test("TracingStartedInBrowser's list of frames names the page's renderer when nothing commits; a later main-frame commit moves it")
+    func pageRendererFromTracingStarted() throws {
+        var sketch = Self.renderer()
+        sketch.thread(pid: 30, tid: 1, name: "CrRendererMain")
+        for sequence in Int64(1)...3 { sketch.presented(pid: 10, sequence: sequence) }
+        for sequence in Int64(1)...5 { sketch.presented(pid: 30, sequence: sequence) }
+        sketch.span("RunTask", pid: 10, tid: 1, start: 1_000, duration: 1_000)
+        sketch.span("RunTask", pid: 30, tid: 1, start: 1_000, duration: 50_000)
+        // The iframe (pid 30) is listed first, with its parent; the main frame (pid 10) has none.
+        sketch.tracingStarted(at: 100, frames: [(pid: 30, parent: "F1"), (pid: 10, parent: nil)])
+        let report = try Self.analyze(sketch)
+        #expect(report.method.mainThread == ThreadKey(processID: 10, threadID: 1))
+        #expect(report.method.mainThreadRule == .pageRenderer && report.summary.frameCount == 3)
+
+        // A navigation commits the main frame in pid 30 after recording started: the later event wins.
+        sketch.committed(pid: 30, at: 200)
+        let navigated = try Self.analyze(sketch)
+        #expect(navigated.method.mainThread == ThreadKey(processID: 30, threadID: 1) && navigated.method.mainThreadRule == .pageRenderer)
+    }
+
+    @Test("Without TracingStartedInBrowser or FrameCommittedInBrowser the busiest CrRendererMain is analysed, and the rule says so")
     func busiestRenderer() throws {
         var sketch = ChromeSketch()
         sketch.thread(pid: 10, tid: 1, name: "CrRendererMain")

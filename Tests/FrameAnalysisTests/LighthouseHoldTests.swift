@@ -34,12 +34,20 @@ struct LighthouseHoldTests {
         let events = try #require(root["traceEvents"] as? [[String: Any]])
         func int(_ value: Any?) -> Int64? { (value as? NSNumber)?.int64Value }
         func ns(_ event: [String: Any]) -> Int64 { Int64(((event["ts"] as? NSNumber)?.doubleValue ?? 0) * 1000) }
-        // The page's renderer: the last main-frame commit's process.
+        // The page's renderer: the process of the latest main frame that the browser names, in
+        // the list of frames when tracing started or in a commit.
         var pid: Int64 = -1
         var lastCommit = Int64.min
-        for event in events where event["name"] as? String == "FrameCommittedInBrowser" {
+        for event in events {
             let data = (event["args"] as? [String: Any])?["data"] as? [String: Any] ?? [:]
-            if data["parent"] == nil, let process = int(data["processId"]), ns(event) >= lastCommit { pid = process; lastCommit = ns(event) }
+            let frames: [[String: Any]]
+            switch event["name"] as? String {
+            case "FrameCommittedInBrowser": frames = [data]
+            case "TracingStartedInBrowser": frames = data["frames"] as? [[String: Any]] ?? []
+            default: continue
+            }
+            let main = frames.first { $0["parent"] == nil && ($0["isOutermostMainFrame"] as? Bool ?? true) && int($0["processId"]) != nil }
+            if let main, ns(event) >= lastCommit { pid = int(main["processId"])!; lastCommit = ns(event) }
         }
         // Thread names.
         var names: [[Int64]: String] = [:]

@@ -39,6 +39,25 @@ struct ArgumentSelectionTests {
         #expect(trace.events.first { trace.name(of: $0) == "b" }?.arguments == 0)
     }
 
+    @Test("A nested value is kept whole when the selection names its key, and is then not counted as skipped; both ways of reading agree")
+    func keepsNamedNestedValues() throws {
+        let selection = ChromeTraceReader.ArgumentSelection.only(["list", "deep.a", "frame"])
+        let trace = try ChromeTraceReader.read(bytes: Array(Self.trace.utf8), arguments: selection)
+        let c = try #require(trace.events.first { trace.name(of: $0) == "c" })
+        #expect(trace.arguments(of: c) == [Argument("frame", .int(8)), Argument("deep.a", .object([("b", .int(1))])), Argument("list", .array([.int(1)]))])
+        // Read with every argument, the two nested values are skipped and counted; here neither is.
+        let all = try ChromeTraceReader.read(bytes: Array(Self.trace.utf8))
+        #expect(all.total(.skippedArgument) == 2)
+        #expect(all.arguments(of: try #require(all.events.first { all.name(of: $0) == "c" })).allSatisfy {
+            $0.value.arrayValue == nil && $0.value.objectValue == nil
+        })
+        #expect(trace.total(.skippedArgument) == 0)
+        // One named, one not: one counted.
+        let one = try ChromeTraceReader.read(bytes: Array(Self.trace.utf8), arguments: .only(["list"]))
+        #expect(one.total(.skippedArgument) == 1)
+        ReaderPipelineTests.expectSameBothWays(Array(Self.trace.utf8), "nested selection", arguments: selection)
+    }
+
     @Test("A selection changes nothing but the argument lists: events, threads and diagnostics are the same")
     func sameOtherwise() throws {
         let all = try ChromeTraceReader.read(bytes: Array(Self.trace.utf8))
