@@ -20,8 +20,12 @@ override, and checks per format, independently of the Swift tests' helpers:
   or emoji from a name outside code spans;
 - HTML: no element or attribute that is not framescope's page (tags and attributes as Python's
   html.parser reads them);
-- JSON, JSON Lines, CSV: parse, and every hostile category name, label and metadata value reads
-  back exactly;
+- JSON, JSON Lines: parse, and every hostile category name, label and metadata value reads back
+  exactly (a name that begins with `(` or `"` inside double quotes, apart from framescope's own
+  labels such as `(unattributed)` and `(none)`);
+- CSV: parses, no field spans lines or begins as a spreadsheet formula (`=`, `+`, `-`, `@`, tab)
+  unless it is a number, and every name, label and metadata value reads back once the visible
+  escapes `\\u{HEX}` are decoded and the `'` before a formula removed;
 - JUnit: parses as XML 1.0 and names the hostile categories.
 
 Exit status: 0 when every property holds, 1 when one does not, 2 when something could not run.
@@ -84,6 +88,22 @@ def expect_clean_text(text, what, annotations=False, json_body=False):
     expect(commands == list(range(last - len(commands) + 1, last + 1)), f"{what}: a :: line before the annotations")
     for i in commands:
         expect(ANNOTATION.match(lines[i]), f"{what}: not framescope's annotation form: {lines[i][:80]!r}")
+
+
+def shown(name):
+    """A trace's category name as framescope keeps it beside its own labels, which are in parentheses."""
+    return f'"{name}"' if name[:1] in ("(", '"') else name
+
+
+def is_number(field):
+    return re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", field) is not None
+
+
+def csv_decoded(field):
+    """A frames-csv text field read back: visible escapes decoded, the formula guard removed."""
+    if field[:1] == "'" and (field[1:2] in ("=", "+", "-", "@") or field[1:].startswith(("\\u{9}", "\\u{D}"))):
+        field = field[1:]
+    return re.sub(r"\\u\{([0-9A-F]+)\}", lambda match: chr(int(match.group(1), 16)), field)
 
 
 def body_without_annotations(text):
@@ -223,7 +243,7 @@ def main():
         report = json.loads(output)
         categories = {category["name"] for category in report["categories"]}
         for name in strings:
-            expect(name in categories, f"report json: category {name!r} lost")
+            expect(shown(name) in categories, f"report json: category {name!r} lost")
         _, output, _ = run(binary, ["report", trace, "--format", "frames-jsonl", "--label", f"branch={LABEL}"], status=0)
         expect_clean_text(output, "frames-jsonl", json_body=True)
         rows = [json.loads(line) for line in output.split("\n") if line]  # not splitlines(): U+0085 and U+2028 may be in a string
@@ -231,16 +251,22 @@ def main():
                "frames-jsonl: label or metadata does not round-trip")
         keys = set().union(*(row["main_by_category_ms"].keys() for row in rows))
         for name in strings:
-            expect(name in keys, f"frames-jsonl: category {name!r} lost")
+            expect(shown(name) in keys, f"frames-jsonl: category {name!r} lost")
         _, output, _ = run(binary, ["report", odd, "--format", "frames-csv", "--label", f"branch={LABEL}"], status=0)
         table = list(csv.reader(io.StringIO(output, newline="")))
         header = table[0]
         expect(len(table) == 41 and all(len(row) == len(header) for row in table), "frames-csv: ragged rows")
+        for row in table:
+            for field in row:
+                expect("\n" not in field and "\r" not in field, f"frames-csv: a field spans lines: {field[:60]!r}")
+                expect(not field[:1] or field[0] not in "=+-@\t" or is_number(field), f"frames-csv: a formula: {field[:60]!r}")
         column = {name: index for index, name in enumerate(header)}
-        expect(all(row[column["label_branch"]] == LABEL and row[column["trace"]] == odd and row[column["meta_note"]] == strings[24]
+        expect(all(csv_decoded(row[column["label_branch"]]) == LABEL and row[column["trace"]] == odd
+                   and csv_decoded(row[column["meta_note"]]) == strings[24]
                    for row in table[1:]), "frames-csv: label, trace or metadata does not round-trip")
+        decoded_header = {csv_decoded(name) for name in header}
         for name in strings:
-            expect(f"category:{name}" in header, f"frames-csv: category {name!r} lost")
+            expect(f"category:{shown(name)}" in decoded_header, f"frames-csv: category {name!r} lost")
         status, _, error = run(binary, ["report", missing], status=3)
         expect(error.count("\n") == 1, f"report of a missing file: not one stderr line: {error!r}")
 

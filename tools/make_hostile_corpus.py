@@ -47,6 +47,14 @@ HOSTILE = [
     # Appended, so the indexes above (used by the tests) keep their meaning.
     ("csv formula prefixes", "=HYPERLINK(\"x\";\"y\")+1 @SUM(1) -2+3 +cmd"),
     ("xml-invalid noncharacters", "non\ufffechar\uffff end"),
+    # Round two: how each consumer parses, not a list of bad characters.
+    ("framescope's own label", "(unattributed)"),
+    ("framescope's empty-name label", "(none)"),
+    ("workflow command after a no-break space", "\u00a0::error::nbsp"),
+    ("legacy workflow command anywhere", "x ##[stop-commands]tok"),
+    ("hidden: soft hyphen, joiners, variation selector, tag characters", "s\u00adh\u034fy\u2060\u2064\ufe0f\U000e0041\U000e007f"),
+    ("mermaid directive", "%%{init: {'theme':'dark'}}%% it's"),
+    ("line separators", "a\u2028::error::ls\u2029b\u0085c"),
 ]
 
 NAMES = [text for _, text in HOSTILE]

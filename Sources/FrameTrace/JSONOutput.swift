@@ -142,15 +142,57 @@ package struct JSONOutput {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Escapes a string's UTF-8 for a JSON string body: quote, backslash and every control
-    /// character. Swift strings are valid Unicode, so ill-formed input was already replaced by
-    /// U+FFFD when the string was made from bytes.
+    /// character, and — so that the text stays inert in a CI log or a terminal that shows it
+    /// raw — every hidden character (``UntrustedText/isHidden(_:keepingTab:)``: bidi controls,
+    /// U+2028/U+2029/U+0085, tag characters, ...) as a `\u` escape (a surrogate pair past
+    /// U+FFFF), and the second `#` of `##[` (the GitHub runner's command form) as `\u0023`.
+    /// Every escape decodes to the same string: JSON keeps names exactly. Swift strings are
+    /// valid Unicode, so ill-formed input was already replaced by U+FFFD when the string was
+    /// made from bytes.
     package static func escape(_ string: String, into output: inout [UInt8]) {
         var string = string
         string.withUTF8 { utf8 in
             var start = 0
-            for index in 0..<utf8.count {
+            var index = 0
+            while index < utf8.count {
                 let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte != UInt8(ascii: "#") {
+                    index += 1
+                    continue
+                }
+                if byte == UInt8(ascii: "#") {
+                    let opensCommand = index > 0 && utf8[index - 1] == UInt8(ascii: "#") && index + 1 < utf8.count && utf8[index + 1] == UInt8(ascii: "[")
+                    guard opensCommand else {
+                        index += 1
+                        continue
+                    }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                    appendUnicodeEscape(0x23, to: &output)
+                    index += 1
+                    start = index
+                    continue
+                }
+                if byte >= 0x7F {
+                    // A scalar past ASCII: decoded only to ask whether it is hidden.
+                    let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+                    var value = UInt32(byte < 0x80 ? byte : byte < 0xE0 ? byte & 0x1F : byte < 0xF0 ? byte & 0x0F : byte & 0x07)
+                    for offset in 1..<max(length, 1) where index + offset < utf8.count { value = value << 6 | UInt32(utf8[index + offset] & 0x3F) }
+                    guard let scalar = Unicode.Scalar(value), UntrustedText.isHidden(scalar) else {
+                        index += length
+                        continue
+                    }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                    if value > 0xFFFF {
+                        let offset = value - 0x10000
+                        appendUnicodeEscape(0xD800 + (offset >> 10), to: &output)
+                        appendUnicodeEscape(0xDC00 + (offset & 0x3FF), to: &output)
+                    } else {
+                        appendUnicodeEscape(value, to: &output)
+                    }
+                    index += length
+                    start = index
+                    continue
+                }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
                 output.append(UInt8(ascii: "\\"))
                 switch byte {
@@ -164,9 +206,17 @@ package struct JSONOutput {
                 default:
                     output.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
                 }
-                start = index + 1
+                index += 1
+                start = index
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
         }
+    }
+
+    /// Appends `\uXXXX` for a UTF-16 code unit.
+    private static func appendUnicodeEscape(_ unit: UInt32, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\\"))
+        output.append(UInt8(ascii: "u"))
+        for shift in stride(from: 12, through: 0, by: -4) { output.append(hexDigits[Int((unit >> UInt32(shift)) & 0xF)]) }
     }
 }

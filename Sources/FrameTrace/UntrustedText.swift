@@ -14,30 +14,34 @@
 public enum UntrustedText {
     // MARK: - Terminal
 
-    /// Text for a terminal, one line: control characters (C0 except tab, DEL, C1) and invisible
-    /// or bidirectional format characters (U+061C, U+200B–U+200F, U+2028, U+2029,
-    /// U+202A–U+202E, U+2066–U+2069, U+FEFF) become visible escapes such as `\u{1B}`, so the
-    /// text never spans lines, moves the cursor or reorders what follows; text that would begin,
-    /// after leading whitespace, with `::` (a GitHub workflow command at the start of a line) is
-    /// quoted: `"::error::x"`.
+    /// Text for a terminal, one line: hidden characters (``isHidden(_:keepingTab:)``: controls,
+    /// format and invisible characters, line and paragraph separators, private-use, unassigned
+    /// and noncharacter code points) become visible escapes such as `\u{1B}`, so the text never
+    /// spans lines, moves the cursor, reorders what follows or hides text; the GitHub runner's
+    /// older command form `##[` becomes `#\u{23}[` wherever it is; text that would begin, after
+    /// leading whitespace of any kind, with `::` (a workflow command at the start of a line) is
+    /// quoted: `"::error::x"`; and text longer than ``shownLength`` scalars is shortened to its
+    /// start, an ellipsis and its length (`… (4,000,000 characters)`).
     /// - Parameter text: Any string.
     /// - Returns: One line of printable text.
     /// - Complexity: O(*n*) in the length of `text`.
     public static func terminal(_ text: String) -> String {
-        let escaped = visible(text, keepingTab: true)
+        let escaped = breakingLegacyCommands(visible(shortened(text), keepingTab: true))
         return startsWorkflowCommand(escaped) ? "\"" + escaped + "\"" : escaped
     }
 
-    /// Rendered text with every line that would begin, after leading whitespace, with `::` made
-    /// harmless: its first colon becomes the visible escape `\u{3A}`. The GitHub Actions runner
-    /// reads such a line of a step's output as a workflow command; framescope's own annotations
-    /// are written apart from this text.
+    /// Rendered text made harmless for the GitHub Actions runner, which reads every line of a
+    /// step's output for workflow commands: a line that would begin, after leading whitespace
+    /// (any Unicode whitespace: the runner trims it all), with `::` gets its first colon as the
+    /// visible escape `\u{3A}`, and the older form `##[`, recognised anywhere in a line, becomes
+    /// `#\u{23}[`. framescope's own annotations are written apart from this text.
     ///
-    /// ``terminal(_:)`` already quotes a name that starts with `::`; this guards the lines a
-    /// layout makes, such as a long cell wrapped or cut in the middle of a name.
+    /// ``terminal(_:)`` already treats a name; this guards the lines a layout makes, such as a
+    /// long cell wrapped or cut in the middle of a name, or a name next to a `#`.
     /// - Parameter text: Lines separated by `\n`.
-    /// - Returns: The same lines, none starting with `::`.
+    /// - Returns: The same lines, none a workflow command.
     public static func neutralizingWorkflowCommands(_ text: String) -> String {
+        let text = breakingLegacyCommands(text)
         guard text.contains("::") else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
             guard startsWorkflowCommand(line) else { return line }
@@ -52,10 +56,11 @@ public enum UntrustedText {
     /// paragraph, heading, list item or table cell: no image, link, autolink, HTML, entity,
     /// emphasis, strikethrough, math, emoji shortcode, code or table break can come from it.
     ///
-    /// Control and format characters become visible escapes as in ``terminal(_:)`` (tab too,
-    /// line breaks included), so the text never ends its line; then the ASCII punctuation that
-    /// can start Markdown inside a line is backslash-escaped (`` \ ` * _ { } [ ] < > # ! | ~ & $
-    /// : @ ^ ``), and so is the `.` of `www.`. CommonMark renders any backslash-escaped ASCII
+    /// Text longer than ``shownLength`` is shortened as in ``terminal(_:)``; hidden characters
+    /// become visible escapes (tab too, line breaks included), so the text never ends its line;
+    /// then the ASCII punctuation that can start Markdown inside a line is backslash-escaped
+    /// (`` \ ` * _ { } [ ] < > # ! | ~ & $ : @ ^ ``), and so is the `.` of `www.`. (`#`
+    /// escaped also breaks the GitHub runner's `##[`.) CommonMark renders any backslash-escaped ASCII
     /// punctuation as the character itself. Block syntax (`-`, `+`, `1.` lists, `=` underlines)
     /// only counts at the start of a line, where framescope never puts a name: it always follows
     /// `| `, `## `, `- ` or a word.
@@ -65,7 +70,7 @@ public enum UntrustedText {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var previous: [Unicode.Scalar] = []
-        for scalar in visible(text, keepingTab: false).unicodeScalars {
+        for scalar in visible(shortened(text), keepingTab: false).unicodeScalars {
             var escape = markdownPunctuation.contains(scalar)
             if scalar == ".", previous.count >= 3, previous.suffix(3).allSatisfy({ $0 == "w" || $0 == "W" }) { escape = true }
             if escape { result.unicodeScalars.append("\\") }
@@ -78,14 +83,15 @@ public enum UntrustedText {
 
     /// Text as a Markdown code span that shows it verbatim, on one line: delimited by a backtick
     /// run longer than any inside it (padded with a space where it starts or ends with a
-    /// backtick or a space), control and format characters as visible escapes. Text holding
-    /// `|`, which a GitHub table would split at even inside a code span, and empty text are
-    /// written as ``markdownText(_:)`` instead.
+    /// backtick or a space), hidden characters as visible escapes, shortened as in
+    /// ``terminal(_:)``. Text holding `|`, which a GitHub table would split at even inside a
+    /// code span, or `##[`, which no escape inside a code span can break for the GitHub runner,
+    /// and empty text are written as ``markdownText(_:)`` instead.
     /// - Parameter text: Any string.
     /// - Returns: Markdown source.
     public static func markdownCode(_ text: String) -> String {
-        let content = visible(text, keepingTab: false)
-        guard !content.isEmpty, !content.contains("|") else { return markdownText(text) }
+        let content = visible(shortened(text), keepingTab: false)
+        guard !content.isEmpty, !content.contains("|"), !content.contains("##[") else { return markdownText(text) }
         var longest = 0
         var run = 0
         for character in content {
@@ -98,20 +104,32 @@ public enum UntrustedText {
         return pad ? fence + " " + content + " " + fence : fence + content + fence
     }
 
-    /// Text for a Mermaid string in double quotes, such as a chart's title: one line (control
-    /// and format characters as visible escapes) with `"` written as `'`, so it can neither end
-    /// the string, start a new statement nor close the Markdown fence around the chart.
+    /// Text for a Mermaid string in double quotes, such as a chart's title: one line (hidden
+    /// characters as visible escapes, shortened as in ``terminal(_:)``) in which `"`, `'`, `%`
+    /// and `` ` `` are written as Mermaid's entity codes (`#quot;`, `#39;`, `#37;`, `#96;`),
+    /// which it shows as the characters once the chart is parsed. So the text can neither end
+    /// the string (Mermaid reads `'` as `"` too), hold a `%%{init}%%` directive or a `%%`
+    /// comment (Mermaid finds those anywhere, before it reads strings), start a Markdown string,
+    /// nor, being one line, close the Markdown fence around the chart.
     /// - Parameter text: Any string.
     /// - Returns: The string's content, without the quotes.
     public static func mermaidString(_ text: String) -> String {
-        String(visible(text, keepingTab: false).map { $0 == "\"" ? "'" : $0 })
+        var result = ""
+        for scalar in breakingLegacyCommands(visible(shortened(text), keepingTab: false)).unicodeScalars {
+            switch scalar {
+            case "\"": result += "#quot;"
+            case "'", "%", "`": result += "#\(scalar.value);"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     // MARK: - GitHub Actions workflow commands
 
     /// Text for the message of a workflow command (`::error title=T::MESSAGE`): `%`, CR and LF
-    /// percent-encoded as the Actions runner expects; other control and format characters as
-    /// visible escapes, as in ``terminal(_:)``.
+    /// percent-encoded as the Actions runner expects; other hidden characters as visible
+    /// escapes and `##[` broken, as in ``terminal(_:)``.
     /// - Parameter text: Any string.
     /// - Returns: The encoded message.
     public static func annotationMessage(_ text: String) -> String {
@@ -124,7 +142,7 @@ public enum UntrustedText {
             default: appendVisible(scalar, keepingTab: true, to: &result)
             }
         }
-        return result
+        return breakingLegacyCommands(result)
     }
 
     /// Text for a property value of a workflow command (`title=VALUE`): as
@@ -146,12 +164,16 @@ public enum UntrustedText {
     // MARK: - HTML, XML, CSV
 
     /// Text for HTML element content or a quoted attribute value: `&`, `<`, `>`, `"` and `'` as
-    /// character references, so no element, attribute or entity can come from it.
+    /// character references, so no element, attribute or entity can come from it; hidden
+    /// characters as visible escapes (a character reference would still render a bidi override
+    /// or hide text), so a name never breaks a line of the page's source; `##[` as `#&#35;[`
+    /// (shown the same, but not the GitHub runner's command form should the page reach a log).
     /// - Parameter text: Any string.
     /// - Returns: The escaped text.
     public static func html(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
+        var hashes = 0
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"
@@ -159,21 +181,25 @@ public enum UntrustedText {
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
-            default: result.unicodeScalars.append(scalar)
+            case "#" where hashes > 0: result += "&#35;"
+            default: appendVisible(scalar, keepingTab: true, to: &result)
             }
+            hashes = scalar == "#" ? hashes + 1 : 0
         }
         return result
     }
 
     /// Text for an XML 1.0 attribute value or element content: `&`, `<`, `>`, `"`, `'`, and tab,
-    /// newline and carriage return as character references (so attribute values keep them);
-    /// other control characters, and U+FFFE/U+FFFF, which XML 1.0 cannot hold even as
+    /// newline and carriage return as character references (so attribute values keep them and
+    /// the document's lines are framescope's); `#` after a `#` as `&#35;` (the GitHub runner's
+    /// `##[`); other hidden characters, and U+FFFE/U+FFFF, which XML 1.0 cannot hold even as
     /// references, as visible escapes (`\u{1B}`), as in ``terminal(_:)``.
     /// - Parameter text: Any string.
     /// - Returns: The escaped text.
     public static func xml(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
+        var hashes = 0
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"
@@ -184,40 +210,92 @@ public enum UntrustedText {
             case "\t": result += "&#9;"
             case "\n": result += "&#10;"
             case "\r": result += "&#13;"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+            case "#" where hashes > 0: result += "&#35;"
+            default: appendVisible(scalar, keepingTab: true, to: &result)
             }
+            hashes = scalar == "#" ? hashes + 1 : 0
         }
         return result
     }
 
-    /// Text as one RFC 4180 CSV field: quoted, with quotes doubled, when it holds a comma, quote
-    /// or line break; otherwise as it is. The field reads back as exactly `text`.
+    /// Text as one CSV field (RFC 4180) that a spreadsheet shows as text and a CI log shows as
+    /// one line:
+    ///
+    /// - hidden characters, CR and LF included, become visible escapes (`\u{A}`), so a field
+    ///   never spans lines, and `##[` becomes `#\u{23}[`, as in ``terminal(_:)``;
+    /// - a field that is not a number and begins with `=`, `+`, `-`, `@`, tab or CR — a formula
+    ///   to Excel, LibreOffice and Google Sheets (OWASP's CSV injection) — gets a leading `'`,
+    ///   which the spreadsheet shows as text;
+    /// - the field is quoted, with quotes doubled, when it holds a comma or a quote, or begins,
+    ///   after whitespace, with `::` (so no line of the file begins with a workflow command).
+    ///
+    /// Names are not shortened: a CSV is read by programs.
     /// - Parameter text: Any string.
     /// - Returns: The field.
     public static func csvField(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        var field = breakingLegacyCommands(visible(text, keepingTab: false))
+        if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), !isDecimalNumber(text) {
+            field = "'" + field
+        }
+        guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" }) || startsWorkflowCommand(field) else { return field }
         var result = "\""
-        for scalar in text.unicodeScalars {
+        for scalar in field.unicodeScalars {
             if scalar == "\"" { result += "\"\"" } else { result.unicodeScalars.append(scalar) }
         }
         return result + "\""
     }
 
+    // MARK: - Names that are too long
+
+    /// The longest name, in Unicode scalars, shown whole in text and Markdown; a longer one is
+    /// shown as its first ``shownPrefixLength`` scalars, an ellipsis and its length. JSON, JSON
+    /// Lines and CSV keep names whole.
+    public static let shownLength = 256
+    /// How much of a name longer than ``shownLength`` is shown.
+    public static let shownPrefixLength = 200
+
+    /// `text`, or its start, `…` and its length in scalars when it is longer than ``shownLength``.
+    public static func shortened(_ text: String) -> String {
+        var count = 0
+        var cut: String.UnicodeScalarView.Index?
+        var index = text.unicodeScalars.startIndex
+        while index != text.unicodeScalars.endIndex, count <= shownLength {
+            if count == shownPrefixLength { cut = index }
+            count += 1
+            text.unicodeScalars.formIndex(after: &index)
+        }
+        guard count > shownLength, let cut else { return text }
+        let total = text.unicodeScalars.count
+        return String(text.unicodeScalars[..<cut]) + "… (\(groupedThousands(total)) characters)"
+    }
+
+    private static func groupedThousands(_ value: Int) -> String {
+        let digits = Array(String(value))
+        var result = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return result
+    }
+
     // MARK: - Pieces
 
-    /// Whether `scalar` is shown as a visible escape in terminal text: C0 controls (tab when
-    /// `keepingTab` is false), DEL, C1, and the invisible and bidirectional format characters.
+    /// Whether `scalar` is hidden: shown as a visible escape (`\u{200B}`) in every output a
+    /// person or a terminal reads, and as a `\u` escape in JSON. Derived from Unicode's own
+    /// data (the toolchain's `Unicode.Scalar.Properties`), not a list: general categories Cc
+    /// (controls; tab only when `keepingTab` is false), Cf (format: zero-width and bidi
+    /// controls, soft hyphen, tag characters), Co (private use), Cn (unassigned), Zl and Zp
+    /// (line and paragraph separators), every Default_Ignorable_Code_Point (variation selectors,
+    /// fillers, the combining grapheme joiner) and every noncharacter.
     public static func isHidden(_ scalar: Unicode.Scalar, keepingTab: Bool = true) -> Bool {
-        switch scalar.value {
-        case 0x09: !keepingTab
-        case 0x00...0x1F, 0x7F...0x9F: true
-        case 0x061C, 0x200B...0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF: true
-        default: false
+        let value = scalar.value
+        if value < 0x7F { return value < 0x20 && (value != 0x09 || !keepingTab) }
+        if value < 0xA0 { return true }  // DEL and C1
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .control, .format, .privateUse, .unassigned, .surrogate, .lineSeparator, .paragraphSeparator: return true
+        default: return properties.isDefaultIgnorableCodePoint || properties.isNoncharacterCodePoint || properties.isBidiControl
         }
     }
 
@@ -240,7 +318,36 @@ public enum UntrustedText {
         }
     }
 
-    private static func startsWorkflowCommand(_ line: some StringProtocol) -> Bool {
-        line.drop { $0 == " " || $0 == "\t" }.hasPrefix("::")
+    /// `##[` written as `#\u{23}[`: the GitHub runner reads `##[command]` anywhere in a line.
+    private static func breakingLegacyCommands(_ text: String) -> String {
+        guard text.contains("##[") else { return text }
+        var result = ""
+        var hashes = 0
+        for scalar in text.unicodeScalars {
+            // The second `#` of `##[` becomes the escape; a longer run keeps its other `#`s.
+            if scalar == "[", hashes >= 2 {
+                result.unicodeScalars.removeLast()
+                result += "\\u{23}"
+            }
+            result.unicodeScalars.append(scalar)
+            hashes = scalar == "#" ? hashes + 1 : 0
+        }
+        return result
+    }
+
+    /// Whether the line begins, after any Unicode whitespace (the runner's `TrimStart()`), with `::`.
+    static func startsWorkflowCommand(_ line: some StringProtocol) -> Bool {
+        line.unicodeScalars.drop { $0.properties.isWhitespace }.starts(with: "::".unicodeScalars)
+    }
+
+    /// Whether the text is a plain decimal number (`-12`, `0.5`), which CSV writes as it is.
+    private static func isDecimalNumber(_ text: String) -> Bool {
+        var scalars = text.unicodeScalars[...]
+        if scalars.first == "-" { scalars = scalars.dropFirst() }
+        var digits = 0, dots = 0
+        for scalar in scalars {
+            if scalar == "." { dots += 1 } else if ("0"..."9").contains(scalar) { digits += 1 } else { return false }
+        }
+        return digits > 0 && dots <= 1
     }
 }

@@ -100,12 +100,90 @@ struct UntrustedTextTests {
         #expect(UntrustedText.xml("a<b>&\"c'\t\u{1B}") == "a&lt;b&gt;&amp;&quot;c&apos;&#9;\\u{1B}")
         #expect(UntrustedText.csvField("plain") == "plain")
         #expect(UntrustedText.csvField("a,b") == "\"a,b\"")
-        #expect(UntrustedText.csvField("q\"\nr") == "\"q\"\"\nr\"")
-        #expect(UntrustedText.mermaidString("a\"b\nc") == "a'b\\u{A}c")
+        #expect(UntrustedText.csvField("q\"\nr") == "\"q\"\"\\u{A}r\"")
+        #expect(UntrustedText.mermaidString("a\"b\nc") == "a#quot;b\\u{A}c")
         for name in Self.hostile {
             #expect(!UntrustedText.html(name).contains("<"))
             #expect(!UntrustedText.mermaidString(name).contains("\""))
             #expect(!UntrustedText.mermaidString(name).contains("\n"))
         }
+    }
+
+    @Test("Hidden means Unicode's invisible classes, not a list: soft hyphen, joiners, fillers, variation selectors, tags, private use, unassigned, noncharacters")
+    func hiddenFromUnicodeData() {
+        let hidden: [UInt32] = [
+            0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x180E, 0x200B, 0x200D, 0x2028, 0x2029, 0x202E, 0x2060, 0x2061, 0x2064,
+            0x206A, 0x3164, 0xFE00, 0xFE0F, 0xFEFF, 0xFFA0, 0xFFF9, 0xFFFB, 0xE000, 0xF8FF, 0xFDD0, 0xFFFE, 0x1BCA0, 0x1D173,
+            0xE0001, 0xE0041, 0xE007F, 0xE0100, 0x2FE0, 0x40000, 0x10FFFF, 0x85, 0x7F, 0x1B, 0x0A,
+        ]
+        for value in hidden {
+            let scalar = Unicode.Scalar(value)!
+            #expect(UntrustedText.isHidden(scalar), "U+\(String(value, radix: 16, uppercase: true))")
+            #expect(UntrustedText.terminal("a\(Character(scalar))b") == "a\\u{\(String(value, radix: 16, uppercase: true))}b")
+        }
+        for visible in ["a", "é", "ß", "中", "😀", " ", "\u{00A0}", "\u{0301}", "\u{3000}"] {
+            #expect(!UntrustedText.isHidden(visible.unicodeScalars.first!), "\(visible)")
+        }
+        #expect(!UntrustedText.isHidden("\t") && UntrustedText.isHidden("\t", keepingTab: false))
+    }
+
+    @Test("The GitHub runner's commands: :: after any Unicode whitespace is quoted, ##[ is broken anywhere, in every format")
+    func runnerCommands() {
+        for space in ["", " ", "\t", "\u{00A0}", "\u{1680}", "\u{2003}", "\u{202F}", "\u{205F}", "\u{3000}"] {
+            let name = space + "::error::x"
+            #expect(UntrustedText.terminal(name).hasPrefix("\""), "\(Array(space.unicodeScalars))")
+            #expect(!UntrustedText.neutralizingWorkflowCommands("| \n" + name).split(separator: "\n")[1].contains("::error"))
+            // Quoted, or begun with the formula guard (a tab is a formula's first character).
+            #expect(UntrustedText.csvField(name).hasPrefix("\"") || UntrustedText.csvField(name).hasPrefix("'"))
+        }
+        let legacy = "x##[stop-commands]tok"
+        for output in [
+            UntrustedText.terminal(legacy), UntrustedText.neutralizingWorkflowCommands(legacy), UntrustedText.markdownText(legacy),
+            UntrustedText.markdownCode(legacy), UntrustedText.html(legacy), UntrustedText.xml(legacy), UntrustedText.csvField(legacy),
+            UntrustedText.annotationMessage(legacy), UntrustedText.annotationProperty(legacy), UntrustedText.mermaidString(legacy),
+            JSONValue.string(legacy).description,
+        ] {
+            #expect(!output.contains("##["), "\(output)")
+        }
+        #expect(UntrustedText.terminal("###[a") == "##\\u{23}[a")
+        #expect(UntrustedText.html("##[") == "#&#35;[")
+        // JSON keeps the name exactly: the escape decodes to the same text.
+        #expect(JSONValue.string("##[x").description == "\"#\\u0023[x\"")
+    }
+
+    @Test("JSON writes hidden characters as \\u escapes, past U+FFFF as surrogate pairs, and keeps every other character")
+    func jsonHidden() {
+        #expect(JSONValue.string("a\u{202E}b\u{2028}c\u{85}d\u{7F}").description == #""a\u202eb\u2028c\u0085d\u007f""#)
+        #expect(JSONValue.string("t\u{E0041}g").description == #""t\udb40\udc41g""#)
+        #expect(JSONValue.string("é中😀 #[ # [").description == "\"é中😀 #[ # [\"")
+    }
+
+    @Test("CSV: a field that is not a number and begins as a formula gets a leading quote mark; numbers stay numbers")
+    func csvFormulas() {
+        for formula in ["=1+1", "+cmd", "-2+3", "@SUM(A1)", "\tx", "\rx", "=HYPERLINK(\"http://x\")"] {
+            let field = UntrustedText.csvField(formula)
+            #expect(field.hasPrefix("'") || field.hasPrefix("\"'"), "\(field)")
+            #expect(!field.contains("\n") && !field.contains("\r"))
+        }
+        for number in ["-1", "-0.25", "12", "3.5"] { #expect(UntrustedText.csvField(number) == number) }
+    }
+
+    @Test("Mermaid: no directive, comment or quote can come from a name")
+    func mermaidDirectives() {
+        let title = UntrustedText.mermaidString("%%{init: {\"theme\":\"dark\"}}%% it's")
+        #expect(!title.contains("%") && !title.contains("\"") && !title.contains("'"))
+        #expect(title == "#37;#37;{init: {#quot;theme#quot;:#quot;dark#quot;}}#37;#37; it#39;s")
+    }
+
+    @Test("Names longer than the shown length are shortened with their length in text and Markdown; short ones are whole")
+    func longNames() {
+        let long = String(repeating: "a", count: 4_000_000)
+        for output in [UntrustedText.terminal(long), UntrustedText.markdownText(long), UntrustedText.markdownCode(long)] {
+            #expect(output.count < 300)
+            #expect(output.contains("… (4,000,000 characters)"))
+        }
+        let edge = String(repeating: "b", count: UntrustedText.shownLength)
+        #expect(UntrustedText.terminal(edge) == edge)
+        #expect(UntrustedText.terminal(edge + "c").hasPrefix(String(repeating: "b", count: UntrustedText.shownPrefixLength) + "… (257 characters)"))
     }
 }
