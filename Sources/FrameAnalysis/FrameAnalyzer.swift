@@ -272,13 +272,27 @@ public enum FrameAnalyzer {
     }
 
     /// The name self time of a category is reported under: a frame span's own time, not covered
-    /// by any child span, is the frame's unattributed time, not a cost called "frame".
+    /// by any child span, is the frame's unattributed time, not a cost called "frame"; every
+    /// other category's name is the trace's, in its own namespace (``traceName(_:)``).
     static func categoryName(_ symbol: Symbol, frameCategory: Symbol?, trace: Trace) -> String {
-        symbol == frameCategory ? unattributedCategory : trace.symbols[symbol]
+        symbol == frameCategory ? unattributedCategory : traceName(trace.symbols[symbol])
     }
 
     /// The category name under which a frame's time not covered by a child span is reported.
     public static let unattributedCategory = "(unattributed)"
+
+    /// A trace's category name as the report keeps it, apart from framescope's own labels.
+    ///
+    /// framescope's labels are written in parentheses: ``unattributedCategory``, `(none)` for
+    /// the empty name, `(other categories)`. A trace's name that begins with `(` or `"` is kept
+    /// inside double quotes (`(unattributed)` becomes `"(unattributed)"`, `"x"` becomes
+    /// `""x""`); every other name is kept as it is. No trace name can then equal a label, merge
+    /// with framescope's own time or collide with another trace name (the mapping is one to
+    /// one: strip one pair of quotes from a name that begins with `"` to get the trace's).
+    public static func traceName(_ name: String) -> String {
+        guard let first = name.unicodeScalars.first, first == "(" || first == "\"" else { return name }
+        return "\"" + name + "\""
+    }
 
     // MARK: - Choosing P and the main thread
 

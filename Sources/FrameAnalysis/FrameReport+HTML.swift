@@ -120,9 +120,9 @@ extension FrameReport {
     func timelineJSON() -> String {
         let interval = method.frameIntervalNanoseconds
         var names = categories.filter { $0.mainNanoseconds > 0 }.prefix(Self.timelineCategoryCount).map(\.name)
-        let known = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        let known = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let other = names.count
-        names.append("other categories")
+        names.append(FrameReport.otherCategoriesLabel)
         let outcomes = ["measured", "presented", "partial", "dropped", "estimated"]
         let start = frames.first?.vsync ?? 0
         var json = "{\"p\":\(interval),\"categories\":["
@@ -237,7 +237,7 @@ package enum HTMLPage {
         (TraceCategory.layout.name, "#0a84ff"), (TraceCategory.imageDecode.name, "#ff9f0a"),
         (TraceCategory.cornerRounding.name, "#bf5af2"), (TraceCategory.diffApply.name, "#30d158"),
         (FrameAnalyzer.unattributedCategory, "#aeaeb2"), (TraceCategory.input.name, "#ff375f"), (TraceCategory.other.name, "#8e8e93"),
-        ("other categories", "#c7c7cc"),
+        (FrameReport.otherCategoriesLabel, "#c7c7cc"),
     ]
     /// Colours of late work by hitch cause.
     static let causeColors: [(HitchCause, String)] = [

@@ -475,3 +475,9 @@ public struct FrameReport: Sendable {
         }
     }
 }
+
+extension FrameReport {
+    /// The label of the categories the HTML timeline folds together: in parentheses, like every
+    /// label of framescope's, so no trace name can equal it (``FrameAnalyzer/traceName(_:)``).
+    public static let otherCategoriesLabel = "(other categories)"
+}

@@ -57,6 +57,17 @@ package enum FrameRows {
             case .null, .array, .object: continue
             }
         }
+        // A trace can repeat a metadata key: one column per name, the last value winning (as a
+        // JSON reader takes a repeated member), never two columns of one name.
+        var columnOfName: [String: Int] = [:]
+        fixed = fixed.reduce(into: []) { columns, column in
+            if let index = columnOfName[column.0] {
+                columns[index] = column
+            } else {
+                columnOfName[column.0] = columns.count
+                columns.append(column)
+            }
+        }
         fixed.append(("frame_source", .text(report.method.frameSource.identifier)))
         fixed.append(("frame_interval_ms", .milliseconds(report.method.frameIntervalNanoseconds)))
         let categories = report.categories.filter { $0.mainNanoseconds > 0 }.map(\.name).sorted()

@@ -24,7 +24,8 @@ struct FrameChartTests {
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.first == "```mermaid" && lines.last == "```")
         #expect(lines[1] == "xychart-beta")
-        #expect(lines.contains("    title \"run 'a': main-thread ms per frame; line: budget 10.00 ms\""))
+        // The title's quotes are Mermaid's entity code: no quote can end the string.
+        #expect(lines.contains("    title \"run #quot;a#quot;: main-thread ms per frame; line: budget 10.00 ms\""))
         #expect(lines.contains("    x-axis \"frame\" 0 --> 11"))
         let bar = try #require(lines.first { $0.hasPrefix("    bar [") })
         #expect(bar.hasPrefix("    bar [15.00, 3.00, 4.00, 5.00, 6.00, 2.00, 3.00, 15.00,"))
