@@ -38,10 +38,11 @@ enum ChromeRenderers {
             let process: Int64?
             if event.name == committed {
                 process = mainFrameProcess(
-                    processID: arguments[processIDKey], parent: arguments[parentKey], outermost: arguments[outermostKey])
+                    processID: arguments[ChromeRenderers.processIDKey], parent: arguments[ChromeRenderers.parentKey],
+                    outermost: arguments[ChromeRenderers.outermostKey])
             } else {
                 // The first main frame the list names (a list names one at most, in practice).
-                process = arguments[framesKey]?.arrayValue?.lazy.compactMap {
+                process = arguments[ChromeRenderers.framesKey]?.arrayValue?.lazy.compactMap {
                     mainFrameProcess(processID: $0["processId"], parent: $0["parent"], outermost: $0["isOutermostMainFrame"])
                 }.first
             }

@@ -9,10 +9,13 @@ extension ChromeTraceReader {
     /// decoded; a member of an object nested in `args` has the key `outer.inner`.
     ///
     /// Scalar values are arguments of their own. A nested value (an array, or an object nested
-    /// deeper than `outer.inner`) is kept whole, as a ``FrameTrace/JSONValue`` tree, only when
-    /// `only` names its key (Chrome's `data.frames` list in `TracingStartedInBrowser`); ``all``
-    /// keeps scalars only, so a trace's stack traces and URL lists cost nothing. Nested values
-    /// not kept are counted in the ``FrameTrace/TraceDiagnostic/Kind/skippedArgument`` summary.
+    /// deeper than `outer.inner`) is one argument, a ``FrameTrace/JSONValue`` tree, parsed only
+    /// when kept: by ``all``, or by `only` naming its key (the analysis names Chrome's
+    /// `data.frames` list in `TracingStartedInBrowser`), so a selection's reads pay nothing for
+    /// a trace's stack traces and URL lists. Values nested more than
+    /// ``ChromeTraceReader/keptNestingDepth`` levels deep are never kept, whatever the
+    /// selection, and are counted in the ``FrameTrace/TraceDiagnostic/Kind/skippedArgument``
+    /// summary.
     /// Everything else a read does is the same for every selection: arguments that `M` events
     /// carry (thread and process names, sort indexes) fill the trace's threads and processes as
     /// always. The trace says what it kept in ``FrameTrace/Trace/keptArgumentKeys``.
@@ -24,7 +27,7 @@ extension ChromeTraceReader {
         /// The keys kept; `nil` keeps every argument.
         public let keys: Set<String>?
 
-        /// Keeps every scalar argument; nested values are counted, not kept.
+        /// Keeps every argument, nested values whole.
         public static let all = ArgumentSelection(keys: nil)
 
         /// Keeps only the arguments whose key is in `keys`, nested values whole.
@@ -79,12 +82,17 @@ extension ChromeTraceReader {
     }
 }
 
+extension ChromeTraceReader {
+    /// How deep a nested argument value may be to be kept whole (its own arrays and objects).
+    public static let keptNestingDepth = 64
+}
+
 extension ChromeTraceReader.Parser {
     /// Whether a scratch argument's key (`outer.inner` for a nested member) is kept; every key
     /// is when the read keeps every argument.
     @inline(__always)
     mutating func isKept(_ argument: ChromeTraceReader.ScratchArgument) -> Bool {
-        guard let matcher = argumentKeys else { return argument.kind != .nested }
+        guard let matcher = argumentKeys else { return true }
         let key = argument.key
         // The common case, a plain top-level key, is decided from the input's bytes.
         if argument.prefix == nil, !key.hasEscapes { return matcher.matches(scanner.rawBytes(key)) }
@@ -101,10 +109,7 @@ extension ChromeTraceReader.Parser {
     /// Whether any of the event's arguments is kept.
     @inline(__always)
     mutating func keepsAnyArgument() -> Bool {
-        guard argumentKeys != nil else {
-            for position in 0..<argumentCount where arguments[position].kind != .nested { return true }
-            return false
-        }
+        guard argumentKeys != nil else { return argumentCount > 0 }
         for position in 0..<argumentCount where isKept(arguments[position]) { return true }
         return false
     }

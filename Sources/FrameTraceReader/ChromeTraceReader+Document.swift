@@ -156,7 +156,7 @@ extension ChromeTraceReader.Parser {
     /// Parses an already validated stretch of the input as a small document.
     func subdocument(from start: Int, to end: Int) -> JSONValue? {
         var sub = JSONScanner(UnsafeBufferPointer(start: scanner.base + start, count: end - start))
-        return try? JSONValue.parseValue(&sub, maxDepth: 64)
+        return try? JSONValue.parseValue(&sub, maxDepth: ChromeTraceReader.keptNestingDepth)
     }
 
     // MARK: - Memory

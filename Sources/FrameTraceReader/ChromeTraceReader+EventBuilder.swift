@@ -483,8 +483,8 @@ extension ChromeTraceReader.EventTokenizer {
         argumentCount &+= 1
     }
 
-    /// Reads `args`: scalar members into `arguments`, nested values noted (kept only when a
-    /// selection names them) and counted.
+    /// Reads `args`: scalar members and nested values into `arguments` (nested values as their
+    /// bounds, parsed only if kept); values nested too deep to keep are counted.
     private mutating func readArguments() throws(TraceReadError) {
         event.argumentsStart = scanner.position
         argumentCount = 0  // a repeated "args": the last wins
@@ -530,11 +530,14 @@ extension ChromeTraceReader.EventTokenizer {
     }
 
     /// Skips a nested value (an array, or an object deeper than one level), noting its bounds
-    /// so that a selection naming its key can keep it whole; it is counted as skipped otherwise.
+    /// so that a selection that keeps it can parse it whole; one nested deeper than
+    /// ``ChromeTraceReader/keptNestingDepth`` is counted as skipped instead.
     private mutating func appendNestedValue(key: JSONStringToken, prefix: JSONStringToken?) throws(TraceReadError) {
         let start = scanner.position
-        try scanner.skipValue()
-        event.nestedArguments += 1
+        guard try scanner.skipValue() <= ChromeTraceReader.keptNestingDepth else {
+            event.nestedArguments += 1
+            return
+        }
         appendArgument(
             ChromeTraceReader.ScratchArgument(
                 key: key, prefix: prefix, kind: .nested, string: JSONStringToken(start: start, end: scanner.position, hasEscapes: false)))

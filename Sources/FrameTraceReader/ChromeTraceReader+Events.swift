@@ -516,8 +516,8 @@ extension ChromeTraceReader.Parser {
             case .bool where !numericOnly: value = .bool(argument.bool)
             case .null where !numericOnly: value = .null
             case .nested where !numericOnly:
-                // Parsed only here, for a key the selection names; text too deep to parse is
-                // kept as what it is not: nothing, and counted as skipped by `keptNestedCount`.
+                // Parsed only here, for a key the selection keeps.
+                // The tokenizer checked the text and its depth: it parses.
                 guard let parsed = subdocument(from: argument.string.start, to: argument.string.end) else { continue }
                 value = parsed
             default: continue
@@ -531,23 +531,12 @@ extension ChromeTraceReader.Parser {
         return list
     }
 
-    /// Counts the event's nested values that the selection does not keep, for the
+    /// Counts the event's nested values too deep to keep, for the
     /// ``FrameTrace/TraceDiagnostic/Kind/skippedArgument`` summary.
     private mutating func countSkippedNestedValues(_ index: Int) {
         guard event.nestedArguments > 0 else { return }
-        let skipped = event.nestedArguments - keptNestedCount()
-        guard skipped > 0 else { return }
-        skippedArgumentCount += skipped
+        skippedArgumentCount += event.nestedArguments
         if skippedArgumentFirst < 0 { skippedArgumentFirst = index }
-    }
-
-    /// How many of the event's nested values the selection keeps (none when it keeps every
-    /// argument: ``ChromeTraceReader/ArgumentSelection`` keeps nested values only by name).
-    private mutating func keptNestedCount() -> Int {
-        guard argumentKeys != nil else { return 0 }
-        var kept = 0
-        for position in 0..<argumentCount where arguments[position].kind == .nested && isKept(arguments[position]) { kept += 1 }
-        return kept
     }
 
     private func stringArgument(_ key: String) -> String? {

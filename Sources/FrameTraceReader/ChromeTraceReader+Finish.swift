@@ -142,7 +142,7 @@ extension ChromeTraceReader.Parser {
         if skippedArgumentCount > 0 {
             log.addSummary(
                 .skippedArgument, skippedArgumentFirst,
-                "\(skippedArgumentCount) argument value\(skippedArgumentCount == 1 ? "" : "s") nested too deep skipped (kept: scalars, one object level as outer.inner, and nested values an argument selection names)",
+                "\(skippedArgumentCount) argument value\(skippedArgumentCount == 1 ? "" : "s") nested more than \(ChromeTraceReader.keptNestingDepth) levels deep skipped",
                 count: skippedArgumentCount)
         }
         if outOfOrderCount > 0 {

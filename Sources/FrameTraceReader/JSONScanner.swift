@@ -503,8 +503,10 @@ struct JSONScanner {
     /// - Throws: Any scanning error, and ``TraceReadError/Code/tooDeep`` past
     ///   ``maximumSkipDepth`` levels of nesting.
     /// - Complexity: O(length of the value).
-    mutating func skipValue() throws(TraceReadError) {
+    @discardableResult
+    mutating func skipValue() throws(TraceReadError) -> Int {
         var depth = 0
+        var deepest = 0
         while true {
             // A value is expected.
             let byte = try peekValue("a value")
@@ -512,6 +514,7 @@ struct JSONScanner {
             case 0x7B, 0x5B:
                 let isObject = byte == 0x7B
                 try push(isObject: isObject, depth: &depth)
+                deepest = max(deepest, depth)
                 position += 1
                 let next = try peekValue(isObject ? "a member name or '}'" : "a value or ']'")
                 if next == (isObject ? 0x7D : 0x5D) {
@@ -545,7 +548,7 @@ struct JSONScanner {
                 position += 1
                 depth -= 1
             }
-            if depth == 0 { return }
+            if depth == 0 { return deepest }
         }
     }
 

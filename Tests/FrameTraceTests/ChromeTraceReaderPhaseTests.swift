@@ -136,17 +136,26 @@ struct ChromeTraceReaderPhaseTests {
         #expect(trace.arguments(of: trace.events[5]) == [Argument("kéy", "vàlue"), Argument("nul", "a\u{0}b")])
     }
 
-    @Test("Scalar arguments are kept, an object's scalars as outer.inner; deeper values and arrays are skipped and counted")
+    @Test("Scalar arguments are kept, an object's scalars as outer.inner, arrays and deeper values whole; a selection keeps only what it names")
     func nestedArguments() throws {
         let trace = try Fixture.read("nested-args.json")
         let mixed = try #require(trace.event(named: "mixed"))
-        #expect(trace.arguments(of: mixed) == [
+        let arguments = trace.arguments(of: mixed)
+        #expect(arguments.filter { $0.value.arrayValue == nil && $0.value.objectValue == nil } == [
             Argument("int", 42), Argument("double", 2.5), Argument("string", "s"), Argument("true", true),
             Argument("false", false), Argument("null", .null), Argument("object.x", 1), Argument("after", 7),
         ])
-        #expect(trace.diagnostics(.skippedArgument).count == 1)
-        #expect(trace.total(.skippedArgument) == 2, "the array and the object nested in \"deep\"")
-        #expect(trace.events.filter { $0.arguments == 0 }.count == 3)
+        #expect(arguments.first { $0.key == "array" }?.value == .array([1, 2, 3]))
+        // "deep" holds "a" many levels deep: one object argument, deep.a, with the rest inside.
+        var depth = 0
+        var value = arguments.first { $0.key == "deep.a" }?.value
+        while let inner = value?["a"] { depth += 1; value = inner }
+        #expect(depth > 50 && value == 1)
+        #expect(trace.total(.skippedArgument) == 0)
+
+        let scalars = try ChromeTraceReader.read(contentsOf: Fixture.path("nested-args.json"), arguments: .only(["int", "object.x"]))
+        #expect(scalars.arguments(of: try #require(scalars.event(named: "mixed"))) == [Argument("int", 42), Argument("object.x", 1)])
+        #expect(scalars.total(.skippedArgument) == 0, "values not selected are not skipped ones")
     }
 
     @Test("Counters keep only their numeric arguments, an object's numbers as outer.inner")
@@ -191,5 +200,24 @@ struct ChromeTraceReaderPhaseTests {
     private func phaseLetter(of diagnostic: TraceDiagnostic) -> String {
         let parts = diagnostic.message.split(separator: "\"")
         return parts.count > 1 ? String(parts[1]) : ""
+    }
+
+    @Test("A nested value is kept whole up to keptNestingDepth levels; a deeper one is skipped and counted, whatever the selection")
+    func nestingLimit() throws {
+        func trace(depth: Int) -> [UInt8] {
+            let value = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
+            return Array(#"[{"ph":"X","name":"a","ts":1,"dur":1,"args":{"v":\#(value),"w":2}}]"#.utf8)
+        }
+        let limit = ChromeTraceReader.keptNestingDepth
+        let kept = try ChromeTraceReader.read(bytes: trace(depth: limit))
+        var value = kept.arguments(of: kept.events[0]).first { $0.key == "v" }?.value
+        var depth = 0
+        while let inner = value?[0] { depth += 1; value = inner }
+        #expect(depth == limit && value == 1 && kept.total(.skippedArgument) == 0)
+        for selection in [ChromeTraceReader.ArgumentSelection.all, .only(["v", "w"]), .only(["w"])] {
+            let deep = try ChromeTraceReader.read(bytes: trace(depth: limit + 1), arguments: selection)
+            #expect(deep.arguments(of: deep.events[0]) == [Argument("w", 2)])
+            #expect(deep.total(.skippedArgument) == 1)
+        }
     }
 }
