@@ -118,6 +118,61 @@ public final class OutputFile {
         if let failure { throw failure }
     }
 
+    /// Writes `bytes` as the whole new content of `path`: into a temporary file in the same
+    /// folder, then renamed over `path`. So a reader never sees half a file, a failure leaves
+    /// `path` as it was, and a symbolic link planted at `path` is replaced, not followed (a
+    /// pull request cannot aim a CI output at another file). `-` writes to standard output.
+    /// - Throws: ``FileError`` naming `path` when the folder cannot hold the file or the write
+    ///   or rename fails; the temporary file is removed.
+    public static func replace(_ path: String, with bytes: [UInt8]) throws(FileError) {
+        if path == "-" {
+            let file = try OutputFile(path: path)
+            try file.write(bytes)
+            return
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var template = Array((folder + "." + name + ".XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw FileError.fromErrno(path) }
+        let temporary = String(cString: template)
+        _ = fchmod(descriptor, 0o644)
+        let file = OutputFile(path: temporary, descriptor: descriptor)
+        do {
+            try file.write(bytes)
+            try file.close()
+        } catch {
+            _ = unlink(temporary)
+            throw FileError(path: path, reason: error.reason)
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = FileError.fromErrno(path)
+            _ = unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// Appends `bytes` to the file at `path`, creating it if needed, without following a
+    /// symbolic link there (the GitHub step summary, which the runner creates as a file).
+    /// - Throws: ``FileError`` when `path` is a symbolic link or cannot be written.
+    public static func append(_ path: String, _ bytes: [UInt8]) throws(FileError) {
+        let opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard opened >= 0 else {
+            if errno == ELOOP { throw FileError(path: path, reason: "is a symbolic link; not followed") }
+            throw FileError.fromErrno(path)
+        }
+        let file = OutputFile(path: path, descriptor: opened)
+        try file.write(bytes)
+        try file.close()
+    }
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+        ownsDescriptor = true
+    }
+
     /// Closes the file; later writes fail.
     /// - Throws: ``FileError`` when closing fails.
     public func close() throws(FileError) {
@@ -163,15 +218,14 @@ private func systemClose(_ descriptor: Int32) -> Int32 {
 }
 
 extension Trace {
-    /// Writes the trace as one Chrome Trace Event JSON document.
+    /// Writes the trace as one Chrome Trace Event JSON document, replacing the file whole
+    /// (``OutputFile/replace(_:with:)``).
     /// - Parameters:
     ///   - path: Where to write; `-` for standard output.
     ///   - form: The document's shape; the object form by default.
     /// - Throws: ``FileError`` when the file cannot be written.
     public func writeChromeJSON(toFile path: String, form: ChromeTraceWriter.Form = .object) throws(FileError) {
-        let file = try OutputFile(path: path)
-        try file.write(chromeJSON(form: form))
-        try file.close()
+        try OutputFile.replace(path, with: chromeJSON(form: form))
     }
 }
 

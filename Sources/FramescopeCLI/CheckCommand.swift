@@ -119,9 +119,7 @@ enum GateOutputs {
         try writeJUnit(arguments, junit)
         if let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
             do {
-                let file = try OutputFile(path: path, appending: true)
-                try file.write(Array((markdown + "\n").utf8))
-                try file.close()
+                try OutputFile.append(path, Array((markdown + "\n").utf8))
             } catch {
                 throw InputError("\(error) (GITHUB_STEP_SUMMARY)")
             }
@@ -135,9 +133,7 @@ enum GateOutputs {
     static func writeJUnit(_ arguments: ParsedArguments, _ junit: JUnitReport) throws {
         guard let path = arguments.value("junit") else { return }
         do {
-            let file = try OutputFile(path: path)
-            try file.write(Array(junit.xml().utf8))
-            try file.close()
+            try OutputFile.replace(path, with: Array(junit.xml().utf8))
         } catch {
             throw InputError("\(error) (--junit)")
         }

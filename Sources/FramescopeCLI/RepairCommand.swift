@@ -56,19 +56,11 @@ enum RepairCommand: Command {
             StandardOutput.write(repair.bytes)
             return .success
         }
-        // Replacing the input: write beside it and rename, so a failure leaves the input as it was.
-        let target = destination == source ? source + ".repair-\(getpid())" : destination
+        // Written beside the destination and renamed over it, so a failure leaves the input
+        // (or whatever was there) as it was, and a symbolic link there is replaced, not followed.
         do {
-            let file = try OutputFile(path: target)
-            try file.write(repair.bytes)
-            try file.close()
-            if target != destination, rename(target, destination) != 0 {
-                let reason = String(cString: strerror(errno)).lowercasingFirstWord
-                _ = unlink(target)
-                throw FileError(path: destination, reason: reason)
-            }
+            try OutputFile.replace(destination, with: repair.bytes)
         } catch {
-            if target != destination { _ = unlink(target) }
             throw InputError("\(error)")
         }
         return .success

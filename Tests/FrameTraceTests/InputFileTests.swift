@@ -61,3 +61,45 @@ struct InputFileTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "one\ntwo\n")
     }
 }
+
+@Suite("Outputs that cannot be redirected or torn")
+struct ReplacedOutputTests {
+    @Test("replace writes beside the destination and renames: a planted symbolic link is replaced, its target untouched")
+    func replaceDoesNotFollowLinks() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-replace-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("victim").path
+        try "precious\n".write(toFile: target, atomically: false, encoding: .utf8)
+        let destination = folder.appendingPathComponent("report.xml").path
+        try FileManager.default.createSymbolicLink(atPath: destination, withDestinationPath: target)
+        try OutputFile.replace(destination, with: Array("<xml/>\n".utf8))
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious\n")
+        #expect(try String(contentsOfFile: destination, encoding: .utf8) == "<xml/>\n")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: destination)) == nil, "a file now, not a link")
+        // Nothing left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["report.xml", "victim"])
+        // A folder that does not exist: an error naming the destination, nothing written.
+        let missing = folder.appendingPathComponent("no/such/out.xml").path
+        let error = try #require(throws: FileError.self) { try OutputFile.replace(missing, with: [1]) }
+        #expect(error.path == missing)
+    }
+
+    @Test("append keeps appending to a file and refuses a symbolic link")
+    func appendRefusesLinks() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-append-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let summary = folder.appendingPathComponent("summary.md").path
+        try OutputFile.append(summary, Array("one\n".utf8))
+        try OutputFile.append(summary, Array("two\n".utf8))
+        #expect(try String(contentsOfFile: summary, encoding: .utf8) == "one\ntwo\n")
+        let target = folder.appendingPathComponent("victim").path
+        try "precious\n".write(toFile: target, atomically: false, encoding: .utf8)
+        let link = folder.appendingPathComponent("link.md").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let error = try #require(throws: FileError.self) { try OutputFile.append(link, Array("x".utf8)) }
+        #expect(error.reason == "is a symbolic link; not followed")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious\n")
+    }
+}
