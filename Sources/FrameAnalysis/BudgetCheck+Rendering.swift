@@ -40,8 +40,13 @@ extension BudgetCheck {
         return text
     }
 
-    /// The check as Markdown, for a pull-request comment or a CI step summary.
+    /// The check as GitHub Markdown (``unboundedMarkdown()``), at most ``MarkdownLimit/bytes`` long.
     public func markdown() -> String {
+        MarkdownLimit.fit(unboundedMarkdown())
+    }
+
+    /// The check as Markdown, for a pull-request comment or a CI step summary.
+    private func unboundedMarkdown() -> String {
         var text = "## framescope check: \(passed && !hasErrors ? "✅" : "❌") \(resultLine)\n\n"
         text += "Budget: \(UntrustedText.markdownCode(budgetSource))\n\n"
         for (table, trace) in zip(tables(), traces) {
@@ -60,7 +65,13 @@ extension BudgetCheck {
         }
         let problems = errorLines(UntrustedText.markdownText).map { "- ❌ error: " + $0 }
             + warningLines(UntrustedText.markdownText).map { "- ⚠️ warning: " + $0 }
-        if !problems.isEmpty { text += problems.joined(separator: "\n") + "\n\n" }
+        if !problems.isEmpty {
+            text += problems.prefix(ReportTable.markdownRowLimit).joined(separator: "\n") + "\n"
+            if problems.count > ReportTable.markdownRowLimit {
+                text += "- … \(problems.count - ReportTable.markdownRowLimit) more: the text and JSON outputs list them all\n"
+            }
+            text += "\n"
+        }
         text += legend + "\n"
         let charted = traces.filter { $0.frameCount > 0 }
         if !charted.isEmpty {

@@ -50,8 +50,13 @@ extension Comparison {
         return text
     }
 
-    /// The comparison as Markdown, for a pull-request comment or a CI step summary.
+    /// The comparison as GitHub Markdown (``unboundedMarkdown()``), at most ``MarkdownLimit/bytes`` long.
     public func markdown() -> String {
+        MarkdownLimit.fit(unboundedMarkdown())
+    }
+
+    /// The comparison as Markdown, for a pull-request comment or a CI step summary.
+    private func unboundedMarkdown() -> String {
         var text = "## framescope compare: \(passed ? "✅" : "❌") \(resultLine)\n\n"
         text += "\(heading(UntrustedText.markdownText).replacingAll("\n", with: "\n\n"))\n\nThresholds: \(thresholdsText)\n\n"
         for (tableIndex, table) in tables().enumerated() {
@@ -69,12 +74,20 @@ extension Comparison {
         }
         let reasons = notableMetrics
         if !reasons.isEmpty {
-            text += "### Why\n\n" + reasons.map {
+            text += "### Why\n\n" + reasons.prefix(ReportTable.markdownRowLimit).map {
                 "- \(UntrustedText.markdownCode($0.id)): \(Self.verdictText($0.verdict)): \(UntrustedText.markdownText($0.reason))\n"
-            }.joined() + "\n"
+            }.joined()
+            if reasons.count > ReportTable.markdownRowLimit {
+                text += "- … \(reasons.count - ReportTable.markdownRowLimit) more: the text and JSON outputs list them all\n"
+            }
+            text += "\n"
         }
         if !unreadableTraces.isEmpty {
-            text += unreadableTraces.map { "- ❌ error: \(UntrustedText.markdownText($0.reason))\n" }.joined() + "\n"
+            text += unreadableTraces.prefix(ReportTable.markdownRowLimit).map { "- ❌ error: \(UntrustedText.markdownText($0.reason))\n" }.joined()
+            if unreadableTraces.count > ReportTable.markdownRowLimit {
+                text += "- … \(unreadableTraces.count - ReportTable.markdownRowLimit) more unreadable traces\n"
+            }
+            text += "\n"
         }
         if let headChart, let source = headSources.first {
             text += "### Head: main-thread cost per frame\n\n" + headChart.mermaid(title: source) + "\n"

@@ -257,7 +257,8 @@ extension FrameReport {
     /// The report as Markdown, for a pull-request comment or a CI step summary.
     /// - Parameter source: What was analysed, for the heading.
     public func markdown(source: String) -> String {
-        "## framescope report: \(UntrustedText.markdownCode(source))\n\n" + FrameChart(report: self).mermaid(title: source)
-            + (frames.isEmpty ? "" : "\n") + tables().map { $0.markdown() }.joined(separator: "\n")
+        MarkdownLimit.fit(
+            "## framescope report: \(UntrustedText.markdownCode(source))\n\n" + FrameChart(report: self).mermaid(title: source)
+                + (frames.isEmpty ? "" : "\n") + tables().map { $0.markdown() }.joined(separator: "\n"))
     }
 }

@@ -290,11 +290,50 @@ public struct ReportTable: Sendable, Hashable {
         let names = columnNames.map { UntrustedText.markdownText($0.replacingAll("\n", with: " ")) }
         var lines = ["### \(UntrustedText.markdownText(title))", "", "| " + names.joined(separator: " | ") + " |"]
         lines.append("|" + alignments.map { $0 == .left ? " :--- |" : " ---: |" }.joined())
-        lines += rows.enumerated().map { rowIndex, row in
+        lines += rows.prefix(Self.markdownRowLimit).enumerated().map { rowIndex, row in
             "| " + row.enumerated().map { column, cell in formatted(rowIndex, column, cell) ?? UntrustedText.markdownText(cell) }
                 .joined(separator: " | ") + " |"
         }
+        if rows.count > Self.markdownRowLimit {
+            let more = "… \(rows.count - Self.markdownRowLimit) more rows: the JSON output (--format json) has them all"
+            lines.append("| " + ([UntrustedText.markdownText(more)] + Array(repeating: "", count: max(0, columnNames.count - 1))).joined(separator: " | ") + " |")
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The most rows a Markdown table shows: its first ones (every table lists what matters
+    /// most first), then a row that counts the rest. With names shortened
+    /// (``UntrustedText/shownLength``), this keeps a table far under GitHub's step-summary limit.
+    public static let markdownRowLimit = 200
+}
+
+/// GitHub's limit on a step summary, and how framescope's Markdown stays under it.
+public enum MarkdownLimit {
+    /// The most bytes any Markdown output of framescope holds. GitHub discards a step summary
+    /// over 1 MiB (1,048,576 bytes); this leaves room for what else a step appends.
+    public static let bytes = 1_000_000
+
+    /// `markdown` whole when it fits in ``bytes``; otherwise its first lines (never half a
+    /// chart: a cut inside a code fence goes back to the fence's start) and a line that says
+    /// what was cut and where everything is.
+    public static func fit(_ markdown: String) -> String {
+        guard markdown.utf8.count > bytes else { return markdown }
+        let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
+        let room = bytes - 400  // for the note
+        var used = 0
+        var kept = 0
+        var fenceStart: Int?
+        for (index, line) in lines.enumerated() {
+            let size = line.utf8.count + 1
+            if used + size > room { break }
+            used += size
+            if line.hasPrefix("```") { fenceStart = fenceStart == nil ? index : nil }
+            kept = index + 1
+        }
+        if let fenceStart { kept = fenceStart }
+        let note = "*framescope cut this Markdown at \(kept) of \(lines.count) lines to stay under GitHub's 1 MiB step-summary limit; "
+            + "`--format json` writes every figure.*"
+        return lines[..<kept].joined(separator: "\n") + "\n\n" + note + "\n"
     }
 }
 
