@@ -58,7 +58,11 @@ public struct ReportTable: Sendable, Hashable {
     /// (``UntrustedText/neutralizingWorkflowCommands(_:)``).
     public func text(maxWidth: Int? = nil) -> String {
         let title = UntrustedText.terminal(title)
-        let rows = rows.map { $0.map(UntrustedText.terminal) }
+        var rows = rows.prefix(Self.textRowLimit).map { $0.map(UntrustedText.terminal) }
+        if self.rows.count > Self.textRowLimit {
+            let more = "… \(self.rows.count - Self.textRowLimit) more rows: --format json has them all"
+            rows.append([more] + Array(repeating: "", count: max(0, columnNames.count - 1)))
+        }
         let headings = columnNames.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
         let headingLines = headings.map(\.count).max() ?? 1
         var widths = headings.map { $0.map(\.count).max() ?? 0 }
@@ -300,6 +304,9 @@ public struct ReportTable: Sendable, Hashable {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The most rows a text table shows: its first ones, then a row that counts the rest.
+    public static let textRowLimit = 1_000
 
     /// The most rows a Markdown table shows: its first ones (every table lists what matters
     /// most first), then a row that counts the rest. With names shortened

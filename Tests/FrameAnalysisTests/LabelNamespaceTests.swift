@@ -59,6 +59,14 @@ struct MarkdownLimitTests {
         #expect(lines.last == "| … 800 more rows\\: the JSON output (--format json) has them all |  |")
     }
 
+    @Test("A text table shows its first rows and counts the rest")
+    func textRowLimit() {
+        let rows = (0..<2_500).map { ["name \($0)", "\($0)"] }
+        let lines = ReportTable(title: "t", columns: [("name", .left), ("n", .right)], rows: rows).text().split(separator: "\n")
+        #expect(lines.count == 2 + ReportTable.textRowLimit + 1)
+        #expect(lines.last?.hasPrefix("  … 1500 more rows: --format json has them all") == true)
+    }
+
     @Test("A document over the limit is cut at a line outside any chart, and says so")
     func documentLimit() {
         let chart = "```mermaid\nxychart-beta\n" + String(repeating: "    bar [1.00]\n", count: 10) + "```\n"
