@@ -121,15 +121,22 @@ public final class OutputFile {
     /// Writes `bytes` as the whole new content of `path`: into a temporary file in the same
     /// folder, then renamed over `path`. So a reader never sees half a file, a failure leaves
     /// `path` as it was, and a symbolic link planted at `path` is replaced, not followed (a
-    /// pull request cannot aim a CI output at another file). `-` writes to standard output.
+    /// pull request cannot aim a CI output at another file). `-` writes to standard output, and
+    /// a device, pipe or socket at `path` (`/dev/stdout`, a FIFO) is written to as it is: only a
+    /// regular file, a symbolic link or nothing is replaced.
     /// - Throws: ``FileError`` naming `path` when the folder cannot hold the file or the write
     ///   or rename fails; the temporary file is removed.
     public static func replace(_ path: String, with bytes: [UInt8]) throws(FileError) {
-        if path == "-" {
+        var status = stat()
+        let exists = lstat(path, &status) == 0
+        let kind = status.st_mode & S_IFMT
+        if path == "-" || (exists && kind != S_IFREG && kind != S_IFLNK && kind != S_IFDIR) {
             let file = try OutputFile(path: path)
             try file.write(bytes)
+            try file.close()
             return
         }
+        if exists && kind == S_IFDIR { throw FileError(path: path, reason: systemReason(EISDIR)) }
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path

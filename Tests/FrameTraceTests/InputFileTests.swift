@@ -83,6 +83,15 @@ struct ReplacedOutputTests {
         let missing = folder.appendingPathComponent("no/such/out.xml").path
         let error = try #require(throws: FileError.self) { try OutputFile.replace(missing, with: [1]) }
         #expect(error.path == missing)
+        // A device is written to, never replaced: /dev/full stays a device and reports it is full.
+        let full = try #require(throws: FileError.self) { try OutputFile.replace("/dev/full", with: [1]) }
+        #expect(full.description == "/dev/full: no space left on device")
+        var status = stat()
+        #expect(lstat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+        try OutputFile.replace("/dev/null", with: [1])
+        #expect(lstat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+        let directory = try #require(throws: FileError.self) { try OutputFile.replace(folder.path, with: [1]) }
+        #expect(directory.reason == "is a directory")
     }
 
     @Test("append keeps appending to a file and refuses a symbolic link")
