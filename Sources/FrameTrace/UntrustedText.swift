@@ -59,8 +59,9 @@ public enum UntrustedText {
     /// Text longer than ``shownLength`` is shortened as in ``terminal(_:)``; hidden characters
     /// become visible escapes (tab too, line breaks included), so the text never ends its line;
     /// then the ASCII punctuation that can start Markdown inside a line is backslash-escaped
-    /// (`` \ ` * _ { } [ ] < > # ! | ~ & $ : @ ^ ``), and so is the `.` of `www.`. (`#`
-    /// escaped also breaks the GitHub runner's `##[`.) CommonMark renders any backslash-escaped ASCII
+    /// (`` \ ` * _ { } [ ] < > # ! | ~ & $ : ^ ``), and so is the `.` of `www.` (`#` escaped
+    /// also breaks the GitHub runner's `##[`); `@` is written as a code span of its own,
+    /// `` `@` ``, since GitHub's renderer makes an email link of `a\@b.com` despite the escape. CommonMark renders any backslash-escaped ASCII
     /// punctuation as the character itself. Block syntax (`-`, `+`, `1.` lists, `=` underlines)
     /// only counts at the start of a line, where framescope never puts a name: it always follows
     /// `| `, `## `, `- ` or a word.
@@ -73,8 +74,14 @@ public enum UntrustedText {
         for scalar in visible(shortened(text), keepingTab: false).unicodeScalars {
             var escape = markdownPunctuation.contains(scalar)
             if scalar == ".", previous.count >= 3, previous.suffix(3).allSatisfy({ $0 == "w" || $0 == "W" }) { escape = true }
-            if escape { result.unicodeScalars.append("\\") }
-            result.unicodeScalars.append(scalar)
+            if scalar == "@" {
+                // cmark-gfm finds email autolinks after escapes and entities are decoded (`a\@b.com`
+                // and `a&#64;b.com` still link); an `@` in a code span of its own is apart.
+                result += "`@`"
+            } else {
+                if escape { result.unicodeScalars.append("\\") }
+                result.unicodeScalars.append(scalar)
+            }
             previous.append(scalar)
             if previous.count > 3 { previous.removeFirst() }
         }
@@ -300,7 +307,7 @@ public enum UntrustedText {
     }
 
     private static let markdownPunctuation: Set<Unicode.Scalar> = [
-        "\\", "`", "*", "_", "{", "}", "[", "]", "<", ">", "#", "!", "|", "~", "&", "$", ":", "@", "^",
+        "\\", "`", "*", "_", "{", "}", "[", "]", "<", ">", "#", "!", "|", "~", "&", "$", ":", "^",
     ]
 
     private static func visible(_ text: String, keepingTab: Bool) -> String {
