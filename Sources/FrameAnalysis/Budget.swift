@@ -275,10 +275,11 @@ public struct Budget: Sendable, Hashable {
 
     /// Summary rules first, then main-thread and overrun percentiles, then categories grouped in
     /// order of first appearance.
+    /// - Complexity: O(*n* log *n*) in the number of rules (a budget may name 100,000 categories).
     private static func ordered(_ rules: [Rule]) -> [Rule] {
-        var categoryOrder: [String] = []
+        var categoryNumbers: [String: Int] = [:]
         for rule in rules {
-            if let name = rule.metric.categoryName, !categoryOrder.contains(name) { categoryOrder.append(name) }
+            if let name = rule.metric.categoryName, categoryNumbers[name] == nil { categoryNumbers[name] = categoryNumbers.count }
         }
         func key(_ rule: Rule) -> [Int] {
             switch rule.metric {
@@ -290,14 +291,13 @@ public struct Budget: Sendable, Hashable {
             case .laneCost(let lane, let p): [2, 1 + Lane.allCases.firstIndex(of: lane)!, Percentile.allCases.firstIndex(of: p)!]
             case .hitchTimeRatioByCause(let cause): [0, 3, HitchCause.allCases.firstIndex(of: cause)!]
             case .deliveryLatency(let p): [2, 20, Percentile.allCases.firstIndex(of: p)!]
-            case .categoryPerFrame(let name, let p): [3, categoryOrder.firstIndex(of: name)!, Percentile.allCases.firstIndex(of: p)!]
-            case .categoryTotal(let name): [3, categoryOrder.firstIndex(of: name)!, 10]
-            case .categoryOffMainThread(let name): [3, categoryOrder.firstIndex(of: name)!, 11]
+            case .categoryPerFrame(let name, let p): [3, categoryNumbers[name]!, Percentile.allCases.firstIndex(of: p)!]
+            case .categoryTotal(let name): [3, categoryNumbers[name]!, 10]
+            case .categoryOffMainThread(let name): [3, categoryNumbers[name]!, 11]
             }
         }
-        return rules.enumerated()
-            .sorted { (key($0.element) + [$0.offset]).lexicographicallyPrecedes(key($1.element) + [$1.offset]) }
-            .map(\.element)
+        let keys = rules.enumerated().map { key($0.element) + [$0.offset] }
+        return rules.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }.map { rules[$0] }
     }
 }
 

@@ -238,15 +238,32 @@ extension BudgetCheck {
 
     /// The errors — traces not checked, categories in no trace — as lines without the `error: `
     /// prefix, names written through `escape` (``UntrustedText/terminal(_:)`` for stderr).
+    ///
+    /// Each list shows its first ``listedLimit`` entries and a line that counts the rest, so a
+    /// budget naming 100,000 categories no trace has gives a few hundred lines, not 100,000.
     public func errorLines(_ escape: (String) -> String) -> [String] {
-        skippedTraces.map { Self.sentence($0, budget: budgetSource, escape) }
-            + unknownCategories.map { Self.sentence($0, budget: budgetSource, escape) }
+        Self.limited(skippedTraces.map { Self.sentence($0, budget: budgetSource, escape) }, more: "traces not checked")
+            + Self.limited(
+                unknownCategories.prefix(Self.listedLimit + 1).map { Self.sentence($0, budget: budgetSource, escape) },
+                total: unknownCategories.count, more: "categories in no checked trace")
+    }
+
+    /// The most entries of one kind the error and warning lines list.
+    public static let listedLimit = 200
+
+    /// The first ``listedLimit`` lines, then `… and N more WHAT: --format json lists them all`.
+    static func limited(_ lines: [String], total: Int? = nil, more what: String) -> [String] {
+        let total = total ?? lines.count
+        guard total > listedLimit else { return lines }
+        return Array(lines.prefix(listedLimit)) + ["… and \(total - listedLimit) more \(what): --format json lists them all"]
     }
 
     /// The warnings — trace sections that match no trace — as lines without the `warning: `
     /// prefix, names written through `escape`.
     public func warningLines(_ escape: (String) -> String) -> [String] {
-        unmatchedSections.map { Self.sentence($0, budget: budgetSource, escape) }
+        Self.limited(
+            unmatchedSections.prefix(Self.listedLimit + 1).map { Self.sentence($0, budget: budgetSource, escape) },
+            total: unmatchedSections.count, more: "trace sections that match no trace")
     }
 
     /// `reload.json: no rule of budget feed.json applies to it; nothing to check`, and the like.
@@ -260,7 +277,9 @@ extension BudgetCheck {
 
     /// `budget.json: categories.image-decod: no checked trace has category image-decod; did you mean image-decode?`
     static func sentence(_ unknown: UnknownCategory, budget: String, _ escape: (String) -> String) -> String {
-        var text = "\(escape(budget)): \(unknown.paths.map(escape).joined(separator: ", ")): no checked trace has category \(escape(unknown.name))"
+        var paths = unknown.paths.prefix(5).map(escape).joined(separator: ", ")
+        if unknown.paths.count > 5 { paths += " and \(unknown.paths.count - 5) more" }
+        var text = "\(escape(budget)): \(paths): no checked trace has category \(escape(unknown.name))"
         if let suggestion = unknown.suggestion { text += "; did you mean \(escape(suggestion))?" }
         return text
     }

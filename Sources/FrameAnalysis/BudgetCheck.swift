@@ -279,14 +279,18 @@ public struct BudgetCheck: Sendable, Hashable {
             }
         }
         let existing = Set(traces.flatMap(\.categories))
+        let suggestions = Suggestions(existing)
         var unknown: [UnknownCategory] = []
+        var unknownIndex: [String: Int] = [:]
         for rule in checked.flatMap(\.rules) {
             guard let name = rule.category, !existing.contains(name) else { continue }
             let path = rule.limitPath.hasPrefix("traces[") ? String(rule.limitPath.prefix { $0 != "]" }) + "].categories.\(name)" : "categories.\(name)"
-            if let index = unknown.firstIndex(where: { $0.name == name }) {
+            if let index = unknownIndex[name] {
                 if !unknown[index].paths.contains(path) { unknown[index].paths.append(path) }
             } else {
-                unknown.append(UnknownCategory(name: name, paths: [path], suggestion: Self.nearest(to: name, among: existing)))
+                unknownIndex[name] = unknown.count
+                let suggestion = unknown.count < Self.suggestedCount ? suggestions.nearest(to: name) : nil
+                unknown.append(UnknownCategory(name: name, paths: [path], suggestion: suggestion))
             }
         }
         // A trace whose only rules limit categories that it lacks checks nothing, unless the
@@ -316,23 +320,63 @@ public struct BudgetCheck: Sendable, Hashable {
     /// Whether something could not be checked: a trace skipped or a category no trace has.
     public var hasErrors: Bool { !skippedTraces.isEmpty || !unknownCategories.isEmpty }
 
-    /// The existing name nearest to `name` by edit distance (ties: the first in sorted order).
-    static func nearest(to name: String, among names: Set<String>) -> String? {
-        names.sorted().min { editDistance(name, $0) < editDistance(name, $1) }
+    /// How many unknown categories get a "did you mean" suggestion: the first ones. A budget
+    /// can name 100,000 categories a trace lacks; each suggestion looks at every name.
+    static let suggestedCount = 50
+
+    /// The existing names a misspelt one is compared with.
+    struct Suggestions {
+        /// The longest name, in characters, that is suggested or given a suggestion.
+        static let longestName = 100
+        /// The names, sorted, as characters; longer ones are left out.
+        private let names: [(name: String, characters: [Character])]
+
+        init(_ names: Set<String>) {
+            self.names = names.filter { $0.utf8.count <= 4 * Self.longestName }.sorted()
+                .map { ($0, Array($0)) }.filter { $0.1.count <= Self.longestName }
+        }
+
+        /// The name nearest to `name` by edit distance, if it is near: at most a third of its
+        /// length away (at least 2). Ties go to the first in sorted order.
+        /// - Complexity: O(*n* × *k* × *d*) for *n* names of length *k* and the distance *d*
+        ///   allowed: rows of the distance table stop once every cell is past the best so far.
+        func nearest(to name: String) -> String? {
+            let a = Array(name)
+            guard a.count <= Self.longestName else { return nil }
+            var limit = max(2, a.count / 3)
+            var best: String?
+            // Sorted names: a later one must be strictly nearer to win.
+            for (candidate, b) in names where abs(a.count - b.count) <= limit {
+                guard let distance = BudgetCheck.editDistance(a, b, atMost: limit) else { continue }
+                best = candidate
+                if distance == 0 { break }
+                limit = distance - 1
+            }
+            return best
+        }
     }
 
     /// The Levenshtein distance between two strings, in characters.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        editDistance(Array(a), Array(b), atMost: .max)!
+    }
+
+    /// The Levenshtein distance between two character arrays, or `nil` once it is sure to be
+    /// more than `limit`.
+    static func editDistance(_ a: [Character], _ b: [Character], atMost limit: Int) -> Int? {
         var previous = Array(0...b.count)
+        var current = previous
         for i in a.indices {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            current[0] = i + 1
+            var smallest = current[0]
             for j in b.indices {
                 current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
+                smallest = min(smallest, current[j + 1])
             }
-            previous = current
+            if smallest > limit { return nil }
+            swap(&previous, &current)
         }
-        return previous[b.count]
+        return previous[b.count] <= limit ? previous[b.count] : nil
     }
 
     /// Measures every rule of the budget that applies to a trace.

@@ -68,6 +68,25 @@ struct CheckRuleTests {
         }
     }
 
+    @Test("A budget naming thousands of categories no trace has gives a bounded list of errors, suggestions for the first, in linear time")
+    func manyUnknownCategories() throws {
+        let report = FrameAnalyzer.analyze(checkSketch().trace)
+        var budget = Budget()
+        budget.categories = (0..<5_000).map { .init(name: "missing-\($0)", mainMillisecondsTotal: 1) } + [.init(name: "layot", mainMillisecondsTotal: 1)]
+        budget.traceSections = (0..<300).map { .init(match: "other-\($0)-*", limits: .init(hitchTimeRatio: 5)) }
+        let traces = [BudgetCheck.TraceResult(name: "t.json", source: "t.json", report: report, budget: budget)]
+        let check = BudgetCheck(budgetSource: "b.json", budget: budget, traces: traces)
+        #expect(check.unknownCategories.count == 5_001)
+        #expect(check.unknownCategories.filter { $0.suggestion != nil }.count <= BudgetCheck.suggestedCount)
+        #expect(check.unknownCategories.last?.suggestion == nil, "past the first 50, no suggestion is looked for")
+        let errors = check.errorLines { $0 }
+        #expect(errors.count == BudgetCheck.listedLimit + 1)
+        #expect(errors.last == "… and 4801 more categories in no checked trace: --format json lists them all")
+        let warnings = check.warningLines { $0 }
+        #expect(warnings.count == BudgetCheck.listedLimit + 1 && warnings.last?.hasPrefix("… and 100 more trace sections") == true)
+        #expect(check.markdown().utf8.count < MarkdownLimit.bytes)
+    }
+
     @Test("A category no trace has is an error naming the nearest one; a trace no rule applies to is not checked")
     func checkingNothing() throws {
         let report = FrameAnalyzer.analyze(checkSketch().trace)
@@ -90,6 +109,15 @@ struct CheckRuleTests {
         #expect(BudgetCheck.editDistance("image-decod", "image-decode") == 1)
         #expect(BudgetCheck.editDistance("", "abc") == 3)
         #expect(BudgetCheck.editDistance("kitten", "sitting") == 3)
+        #expect(BudgetCheck.editDistance(Array("kitten"), Array("sitting"), atMost: 2) == nil)
+        // Suggestions: the nearest name when it is near (a third of the length, at least 2), the
+        // first in sorted order among equals; none for a name far from every other.
+        let names = BudgetCheck.Suggestions(["layout", "layer", "image-decode", "diff-apply", String(repeating: "x", count: 500)])
+        #expect(names.nearest(to: "layot") == "layout")
+        #expect(names.nearest(to: "laye") == "layer")
+        #expect(names.nearest(to: "image-decod") == "image-decode")
+        #expect(names.nearest(to: "network") == nil)
+        #expect(names.nearest(to: String(repeating: "x", count: 499)) == nil, "names over 100 characters are not compared")
     }
 
     @Test("Measured values are the report's figures in the rule's unit")
