@@ -146,7 +146,7 @@ struct RecorderExportTests {
         #expect(end["ts"] as? Double == 4410.001)
     }
 
-    @Test("The exported sample passes the independent validator", .enabled(if: TraceValidator.isAvailable))
+    @Test("The exported sample passes the independent validator", .enabled(if: TraceValidator.isAvailable, "python3 or ../shared/tools/validate_trace.py missing: validator check skipped"))
     func sampleExportPassesValidator() throws {
         let (bytes, _, _) = try Self.exportSample()
         let directory = try TemporaryDirectory()

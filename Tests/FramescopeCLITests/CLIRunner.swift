@@ -19,10 +19,12 @@ enum CLI {
         return URL(fileURLWithPath: "framescope")
     }
 
-    /// Runs `framescope` with `arguments`, feeding `input` to its standard input.
-    static func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws -> CLIResult {
+    /// Runs `framescope` (or another program) with `arguments`, feeding `input` to its standard input.
+    static func run(
+        _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], program: URL = CLI.executable
+    ) throws -> CLIResult {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe(), error = Pipe(), stdin = Pipe()
@@ -32,9 +34,11 @@ enum CLI {
         try process.run()
         if let input { stdin.fileHandleForWriting.write(input) }
         try stdin.fileHandleForWriting.close()
-        // Read both pipes before waiting so a large output cannot block the child.
+        // Both pipes are drained at once, standard error on a thread of its own, before waiting:
+        // a child that fills either pipe while the other is read would otherwise block forever.
+        let errorReader = PipeReader(error.fileHandleForReading)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errorReader.finish()
         process.waitUntilExit()
         return CLIResult(
             status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
@@ -46,5 +50,24 @@ enum CLI {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+private final class PipeReader: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    /// What the pipe held, once it is closed.
+    func finish() -> Data {
+        done.wait()
+        return data
     }
 }
