@@ -143,7 +143,7 @@ public final class OutputFile {
         var template = Array((folder + "." + name + ".XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw FileError.fromErrno(path) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         _ = fchmod(descriptor, 0o644)
         let file = OutputFile(path: temporary, descriptor: descriptor)
         do {
