@@ -52,13 +52,17 @@ public final class Recorder: Sendable {
         public var processName: String
         /// Whether recording starts enabled.
         public var isEnabled: Bool
+        /// The process id the trace gives its threads, or `nil` (the default) for this process's.
+        /// A fixed id, with threads that start in a fixed order, lets two runs of a deterministic
+        /// program write the same bytes (framescope's simulations on virtual time use 1).
+        public var processID: Int64?
 
         /// Creates a configuration.
         /// - Precondition: `perThreadCapacity` and `totalCapacity` are at least 1, and
         ///   `frameInterval` is positive.
         public init(
             perThreadCapacity: Int = 65_536, totalCapacity: Int? = nil, frameInterval: Duration? = nil,
-            processName: String = "framescope", isEnabled: Bool = true
+            processName: String = "framescope", isEnabled: Bool = true, processID: Int64? = nil
         ) {
             precondition(perThreadCapacity >= 1, "perThreadCapacity must be at least 1")
             precondition(totalCapacity.map { $0 >= 1 } ?? true, "totalCapacity must be at least 1")
@@ -68,6 +72,7 @@ public final class Recorder: Sendable {
             self.frameInterval = frameInterval
             self.processName = processName
             self.isEnabled = isEnabled
+            self.processID = processID
         }
     }
 
@@ -165,7 +170,7 @@ public final class Recorder: Sendable {
         while capacity < UInt64(configuration.perThreadCapacity) { capacity <<= 1 }
         self.capacity = capacity
         pool = BufferPool(capacity: capacity, totalCapacity: configuration.totalCapacity)
-        processID = Int64(getpid())
+        processID = configuration.processID ?? Int64(getpid())
         if clock.readsCounter { CounterCalibration.start() }
         startTimestamp = clock.now()
     }

@@ -16,3 +16,29 @@ struct CLIRunnerTests {
         #expect(result.standardOutput.utf8.count == 1_000_000 && result.standardOutput.allSatisfy { $0 == "o" })
     }
 }
+
+/// On virtual time a run is deterministic, down to the trace's bytes.
+@Suite("The same seed writes the same trace")
+struct DeterministicTraceTests {
+    @Test("Two simulate runs on virtual time write byte-identical traces: process id 1, thread ids in start order")
+    func sameBytes() throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var traces: [Data] = []
+        for run in 0..<2 {
+            let path = folder.appendingPathComponent("run\(run).json").path
+            // Four workers: more threads that could start in either order.
+            let result = try CLI.run(["simulate", "corner-rounding", "--frames", "12", "--workers", "4", "--out", path])
+            #expect(result.status == 0, "\(result.standardError)")
+            traces.append(try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        #expect(traces[0] == traces[1])
+        let object = try #require(try JSONSerialization.jsonObject(with: traces[0]) as? [String: Any])
+        let events = try #require(object["traceEvents"] as? [[String: Any]])
+        let names = events.filter { $0["name"] as? String == "thread_name" }
+            .map { (($0["tid"] as? Int) ?? -1, (($0["args"] as? [String: Any])?["name"] as? String) ?? "") }
+        #expect(events.allSatisfy { ($0["pid"] as? Int) == 1 })
+        let workers = names.filter { $0.1.hasPrefix("worker-") }.sorted { $0.0 < $1.0 }.map(\.1)
+        #expect(workers == ["worker-1", "worker-2", "worker-3", "worker-4"], "ids follow the names")
+    }
+}

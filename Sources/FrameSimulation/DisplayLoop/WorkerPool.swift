@@ -11,14 +11,17 @@ final class WorkerPool: Sendable {
     let threadCount: Int
 
     /// Starts `count` threads named `name-firstIndex` … `name-(firstIndex + count - 1)` in
-    /// `recorder`'s traces.
+    /// `recorder`'s traces, one at a time: each has its trace id before the next starts, so the
+    /// ids follow the names and the same run writes the same trace.
     init(count: Int, name: String, recorder: Recorder, firstIndex: Int = 1) {
         precondition(count >= 1, "a worker pool needs at least one thread")
         threadCount = count
         for index in firstIndex..<(firstIndex + count) {
             let state = state
+            let registered = DispatchSemaphore(value: 0)
             let thread = Thread {
                 recorder.nameCurrentThread("\(name)-\(index)")
+                registered.signal()
                 var hasFinishedJob = false
                 while let job = state.next(afterFinishingJob: hasFinishedJob) {
                     job()
@@ -28,6 +31,7 @@ final class WorkerPool: Sendable {
             }
             thread.name = "\(name)-\(index)"
             thread.start()
+            registered.wait()
         }
     }
 

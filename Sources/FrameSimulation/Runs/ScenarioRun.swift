@@ -63,8 +63,12 @@ public struct ScenarioRun: Sendable {
         case .cpuTime: clock = .manual(.threadCPUTime())
         case .real: clock = .fastest
         }
+        // On virtual time the run is deterministic: a fixed process id, with threads that start
+        // in order (WorkerPool), makes the same seed write the same bytes.
         let recorder = Recorder(
-            configuration: .init(perThreadCapacity: 1 << 20, frameInterval: .nanoseconds(configuration.frameIntervalNanoseconds)),
+            configuration: .init(
+                perThreadCapacity: 1 << 20, frameInterval: .nanoseconds(configuration.frameIntervalNanoseconds),
+                processID: settings.clock == .virtual ? 1 : nil),
             clock: clock)
         recorder.annotate("scenario", .string(descriptor.name))
         recorder.annotate("strategy", .string(strategy))
