@@ -12,18 +12,44 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
     public var path: String
     /// What went wrong, e.g. `no such file or directory`.
     public var reason: String
+    /// The system's error number (`errno`: `ENOSPC`, `EACCES`, ...) when the system reported the
+    /// failure, so a program can act on it without matching ``reason``'s words; `nil` otherwise.
+    public var code: Int32?
 
     /// Creates an error.
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, code: Int32? = nil) {
         self.path = path
         self.reason = reason
+        self.code = code
     }
 
     public var description: String { "\(path): \(reason)" }
 
-    static func fromErrno(_ path: String) -> FileError {
-        FileError(path: path, reason: systemReason(errno))
+    /// The error for `code` (the current `errno` by default), with the system's words for it.
+    package static func fromErrno(_ path: String, code: Int32 = errno) -> FileError {
+        FileError(path: path, reason: systemReason(code), code: code)
     }
+}
+
+/// Writes a whole buffer to a file descriptor, at `offset` (`pwrite`) or at its current position
+/// (`write`): retries writes the system cut short or a signal interrupted (`EINTR`), and stops
+/// at the first failure. The one write loop of every framescope output.
+/// - Returns: `nil` when every byte was written, else the system's error number (0 when the
+///   system accepted no byte without saying why).
+package func writeFully(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, at offset: Int? = nil) -> Int32? {
+    guard let base = buffer.baseAddress else { return nil }
+    var done = 0
+    while done < buffer.count {
+        let written = offset.map { systemPositionedWrite(descriptor, base + done, buffer.count - done, $0 + done) }
+            ?? systemWrite(descriptor, base + done, buffer.count - done)
+        if written < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        if written == 0 { return 0 }
+        done += written
+    }
+    return nil
 }
 
 /// A file opened for writing, appended to in whole chunks that go straight to the operating
@@ -66,24 +92,13 @@ public final class OutputFile {
     ///   bytes may have been written.
     public func write(_ bytes: [UInt8]) throws(FileError) {
         guard descriptor >= 0 else { throw FileError(path: path, reason: "file already closed") }
-        var failure: FileError?
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileError.fromErrno(path)
-                    return
-                }
-                if written == 0 {
-                    failure = FileError(path: path, reason: "the system accepted none of \(buffer.count - offset) bytes")
-                    return
-                }
-                offset += written
-            }
-        }
-        if let failure { throw failure }
+        let failure = bytes.withUnsafeBytes { writeFully(descriptor, $0) }
+        if let failure { throw error(failure, unwritten: bytes.count) }
+    }
+
+    /// The error for a failed write: the system's, or one that says no byte was accepted.
+    private func error(_ code: Int32, unwritten count: Int) -> FileError {
+        code == 0 ? FileError(path: path, reason: "the system accepted none of the \(count) bytes") : .fromErrno(path, code: code)
     }
 
     /// Writes bytes at an offset from the start of the file (`pwrite`), retrying short writes;
@@ -98,24 +113,8 @@ public final class OutputFile {
     /// - Throws: ``FileError`` when the write fails; some of the bytes may have been written.
     public func write(_ bytes: [UInt8], at offset: Int) throws(FileError) {
         guard descriptor >= 0 else { throw FileError(path: path, reason: "file already closed") }
-        var failure: FileError?
-        bytes.withUnsafeBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                let written = systemPositionedWrite(descriptor, buffer.baseAddress! + done, buffer.count - done, offset + done)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileError.fromErrno(path)
-                    return
-                }
-                if written == 0 {
-                    failure = FileError(path: path, reason: "the system accepted none of \(buffer.count - done) bytes")
-                    return
-                }
-                done += written
-            }
-        }
-        if let failure { throw failure }
+        let failure = bytes.withUnsafeBytes { writeFully(descriptor, $0, at: offset) }
+        if let failure { throw error(failure, unwritten: bytes.count) }
     }
 
     /// Writes `bytes` as the whole new content of `path`: into a temporary file in the same
@@ -136,7 +135,7 @@ public final class OutputFile {
             try file.close()
             return
         }
-        if exists && kind == S_IFDIR { throw FileError(path: path, reason: systemReason(EISDIR)) }
+        if exists && kind == S_IFDIR { throw FileError.fromErrno(path, code: EISDIR) }
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -151,7 +150,7 @@ public final class OutputFile {
             try file.close()
         } catch {
             _ = unlink(temporary)
-            throw FileError(path: path, reason: error.reason)
+            throw FileError(path: path, reason: error.reason, code: error.code)
         }
         guard rename(temporary, path) == 0 else {
             let failure = FileError.fromErrno(path)
@@ -166,7 +165,7 @@ public final class OutputFile {
     public static func append(_ path: String, _ bytes: [UInt8]) throws(FileError) {
         let opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard opened >= 0 else {
-            if errno == ELOOP { throw FileError(path: path, reason: "is a symbolic link; not followed") }
+            if errno == ELOOP { throw FileError(path: path, reason: "is a symbolic link; not followed", code: ELOOP) }
             throw FileError.fromErrno(path)
         }
         let file = OutputFile(path: path, descriptor: opened)

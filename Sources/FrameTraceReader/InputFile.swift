@@ -51,10 +51,7 @@ public enum InputFile {
     static func checkedSize(of descriptor: Int32, name: String, maximumSize: Int) throws(TraceReadError) -> Int {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw ioError(name) }
-        if (status.st_mode & S_IFMT) == S_IFDIR {
-            errno = EISDIR
-            throw ioError(name)
-        }
+        if (status.st_mode & S_IFMT) == S_IFDIR { throw ioError(name, code: EISDIR) }
         guard (status.st_mode & S_IFMT) == S_IFREG else { return 0 }
         let size = Int(status.st_size)
         guard size <= maximumSize else { throw tooLarge(name, maximumSize: maximumSize) }
@@ -104,8 +101,11 @@ public enum InputFile {
         return nil
     }
 
-    static func ioError(_ name: String) -> TraceReadError {
-        TraceReadError(.ioError, "\(name): \(systemReason(errno))", byteOffset: 0, line: 0, column: 0)
+    /// The error for a failed system call on `name`, with `errno` kept.
+    static func ioError(_ name: String, code: Int32 = errno) -> TraceReadError {
+        var error = TraceReadError(.ioError, "\(name): \(systemReason(code))", byteOffset: 0, line: 0, column: 0)
+        error.systemCode = code
+        return error
     }
 
     static func tooLarge(_ name: String, maximumSize: Int) -> TraceReadError {

@@ -62,6 +62,9 @@ public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible
     public var line: Int
     /// The 1-based column (in Unicode scalars) of the offending byte; 0 when there is no position.
     public var column: Int
+    /// For ``Code/ioError``, the system's error number (`errno`: `ENOENT`, `EACCES`, `EISDIR`,
+    /// ...), so a program can act on it without matching ``message``'s words; `nil` otherwise.
+    public var systemCode: Int32?
 
     /// Creates an error.
     ///

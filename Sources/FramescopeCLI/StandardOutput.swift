@@ -32,23 +32,10 @@ enum StandardOutput {
         }
     }
 
-    /// Writes the whole buffer to file descriptor 1, retrying short writes; records the failure.
+    /// Writes the whole buffer to file descriptor 1 (``writeFully``); records the failure.
     private static func writeAll(_ buffer: UnsafeRawBufferPointer, _ failure: inout String?) {
-        guard let base = buffer.baseAddress else { return }
-        var offset = 0
-        while offset < buffer.count {
-            let written = systemWrite(1, base + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = String(cString: strerror(errno)).lowercasingFirstWord
-                return
-            }
-            if written == 0 {
-                failure = "the system accepted none of \(buffer.count - offset) bytes"
-                return
-            }
-            offset += written
-        }
+        guard let code = writeFully(1, buffer) else { return }
+        failure = code == 0 ? "the system accepted none of \(buffer.count) bytes" : systemReason(code)
     }
 }
 
@@ -70,22 +57,4 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
 /// GitHub workflow commands.
 func printUntrusted(_ text: String, terminator: String = "\n") {
     print(UntrustedText.neutralizingWorkflowCommands(text), terminator: terminator)
-}
-
-private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Darwin)
-    Darwin.write(descriptor, pointer, count)
-    #elseif canImport(Musl)
-    Musl.write(descriptor, pointer, count)
-    #else
-    Glibc.write(descriptor, pointer, count)
-    #endif
-}
-
-extension String {
-    /// `No space left on device` → `no space left on device` (an acronym like `EIO` stays).
-    var lowercasingFirstWord: String {
-        guard let first, first.isUppercase, dropFirst().first.map({ !$0.isUppercase }) ?? true else { return self }
-        return first.lowercased() + dropFirst()
-    }
 }

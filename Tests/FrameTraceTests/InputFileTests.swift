@@ -48,8 +48,15 @@ struct InputFileTests {
         let full = try OutputFile(path: "/dev/full")
         let error = try #require(throws: FileError.self) { try full.write(Array("x".utf8)) }
         #expect(error.description == "/dev/full: no space left on device")
+        #expect(error.code == ENOSPC, "errno is kept")
+        #expect(try #require(throws: FileError.self) { try full.write(Array("x".utf8), at: 0) }.code == ENOSPC)
         let directory = try #require(throws: FileError.self) { try OutputFile(path: "/tmp") }
-        #expect(directory.description == "/tmp: is a directory")
+        #expect(directory.description == "/tmp: is a directory" && directory.code == EISDIR)
+        // Reading keeps errno too.
+        let missing = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: "/no/such/trace.json") }
+        #expect(missing.code == .ioError && missing.systemCode == ENOENT)
+        let folder = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: "/tmp") }
+        #expect(folder.systemCode == EISDIR)
 
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-append-\(UUID().uuidString).md").path
         defer { try? FileManager.default.removeItem(atPath: path) }
