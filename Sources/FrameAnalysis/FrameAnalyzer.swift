@@ -476,7 +476,7 @@ public enum FrameAnalyzer {
                 delay = delay.addingSaturating(overrun)
                 let cause = frames[index].hitchCause
                 lateSpans.append((deadline, deadline.addingSaturating(overrun), cause == .none ? .commit : cause))
-                missed = missed.addingSaturating(overrun / interval + (overrun % interval == 0 ? 0 : 1))
+                missed = missed.addingSaturating(FrameReport.Frame.missedVsyncs(overrun: overrun, interval: interval))
             }
         }
         // Hitch time is the time during which some frame was late: the union of the late frames'

@@ -131,7 +131,7 @@ extension FrameReport {
         for (position, frame) in frames.enumerated() {
             if position > 0 { json += "," }
             let overrun = frame.overrun
-            let missed = overrun > 0 ? overrun / interval + (overrun % interval == 0 ? 0 : 1) : 0
+            let missed = FrameReport.Frame.missedVsyncs(overrun: overrun, interval: interval)
             var byIndex: [Int: Int64] = [:]
             for (name, nanoseconds) in frame.mainByCategory where nanoseconds > 0 {
                 byIndex[known[name] ?? other, default: 0] = byIndex[known[name] ?? other, default: 0].addingSaturating(nanoseconds)

@@ -109,7 +109,7 @@ extension FrameReport {
                       ("cause", .left), ("top categories", .left), ("top spans", .left)])
         for entry in worstFrames {
             let frame = entry.frame
-            let missed = frame.overrun > 0 ? frame.overrun / interval + (frame.overrun % interval == 0 ? 0 : 1) : 0
+            let missed = frame.missedVsyncs(interval: interval)
             let topCategories = frame.mainByCategory.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(3)
                 .map { "\($0.key.isEmpty ? "(none)" : $0.key) \(F.milliseconds($0.value))" }.joined(separator: ", ")
             let topSpans = entry.topSpans.map { "\($0.name) \(F.milliseconds($0.nanoseconds))" }.joined(separator: ", ")

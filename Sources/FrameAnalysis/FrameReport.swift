@@ -199,6 +199,16 @@ public struct FrameReport: Sendable {
         /// deadline). Positive when late, negative headroom otherwise.
         public var overrun: Int64 { Self.overrun(commitEnd: commitEnd, deadline: deadline, lanes: lanes) }
 
+        /// The vsyncs the frame missed at `interval` (the report's P): its overrun in whole
+        /// intervals, rounded up; 0 for a frame on time. The one definition every output uses.
+        public func missedVsyncs(interval: Int64) -> Int64 { Self.missedVsyncs(overrun: overrun, interval: interval) }
+
+        /// ``missedVsyncs(interval:)`` from an overrun already computed.
+        static func missedVsyncs(overrun: Int64, interval: Int64) -> Int64 {
+            guard overrun > 0, interval > 0 else { return 0 }
+            return overrun / interval + (overrun % interval == 0 ? 0 : 1)
+        }
+
         /// ``overrun`` from the fields it depends on: for code that reads frames in an array,
         /// where calling a computed property on `frames[index]` copies the whole frame (and
         /// retains every dictionary it holds), while reading a stored property does not.
