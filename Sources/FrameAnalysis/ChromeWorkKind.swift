@@ -165,7 +165,7 @@ public enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
     /// count, whatever categories they hold.
     /// - Complexity: O(*n*) in the trace's events, each category's name read once.
     public static func isChromeTrace(_ trace: Trace) -> Bool {
-        if trace.metadata.producer == "framescope" { return false }
+        if trace.metadata.producer == FramescopeVersion.producer { return false }
         let frameCategory = trace.symbols.lookup(FrameContract.frameCategory)
         var seen = [Bool](repeating: false, count: trace.symbols.count)
         var isChrome = false

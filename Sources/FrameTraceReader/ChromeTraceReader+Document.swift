@@ -148,7 +148,7 @@ extension ChromeTraceReader.Parser {
         let start = scanner.position
         try scanner.skipValue()
         guard let value = subdocument(from: start, to: scanner.position),
-            value["producer"]?.stringValue == "framescope"
+            value["producer"]?.stringValue == FramescopeVersion.producer
         else { return }
         adoptFramescopeMetadata(value)
     }
