@@ -65,13 +65,8 @@ extension BudgetCheck {
         }
         let problems = errorLines(UntrustedText.markdownText).map { "- ❌ error: " + $0 }
             + warningLines(UntrustedText.markdownText).map { "- ⚠️ warning: " + $0 }
-        if !problems.isEmpty {
-            text += problems.prefix(ReportTable.markdownRowLimit).joined(separator: "\n") + "\n"
-            if problems.count > ReportTable.markdownRowLimit {
-                text += "- … \(problems.count - ReportTable.markdownRowLimit) more: the text and JSON outputs list them all\n"
-            }
-            text += "\n"
-        }
+        // errorLines and warningLines already list at most listedLimit of each kind.
+        if !problems.isEmpty { text += problems.joined(separator: "\n") + "\n\n" }
         text += legend + "\n"
         let charted = traces.filter { $0.frameCount > 0 }
         if !charted.isEmpty {

@@ -38,7 +38,7 @@ struct JSONValueTests {
             ("-1e309", .double(-.infinity)),
             ("123456789012345678901234567890", .double(1.2345678901234568e29)),
             ("0.30000000000000004", .double(0.30000000000000004)),
-            ("4.9e-324", .double(4.9e-324)),
+            ("4.9e-324", .double(.leastNonzeroMagnitude)),
             ("1e-400", .double(0)),
         ] as [(String, JSONValue)])
     func numbers(text: String, expected: JSONValue) throws {
