@@ -43,6 +43,14 @@ extension Recorder {
         try snapshot().writeChromeJSON(toFile: path)
     }
 
+    /// Writes a snapshot of the recording to `path` in a format: by default the one the path's
+    /// ending chooses (`.pftrace` or `.perfetto-trace` for Perfetto's protobuf, Chrome JSON
+    /// otherwise; see ``FrameTrace/TraceFormat``).
+    /// - Throws: ``FrameTrace/FileError`` when the file cannot be written.
+    public func writeTrace(to path: String, format: TraceFormat? = nil) throws(FileError) {
+        try snapshot().write(toFile: path, format: format)
+    }
+
     /// Adds a fact to the metadata of this recorder's traces, such as the scenario, strategy and
     /// seed of a run; setting a key again replaces its value.
     public func annotate(_ key: String, _ value: JSONValue) {

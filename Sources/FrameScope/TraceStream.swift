@@ -1,12 +1,18 @@
 public import FrameTrace
 
-/// Streams a recording to a file while the program runs, in the Chrome trace array form, so that
-/// the file on disk is a complete trace between flushes.
+/// Streams a recording to a file while the program runs, so that the file on disk is a complete
+/// trace between flushes: in Chrome's JSON array form, or in Perfetto's protobuf format.
 ///
+/// **Perfetto** (``FrameTrace/TraceFormat/perfetto``, chosen by a `.pftrace` or
+/// `.perfetto-trace` path): each flush appends whole packets, each self-contained, so the file
+/// is a complete trace between flushes and a kill mid-flush leaves at most one torn last packet,
+/// which `framescope repair` cuts. The metadata packet comes last, from ``finish()``.
+///
+/// **Chrome JSON**:
 /// The file always ends with the array's closing `]`: each ``flush()`` writes its events over
 /// that bracket and a new bracket after them, in one positioned write (`pwrite`). So:
 ///
-/// - **Between flushes** (and after ``init(recorder:path:)``, which writes a first `framescope`
+/// - **Between flushes** (and after ``init(recorder:path:format:)``, which writes a first `framescope`
 ///   metadata event) the file is complete JSON — `[{...},...,{...}\n]` — that Perfetto,
 ///   chrome://tracing and Tracy load unchanged, holding every event flushed so far. A process
 ///   killed outside a flush loses only what it recorded since its last flush.
@@ -34,7 +40,10 @@ public final class TraceStream {
     /// The file being written.
     public let path: String
     private let file: OutputFile
+    /// The format being written.
+    public let format: TraceFormat
     private var writer: ChromeTraceWriter
+    private var perfetto: PerfettoTraceWriter
     private var isFinished = false
     /// Where the closing bracket starts: the next flush writes from here.
     private var contentEnd: Int
@@ -46,16 +55,27 @@ public final class TraceStream {
     /// What ends the file between flushes.
     private static let closing: [UInt8] = Array("\n]\n".utf8)
 
-    /// Creates the file and writes a complete trace holding one `framescope` metadata event.
+    /// Creates the file and writes a complete trace: for JSON, one holding a `framescope`
+    /// metadata event; for Perfetto, the packet that opens the sequence.
     /// - Parameters:
     ///   - recorder: The recorder to drain; it should not be drained by anyone else meanwhile.
     ///   - path: The file to create (a regular file: the stream writes at offsets).
+    ///   - format: The file's format; by default the one the path's ending chooses.
     /// - Throws: ``FrameTrace/FileError`` when the file cannot be created.
-    public init(recorder: Recorder, path: String) throws(FileError) {
+    public init(recorder: Recorder, path: String, format: TraceFormat? = nil) throws(FileError) {
         self.recorder = recorder
         self.path = path
+        self.format = format ?? TraceFormat(path: path)
         file = try OutputFile(path: path)
         writer = ChromeTraceWriter(form: .array, baseTimestamp: recorder.startTimestamp)
+        perfetto = PerfettoTraceWriter(baseTimestamp: recorder.startTimestamp)
+        if self.format == .perfetto {
+            let opening = perfetto.begin()
+            contentEnd = opening.count
+            byteCount = opening.count
+            try file.write(opening, at: 0)
+            return
+        }
         // A first event, so the file starts `[{"` (what Perfetto sniffs for) from the start.
         var opening = writer.begin()
         opening += writer.finish(metadata: recorder.traceMetadata, closeArray: false).drop { $0 == 0x2C || $0 == 0x0A }
@@ -72,7 +92,7 @@ public final class TraceStream {
     public func flush() throws(FileError) -> Int {
         precondition(!isFinished, "flush() after finish()")
         let chunk = recorder.drain()
-        let bytes = writer.append(chunk)
+        let bytes = format == .perfetto ? perfetto.append(chunk) : writer.append(chunk)
         guard !bytes.isEmpty else { return 0 }
         try write(bytes)
         eventCount += chunk.events.count
@@ -86,13 +106,18 @@ public final class TraceStream {
         guard !isFinished else { return }
         try flush()
         isFinished = true
-        try write(writer.finish(metadata: recorder.traceMetadata, closeArray: false))
+        if format == .perfetto {
+            try write(perfetto.finish(metadata: recorder.traceMetadata))
+        } else {
+            try write(writer.finish(metadata: recorder.traceMetadata, closeArray: false))
+        }
         try file.close()
     }
 
     private func write(_ bytes: [UInt8]) throws(FileError) {
-        try file.write(bytes + Self.closing, at: contentEnd)
+        let closing = format == .perfetto ? [] : Self.closing
+        try file.write(bytes + closing, at: contentEnd)
         contentEnd += bytes.count
-        byteCount = contentEnd + Self.closing.count
+        byteCount = contentEnd + closing.count
     }
 }

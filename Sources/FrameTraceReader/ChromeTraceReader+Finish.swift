@@ -185,7 +185,15 @@ extension ChromeTraceReader.Parser {
     /// Fills ``Trace/metadata`` from framescope's metadata object (the shape
     /// `ChromeTraceWriter.writeMetadata` writes).
     mutating func adoptFramescopeMetadata(_ value: JSONValue) {
-        guard case .object = value else { return }
+        if let adopted = ChromeTraceReader.framescopeMetadata(from: value) { metadata = adopted }
+    }
+}
+
+extension ChromeTraceReader {
+    /// framescope's metadata object (the shape `ChromeTraceWriter.writeMetadata` writes) as
+    /// values; `nil` when `value` is not an object. Shared by the JSON and Perfetto readers.
+    static func framescopeMetadata(from value: JSONValue) -> TraceMetadata? {
+        guard case .object = value else { return nil }
         var result = TraceMetadata()
         result.producer = value[FrameContract.Metadata.producer]?.stringValue
         result.producerVersion = value[FrameContract.Metadata.version]?.stringValue
@@ -212,7 +220,7 @@ extension ChromeTraceReader.Parser {
             case .array, .object: continue
             }
         }
-        metadata = result
+        return result
     }
 }
 

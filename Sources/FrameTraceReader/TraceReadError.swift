@@ -50,6 +50,10 @@ public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible
         /// The input is larger than the reader's size limit (``InputFile/defaultMaximumSize``
         /// unless the caller set another).
         public static let tooLarge = Code(rawValue: "too-large")
+        /// Perfetto protobuf input that breaks the wire format: a varint over ten bytes, a
+        /// length past its message, a group, a field number of 0. (A file cut off mid-packet is
+        /// ``unexpectedEnd``, as a cut-off JSON file is.)
+        public static let invalidProtobuf = Code(rawValue: "invalid-protobuf")
     }
 
     /// What went wrong.
@@ -65,6 +69,9 @@ public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible
     /// For ``Code/ioError``, the system's error number (`errno`: `ENOENT`, `EACCES`, `EISDIR`,
     /// ...), so a program can act on it without matching ``message``'s words; `nil` otherwise.
     public var systemCode: Int32?
+    /// Whether the input is binary (Perfetto protobuf), so the position is a byte offset only:
+    /// ``line`` and ``column`` stay 0 and the description says `byte B`.
+    public var isBinaryPosition = false
 
     /// Creates an error.
     ///
@@ -92,6 +99,7 @@ public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// `line L, column C (byte B): message`, or just the message when there is no position.
     public var description: String {
+        if isBinaryPosition { return "byte \(byteOffset): \(message)" }
         guard line > 0 else { return message }
         return "line \(line), column \(column) (byte \(byteOffset)): \(message)"
     }
@@ -105,7 +113,7 @@ public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible
     /// path never counts lines.
     /// - Complexity: O(`byteOffset`).
     func located(in input: UnsafeBufferPointer<UInt8>) -> TraceReadError {
-        guard code != .ioError, code != .tooLarge, line == 0 else { return self }
+        guard code != .ioError, code != .tooLarge, line == 0, !isBinaryPosition else { return self }
         var copy = self
         let end = min(max(byteOffset, 0), input.count)
         copy.byteOffset = end

@@ -1,4 +1,4 @@
-import FrameTrace
+public import FrameTrace
 /// Turns an array-form trace cut off by a crash into a complete one, dropping only the event the
 /// cut went through.
 ///
@@ -25,6 +25,8 @@ public struct TraceRepair: Sendable, Hashable {
     public var droppedFromOffset: Int?
     /// Whether the input was already a complete trace (it is returned unchanged).
     public var wasComplete: Bool
+    /// The trace's format: for ``FrameTrace/TraceFormat/perfetto`` the counts are of packets.
+    public var format: TraceFormat = .chromeJSON
 
     /// Repairs an array-form trace.
     ///
@@ -45,6 +47,7 @@ public struct TraceRepair: Sendable, Hashable {
     }
 
     private static func repair(_ buffer: UnsafeBufferPointer<UInt8>, input: [UInt8]) throws(TraceReadError) -> TraceRepair {
+        if PerfettoTraceReader.looksLikePerfetto(buffer) { return try repairPerfetto(buffer, input: input) }
         var scanner = JSONScanner(buffer)
         scanner.skipByteOrderMark()
         scanner.skipWhitespace()
@@ -90,5 +93,29 @@ public struct TraceRepair: Sendable, Hashable {
         return TraceRepair(
             bytes: bytes, keptEventCount: events, droppedByteCount: dropped, droppedFromOffset: dropped > 0 ? lastEventEnd : nil,
             wasComplete: false)
+    }
+
+    /// A Perfetto trace keeps its complete packets, byte for byte; a torn last packet (its
+    /// length runs past the end of the file) is cut. Packets are self-contained, so what is
+    /// kept reads. Anything malformed before the cut is an error, as for JSON.
+    private static func repairPerfetto(_ buffer: UnsafeBufferPointer<UInt8>, input: [UInt8]) throws(TraceReadError) -> TraceRepair {
+        var cursor = ProtobufInput(buffer)
+        var packets = 0
+        var lastPacketEnd = 0
+        while true {
+            do throws(TraceReadError) {
+                guard let (field, type) = try cursor.nextField() else { break }
+                try cursor.skip(type)
+                if field == PerfettoSchema.Trace.packet { packets += 1 }
+                lastPacketEnd = cursor.position
+            } catch {
+                guard error.isEndOfInput else { throw error }
+                break  // the torn packet
+            }
+        }
+        let dropped = input.count - lastPacketEnd
+        return TraceRepair(
+            bytes: dropped == 0 ? input : Array(input[..<lastPacketEnd]), keptEventCount: packets, droppedByteCount: dropped,
+            droppedFromOffset: dropped > 0 ? lastPacketEnd : nil, wasComplete: dropped == 0, format: .perfetto)
     }
 }

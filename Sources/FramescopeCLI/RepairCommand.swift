@@ -15,10 +15,11 @@ enum RepairCommand: Command {
     static let help = """
         USAGE: framescope repair TRACE [--out FILE] [--max-input-size BYTES]
 
-        Completes an array-form trace whose writer was killed mid-write (a TraceStream, or
-        `framescope simulate --stream`): keeps every complete event byte for byte, drops the one
-        event the cut went through and anything after the last complete event, and closes the
-        array. Says on stderr how many bytes it dropped. A complete trace is left as it is.
+        Completes a trace whose writer was killed mid-write (a TraceStream, or `framescope
+        simulate --stream`). An array-form JSON trace keeps every complete event byte for byte,
+        drops the one event the cut went through and anything after the last complete event,
+        and closes the array. A Perfetto protobuf trace keeps every complete packet and cuts the
+        torn last one. Says on stderr how many bytes it dropped. A complete trace is left as it is.
 
         OPTIONS:
           --out FILE            Where to write the repaired trace (default: replace TRACE, through
@@ -26,7 +27,7 @@ enum RepairCommand: Command {
           \(InputLimit.helpLine)
 
         EXIT CODES: 0 repaired (or already complete), 2 usage error, 3 unreadable input (not an
-                    array-form trace, or invalid before the cut) or unwritable output.
+                    array-form or Perfetto trace, or invalid before the cut) or unwritable output.
         """
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
@@ -45,12 +46,14 @@ enum RepairCommand: Command {
             throw InputError("\(source): \(error)")
         }
         let destination = arguments.value("out") ?? source
+        let unit = repair.format == .perfetto ? "packets" : "events"
         if repair.wasComplete {
-            progress("\(source): complete, \(repair.keptEventCount) events; nothing dropped")
+            progress("\(source): complete, \(repair.keptEventCount) \(unit); nothing dropped")
             if destination == source { return .success }
         } else {
             let offset = repair.droppedFromOffset.map { " from byte \($0)" } ?? ""
-            progress("\(source): kept \(repair.keptEventCount) complete events; dropped \(repair.droppedByteCount) bytes\(offset) (a torn event and the missing ']')")
+            let what = repair.format == .perfetto ? "a torn packet" : "a torn event and the missing ']'"
+            progress("\(source): kept \(repair.keptEventCount) complete \(unit); dropped \(repair.droppedByteCount) bytes\(offset) (\(what))")
         }
         if destination == "-" {
             StandardOutput.write(repair.bytes)

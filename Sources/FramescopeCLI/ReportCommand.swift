@@ -125,7 +125,13 @@ enum ReportCommand: Command {
         } catch where error.code == .tooLarge {
             throw InputError(InputLimit.explain(error))
         } catch {
-            throw InputError("\(source == "-" ? "<stdin>" : source): \(error)")
+            throw InputError("\(source == "-" ? "<stdin>" : source): \(error)\(repairHint(error))")
         }
+    }
+
+    /// For a trace cut off mid-write, what to do about it; empty otherwise.
+    static func repairHint(_ error: TraceReadError) -> String {
+        guard error.code == .unexpectedEnd || error.code == .unterminatedString else { return "" }
+        return " (cut off mid-write? `framescope repair` keeps what is complete)"
     }
 }

@@ -15,9 +15,10 @@ let usage = """
     COMMANDS:
       demo        Run every scenario and strategy; print one comparison table.
       simulate    Run one scenario with one strategy; write its trace and report.
-      report      Where every frame's budget went in any Chrome trace.
+      report      Where every frame's budget went in any trace (Chrome JSON, Perfetto).
       check       Check traces against a budget file (a CI gate).
       compare     Compare head runs with base runs, noise-aware (a CI gate).
+      convert     Rewrite a trace as Perfetto protobuf or Chrome JSON.
       repair      Complete a trace whose writer was killed mid-write.
       help        Show this help, or a command's help: framescope help <command>.
 
@@ -41,6 +42,7 @@ let commands: [String: any Command.Type] = [
     "check": CheckCommand.self,
     "compare": CompareCommand.self,
     "repair": RepairCommand.self,
+    "convert": ConvertCommand.self,
 ]
 
 @MainActor

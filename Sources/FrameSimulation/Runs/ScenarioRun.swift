@@ -106,7 +106,7 @@ public struct ScenarioRun: Sendable {
             if let stream {
                 try stream.finish()
             } else {
-                try recorder.writeChromeJSON(to: tracePath)
+                try recorder.writeTrace(to: tracePath)
             }
         } catch {
             throw SimulationError(.cannotWrite, "cannot write trace: \(error)")

@@ -1,0 +1,652 @@
+/// Writes traces in Perfetto's native format: a protobuf `Trace`, that is a run of
+/// length-delimited `TracePacket`s, in pieces, so a long recording can be written as it is drained.
+///
+/// The same trace values the Chrome JSON writer takes (``ChromeTraceWriter``), mapped onto
+/// Perfetto's TrackEvent model so that ui.perfetto.dev shows them natively:
+/// - **Tracks.** A track descriptor for each process and thread (in the trace's thread order, so
+///   the main thread comes first), for each counter series, and for each async track, written
+///   before the track's first event.
+/// - **Slices.** A `complete` span is a `TYPE_SLICE_BEGIN` and a `TYPE_SLICE_END` on its thread's
+///   track, in nesting order; instants are `TYPE_INSTANT`; counters are `TYPE_COUNTER` on a counter
+///   track per process, name and series key (named `name` for the key `value`, `name key`
+///   otherwise). Spans that partially overlap on one thread, which a thread track cannot hold, go
+///   to an async track, as the JSON writer makes them async pairs.
+/// - **Async slices** (`b`/`n`/`e`, grouped by process and id) go to tracks under their process
+///   named after their outermost slice; groups are packed onto as few same-named tracks as keep
+///   slices from overlapping, and the tracks are marked to merge by name, so Perfetto shows one
+///   track with rows. framescope's frame timeline (``FrameContract/Timeline``) is such a pair of
+///   tracks: `Expected Timeline` and `Actual Timeline`, each frame one slice.
+/// - **Flows** become flow ids on the slice they bind to (the innermost slice enclosing the flow
+///   point on its thread; for an `f` without `bp`, the next slice to start), with the finishing
+///   id among the slice's terminating flow ids. A flow point with no slice to bind to is an
+///   instant that carries the id.
+/// - **Arguments** are debug annotations; objects and arrays nest.
+/// - **Strings** (names, categories, annotation names) are interned: each is defined in the
+///   packet that first uses it, on one packet sequence whose first packet clears the incremental
+///   state. Every packet is self-contained, so a writer killed mid-run leaves a file whose
+///   complete packets all read (`framescope repair` cuts a torn last one).
+/// - **Times** are integer nanoseconds, rebased like the JSON writer's: exact, not rounded
+///   through microseconds.
+/// - **Metadata** (producer, clock, frame interval, main thread, dropped events) is the last
+///   packet: a `ChromeMetadata` entry named `framescope` whose JSON value is the object the JSON
+///   writer writes under `metadata`.
+///
+/// ```swift
+/// var writer = PerfettoTraceWriter(baseTimestamp: 0)
+/// var bytes = writer.begin()
+/// bytes += writer.append(trace)
+/// bytes += writer.finish(metadata: trace.metadata)
+/// ```
+public struct PerfettoTraceWriter: Sendable {
+    /// Nanoseconds subtracted from every timestamp so the trace starts near zero.
+    public let baseTimestamp: Int64
+
+    /// The packet sequence every packet belongs to.
+    static let sequenceID: UInt64 = 1
+
+    private var processTracks: Set<Int64> = []
+    private var threadTracks: Set<ThreadKey> = []
+    private var counterTracks: [CounterKey: UInt64] = [:]
+    private var asyncTracks: [AsyncKey: [(uuid: UInt64, busyUntil: Int64)]] = [:]
+    private var globalTrack = false
+    private var nextTrackUUID: UInt64 = 1 << 32
+    private var names = Interner()
+    private var categories = Interner()
+    private var annotationNames = Interner()
+
+    /// Creates a writer.
+    /// - Parameter baseTimestamp: The timestamp, in nanoseconds, that becomes 0. Events before it
+    ///   are clamped to 0.
+    public init(baseTimestamp: Int64) {
+        self.baseTimestamp = baseTimestamp
+    }
+
+    /// The first packet: it opens the packet sequence with its incremental state cleared.
+    public func begin() -> [UInt8] {
+        var out = ProtobufOutput(capacity: 16)
+        out.message(PerfettoSchema.Trace.packet) { packet in
+            packet.varint(PerfettoSchema.Packet.trustedPacketSequenceID, Self.sequenceID)
+            packet.varint(PerfettoSchema.Packet.sequenceFlags, PerfettoSchema.Packet.incrementalStateClearedFlag)
+            packet.bool(PerfettoSchema.Packet.firstPacketOnSequence, true)
+        }
+        return out.bytes
+    }
+
+    /// Returns the packets for a chunk of events, preceded by descriptors for tracks not
+    /// described before.
+    /// - Parameter trace: The chunk. Its thread and process tables describe its threads.
+    /// - Complexity: O(*n* log *n*) in the chunk's events, for the nesting order.
+    public mutating func append(_ trace: Trace) -> [UInt8] {
+        var out = ProtobufOutput(capacity: trace.events.count * 48 + 256)
+        names.startChunk(symbols: trace.symbols.count)
+        categories.startChunk(symbols: trace.symbols.count)
+        let threads = trace.allThreads
+        for thread in threads { describe(thread, of: trace, into: &out) }
+        for pid in trace.processes.keys.sorted() { describeProcess(pid, of: trace, into: &out) }
+
+        let overlapping = ChromeTraceWriter.partiallyOverlappingSpans(in: trace.events)
+        var spansByThread: [ThreadKey: [Int]] = [:]
+        var flowsByThread: [ThreadKey: [Int]] = [:]
+        var otherByThread: [ThreadKey: [Int]] = [:]
+        var asyncEvents: [Int] = []
+        for (index, event) in trace.events.enumerated() {
+            switch event.phase {
+            case .complete where overlapping.contains(index): asyncEvents.append(index)
+            case .complete: spansByThread[event.thread, default: []].append(index)
+            case .flowStart, .flowStep, .flowEnd: flowsByThread[event.thread, default: []].append(index)
+            case .asyncBegin, .asyncInstant, .asyncEnd: asyncEvents.append(index)
+            case .begin, .end, .instant, .counter: otherByThread[event.thread, default: []].append(index)
+            case .metadata: continue
+            }
+        }
+        for thread in threads {
+            let key = thread.key
+            writeThread(
+                key, spans: spansByThread[key] ?? [], flows: flowsByThread[key] ?? [], others: otherByThread[key] ?? [],
+                of: trace, into: &out)
+        }
+        writeAsync(asyncEvents, overlapping: overlapping, of: trace, into: &out)
+        return out.bytes
+    }
+
+    /// The last packet: the trace's metadata.
+    public func finish(metadata: TraceMetadata) -> [UInt8] {
+        var json = JSONOutput(capacity: 256)
+        ChromeTraceWriter.writeMetadata(metadata, into: &json)
+        var out = ProtobufOutput(capacity: json.bytes.count + 32)
+        out.message(PerfettoSchema.Trace.packet) { packet in
+            packet.varint(PerfettoSchema.Packet.trustedPacketSequenceID, Self.sequenceID)
+            packet.message(PerfettoSchema.Packet.chromeEvents) { bundle in
+                bundle.message(PerfettoSchema.ChromeEvents.metadata) { entry in
+                    entry.string(PerfettoSchema.ChromeEvents.metadataName, PerfettoSchema.ChromeEvents.framescopeMetadataName)
+                    entry.bytes(PerfettoSchema.ChromeEvents.metadataJSONValue, json.bytes)
+                }
+            }
+        }
+        return out.bytes
+    }
+
+    /// Writes a whole trace in one file.
+    /// - Returns: The bytes of a Perfetto `Trace`.
+    public static func document(for trace: Trace) -> [UInt8] {
+        let base = trace.events.lazy.filter { $0.phase != .metadata }.map(\.timestamp).min() ?? 0
+        var writer = PerfettoTraceWriter(baseTimestamp: base)
+        var bytes = writer.begin()
+        bytes += writer.append(trace)
+        bytes += writer.finish(metadata: trace.metadata)
+        return bytes
+    }
+
+    // MARK: - Tracks
+
+    /// A track's uuid, from its kind and identity, so that every chunk of a stream agrees on it.
+    static func uuid(process pid: Int64) -> UInt64 { mix(UInt64(bitPattern: pid), 0x7072_6f63) }
+    static func uuid(thread key: ThreadKey) -> UInt64 {
+        mix(UInt64(bitPattern: key.threadID) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: key.processID), 0x7468_7264)
+    }
+    static let globalTrackUUID: UInt64 = 0x676c_6f62
+
+    /// SplitMix64's finalizer over a value and a salt.
+    private static func mix(_ value: UInt64, _ salt: UInt64) -> UInt64 {
+        var z = value &+ salt &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return (z ^ (z >> 31)) | (1 << 63)  // the top bit set: never one of the counters' uuids
+    }
+
+    private mutating func describeProcess(_ pid: Int64, of trace: Trace, into out: inout ProtobufOutput) {
+        guard processTracks.insert(pid).inserted else { return }
+        let process = trace.processes[pid]
+        packet(into: &out) { packet in
+            packet.message(PerfettoSchema.Packet.trackDescriptor) { track in
+                track.varint(PerfettoSchema.Track.uuid, Self.uuid(process: pid))
+                track.message(PerfettoSchema.Track.process) { descriptor in
+                    // `pid` is an int32 in the schema; a wider id keeps all its bits in the varint
+                    // (framescope reads it back whole; a strict reader keeps the low 32).
+                    descriptor.int(PerfettoSchema.Process.pid, pid)
+                    if let sortIndex = process?.sortIndex {
+                        descriptor.int(PerfettoSchema.Process.legacySortIndex, sortIndex)
+                    }
+                    if let name = process?.name { descriptor.string(PerfettoSchema.Process.processName, name) }
+                }
+            }
+        }
+    }
+
+    private mutating func describe(_ thread: TraceThread, of trace: Trace, into out: inout ProtobufOutput) {
+        describeProcess(thread.key.processID, of: trace, into: &out)
+        guard threadTracks.insert(thread.key).inserted else { return }
+        packet(into: &out) { packet in
+            packet.message(PerfettoSchema.Packet.trackDescriptor) { track in
+                track.varint(PerfettoSchema.Track.uuid, Self.uuid(thread: thread.key))
+                track.varint(PerfettoSchema.Track.parentUUID, Self.uuid(process: thread.key.processID))
+                track.message(PerfettoSchema.Track.thread) { descriptor in
+                    descriptor.int(PerfettoSchema.Thread.pid, thread.key.processID)
+                    descriptor.int(PerfettoSchema.Thread.tid, thread.key.threadID)
+                    if let sortIndex = thread.sortIndex { descriptor.int(PerfettoSchema.Thread.legacySortIndex, sortIndex) }
+                    if let name = thread.name { descriptor.string(PerfettoSchema.Thread.threadName, name) }
+                }
+            }
+        }
+    }
+
+    private struct CounterKey: Hashable {
+        var processID: Int64
+        var name: String
+        var series: String
+    }
+
+    private mutating func counterTrack(_ key: CounterKey, into out: inout ProtobufOutput) -> UInt64 {
+        if let uuid = counterTracks[key] { return uuid }
+        let uuid = nextTrackUUID
+        nextTrackUUID += 1
+        counterTracks[key] = uuid
+        packet(into: &out) { packet in
+            packet.message(PerfettoSchema.Packet.trackDescriptor) { track in
+                track.varint(PerfettoSchema.Track.uuid, uuid)
+                track.varint(PerfettoSchema.Track.parentUUID, Self.uuid(process: key.processID))
+                track.string(PerfettoSchema.Track.name, key.series == Self.counterValueKey ? key.name : "\(key.name) \(key.series)")
+                track.message(PerfettoSchema.Track.counter) { _ in }
+            }
+        }
+        return uuid
+    }
+
+    /// The series key a counter track's name leaves out.
+    static let counterValueKey = "value"
+
+    private struct AsyncKey: Hashable {
+        var processID: Int64
+        var name: Symbol
+    }
+
+    /// A track named `name` under the process that is free from `start` on, described if new.
+    private mutating func asyncTrack(
+        process pid: Int64, name: Symbol, from start: Int64, until end: Int64, of trace: Trace, into out: inout ProtobufOutput
+    ) -> UInt64 {
+        let key = AsyncKey(processID: pid, name: name)
+        var pool = asyncTracks[key] ?? []
+        if let free = pool.firstIndex(where: { $0.busyUntil <= start }) {
+            pool[free].busyUntil = end
+            asyncTracks[key] = pool
+            return pool[free].uuid
+        }
+        let uuid = nextTrackUUID
+        nextTrackUUID += 1
+        pool.append((uuid, end))
+        asyncTracks[key] = pool
+        packet(into: &out) { packet in
+            packet.message(PerfettoSchema.Packet.trackDescriptor) { track in
+                track.varint(PerfettoSchema.Track.uuid, uuid)
+                track.varint(PerfettoSchema.Track.parentUUID, Self.uuid(process: pid))
+                track.string(PerfettoSchema.Track.name, trace.symbols[name])
+                track.varint(PerfettoSchema.Track.siblingMergeBehavior, PerfettoSchema.Track.mergeByName)
+            }
+        }
+        return uuid
+    }
+
+    // MARK: - Events
+
+    /// One thread's events: its spans in nesting order with the flows bound to them, then its
+    /// instants, counters and unpaired begins and ends.
+    private mutating func writeThread(
+        _ thread: ThreadKey, spans: [Int], flows: [Int], others: [Int], of trace: Trace, into out: inout ProtobufOutput
+    ) {
+        let track = Self.uuid(thread: thread)
+        var spans = spans
+        NestingStack.sort(&spans, of: trace.events)
+        let bound = bindFlows(flows, to: spans, of: trace)
+        var open: [Int] = []  // positions in trace.events, innermost last
+        func closeSpans(before start: Int64?, into out: inout ProtobufOutput) {
+            while let top = open.last, start.map({ trace.events[top].endTimestamp <= $0 }) ?? true {
+                open.removeLast()
+                writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: trace.events[top].endTimestamp, into: &out)
+            }
+        }
+        for index in spans {
+            let event = trace.events[index]
+            closeSpans(before: event.timestamp, into: &out)
+            writeEvent(
+                type: PerfettoSchema.Event.sliceBegin, track: track, event: event, flows: bound.slices[index] ?? [], of: trace,
+                into: &out)
+            open.append(index)
+        }
+        closeSpans(before: nil, into: &out)
+        for index in bound.unbound {
+            let event = trace.events[index]
+            writeEvent(type: PerfettoSchema.Event.instant, track: track, event: event, flows: [flowID(of: event)], of: trace, into: &out)
+        }
+        for index in others {
+            let event = trace.events[index]
+            switch event.phase {
+            case .begin:
+                writeEvent(type: PerfettoSchema.Event.sliceBegin, track: track, event: event, of: trace, into: &out)
+            case .end:
+                writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: event.timestamp, into: &out)
+            case .instant:
+                let scoped: UInt64
+                switch event.scope {
+                case .thread: scoped = track
+                case .process: scoped = Self.uuid(process: thread.processID)
+                case .global: scoped = describeGlobalTrack(into: &out)
+                }
+                writeEvent(type: PerfettoSchema.Event.instant, track: scoped, event: event, of: trace, into: &out)
+            case .counter:
+                for argument in trace.arguments(of: event) {
+                    let value: CounterValue
+                    switch argument.value {
+                    case .int(let integer): value = .integer(integer)
+                    case .double(let double) where double.isFinite: value = .double(double)
+                    default: continue  // not a number a viewer can plot, as in the JSON writer
+                    }
+                    let uuid = counterTrack(
+                        CounterKey(processID: thread.processID, name: trace.name(of: event), series: argument.key), into: &out)
+                    writeCounter(value, track: uuid, timestamp: event.timestamp, into: &out)
+                }
+            default:
+                continue
+            }
+        }
+    }
+
+    private mutating func describeGlobalTrack(into out: inout ProtobufOutput) -> UInt64 {
+        if !globalTrack {
+            globalTrack = true
+            packet(into: &out) { packet in
+                packet.message(PerfettoSchema.Packet.trackDescriptor) { track in
+                    track.varint(PerfettoSchema.Track.uuid, Self.globalTrackUUID)
+                    track.string(PerfettoSchema.Track.name, "Global instants")
+                }
+            }
+        }
+        return Self.globalTrackUUID
+    }
+
+    /// A flow id as it goes to the slice: terminating for a flow's finish.
+    struct BoundFlow {
+        var id: UInt64
+        var terminating: Bool
+    }
+
+    private func flowID(of event: TraceEvent) -> BoundFlow { BoundFlow(id: event.id, terminating: event.phase == .flowEnd) }
+
+    /// Which slice each flow point binds to: for `s`, `t` and an `f` with `bp: e`, the innermost
+    /// span enclosing it (the last one, in nesting order, that starts by it and ends at or after
+    /// it); for an `f` without `bp`, the first span that starts at or after it.
+    private func bindFlows(_ flows: [Int], to spans: [Int], of trace: Trace) -> (slices: [Int: [BoundFlow]], unbound: [Int]) {
+        guard !flows.isEmpty else { return ([:], []) }
+        var slices: [Int: [BoundFlow]] = [:]
+        var unbound: [Int] = []
+        let starts = spans.map { trace.events[$0].timestamp }
+        for index in flows {
+            let event = trace.events[index]
+            let bindsNext = event.phase == .flowEnd && event.bindingPoint != .enclosing
+            // The spans that start at or before the point: nesting order is start order.
+            let low = starts.partitioningIndex { $0 > event.timestamp }
+            var chosen: Int?
+            if bindsNext {
+                let next = starts.partitioningIndex { $0 >= event.timestamp }
+                if next < spans.count { chosen = spans[next] }
+            } else {
+                // Walk back from the last span starting by the point to the first that still
+                // holds it; a bounded walk keeps a pathological thread linear enough.
+                var position = low - 1
+                var steps = 0
+                while position >= 0, steps < 4096 {
+                    let span = trace.events[spans[position]]
+                    if span.endTimestamp >= event.timestamp {
+                        chosen = spans[position]
+                        break
+                    }
+                    position -= 1
+                    steps += 1
+                }
+            }
+            if let chosen {
+                slices[chosen, default: []].append(flowID(of: event))
+            } else {
+                unbound.append(index)
+            }
+        }
+        return (slices, unbound)
+    }
+
+    /// Async events: grouped by process and id, paired by name within a group, and each nested
+    /// tree placed on a free track named after its root.
+    private mutating func writeAsync(_ indexes: [Int], overlapping: Set<Int>, of trace: Trace, into out: inout ProtobufOutput) {
+        guard !indexes.isEmpty else { return }
+        struct Slice {
+            var begin: Int
+            var start: Int64
+            var end: Int64?
+            var instants: [Int] = []
+        }
+        struct GroupKey: Hashable {
+            var processID: Int64
+            var id: UInt64
+            var isSpan: Bool
+        }
+        var groups: [GroupKey: [Slice]] = [:]
+        var groupOrder: [GroupKey] = []
+        var open: [GroupKey: [Symbol: [Int]]] = [:]  // per group and name: positions in its slices
+        var spanID: UInt64 = 0
+        for index in indexes {
+            let event = trace.events[index]
+            var key = GroupKey(processID: event.thread.processID, id: event.id, isSpan: false)
+            if event.phase == .complete {
+                spanID += 1  // a partially overlapping span: a group of its own
+                key = GroupKey(processID: event.thread.processID, id: spanID, isSpan: true)
+            }
+            if event.phase == .asyncEnd {
+                // An end with no open begin of its name has nothing to close; the reader that
+                // made the trace reported it.
+                guard let position = open[key]?[event.name]?.popLast() else { continue }
+                groups[key]![position].end = max(groups[key]![position].start, event.timestamp)
+                continue
+            }
+            if groups[key] == nil { groupOrder.append(key) }
+            switch event.phase {
+            case .complete:
+                groups[key, default: []].append(Slice(begin: index, start: event.timestamp, end: event.endTimestamp))
+            case .asyncBegin:
+                groups[key, default: []].append(Slice(begin: index, start: event.timestamp, end: nil))
+                open[key, default: [:]][event.name, default: []].append(groups[key]!.count - 1)
+            default:  // asyncInstant
+                groups[key, default: []].append(Slice(begin: index, start: event.timestamp, end: event.timestamp))
+            }
+        }
+        // Units: maximal nested trees of a group, in start order (longer first). A slice that
+        // does not nest in the tree so far starts a tree of its own.
+        var units: [(process: Int64, slices: [Slice], end: Int64)] = []
+        for key in groupOrder {
+            guard var slices = groups[key], !slices.isEmpty else { continue }
+            slices.sort { a, b in
+                if a.start != b.start { return a.start < b.start }
+                let (endA, endB) = (a.end ?? .max, b.end ?? .max)
+                if endA != endB { return endA > endB }
+                return a.begin < b.begin
+            }
+            var stack = NestingStack()
+            var current: [Slice] = []
+            var currentEnd = Int64.min
+            for slice in slices {
+                let end = slice.end ?? .max
+                if current.isEmpty || slice.start >= currentEnd || !stack.push(start: slice.start, end: end) {
+                    if !current.isEmpty { units.append((key.processID, current, currentEnd)) }
+                    current = []
+                    stack.removeAll()
+                    _ = stack.push(start: slice.start, end: end)
+                    currentEnd = end
+                }
+                current.append(slice)
+            }
+            if !current.isEmpty { units.append((key.processID, current, currentEnd)) }
+        }
+        units.sort { ($0.slices[0].start, $0.slices[0].begin) < ($1.slices[0].start, $1.slices[0].begin) }
+        for unit in units {
+            let root = trace.events[unit.slices[0].begin]
+            let track = asyncTrack(process: unit.process, name: root.name, from: unit.slices[0].start, until: unit.end, of: trace, into: &out)
+            var ends: [Int64] = []
+            for slice in unit.slices {
+                while let top = ends.last, top <= slice.start {
+                    ends.removeLast()
+                    writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: top, into: &out)
+                }
+                let event = trace.events[slice.begin]
+                if event.phase == .asyncInstant {
+                    writeEvent(type: PerfettoSchema.Event.instant, track: track, event: event, of: trace, into: &out)
+                    continue
+                }
+                writeEvent(type: PerfettoSchema.Event.sliceBegin, track: track, event: event, of: trace, into: &out)
+                if let sliceEnd = slice.end { ends.append(sliceEnd) }
+            }
+            while let top = ends.popLast() {
+                writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: top, into: &out)
+            }
+        }
+    }
+
+    // MARK: - Packets
+
+    /// Writes one packet on framescope's sequence; `body` fills the packet after the sequence id.
+    @inline(__always)
+    private func packet(into out: inout ProtobufOutput, _ body: (inout ProtobufOutput) -> Void) {
+        out.message(PerfettoSchema.Trace.packet) { packet in
+            packet.varint(PerfettoSchema.Packet.trustedPacketSequenceID, Self.sequenceID)
+            body(&packet)
+        }
+    }
+
+    private func rebased(_ timestamp: Int64) -> UInt64 {
+        UInt64(max(0, timestamp.subtractingSaturatingForWriter(baseTimestamp)))
+    }
+
+    /// A slice end (no name, no arguments).
+    private func writeEvent(type: UInt64, track: UInt64, timestamp: Int64, into out: inout ProtobufOutput) {
+        packet(into: &out) { packet in
+            packet.varint(PerfettoSchema.Packet.timestamp, rebased(timestamp))
+            packet.message(PerfettoSchema.Packet.trackEvent) { event in
+                event.varint(PerfettoSchema.Event.type, type)
+                event.varint(PerfettoSchema.Event.trackUUID, track)
+            }
+        }
+    }
+
+    private enum CounterValue {
+        case integer(Int64)
+        case double(Double)
+    }
+
+    private func writeCounter(_ value: CounterValue, track: UInt64, timestamp: Int64, into out: inout ProtobufOutput) {
+        packet(into: &out) { packet in
+            packet.varint(PerfettoSchema.Packet.timestamp, rebased(timestamp))
+            packet.message(PerfettoSchema.Packet.trackEvent) { event in
+                event.varint(PerfettoSchema.Event.type, PerfettoSchema.Event.counter)
+                event.varint(PerfettoSchema.Event.trackUUID, track)
+                switch value {
+                case .integer(let integer): event.int(PerfettoSchema.Event.counterValue, integer)
+                case .double(let double): event.double(PerfettoSchema.Event.doubleCounterValue, double)
+                }
+            }
+        }
+    }
+
+    /// A slice begin or an instant with its name, category, arguments and flows; strings new to
+    /// the sequence are defined in the same packet.
+    private mutating func writeEvent(
+        type: UInt64, track: UInt64, event: TraceEvent, flows: [BoundFlow] = [], of trace: Trace, into out: inout ProtobufOutput
+    ) {
+        let (nameID, newName) = names.id(for: event.name, in: trace.symbols)
+        let category = event.category == .empty ? nil : categories.id(for: event.category, in: trace.symbols)
+        let arguments = trace.arguments(of: event)
+        var newAnnotationNames: [(UInt64, String)] = []
+        var annotationIDs: [UInt64] = []
+        annotationIDs.reserveCapacity(arguments.count)
+        for argument in arguments {
+            let (id, isNew) = annotationNames.id(forKey: argument.key)
+            annotationIDs.append(id)
+            if isNew { newAnnotationNames.append((id, argument.key)) }
+        }
+        let needsInterning = newName || (category?.isNew ?? false) || !newAnnotationNames.isEmpty
+        packet(into: &out) { packet in
+            packet.varint(PerfettoSchema.Packet.timestamp, rebased(event.timestamp))
+            packet.varint(PerfettoSchema.Packet.sequenceFlags, PerfettoSchema.Packet.needsIncrementalStateFlag)
+            if needsInterning {
+                packet.message(PerfettoSchema.Packet.internedData) { interned in
+                    if let category, category.isNew {
+                        interned.message(PerfettoSchema.Interned.eventCategories) { entry in
+                            entry.varint(PerfettoSchema.Interned.iid, category.id)
+                            entry.string(PerfettoSchema.Interned.string, trace.symbols[event.category])
+                        }
+                    }
+                    if newName {
+                        interned.message(PerfettoSchema.Interned.eventNames) { entry in
+                            entry.varint(PerfettoSchema.Interned.iid, nameID)
+                            entry.string(PerfettoSchema.Interned.string, trace.symbols[event.name])
+                        }
+                    }
+                    for (id, key) in newAnnotationNames {
+                        interned.message(PerfettoSchema.Interned.debugAnnotationNames) { entry in
+                            entry.varint(PerfettoSchema.Interned.iid, id)
+                            entry.string(PerfettoSchema.Interned.string, key)
+                        }
+                    }
+                }
+            }
+            packet.message(PerfettoSchema.Packet.trackEvent) { out in
+                out.varint(PerfettoSchema.Event.type, type)
+                out.varint(PerfettoSchema.Event.trackUUID, track)
+                out.varint(PerfettoSchema.Event.nameIID, nameID)
+                if let category { out.varint(PerfettoSchema.Event.categoryIIDs, category.id) }
+                for (position, argument) in arguments.enumerated() {
+                    out.message(PerfettoSchema.Event.debugAnnotations) { annotation in
+                        annotation.varint(PerfettoSchema.Annotation.nameIID, annotationIDs[position])
+                        Self.writeAnnotationValue(argument.value, into: &annotation)
+                    }
+                }
+                for flow in flows {
+                    out.fixed64(flow.terminating ? PerfettoSchema.Event.terminatingFlowIDs : PerfettoSchema.Event.flowIDs, flow.id)
+                }
+            }
+        }
+    }
+
+    /// A debug annotation's value; nested entries carry their names as plain strings.
+    static func writeAnnotationValue(_ value: JSONValue, into out: inout ProtobufOutput, depth: Int = 0) {
+        switch value {
+        case .int(let integer): out.int(PerfettoSchema.Annotation.intValue, integer)
+        case .double(let double): out.double(PerfettoSchema.Annotation.doubleValue, double)
+        case .bool(let bool): out.bool(PerfettoSchema.Annotation.boolValue, bool)
+        case .string(let string): out.string(PerfettoSchema.Annotation.stringValue, string)
+        case .null: out.string(PerfettoSchema.Annotation.legacyJSONValue, "null")
+        case .array(let elements):
+            if elements.isEmpty {
+                out.string(PerfettoSchema.Annotation.legacyJSONValue, "[]")
+            }
+            for element in elements {
+                out.message(PerfettoSchema.Annotation.arrayValues) { writeAnnotationValue(element, into: &$0, depth: depth + 1) }
+            }
+        case .object(let members):
+            if members.isEmpty {
+                out.string(PerfettoSchema.Annotation.legacyJSONValue, "{}")
+            }
+            for (key, member) in members {
+                out.message(PerfettoSchema.Annotation.dictEntries) { entry in
+                    entry.string(PerfettoSchema.Annotation.name, key)
+                    writeAnnotationValue(member, into: &entry, depth: depth + 1)
+                }
+            }
+        }
+    }
+}
+
+/// Interned ids for the strings of one kind on framescope's packet sequence, from 1.
+///
+/// Ids are kept by string, since every chunk of a stream is a trace with a symbol table of its
+/// own; a per-chunk cache by symbol spares hashing the string for every event.
+private struct Interner: Sendable {
+    private var byString: [String: UInt64] = [:]
+    private var chunk: [UInt64] = []
+    private var next: UInt64 = 1
+
+    /// Starts a chunk whose symbol table has `count` symbols.
+    mutating func startChunk(symbols count: Int) {
+        chunk = Array(repeating: 0, count: count)
+    }
+
+    /// The id of a symbol of the current chunk, and whether this is the string's first use.
+    mutating func id(for symbol: Symbol, in table: SymbolTable) -> (id: UInt64, isNew: Bool) {
+        let index = Int(symbol.rawValue)
+        if index < chunk.count, chunk[index] != 0 { return (chunk[index], false) }
+        let result = id(forKey: table[symbol])
+        if index < chunk.count { chunk[index] = result.id }
+        return result
+    }
+
+    /// The id of a string, and whether this is its first use.
+    mutating func id(forKey key: String) -> (id: UInt64, isNew: Bool) {
+        if let id = byString[key] { return (id, false) }
+        let id = next
+        next += 1
+        byString[key] = id
+        return (id, true)
+    }
+}
+
+extension Int64 {
+    /// `self - other`, clamped to the representable range instead of trapping.
+    fileprivate func subtractingSaturatingForWriter(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        guard overflow else { return difference }
+        return other < 0 ? .max : .min
+    }
+}
+
+extension Trace {
+    /// The trace as one Perfetto protobuf `Trace` (see ``PerfettoTraceWriter``).
+    ///
+    /// Timestamps are rebased so the earliest event is at 0.
+    /// - Returns: The file's bytes.
+    public func perfettoProtobuf() -> [UInt8] { PerfettoTraceWriter.document(for: self) }
+}

@@ -1,0 +1,498 @@
+@_spi(FramescopeInternals) import FrameTrace
+
+extension PerfettoParser {
+    // MARK: - TrackEvent
+
+    /// Reads repeated integers, packed or not.
+    private func appendRepeated(_ type: ProtobufInput.WireType, _ input: inout ProtobufInput, to values: inout [UInt64], fixed: Bool) throws(TraceReadError) {
+        if type == .lengthDelimited {
+            var packed = try input.message()
+            while !packed.isAtEnd { values.append(fixed ? try packed.fixed64() : try packed.varint()) }
+        } else if let value = try input.integer(type) {
+            values.append(value)
+        }
+    }
+
+    mutating func parseTrackEvent(_ input: ProtobufInput, timestamp: UInt64?, sequence: UInt64, offset: Int) throws(TraceReadError) {
+        var input = input
+        var type: UInt64 = 0
+        var nameIID: UInt64?
+        var nameString: Range<Int>?
+        var categoryIIDs: [UInt64] = []
+        var categoryStrings: [Range<Int>] = []
+        var trackUUID: UInt64?
+        var counter: JSONValue?
+        var flowIDs: [UInt64] = []
+        var terminatingIDs: [UInt64] = []
+        var annotations: [Range<Int>] = []
+        var frameReporter: Range<Int>?
+        var absoluteMicroseconds: Int64?
+        var extraTracks: [UInt64] = []
+        var extraValues: [UInt64] = []
+        var extraDoubleTracks: [UInt64] = []
+        var extraDoubleValues: [UInt64] = []
+        while let (field, wireType) = try input.nextField() {
+            switch (field, wireType) {
+            case (PerfettoSchema.Event.type, .varint): type = try input.varint()
+            case (PerfettoSchema.Event.nameIID, .varint): nameIID = try input.varint()
+            case (PerfettoSchema.Event.name, .lengthDelimited): nameString = try input.lengthDelimited()
+            case (PerfettoSchema.Event.categoryIIDs, _): try appendRepeated(wireType, &input, to: &categoryIIDs, fixed: false)
+            case (PerfettoSchema.Event.categories, .lengthDelimited): categoryStrings.append(try input.lengthDelimited())
+            case (PerfettoSchema.Event.trackUUID, .varint): trackUUID = try input.varint()
+            case (PerfettoSchema.Event.counterValue, .varint): counter = .int(Int64(bitPattern: try input.varint()))
+            case (PerfettoSchema.Event.doubleCounterValue, .fixed64): counter = .double(Double(bitPattern: try input.fixed64()))
+            case (PerfettoSchema.Event.flowIDs, _), (PerfettoSchema.Event.flowIDsOld, _):
+                try appendRepeated(wireType, &input, to: &flowIDs, fixed: field == PerfettoSchema.Event.flowIDs)
+            case (PerfettoSchema.Event.terminatingFlowIDs, _), (PerfettoSchema.Event.terminatingFlowIDsOld, _):
+                try appendRepeated(wireType, &input, to: &terminatingIDs, fixed: field == PerfettoSchema.Event.terminatingFlowIDs)
+            case (PerfettoSchema.Event.debugAnnotations, .lengthDelimited): annotations.append(try input.lengthDelimited())
+            case (PerfettoSchema.Event.chromeFrameReporter, .lengthDelimited): frameReporter = try input.lengthDelimited()
+            case (PerfettoSchema.Event.timestampAbsoluteMicroseconds, .varint):
+                absoluteMicroseconds = Int64(bitPattern: try input.varint())
+            case (PerfettoSchema.Event.extraCounterTrackUUIDs, _): try appendRepeated(wireType, &input, to: &extraTracks, fixed: false)
+            case (PerfettoSchema.Event.extraCounterValues, _): try appendRepeated(wireType, &input, to: &extraValues, fixed: false)
+            case (PerfettoSchema.Event.extraDoubleCounterTrackUUIDs, _): try appendRepeated(wireType, &input, to: &extraDoubleTracks, fixed: false)
+            case (PerfettoSchema.Event.extraDoubleCounterValues, _): try appendRepeated(wireType, &input, to: &extraDoubleValues, fixed: true)
+            default:
+                try input.skip(wireType)
+                skippedFields["TrackEvent field \(field)", default: 0] += 1
+            }
+        }
+        // Time: the packet's, else the event's own absolute microseconds.
+        var packetTime = timestamp
+        if packetTime == nil, let absoluteMicroseconds {
+            let (nanoseconds, overflow) = absoluteMicroseconds.multipliedReportingOverflow(by: 1000)
+            packetTime = overflow || nanoseconds < 0 ? UInt64.max : UInt64(nanoseconds)
+        }
+        guard let time = checkedTime(packetTime, offset: offset) else { return }
+        let state = sequences[sequence] ?? Sequence()
+        let uuid = trackUUID ?? state.defaultTrack
+
+        for (position, track) in extraTracks.enumerated() where position < extraValues.count {
+            appendCounter(.int(Int64(bitPattern: extraValues[position])), uuid: track, timestamp: time, offset: offset)
+        }
+        for (position, track) in extraDoubleTracks.enumerated() where position < extraDoubleValues.count {
+            appendCounter(.double(Double(bitPattern: extraDoubleValues[position])), uuid: track, timestamp: time, offset: offset)
+        }
+        switch type {
+        case PerfettoSchema.Event.counter:
+            guard let counter, let uuid else { return }
+            appendCounter(counter, uuid: uuid, timestamp: time, offset: offset)
+            return
+        case PerfettoSchema.Event.sliceEnd:
+            appendToTrack(uuid: uuid, legacyThread: state.legacyThread, PendingEvent(
+                uuid: uuid ?? 0, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: [], counter: nil, offset: offset))
+            return
+        case PerfettoSchema.Event.sliceBegin, PerfettoSchema.Event.instant:
+            break
+        default:
+            skippedFields["TrackEvent of type \(type)", default: 0] += 1
+            return
+        }
+        // Name and category.
+        var name = Symbol.empty
+        if let nameString {
+            name = symbols.intern(input.string(nameString))
+        } else if let nameIID {
+            if let raw = state.names[nameIID] {
+                name = Symbol(rawValue: raw)
+            } else {
+                name = symbols.intern("(undefined name iid \(nameIID))")
+                log.add(.invalidEvent, nil, "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name")
+            }
+        }
+        var categoryParts: [String] = categoryStrings.map { input.string($0) }
+        for iid in categoryIIDs {
+            if let raw = state.categories[iid] {
+                categoryParts.append(symbols[Symbol(rawValue: raw)])
+            } else {
+                categoryParts.append("(undefined category iid \(iid))")
+                log.add(.invalidEvent, nil, "packet at byte \(offset): category iid \(iid) is never defined on sequence \(sequence)")
+            }
+        }
+        let category = categoryParts.isEmpty ? Symbol.empty : symbols.intern(categoryParts.count == 1 ? categoryParts[0] : categoryParts.joined(separator: ","))
+        // Arguments.
+        var arguments: [Argument] = []
+        for range in annotations { try appendAnnotation(input.input(over: range), state: state, offset: offset, to: &arguments) }
+        if let frameReporter { try appendFrameReporter(input.input(over: frameReporter), to: &arguments) }
+        var flows: [(id: UInt64, terminating: Bool)] = flowIDs.map { ($0, false) }
+        flows += terminatingIDs.map { ($0, true) }
+        appendToTrack(uuid: uuid, legacyThread: state.legacyThread, PendingEvent(
+            uuid: uuid ?? 0, type: type, timestamp: time, name: name, category: category, arguments: addArguments(arguments),
+            flows: flows, counter: nil, offset: offset))
+    }
+
+    mutating func addArguments(_ arguments: [Argument]) -> UInt32 {
+        guard !arguments.isEmpty else { return 0 }
+        argumentLists.append(arguments)
+        return UInt32(argumentLists.count - 1)
+    }
+
+    private func keeps(_ key: String) -> Bool { argumentKeys?.matches(key) ?? true }
+
+    /// A debug annotation as arguments: a dictionary's members as `name.member`, as the JSON
+    /// reader flattens an object one level.
+    private mutating func appendAnnotation(_ input: ProtobufInput, state: Sequence, offset: Int, to arguments: inout [Argument]) throws(TraceReadError) {
+        var input = input
+        let (name, value) = try annotation(&input, state: state, depth: 1)
+        let key = name ?? ""
+        guard let value else { return }
+        if case .object(let members) = value {
+            for (member, memberValue) in members where keeps(key + "." + member) {
+                arguments.append(Argument(key + "." + member, memberValue))
+            }
+        } else if keeps(key) {
+            arguments.append(Argument(key, value))
+        }
+    }
+
+    /// One annotation's name and value; nesting past the kept depth is skipped and counted.
+    private mutating func annotation(_ input: inout ProtobufInput, state: Sequence, depth: Int) throws(TraceReadError) -> (String?, JSONValue?) {
+        var name: String?
+        var value: JSONValue?
+        var dictionary: [(String, JSONValue)]?
+        var array: [JSONValue]?
+        while let (field, type) = try input.nextField() {
+            switch (field, type) {
+            case (PerfettoSchema.Annotation.nameIID, .varint):
+                let iid = try input.varint()
+                name = state.annotationNames[iid].map { symbols[Symbol(rawValue: $0)] } ?? "(undefined annotation name iid \(iid))"
+            case (PerfettoSchema.Annotation.name, .lengthDelimited): name = try input.string()
+            case (PerfettoSchema.Annotation.boolValue, .varint): value = .bool(try input.varint() != 0)
+            case (PerfettoSchema.Annotation.uintValue, .varint):
+                let unsigned = try input.varint()
+                value = unsigned <= UInt64(Int64.max) ? .int(Int64(unsigned)) : .double(Double(unsigned))
+            case (PerfettoSchema.Annotation.intValue, .varint): value = .int(Int64(bitPattern: try input.varint()))
+            case (PerfettoSchema.Annotation.doubleValue, .fixed64): value = .double(Double(bitPattern: try input.fixed64()))
+            case (PerfettoSchema.Annotation.stringValue, .lengthDelimited): value = .string(try input.string())
+            case (PerfettoSchema.Annotation.stringValueIID, .varint):
+                let iid = try input.varint()
+                value = .string(state.stringValues[iid].map { symbols[Symbol(rawValue: $0)] } ?? "(undefined string iid \(iid))")
+            case (PerfettoSchema.Annotation.pointerValue, .varint): value = .string("0x" + String(try input.varint(), radix: 16))
+            case (PerfettoSchema.Annotation.legacyJSONValue, .lengthDelimited):
+                let range = try input.lengthDelimited()
+                let bytes = UnsafeBufferPointer(rebasing: buffer[range])
+                value = (try? JSONValue.parse(bytes, maxDepth: ChromeTraceReader.keptNestingDepth)) ?? .string(input.string(range))
+            case (PerfettoSchema.Annotation.dictEntries, .lengthDelimited), (PerfettoSchema.Annotation.arrayValues, .lengthDelimited):
+                guard depth < ChromeTraceReader.keptNestingDepth else {
+                    _ = try input.lengthDelimited()
+                    skippedArguments += 1
+                    continue
+                }
+                var nested = try input.message()
+                let (memberName, memberValue) = try annotation(&nested, state: state, depth: depth + 1)
+                if field == PerfettoSchema.Annotation.dictEntries {
+                    if let memberValue { dictionary = (dictionary ?? []) + [(memberName ?? "", memberValue)] }
+                } else if let memberValue {
+                    array = (array ?? []) + [memberValue]
+                }
+            default:
+                try input.skip(type)
+                skippedFields["DebugAnnotation field \(field)", default: 0] += 1
+            }
+        }
+        if let dictionary { value = .object(dictionary) }
+        if let array { value = .array(array) }
+        return (name, value)
+    }
+
+    /// Chrome's typed `chrome_frame_reporter` as the arguments Chrome's JSON gives it.
+    private mutating func appendFrameReporter(_ input: ProtobufInput, to arguments: inout [Argument]) throws(TraceReadError) {
+        var input = input
+        let prefix = "chrome_frame_reporter."
+        while let (field, type) = try input.nextField() {
+            guard type == .varint else {
+                try input.skip(type)
+                continue
+            }
+            let raw = try input.varint()
+            let argument: Argument
+            switch field {
+            case PerfettoSchema.FrameReporter.state:
+                let states = PerfettoSchema.FrameReporter.states
+                argument = Argument(prefix + "state", .string(raw < UInt64(states.count) ? states[Int(raw)] : "STATE_\(raw)"))
+            case PerfettoSchema.FrameReporter.frameType:
+                let types = PerfettoSchema.FrameReporter.frameTypes
+                argument = Argument(prefix + "frame_type", .string(raw < UInt64(types.count) ? types[Int(raw)] : "\(raw)"))
+            case PerfettoSchema.FrameReporter.frameSequence: argument = Argument(prefix + "frame_sequence", .int(Int64(bitPattern: raw)))
+            case PerfettoSchema.FrameReporter.layerTreeHostID: argument = Argument(prefix + "layer_tree_host_id", .int(Int64(bitPattern: raw)))
+            case PerfettoSchema.FrameReporter.affectsSmoothness: argument = Argument(prefix + "affects_smoothness", .bool(raw != 0))
+            default: continue
+            }
+            if keeps(argument.key) { arguments.append(argument) }
+        }
+    }
+
+    // MARK: - Tracks to events
+
+    /// The lane of a described track, made on first use; `nil` while the track is undescribed.
+    mutating func lane(forUUID uuid: UInt64) -> Int? {
+        if lastLane.uuid == uuid { return lastLane.lane }
+        if let lane = laneByUUID[uuid] {
+            lastLane = (uuid, lane)
+            return lane
+        }
+        guard let track = tracks[uuid] else { return nil }
+        let lane: SliceLane
+        switch track {
+        case .thread(let key): lane = SliceLane(thread: key, owner: key)
+        case .process(let pid): lane = SliceLane(thread: nil, owner: ThreadKey(processID: pid, threadID: 0))
+        case .counter(_, let parent), .other(_, let parent): lane = SliceLane(thread: nil, owner: owner(of: parent))
+        }
+        lanes.append(lane)
+        laneByUUID[uuid] = lanes.count - 1
+        lastLane = (uuid, lanes.count - 1)
+        return lanes.count - 1
+    }
+
+    /// The process (and thread, for a thread's child track) that a track's parent chain reaches.
+    func owner(of parent: UInt64?) -> ThreadKey {
+        var next = parent
+        var steps = 0
+        while let uuid = next, steps < 32 {
+            steps += 1
+            switch tracks[uuid] {
+            case .thread(let key)?: return key
+            case .process(let pid)?: return ThreadKey(processID: pid, threadID: 0)
+            case .counter(_, let parent)?, .other(_, let parent)?: next = parent
+            case nil: next = nil
+            }
+        }
+        return ThreadKey(processID: 0, threadID: 0)
+    }
+
+    /// Places a slice begin, end or instant on its track's lane, or keeps it until the track is
+    /// described.
+    mutating func appendToTrack(uuid: UInt64?, legacyThread: ThreadKey?, _ event: PendingEvent) {
+        let lane: Int
+        if let uuid {
+            guard let described = self.lane(forUUID: uuid) else {
+                deferred.append(event)
+                return
+            }
+            lane = described
+        } else if let legacyThread {
+            lane = self.lane(forThread: legacyThread)
+        } else {
+            deferred.append(event)  // no track at all: Perfetto's default track
+            return
+        }
+        place(event, on: lane)
+    }
+
+    mutating func lane(forThread key: ThreadKey) -> Int {
+        if let lane = laneByThread[key] { return lane }
+        lanes.append(SliceLane(thread: key, owner: key))
+        laneByThread[key] = lanes.count - 1
+        return lanes.count - 1
+    }
+
+    mutating func place(_ event: PendingEvent, on lane: Int) {
+        let owner = lanes[lane].owner
+        let isThread = lanes[lane].thread != nil
+        if event.timestamp < lanes[lane].lastTimestamp { lanes[lane].isOrdered = false }
+        lanes[lane].lastTimestamp = event.timestamp
+        switch event.type {
+        case PerfettoSchema.Event.sliceEnd:
+            lanes[lane].records.append(
+                BeginEndPairer.Record(timestamp: event.timestamp, inputIndex: events.count, name: nil, isEnd: true, payload: -1))
+        case PerfettoSchema.Event.sliceBegin:
+            lanes[lane].records.append(
+                BeginEndPairer.Record(timestamp: event.timestamp, inputIndex: events.count, name: event.name, isEnd: false, payload: events.count))
+            events.append(
+                TraceEvent(
+                    phase: isThread ? .complete : .asyncBegin, name: event.name, category: event.category, thread: owner,
+                    timestamp: event.timestamp, arguments: event.arguments))
+        default:  // instant
+            events.append(
+                TraceEvent(
+                    phase: .instant, name: event.name, category: event.category, thread: owner, timestamp: event.timestamp,
+                    scope: isThread || owner.threadID != 0 ? .thread : (owner.processID == 0 ? .global : .process), arguments: event.arguments))
+        }
+        for flow in event.flows {
+            // Kept aside and appended in time order at the end (``settleFlows()``): the file
+            // need not be in time order, and which occurrence starts a flow depends on it.
+            flowEvents.append(
+                TraceEvent(
+                    phase: flow.terminating ? .flowEnd : .flowStep, name: event.name, category: event.category, thread: owner,
+                    timestamp: event.timestamp, id: flow.id, bindingPoint: .enclosing))
+        }
+    }
+
+    /// Appends the flow events in time order: each id's earliest occurrence that does not end
+    /// it is its start. Flows that start and never end, or end without starting, are counted.
+    mutating func settleFlows() {
+        guard !flowEvents.isEmpty else { return }
+        let ordered = flowEvents.indices.sorted { (flowEvents[$0].timestamp, $0) < (flowEvents[$1].timestamp, $1) }
+        var started: Set<UInt64> = []
+        var ended: Set<UInt64> = []
+        for index in ordered {
+            var event = flowEvents[index]
+            if event.phase == .flowEnd {
+                ended.insert(event.id)
+            } else if started.insert(event.id).inserted {
+                event.phase = .flowStart
+            }
+            events.append(event)
+        }
+        flowEvents = []
+        let unfinished = started.subtracting(ended).count
+        let unstarted = ended.subtracting(started).count
+        if unfinished > 0 {
+            log.addSummary(.unmatchedFlow, nil, "\(unfinished) flow\(unfinished == 1 ? "" : "s") start but never end", count: unfinished)
+        }
+        if unstarted > 0 {
+            log.addSummary(.unmatchedFlow, nil, "\(unstarted) flow\(unstarted == 1 ? "" : "s") end but never start", count: unstarted)
+        }
+    }
+
+    /// Events of process-scoped tracks carry thread 0 of their process while reading; they are
+    /// given the process's main thread (the one whose id is the process id, else the first by
+    /// sort index and id) so that they do not make a thread of their own. A process with no
+    /// known thread keeps thread 0.
+    mutating func attributeProcessEvents() {
+        var representative: [Int64: ThreadKey] = [:]
+        for thread in threads.values.sorted(by: { ($0.sortIndex ?? .max, $0.key) < ($1.sortIndex ?? .max, $1.key) })
+        where thread.key.threadID != 0 {
+            let pid = thread.key.processID
+            if thread.key.threadID == pid || representative[pid] == nil {
+                if representative[pid]?.threadID != pid { representative[pid] = thread.key }
+            }
+        }
+        guard !representative.isEmpty else { return }
+        for index in events.indices where events[index].thread.threadID == 0 {
+            let key = events[index].thread
+            guard threads[key] == nil, let main = representative[key.processID] else { continue }
+            events[index].thread = main
+        }
+    }
+
+    mutating func appendCounter(_ value: JSONValue, uuid: UInt64, timestamp: Int64, offset: Int) {
+        guard case .counter(let name, let parent)? = tracks[uuid] else {
+            deferred.append(PendingEvent(uuid: uuid, type: PerfettoSchema.Event.counter, timestamp: timestamp, name: .empty, category: .empty,
+                                         arguments: 0, flows: [], counter: value, offset: offset))
+            return
+        }
+        events.append(
+            TraceEvent(
+                phase: .counter, name: symbols.intern(name), thread: owner(of: parent), timestamp: timestamp,
+                arguments: addArguments([Argument("value", value)])))
+    }
+
+    /// Events read before their track's descriptor, placed now that every descriptor is read;
+    /// those whose track is never described go to a track of their own in process 0, counted.
+    mutating func placeDeferredEvents() {
+        guard !deferred.isEmpty else { return }
+        var undescribed = 0
+        for event in deferred {
+            if event.type == PerfettoSchema.Event.counter {
+                if case .counter? = tracks[event.uuid] {
+                    appendCounter(event.counter ?? .int(0), uuid: event.uuid, timestamp: event.timestamp, offset: event.offset)
+                } else {
+                    undescribed += 1
+                    events.append(
+                        TraceEvent(
+                            phase: .counter, name: symbols.intern("track \(event.uuid)"), thread: ThreadKey(processID: 0, threadID: 0),
+                            timestamp: event.timestamp, arguments: addArguments([Argument("value", event.counter ?? .int(0))])))
+                }
+                continue
+            }
+            if let lane = lane(forUUID: event.uuid) {
+                place(event, on: lane)
+                continue
+            }
+            undescribed += 1
+            tracks[event.uuid] = .other(name: nil, parent: nil)
+            place(event, on: lane(forUUID: event.uuid)!)
+        }
+        deferred = []
+        if undescribed > 0 {
+            log.addSummary(
+                .invalidEvent, nil,
+                "\(undescribed) event\(undescribed == 1 ? " is" : "s are") on tracks no descriptor describes; kept as async slices of process 0",
+                count: undescribed)
+        }
+    }
+
+    /// Pairs every lane's begins and ends: spans on thread lanes, async pairs (one id per
+    /// top-level slice) elsewhere.
+    mutating func pairLanes() {
+        for index in lanes.indices {
+            let lane = lanes[index]
+            guard !lane.records.isEmpty else { continue }
+            var closed: [(begin: Int, end: Int64)] = []
+            var open: [Int] = []
+            var unmatched = 0
+            if lane.isOrdered {
+                var stack: [Int] = []
+                for record in lane.records {
+                    if !record.isEnd {
+                        stack.append(record.payload)
+                    } else if let begin = stack.popLast() {
+                        closed.append((begin, record.timestamp))
+                    } else {
+                        unmatched += 1
+                    }
+                }
+                open = stack
+            } else {
+                let (outcomes, left) = BeginEndPairer.pair(lane.records)
+                for outcome in outcomes {
+                    switch outcome {
+                    case .closed(let begin, let end): closed.append((begin.payload, end.timestamp))
+                    case .unmatched: unmatched += 1
+                    }
+                }
+                open = left.map(\.payload)
+            }
+            if unmatched > 0 {
+                log.addSummary(
+                    .unmatchedEnd, nil,
+                    "\(unmatched) slice end\(unmatched == 1 ? "" : "s") on \(describe(lane)) close\(unmatched == 1 ? "s" : "") nothing", count: unmatched)
+            }
+            if lane.thread != nil {
+                for (begin, end) in closed { events[begin].duration = max(0, end &- events[begin].timestamp) }
+                for begin in open {
+                    events[begin].duration = max(0, lastTimestamp &- events[begin].timestamp)
+                    log.add(.unclosedBegin, nil, "slice \(quoted(symbols[events[begin].name])) on \(describe(lane)) is never closed; it is closed at the trace's end")
+                }
+            } else {
+                // One id per top-level slice: begins in time order against a stack of ends.
+                var pairs = closed.map { (begin: $0.begin, end: Optional($0.end)) } + open.map { (begin: $0, end: Int64?.none) }
+                pairs.sort { (events[$0.begin].timestamp, $0.begin) < (events[$1.begin].timestamp, $1.begin) }
+                var ends: [Int64] = []
+                var id: UInt64 = 0
+                for pair in pairs {
+                    let start = events[pair.begin].timestamp
+                    while let top = ends.last, top <= start { ends.removeLast() }
+                    if ends.isEmpty {
+                        id = nextAsyncID
+                        nextAsyncID += 1
+                    }
+                    events[pair.begin].id = id
+                    guard let end = pair.end else {
+                        log.add(.unmatchedAsync, nil, "slice \(quoted(symbols[events[pair.begin].name])) on \(describe(lane)) is never closed")
+                        ends.append(.max)
+                        continue
+                    }
+                    ends.append(max(start, end))
+                    var endEvent = events[pair.begin]
+                    endEvent.phase = .asyncEnd
+                    endEvent.timestamp = max(start, end)
+                    endEvent.arguments = 0
+                    events.append(endEvent)
+                }
+            }
+        }
+    }
+
+    func describe(_ lane: SliceLane) -> String {
+        if let thread = lane.thread { return "thread \(thread)" }
+        return "a track of process \(lane.owner.processID)"
+    }
+
+    func quoted(_ name: String) -> String {
+        if name.isEmpty { return "(unnamed)" }
+        return "\"" + (name.count > 80 ? String(name.prefix(77)) + "..." : name) + "\""
+    }
+}

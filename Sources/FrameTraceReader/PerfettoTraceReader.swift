@@ -1,0 +1,548 @@
+import FrameTrace
+
+/// Reads Perfetto's native trace format (a protobuf `Trace`: length-delimited `TracePacket`s) into
+/// the same ``FrameTrace/Trace`` values the Chrome JSON reader makes, so every command reads both.
+///
+/// ``ChromeTraceReader`` hands a file to this reader when its content is protobuf
+/// (``looksLikePerfetto(_:)``), whatever its name. What it reads:
+/// - **TrackEvent**: track descriptors become processes and threads; slices on a thread's track
+///   become `complete` spans (a `TYPE_SLICE_END` closes the innermost open slice of its track);
+///   slices on other tracks (process-scoped async tracks, Chrome's `PipelineReporter`) become
+///   async pairs in their process, one id per top-level slice; instants, counters (on counter
+///   tracks, named by the track), flows (flow ids and terminating flow ids, as `s`/`t`/`f` at the
+///   slice they bind to), debug annotations (as arguments; a dictionary's members become
+///   `outer.inner` keys, as the JSON reader flattens objects) and Chrome's typed
+///   `chrome_frame_reporter` (as `chrome_frame_reporter.state` and so on, the names Chrome's JSON
+///   uses). Interned names, categories and annotation names follow each packet sequence's
+///   incremental state: a packet that needs state its sequence never set is dropped and counted,
+///   as Perfetto does.
+/// - **Android**: atrace slices from ftrace `print` events (`B|pid|name`, `E|pid`, `C|pid|name|value`,
+///   `S`/`F` async, `I` instants) with process and thread names from `process_tree`, and
+///   SurfaceFlinger's FrameTimeline (see ``PerfettoTraceReader/FrameTimeline``).
+/// - **framescope's metadata**, from the `ChromeMetadata` entry named `framescope`.
+///
+/// Malformed bytes (a cut-off packet, a varint over ten bytes, a length past the file) throw a
+/// ``TraceReadError`` with the byte offset. Inconsistent content loads with diagnostics, as in
+/// the JSON reader: undefined interned ids (the event keeps a placeholder name), times beyond
+/// ``FrameTrace/TraceEvent/timeLimitNanoseconds`` (the event is dropped), unknown packet fields
+/// and types (skipped), annotations nested deeper than ``ChromeTraceReader/keptNestingDepth``.
+public enum PerfettoTraceReader {
+    /// Whether `bytes` look like a Perfetto protobuf trace rather than JSON: the first byte is the
+    /// key of `Trace.packet` (field 1, length-delimited: `0x0A`) and the text is not a JSON
+    /// document (which starts, after white space, with `{` and a key or `}`, or with `[`).
+    public static func looksLikePerfetto(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, first == 0x0A else { return false }
+        var index = 0
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        guard index < bytes.count else { return false }
+        switch bytes[index] {
+        case UInt8(ascii: "["):
+            return false
+        case UInt8(ascii: "{"):
+            var next = index + 1
+            while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
+            return !(next >= bytes.count || bytes[next] == UInt8(ascii: "\"") || bytes[next] == UInt8(ascii: "}"))
+        default:
+            return true
+        }
+    }
+
+    /// Reads a whole buffer.
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection) -> Result<Trace, TraceReadError> {
+        var parser = PerfettoParser(buffer, arguments: arguments)
+        do throws(TraceReadError) {
+            try parser.parseTrace()
+        } catch {
+            return .failure(error)
+        }
+        return .success(parser.finish())
+    }
+}
+
+/// The state of one read: the events so far, the tracks, each packet sequence's interned strings.
+struct PerfettoParser {
+    let buffer: UnsafeBufferPointer<UInt8>
+    let argumentKeys: ChromeTraceReader.ArgumentKeyMatcher?
+
+    var events: [TraceEvent] = []
+    var symbols = SymbolTable()
+    var argumentLists: [[Argument]] = [[]]
+    var threads: [ThreadKey: TraceThread] = [:]
+    var processes: [Int64: TraceProcess] = [:]
+    var metadata = TraceMetadata()
+    var log = ChromeTraceReader.DiagnosticLog()
+
+    var sequences: [UInt64: Sequence] = [:]
+    var tracks: [UInt64: Track] = [:]
+    /// Slice tracks: TrackEvent tracks by uuid, atrace threads by key.
+    var lanes: [SliceLane] = []
+    var laneByUUID: [UInt64: Int] = [:]
+    var laneByThread: [ThreadKey: Int] = [:]
+    /// The last uuid looked up and its lane: a thread's events come in runs.
+    var lastLane: (uuid: UInt64, lane: Int) = (.max, -1)
+    /// Track events on tracks not described when they were read, placed once every descriptor is.
+    var deferred: [PendingEvent] = []
+    /// Flow events, appended to the trace in time order once every event is read.
+    var flowEvents: [TraceEvent] = []
+    var nextAsyncID: UInt64 = 1
+    var lastTimestamp: Int64 = 0
+
+    // Counts for the summary diagnostics.
+    var skippedFields: [String: Int] = [:]
+    var droppedPackets = 0
+    var skippedArguments = 0
+    var droppedTimes = 0
+
+    /// Interned strings and defaults of one packet sequence.
+    struct Sequence {
+        var isValid = false
+        var names = InternTable()
+        var categories = InternTable()
+        var annotationNames = InternTable()
+        var stringValues = InternTable()
+        var defaultTrack: UInt64?
+        var legacyThread: ThreadKey?
+    }
+
+    /// A described track.
+    enum Track {
+        case process(Int64)
+        case thread(ThreadKey)
+        case counter(name: String, parent: UInt64?)
+        case other(name: String?, parent: UInt64?)
+    }
+
+    /// One track's slices, paired once every event is read.
+    struct SliceLane {
+        /// The thread its spans belong to; `nil` for an async track, whose slices are async pairs.
+        var thread: ThreadKey?
+        /// For an async track: the process and thread its events carry.
+        var owner: ThreadKey
+        var records: [BeginEndPairer.Record] = []
+        var lastTimestamp = Int64.min
+        var isOrdered = true
+    }
+
+    /// A track event read before its track was described.
+    struct PendingEvent {
+        var uuid: UInt64
+        var type: UInt64
+        var timestamp: Int64
+        var name: Symbol
+        var category: Symbol
+        var arguments: UInt32
+        var flows: [(id: UInt64, terminating: Bool)]
+        var counter: JSONValue?
+        var offset: Int
+    }
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection) {
+        self.buffer = buffer
+        self.argumentKeys = arguments.keys.map { ChromeTraceReader.ArgumentKeyMatcher($0) }
+    }
+
+    // MARK: - Packets
+
+    mutating func parseTrace() throws(TraceReadError) {
+        var input = ProtobufInput(buffer)
+        while let (field, type) = try input.nextField() {
+            guard field == PerfettoSchema.Trace.packet, type == .lengthDelimited else {
+                try input.skip(type)
+                skippedFields["Trace field \(field)", default: 0] += 1
+                continue
+            }
+            let packetStart = input.position
+            var packet = try input.message()
+            try parsePacket(&packet, offset: packetStart)
+        }
+    }
+
+    /// The fields of one packet, found before any is interpreted: the incremental-state flags
+    /// and interned data apply to the whole packet wherever they sit in it.
+    private struct PacketFields {
+        var timestamp: UInt64?
+        var sequence: UInt64 = 0
+        var flags: UInt64 = 0
+        var cleared = false
+        var interned: [Range<Int>] = []
+        var trackEvent: Range<Int>?
+        var trackDescriptor: Range<Int>?
+        var processTree: Range<Int>?
+        var ftrace: Range<Int>?
+        var frameTimeline: Range<Int>?
+        var chromeEvents: Range<Int>?
+        var defaults: Range<Int>?
+        var processDescriptor: Range<Int>?
+        var threadDescriptor: Range<Int>?
+    }
+
+    private mutating func parsePacket(_ input: inout ProtobufInput, offset: Int) throws(TraceReadError) {
+        var fields = PacketFields()
+        while let (field, type) = try input.nextField() {
+            switch (field, type) {
+            case (PerfettoSchema.Packet.timestamp, .varint): fields.timestamp = try input.varint()
+            case (PerfettoSchema.Packet.trustedPacketSequenceID, .varint): fields.sequence = try input.varint()
+            case (PerfettoSchema.Packet.sequenceFlags, .varint): fields.flags = try input.varint()
+            case (PerfettoSchema.Packet.incrementalStateCleared, .varint): fields.cleared = try input.varint() != 0
+            case (PerfettoSchema.Packet.internedData, .lengthDelimited): fields.interned.append(try input.lengthDelimited())
+            case (PerfettoSchema.Packet.trackEvent, .lengthDelimited): fields.trackEvent = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.trackDescriptor, .lengthDelimited): fields.trackDescriptor = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.processTree, .lengthDelimited): fields.processTree = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.ftraceEvents, .lengthDelimited): fields.ftrace = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.frameTimelineEvent, .lengthDelimited): fields.frameTimeline = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.chromeEvents, .lengthDelimited): fields.chromeEvents = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.defaults, .lengthDelimited): fields.defaults = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.processDescriptor, .lengthDelimited): fields.processDescriptor = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.threadDescriptor, .lengthDelimited): fields.threadDescriptor = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.firstPacketOnSequence, .varint), (PerfettoSchema.Packet.previousPacketDropped, .varint),
+                (PerfettoSchema.Packet.timestampClockID, .varint):
+                try input.skip(type)
+            default:
+                try input.skip(type)
+                skippedFields["TracePacket field \(field)", default: 0] += 1
+            }
+        }
+        if fields.cleared || fields.flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 {
+            sequences[fields.sequence] = Sequence(isValid: true)
+        }
+        if fields.flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !(sequences[fields.sequence]?.isValid ?? false) {
+            droppedPackets += 1
+            if log.lists(.invalidEvent) {
+                log.add(.invalidEvent, nil, "packet at byte \(offset) needs incremental state that sequence \(fields.sequence) never set; dropped, as Perfetto drops it")
+            }
+            return
+        }
+        for range in fields.interned { try parseInternedData(input.input(over: range), sequence: fields.sequence) }
+        if let range = fields.defaults { try parseDefaults(input.input(over: range), sequence: fields.sequence) }
+        if let range = fields.trackDescriptor { try parseTrackDescriptor(input.input(over: range)) }
+        if let range = fields.processDescriptor { try parseLegacyProcessDescriptor(input.input(over: range)) }
+        if let range = fields.threadDescriptor { try parseLegacyThreadDescriptor(input.input(over: range), sequence: fields.sequence) }
+        if let range = fields.processTree { try parseProcessTree(input.input(over: range)) }
+        if let range = fields.chromeEvents { try parseChromeEvents(input.input(over: range)) }
+        if let range = fields.ftrace { try parseFtrace(input.input(over: range)) }
+        if let range = fields.frameTimeline {
+            guard let time = checkedTime(fields.timestamp, offset: offset) else { return }
+            try parseFrameTimeline(input.input(over: range), timestamp: time, offset: offset)
+        }
+        if let range = fields.trackEvent {
+            try parseTrackEvent(input.input(over: range), timestamp: fields.timestamp, sequence: fields.sequence, offset: offset)
+        }
+    }
+
+    /// A packet's time in nanoseconds, or `nil` (the event dropped and counted) beyond the limit.
+    mutating func checkedTime(_ timestamp: UInt64?, offset: Int) -> Int64? {
+        guard let timestamp else {
+            droppedTimes += 1
+            if log.lists(.invalidEvent) { log.add(.invalidEvent, nil, "packet at byte \(offset) has an event but no timestamp; dropped") }
+            return nil
+        }
+        guard timestamp <= UInt64(TraceEvent.timeLimitNanoseconds) else {
+            droppedTimes += 1
+            if log.lists(.invalidEvent) {
+                log.add(.invalidEvent, nil, "packet at byte \(offset): timestamp \(timestamp) ns is beyond 2^60 ns (about 36.5 years); dropped")
+            }
+            return nil
+        }
+        let time = Int64(timestamp)
+        lastTimestamp = max(lastTimestamp, time)
+        return time
+    }
+
+    // MARK: - Interning and tracks
+
+    private mutating func parseInternedData(_ input: ProtobufInput, sequence: UInt64) throws(TraceReadError) {
+        var input = input
+        var state = sequences[sequence] ?? Sequence()
+        defer { sequences[sequence] = state }
+        while let (field, type) = try input.nextField() {
+            guard type == .lengthDelimited else {
+                try input.skip(type)
+                continue
+            }
+            var entry = try input.message()
+            var iid: UInt64 = 0
+            var value: Range<Int>?
+            while let (entryField, entryType) = try entry.nextField() {
+                if entryField == PerfettoSchema.Interned.iid, entryType == .varint {
+                    iid = try entry.varint()
+                } else if entryField == PerfettoSchema.Interned.string, entryType == .lengthDelimited {
+                    value = try entry.lengthDelimited()
+                } else {
+                    try entry.skip(entryType)
+                }
+            }
+            guard let value else { continue }
+            let string = input.string(value)
+            switch field {
+            case PerfettoSchema.Interned.eventNames: state.names[iid] = symbols.intern(string).rawValue
+            case PerfettoSchema.Interned.eventCategories: state.categories[iid] = symbols.intern(string).rawValue
+            case PerfettoSchema.Interned.debugAnnotationNames: state.annotationNames[iid] = symbols.intern(string).rawValue
+            case PerfettoSchema.Interned.debugAnnotationStringValues: state.stringValues[iid] = symbols.intern(string).rawValue
+            default: skippedFields["InternedData field \(field)", default: 0] += 1
+            }
+        }
+    }
+
+    private mutating func parseDefaults(_ input: ProtobufInput, sequence: UInt64) throws(TraceReadError) {
+        var input = input
+        while let (field, type) = try input.nextField() {
+            guard field == PerfettoSchema.Defaults.trackEventDefaults, type == .lengthDelimited else {
+                try input.skip(type)
+                continue
+            }
+            var defaults = try input.message()
+            while let (inner, innerType) = try defaults.nextField() {
+                if inner == PerfettoSchema.Defaults.trackUUID, innerType == .varint {
+                    sequences[sequence, default: Sequence()].defaultTrack = try defaults.varint()
+                } else {
+                    try defaults.skip(innerType)
+                }
+            }
+        }
+    }
+
+    private mutating func parseTrackDescriptor(_ input: ProtobufInput) throws(TraceReadError) {
+        var input = input
+        var uuid: UInt64 = 0
+        var parent: UInt64?
+        var name: String?
+        var process: (pid: Int64, name: String?, sortIndex: Int64?)?
+        var thread: (key: ThreadKey, name: String?, sortIndex: Int64?)?
+        var isCounter = false
+        while let (field, type) = try input.nextField() {
+            switch (field, type) {
+            case (PerfettoSchema.Track.uuid, .varint): uuid = try input.varint()
+            case (PerfettoSchema.Track.parentUUID, .varint): parent = try input.varint()
+            case (PerfettoSchema.Track.name, .lengthDelimited), (PerfettoSchema.Track.staticName, .lengthDelimited),
+                (PerfettoSchema.Track.atraceName, .lengthDelimited):
+                name = try input.string()
+            case (PerfettoSchema.Track.counter, .lengthDelimited):
+                _ = try input.lengthDelimited()
+                isCounter = true
+            case (PerfettoSchema.Track.process, .lengthDelimited):
+                var descriptor = try input.message()
+                var pid: Int64 = 0
+                var processName: String?
+                var sortIndex: Int64?
+                while let (inner, innerType) = try descriptor.nextField() {
+                    switch (inner, innerType) {
+                    case (PerfettoSchema.Process.pid, .varint): pid = Int64(bitPattern: try descriptor.varint())
+                    case (PerfettoSchema.Process.processName, .lengthDelimited): processName = try descriptor.string()
+                    case (PerfettoSchema.Process.legacySortIndex, .varint): sortIndex = Int64(bitPattern: try descriptor.varint())
+                    case (PerfettoSchema.Process.cmdline, .lengthDelimited):
+                        let line = try descriptor.string()
+                        if processName == nil { processName = line }
+                    default: try descriptor.skip(innerType)
+                    }
+                }
+                process = (pid, processName, sortIndex)
+            case (PerfettoSchema.Track.thread, .lengthDelimited):
+                var descriptor = try input.message()
+                var pid: Int64 = 0
+                var tid: Int64 = 0
+                var threadName: String?
+                var sortIndex: Int64?
+                while let (inner, innerType) = try descriptor.nextField() {
+                    switch (inner, innerType) {
+                    case (PerfettoSchema.Thread.pid, .varint): pid = Int64(bitPattern: try descriptor.varint())
+                    case (PerfettoSchema.Thread.tid, .varint): tid = Int64(bitPattern: try descriptor.varint())
+                    case (PerfettoSchema.Thread.threadName, .lengthDelimited): threadName = try descriptor.string()
+                    case (PerfettoSchema.Thread.legacySortIndex, .varint): sortIndex = Int64(bitPattern: try descriptor.varint())
+                    default: try descriptor.skip(innerType)
+                    }
+                }
+                thread = (ThreadKey(processID: pid, threadID: tid), threadName, sortIndex)
+            default:
+                try input.skip(type)
+            }
+        }
+        if let thread {
+            tracks[uuid] = .thread(thread.key)
+            var described = threads[thread.key] ?? TraceThread(key: thread.key)
+            if let name = thread.name ?? name { described.name = name }
+            if let sortIndex = thread.sortIndex { described.sortIndex = sortIndex }
+            threads[thread.key] = described
+            if processes[thread.key.processID] == nil { processes[thread.key.processID] = TraceProcess(processID: thread.key.processID) }
+        } else if let process {
+            tracks[uuid] = .process(process.pid)
+            var described = processes[process.pid] ?? TraceProcess(processID: process.pid)
+            if let name = process.name ?? name { described.name = name }
+            if let sortIndex = process.sortIndex { described.sortIndex = sortIndex }
+            processes[process.pid] = described
+        } else if isCounter {
+            tracks[uuid] = .counter(name: name ?? "counter \(uuid)", parent: parent)
+        } else {
+            tracks[uuid] = .other(name: name, parent: parent)
+        }
+    }
+
+    private mutating func parseLegacyProcessDescriptor(_ input: ProtobufInput) throws(TraceReadError) {
+        var input = input
+        var pid: Int64?
+        var name: String?
+        while let (field, type) = try input.nextField() {
+            switch (field, type) {
+            case (PerfettoSchema.Process.pid, .varint): pid = Int64(bitPattern: try input.varint())
+            case (PerfettoSchema.Process.processName, .lengthDelimited): name = try input.string()
+            default: try input.skip(type)
+            }
+        }
+        guard let pid else { return }
+        if let name { processes[pid, default: TraceProcess(processID: pid)].name = name }
+    }
+
+    private mutating func parseLegacyThreadDescriptor(_ input: ProtobufInput, sequence: UInt64) throws(TraceReadError) {
+        var input = input
+        var pid: Int64 = 0
+        var tid: Int64 = 0
+        var name: String?
+        while let (field, type) = try input.nextField() {
+            switch (field, type) {
+            case (PerfettoSchema.Thread.pid, .varint): pid = Int64(bitPattern: try input.varint())
+            case (PerfettoSchema.Thread.tid, .varint): tid = Int64(bitPattern: try input.varint())
+            case (PerfettoSchema.Thread.threadName, .lengthDelimited): name = try input.string()
+            default: try input.skip(type)
+            }
+        }
+        let key = ThreadKey(processID: pid, threadID: tid)
+        sequences[sequence, default: Sequence()].legacyThread = key
+        if let name { threads[key, default: TraceThread(key: key)].name = name }
+    }
+
+    private mutating func parseProcessTree(_ input: ProtobufInput) throws(TraceReadError) {
+        var input = input
+        while let (field, type) = try input.nextField() {
+            guard type == .lengthDelimited, field == PerfettoSchema.ProcessTree.processes || field == PerfettoSchema.ProcessTree.threads else {
+                try input.skip(type)
+                continue
+            }
+            var entry = try input.message()
+            var id: Int64 = 0
+            var tgid: Int64?
+            var name: String?
+            while let (inner, innerType) = try entry.nextField() {
+                switch (field, inner, innerType) {
+                case (PerfettoSchema.ProcessTree.processes, PerfettoSchema.ProcessTree.processPID, .varint),
+                    (PerfettoSchema.ProcessTree.threads, PerfettoSchema.ProcessTree.threadTID, .varint):
+                    id = Int64(Int32(truncatingIfNeeded: try entry.varint()))
+                case (PerfettoSchema.ProcessTree.processes, PerfettoSchema.ProcessTree.processCmdline, .lengthDelimited):
+                    let line = try entry.string()
+                    if name == nil { name = line }
+                case (PerfettoSchema.ProcessTree.threads, PerfettoSchema.ProcessTree.threadName, .lengthDelimited):
+                    name = try entry.string()
+                case (PerfettoSchema.ProcessTree.threads, PerfettoSchema.ProcessTree.threadTGID, .varint):
+                    tgid = Int64(Int32(truncatingIfNeeded: try entry.varint()))
+                default:
+                    try entry.skip(innerType)
+                }
+            }
+            if field == PerfettoSchema.ProcessTree.processes {
+                if let name { processes[id, default: TraceProcess(processID: id)].name = name }
+                // A process's main thread has the process's id.
+                threadProcess[id] = id
+            } else {
+                let process = tgid ?? id
+                threadProcess[id] = process
+                let key = ThreadKey(processID: process, threadID: id)
+                if let name { threads[key, default: TraceThread(key: key)].name = name }
+                if processes[process] == nil { processes[process] = TraceProcess(processID: process) }
+            }
+        }
+    }
+
+    private mutating func parseChromeEvents(_ input: ProtobufInput) throws(TraceReadError) {
+        var input = input
+        while let (field, type) = try input.nextField() {
+            guard field == PerfettoSchema.ChromeEvents.metadata, type == .lengthDelimited else {
+                try input.skip(type)
+                continue
+            }
+            var entry = try input.message()
+            var name: String?
+            var json: Range<Int>?
+            while let (inner, innerType) = try entry.nextField() {
+                switch (inner, innerType) {
+                case (PerfettoSchema.ChromeEvents.metadataName, .lengthDelimited): name = try entry.string()
+                case (PerfettoSchema.ChromeEvents.metadataJSONValue, .lengthDelimited): json = try entry.lengthDelimited()
+                default: try entry.skip(innerType)
+                }
+            }
+            guard name == PerfettoSchema.ChromeEvents.framescopeMetadataName, let json else { continue }
+            let bytes = UnsafeBufferPointer(rebasing: buffer[json])
+            guard let value = try? JSONValue.parse(bytes, maxDepth: ChromeTraceReader.keptNestingDepth),
+                let adopted = ChromeTraceReader.framescopeMetadata(from: value)
+            else {
+                log.add(.invalidEvent, nil, "framescope's metadata at byte \(json.lowerBound) is not the JSON object framescope writes; ignored")
+                continue
+            }
+            metadata = adopted
+        }
+    }
+
+    // MARK: - Finishing
+
+    mutating func finish() -> Trace {
+        placeDeferredEvents()
+        pairLanes()
+        for (cookie, open) in frameTimelineOpen.sorted(by: { $0.value.begin < $1.value.begin }) {
+            log.add(.unmatchedAsync, nil, "FrameTimeline frame \(quoted(symbols[events[open.inner].name])) (cookie \(cookie)) never ends")
+        }
+        settleFlows()
+        attributeProcessEvents()
+        for (what, count) in skippedFields.sorted(by: { $0.key < $1.key }) {
+            log.addSummary(.skippedPhase, nil, "\(count) \(what) value\(count == 1 ? "" : "s") framescope does not read skipped", count: count)
+        }
+        if skippedArguments > 0 {
+            log.addSummary(
+                .skippedArgument, nil,
+                "\(skippedArguments) debug annotation value\(skippedArguments == 1 ? "" : "s") nested more than \(ChromeTraceReader.keptNestingDepth) levels deep skipped",
+                count: skippedArguments)
+        }
+        var trace = Trace()
+        trace.events = events
+        trace.symbols = symbols
+        trace.argumentLists = argumentLists
+        trace.keptArgumentKeys = argumentKeys?.keys
+        trace.processes = processes
+        for thread in threads.values { trace.setThread(thread) }
+        trace.metadata = metadata
+        trace.diagnostics = log.finished()
+        return trace
+    }
+
+    /// The thread each tid belongs to, from `process_tree` (atrace lines may omit it).
+    var threadProcess: [Int64: Int64] = [:]
+    /// atrace begin/end lanes by thread id.
+    var atraceLanes: [Int64: Int] = [:]
+    /// Open atrace async slices by identity: their ids, innermost last.
+    var atraceAsync: [AtraceAsyncKey: [UInt64]] = [:]
+    /// FrameTimeline frames started and not yet ended, by cookie: the positions of their two begins.
+    var frameTimelineOpen: [Int64: (begin: Int, inner: Int)] = [:]
+}
+
+/// Interned values by iid: dense for the small ids producers use, a dictionary past them, so a
+/// hostile iid cannot make the table huge.
+struct InternTable {
+    private var dense: [UInt32] = []
+    private var sparse: [UInt64: UInt32] = [:]
+    private static let denseLimit: UInt64 = 1 << 16
+
+    subscript(iid: UInt64) -> UInt32? {
+        get {
+            if iid < UInt64(dense.count) {
+                let value = dense[Int(iid)]
+                return value == .max ? nil : value
+            }
+            return iid < Self.denseLimit ? nil : sparse[iid]
+        }
+        set {
+            guard let newValue else { return }
+            if iid < Self.denseLimit {
+                if iid >= UInt64(dense.count) { dense.append(contentsOf: repeatElement(.max, count: Int(iid) - dense.count + 1)) }
+                dense[Int(iid)] = newValue
+            } else {
+                sparse[iid] = newValue
+            }
+        }
+    }
+}
