@@ -48,7 +48,6 @@ public struct PerfettoTraceWriter: Sendable {
     private var threadTracks: Set<ThreadKey> = []
     private var counterTracks: [CounterKey: UInt64] = [:]
     private var asyncTracks: [AsyncKey: [(uuid: UInt64, busyUntil: Int64)]] = [:]
-    private var globalTrack = false
     private var nextTrackUUID: UInt64 = 1 << 32
     private var names = Interner()
     private var categories = Interner()
@@ -144,7 +143,6 @@ public struct PerfettoTraceWriter: Sendable {
     static func uuid(thread key: ThreadKey) -> UInt64 {
         mix(UInt64(bitPattern: key.threadID) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: key.processID), 0x7468_7264)
     }
-    static let globalTrackUUID: UInt64 = 0x676c_6f62
 
     /// SplitMix64's finalizer over a value and a salt.
     private static func mix(_ value: UInt64, _ salt: UInt64) -> UInt64 {
@@ -216,15 +214,16 @@ public struct PerfettoTraceWriter: Sendable {
     static let counterValueKey = "value"
 
     private struct AsyncKey: Hashable {
-        var processID: Int64
-        var name: Symbol
+        var parent: UInt64
+        var name: String
     }
 
-    /// A track named `name` under the process that is free from `start` on, described if new.
+    /// A track named `name` under `parent` (a process's track, or a thread's for its spans that
+    /// do not nest) that is free from `start` on, described if new.
     private mutating func asyncTrack(
-        process pid: Int64, name: Symbol, from start: Int64, until end: Int64, of trace: Trace, into out: inout ProtobufOutput
+        parent: UInt64, name: Symbol, from start: Int64, until end: Int64, of trace: Trace, into out: inout ProtobufOutput
     ) -> UInt64 {
-        let key = AsyncKey(processID: pid, name: name)
+        let key = AsyncKey(parent: parent, name: trace.symbols[name])
         var pool = asyncTracks[key] ?? []
         if let free = pool.firstIndex(where: { $0.busyUntil <= start }) {
             pool[free].busyUntil = end
@@ -238,7 +237,7 @@ public struct PerfettoTraceWriter: Sendable {
         packet(into: &out) { packet in
             packet.message(PerfettoSchema.Packet.trackDescriptor) { track in
                 track.varint(PerfettoSchema.Track.uuid, uuid)
-                track.varint(PerfettoSchema.Track.parentUUID, Self.uuid(process: pid))
+                track.varint(PerfettoSchema.Track.parentUUID, parent)
                 track.string(PerfettoSchema.Track.name, trace.symbols[name])
                 track.varint(PerfettoSchema.Track.siblingMergeBehavior, PerfettoSchema.Track.mergeByName)
             }
@@ -288,8 +287,9 @@ public struct PerfettoTraceWriter: Sendable {
                 let scoped: UInt64
                 switch event.scope {
                 case .thread: scoped = track
-                case .process: scoped = Self.uuid(process: thread.processID)
-                case .global: scoped = describeGlobalTrack(into: &out)
+                // A global instant goes to its process's track too: Perfetto has no global scope
+                // for track events, and a track of its own would be a process of its own.
+                case .process, .global: scoped = Self.uuid(process: thread.processID)
                 }
                 writeEvent(type: PerfettoSchema.Event.instant, track: scoped, event: event, of: trace, into: &out)
             case .counter:
@@ -308,19 +308,6 @@ public struct PerfettoTraceWriter: Sendable {
                 continue
             }
         }
-    }
-
-    private mutating func describeGlobalTrack(into out: inout ProtobufOutput) -> UInt64 {
-        if !globalTrack {
-            globalTrack = true
-            packet(into: &out) { packet in
-                packet.message(PerfettoSchema.Packet.trackDescriptor) { track in
-                    track.varint(PerfettoSchema.Track.uuid, Self.globalTrackUUID)
-                    track.string(PerfettoSchema.Track.name, "Global instants")
-                }
-            }
-        }
-        return Self.globalTrackUUID
     }
 
     /// A flow id as it goes to the slice: terminating for a flow's finish.
@@ -383,9 +370,10 @@ public struct PerfettoTraceWriter: Sendable {
             var instants: [Int] = []
         }
         struct GroupKey: Hashable {
-            var processID: Int64
+            /// The track the group's tracks go under: its process's, or for a span that does
+            /// not nest, its thread's.
+            var parent: UInt64
             var id: UInt64
-            var isSpan: Bool
         }
         var groups: [GroupKey: [Slice]] = [:]
         var groupOrder: [GroupKey] = []
@@ -393,10 +381,12 @@ public struct PerfettoTraceWriter: Sendable {
         var spanID: UInt64 = 0
         for index in indexes {
             let event = trace.events[index]
-            var key = GroupKey(processID: event.thread.processID, id: event.id, isSpan: false)
+            var key = GroupKey(parent: Self.uuid(process: event.thread.processID), id: event.id)
             if event.phase == .complete {
-                spanID += 1  // a partially overlapping span: a group of its own
-                key = GroupKey(processID: event.thread.processID, id: spanID, isSpan: true)
+                // A partially overlapping span: a group of its own under its thread, so it stays
+                // that thread's work (the reader reads a thread's child tracks as its spans).
+                spanID += 1
+                key = GroupKey(parent: Self.uuid(thread: event.thread), id: spanID)
             }
             if event.phase == .asyncEnd {
                 // An end with no open begin of its name has nothing to close; the reader that
@@ -418,7 +408,7 @@ public struct PerfettoTraceWriter: Sendable {
         }
         // Units: maximal nested trees of a group, in start order (longer first). A slice that
         // does not nest in the tree so far starts a tree of its own.
-        var units: [(process: Int64, slices: [Slice], end: Int64)] = []
+        var units: [(parent: UInt64, slices: [Slice], end: Int64)] = []
         for key in groupOrder {
             guard var slices = groups[key], !slices.isEmpty else { continue }
             slices.sort { a, b in
@@ -433,7 +423,7 @@ public struct PerfettoTraceWriter: Sendable {
             for slice in slices {
                 let end = slice.end ?? .max
                 if current.isEmpty || slice.start >= currentEnd || !stack.push(start: slice.start, end: end) {
-                    if !current.isEmpty { units.append((key.processID, current, currentEnd)) }
+                    if !current.isEmpty { units.append((key.parent, current, currentEnd)) }
                     current = []
                     stack.removeAll()
                     _ = stack.push(start: slice.start, end: end)
@@ -441,12 +431,12 @@ public struct PerfettoTraceWriter: Sendable {
                 }
                 current.append(slice)
             }
-            if !current.isEmpty { units.append((key.processID, current, currentEnd)) }
+            if !current.isEmpty { units.append((key.parent, current, currentEnd)) }
         }
         units.sort { ($0.slices[0].start, $0.slices[0].begin) < ($1.slices[0].start, $1.slices[0].begin) }
         for unit in units {
             let root = trace.events[unit.slices[0].begin]
-            let track = asyncTrack(process: unit.process, name: root.name, from: unit.slices[0].start, until: unit.end, of: trace, into: &out)
+            let track = asyncTrack(parent: unit.parent, name: root.name, from: unit.slices[0].start, until: unit.end, of: trace, into: &out)
             var ends: [Int64] = []
             for slice in unit.slices {
                 while let top = ends.last, top <= slice.start {

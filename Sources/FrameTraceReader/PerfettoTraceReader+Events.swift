@@ -237,12 +237,22 @@ extension PerfettoParser {
         switch track {
         case .thread(let key): lane = SliceLane(thread: key, owner: key)
         case .process(let pid): lane = SliceLane(thread: nil, owner: ThreadKey(processID: pid, threadID: 0))
+        case .other(_, let parent?) where isThreadTrack(parent):
+            // A thread's child track holds that thread's work that does not nest with the rest
+            // (framescope writes partially overlapping spans there): spans of the thread.
+            let key = owner(of: parent)
+            lane = SliceLane(thread: key, owner: key)
         case .counter(_, let parent), .other(_, let parent): lane = SliceLane(thread: nil, owner: owner(of: parent))
         }
         lanes.append(lane)
         laneByUUID[uuid] = lanes.count - 1
         lastLane = (uuid, lanes.count - 1)
         return lanes.count - 1
+    }
+
+    func isThreadTrack(_ uuid: UInt64) -> Bool {
+        if case .thread? = tracks[uuid] { return true }
+        return false
     }
 
     /// The process (and thread, for a thread's child track) that a track's parent chain reaches.

@@ -12,11 +12,12 @@ let isDebugBuild = false
 /// `framescope demo`: runs every scenario with every strategy, prints one comparison table and
 /// writes a page with every run's frame timeline.
 enum DemoCommand: Command {
-    static let options: Set<String> = ["out-dir", "frames", "fps", "seed", "workers", "format", "clock"]
+    static let options: Set<String> = ["out-dir", "frames", "fps", "seed", "workers", "format", "clock", "trace-format"]
     static let flags: Set<String> = ["wide"]
     static let help = """
         USAGE: framescope demo [--out-dir DIR] [--frames N] [--fps N] [--seed N] [--workers N]
-                             [--clock virtual|cpu-time|real] [--format text|markdown] [--wide]
+                             [--clock virtual|cpu-time|real] [--trace-format chrome-json|perfetto]
+                             [--format text|markdown] [--wide]
 
         Runs every scenario with every strategy in the simulated display loop (real workloads, on
         virtual time unless --clock real), writes one trace per run into DIR, and prints one
@@ -31,6 +32,9 @@ enum DemoCommand: Command {
 
         OPTIONS:
           --out-dir DIR   Where to write the traces (default: framescope-demo).
+          --trace-format F
+                          chrome-json (default: SCENARIO--STRATEGY.json) or perfetto
+                          (SCENARIO--STRATEGY.pftrace: Perfetto's protobuf format).
           --frames N      Frames per run, 1-100000 (default: 60).
           --fps N         Refresh rate, 1-240 Hz (default: 60).
           --seed N        Fixes the generated content (default: 1).
@@ -74,7 +78,7 @@ enum DemoCommand: Command {
             print("      not representative; for representative figures run: swift run -c release framescope demo")
         }
         print("traces: \(directory)/ (open one in https://ui.perfetto.dev,")
-        print("        or run: framescope report \(directory)/<file>.json)")
+        print("        or run: framescope report \(directory)/<file>\((settings.traceFormat ?? .chromeJSON).fileExtension))")
         print("frame timelines of every run: \(page)")
         return .success
     }

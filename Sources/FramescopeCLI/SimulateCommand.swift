@@ -7,17 +7,18 @@ import Foundation
 
 /// `framescope simulate`: runs one scenario with one strategy in the simulated display loop.
 enum SimulateCommand: Command {
-    static let options: Set<String> = ["strategy", "fps", "frames", "seed", "out", "workers", "clock"]
+    static let options: Set<String> = ["strategy", "fps", "frames", "seed", "out", "workers", "clock", "trace-format"]
     static let flags: Set<String> = ["stream"]
     static var help: String {
         var text = """
             USAGE: framescope simulate SCENARIO [--strategy S] [--fps N] [--frames N] [--seed N] [--workers N]
-                                  [--clock virtual|cpu-time|real] [--stream] --out TRACE
+                                  [--clock virtual|cpu-time|real] [--trace-format F] [--stream]
+                                  --out TRACE
 
             Runs real workloads frame by frame on a simulated display: a vsync grid drives the main
             thread on virtual time (or CPU or real time), a worker pool runs background work, a
-            render-server thread composites each frame. Writes a Chrome trace and prints the frame
-            report's summary.
+            render-server thread composites each frame. Writes a trace (Chrome JSON, or Perfetto
+            protobuf) and prints the frame report's summary.
 
             OPTIONS:
               --strategy S   How the scenario does its work (default: the first listed).
@@ -36,8 +37,12 @@ enum SimulateCommand: Command {
                              lanes compete for the host's cores.
               --workers N    Background workers (default: 2 on virtual and CPU time; the core
                              count on real time).
-              --out TRACE    Where to write the trace (required).
-              --stream       Write the trace as the run goes (array form, through TraceStream),
+              --out TRACE    Where to write the trace (required). A name ending .pftrace or
+                             .perfetto-trace gets Perfetto's protobuf format.
+              --trace-format F
+                             chrome-json or perfetto, whatever TRACE's name (default: by name;
+                             chrome-json otherwise).
+              --stream       Write the trace as the run goes (through TraceStream),
                              flushed every \(ScenarioRun.streamFlushFrames) frames with progress on stderr: between
                              flushes the file is a complete trace, so a long run can be watched
                              and killed (see `framescope repair` for a kill mid-flush).
@@ -90,7 +95,13 @@ extension RunSettings {
             frames: try arguments.integer("frames", default: defaultFrames, in: 1...100_000),
             seed: UInt64(try arguments.integer("seed", default: 1, in: 0...Int.max)),
             workers: arguments.value("workers") == nil ? nil : try arguments.integer("workers", default: 1, in: 1...256),
-            clock: clock)
+            clock: clock,
+            traceFormat: try arguments.value("trace-format").map { value throws(UsageError) in
+                guard let format = TraceFormat(rawValue: value) else {
+                    throw UsageError("option '--trace-format' expects chrome-json or perfetto, got '\(value)'")
+                }
+                return format
+            })
     }
 }
 

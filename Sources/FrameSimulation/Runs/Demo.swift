@@ -18,7 +18,8 @@ public struct Demo: Sendable {
     /// The folder the traces are in.
     public var directory: String
 
-    /// Runs every scenario with every strategy, writing `DIRECTORY/SCENARIO--STRATEGY.json`.
+    /// Runs every scenario with every strategy, writing `DIRECTORY/SCENARIO--STRATEGY.json` (or
+    /// `.pftrace` when the settings choose Perfetto's format).
     /// - Parameters:
     ///   - settings: Used for every run.
     ///   - directory: Created if missing.
@@ -35,7 +36,7 @@ public struct Demo: Sendable {
         for scenario in ScenarioCatalog.all {
             for strategy in scenario.strategies {
                 progress("[\(runs.count + 1)/\(total)] \(scenario.name) --strategy \(strategy.name): \(settings.frames) frames at \(settings.refreshRate) Hz")
-                let path = (directory as NSString).appendingPathComponent("\(scenario.name)--\(strategy.name).json")
+                let path = (directory as NSString).appendingPathComponent("\(scenario.name)--\(strategy.name)\((settings.traceFormat ?? .chromeJSON).fileExtension)")
                 runs.append(try ScenarioRun.execute(scenario, strategy: strategy.name, settings: settings, tracePath: path, progress: progress))
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+public import FrameTrace
 
 /// Where a simulated run's time comes from.
 public enum SimulationClock: String, Sendable, CaseIterable {
@@ -36,10 +37,16 @@ public struct RunSettings: Sendable, Hashable {
     public var workers: Int?
     /// Where time comes from.
     public var clock: SimulationClock
+    /// The format traces are written in; `nil` for the one the trace path's ending chooses
+    /// (``FrameTrace/TraceFormat/init(path:)``). The demo names its files with this format's ending.
+    public var traceFormat: TraceFormat?
 
     /// Creates settings.
     /// - Precondition: `refreshRate` is 1 to 1,000; `frames` and `workers` at least 1.
-    public init(refreshRate: Int = 60, frames: Int = 60, seed: UInt64 = 1, workers: Int? = nil, clock: SimulationClock = .virtual) {
+    public init(
+        refreshRate: Int = 60, frames: Int = 60, seed: UInt64 = 1, workers: Int? = nil, clock: SimulationClock = .virtual,
+        traceFormat: TraceFormat? = nil
+    ) {
         precondition((1...1000).contains(refreshRate), "refreshRate must be 1-1000 Hz")
         precondition(frames >= 1 && (workers ?? 1) >= 1, "frames and workers must be at least 1")
         self.refreshRate = refreshRate
@@ -47,6 +54,7 @@ public struct RunSettings: Sendable, Hashable {
         self.seed = seed
         self.workers = workers
         self.clock = clock
+        self.traceFormat = traceFormat
     }
 
     /// The workers the run uses.

@@ -78,7 +78,7 @@ public struct ScenarioRun: Sendable {
         let loop = DisplayLoop(recorder: recorder, configuration: configuration, meter: meter)
         let stream: TraceStream?
         do {
-            stream = streaming ? try TraceStream(recorder: recorder, path: tracePath) : nil
+            stream = streaming ? try TraceStream(recorder: recorder, path: tracePath, format: settings.traceFormat) : nil
         } catch {
             throw SimulationError(.cannotWrite, error.description)
         }
@@ -106,7 +106,7 @@ public struct ScenarioRun: Sendable {
             if let stream {
                 try stream.finish()
             } else {
-                try recorder.writeTrace(to: tracePath)
+                try recorder.writeTrace(to: tracePath, format: settings.traceFormat)
             }
         } catch {
             throw SimulationError(.cannotWrite, "cannot write trace: \(error)")
