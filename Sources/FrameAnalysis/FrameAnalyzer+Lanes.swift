@@ -64,7 +64,7 @@ extension FrameAnalyzer {
             // The markers themselves may be the draws (a trace with only DrawFrame): then there
             // is no separate render lane.
             if result.contains(where: { frames[$0.frame].workStart == $0.start && frames[$0.frame].commitEnd == $0.end }) { return [] }
-        case .chromeFrames, .estimated:
+        case .chromeFrames, .frameTimeline, .estimated:
             return []
         }
         return result.sorted { ($0.frame, $0.start) < ($1.frame, $1.start) }

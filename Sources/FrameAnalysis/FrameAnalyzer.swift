@@ -387,6 +387,11 @@ public enum FrameAnalyzer {
             }
         }
         if let chrome, let found = chrome.frames(interval: interval) { return found }
+        if let found = AndroidFrameTimeline.frames(
+            trace: trace, spans: spans, processID: options.processID ?? main?.processID, interval: interval)
+        {
+            return found
+        }
         if let found = markerFrames(trace: trace, spans: spans, main: main, interval: interval, names: options.frameMarkers) {
             return found
         }

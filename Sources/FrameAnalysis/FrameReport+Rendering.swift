@@ -154,7 +154,11 @@ extension FrameReport {
             let hitch = cause.flatMap { summary.hitchNanosecondsByCause[$0] } ?? 0
             let hasDeadline = frames.contains { $0.lane(figures.lane)?.deadline != nil }
             var note = ""
+            let isAndroid = method.frameSource == .frameTimeline
             switch figures.lane {
+            case .main where isAndroid: note = "Choreographer#doFrame, due at the app's deadline"
+            case .render where isAndroid: note = "DrawFrames, due at the app's deadline"
+            case .compositor where isAndroid: note = "SurfaceFlinger, due at the expected present"
             case .main: note = hasDeadline ? "due at the next vsync" : "Chrome stage, no deadline of its own"
             case .render: note = "due at the commit deadline + P"
             case .background:

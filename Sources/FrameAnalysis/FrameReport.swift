@@ -94,6 +94,10 @@ public struct FrameReport: Sendable {
         case frameSpans = "frame-spans"
         /// Chrome's own frame accounting (`PipelineReporter`, or `BeginFrame`/`DrawFrame`/`DroppedFrame`).
         case chromeFrames = "chrome-frames"
+        /// Android's FrameTimeline (SurfaceFlinger's expected and actual surface frames, with
+        /// their jank types), lanes from the `Choreographer#doFrame` and `DrawFrames` of each
+        /// frame's token.
+        case frameTimeline = "frame-timeline"
         /// Named frame markers from other platforms (`Choreographer#doFrame`, `--frame-marker NAME`).
         case frameMarkers = "frame-markers"
         /// No frame events: frames estimated from the main thread's busy time.
@@ -109,6 +113,7 @@ public struct FrameReport: Sendable {
             switch self {
             case .frameSpans: "frame spans"
             case .chromeFrames: "Chrome frame events"
+            case .frameTimeline: "Android FrameTimeline"
             case .frameMarkers: "frame markers"
             case .estimated: "estimated frames"
             }
@@ -118,6 +123,7 @@ public struct FrameReport: Sendable {
             switch self {
             case .frameSpans: "framescope frame spans"
             case .chromeFrames: "Chrome frame events"
+            case .frameTimeline: "Android FrameTimeline (SurfaceFlinger's expected and actual frames)"
             case .frameMarkers: "frame markers"
             case .estimated: "estimated from main-thread work (no frame events in the trace)"
             }

@@ -240,6 +240,8 @@ extension FrameAnalyzer {
         var needs = found.needs
         var laneThreads: LaneThreads = [:]
         if let main { laneThreads[.main] = [main] }
+        // FrameTimeline says why each frame was late; its holds are the app slices it names.
+        if found.source == .frameTimeline { return found.fallbackHolds }
         if found.source == .chromeFrames {
             guard !needs.isEmpty else { return [:] }
             // Long tasks on the main thread hold the main lane too.

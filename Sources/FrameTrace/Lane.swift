@@ -63,8 +63,10 @@ public enum Lane: String, Sendable, Hashable, CaseIterable, Comparable {
 ///
 /// `commit` is a frame held by main-thread work (its own commit, or an earlier frame's still
 /// running); `render` one held by render-server work (offscreen passes, masks, blending);
-/// `compositor`, `raster` and `gpu` one held by Chrome's stages in those lanes; `unknown` a late
-/// frame whose trace does not say which lane made it late.
+/// `compositor`, `raster` and `gpu` one held by Chrome's stages in those lanes (`compositor` also
+/// Android's SurfaceFlinger missing its CPU or GPU deadline); `display-hal`, `buffer-stuffing`
+/// and `prediction-error` are Android FrameTimeline's jank types outside the app and the
+/// compositor; `unknown` a late frame whose trace does not say which lane made it late.
 public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The frame was on time.
     case none
@@ -78,6 +80,14 @@ public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
     case raster
     /// Chrome's GPU/viz stages held the frame.
     case gpu
+    /// Android: the display HAL presented the frame late (FrameTimeline's `Display HAL`).
+    case displayHAL = "display-hal"
+    /// Android: the app was on time, but its buffer queued behind an earlier one
+    /// (FrameTimeline's `Buffer Stuffing`).
+    case bufferStuffing = "buffer-stuffing"
+    /// Android: the vsync prediction the frame was scheduled against was wrong
+    /// (FrameTimeline's `Prediction Error`).
+    case predictionError = "prediction-error"
     /// The frame was late, but the trace does not say where: a frame Chrome dropped without
     /// recording its stages (the older `DroppedFrame` events), or with no lane busy at its
     /// deadline and no stage longer than its typical duration.
@@ -89,7 +99,7 @@ public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The lane this cause belongs to (`nil` for ``none`` and ``unknown``).
     public var lane: Lane? {
         switch self {
-        case .none, .unknown: nil
+        case .none, .unknown, .displayHAL, .bufferStuffing, .predictionError: nil
         case .commit: .main
         case .render: .render
         case .compositor: .compositor
@@ -110,7 +120,10 @@ public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
         case .compositor: 3
         case .raster: 4
         case .gpu: 5
-        case .unknown: 6
+        case .displayHAL: 6
+        case .bufferStuffing: 7
+        case .predictionError: 8
+        case .unknown: 9
         }
     }
 }

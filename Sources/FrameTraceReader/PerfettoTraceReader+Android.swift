@@ -1,13 +1,16 @@
 @_spi(FramescopeInternals) import FrameTrace
 
 extension PerfettoTraceReader {
-    /// How SurfaceFlinger's FrameTimeline reads: each expected and actual frame, display (in
-    /// SurfaceFlinger's process) or surface (in the app's), becomes a slice named after its
-    /// timeline, `Expected Timeline` or `Actual Timeline` (``FrameTrace/FrameContract/Timeline``'s
-    /// names, the ones Perfetto's UI gives these tracks), with a child slice named by the frame's
-    /// token, as trace processor names it. A `FrameEnd` with the same cookie ends both. The
-    /// outer slice carries the frame's fields as arguments under the names and with the strings
-    /// trace processor uses (``Key``), so `Jank type` reads `App Deadline Missed, Buffer Stuffing`.
+    /// How SurfaceFlinger's FrameTimeline reads, as trace processor reads it (its
+    /// `FrameTimelineEventParser`, whose diff tests the reader's tests reproduce): events are
+    /// taken in time order; each expected and actual frame, display (in SurfaceFlinger's process)
+    /// or surface (in the app's), becomes a slice named after its timeline, `Expected Timeline` or
+    /// `Actual Timeline` (``FrameTrace/FrameContract/Timeline``'s names, the ones Perfetto's UI
+    /// gives these tracks), holding a child slice named by the frame's token as trace processor
+    /// names it; a `FrameEnd` with the frame's cookie ends both. A second expected surface frame
+    /// for the same process and token is dropped, as trace processor drops it. The outer slice
+    /// carries the frame's fields as arguments under trace processor's names, with its strings
+    /// (``Key``): `Jank type` reads `App Deadline Missed, Buffer Stuffing`.
     public enum FrameTimeline {
         /// Argument keys of FrameTimeline slices.
         public enum Key {
@@ -20,23 +23,29 @@ extension PerfettoTraceReader {
             public static let jankType = "Jank type"
             public static let jankSeverityType = "Jank severity type"
             public static let predictionType = "Prediction type"
+            public static let jankTag = "Jank tag"
             public static let isBuffer = "Is Buffer?"
         }
 
-        /// `JankType` bits and trace processor's string for each, in the order it joins them.
-        public static let jankTypes: [(bit: UInt64, name: String)] = [
-            (1, "None"),
-            (2, "SurfaceFlinger Scheduling"),
-            (4, "Prediction Error"),
-            (8, "Display HAL"),
-            (16, "SurfaceFlinger CPU Deadline Missed"),
-            (32, "SurfaceFlinger GPU Deadline Missed"),
-            (64, "App Deadline Missed"),
-            (128, "Buffer Stuffing"),
-            (256, "Unknown Jank"),
-            (512, "SurfaceFlinger Stuffing"),
-            (1024, "Dropped Frame"),
+        /// `JankType` bits, named as trace processor names them, in the order it joins them.
+        public static let jankBits: [(bit: UInt64, name: String)] = [
+            (2, "SurfaceFlinger Scheduling"), (4, "Prediction Error"), (8, "Display HAL"),
+            (16, "SurfaceFlinger CPU Deadline Missed"), (32, "SurfaceFlinger GPU Deadline Missed"),
+            (64, "App Deadline Missed"), (4096, "App Resynced Jitter"), (128, "Buffer Stuffing"), (256, "Unknown Jank"),
+            (512, "SurfaceFlinger Stuffing"), (1024, "Dropped Frame"), (2048, "Non Animating"), (8192, "Display not ON"),
         ]
+        static let jankNone: UInt64 = 1
+        static let appDeadlineMissed: UInt64 = 64
+        static let bufferStuffing: UInt64 = 128
+        static let unknownJank: UInt64 = 256
+        static let surfaceFlingerStuffing: UInt64 = 512
+        static let droppedFrame: UInt64 = 1024
+        static let nonAnimating: UInt64 = 2048
+        static let appResyncedJitter: UInt64 = 4096
+        static let displayNotOn: UInt64 = 8192
+        /// The bits that make a display frame janky: SurfaceFlinger's and the display's.
+        static let displayJankBits: UInt64 = 2 | 4 | 8 | 16 | 32
+        static let presentDropped: UInt64 = 4
 
         /// `PresentType` by value.
         public static let presentTypes = ["Unspecified Present", "On-time Present", "Late Present", "Early Present", "Dropped Frame", "Unknown Present"]
@@ -45,12 +54,49 @@ extension PerfettoTraceReader {
         /// `JankSeverityType` by value.
         public static let jankSeverityTypes = ["Unknown", "None", "Partial", "Full"]
 
-        /// The `Jank type` string for a bit set: the names of its bits joined by `, `.
+        /// The `Jank type` string: `Unspecified` for 0, `None` for exactly 1, else the names of
+        /// the set bits joined by `, ` (bits trace processor does not name add nothing).
         public static func jankTypeName(_ bits: UInt64) -> String {
             if bits == 0 { return "Unspecified" }
-            let names = jankTypes.filter { bits & $0.bit != 0 }.map(\.name)
-            let unknown = bits & ~jankTypes.reduce(0) { $0 | $1.bit }
-            return (names + (unknown != 0 ? ["0x" + String(unknown, radix: 16)] : [])).joined(separator: ", ")
+            if bits == jankNone { return "None" }
+            return jankBits.filter { bits & $0.bit != 0 }.map(\.name).joined(separator: ", ")
+        }
+
+        static func isDisplayJanky(_ bits: UInt64) -> Bool {
+            guard ![0, jankNone, nonAnimating, displayNotOn].contains(bits) else { return false }
+            return bits & displayJankBits != 0
+        }
+
+        static func isSurfaceJanky(_ bits: UInt64) -> Bool {
+            guard ![0, jankNone, nonAnimating, displayNotOn].contains(bits) else { return false }
+            return bits & (appDeadlineMissed | appResyncedJitter | unknownJank) != 0
+        }
+
+        /// trace processor's `Jank tag` of a display frame.
+        static func displayJankTag(_ bits: UInt64) -> String {
+            if bits == 0 { return "Unspecified" }
+            if isDisplayJanky(bits) { return "Self Jank" }
+            switch bits {
+            case surfaceFlingerStuffing: return "SurfaceFlinger Stuffing"
+            case droppedFrame: return "Dropped Frame"
+            case nonAnimating: return "Non Animating"
+            case displayNotOn: return "Display not ON"
+            default: return "No Jank"
+            }
+        }
+
+        /// trace processor's `Jank tag` of a surface frame.
+        static func surfaceJankTag(_ bits: UInt64, present: UInt64?) -> String {
+            if bits == 0 { return "Unspecified" }
+            if isSurfaceJanky(bits) { return "Self Jank" }
+            if isDisplayJanky(bits) { return "Other Jank" }
+            if bits == bufferStuffing { return "Buffer Stuffing" }
+            if present == presentDropped { return "Dropped Frame" }
+            switch bits {
+            case nonAnimating: return "Non Animating"
+            case displayNotOn: return "Display not ON"
+            default: return "No Jank"
+            }
         }
     }
 }
@@ -178,9 +224,9 @@ extension PerfettoParser {
 
     // MARK: - FrameTimeline
 
+    /// Keeps a FrameTimeline event for ``placeFrameTimeline()``, which takes them in time order.
     mutating func parseFrameTimeline(_ input: ProtobufInput, timestamp: Int64, offset: Int) throws(TraceReadError) {
         var input = input
-        typealias Keys = PerfettoTraceReader.FrameTimeline.Key
         while let (field, type) = try input.nextField() {
             guard type == .lengthDelimited, (1...5).contains(field) else {
                 try input.skip(type)
@@ -188,86 +234,126 @@ extension PerfettoParser {
                 continue
             }
             var message = try input.message()
-            var values: [Int: UInt64] = [:]
-            var layer: String?
+            var event = FrameTimelineEvent(kind: field, timestamp: timestamp, offset: offset)
+            let isSurface = field == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart || field == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
             while let (inner, innerType) = try message.nextField() {
                 if innerType == .varint {
-                    values[inner] = try message.varint()
-                } else if innerType == .lengthDelimited, inner == 5, field == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart
-                    || field == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
-                {
-                    layer = try message.string()
+                    event.values[inner] = try message.varint()
+                } else if innerType == .lengthDelimited, inner == 5, isSurface {
+                    event.layer = try message.string()
                 } else {
                     try message.skip(innerType)
                 }
             }
+            frameTimelineEvents.append(event)
+        }
+    }
+
+    /// The FrameTimeline events as slices, in time order (file order on ties), as trace
+    /// processor's sorter hands them to its parser.
+    mutating func placeFrameTimeline() {
+        guard !frameTimelineEvents.isEmpty else { return }
+        typealias Timeline = PerfettoTraceReader.FrameTimeline
+        typealias Keys = Timeline.Key
+        let ordered = frameTimelineEvents.indices.sorted {
+            (frameTimelineEvents[$0].timestamp, $0) < (frameTimelineEvents[$1].timestamp, $1)
+        }
+        var open: [Int64: (begin: Int, inner: Int)?] = [:]  // nil: a dropped duplicate's cookie
+        var expectedTokens: Set<[Int64]> = []
+        let category = symbols.intern(FrameContract.Timeline.category)
+        let expectedName = symbols.intern(String(describing: FrameContract.Timeline.expectedTrack))
+        let actualName = symbols.intern(String(describing: FrameContract.Timeline.actualTrack))
+        for index in ordered {
+            let event = frameTimelineEvents[index]
+            let values = event.values
             let cookie = Int64(bitPattern: values[PerfettoSchema.FrameTimeline.cookie] ?? 0)
-            if field == PerfettoSchema.FrameTimeline.frameEnd {
-                guard let open = frameTimelineOpen.removeValue(forKey: cookie) else {
-                    log.add(.unmatchedAsync, nil, "packet at byte \(offset): FrameTimeline end for cookie \(cookie) ends no frame")
+            if event.kind == PerfettoSchema.FrameTimeline.frameEnd {
+                guard let entry = open.removeValue(forKey: cookie) else {
+                    log.add(.unmatchedAsync, nil, "packet at byte \(event.offset): FrameTimeline end for cookie \(cookie) ends no frame")
                     continue
                 }
-                let end = max(timestamp, events[open.begin].timestamp)
-                for position in [open.inner, open.begin] {
-                    var event = events[position]
-                    event.phase = .asyncEnd
-                    event.timestamp = end
-                    event.arguments = 0
-                    events.append(event)
+                guard let slice = entry else { continue }
+                let end = max(event.timestamp, events[slice.begin].timestamp)
+                for position in [slice.inner, slice.begin] {
+                    var ending = events[position]
+                    ending.phase = .asyncEnd
+                    ending.timestamp = end
+                    ending.arguments = 0
+                    events.append(ending)
                 }
                 continue
             }
             let token = Int64(bitPattern: values[PerfettoSchema.FrameTimeline.token] ?? 0)
-            let isSurface = field == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart || field == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
-            let isActual = field == PerfettoSchema.FrameTimeline.actualDisplayFrameStart || field == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
+            let isSurface = event.kind == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart
+                || event.kind == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
+            let isActual = event.kind == PerfettoSchema.FrameTimeline.actualDisplayFrameStart
+                || event.kind == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
             let pid = Int64(Int32(truncatingIfNeeded: values[isSurface ? 4 : 3] ?? 0))
-            // Field numbers of the actual frames' outcome fields: display frames, then surface frames.
-            let (present, onTime, gpu, jank, prediction, severity) = isSurface ? (6, 7, 8, 9, 10, 12) : (4, 5, 6, 7, 8, 9)
-            var arguments: [Argument] = []
-            if isSurface {
-                arguments.append(Argument(Keys.surfaceFrameToken, .int(token)))
-                arguments.append(Argument(Keys.displayFrameToken, .int(Int64(bitPattern: values[3] ?? 0))))
-                if let layer { arguments.append(Argument(Keys.layerName, .string(layer))) }
-            } else {
-                arguments.append(Argument(Keys.displayFrameToken, .int(token)))
+            if event.kind == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart {
+                open[cookie] = .some(nil)
+                guard expectedTokens.insert([pid, token]).inserted else { continue }
             }
+            var arguments: [Argument] = []
+            if isSurface { arguments.append(Argument(Keys.surfaceFrameToken, .int(token))) }
+            arguments.append(Argument(Keys.displayFrameToken, .int(isSurface ? Int64(bitPattern: values[3] ?? 0) : token)))
+            if isSurface, let layer = event.layer { arguments.append(Argument(Keys.layerName, .string(layer))) }
             if isActual {
+                // Outcome fields: display frames number them 4-9, surface frames 6-12.
+                let (present, onTime, gpu, jank, prediction, severity) = isSurface ? (6, 7, 8, 9, 10, 12) : (4, 5, 6, 7, 8, 9)
                 func name(_ table: [String], _ raw: UInt64?) -> String {
-                    guard let raw else { return table[0] }
-                    return raw < UInt64(table.count) ? table[Int(raw)] : "\(raw)"
+                    guard let raw, raw > 0, raw < UInt64(table.count) else { return table[0] }
+                    return table[Int(raw)]
                 }
-                arguments.append(Argument(Keys.presentType, .string(name(PerfettoTraceReader.FrameTimeline.presentTypes, values[present]))))
+                let bits = values[jank] ?? 0
+                let presentType = values[present].flatMap { (1...5).contains($0) ? $0 : nil }
+                arguments.append(Argument(Keys.presentType, .string(name(Timeline.presentTypes, presentType))))
                 arguments.append(Argument(Keys.onTimeFinish, .int((values[onTime] ?? 0) != 0 ? 1 : 0)))
                 arguments.append(Argument(Keys.gpuComposition, .int((values[gpu] ?? 0) != 0 ? 1 : 0)))
-                arguments.append(Argument(Keys.jankType, .string(PerfettoTraceReader.FrameTimeline.jankTypeName(values[jank] ?? 0))))
-                if let raw = values[severity] {
-                    arguments.append(Argument(Keys.jankSeverityType, .string(name(PerfettoTraceReader.FrameTimeline.jankSeverityTypes, raw))))
+                arguments.append(Argument(Keys.jankType, .string(Timeline.jankTypeName(bits))))
+                let severityName = values[severity].map { $0 < UInt64(Timeline.jankSeverityTypes.count) ? Timeline.jankSeverityTypes[Int($0)] : "Unknown" }
+                arguments.append(Argument(Keys.jankSeverityType, .string(severityName ?? (bits == Timeline.jankNone ? "None" : "Unknown"))))
+                arguments.append(Argument(Keys.predictionType, .string(name(Timeline.predictionTypes, values[prediction]))))
+                let tag = isSurface ? Timeline.surfaceJankTag(bits, present: presentType) : Timeline.displayJankTag(bits)
+                arguments.append(Argument(Keys.jankTag, .string(tag)))
+                if isSurface {
+                    arguments.append(Argument(Keys.isBuffer, .string(values[11].map { $0 != 0 ? "Yes" : "No" } ?? "Unspecified")))
                 }
-                arguments.append(Argument(Keys.predictionType, .string(name(PerfettoTraceReader.FrameTimeline.predictionTypes, values[prediction]))))
-                if isSurface, let raw = values[11] { arguments.append(Argument(Keys.isBuffer, .int(raw != 0 ? 1 : 0))) }
             }
             arguments = arguments.filter { keeps($0.key) }
             let owner = ThreadKey(processID: pid, threadID: 0)
             if processes[pid] == nil { processes[pid] = TraceProcess(processID: pid) }
             let id = nextAsyncID
             nextAsyncID += 1
-            let category = symbols.intern(FrameContract.Timeline.category)
-            let trackName = symbols.intern(String(describing: isActual ? FrameContract.Timeline.actualTrack : FrameContract.Timeline.expectedTrack))
             let begin = events.count
             events.append(
-                TraceEvent(phase: .asyncBegin, name: trackName, category: category, thread: owner, timestamp: timestamp, id: id,
-                           arguments: addArguments(arguments)))
+                TraceEvent(phase: .asyncBegin, name: isActual ? actualName : expectedName, category: category, thread: owner,
+                           timestamp: event.timestamp, id: id, arguments: addArguments(arguments)))
             events.append(
-                TraceEvent(phase: .asyncBegin, name: symbols.intern(String(token)), category: category, thread: owner, timestamp: timestamp, id: id))
-            if let earlier = frameTimelineOpen[cookie] {
-                log.add(.unmatchedAsync, nil, "packet at byte \(offset): FrameTimeline cookie \(cookie) starts a frame while one is open; the earlier frame has no end")
-                _ = earlier
+                TraceEvent(phase: .asyncBegin, name: symbols.intern(String(token)), category: category, thread: owner,
+                           timestamp: event.timestamp, id: id))
+            if case .some(.some) = open[cookie] {
+                log.add(.unmatchedAsync, nil, "packet at byte \(event.offset): FrameTimeline cookie \(cookie) starts a frame while another is open; the earlier one never ends")
             }
-            frameTimelineOpen[cookie] = (begin, begin + 1)
+            open[cookie] = (begin, begin + 1)
+        }
+        frameTimelineEvents = []
+        for (cookie, entry) in open.sorted(by: { $0.key < $1.key }) {
+            guard let slice = entry else { continue }
+            log.add(.unmatchedAsync, nil, "FrameTimeline frame \(quoted(symbols[events[slice.inner].name])) (cookie \(cookie)) never ends")
         }
     }
 
     private func keeps(_ key: String) -> Bool { argumentKeys?.matches(key) ?? true }
+}
+
+/// One FrameTimeline event as read: its kind (the `FrameTimelineEvent` field), time, varint
+/// fields by number, and layer name.
+struct FrameTimelineEvent {
+    var kind: Int
+    var timestamp: Int64
+    var offset: Int
+    var values: [Int: UInt64] = [:]
+    var layer: String?
 }
 
 /// An atrace async slice's identity: its process, named track (G/H), name and cookie.

@@ -145,14 +145,27 @@ struct PerfettoParser {
 
     mutating func parseTrace() throws(TraceReadError) {
         var input = ProtobufInput(buffer)
-        while let (field, type) = try input.nextField() {
-            guard field == PerfettoSchema.Trace.packet, type == .lengthDelimited else {
-                try input.skip(type)
-                skippedFields["Trace field \(field)", default: 0] += 1
-                continue
-            }
+        var packets = 0
+        while true {
+            // Running out of the file between or inside a packet's key and length is a file cut
+            // off mid-write (a killed TraceStream): the packets before it are whole, and read.
             let packetStart = input.position
-            var packet = try input.message()
+            var packet: ProtobufInput
+            do throws(TraceReadError) {
+                guard let (field, type) = try input.nextField() else { break }
+                guard field == PerfettoSchema.Trace.packet, type == .lengthDelimited else {
+                    try input.skip(type)
+                    skippedFields["Trace field \(field)", default: 0] += 1
+                    continue
+                }
+                packet = try input.message()
+            } catch where error.code == .unexpectedEnd {
+                log.add(
+                    .truncated, nil,
+                    "the input ends inside the packet that starts at byte \(packetStart) (\(error.message)); the \(packets) packet\(packets == 1 ? "" : "s") before it \(packets == 1 ? "was" : "were") read")
+                break
+            }
+            packets += 1
             try parsePacket(&packet, offset: packetStart)
         }
     }
@@ -484,9 +497,7 @@ struct PerfettoParser {
     mutating func finish() -> Trace {
         placeDeferredEvents()
         pairLanes()
-        for (cookie, open) in frameTimelineOpen.sorted(by: { $0.value.begin < $1.value.begin }) {
-            log.add(.unmatchedAsync, nil, "FrameTimeline frame \(quoted(symbols[events[open.inner].name])) (cookie \(cookie)) never ends")
-        }
+        placeFrameTimeline()
         settleFlows()
         attributeProcessEvents()
         for (what, count) in skippedFields.sorted(by: { $0.key < $1.key }) {
@@ -516,8 +527,8 @@ struct PerfettoParser {
     var atraceLanes: [Int64: Int] = [:]
     /// Open atrace async slices by identity: their ids, innermost last.
     var atraceAsync: [AtraceAsyncKey: [UInt64]] = [:]
-    /// FrameTimeline frames started and not yet ended, by cookie: the positions of their two begins.
-    var frameTimelineOpen: [Int64: (begin: Int, inner: Int)] = [:]
+    /// FrameTimeline events, placed in time order once every packet is read.
+    var frameTimelineEvents: [FrameTimelineEvent] = []
 }
 
 /// Interned values by iid: dense for the small ids producers use, a dictionary past them, so a

@@ -26,17 +26,23 @@ struct ProtobufInput {
     private(set) var position: Int
     /// The end of the current message (exclusive).
     let end: Int
+    /// Whether this cursor is the whole file's: only running out there is the file being cut
+    /// off (``TraceReadError/Code/unexpectedEnd``); running out of a nested message whose length
+    /// was all there is a malformed message (``TraceReadError/Code/invalidProtobuf``).
+    let isWholeFile: Bool
 
     init(_ buffer: UnsafeBufferPointer<UInt8>) {
         self.buffer = buffer
         self.position = 0
         self.end = buffer.count
+        self.isWholeFile = true
     }
 
     private init(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
         self.buffer = buffer
         self.position = start
         self.end = end
+        self.isWholeFile = false
     }
 
     var isAtEnd: Bool { position >= end }
@@ -75,22 +81,23 @@ struct ProtobufInput {
         var shift: UInt64 = 0
         while true {
             guard position < end else {
-                throw Self.error("a varint runs past the end of its message", at: start, end: end == buffer.count)
+                throw Self.error("a varint runs past the end of its message", at: start, end: isWholeFile)
             }
             let byte = buffer[position]
             position += 1
+            // The tenth byte holds the 64th bit only: more, or a continuation, is an eleventh byte
+            // or a value past 64 bits.
             if shift == 63, byte > 1 {
-                throw Self.error("a varint is longer than 64 bits", at: start)
+                throw Self.error("a varint is longer than ten bytes (64 bits)", at: start)
             }
             result |= UInt64(byte & 0x7F) << shift
             if byte < 0x80 { return result }
             shift += 7
-            if shift > 63 { throw Self.error("a varint is longer than ten bytes", at: start) }
         }
     }
 
     mutating func fixed64() throws(TraceReadError) -> UInt64 {
-        guard end - position >= 8 else { throw Self.error("a 64-bit field runs past the end of its message", at: position, end: end == buffer.count) }
+        guard end - position >= 8 else { throw Self.error("a 64-bit field runs past the end of its message", at: position, end: isWholeFile) }
         var value: UInt64 = 0
         for index in 0..<8 { value |= UInt64(buffer[position + index]) << (8 * UInt64(index)) }
         position += 8
@@ -98,7 +105,7 @@ struct ProtobufInput {
     }
 
     mutating func fixed32() throws(TraceReadError) -> UInt32 {
-        guard end - position >= 4 else { throw Self.error("a 32-bit field runs past the end of its message", at: position, end: end == buffer.count) }
+        guard end - position >= 4 else { throw Self.error("a 32-bit field runs past the end of its message", at: position, end: isWholeFile) }
         var value: UInt32 = 0
         for index in 0..<4 { value |= UInt32(buffer[position + index]) << (8 * UInt32(index)) }
         position += 4
@@ -111,10 +118,9 @@ struct ProtobufInput {
         let start = position
         let length = try varint()
         guard length <= UInt64(end - position) else {
-            let whole = end == buffer.count
             throw Self.error(
-                "a length of \(length) bytes runs past the end of its \(whole ? "file" : "message") (\(end - position) bytes left)",
-                at: start, end: whole)
+                "a length of \(length) bytes runs past the end of its \(isWholeFile ? "file" : "message") (\(end - position) bytes left)",
+                at: start, end: isWholeFile)
         }
         let range = position..<(position + Int(length))
         position = range.upperBound

@@ -1,0 +1,1965 @@
+#!/usr/bin/env python3
+"""Writes the Perfetto protobuf fixtures the Swift reader tests read, each with what a correct
+reader must produce (deterministic: the same bytes on every run, no inputs, no clock, no network).
+
+    python3 tools/make_perfetto_fixtures.py            # writes Tests/FrameTraceTests/Fixtures/perfetto/
+    python3 tools/make_perfetto_fixtures.py --check    # regenerates into a temporary folder and exits 1,
+                                                       # naming each file, if a committed one differs
+    python3 tools/make_perfetto_fixtures.py --out DIR  # writes somewhere else
+
+Needs `pip install perfetto protobuf` (the `perfetto` package's perfetto_trace_pb2 builds the
+TrackEvent, ftrace and ProcessTree packets). SurfaceFlinger's FrameTimelineEvent (TracePacket
+field 76) is not in that module: it is encoded here from its field numbers, checked against
+protos/perfetto/trace/android/frame_timeline_event.proto, and decoded back through a descriptor
+built from the same numbers before anything is written.
+
+Every `X.pftrace` has an `X.expected.json` written from the same data: what the reader must
+produce, times in integer nanoseconds as they are in the file (TracePacket.timestamp; nothing is
+rebased). Track uuids and flow ids are decimal strings, and so are times past 2^53 (JSON numbers
+that large are not exact everywhere). Each expected file says what its keys mean in its `schema`
+member; `args` is an event's arguments as Chrome's JSON writes them, `arguments` the same as
+framescope's Trace holds them.
+
+Before writing, the script checks its own output: every file but the broken ones decodes with
+perfetto_trace_pb2 (deep-nesting is well-formed but deeper than upb allows); a recursion-free wire
+walker, reading as framescope's ProtobufInput does, finds each broken file's error at the offset
+its expected file names; and a Python port of trace processor's FrameTimeline parser must give
+the frame_timeline_events diff test's rows exactly (it then makes the other FrameTimeline rows).
+
+Fixtures (named after the case they test):
+- track-event-basics: TrackDescriptors (process, two threads, a counter), nested slices, an
+  instant, interned names/categories/annotation names/string values on two sequences that reuse
+  the same iids for different strings, an incremental-state reset that redefines iids, two packets
+  on a never-cleared sequence that need incremental state (dropped, counted), int and double
+  counter values, two flows across threads, every debug annotation kind, and four TracePacket
+  fields of unknown numbers (one per wire type) that must be skipped.
+- chrome-pipeline-reporter: a renderer's PipelineReporter slices with the typed
+  chrome_frame_reporter argument on unnamed process-scoped async tracks (as Chrome's
+  perfetto::Track(id) writes them), with nested stage slices.
+- atrace-android-app: an app's ftrace print (atrace) events with a process_tree, and a
+  sched_switch that must be skipped and counted.
+- frame-timeline-events / frame-timeline-metric: the inputs of Perfetto's trace processor diff
+  tests for FrameTimeline, reproduced event for event; the expected rows are the first test's
+  rows, and the second's metric figures with the rows the parser makes.
+- android-app-frames: one app's eight frames with atrace doFrame/DrawFrames slices and
+  FrameTimeline surface and display frames for the same tokens, one frame per jank kind.
+- truncated-last-packet, varint-too-long, length-beyond-file, deep-nesting, undefined-iid,
+  huge-timestamp: hostile bytes, written by hand, with the error or diagnostic and its byte offset.
+
+The fixtures are generated, never edited by hand: change this script and run it again.
+"""
+import argparse
+import filecmp
+import hashlib
+import json
+import os
+import sys
+import tempfile
+
+from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_OUT = os.path.join(ROOT, "Tests", "FrameTraceTests", "Fixtures", "perfetto")
+GENERATOR = "tools/make_perfetto_fixtures.py"
+
+SEQ_INCREMENTAL_STATE_CLEARED = 1
+SEQ_NEEDS_INCREMENTAL_STATE = 2
+SLICE_BEGIN, SLICE_END, INSTANT, COUNTER = 1, 2, 3, 4
+
+# ---------------------------------------------------------------------------------------------
+# Protobuf wire format, by hand (for FrameTimeline, unknown fields and the hostile files).
+# ---------------------------------------------------------------------------------------------
+VARINT, FIXED64, LEN, FIXED32 = 0, 1, 2, 5
+
+
+def varint(value):
+    """The varint bytes of a value; negative int64 values take ten bytes (two's complement)."""
+    if value < 0:
+        value += 1 << 64
+    assert 0 <= value < 1 << 64
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def key(field, wire_type):
+    return varint((field << 3) | wire_type)
+
+
+def f_varint(field, value):
+    return key(field, VARINT) + varint(value)
+
+
+def f_len(field, data):
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return key(field, LEN) + varint(len(data)) + data
+
+
+def f_fixed64(field, value):
+    return key(field, FIXED64) + value.to_bytes(8, "little")
+
+
+def f_fixed32(field, value):
+    return key(field, FIXED32) + value.to_bytes(4, "little")
+
+
+def u64(value):
+    """A uint64 as the expected files write it: a decimal string (JSON numbers past 2^53 are lossy)."""
+    return str(value)
+
+
+class TraceFile:
+    """A trace being assembled: each packet's bytes, framed as `Trace.packet` (field 1)."""
+
+    def __init__(self):
+        self.packets = []  # (label, bytes)
+
+    def add(self, packet, label=None, before=b"", after=b""):
+        body = packet if isinstance(packet, bytes) else packet.SerializeToString(deterministic=True)
+        self.packets.append((label, before + body + after))
+        return len(self.packets) - 1
+
+    def build(self):
+        """The file's bytes and, per packet, where its key, length and payload start."""
+        out = bytearray()
+        layout = []
+        for label, body in self.packets:
+            tag_offset = len(out)
+            out += key(1, LEN)
+            length_offset = len(out)
+            out += varint(len(body))
+            payload_offset = len(out)
+            out += body
+            layout.append({"label": label, "tag_offset": tag_offset, "length_offset": length_offset,
+                           "payload_offset": payload_offset, "length": len(body)})
+        return bytes(out), layout
+
+
+def packet(ts=None, seq=None, flags=None, first=False):
+    p = pb.TracePacket()
+    if ts is not None:
+        p.timestamp = ts
+    if seq is not None:
+        p.trusted_packet_sequence_id = seq
+    if flags is not None:
+        p.sequence_flags = flags
+    if first:
+        p.first_packet_on_sequence = True
+    return p
+
+
+def intern(p, names=(), categories=(), annotation_names=(), string_values=()):
+    for iid, name in names:
+        e = p.interned_data.event_names.add()
+        e.iid, e.name = iid, name
+    for iid, name in categories:
+        e = p.interned_data.event_categories.add()
+        e.iid, e.name = iid, name
+    for iid, name in annotation_names:
+        e = p.interned_data.debug_annotation_names.add()
+        e.iid, e.name = iid, name
+    for iid, value in string_values:
+        e = p.interned_data.debug_annotation_string_values.add()
+        e.iid, e.str = iid, value.encode("utf-8")
+
+
+def track_event(p, type_, track, name_iid=None, name=None, category_iids=(), categories=(),
+                flow_ids=(), terminating_flow_ids=()):
+    e = p.track_event
+    e.type = type_
+    e.track_uuid = track
+    if name_iid is not None:
+        e.name_iid = name_iid
+    if name is not None:
+        e.name = name
+    e.category_iids.extend(category_iids)
+    e.categories.extend(categories)
+    e.flow_ids.extend(flow_ids)
+    e.terminating_flow_ids.extend(terminating_flow_ids)
+    return e
+
+
+def ann(parent, name_iid=None, name=None, **value):
+    """Adds a DebugAnnotation to a repeated field; value is one of int_value, uint_value, ..."""
+    a = parent.add()
+    if name_iid is not None:
+        a.name_iid = name_iid
+    if name is not None:
+        a.name = name
+    for field, v in value.items():
+        setattr(a, field, v)
+    return a
+
+
+def model_arguments(args):
+    """`args` as framescope's Trace holds them, by the JSON reader's rule: scalars and arrays under
+    their key; an object's members under "outer.inner" (one level: a member that is itself an
+    object or array stays whole)."""
+    out = []
+    for k, v in args.items():
+        if isinstance(v, dict):
+            out += [[f"{k}.{ik}", iv] for ik, iv in v.items()]
+        else:
+            out.append([k, v])
+    return out
+
+
+def add_model_arguments(node):
+    """Adds `arguments` after every event's `args` in an expected document."""
+    if isinstance(node, list):
+        return [add_model_arguments(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for k, v in node.items():
+        out[k] = add_model_arguments(v)
+        if k == "args" and isinstance(v, dict) and "ts" in node:
+            out["arguments"] = model_arguments(v)
+    return out
+
+
+def file_facts(data):
+    return {"file_size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+# ---------------------------------------------------------------------------------------------
+# a. track-event-basics
+# ---------------------------------------------------------------------------------------------
+PID = 1234
+MAIN_TID, WORKER_TID = 1234, 1240
+PROC_UUID, MAIN_UUID, WORKER_UUID, COUNTER_UUID = 100, 101, 102, 103
+FLOW_A = 1001
+FLOW_B = (1 << 63) + 7  # a fixed64 flow id past Int64.max
+
+
+def track_event_basics():
+    t = TraceFile()
+    unknown = []  # TracePacket fields of numbers Perfetto does not define, one per wire type
+
+    # Sequence 1: the main thread's writer.
+    p = packet(ts=1_000_000, seq=1, flags=SEQ_INCREMENTAL_STATE_CLEARED, first=True)
+    p.track_descriptor.uuid = PROC_UUID
+    p.track_descriptor.process.pid = PID
+    p.track_descriptor.process.process_name = "framescope-demo"
+    t.add(p, "process track")
+    p = packet(ts=1_000_000, seq=1)
+    p.track_descriptor.uuid = MAIN_UUID
+    p.track_descriptor.parent_uuid = PROC_UUID
+    p.track_descriptor.thread.pid = PID
+    p.track_descriptor.thread.tid = MAIN_TID
+    p.track_descriptor.thread.thread_name = "main"
+    t.add(p, "main thread track")
+    p = packet(ts=1_000_000, seq=1)
+    p.track_descriptor.uuid = COUNTER_UUID
+    p.track_descriptor.parent_uuid = PROC_UUID
+    p.track_descriptor.name = "decode queue depth"
+    p.track_descriptor.counter.SetInParent()
+    t.add(p, "counter track")
+
+    # frame: every scalar annotation kind; iids 1..9 name the annotations on this sequence.
+    p = packet(ts=1_000_000, seq=1, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    e = track_event(p, SLICE_BEGIN, MAIN_UUID, name_iid=1, category_iids=[1])
+    ann(e.debug_annotations, name_iid=1, int_value=7)
+    ann(e.debug_annotations, name_iid=2, bool_value=True)
+    ann(e.debug_annotations, name_iid=3, double_value=0.5)
+    ann(e.debug_annotations, name_iid=4, string_value="first")
+    ann(e.debug_annotations, name_iid=5, uint_value=42)
+    ann(e.debug_annotations, name_iid=6, pointer_value=0xDEADBEEF)
+    ann(e.debug_annotations, name_iid=7, int_value=-3)
+    ann(e.debug_annotations, name_iid=8, string_value_iid=1)
+    ann(e.debug_annotations, name_iid=9, legacy_json_value='{"a":[1,2]}')
+    ann(e.debug_annotations, name="plain", int_value=5)
+    intern(p, names=[(1, "frame")], categories=[(1, "frame")],
+           annotation_names=[(1, "index"), (2, "ok"), (3, "ratio"), (4, "label"), (5, "count"), (6, "ptr"),
+                             (7, "delta"), (8, "mode"), (9, "legacy")],
+           string_values=[(1, "fast")])
+    t.add(p, "frame begin")
+
+    p = packet(ts=1_000_000, seq=1, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    p.track_event.type = COUNTER
+    p.track_event.track_uuid = COUNTER_UUID
+    p.track_event.counter_value = 3
+    t.add(p, "counter 3 (int)")
+
+    # layout: nested dict and array annotations; starts flow B.
+    p = packet(ts=1_200_000, seq=1, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    e = track_event(p, SLICE_BEGIN, MAIN_UUID, name_iid=2, category_iids=[2], flow_ids=[FLOW_B])
+    meta = ann(e.debug_annotations, name_iid=10)
+    ann(meta.dict_entries, name="width", int_value=375)
+    insets = ann(meta.dict_entries, name="insets")
+    ann(insets.dict_entries, name="top", int_value=20)
+    ann(insets.dict_entries, name="bottom", int_value=34)
+    sizes = ann(e.debug_annotations, name_iid=11)
+    ann(sizes.array_values, int_value=1)
+    ann(sizes.array_values, double_value=2.5)
+    ann(sizes.array_values, string_value="x")
+    inner = ann(sizes.array_values)
+    ann(inner.dict_entries, name="k", bool_value=False)
+    nested = ann(sizes.array_values)
+    ann(nested.array_values, int_value=9)
+    intern(p, names=[(2, "layout")], categories=[(2, "layout")], annotation_names=[(10, "meta"), (11, "sizes")])
+    t.add(p, "layout begin")
+
+    p = packet(ts=2_000_000, seq=1, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    p.track_event.type = COUNTER
+    p.track_event.track_uuid = COUNTER_UUID
+    p.track_event.double_counter_value = 4.5
+    # An unknown length-delimited field before every known one.
+    before = f_len(5002, b"\x08\x01hello")
+    index = t.add(p, "counter 4.5 (double)", before=before)
+    unknown.append((index, 5002, "length-delimited", "before the packet's known fields"))
+
+    p = packet(ts=3_000_000, seq=1, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    track_event(p, SLICE_END, MAIN_UUID)
+    t.add(p, "layout end")
+
+    p = packet(ts=3_500_000, seq=1, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    track_event(p, INSTANT, MAIN_UUID, name="touch", categories=["input"])
+    index = t.add(p, "touch instant (name and category not interned)", after=f_varint(5001, 12345))
+    unknown.append((index, 5001, "varint", "after the packet's known fields"))
+
+    p = packet(ts=5_000_000, seq=1, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    p.track_event.type = COUNTER
+    p.track_event.track_uuid = COUNTER_UUID
+    p.track_event.counter_value = 0
+    t.add(p, "counter 0 (int)")
+
+    p = packet(ts=6_500_000, seq=1, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    track_event(p, SLICE_BEGIN, MAIN_UUID, name_iid=3, category_iids=[2], terminating_flow_ids=[FLOW_A])
+    intern(p, names=[(3, "apply")])
+    t.add(p, "apply begin (ends flow A)")
+    p = packet(ts=7_000_000, seq=1, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    track_event(p, SLICE_END, MAIN_UUID)
+    t.add(p, "apply end")
+
+    # Incremental state cleared mid-sequence: iid 1 now names other strings.
+    p = packet(ts=8_000_000, seq=1, flags=SEQ_INCREMENTAL_STATE_CLEARED | SEQ_NEEDS_INCREMENTAL_STATE)
+    e = track_event(p, SLICE_BEGIN, MAIN_UUID, name_iid=1, category_iids=[1])
+    ann(e.debug_annotations, name_iid=1, string_value="late")
+    intern(p, names=[(1, "commit")], categories=[(1, "render")], annotation_names=[(1, "phase")])
+    t.add(p, "commit begin (after the reset: iid 1 = commit / render / phase)")
+    p = packet(ts=9_000_000, seq=1, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    track_event(p, SLICE_END, MAIN_UUID)
+    t.add(p, "commit end")
+    p = packet(ts=10_000_000, seq=1, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    track_event(p, SLICE_END, MAIN_UUID)
+    t.add(p, "frame end")
+
+    # Sequence 2: the worker's writer; its iid 1 is "decode" / "imageDecode" / "bytes".
+    p = packet(ts=500_000, seq=2, flags=SEQ_INCREMENTAL_STATE_CLEARED, first=True)
+    p.track_descriptor.uuid = WORKER_UUID
+    p.track_descriptor.parent_uuid = PROC_UUID
+    p.track_descriptor.thread.pid = PID
+    p.track_descriptor.thread.tid = WORKER_TID
+    p.track_descriptor.thread.thread_name = "worker-1"
+    t.add(p, "worker thread track (sequence 2)")
+    p = packet(ts=500_000, seq=2, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    e = track_event(p, SLICE_BEGIN, WORKER_UUID, name_iid=1, category_iids=[1], flow_ids=[FLOW_A])
+    ann(e.debug_annotations, name_iid=1, uint_value=4096)
+    intern(p, names=[(1, "decode"), (2, "upload")], categories=[(1, "imageDecode")], annotation_names=[(1, "bytes")])
+    t.add(p, "decode begin (starts flow A)")
+    p = packet(ts=2_500_000, seq=2, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    track_event(p, SLICE_END, WORKER_UUID)
+    t.add(p, "decode end")
+    p = packet(ts=3_200_000, seq=2, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    track_event(p, SLICE_BEGIN, WORKER_UUID, name_iid=2, category_iids=[1], terminating_flow_ids=[FLOW_B])
+    index = t.add(p, "upload begin (ends flow B)",
+                  after=f_fixed64(5003, 0x0123456789ABCDEF) + f_fixed32(5004, 0xCAFEF00D))
+    unknown.append((index, 5003, "fixed64", "after the packet's known fields"))
+    unknown.append((index, 5004, "fixed32", "after the packet's known fields"))
+    p = packet(ts=4_000_000, seq=2, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    track_event(p, SLICE_END, WORKER_UUID)
+    t.add(p, "upload end")
+
+    # Sequence 3: never cleared, so both packets are dropped (Perfetto's
+    # packet_skipped_seq_needs_incremental_state_invalid). Read anyway, they would add a slice at 5 ms
+    # on the main thread whose name iid 1 means nothing on sequence 3.
+    dropped = []
+    p = packet(ts=5_000_000, seq=3, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    track_event(p, SLICE_BEGIN, MAIN_UUID, name_iid=1, category_iids=[1])
+    dropped.append(t.add(p, "dropped: begin on a sequence whose incremental state was never cleared"))
+    p = packet(ts=5_500_000, seq=3, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    track_event(p, SLICE_END, MAIN_UUID)
+    dropped.append(t.add(p, "dropped: end on the same sequence"))
+
+    data, layout = t.build()
+
+    main_slices = [
+        {"name": "frame", "category": "frame", "ts": 1_000_000, "dur": 9_000_000, "depth": 0,
+         "args": {"index": 7, "ok": True, "ratio": 0.5, "label": "first", "count": 42, "ptr": "0xdeadbeef",
+                  "delta": -3, "mode": "fast", "legacy": {"a": [1, 2]}, "plain": 5}},
+        {"name": "layout", "category": "layout", "ts": 1_200_000, "dur": 1_800_000, "depth": 1,
+         "args": {"meta": {"width": 375, "insets": {"top": 20, "bottom": 34}},
+                  "sizes": [1, 2.5, "x", {"k": False}, [9]]}},
+        {"name": "apply", "category": "layout", "ts": 6_500_000, "dur": 500_000, "depth": 1, "args": {}},
+        {"name": "commit", "category": "render", "ts": 8_000_000, "dur": 1_000_000, "depth": 1,
+         "args": {"phase": "late"}},
+    ]
+    worker_slices = [
+        {"name": "decode", "category": "imageDecode", "ts": 500_000, "dur": 2_000_000, "depth": 0,
+         "args": {"bytes": 4096}},
+        {"name": "upload", "category": "imageDecode", "ts": 3_200_000, "dur": 800_000, "depth": 0, "args": {}},
+    ]
+    expected = {
+        "fixture": "track-event-basics.pftrace",
+        "kind": "track-event",
+        "source": {"generator": GENERATOR, "case": "track_event_basics()"},
+        **file_facts(data),
+        "packets": len(layout),
+        "processes": [{"pid": PID, "name": "framescope-demo", "track_uuid": u64(PROC_UUID)}],
+        "threads": [
+            {"pid": PID, "tid": MAIN_TID, "name": "main", "track_uuid": u64(MAIN_UUID), "slices": main_slices,
+             "instants": [{"name": "touch", "category": "input", "ts": 3_500_000, "args": {}}]},
+            {"pid": PID, "tid": WORKER_TID, "name": "worker-1", "track_uuid": u64(WORKER_UUID),
+             "slices": worker_slices, "instants": []},
+        ],
+        "counters": [{"pid": PID, "track": "decode queue depth", "track_uuid": u64(COUNTER_UUID), "key": "value",
+                      "points": [{"ts": 1_000_000, "value": 3}, {"ts": 2_000_000, "value": 4.5},
+                                 {"ts": 5_000_000, "value": 0}]}],
+        "flows": [
+            {"id": u64(FLOW_A), "from": {"pid": PID, "tid": WORKER_TID, "slice": "decode", "ts": 500_000},
+             "to": {"pid": PID, "tid": MAIN_TID, "slice": "apply", "ts": 6_500_000}},
+            {"id": u64(FLOW_B), "from": {"pid": PID, "tid": MAIN_TID, "slice": "layout", "ts": 1_200_000},
+             "to": {"pid": PID, "tid": WORKER_TID, "slice": "upload", "ts": 3_200_000}},
+        ],
+        "dropped_packets": {
+            "count": len(dropped),
+            "reason": "SEQ_NEEDS_INCREMENTAL_STATE on a sequence whose incremental state was never cleared",
+            "trusted_packet_sequence_id": 3,
+            "packet_offsets": [layout[i]["tag_offset"] for i in dropped],
+        },
+        "skipped_unknown_packet_fields": {
+            "count": len(unknown),
+            "fields": [{"field": number, "wire_type": wire, "where": where,
+                        "packet_offset": layout[i]["tag_offset"], "packet": layout[i]["label"]}
+                       for i, number, wire, where in unknown],
+        },
+        "notes": [
+            "Interned iids are per sequence: iid 1 is 'frame'/'frame'/'index' on sequence 1 until its reset at "
+            "8000000 ns, then 'commit'/'render'/'phase'; on sequence 2 it is 'decode'/'imageDecode'/'bytes'.",
+            "Every packet writes interned_data (field 12) after track_event (field 11), as Perfetto's SDK does: "
+            "a reader must take in the packet's interned_data before resolving the event's iids.",
+            "TrackDescriptors are global, not per sequence: sequence 2 and 3 use tracks described on sequence 1.",
+            "The file is not in time order: sequence 1's packets (1-10 ms) come before sequence 2's (0.5-4 ms); "
+            "slices, flows and counters are as after sorting by timestamp (stably), as trace processor does.",
+            "track_uuid and flow ids are decimal strings in every expected file (flow B's id, 2^63+7, is past "
+            "Int64.max: the fixed64 flow_ids field must be read as UInt64).",
+            "Annotation values: uint_value 42 and 4096 read as integers; pointer_value reads as the string "
+            "'0xdeadbeef' (lower-case hex, as Chrome's JSON and trace processor show pointers); string_value_iid 1 "
+            "resolves through interned debug_annotation_string_values; legacy_json_value is parsed JSON; "
+            "dict_entries keep their 'name' as the key and their order; array_values become arrays.",
+            "The counter's first and third values are TrackEvent.counter_value (int64), the second "
+            "double_counter_value.",
+            "A slice's args keep the annotations' order. Instants have no duration and no depth.",
+            "The unknown fields use numbers 5001-5004, above every TracePacket field Perfetto defines (its "
+            "largest, for_testing, is 900; extensions take 1000-1999).",
+        ],
+    }
+    return data, expected
+
+
+# ---------------------------------------------------------------------------------------------
+# b. chrome-pipeline-reporter
+# ---------------------------------------------------------------------------------------------
+RENDERER = 200
+CR_MAIN, COMPOSITOR = 201, 207
+CR_PROC_UUID, CR_MAIN_UUID, CR_COMP_UUID = 0x5A1, 0x5A2, 0x5A3
+REPORTER_TRACK_1 = 0x9E3779B97F4A7C15  # perfetto::Track(id) uuids: arbitrary 64-bit values
+REPORTER_TRACK_2 = 0x9E3779B97F4A7C16
+CR_CATEGORIES = ["cc", "benchmark", "disabled-by-default-devtools.timeline.frame"]
+STAGE_NAMES = ["BeginImplFrameToSendBeginMainFrame", "SendBeginMainFrameToCommit", "Commit",
+               "EndCommitToActivation", "Activation", "EndActivateToSubmitCompositorFrame",
+               "SubmitCompositorFrameToPresentationCompositorFrame", "ReceivedCompositorFrameToStartDraw",
+               "StartDrawToSwapStart", "Swap", "SwapEndToPresentationCompositorFrame"]
+STATE_NAMES = {v.number: v.name for v in pb.ChromeFrameReporter.State.DESCRIPTOR.values}
+SCROLL_NAMES = {v.number: v.name for v in pb.ChromeFrameReporter.ScrollState.DESCRIPTOR.values}
+MS = 1_000_000
+
+
+def chrome_pipeline_reporter():
+    t = TraceFile()
+    seq = 5
+    p = packet(ts=2_000_000_000, seq=seq, flags=SEQ_INCREMENTAL_STATE_CLEARED, first=True)
+    p.track_descriptor.uuid = CR_PROC_UUID
+    p.track_descriptor.process.pid = RENDERER
+    p.track_descriptor.process.process_name = "Renderer"
+    t.add(p, "renderer process track")
+    for uuid, tid, name in [(CR_MAIN_UUID, CR_MAIN, "CrRendererMain"), (CR_COMP_UUID, COMPOSITOR, "Compositor")]:
+        p = packet(ts=2_000_000_000, seq=seq)
+        p.track_descriptor.uuid = uuid
+        p.track_descriptor.parent_uuid = CR_PROC_UUID
+        p.track_descriptor.thread.pid = RENDERER
+        p.track_descriptor.thread.tid = tid
+        p.track_descriptor.thread.thread_name = name
+        t.add(p, name + " thread track")
+    # Chrome's perfetto::Track(id): uuid and parent_uuid only, no name.
+    for uuid in (REPORTER_TRACK_1, REPORTER_TRACK_2):
+        p = packet(ts=2_000_000_000, seq=seq)
+        p.track_descriptor.uuid = uuid
+        p.track_descriptor.parent_uuid = CR_PROC_UUID
+        t.add(p, "PipelineReporter track (unnamed)")
+
+    interned = {}  # name -> iid, assigned at first use, as the SDK does
+
+    def name_iid(p, name):
+        if name not in interned:
+            interned[name] = len(interned) + 1
+            intern(p, names=[(interned[name], name)])
+        return interned[name]
+
+    categories_interned = [False]
+
+    def cat_iids(p):
+        if not categories_interned[0]:
+            intern(p, categories=[(i + 1, c) for i, c in enumerate(CR_CATEGORIES)])
+            categories_interned[0] = True
+        return [1, 2, 3]
+
+    def begin(ts, track, name, reporter=None, cats=True):
+        p = packet(ts=ts, seq=seq, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+        e = track_event(p, SLICE_BEGIN, track, name_iid=name_iid(p, name), category_iids=cat_iids(p) if cats else [])
+        if reporter:
+            r = e.chrome_frame_reporter
+            r.state = reporter["state"]
+            r.frame_source = reporter["frame_source"]
+            r.frame_sequence = reporter["frame_sequence"]
+            r.affects_smoothness = reporter["affects_smoothness"]
+            r.scroll_state = reporter["scroll_state"]
+            r.layer_tree_host_id = reporter["layer_tree_host_id"]
+        t.add(p, name + " begin")
+
+    def end(ts, track, label):
+        p = packet(ts=ts, seq=seq, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+        track_event(p, SLICE_END, track)
+        t.add(p, label + " end")
+
+    # (track, start, dur, reporter fields, stages as (name, start, dur, children))
+    base = 2_000_000_000
+    reporters = [
+        (REPORTER_TRACK_1, base, 30 * MS,
+         {"state": 1, "frame_source": 4294967296, "frame_sequence": 501, "affects_smoothness": False,
+          "scroll_state": 0, "layer_tree_host_id": 1},
+         [("BeginImplFrameToSendBeginMainFrame", 0, 500_000, []),
+          ("SendBeginMainFrameToCommit", 500_000, 8_500_000, []),
+          ("Commit", 9 * MS, 1 * MS, []),
+          ("EndCommitToActivation", 10 * MS, 3 * MS, []),
+          ("Activation", 13 * MS, 1 * MS, []),
+          ("EndActivateToSubmitCompositorFrame", 14 * MS, 2 * MS, []),
+          ("SubmitCompositorFrameToPresentationCompositorFrame", 16 * MS, 14 * MS,
+           [("ReceivedCompositorFrameToStartDraw", 16 * MS, 2 * MS), ("StartDrawToSwapStart", 18 * MS, 2 * MS),
+            ("Swap", 20 * MS, 2 * MS), ("SwapEndToPresentationCompositorFrame", 22 * MS, 8 * MS)])]),
+        (REPORTER_TRACK_2, base + 16_666_667, 33_333_333,
+         {"state": 3, "frame_source": 4294967296, "frame_sequence": 502, "affects_smoothness": True,
+          "scroll_state": 0, "layer_tree_host_id": 1},
+         [("BeginImplFrameToSendBeginMainFrame", 0, 400_000, []),
+          ("SendBeginMainFrameToCommit", 400_000, 24_600_000, []),
+          ("Commit", 25 * MS, 1 * MS, []),
+          ("EndCommitToActivation", 26 * MS, 2 * MS, [])]),
+        # The first reporter's object reused: the same track uuid, later.
+        (REPORTER_TRACK_1, base + 50 * MS, 1 * MS,
+         {"state": 0, "frame_source": 4294967296, "frame_sequence": 503, "affects_smoothness": False,
+          "scroll_state": 0, "layer_tree_host_id": 1},
+         [("BeginImplFrameToSendBeginMainFrame", 0, 600_000, [])]),
+    ]
+
+    # Thread slices around them (Chrome writes the reporters later, at frame termination; the
+    # file's order does not matter to a reader that sorts).
+    def thread_slice(track, name, ts, dur):
+        begin(ts, track, name, cats=False)
+        end(ts + dur, track, name)
+    thread_slice(CR_COMP_UUID, "ProxyImpl::ScheduledActionDraw", base + 15 * MS, 800_000)
+    thread_slice(CR_MAIN_UUID, "ThreadProxy::BeginMainFrame", base + 16_666_667 + 500_000, 24_000_000)
+
+    expected_reporters = []
+    for track, start, dur, fields, stages in reporters:
+        begin(start, track, "PipelineReporter", reporter=fields)
+        expected_stages = []
+        for name, s_start, s_dur, children in stages:
+            begin(start + s_start, track, name)
+            expected_children = []
+            for c_name, c_start, c_dur in children:
+                begin(start + c_start, track, c_name)
+                end(start + c_start + c_dur, track, c_name)
+                expected_children.append({"name": c_name, "ts": start + c_start, "dur": c_dur, "depth": 2})
+            end(start + s_start + s_dur, track, name)
+            expected_stages.append({"name": name, "ts": start + s_start, "dur": s_dur, "depth": 1,
+                                    "children": expected_children})
+        end(start + dur, track, "PipelineReporter")
+        chrome_json = {"state": STATE_NAMES[fields["state"]], "frame_source": fields["frame_source"],
+                       "frame_sequence": fields["frame_sequence"], "affects_smoothness": fields["affects_smoothness"],
+                       "scroll_state": SCROLL_NAMES[fields["scroll_state"]],
+                       "layer_tree_host_id": fields["layer_tree_host_id"]}
+        expected_reporters.append({
+            "pid": RENDERER, "tid": 0, "track_uuid": u64(track), "track_name": None,
+            "name": "PipelineReporter", "category": ",".join(CR_CATEGORIES), "ts": start, "dur": dur, "depth": 0,
+            "state": chrome_json["state"], "frame_sequence": fields["frame_sequence"],
+            "layer_tree_host_id": fields["layer_tree_host_id"], "affects_smoothness": fields["affects_smoothness"],
+            "args": {"chrome_frame_reporter": chrome_json},
+            "stages": expected_stages,
+        })
+    data, layout = t.build()
+    expected = {
+        "fixture": "chrome-pipeline-reporter.pftrace",
+        "kind": "chrome-pipeline-reporter",
+        "source": {"generator": GENERATOR, "case": "chrome_pipeline_reporter()",
+                   "chrome": "cc/metrics/compositor_frame_reporter.cc ReportCompositorLatencyTraceEvents: "
+                             "TRACE_EVENT_BEGIN(\"cc,benchmark,disabled-by-default-devtools.timeline.frame\", "
+                             "\"PipelineReporter\", perfetto::Track(id), ...) with set_chrome_frame_reporter(), then "
+                             "one BEGIN/END per stage (and the viz breakdown under "
+                             "SubmitCompositorFrameToPresentationCompositorFrame) on the same track"},
+        **file_facts(data),
+        "packets": len(layout),
+        "processes": [{"pid": RENDERER, "name": "Renderer", "track_uuid": u64(CR_PROC_UUID)}],
+        "threads": [
+            {"pid": RENDERER, "tid": CR_MAIN, "name": "CrRendererMain", "track_uuid": u64(CR_MAIN_UUID),
+             "slices": [{"name": "ThreadProxy::BeginMainFrame", "category": "", "ts": base + 16_666_667 + 500_000,
+                         "dur": 24_000_000, "depth": 0, "args": {}}], "instants": []},
+            {"pid": RENDERER, "tid": COMPOSITOR, "name": "Compositor", "track_uuid": u64(CR_COMP_UUID),
+             "slices": [{"name": "ProxyImpl::ScheduledActionDraw", "category": "", "ts": base + 15 * MS,
+                         "dur": 800_000, "depth": 0, "args": {}}], "instants": []},
+        ],
+        "reporters": expected_reporters,
+        "notes": [
+            "Chrome names no PipelineReporter track: each reporter gets perfetto::Track(GetNextGlobalTraceId()) "
+            "(older Chrome: perfetto::Track(this), so a reused reporter object reuses the uuid), a TrackDescriptor "
+            "with uuid and parent_uuid (the process track) only. Trace processor leaves the track name NULL; its UI "
+            "labels the track by the slices. Here reporters 501 and 503 share one track, 502 has its own.",
+            "The reporter and its stages are async slices of the renderer process: thread (200, 0). In "
+            "framescope's mapping each top-level slice on a track gets a fresh async id (501 and 503 differ "
+            "although they share a track); its stages share it.",
+            "Categories: the PipelineReporter and stage events carry three category_iids; the category string is "
+            "them joined with ',' in order (as trace processor joins them), which is the string Chrome's JSON "
+            "writes. The two thread slices carry no category (empty string).",
+            "args.chrome_frame_reporter is the typed TrackEvent.chrome_frame_reporter (field 32) as Chrome's JSON "
+            "writes it: proto field names, enum values by name (STATE_*, SCROLL_*), set fields only, in field-number "
+            "order. Trace processor flattens the same to args 'chrome_frame_reporter.state' = 'STATE_DROPPED' etc.",
+            "Packets are in the order Chrome writes them (a reporter, then its stages, after the frame ends), so "
+            "the thread slices come first in the file though they start later.",
+        ],
+    }
+    return data, expected
+
+
+# ---------------------------------------------------------------------------------------------
+# c. atrace-android-app
+# ---------------------------------------------------------------------------------------------
+APP_PID, APP_RT = 5000, 5010
+
+
+def atrace_android_app():
+    t = TraceFile()
+    p = packet(ts=100_000, seq=7)
+    proc = p.process_tree.processes.add()
+    proc.pid, proc.ppid = APP_PID, 1
+    proc.cmdline.append("com.example.app")
+    for tid, name in [(APP_PID, "com.example.app"), (APP_RT, "RenderThread")]:
+        th = p.process_tree.threads.add()
+        th.tid, th.tgid, th.name = tid, APP_PID, name
+    t.add(p, "process_tree")
+
+    def bundle(cpu, events, label):
+        p = packet(seq=7)
+        p.ftrace_events.cpu = cpu
+        for ts, tid, what in events:
+            ev = p.ftrace_events.event.add()
+            ev.timestamp, ev.pid = ts, tid
+            if isinstance(what, str):
+                getattr(ev, "print").buf = what
+            else:
+                ss = ev.sched_switch
+                for k, v in what.items():
+                    setattr(ss, k, v)
+        t.add(p, label)
+
+    bundle(0, [
+        (500_000, APP_PID, "S|5000|launch|7\n"),
+        (900_000, 0, {"prev_comm": "swapper/0", "prev_pid": 0, "prev_prio": 120, "prev_state": 0,
+                      "next_comm": "com.example.app", "next_pid": APP_PID, "next_prio": 110}),
+        (1_000_000, APP_PID, "B|5000|Choreographer#doFrame 1001\n"),
+        (1_500_000, APP_PID, "B|5000|traversal\n"),
+        (2_000_000, APP_PID, "I|5000|input-received\n"),
+        (4_000_000, APP_PID, "E|5000\n"),
+        (6_000_000, APP_PID, "E|5000\n"),
+        (7_000_000, APP_PID, "C|5000|pending-frames|42\n"),
+        (13_000_000, APP_PID, "F|5000|launch|7\n"),
+    ], "ftrace cpu 0 (UI thread)")
+    bundle(1, [
+        (6_500_000, APP_RT, "B|5000|DrawFrames 1001\n"),
+        (12_000_000, APP_RT, "E|5000\n"),
+    ], "ftrace cpu 1 (RenderThread)")
+    data, layout = t.build()
+    expected = {
+        "fixture": "atrace-android-app.pftrace",
+        "kind": "atrace",
+        "source": {"generator": GENERATOR, "case": "atrace_android_app()"},
+        **file_facts(data),
+        "packets": len(layout),
+        "processes": [{"pid": APP_PID, "name": "com.example.app"}],
+        "threads": [
+            {"pid": APP_PID, "tid": APP_PID, "name": "com.example.app",
+             "slices": [{"name": "Choreographer#doFrame 1001", "category": "", "ts": 1_000_000, "dur": 5_000_000,
+                         "depth": 0, "args": {}},
+                        {"name": "traversal", "category": "", "ts": 1_500_000, "dur": 2_500_000, "depth": 1,
+                         "args": {}}],
+             "instants": [{"name": "input-received", "category": "", "ts": 2_000_000, "args": {}}]},
+            {"pid": APP_PID, "tid": APP_RT, "name": "RenderThread",
+             "slices": [{"name": "DrawFrames 1001", "category": "", "ts": 6_500_000, "dur": 5_500_000, "depth": 0,
+                         "args": {}}],
+             "instants": []},
+        ],
+        "async_slices": [{"pid": APP_PID, "tid": 0, "name": "launch", "cookie": 7, "ts": 500_000, "dur": 12_500_000,
+                          "depth": 0, "args": {}}],
+        "counters": [{"pid": APP_PID, "track": "pending-frames", "key": "value",
+                      "points": [{"ts": 7_000_000, "value": 42}]}],
+        "skipped_ftrace_events": {"count": 1, "events": [{"name": "sched_switch", "ts": 900_000, "cpu": 0}]},
+        "notes": [
+            "Each print buffer ends with '\\n', as the kernel's trace_marker writes it; names exclude it (trace "
+            "processor strips trailing '\\n' and '\\0').",
+            "The thread of B/E/I is the ftrace event's pid (a tid); the process is the tgid in the text. "
+            "'E|5000' closes the innermost open slice of that thread.",
+            "S/F pair by (tgid, name, cookie) into one async slice of the process (thread (5000, 0)); C is a counter "
+            "of the process named by its text.",
+            "Process and thread names come from process_tree: the process's cmdline[0], the threads' name.",
+        ],
+    }
+    return data, expected
+
+
+# ---------------------------------------------------------------------------------------------
+# d. FrameTimeline: encoding, a port of trace processor's parser, and the diff tests' cases
+# ---------------------------------------------------------------------------------------------
+FT_FIELD = 76
+# FrameTimelineEvent oneof and message field numbers (frame_timeline_event.proto).
+EDS, ADS, ESS, ASS, FEND = 1, 2, 3, 4, 5
+FT_FIELDS = {
+    EDS: [("cookie", 1), ("token", 2), ("pid", 3)],
+    ADS: [("cookie", 1), ("token", 2), ("pid", 3), ("present_type", 4), ("on_time_finish", 5),
+          ("gpu_composition", 6), ("jank_type", 7), ("prediction_type", 8), ("jank_severity_type", 9)],
+    ESS: [("cookie", 1), ("token", 2), ("display_frame_token", 3), ("pid", 4), ("layer_name", 5)],
+    ASS: [("cookie", 1), ("token", 2), ("display_frame_token", 3), ("pid", 4), ("layer_name", 5),
+          ("present_type", 6), ("on_time_finish", 7), ("gpu_composition", 8), ("jank_type", 9),
+          ("prediction_type", 10), ("is_buffer", 11), ("jank_severity_type", 12)],
+    FEND: [("cookie", 1)],
+}
+FT_KIND_NAMES = {EDS: "expected_display_frame_start", ADS: "actual_display_frame_start",
+                 ESS: "expected_surface_frame_start", ASS: "actual_surface_frame_start", FEND: "frame_end"}
+
+# JankType bits, in the order trace processor lists them in the string.
+JANK_NONE, JANK_UNSPECIFIED = 1, 0
+JANK_SF_SCHEDULING, JANK_PREDICTION_ERROR, JANK_DISPLAY_HAL = 2, 4, 8
+JANK_SF_CPU_DEADLINE_MISSED, JANK_SF_GPU_DEADLINE_MISSED, JANK_APP_DEADLINE_MISSED = 16, 32, 64
+JANK_BUFFER_STUFFING, JANK_UNKNOWN, JANK_SF_STUFFING, JANK_DROPPED = 128, 256, 512, 1024
+JANK_NON_ANIMATING, JANK_APP_RESYNCED_JITTER, JANK_DISPLAY_NOT_ON = 2048, 4096, 8192
+JANK_BIT_STRINGS = [
+    (JANK_SF_SCHEDULING, "SurfaceFlinger Scheduling"), (JANK_PREDICTION_ERROR, "Prediction Error"),
+    (JANK_DISPLAY_HAL, "Display HAL"), (JANK_SF_CPU_DEADLINE_MISSED, "SurfaceFlinger CPU Deadline Missed"),
+    (JANK_SF_GPU_DEADLINE_MISSED, "SurfaceFlinger GPU Deadline Missed"),
+    (JANK_APP_DEADLINE_MISSED, "App Deadline Missed"), (JANK_APP_RESYNCED_JITTER, "App Resynced Jitter"),
+    (JANK_BUFFER_STUFFING, "Buffer Stuffing"), (JANK_UNKNOWN, "Unknown Jank"),
+    (JANK_SF_STUFFING, "SurfaceFlinger Stuffing"), (JANK_DROPPED, "Dropped Frame"),
+    (JANK_NON_ANIMATING, "Non Animating"), (JANK_DISPLAY_NOT_ON, "Display not ON"),
+]
+PRESENT_UNSPECIFIED, PRESENT_ON_TIME, PRESENT_LATE, PRESENT_EARLY, PRESENT_DROPPED, PRESENT_UNKNOWN = range(6)
+PRESENT_STRINGS = ["Unspecified Present", "On-time Present", "Late Present", "Early Present", "Dropped Frame",
+                   "Unknown Present"]
+PREDICTION_UNSPECIFIED, PREDICTION_VALID, PREDICTION_EXPIRED, PREDICTION_UNKNOWN = range(4)
+PREDICTION_STRINGS = ["Unspecified Prediction", "Valid Prediction", "Expired Prediction", "Unknown Prediction"]
+SEVERITY_UNKNOWN, SEVERITY_NONE, SEVERITY_PARTIAL, SEVERITY_FULL = range(4)
+SEVERITY_STRINGS = ["Unknown", "None", "Partial", "Full"]
+
+MAPPINGS = {
+    "jank_type": {"0 (JANK_UNSPECIFIED, whole value)": "Unspecified", "1 (JANK_NONE, whole value)": "None",
+                  **{f"{bit}": s for bit, s in JANK_BIT_STRINGS},
+                  "16384 (JANK_DISPLAY_MODE_CHANGE_IN_PROGRESS)": "(no string in the parser read; contributes nothing)",
+                  "32768 (JANK_DISPLAY_POWER_MODE_CHANGE_IN_PROGRESS)": "(no string in the parser read; contributes nothing)",
+                  "several bits": "the strings of the set bits in the order above, joined with ', '"},
+    "present_type": {str(i): s for i, s in enumerate(PRESENT_STRINGS)},
+    "present_type_note": "absent or outside 1...5: 'Unspecified Present'",
+    "prediction_type": {str(i): s for i, s in enumerate(PREDICTION_STRINGS)},
+    "prediction_type_note": "absent or outside 1...3: 'Unspecified Prediction'",
+    "jank_severity_type": {str(i): s for i, s in enumerate(SEVERITY_STRINGS)},
+    "jank_severity_type_note": "absent: 'None' if jank_type == 1 (JANK_NONE) else 'Unknown'",
+}
+
+
+class FTEvent:
+    """One FrameTimelineEvent packet: its timestamp, oneof kind and the fields it sets."""
+
+    def __init__(self, ts, kind, **fields):
+        self.ts, self.kind, self.fields = ts, kind, fields
+
+    def encode(self):
+        numbers = dict(FT_FIELDS[self.kind])
+        body = b""
+        for name, number in FT_FIELDS[self.kind]:  # field-number order, as protobuf serializers write
+            if name not in self.fields:
+                continue
+            value = self.fields[name]
+            body += f_len(number, value) if name == "layer_name" else f_varint(number, int(value))
+        assert set(self.fields) <= set(numbers), self.fields
+        return f_len(FT_FIELD, f_len(self.kind, body))
+
+
+class FTTrace:
+    """The same calls as Perfetto's test/synth_common.py, with the same field presence."""
+
+    def __init__(self):
+        self.events = []
+
+    def expected_display(self, ts, cookie, token, pid):
+        self.events.append(FTEvent(ts, EDS, cookie=cookie, token=token, pid=pid))
+
+    def actual_display(self, ts, cookie, token, pid, present_type, on_time_finish, gpu_composition, jank_type,
+                       prediction_type, jank_severity_type=None):
+        f = dict(cookie=cookie, token=token, pid=pid, present_type=present_type, on_time_finish=on_time_finish,
+                 gpu_composition=gpu_composition, jank_type=jank_type, prediction_type=prediction_type)
+        if jank_severity_type is not None:
+            f["jank_severity_type"] = jank_severity_type
+        self.events.append(FTEvent(ts, ADS, **f))
+
+    def expected_surface(self, ts, cookie, token, display_frame_token, pid, layer_name):
+        self.events.append(FTEvent(ts, ESS, cookie=cookie, token=token, display_frame_token=display_frame_token,
+                                   pid=pid, layer_name=layer_name))
+
+    def actual_surface(self, ts, cookie, token, display_frame_token, pid, layer_name, present_type, on_time_finish,
+                       gpu_composition, jank_type, prediction_type, jank_severity_type=None):
+        # synth_common always sets jank_severity_type on surface frames: 1 (None) for JANK_NONE, else 0.
+        if jank_severity_type is None:
+            jank_severity_type = SEVERITY_NONE if jank_type == JANK_NONE else SEVERITY_UNKNOWN
+        self.events.append(FTEvent(ts, ASS, cookie=cookie, token=token, display_frame_token=display_frame_token,
+                                   pid=pid, layer_name=layer_name, present_type=present_type,
+                                   on_time_finish=on_time_finish, gpu_composition=gpu_composition,
+                                   jank_type=jank_type, prediction_type=prediction_type,
+                                   jank_severity_type=jank_severity_type))
+
+    def frame_end(self, ts, cookie):
+        self.events.append(FTEvent(ts, FEND, cookie=cookie))
+
+
+def jank_string(jank):
+    if jank == JANK_UNSPECIFIED:
+        return "Unspecified"
+    if jank == JANK_NONE:
+        return "None"
+    return ", ".join(s for bit, s in JANK_BIT_STRINGS if jank & bit)
+
+
+def display_janky(jank):
+    if jank in (JANK_UNSPECIFIED, JANK_NON_ANIMATING, JANK_DISPLAY_NOT_ON, JANK_NONE):
+        return False
+    return bool(jank & (JANK_SF_SCHEDULING | JANK_PREDICTION_ERROR | JANK_DISPLAY_HAL | JANK_SF_CPU_DEADLINE_MISSED
+                        | JANK_SF_GPU_DEADLINE_MISSED))
+
+
+def surface_janky(jank):
+    if jank in (JANK_UNSPECIFIED, JANK_NONE, JANK_NON_ANIMATING, JANK_DISPLAY_NOT_ON):
+        return False
+    return bool(jank & (JANK_APP_DEADLINE_MISSED | JANK_APP_RESYNCED_JITTER | JANK_UNKNOWN))
+
+
+def display_jank_tag(jank):
+    if jank == JANK_UNSPECIFIED:
+        return "Unspecified"
+    if display_janky(jank):
+        return "Self Jank"
+    return {JANK_SF_STUFFING: "SurfaceFlinger Stuffing", JANK_DROPPED: "Dropped Frame",
+            JANK_NON_ANIMATING: "Non Animating", JANK_DISPLAY_NOT_ON: "Display not ON"}.get(jank, "No Jank")
+
+
+def surface_jank_tag(jank, present):
+    if jank == JANK_UNSPECIFIED:
+        return "Unspecified"
+    if surface_janky(jank):
+        return "Self Jank"
+    if display_janky(jank):
+        return "Other Jank"
+    if jank == JANK_BUFFER_STUFFING:
+        return "Buffer Stuffing"
+    if present == PRESENT_DROPPED:
+        return "Dropped Frame"
+    return {JANK_NON_ANIMATING: "Non Animating", JANK_DISPLAY_NOT_ON: "Display not ON"}.get(jank, "No Jank")
+
+
+def trace_processor_rows(events):
+    """A port of trace processor's FrameTimelineEventParser (and the sorter in front of it):
+    the expected_frame_timeline_slice and actual_frame_timeline_slice rows, in ts order (ties in the
+    order the slices were created)."""
+    ordered = sorted(enumerate(events), key=lambda pair: (pair[1].ts, pair[0]))  # stable by file order
+    slices = []
+    cookie_map = {}  # cookie -> open slice (or None: an expected surface frame dropped as a duplicate)
+    expected_tokens = set()  # (pid, surface token)
+    unpaired_ends = 0
+    for _, e in ordered:
+        f = e.fields
+        if e.kind == FEND:
+            if f["cookie"] not in cookie_map:
+                unpaired_ends += 1
+                continue
+            s = cookie_map.pop(f["cookie"])
+            if s is not None:
+                s["dur"] = e.ts - s["ts"]
+            continue
+        cookie = f["cookie"]
+        if e.kind == ESS:
+            cookie_map[cookie] = None
+            if (f["pid"], f["token"]) in expected_tokens:
+                continue
+            expected_tokens.add((f["pid"], f["token"]))
+        row = {"table": "expected" if e.kind in (EDS, ESS) else "actual", "ts": e.ts, "dur": -1, "pid": f["pid"],
+               "name": str(f["token"]),
+               "track": "Expected Timeline" if e.kind in (EDS, ESS) else "Actual Timeline"}
+        if e.kind in (EDS, ADS):
+            row.update(display_frame_token=f["token"], surface_frame_token=None, layer_name=None)
+        else:
+            row.update(display_frame_token=f["display_frame_token"], surface_frame_token=f["token"],
+                       layer_name=f.get("layer_name"))
+        if e.kind in (ADS, ASS):
+            jank = f.get("jank_type", 0)
+            present = f.get("present_type")
+            valid_present = present is not None and 1 <= present <= 5
+            prediction = f.get("prediction_type")
+            severity = f.get("jank_severity_type")
+            row.update(
+                present_type=PRESENT_STRINGS[present] if valid_present else PRESENT_STRINGS[0],
+                on_time_finish=int(f.get("on_time_finish", 0)),
+                gpu_composition=int(f.get("gpu_composition", 0)),
+                jank_type=jank_string(jank),
+                prediction_type=PREDICTION_STRINGS[prediction] if prediction is not None and 1 <= prediction <= 3
+                else PREDICTION_STRINGS[0],
+                jank_tag=(display_jank_tag(jank) if e.kind == ADS
+                          else surface_jank_tag(jank, present if valid_present else None)),
+                jank_severity_type=SEVERITY_STRINGS[severity] if severity is not None
+                else ("None" if jank == JANK_NONE else "Unknown"))
+        # The args trace processor attaches (its current parser; experimental ones left out).
+        args = {}
+        if e.kind in (ASS, ESS):
+            args["Surface frame token"] = f["token"]
+        args["Display frame token"] = row["display_frame_token"]
+        if e.kind in (ASS, ESS):
+            args["Layer name"] = row["layer_name"]
+        if e.kind in (ADS, ASS):
+            args.update({"Present type": row["present_type"], "On time finish": row["on_time_finish"],
+                         "GPU composition": row["gpu_composition"], "Jank type": row["jank_type"],
+                         "Jank severity type": row["jank_severity_type"], "Prediction type": row["prediction_type"],
+                         "Jank tag": row["jank_tag"]})
+        if e.kind == ASS:
+            args["Is Buffer?"] = "Unspecified" if "is_buffer" not in f else ("Yes" if f["is_buffer"] else "No")
+        row["args"] = args
+        slices.append(row)
+        cookie_map[cookie] = row
+    slices.sort(key=lambda r: r["ts"])  # stable: ties keep creation order, as ORDER BY ts does here
+    expected = [{k: v for k, v in r.items() if k != "table"} for r in slices if r["table"] == "expected"]
+    actual = [{k: v for k, v in r.items() if k != "table"} for r in slices if r["table"] == "actual"]
+    return expected, actual, unpaired_ends
+
+
+def frame_timeline_packets(t, events):
+    """Each event as a packet: TracePacket.timestamp (pb2) followed by the raw field 76."""
+    for e in events:
+        p = packet(ts=e.ts)
+        t.add(p, FT_KIND_NAMES[e.kind] + f" cookie {e.fields['cookie']}", after=e.encode())
+
+
+def process_tree_packet(t, ts, processes, threads=()):
+    p = packet(ts=ts)
+    for pid, ppid, cmdline in processes:
+        proc = p.process_tree.processes.add()
+        proc.pid, proc.ppid = pid, ppid
+        proc.cmdline.append(cmdline)
+    for tid, tgid, name in threads:
+        th = p.process_tree.threads.add()
+        th.tid, th.tgid, th.name = tid, tgid, name
+    t.add(p, "process_tree")
+
+
+ROW_COLUMNS_EXPECTED = ["ts", "dur", "pid", "display_frame_token", "surface_frame_token", "layer_name"]
+ROW_COLUMNS_ACTUAL = ROW_COLUMNS_EXPECTED + ["present_type", "on_time_finish", "gpu_composition", "jank_type",
+                                             "prediction_type", "jank_tag", "jank_severity_type"]
+
+# The rows test/trace_processor/diff_tests/parser/graphics/tests.py expects (GraphicsParser,
+# test_expected_frame_timeline_events and test_actual_frame_timeline_events), column for column.
+DIFF_TEST_EXPECTED_ROWS = [
+    (20, 6, 666, 2, None, None), (21, 15, 1000, 4, 1, "Layer1"), (40, 6, 666, 4, None, None),
+    (41, 15, 1000, 6, 5, "Layer1"), (80, 6, 666, 6, None, None), (90, 16, 1000, 8, 7, "Layer1"),
+    (120, 6, 666, 8, None, None), (140, 6, 666, 12, None, None), (150, 20, 1000, 15, 14, "Layer1"),
+    (170, 6, 666, 15, None, None), (200, 6, 666, 17, None, None), (220, -1, 666, 18, None, None),
+    (220, 10, 666, 18, None, None),
+]
+OTP, LP, EP, UP, DF = "On-time Present", "Late Present", "Early Present", "Unknown Present", "Dropped Frame"
+VP = "Valid Prediction"
+DIFF_TEST_ACTUAL_ROWS = [
+    (20, 6, 666, 2, None, None, OTP, 1, 0, "None", VP, "No Jank", "None"),
+    (21, 16, 1000, 4, 1, "Layer1", OTP, 1, 0, "None", VP, "No Jank", "None"),
+    (41, 33, 1000, 6, 5, "Layer1", LP, 0, 0, "App Deadline Missed", VP, "Self Jank", "Full"),
+    (42, 5, 666, 4, None, None, OTP, 1, 0, "None", VP, "No Jank", "None"),
+    (80, 110, 1000, 17, 16, "Layer1", UP, 0, 0, "Unknown Jank", "Expired Prediction", "Self Jank", "Partial"),
+    (81, 7, 666, 6, None, None, OTP, 1, 0, "None", VP, "No Jank", "None"),
+    (90, 16, 1000, 8, 7, "Layer1", EP, 1, 0, "SurfaceFlinger Scheduling", VP, "Other Jank", "Unknown"),
+    (108, 4, 666, 8, None, None, EP, 1, 0, "SurfaceFlinger Scheduling", VP, "Self Jank", "Unknown"),
+    (148, 8, 666, 12, None, None, LP, 0, 0, "SurfaceFlinger Scheduling, SurfaceFlinger CPU Deadline Missed", VP,
+     "Self Jank", "Unknown"),
+    (150, 17, 1000, 15, 14, "Layer1", OTP, 1, 0, "None", VP, "No Jank", "None"),
+    (150, 17, 1000, 15, 14, "Layer2", OTP, 1, 0, "None", VP, "No Jank", "None"),
+    (170, 6, 666, 15, None, None, OTP, 1, 0, "None", VP, "No Jank", "None"),
+    (200, 6, 666, 17, None, None, OTP, 1, 0, "None", VP, "No Jank", "None"),
+    (245, -1, 666, 18, None, None, LP, 0, 0, "SurfaceFlinger Stuffing", VP, "SurfaceFlinger Stuffing", "Unknown"),
+    (245, 15, 666, 18, None, None, DF, 0, 0, "Dropped Frame", "Unspecified Prediction", "Dropped Frame", "Unknown"),
+]
+
+
+def frame_timeline_events_case():
+    """test/trace_processor/diff_tests/parser/graphics/frame_timeline_events.py, call for call."""
+    ft = FTTrace()
+    V, L, E, D, U = PRESENT_ON_TIME, PRESENT_LATE, PRESENT_EARLY, PRESENT_DROPPED, PRESENT_UNKNOWN
+    # DisplayFrame without a SurfaceFrame
+    ft.expected_display(20, 1, 2, 666); ft.frame_end(26, 1)
+    ft.actual_display(20, 2, 2, 666, V, 1, 0, JANK_NONE, PREDICTION_VALID); ft.frame_end(26, 2)
+    # DisplayFrame with a SurfaceFrame
+    ft.expected_display(40, 3, 4, 666); ft.frame_end(46, 3)
+    ft.actual_display(42, 4, 4, 666, V, 1, 0, JANK_NONE, PREDICTION_VALID); ft.frame_end(47, 4)
+    ft.expected_surface(21, 5, 1, 4, 1000, "Layer1"); ft.frame_end(36, 5)
+    ft.actual_surface(21, 6, 1, 4, 1000, "Layer1", V, 1, 0, JANK_NONE, PREDICTION_VALID); ft.frame_end(37, 6)
+    # DisplayFrame with a janky SurfaceFrame
+    ft.expected_display(80, 7, 6, 666); ft.frame_end(86, 7)
+    ft.actual_display(81, 8, 6, 666, V, 1, 0, JANK_NONE, PREDICTION_VALID); ft.frame_end(88, 8)
+    ft.expected_surface(41, 9, 5, 6, 1000, "Layer1"); ft.frame_end(56, 9)
+    ft.actual_surface(41, 10, 5, 6, 1000, "Layer1", L, 0, 0, JANK_APP_DEADLINE_MISSED, PREDICTION_VALID,
+                      jank_severity_type=SEVERITY_FULL); ft.frame_end(74, 10)
+    # Janky DisplayFrame with a SurfaceFrame
+    ft.expected_display(120, 11, 8, 666); ft.frame_end(126, 11)
+    ft.actual_display(108, 12, 8, 666, E, 1, 0, JANK_SF_SCHEDULING, PREDICTION_VALID); ft.frame_end(112, 12)
+    ft.expected_surface(90, 13, 7, 8, 1000, "Layer1"); ft.frame_end(106, 13)
+    ft.actual_surface(90, 14, 7, 8, 1000, "Layer1", E, 1, 0, JANK_SF_SCHEDULING, PREDICTION_VALID)
+    ft.frame_end(106, 14)
+    # DisplayFrame with multiple jank reasons
+    ft.expected_display(140, 15, 12, 666); ft.frame_end(146, 15)
+    ft.actual_display(148, 16, 12, 666, L, 0, 0, JANK_SF_CPU_DEADLINE_MISSED | JANK_SF_SCHEDULING,
+                      PREDICTION_VALID); ft.frame_end(156, 16)
+    # Two SurfaceFrames with same token
+    ft.expected_display(170, 17, 15, 666); ft.frame_end(176, 17)
+    ft.actual_display(170, 18, 15, 666, V, 1, 0, JANK_NONE, PREDICTION_VALID); ft.frame_end(176, 18)
+    ft.expected_surface(150, 19, 14, 15, 1000, "Layer1"); ft.frame_end(170, 19)
+    ft.actual_surface(150, 20, 14, 15, 1000, "Layer1", V, 1, 0, JANK_NONE, PREDICTION_VALID); ft.frame_end(167, 20)
+    ft.expected_surface(150, 21, 14, 15, 1000, "Layer2"); ft.frame_end(170, 21)
+    ft.actual_surface(150, 22, 14, 15, 1000, "Layer2", V, 1, 0, JANK_NONE, PREDICTION_VALID); ft.frame_end(167, 22)
+    # SurfaceFrame with prediction expired (no expected timeline packet)
+    ft.expected_display(200, 23, 17, 666); ft.frame_end(206, 23)
+    ft.actual_display(200, 24, 17, 666, V, 1, 0, JANK_NONE, PREDICTION_VALID); ft.frame_end(206, 24)
+    ft.actual_surface(80, 25, 16, 17, 1000, "Layer1", U, 0, 0, JANK_UNKNOWN, PREDICTION_EXPIRED,
+                      jank_severity_type=SEVERITY_PARTIAL); ft.frame_end(190, 25)
+    # DisplayFrame with SF Stuffing jank
+    ft.expected_display(220, 26, 18, 666); ft.frame_end(230, 26)
+    ft.actual_display(245, 27, 18, 666, L, 0, 0, JANK_SF_STUFFING, PREDICTION_VALID); ft.frame_end(260, 27)
+    # DisplayFrame with dropped frame jank (the same cookies again)
+    ft.expected_display(220, 26, 18, 666); ft.frame_end(230, 26)
+    ft.actual_display(245, 27, 18, 666, D, 0, 0, JANK_DROPPED, PREDICTION_UNSPECIFIED); ft.frame_end(260, 27)
+    return ft
+
+
+def rows_as_tuples(rows, columns):
+    return [tuple(r[c] for c in columns) for r in rows]
+
+
+def frame_timeline_events():
+    ft = frame_timeline_events_case()
+    expected_rows, actual_rows, unpaired = trace_processor_rows(ft.events)
+    # The port must give exactly the diff tests' rows before anything is written.
+    assert rows_as_tuples(expected_rows, ROW_COLUMNS_EXPECTED) == DIFF_TEST_EXPECTED_ROWS, \
+        rows_as_tuples(expected_rows, ROW_COLUMNS_EXPECTED)
+    assert rows_as_tuples(actual_rows, ROW_COLUMNS_ACTUAL) == DIFF_TEST_ACTUAL_ROWS, \
+        rows_as_tuples(actual_rows, ROW_COLUMNS_ACTUAL)
+    t = TraceFile()
+    process_tree_packet(t, 0, [(666, 1, "/system/bin/surfaceflinger"), (1000, 1, "com.example.layers")])
+    frame_timeline_packets(t, ft.events)
+    data, layout = t.build()
+    expected = {
+        "fixture": "frame-timeline-events.pftrace",
+        "kind": "frame-timeline",
+        "source": {
+            "repository": "google/perfetto",
+            "trace": "test/trace_processor/diff_tests/parser/graphics/frame_timeline_events.py "
+                     "(the version that passes jank_severity_type FULL and PARTIAL to two surface frames), built "
+                     "with test/synth_common.py's add_*_frame_start_event / add_frame_end_event",
+            "tests": ["test/trace_processor/diff_tests/parser/graphics/tests.py GraphicsParser."
+                      "test_expected_frame_timeline_events",
+                      "test/trace_processor/diff_tests/parser/graphics/tests.py GraphicsParser."
+                      "test_actual_frame_timeline_events"],
+            "parser": "src/trace_processor/importers/proto/frame_timeline_event_parser.cc",
+            "added_here": "a first process_tree packet (ts 0) naming pid 666 and 1000; the diff test's trace has "
+                          "none. It changes no row.",
+        },
+        **file_facts(data),
+        "packets": len(layout),
+        "processes": [{"pid": 666, "name": "/system/bin/surfaceflinger"}, {"pid": 1000, "name": "com.example.layers"}],
+        "expected_frame_timeline_slice": expected_rows,
+        "actual_frame_timeline_slice": actual_rows,
+        "unpaired_frame_end_events": unpaired,
+        "mappings": MAPPINGS,
+        "notes": FRAME_TIMELINE_NOTES,
+        "_ft_events": ft.events,
+    }
+    return data, expected
+
+
+FRAME_TIMELINE_NOTES = [
+    "Rows are trace processor's: ORDER BY ts, ties in the order the slices were created. pid is the process of "
+    "the event's pid (upid's pid); name is the token as decimal; display frames have surface_frame_token and "
+    "layer_name NULL (null).",
+    "Trace processor sorts every packet by timestamp (stably: equal timestamps keep file order) before this "
+    "parser sees them, and pairs a start with the FrameEnd of the same cookie. A cookie started twice before its "
+    "end (cookies 26 and 27 at 220 and 245) pairs the end with the later start; the earlier slice never ends: dur "
+    "-1. Without the sort both would end.",
+    "An ExpectedSurfaceFrameStart whose (pid, token) already has an expected slice is dropped (token 14's Layer2): "
+    "the expected timeline is per token; its FrameEnd ends nothing. ActualSurfaceFrameStart is never dropped.",
+    "An ActualSurfaceFrameStart with no expected frame (token 16, PREDICTION_EXPIRED) still makes its actual row.",
+    "on_time_finish and gpu_composition are 0 or 1. jank_severity_type comes from the field when present "
+    "(synth_common writes it on every surface frame: 1 for JANK_NONE, else 0, unless the test passes one), else "
+    "'None' for JANK_NONE and 'Unknown' otherwise (display frames here).",
+    "Tracks: 'Expected Timeline' and 'Actual Timeline' of the event's pid. args are those trace processor's "
+    "current parser attaches, without its experimental ones ('Present Delay (ms) (experimental)', 'Jank type "
+    "(experimental)', ...). Its older parser put the surface token under 'Display frame token' on expected surface "
+    "frames and wrote no 'Jank tag' arg.",
+    "jank_tag follows trace processor's current parser: JANK_UNSPECIFIED gives 'Unspecified' (older: 'No Jank'); "
+    "no row here has it.",
+    "unpaired_frame_end_events counts FrameEnds that find no started cookie in the current parser. A FrameEnd of a "
+    "dropped duplicate expected surface frame (token 14's Layer2, cookie 21) is not counted there: the current "
+    "parser records its cookie before dropping it (the older parser counted it too).",
+]
+
+
+def frame_timeline_metric():
+    """test/trace_processor/diff_tests/metrics/frame_timeline/frame_timeline_metric.py, call for call."""
+    ft = FTTrace()
+    L, V, D = PRESENT_LATE, PRESENT_ON_TIME, PRESENT_DROPPED
+    P = PREDICTION_VALID
+    ft.actual_surface(21_000_000, 6, 100201, 100211, 1002, "Layer1", V, 1, 0, JANK_NONE, P)
+    ft.frame_end(37_000_000, 6)
+    ft.actual_surface(31_000_000, 7, 100202, 100212, 1002, "Layer1", V, 1, 0, JANK_APP_DEADLINE_MISSED, P)
+    ft.frame_end(47_000_000, 7)
+    ft.actual_surface(32_000_000, 8, 100202, 100212, 1002, "Layer1", V, 1, 0, JANK_APP_DEADLINE_MISSED, P)
+    ft.frame_end(40_000_000, 8)
+    ft.actual_surface(41_000_000, 10, 100101, 100111, 1001, "Layer1", L, 0, 0, JANK_APP_DEADLINE_MISSED, P)
+    ft.frame_end(74_000_000, 10)
+    ft.actual_surface(41_000_000, 11, 100102, 100112, 1001, "Layer1", L, 0, 0,
+                      JANK_APP_DEADLINE_MISSED | JANK_BUFFER_STUFFING, P)
+    ft.frame_end(75_000_000, 11)
+    ft.actual_surface(81_000_000, 15, 100301, 100311, 1003, "Layer1", L, 0, 0, JANK_SF_CPU_DEADLINE_MISSED, P)
+    ft.frame_end(95_000_000, 15)
+    ft.actual_surface(90_000_000, 16, 100302, 100312, 1003, "Layer1", D, 0, 0, JANK_DROPPED, P)
+    ft.frame_end(96_000_000, 16)
+    ft.actual_surface(10_000_000, 20, 100402, 100412, 1004, "Layer1", D, 0, 0, JANK_SF_STUFFING, P)
+    ft.frame_end(12_000_000, 20)
+    ft.actual_surface(12_500_000, 25, 100502, 100512, 1004, "Layer1", D, 0, 0, JANK_SF_SCHEDULING, P)
+    ft.frame_end(14_000_000, 25)
+    ft.actual_surface(14_500_000, 30, 100602, 100612, 1004, "Layer1", D, 0, 0, JANK_SF_CPU_DEADLINE_MISSED, P)
+    ft.frame_end(15_000_000, 30)
+    ft.actual_surface(15_500_000, 35, 100702, 100712, 1004, "Layer1", D, 0, 0, JANK_SF_GPU_DEADLINE_MISSED, P)
+    ft.frame_end(16_000_000, 35)
+    ft.actual_surface(16_500_000, 40, 100802, 100812, 1004, "Layer1", D, 0, 0,
+                      JANK_SF_SCHEDULING | JANK_SF_STUFFING, P)
+    ft.frame_end(17_000_000, 40)
+    expected_rows, actual_rows, unpaired = trace_processor_rows(ft.events)
+    t = TraceFile()
+    processes = [(1001, 0, "process1"), (1002, 0, "process2"), (1003, 0, "process3"), (1004, 0, "process4")]
+    process_tree_packet(t, 5_000_000, processes)  # trace.add_packet(ts=5000000); trace.add_process(...)
+    frame_timeline_packets(t, ft.events)
+    data, layout = t.build()
+    # The metric's per-process figures (frame_timeline_metric.out), for cross-checking the rows.
+    metric = {
+        "total_frames": 11, "missed_app_frames": 3, "dropped_frames": 1,
+        "process": [
+            {"pid": 1001, "name": "process1", "total_frames": 2, "missed_frames": 2, "missed_app_frames": 2,
+             "missed_sf_frames": 0, "frame_dur_max": 34_000_000, "frame_dur_avg": 33_500_000, "dropped_frames": 0,
+             "jank_types": {"App Deadline Missed": {"total_count": 2, "present_late_count": 2},
+                            "Buffer Stuffing": {"total_count": 1, "present_late_count": 1}}},
+            {"pid": 1002, "name": "process2", "total_frames": 2, "missed_frames": 1, "missed_app_frames": 1,
+             "missed_sf_frames": 0, "frame_dur_max": 16_000_000, "frame_dur_avg": 13_333_333, "dropped_frames": 0,
+             "jank_types": {"App Deadline Missed": {"total_count": 1, "present_on_time_count": 1},
+                            "None": {"total_count": 1, "present_on_time_count": 1}}},
+            {"pid": 1003, "name": "process3", "total_frames": 2, "missed_frames": 2, "missed_app_frames": 0,
+             "missed_sf_frames": 1, "frame_dur_max": 14_000_000, "frame_dur_avg": 14_000_000, "dropped_frames": 1,
+             "jank_types": {"Dropped Frame": {"total_count": 1, "present_dropped_count": 1},
+                            "SurfaceFlinger CPU Deadline Missed": {"total_count": 1, "present_late_count": 1}}},
+            {"pid": 1004, "name": "process4", "total_frames": 5, "missed_frames": 4, "missed_app_frames": 0,
+             "missed_sf_frames": 4, "frame_dur_max": 2_000_000, "frame_dur_avg": 1_000_000, "dropped_frames": 0,
+             "jank_types": {"SurfaceFlinger CPU Deadline Missed": {"total_count": 1, "present_dropped_count": 1},
+                            "SurfaceFlinger GPU Deadline Missed": {"total_count": 1, "present_dropped_count": 1},
+                            "SurfaceFlinger Scheduling": {"total_count": 2, "present_dropped_count": 2},
+                            "SurfaceFlinger Stuffing": {"total_count": 2, "present_dropped_count": 2}}},
+        ],
+        "note": "jank_types count each bit of a row's jank_type separately (the metric splits 'App Deadline Missed, "
+                "Buffer Stuffing'); total_frames counts distinct tokens (token 100202 has two rows); frame_dur_* "
+                "leave out dropped frames. Counts not listed are 0.",
+    }
+    expected = {
+        "fixture": "frame-timeline-metric.pftrace",
+        "kind": "frame-timeline",
+        "source": {
+            "repository": "google/perfetto",
+            "trace": "test/trace_processor/diff_tests/metrics/frame_timeline/frame_timeline_metric.py (the version "
+                     "whose add_process calls pass ppid 0), built with test/synth_common.py",
+            "tests": ["test/trace_processor/diff_tests/metrics/frame_timeline/tests.py FrameTimeline."
+                      "test_frame_timeline_metric (expects frame_timeline_metric.out)"],
+            "parser": "src/trace_processor/importers/proto/frame_timeline_event_parser.cc",
+            "rows": "The diff test checks the android_frame_timeline_metric, not rows: the rows here are what the "
+                    "parser makes of these events (the same port of it that reproduces "
+                    "frame-timeline-events.expected.json's rows exactly); 'metric' holds the test's figures, which "
+                    "the rows agree with.",
+        },
+        **file_facts(data),
+        "packets": len(layout),
+        "processes": [{"pid": pid, "name": name} for pid, _, name in processes],
+        "expected_frame_timeline_slice": expected_rows,
+        "actual_frame_timeline_slice": actual_rows,
+        "unpaired_frame_end_events": unpaired,
+        "metric": metric,
+        "mappings": MAPPINGS,
+        "_ft_events": ft.events,
+        "notes": FRAME_TIMELINE_NOTES + [
+            "This trace has actual surface frames only: no expected rows, no display frames.",
+            "Its packets are in the test's order, not time order (process4's frames at 10-17 ms come last).",
+        ],
+    }
+    return data, expected
+
+
+# ---------------------------------------------------------------------------------------------
+# e. android-app-frames: atrace and FrameTimeline for the same tokens
+# ---------------------------------------------------------------------------------------------
+FEED_PID, FEED_RT, SF_PID = 7000, 7015, 600
+PERIOD = 16_666_667  # 60 Hz
+FEED_LAYER = "com.example.feed/com.example.feed.MainActivity#0"
+
+
+def android_app_frames():
+    base = 1_000_000_000
+    us = 1_000
+    # Per frame: doFrame (start, dur), an optional child of doFrame, DrawFrames (start, dur), the app's
+    # present type, jank, on_time_finish and severity, the display frame's jank and present type, whether
+    # the display frame is one period later (the app missed its own), and the display frame's actual end.
+    # Offsets are from the frame's vsync. Frames are two vsyncs apart so each frame's work is alone.
+    frames = [
+        dict(do=(500 * us, 5_500 * us), child=("traversal", 1_000 * us, 4_000 * us), draw=(6_200 * us, 4_800 * us),
+             present=PRESENT_ON_TIME, jank=JANK_NONE, finish=1, severity=SEVERITY_NONE,
+             sf_jank=JANK_NONE, sf_present=PRESENT_ON_TIME, sf_late=False, sf_end=2 * PERIOD,
+             lane=None, cause="on time"),
+        dict(do=(500 * us, 21_500 * us), child=("traversal", 1_000 * us, 20_500 * us), draw=(22_200 * us, 4_300 * us),
+             present=PRESENT_LATE, jank=JANK_APP_DEADLINE_MISSED, finish=0, severity=SEVERITY_FULL,
+             sf_jank=JANK_NONE, sf_present=PRESENT_ON_TIME, sf_late=True, sf_end=3 * PERIOD,
+             lane="main", cause="doFrame (UI thread) ran 21.5 ms, past the 16.67 ms budget"),
+        dict(do=(500 * us, 4_000 * us), child=None, draw=(4_700 * us, 20_000 * us),
+             present=PRESENT_LATE, jank=JANK_APP_DEADLINE_MISSED, finish=0, severity=SEVERITY_FULL,
+             sf_jank=JANK_NONE, sf_present=PRESENT_ON_TIME, sf_late=True, sf_end=3 * PERIOD,
+             lane="render", cause="DrawFrames (RenderThread) ran 20 ms while doFrame took 4 ms"),
+        dict(do=(500 * us, 5_000 * us), child=None, draw=(5_700 * us, 4_500 * us),
+             present=PRESENT_LATE, jank=JANK_SF_CPU_DEADLINE_MISSED, finish=1, severity=None,
+             sf_jank=JANK_SF_CPU_DEADLINE_MISSED, sf_present=PRESENT_LATE, sf_late=False, sf_end=3 * PERIOD,
+             lane=None, cause="SurfaceFlinger's CPU work missed its deadline; the app was on time"),
+        dict(do=(500 * us, 5_000 * us), child=None, draw=(5_800 * us, 4_600 * us),
+             present=PRESENT_LATE, jank=JANK_BUFFER_STUFFING, finish=1, severity=None,
+             sf_jank=JANK_NONE, sf_present=PRESENT_ON_TIME, sf_late=False, sf_end=2 * PERIOD,
+             lane=None, cause="buffer stuffing: the app was on time but its buffer queued behind an earlier one"),
+        dict(do=(500 * us, 4_800 * us), child=None, draw=(5_600 * us, 4_600 * us),
+             present=PRESENT_LATE, jank=JANK_DISPLAY_HAL, finish=1, severity=None,
+             sf_jank=JANK_DISPLAY_HAL, sf_present=PRESENT_LATE, sf_late=False, sf_end=3 * PERIOD,
+             lane=None, cause="the display HAL presented late"),
+        dict(do=(500 * us, 4_700 * us), child=None, draw=(5_500 * us, 4_400 * us),
+             present=PRESENT_LATE, jank=JANK_PREDICTION_ERROR, finish=1, severity=None,
+             sf_jank=JANK_PREDICTION_ERROR, sf_present=PRESENT_LATE, sf_late=False, sf_end=2 * PERIOD + 4_000 * us,
+             lane=None, cause="the vsync prediction was wrong"),
+        dict(do=(500 * us, 5_200 * us), child=None, draw=(6_000 * us, 5_500 * us),
+             present=PRESENT_DROPPED, jank=JANK_DROPPED, finish=1, severity=None,
+             sf_jank=JANK_NONE, sf_present=PRESENT_ON_TIME, sf_late=False, sf_end=2 * PERIOD,
+             lane=None, cause="dropped: SurfaceFlinger presented another buffer instead"),
+    ]
+    t = TraceFile()
+    process_tree_packet(t, base - PERIOD, [(FEED_PID, 1, "com.example.feed"), (SF_PID, 1, "/system/bin/surfaceflinger")],
+                        [(FEED_PID, FEED_PID, "om.example.feed"), (FEED_RT, FEED_PID, "RenderThread"),
+                         (SF_PID, SF_PID, "surfaceflinger")])
+    ui_events, rt_events = [], []
+    ft = FTTrace()
+    cookie = 0
+    summary = []
+    ui_slices, rt_slices = [], []
+    for i, fr in enumerate(frames, start=1):
+        vsync = base + (2 * i - 2) * PERIOD
+        token, display_token = 1000 + i, 2000 + i
+        do_start, do_dur = fr["do"]
+        draw_start, draw_dur = fr["draw"]
+        ui_events.append((vsync + do_start, FEED_PID, f"B|{FEED_PID}|Choreographer#doFrame {token}\n"))
+        ui_slices.append({"name": f"Choreographer#doFrame {token}", "category": "", "ts": vsync + do_start,
+                          "dur": do_dur, "depth": 0, "args": {}})
+        if fr["child"]:
+            name, c_start, c_dur = fr["child"]
+            ui_events.append((vsync + c_start, FEED_PID, f"B|{FEED_PID}|{name}\n"))
+            ui_events.append((vsync + c_start + c_dur, FEED_PID, f"E|{FEED_PID}\n"))
+            ui_slices.append({"name": name, "category": "", "ts": vsync + c_start, "dur": c_dur, "depth": 1,
+                              "args": {}})
+        ui_events.append((vsync + do_start + do_dur, FEED_PID, f"E|{FEED_PID}\n"))
+        rt_events.append((vsync + draw_start, FEED_RT, f"B|{FEED_PID}|DrawFrames {token}\n"))
+        rt_events.append((vsync + draw_start + draw_dur, FEED_RT, f"E|{FEED_PID}\n"))
+        rt_slices.append({"name": f"DrawFrames {token}", "category": "", "ts": vsync + draw_start, "dur": draw_dur,
+                          "depth": 0, "args": {}})
+
+        app_end = vsync + draw_start + draw_dur
+        sf_start = vsync + (2 if fr["sf_late"] else 1) * PERIOD
+        # SurfaceFlinger's frame: expected one period, actual from just after its vsync to present.
+        cookie += 1
+        ft.expected_surface(vsync, cookie, token, display_token, FEED_PID, FEED_LAYER)
+        ft.frame_end(vsync + PERIOD, cookie)
+        cookie += 1
+        ft.actual_surface(vsync, cookie, token, display_token, FEED_PID, FEED_LAYER, fr["present"], fr["finish"], 0,
+                          fr["jank"], PREDICTION_VALID, jank_severity_type=fr["severity"])
+        ft.frame_end(app_end, cookie)
+        cookie += 1
+        ft.expected_display(sf_start, cookie, display_token, SF_PID)
+        ft.frame_end(sf_start + PERIOD, cookie)
+        cookie += 1
+        sf_actual_end = vsync + fr["sf_end"]
+        ft.actual_display(sf_start + 300 * us, cookie, display_token, SF_PID, fr["sf_present"],
+                          0 if fr["sf_jank"] == JANK_SF_CPU_DEADLINE_MISSED else 1, 0, fr["sf_jank"], PREDICTION_VALID)
+        ft.frame_end(sf_actual_end, cookie)
+        summary.append({
+            "token": token, "display_frame_token": display_token, "vsync_ts": vsync, "budget_ns": PERIOD,
+            "deadline_ts": vsync + PERIOD,
+            "doFrame": {"tid": FEED_PID, "ts": vsync + do_start, "dur": do_dur},
+            "DrawFrames": {"tid": FEED_RT, "ts": vsync + draw_start, "dur": draw_dur},
+            "app_work_end_ts": app_end,
+            "overrun_lane": fr["lane"],
+            "jank_type": jank_string(fr["jank"]),
+            "present_type": PRESENT_STRINGS[fr["present"]],
+            "jank_tag": surface_jank_tag(fr["jank"], fr["present"]),
+            "display_jank_type": jank_string(fr["sf_jank"]),
+            "cause": fr["cause"],
+        })
+    for cpu, events, label in [(0, sorted(ui_events), "ftrace cpu 0 (UI thread)"),
+                               (1, sorted(rt_events), "ftrace cpu 1 (RenderThread)")]:
+        p = packet(seq=9)
+        p.ftrace_events.cpu = cpu
+        for ts, tid, buf in events:
+            ev = p.ftrace_events.event.add()
+            ev.timestamp, ev.pid = ts, tid
+            getattr(ev, "print").buf = buf
+        t.add(p, label)
+    frame_timeline_packets(t, ft.events)
+    expected_rows, actual_rows, unpaired = trace_processor_rows(ft.events)
+    assert unpaired == 0
+    # Each frame's rows agree with the summary.
+    for s in summary:
+        surface = [r for r in actual_rows if r["surface_frame_token"] == s["token"]]
+        assert len(surface) == 1 and surface[0]["jank_type"] == s["jank_type"], surface
+        assert surface[0]["ts"] + surface[0]["dur"] == s["app_work_end_ts"]
+        lane = None
+        if s["doFrame"]["dur"] > PERIOD:
+            lane = "main"
+        elif s["DrawFrames"]["dur"] > PERIOD:
+            lane = "render"
+        assert lane == s["overrun_lane"], (s["token"], lane)
+    data, layout = t.build()
+    expected = {
+        "fixture": "android-app-frames.pftrace",
+        "kind": "android-app-frames",
+        "source": {"generator": GENERATOR, "case": "android_app_frames()",
+                   "rows": "expected/actual rows as trace processor's FrameTimeline parser makes them (the port "
+                           "that reproduces frame-timeline-events.expected.json's diff-test rows)"},
+        **file_facts(data),
+        "packets": len(layout),
+        "frame_interval_ns": PERIOD,
+        "processes": [{"pid": FEED_PID, "name": "com.example.feed"}, {"pid": SF_PID, "name": "/system/bin/surfaceflinger"}],
+        "threads": [
+            {"pid": FEED_PID, "tid": FEED_PID, "name": "om.example.feed", "slices": ui_slices, "instants": []},
+            {"pid": FEED_PID, "tid": FEED_RT, "name": "RenderThread", "slices": rt_slices, "instants": []},
+        ],
+        "frames": summary,
+        "lane_rule": "overrun_lane is 'main' when the frame's Choreographer#doFrame <token> slice (UI thread) is "
+                     "longer than budget_ns, else 'render' when its DrawFrames <token> slice (RenderThread) is, "
+                     "else null (the app's own work fit; the jank, if any, is elsewhere).",
+        "expected_frame_timeline_slice": expected_rows,
+        "actual_frame_timeline_slice": actual_rows,
+        "mappings": MAPPINGS,
+        "_ft_events": ft.events,
+        "notes": [
+            "60 Hz: vsync period 16666667 ns. Frame i (token 1000+i) starts at its app vsync 1000000000 + "
+            "(2i-2)*16666667 ns; frames are two vsyncs apart so each frame's work is alone on its threads.",
+            "Expected surface frame: [vsync, vsync + period]. Actual surface frame: from the vsync (FrameTimeline "
+            "uses the expected start) to the end of DrawFrames. Display frame 2000+i: expected one period from the "
+            "next vsync (two for frames 2 and 3, whose buffers came late), actual from 0.3 ms after that to present.",
+            "The main thread's comm is 'om.example.feed' (Android keeps the last 15 characters of the package): "
+            "the process is named by its cmdline, the thread by process_tree's thread name.",
+            "Surface frames carry jank_severity_type FULL on frames 2 and 3, NONE on frame 1 and UNKNOWN (0) on the "
+            "others; display frames carry none.",
+            "The FrameTimeline packets come after the ftrace bundles, frame by frame (start, end, start, end), "
+            "not in time order: a reader pairs each start with the FrameEnd of its cookie after sorting by "
+            "timestamp, as trace processor does.",
+        ] + FRAME_TIMELINE_NOTES[:1],
+    }
+    return data, expected
+
+
+# ---------------------------------------------------------------------------------------------
+# f. hostile files, written byte by byte
+# ---------------------------------------------------------------------------------------------
+H_PROC, H_THREAD = 10, 11
+
+
+def h_descriptor_packets():
+    """Three valid packets: process and thread TrackDescriptors, interned names on sequence 1."""
+    proc = f_len(60, f_varint(1, H_PROC) + f_len(3, f_varint(1, 42) + f_len(6, "hostile")))
+    thread = f_len(60, f_varint(1, H_THREAD) + f_varint(5, H_PROC)
+                   + f_len(4, f_varint(1, 42) + f_varint(2, 42) + f_len(5, "main")))
+    return [f_varint(8, 1000) + f_varint(10, 1) + f_varint(13, 1) + proc,
+            f_varint(8, 1000) + f_varint(10, 1) + thread]
+
+
+def h_event(ts, type_, name_iid=None, extra=b"", interned=b""):
+    body = f_varint(9, type_) + f_varint(11, H_THREAD)
+    if name_iid is not None:
+        body = f_varint(10, name_iid) + body
+    return f_varint(8, ts) + f_varint(10, 1) + f_len(11, body + extra) + (f_len(12, interned) if interned else b"") \
+        + f_varint(13, 2)
+
+
+def h_names(*pairs):
+    return b"".join(f_len(2, f_varint(1, iid) + f_len(2, name)) for iid, name in pairs)
+
+
+def frame(packets):
+    t = TraceFile()
+    for label, body in packets:
+        t.add(body, label)
+    return t.build()
+
+
+def hostile_expected(name, data, layout, outcome, **more):
+    return {
+        "fixture": name,
+        "kind": "hostile",
+        "source": {"generator": GENERATOR},
+        **file_facts(data),
+        "packets": [{"label": p["label"], "tag_offset": p["tag_offset"], "length_offset": p["length_offset"],
+                     "payload_offset": p["payload_offset"], "length": p["length"]} for p in layout],
+        **outcome,
+        **more,
+    }
+
+
+def truncated_last_packet():
+    d = h_descriptor_packets()
+    packets = [("process track", d[0]), ("thread track", d[1]),
+               ("work begin", h_event(2000, SLICE_BEGIN, 1, interned=h_names((1, "work"), (2, "tail")))),
+               ("work end", h_event(5000, SLICE_END)),
+               ("tail instant", h_event(6000, INSTANT, 2, extra=f_len(4, f_len(10, "note") + f_len(6, "x" * 40))))]
+    full, layout = frame(packets)
+    last = layout[-1]
+    cut = last["payload_offset"] + last["length"] // 2
+    data = full[:cut]
+    outcome = {
+        "outcome": "truncated",
+        "expected": {
+            "complete_packets": len(layout) - 1,
+            "threads": [{"pid": 42, "tid": 42, "name": "main",
+                         "slices": [{"name": "work", "category": "", "ts": 2000, "dur": 3000, "depth": 0, "args": {}}],
+                         "instants": []}],
+            "processes": [{"pid": 42, "name": "hostile"}],
+        },
+        "truncation": {
+            "packet_tag_offset": last["tag_offset"],
+            "length_varint_offset": last["length_offset"],
+            "payload_offset": last["payload_offset"],
+            "declared_length": last["length"],
+            "bytes_available": len(data) - last["payload_offset"],
+        },
+        "diagnostic": {"kind": "truncated", "byte_offset": last["tag_offset"]},
+        "error_if_thrown": {"code": "unexpected-end", "byte_offset": last["length_offset"]},
+        "notes": [
+            "A writer killed mid-packet: every packet before the last is whole, the last declares "
+            f"{last['length']} bytes and has {len(data) - last['payload_offset']}.",
+            "Recommended: read the complete packets (the 'work' slice) and report a 'truncated' diagnostic at the cut "
+            "packet's key byte, as the JSON reader does for stream-killed-mid-write.json. A reader that throws "
+            "instead throws unexpected-end where ProtobufInput.lengthDelimited reports it: the length varint.",
+        ],
+    }
+    layout[-1]["label"] += " (cut here)"
+    return data, hostile_expected("truncated-last-packet.pftrace", data, layout, outcome)
+
+
+def varint_too_long():
+    d = h_descriptor_packets()
+    bad_varint = b"\xff" * 10 + b"\x01"  # 11 bytes: continuation bits on the first ten
+    bad_packet = key(8, VARINT) + bad_varint + f_varint(10, 1) + f_len(11, f_varint(9, INSTANT) + f_varint(11, H_THREAD))
+    packets = [("process track", d[0]), ("thread track", d[1]),
+               ("instant whose timestamp varint has 11 bytes", bad_packet),
+               ("a valid packet after it", h_event(9000, INSTANT, 1, interned=h_names((1, "after"))))]
+    data, layout = frame(packets)
+    varint_offset = layout[2]["payload_offset"] + 1
+    assert data[varint_offset:varint_offset + 11] == bad_varint
+    outcome = {
+        "outcome": "error",
+        "error": {"code": "invalid-protobuf", "byte_offset": varint_offset,
+                  "message_contains": "varint"},
+        "varint": {"byte_offset": varint_offset, "bytes": bad_varint.hex(), "field": "TracePacket.timestamp (8)"},
+        "notes": [
+            "The third packet's timestamp varint has eleven bytes; a varint has at most ten. byte_offset is its "
+            "first byte (the byte after the field's key), absolute in the file.",
+            "Its tenth byte is 0xff: past 63 bits of value, so ProtobufInput's 'longer than 64 bits' check fires "
+            "first, at the same offset (its 'longer than ten bytes' branch cannot be reached: a tenth byte that "
+            "continues is always > 1).",
+            "Trace processor fails the whole trace on such a packet ('Failed to parse proto packet fully').",
+        ],
+    }
+    return data, hostile_expected("varint-too-long.pftrace", data, layout, outcome)
+
+
+def length_beyond_file():
+    d = h_descriptor_packets()
+    declared = 100_000
+    inner = f_varint(9, INSTANT)  # a few real bytes of the TrackEvent
+    bad_packet = f_varint(8, 3000) + f_varint(10, 1) + key(11, LEN) + varint(declared) + inner
+    packets = [("process track", d[0]), ("thread track", d[1]),
+               ("packet whose track_event claims 100000 bytes", bad_packet),
+               ("a valid packet after it", h_event(9000, INSTANT, 1, interned=h_names((1, "after"))))]
+    data, layout = frame(packets)
+    bad = layout[2]
+    field_offset = bad["payload_offset"] + len(f_varint(8, 3000) + f_varint(10, 1))
+    length_offset = field_offset + 1
+    assert data[field_offset] == (11 << 3) | LEN
+    outcome = {
+        "outcome": "error",
+        "error": {"code": "invalid-protobuf", "byte_offset": length_offset, "message_contains": "length"},
+        "length_field": {"field": "TracePacket.track_event (11)", "key_offset": field_offset,
+                         "length_varint_offset": length_offset, "declared_length": declared,
+                         "bytes_left_in_packet": bad["payload_offset"] + bad["length"] - (length_offset + len(varint(declared))),
+                         "bytes_left_in_file": len(data) - (length_offset + len(varint(declared)))},
+        "notes": [
+            "The packet's own length is right (a valid packet follows it); inside it, track_event declares 100000 "
+            "bytes, past the end of the packet and of the file. That is corruption, not a cut-off file: "
+            "invalid-protobuf at the length varint (ProtobufInput.lengthDelimited: the length runs past its "
+            "message), not unexpected-end.",
+        ],
+    }
+    return data, hostile_expected("length-beyond-file.pftrace", data, layout, outcome)
+
+
+def deep_nesting():
+    d = h_descriptor_packets()
+    levels = 200
+    # Level 200 is the leaf (int 1); levels 199..2 are dict entries named d199..d2; level 1 is the
+    # slice's annotation, named by iid 1 ("nest"): 199 dicts around an int.
+    inner = f_len(10, "leaf") + f_varint(4, 1)
+    for level in range(levels - 1, 1, -1):
+        inner = f_len(10, f"d{level}") + f_len(11, inner)
+    nest = f_varint(1, 1) + f_len(11, inner)
+    shallow = f_varint(1, 2) + f_varint(4, 1)
+    annotations = f_len(4, shallow) + f_len(4, nest)
+    begin = f_varint(8, 2000) + f_varint(10, 1) + f_len(11, f_varint(10, 1) + f_varint(9, SLICE_BEGIN)
+                                                         + f_varint(11, H_THREAD) + annotations) \
+        + f_len(12, h_names((1, "deep")) + b"".join(f_len(3, f_varint(1, iid) + f_len(2, n))
+                                                    for iid, n in [(1, "nest"), (2, "shallow")])) + f_varint(13, 2)
+    packets = [("process track", d[0]), ("thread track", d[1]), ("deep begin", begin),
+               ("deep end", h_event(7000, SLICE_END))]
+    data, layout = frame(packets)
+    nest_offset = data.index(f_len(4, nest))
+    outcome = {
+        "outcome": "loads",
+        "expected": {
+            "threads": [{"pid": 42, "tid": 42, "name": "main",
+                         "slices": [{"name": "deep", "category": "", "ts": 2000, "dur": 5000, "depth": 0,
+                                     "args": {"shallow": 1}}], "instants": []}],
+        },
+        "diagnostic": {"kind": "skipped-argument", "count": 1, "byte_offset": nest_offset},
+        "nesting": {"annotation": "nest", "dict_levels": levels - 1, "annotation_levels": levels,
+                    "kept_nesting_depth": 64, "annotation_key_offset": nest_offset,
+                    "bytes": len(f_len(4, nest))},
+        "notes": [
+            "The slice's second annotation, 'nest', is a dict_entries chain 200 DebugAnnotations deep (199 "
+            "dicts, then int 1). It must not overflow the stack. Recommended, as the JSON reader does with "
+            "ChromeTraceReader.keptNestingDepth (64): skip that argument with a 'skipped-argument' diagnostic and "
+            "keep the slice and its other argument.",
+            "byte_offset is the key byte of the 'nest' annotation (TrackEvent.debug_annotations, field 4).",
+            "The file is well-formed protobuf (203 nested messages at the deepest), but Python's protobuf (upb) "
+            "refuses it: it allows 100 nested messages.",
+        ],
+    }
+    return data, hostile_expected("deep-nesting.pftrace", data, layout, outcome)
+
+
+def undefined_iid():
+    d = h_descriptor_packets()
+    good = h_event(2000, SLICE_BEGIN, 1, interned=h_names((1, "known"), (2, "other")))
+    bad = h_event(3000, SLICE_BEGIN, 7)
+    packets = [("process track", d[0]), ("thread track", d[1]), ("known begin", good),
+               ("begin naming iid 7, never defined", bad),
+               ("end (iid 7 slice)", h_event(4000, SLICE_END)), ("end (known)", h_event(6000, SLICE_END))]
+    data, layout = frame(packets)
+    bad_layout = layout[3]
+    # h_event writes timestamp, sequence id, then track_event whose first field is name_iid.
+    prefix = f_varint(8, 3000) + f_varint(10, 1)
+    event_length = len(f_varint(10, 7) + f_varint(9, SLICE_BEGIN) + f_varint(11, H_THREAD))
+    name_offset = bad_layout["payload_offset"] + len(prefix) + len(key(11, LEN)) + len(varint(event_length))
+    assert data[name_offset:name_offset + 2] == f_varint(10, 7)
+    outcome = {
+        "outcome": "loads",
+        "expected": {
+            "threads": [{"pid": 42, "tid": 42, "name": "main",
+                         "slices": [{"name": "known", "category": "", "ts": 2000, "dur": 4000, "depth": 0, "args": {}},
+                                    {"name": None, "name_is_placeholder": True, "category": "", "ts": 3000,
+                                     "dur": 1000, "depth": 1, "args": {}}],
+                         "instants": []}],
+        },
+        "diagnostic": {"kind": "invalid-event", "count": 1, "byte_offset": name_offset},
+        "undefined": {"field": "TrackEvent.name_iid (10)", "iid": 7, "defined_iids": [1, 2],
+                      "name_iid_key_offset": name_offset, "packet_tag_offset": bad_layout["tag_offset"]},
+        "notes": [
+            "Trace processor keeps the slice with a NULL name (ParseTrackEventName returns kNullStringId when the "
+            "iid is not interned). Expected: keep it (its time is real work on the thread) under a placeholder "
+            "name (name_is_placeholder: any name that says the iid is undefined, e.g. '(undefined name iid 7)', or "
+            "an empty one) with an 'invalid-event' diagnostic; byte_offset is the name_iid field's key byte "
+            "(its packet starts at packet_tag_offset). Its END still closes it, so 'known' keeps its duration.",
+        ],
+    }
+    return data, hostile_expected("undefined-iid.pftrace", data, layout, outcome)
+
+
+def huge_timestamp():
+    d = h_descriptor_packets()
+    limit = 1 << 60  # TraceEvent.timeLimitNanoseconds
+    near = limit - 3000
+    packets = [("process track", d[0]), ("thread track", d[1]),
+               ("begin at 2^60-3000", h_event(near, SLICE_BEGIN, 1,
+                                              interned=h_names((1, "near-limit"), (2, "at-limit"), (3, "2^62"),
+                                                               (4, "past-int64")))),
+               ("end at 2^60-2000", h_event(near + 1000, SLICE_END)),
+               ("instant at 2^60 (the limit itself)", h_event(limit, INSTANT, 2)),
+               ("instant at 2^62 (fits Int64, past the limit)", h_event(1 << 62, INSTANT, 3)),
+               ("instant at 2^63+5 (past Int64.max)", h_event((1 << 63) + 5, INSTANT, 4))]
+    data, layout = frame(packets)
+    rejected = []
+    for index, value in [(5, 1 << 62), (6, (1 << 63) + 5)]:
+        packet_layout = layout[index]
+        assert data[packet_layout["payload_offset"]] == (8 << 3) | VARINT
+        rejected.append({"ts": u64(value), "timestamp_varint_offset": packet_layout["payload_offset"] + 1,
+                         "packet_tag_offset": packet_layout["tag_offset"]})
+    outcome = {
+        "outcome": "loads",
+        "expected": {
+            "threads": [{"pid": 42, "tid": 42, "name": "main",
+                         "slices": [{"name": "near-limit", "category": "", "ts": u64(near), "dur": 1000, "depth": 0,
+                                     "args": {}}],
+                         "instants": [{"name": "at-limit", "category": "", "ts": u64(limit), "args": {}}]}],
+        },
+        "diagnostic": {"kind": "invalid-event", "count": 2, "byte_offsets": [r["timestamp_varint_offset"] for r in rejected]},
+        "timestamps": {"time_limit_ns": u64(limit), "kept": [u64(near), u64(near + 1000), u64(limit)],
+                       "rejected": rejected},
+        "notes": [
+            "framescope's model keeps times within TraceEvent.timeLimitNanoseconds (2^60 ns) and drops events "
+            "beyond it with a diagnostic, in both readers. TracePacket.timestamp is uint64: 2^62 fits an Int64 but "
+            "is past the limit; 2^63+5 does not fit an Int64 at all (a reader that converts before checking traps "
+            "or wraps negative, as trace processor's int64 does). Both instants are dropped, each with an "
+            "'invalid-event' diagnostic; byte_offsets are their timestamp varints' first bytes.",
+            "The slice near the limit must stay exact: dur 1000 and ts 2^60-3000, which Doubles cannot give "
+            "(their spacing there is 256). An instant exactly at the limit is kept.",
+            "Trace processor itself would keep the 2^62 instant.",
+        ],
+    }
+    return data, hostile_expected("huge-timestamp.pftrace", data, layout, outcome)
+
+
+# ---------------------------------------------------------------------------------------------
+# Schema descriptions, verification, output
+# ---------------------------------------------------------------------------------------------
+SCHEMAS = {
+    "track-event": {
+        "processes": "[{pid, name, track_uuid}]",
+        "threads": "[{pid, tid, name, track_uuid, slices: [{name, category, ts, dur, depth, args}], "
+                   "instants: [{name, category, ts, args}]}] (slices in ts order; depth 0 = top level)",
+        "counters": "[{pid, track (the counter track's name), track_uuid, key: 'value', points: [{ts, value}]}]",
+        "flows": "[{id (string), from: {pid, tid, slice, ts}, to: {pid, tid, slice, ts}}] (ts = the bound slice's begin)",
+        "dropped_packets": "{count, reason, trusted_packet_sequence_id, packet_offsets}",
+        "skipped_unknown_packet_fields": "{count, fields: [{field, wire_type, where, packet_offset, packet}]}",
+    },
+    "chrome-pipeline-reporter": {
+        "processes": "as track-event", "threads": "as track-event",
+        "reporters": "[{pid, tid: 0, track_uuid, track_name: null, name: 'PipelineReporter', category, ts, dur, "
+                     "depth: 0, state ('STATE_*'), frame_sequence, layer_tree_host_id, affects_smoothness, "
+                     "args: {chrome_frame_reporter: {...as Chrome's JSON}}, stages: [{name, ts, dur, depth: 1, "
+                     "children: [{name, ts, dur, depth: 2}]}]}]",
+    },
+    "atrace": {
+        "processes": "[{pid, name}]", "threads": "as track-event (no track_uuid)",
+        "async_slices": "[{pid, tid: 0, name, cookie, ts, dur, depth, args}]",
+        "counters": "[{pid, track, key: 'value', points: [{ts, value}]}]",
+        "skipped_ftrace_events": "{count, events: [{name, ts, cpu}]}",
+    },
+    "frame-timeline": {
+        "processes": "[{pid, name}]",
+        "expected_frame_timeline_slice": "[{ts, dur, pid, name, track, display_frame_token, surface_frame_token "
+                                         "(null for display frames), layer_name (null for display frames), args}] "
+                                         "in ts order (dur -1: never ended)",
+        "actual_frame_timeline_slice": "the same plus present_type, on_time_finish, gpu_composition, jank_type, "
+                                       "prediction_type, jank_tag, jank_severity_type (trace processor's strings)",
+        "unpaired_frame_end_events": "FrameEnds whose cookie had no start",
+        "source": "{repository, trace, tests, parser}: the diff test reproduced",
+        "metric": "(frame-timeline-metric only) the diff test's android_frame_timeline_metric figures",
+        "mappings": "the enum/bit -> string tables used",
+    },
+    "android-app-frames": {
+        "threads": "as atrace", "frames": "[{token, display_frame_token, vsync_ts, budget_ns, deadline_ts, doFrame: "
+                                          "{tid, ts, dur}, DrawFrames: {tid, ts, dur}, app_work_end_ts, "
+                                          "overrun_lane ('main' | 'render' | null), jank_type, present_type, jank_tag, "
+                                          "display_jank_type, cause}]",
+        "lane_rule": "how overrun_lane is decided",
+        "expected_frame_timeline_slice": "as frame-timeline", "actual_frame_timeline_slice": "as frame-timeline",
+    },
+    "hostile": {
+        "packets": "[{label, tag_offset, length_offset, payload_offset, length}] (the file's framing; offsets are "
+                   "0-based bytes from the start of the file)",
+        "outcome": "'error' | 'truncated' | 'loads'",
+        "error": "{code (TraceReadError.Code raw value), byte_offset, message_contains} when outcome is 'error'",
+        "diagnostic": "{kind (TraceDiagnostic.Kind raw value), count, byte_offset or byte_offsets} when the file "
+                      "loads",
+        "expected": "what loads, in the track-event shapes",
+    },
+}
+
+
+COMMON_SCHEMA = {
+    "args": "an event's arguments as Chrome's JSON would write them (objects and arrays nested)",
+    "arguments": "the same as framescope's Trace holds them, in order: [[key, value]], scalars and arrays under "
+                 "their key, an object's members as 'outer.inner' one level deep (deeper values whole), as "
+                 "ChromeTraceReader reads the JSON form",
+    "ts, dur": "integer nanoseconds as in the file; strings where past 2^53; dur -1: never ended",
+    "track_uuid, id": "decimal strings (uint64)",
+}
+
+
+def frame_timeline_descriptor_check(data):
+    """Decodes every field 76 in a file through a descriptor built from the .proto's numbers, and
+    checks it against what was encoded (a second, independent reading of the same bytes)."""
+    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+    fd = descriptor_pb2.FileDescriptorProto(name="ft_check.proto", package="ftcheck", syntax="proto2")
+    T = descriptor_pb2.FieldDescriptorProto
+    types = {"cookie": T.TYPE_INT64, "token": T.TYPE_INT64, "display_frame_token": T.TYPE_INT64,
+             "pid": T.TYPE_INT32, "layer_name": T.TYPE_STRING, "present_type": T.TYPE_INT32,
+             "on_time_finish": T.TYPE_BOOL, "gpu_composition": T.TYPE_BOOL, "jank_type": T.TYPE_INT32,
+             "prediction_type": T.TYPE_INT32, "is_buffer": T.TYPE_BOOL, "jank_severity_type": T.TYPE_INT32}
+    event = fd.message_type.add(name="FrameTimelineEvent")
+    for kind, fields in FT_FIELDS.items():
+        msg = event.nested_type.add(name=FT_KIND_NAMES[kind].title().replace("_", ""))
+        for name, number in fields:
+            msg.field.add(name=name, number=number, type=types[name], label=T.LABEL_OPTIONAL)
+        event.field.add(name=FT_KIND_NAMES[kind], number=kind, type=T.TYPE_MESSAGE, label=T.LABEL_OPTIONAL,
+                        type_name=".ftcheck.FrameTimelineEvent." + msg.name)
+    pkt = fd.message_type.add(name="Packet")
+    pkt.field.add(name="timestamp", number=8, type=T.TYPE_UINT64, label=T.LABEL_OPTIONAL)
+    pkt.field.add(name="frame_timeline_event", number=FT_FIELD, type=T.TYPE_MESSAGE, label=T.LABEL_OPTIONAL,
+                  type_name=".ftcheck.FrameTimelineEvent")
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(fd)
+    Packet = message_factory.GetMessageClass(pool.FindMessageTypeByName("ftcheck.Packet"))
+    decoded = []
+    for p in pb.Trace.FromString(data).packet:
+        q = Packet.FromString(p.SerializeToString())
+        if not q.HasField("frame_timeline_event"):
+            continue
+        kinds = [(kind, getattr(q.frame_timeline_event, name)) for kind, name in FT_KIND_NAMES.items()
+                 if q.frame_timeline_event.HasField(name)]
+        assert len(kinds) == 1
+        kind, msg = kinds[0]
+        decoded.append((q.timestamp, kind, {f.name: v for f, v in msg.ListFields()}))
+    return decoded
+
+
+def check_frame_timeline(data, events):
+    decoded = frame_timeline_descriptor_check(data)
+    want = [(e.ts, e.kind, {k: (bool(v) if k in ("on_time_finish", "gpu_composition", "is_buffer") else v)
+                            for k, v in e.fields.items()}) for e in events]
+    assert decoded == want, "FrameTimeline bytes do not decode back to the events"
+    return len(decoded)
+
+
+# Which length-delimited fields the wire walker descends into (the rest it skips).
+WALK_SCHEMA = {
+    "Trace": {1: "TracePacket"},
+    "TracePacket": {1: "FtraceEventBundle", 2: "ProcessTree", 11: "TrackEvent", 12: "InternedData",
+                    60: "TrackDescriptor", 76: "FrameTimelineEvent"},
+    "TrackEvent": {4: "DebugAnnotation", 32: "ChromeFrameReporter"},
+    "DebugAnnotation": {11: "DebugAnnotation", 12: "DebugAnnotation"},
+    "InternedData": {1: "Interned", 2: "Interned", 3: "Interned", 29: "Interned"},
+    "TrackDescriptor": {3: "ProcessDescriptor", 4: "ThreadDescriptor", 8: "CounterDescriptor"},
+    "ProcessTree": {1: "Process", 2: "Thread"},
+    "FtraceEventBundle": {2: "FtraceEvent"},
+    "FtraceEvent": {3: "Print", 4: "SchedSwitch"},
+    "FrameTimelineEvent": {1: "Start", 2: "Start", 3: "Start", 4: "Start", 5: "Start"},
+}
+
+
+def wire_walk(data):
+    """Reads a file's wire format without recursion, the way ProtobufInput does (same error kinds
+    and offsets): ("ok", deepest message nesting) or ("error", code, byte_offset, message)."""
+    stack = [(len(data), "Trace")]
+    pos = 0
+    deepest = 1
+
+    def read_varint(pos, end):
+        start, result, shift = pos, 0, 0
+        while True:
+            if pos >= end:
+                return None, ("unexpected-end" if end == len(data) else "invalid-protobuf", start,
+                              "a varint runs past the end of its message")
+            byte = data[pos]
+            pos += 1
+            if shift == 63 and byte > 1:
+                return None, ("invalid-protobuf", start, "a varint is longer than 64 bits")
+            result |= (byte & 0x7F) << shift
+            if byte < 0x80:
+                return (result, pos), None
+            shift += 7
+            if shift > 63:
+                return None, ("invalid-protobuf", start, "a varint is longer than ten bytes")
+
+    while stack:
+        end, kind = stack[-1]
+        if pos >= end:
+            stack.pop()
+            continue
+        start = pos
+        value, error = read_varint(pos, end)
+        if error:
+            return ("error",) + error
+        field_key, pos = value
+        field, wire = field_key >> 3, field_key & 7
+        if field == 0 or wire not in (VARINT, FIXED64, LEN, FIXED32):
+            return ("error", "invalid-protobuf", start, f"field {field}, wire type {wire}")
+        if wire == VARINT:
+            value, error = read_varint(pos, end)
+            if error:
+                return ("error",) + error
+            pos = value[1]
+        elif wire in (FIXED64, FIXED32):
+            size = 8 if wire == FIXED64 else 4
+            if end - pos < size:
+                return ("error", "unexpected-end" if end == len(data) else "invalid-protobuf", pos,
+                        "a fixed field runs past the end of its message")
+            pos += size
+        else:
+            length_start = pos
+            value, error = read_varint(pos, end)
+            if error:
+                return ("error",) + error
+            length, pos = value
+            if length > end - pos:
+                return ("error", "unexpected-end" if end == len(data) else "invalid-protobuf", length_start,
+                        f"a length of {length} bytes runs past the end of its "
+                        f"{'file' if end == len(data) else 'message'}")
+            child = WALK_SCHEMA.get(kind, {}).get(field)
+            if child is not None:
+                stack.append((pos + length, child))
+                deepest = max(deepest, len(stack))
+            else:
+                pos += length
+    return ("ok", deepest)
+
+
+CASES = [
+    ("track-event-basics", track_event_basics, True),
+    ("chrome-pipeline-reporter", chrome_pipeline_reporter, True),
+    ("atrace-android-app", atrace_android_app, True),
+    ("frame-timeline-events", frame_timeline_events, True),
+    ("frame-timeline-metric", frame_timeline_metric, True),
+    ("android-app-frames", android_app_frames, True),
+    ("truncated-last-packet", truncated_last_packet, False),
+    ("varint-too-long", varint_too_long, False),
+    ("length-beyond-file", length_beyond_file, False),
+    ("deep-nesting", deep_nesting, True),
+    ("undefined-iid", undefined_iid, True),
+    ("huge-timestamp", huge_timestamp, True),
+]
+
+
+def generate(out_dir, quiet=False):
+    os.makedirs(out_dir, exist_ok=True)
+    written = []
+    rows = []
+    for name, build, decodes in CASES:
+        data, expected = build()
+        ft_events = expected.pop("_ft_events", None)
+        expected = add_model_arguments({**expected, "schema": {**SCHEMAS[expected["kind"]], **COMMON_SCHEMA}})
+        walk = wire_walk(data)
+        if decodes:
+            assert walk[0] == "ok", (name, walk)
+            try:
+                trace = pb.Trace.FromString(data)  # raises if the bytes are not a Trace
+                status = f"decodes with perfetto_trace_pb2 ({len(trace.packet)} packets)"
+            except Exception as error:
+                # Only deep-nesting may get here: well-formed, but past upb's 100 nested messages.
+                assert name == "deep-nesting", (name, error)
+                status = f"well-formed ({walk[1]} nested messages); perfetto_trace_pb2 refuses it: {error}"
+            if ft_events is not None:
+                status += f", {check_frame_timeline(data, ft_events)} FrameTimeline events re-decoded"
+        else:
+            assert walk[0] == "error", (name, walk)
+            want = expected.get("error") or expected.get("error_if_thrown")
+            assert (walk[1], walk[2]) == (want["code"], want["byte_offset"]), (name, walk, want)
+            try:
+                pb.Trace.FromString(data)
+                pb_says = "perfetto_trace_pb2 accepts it"
+            except Exception as error:
+                pb_says = f"perfetto_trace_pb2: {type(error).__name__}"
+            status = f"broken on purpose: {walk[1]} at byte {walk[2]} ({walk[3]}); {pb_says}"
+        trace_path = os.path.join(out_dir, name + ".pftrace")
+        json_path = os.path.join(out_dir, name + ".expected.json")
+        with open(trace_path, "wb") as handle:
+            handle.write(data)
+        with open(json_path, "w", encoding="utf-8") as handle:
+            json.dump(expected, handle, indent=2, ensure_ascii=False)
+            handle.write("\n")
+        written += [name + ".pftrace", name + ".expected.json"]
+        rows.append((name + ".pftrace", len(data), status))
+    if not quiet:
+        width = max(len(r[0]) for r in rows)
+        for file, size, status in rows:
+            print(f"{file:<{width}}  {size:>6} B  {status}")
+    return written
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true",
+                        help="regenerate into a temporary folder and exit 1 if a committed file differs")
+    parser.add_argument("--out", default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
+    args = parser.parse_args()
+    if not args.check:
+        generate(args.out)
+        return 0
+    with tempfile.TemporaryDirectory() as scratch:
+        written = generate(scratch, quiet=True)
+        problems = []
+        for file in written:
+            committed = os.path.join(args.out, file)
+            if not os.path.exists(committed):
+                problems.append(f"missing: {committed}")
+            elif not filecmp.cmp(committed, os.path.join(scratch, file), shallow=False):
+                problems.append(f"differs: {committed}")
+        generated = set(written)
+        if os.path.isdir(args.out):
+            for file in sorted(os.listdir(args.out)):
+                if (file.endswith(".pftrace") or file.endswith(".expected.json")) and file not in generated:
+                    problems.append(f"not generated by this script: {os.path.join(args.out, file)}")
+        for problem in problems:
+            print(problem)
+        if problems:
+            print(f"{len(problems)} fixture file(s) out of date: run python3 {GENERATOR}")
+            return 1
+        print(f"{len(written)} fixture files match {GENERATOR}")
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
