@@ -7,6 +7,9 @@
 #   - `framescope report` reads it (exit 0; a torn tail is a diagnostic, not an error);
 #   - `../shared/tools/validate_trace.py` accepts it as it is, or else after `framescope repair`,
 #     and repair says how many bytes it dropped.
+# Every third run streams Perfetto's protobuf format (a .pftrace) instead of JSON: its checker is
+# Perfetto's own Python schema (perfetto_trace_pb2 must decode the file, as written or repaired;
+# pip install perfetto protobuf).
 # Prints one line per run and a summary; exits 1 if any file fails. Bounded to about a minute.
 set -uo pipefail
 if [[ $# -lt 1 ]]; then
@@ -28,6 +31,11 @@ started=$SECONDS
 for ((run = 1; run <= runs; run++)); do
     scenario=${scenarios[$((RANDOM % ${#scenarios[@]}))]}
     trace="$work/run-$run.json"
+    check=(python3 "$validator")
+    if ((run % 3 == 0)); then
+        trace="$work/run-$run.pftrace"
+        check=(python3 -c 'import sys; from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as p; print(len(p.Trace.FromString(open(sys.argv[1], "rb").read()).packet), "packets")')
+    fi
     setup=0
     [[ $scenario != diffable-update ]] && setup=2.5
     delay=$(awk -v r="$RANDOM" -v s="$setup" 'BEGIN { printf "%.2f", s + 0.2 + (r % 2300) / 1000 }')
@@ -48,8 +56,8 @@ for ((run = 1; run <= runs; run++)); do
         failures=$((failures + 1))
         continue
     fi
-    if python3 "$validator" "$trace" >"$work/validate-$run.txt" 2>&1; then
-        echo "run $run: $scenario killed at ${delay}s: $size bytes, valid as written"
+    if "${check[@]}" "$trace" >"$work/validate-$run.txt" 2>&1; then
+        echo "run $run: $scenario killed at ${delay}s: $size bytes$([[ $trace == *.pftrace ]] && echo " of protobuf"), valid as written"
         direct=$((direct + 1))
         continue
     fi
@@ -58,7 +66,7 @@ for ((run = 1; run <= runs; run++)); do
         failures=$((failures + 1))
         continue
     fi
-    if python3 "$validator" "$trace.repaired" >"$work/validate-$run.txt" 2>&1 && "$binary" report "$trace.repaired" >/dev/null 2>&1; then
+    if "${check[@]}" "$trace.repaired" >"$work/validate-$run.txt" 2>&1 && "$binary" report "$trace.repaired" >/dev/null 2>&1; then
         echo "run $run: $scenario killed at ${delay}s: $size bytes, torn; after repair valid ($(cat "$work/repair-$run.txt"))"
         repaired=$((repaired + 1))
     else

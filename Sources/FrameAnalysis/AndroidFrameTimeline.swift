@@ -19,13 +19,12 @@ import FrameTrace
 ///   Deadline Missed` and `SurfaceFlinger Scheduling` are the compositor; `Display HAL`, `Buffer
 ///   Stuffing` and `Prediction Error` are causes of their own; anything else late is unknown.
 enum AndroidFrameTimeline {
-    /// The argument keys this reads (the reader's names).
+    /// The argument keys this reads (the reader's names; declared in `FrameAnalyzer.argumentKeys`).
     static let surfaceTokenKey = "Surface frame token"
     static let displayTokenKey = "Display frame token"
     static let presentTypeKey = "Present type"
     static let jankTypeKey = "Jank type"
     static let layerKey = "Layer name"
-    static let argumentKeys: Set<String> = [surfaceTokenKey, displayTokenKey, presentTypeKey, jankTypeKey, layerKey]
 
     /// The app lanes' slice names, with the frame's token after a space.
     static let mainSliceName = "Choreographer#doFrame"
@@ -59,7 +58,7 @@ enum AndroidFrameTimeline {
             let key = Key(name: event.name, id: event.id, process: event.thread.processID)
             if event.phase == .asyncBegin {
                 let arguments = trace.arguments(of: event)
-                guard arguments[displayTokenKey] != nil else { continue }  // not FrameTimeline's
+                guard arguments[AndroidFrameTimeline.displayTokenKey] != nil else { continue }  // not FrameTimeline's
                 open[key, default: []].append(slices.count)
                 slices.append(Slice(start: event.timestamp, end: nil, arguments: arguments))
                 isActual.append(event.name == actualName)
@@ -74,7 +73,7 @@ enum AndroidFrameTimeline {
         var actualDisplay: [Int64: Slice] = [:]
         var actualSurface: [(token: Int64, slice: Slice)] = []
         var surfaceFrames: [Int64: Int] = [:]
-        for index in slices.indices where isActual[index] && slices[index].arguments[surfaceTokenKey] != nil {
+        for index in slices.indices where isActual[index] && slices[index].arguments[AndroidFrameTimeline.surfaceTokenKey] != nil {
             surfaceFrames[process[index], default: 0] += 1
         }
         guard let processID = preferred.flatMap({ surfaceFrames[$0] == nil ? nil : $0 })
@@ -82,8 +81,8 @@ enum AndroidFrameTimeline {
         else { return nil }
         for index in slices.indices {
             let slice = slices[index]
-            let display = slice.arguments[displayTokenKey]?.integerValue ?? 0
-            if let token = slice.arguments[surfaceTokenKey]?.integerValue {
+            let display = slice.arguments[AndroidFrameTimeline.displayTokenKey]?.integerValue ?? 0
+            if let token = slice.arguments[AndroidFrameTimeline.surfaceTokenKey]?.integerValue {
                 if isActual[index] {
                     if process[index] == processID { actualSurface.append((token, slice)) }
                 } else if expectedSurface[[process[index], token]] == nil {
@@ -110,11 +109,11 @@ enum AndroidFrameTimeline {
             }
             var slice = merged[at].slice
             if let end = entry.slice.end { slice.end = max(slice.end ?? end, end) }
-            let janks = (jankBits(slice.arguments[jankTypeKey]?.stringValue ?? "").union(jankBits(entry.slice.arguments[jankTypeKey]?.stringValue ?? "")))
+            let janks = (jankBits(slice.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "").union(jankBits(entry.slice.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "")))
                 .subtracting(["None"]).sorted()
             slice.arguments.removeAll { $0.key == jankTypeKey }
             slice.arguments.append(Argument(jankTypeKey, .string(janks.isEmpty ? "None" : janks.joined(separator: ", "))))
-            let (mine, theirs) = (slice.arguments[presentTypeKey]?.stringValue ?? "", entry.slice.arguments[presentTypeKey]?.stringValue ?? "")
+            let (mine, theirs) = (slice.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "", entry.slice.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "")
             if presentRank[theirs, default: 0] > presentRank[mine, default: 0] {
                 slice.arguments.removeAll { $0.key == presentTypeKey }
                 slice.arguments.append(Argument(presentTypeKey, .string(theirs)))
@@ -148,9 +147,9 @@ enum AndroidFrameTimeline {
                         lane: .render, costNanoseconds: render.end.subtractingSaturating(render.start), start: render.start, end: render.end,
                         deadline: deadline))
             }
-            let displayToken = actual.arguments[displayTokenKey]?.integerValue ?? 0
-            let present = actual.arguments[presentTypeKey]?.stringValue ?? ""
-            let janks = jankBits(actual.arguments[jankTypeKey]?.stringValue ?? "")
+            let displayToken = actual.arguments[AndroidFrameTimeline.displayTokenKey]?.integerValue ?? 0
+            let present = actual.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? ""
+            let janks = jankBits(actual.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "")
             // The compositor lane: SurfaceFlinger's display frame, due at the expected present.
             let expectedPresent = expectedDisplay[displayToken]?.end ?? deadline.addingSaturating(interval)
             var presentation: Int64?
@@ -206,7 +205,7 @@ enum AndroidFrameTimeline {
                 fallback[position] = hold
             }
         }
-        let layer = actualSurface.first?.slice.arguments[layerKey]?.stringValue
+        let layer = actualSurface.first?.slice.arguments[AndroidFrameTimeline.layerKey]?.stringValue
         var detail = "\(frames.count) actual surface frames of process \(processID)"
         if let layer { detail += " (layer \(UntrustedText.shortened(layer)))" }
         detail += "; lanes from \(mainSliceName) (\(mainSlices.count)) and DrawFrames (\(renderSlices.count)) of the same token"

@@ -9,13 +9,15 @@ extension FrameAnalyzer {
     /// this set does not name. A program that reads traces only to analyse them can read just
     /// these (`ChromeTraceReader.read(contentsOf:arguments: .only(FrameAnalyzer.argumentKeys))`,
     /// as the CLI does) and skip converting the rest.
-    public static let argumentKeys: Set<String> = Set([
+    public static let argumentKeys: Set<String> = [
         FrameContract.Key.index, FrameContract.Key.sinceVsync, FrameContract.Key.budget, FrameContract.Key.sinceInput,
         FrameContract.Key.ignored, FrameContract.Key.renderedFrame, FrameContract.Key.untilDeadline, FrameContract.Key.untilPresent,
         FrameContract.Key.sinceRequest, ChromeFrameEvents.stateKey, ChromeFrameEvents.frameTypeKey, ChromeFrameEvents.sequenceKey,
         ChromeFrameEvents.layerTreeHostKey, ChromeFrameEvents.affectsSmoothnessKey, ChromeFrameEvents.legacySequenceKey,
         ChromeFrameEvents.legacyLayerTreeKey, ChromeRenderers.framesKey, ChromeRenderers.processIDKey, ChromeRenderers.parentKey, ChromeRenderers.outermostKey,
-    ]).union(AndroidFrameTimeline.argumentKeys)
+        AndroidFrameTimeline.surfaceTokenKey, AndroidFrameTimeline.displayTokenKey, AndroidFrameTimeline.presentTypeKey,
+        AndroidFrameTimeline.jankTypeKey, AndroidFrameTimeline.layerKey,
+    ]
 
     /// Tells the keys in ``argumentKeys`` from the rest, mostly by first byte and length.
     static let argumentKeyMatcher = ChromeTraceReader.ArgumentKeyMatcher(argumentKeys)

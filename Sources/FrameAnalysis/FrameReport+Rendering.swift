@@ -156,9 +156,9 @@ extension FrameReport {
             var note = ""
             let isAndroid = method.frameSource == .frameTimeline
             switch figures.lane {
-            case .main where isAndroid: note = "Choreographer#doFrame, due at the app's deadline"
-            case .render where isAndroid: note = "DrawFrames, due at the app's deadline"
-            case .compositor where isAndroid: note = "SurfaceFlinger, due at the expected present"
+            case .main where isAndroid: note = "doFrame, due at app deadline"
+            case .render where isAndroid: note = "DrawFrames, due at app deadline"
+            case .compositor where isAndroid: note = "SurfaceFlinger, due at present"
             case .main: note = hasDeadline ? "due at the next vsync" : "Chrome stage, no deadline of its own"
             case .render: note = "due at the commit deadline + P"
             case .background:

@@ -44,11 +44,13 @@ public struct PerfettoTraceWriter: Sendable {
     /// The packet sequence every packet belongs to.
     static let sequenceID: UInt64 = 1
 
-    private var processTracks: Set<Int64> = []
-    private var threadTracks: Set<ThreadKey> = []
+    /// Track uuids, given out in order from 1 so that they take one or two bytes each (a third
+    /// of a file's bytes were 64-bit hashed uuids); every chunk of a stream uses the same ones.
+    private var processTracks: [Int64: UInt64] = [:]
+    private var threadTracks: [ThreadKey: UInt64] = [:]
     private var counterTracks: [CounterKey: UInt64] = [:]
     private var asyncTracks: [AsyncKey: [(uuid: UInt64, busyUntil: Int64)]] = [:]
-    private var nextTrackUUID: UInt64 = 1 << 32
+    private var nextTrackUUID: UInt64 = 1
     private var names = Interner()
     private var categories = Interner()
     private var annotationNames = Interner()
@@ -138,26 +140,34 @@ public struct PerfettoTraceWriter: Sendable {
 
     // MARK: - Tracks
 
-    /// A track's uuid, from its kind and identity, so that every chunk of a stream agrees on it.
-    static func uuid(process pid: Int64) -> UInt64 { mix(UInt64(bitPattern: pid), 0x7072_6f63) }
-    static func uuid(thread key: ThreadKey) -> UInt64 {
-        mix(UInt64(bitPattern: key.threadID) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: key.processID), 0x7468_7264)
+    /// A new track's uuid.
+    private mutating func newTrackUUID() -> UInt64 {
+        defer { nextTrackUUID += 1 }
+        return nextTrackUUID
     }
 
-    /// SplitMix64's finalizer over a value and a salt.
-    private static func mix(_ value: UInt64, _ salt: UInt64) -> UInt64 {
-        var z = value &+ salt &* 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return (z ^ (z >> 31)) | (1 << 63)  // the top bit set: never one of the counters' uuids
+    /// The uuid of a process's track, described first if new.
+    private mutating func processTrack(_ pid: Int64, of trace: Trace, into out: inout ProtobufOutput) -> UInt64 {
+        if let uuid = processTracks[pid] { return uuid }
+        describeProcess(pid, of: trace, into: &out)
+        return processTracks[pid]!
+    }
+
+    /// The uuid of a thread's track, described first (with its process) if new.
+    private mutating func threadTrack(_ key: ThreadKey, of trace: Trace, into out: inout ProtobufOutput) -> UInt64 {
+        if let uuid = threadTracks[key] { return uuid }
+        describe(trace.threads[key] ?? TraceThread(key: key), of: trace, into: &out)
+        return threadTracks[key]!
     }
 
     private mutating func describeProcess(_ pid: Int64, of trace: Trace, into out: inout ProtobufOutput) {
-        guard processTracks.insert(pid).inserted else { return }
+        guard processTracks[pid] == nil else { return }
+        let uuid = newTrackUUID()
+        processTracks[pid] = uuid
         let process = trace.processes[pid]
         packet(into: &out) { packet in
             packet.message(PerfettoSchema.Packet.trackDescriptor) { track in
-                track.varint(PerfettoSchema.Track.uuid, Self.uuid(process: pid))
+                track.varint(PerfettoSchema.Track.uuid, uuid)
                 track.message(PerfettoSchema.Track.process) { descriptor in
                     // `pid` is an int32 in the schema; a wider id keeps all its bits in the varint
                     // (framescope reads it back whole; a strict reader keeps the low 32).
@@ -172,12 +182,14 @@ public struct PerfettoTraceWriter: Sendable {
     }
 
     private mutating func describe(_ thread: TraceThread, of trace: Trace, into out: inout ProtobufOutput) {
-        describeProcess(thread.key.processID, of: trace, into: &out)
-        guard threadTracks.insert(thread.key).inserted else { return }
+        let parent = processTrack(thread.key.processID, of: trace, into: &out)
+        guard threadTracks[thread.key] == nil else { return }
+        let uuid = newTrackUUID()
+        threadTracks[thread.key] = uuid
         packet(into: &out) { packet in
             packet.message(PerfettoSchema.Packet.trackDescriptor) { track in
-                track.varint(PerfettoSchema.Track.uuid, Self.uuid(thread: thread.key))
-                track.varint(PerfettoSchema.Track.parentUUID, Self.uuid(process: thread.key.processID))
+                track.varint(PerfettoSchema.Track.uuid, uuid)
+                track.varint(PerfettoSchema.Track.parentUUID, parent)
                 track.message(PerfettoSchema.Track.thread) { descriptor in
                     descriptor.int(PerfettoSchema.Thread.pid, thread.key.processID)
                     descriptor.int(PerfettoSchema.Thread.tid, thread.key.threadID)
@@ -196,13 +208,13 @@ public struct PerfettoTraceWriter: Sendable {
 
     private mutating func counterTrack(_ key: CounterKey, into out: inout ProtobufOutput) -> UInt64 {
         if let uuid = counterTracks[key] { return uuid }
-        let uuid = nextTrackUUID
-        nextTrackUUID += 1
+        let parent = processTracks[key.processID] ?? 0
+        let uuid = newTrackUUID()
         counterTracks[key] = uuid
         packet(into: &out) { packet in
             packet.message(PerfettoSchema.Packet.trackDescriptor) { track in
                 track.varint(PerfettoSchema.Track.uuid, uuid)
-                track.varint(PerfettoSchema.Track.parentUUID, Self.uuid(process: key.processID))
+                track.varint(PerfettoSchema.Track.parentUUID, parent)
                 track.string(PerfettoSchema.Track.name, key.series == Self.counterValueKey ? key.name : "\(key.name) \(key.series)")
                 track.message(PerfettoSchema.Track.counter) { _ in }
             }
@@ -230,8 +242,7 @@ public struct PerfettoTraceWriter: Sendable {
             asyncTracks[key] = pool
             return pool[free].uuid
         }
-        let uuid = nextTrackUUID
-        nextTrackUUID += 1
+        let uuid = newTrackUUID()
         pool.append((uuid, end))
         asyncTracks[key] = pool
         packet(into: &out) { packet in
@@ -252,7 +263,7 @@ public struct PerfettoTraceWriter: Sendable {
     private mutating func writeThread(
         _ thread: ThreadKey, spans: [Int], flows: [Int], others: [Int], of trace: Trace, into out: inout ProtobufOutput
     ) {
-        let track = Self.uuid(thread: thread)
+        let track = threadTracks[thread] ?? 0
         var spans = spans
         NestingStack.sort(&spans, of: trace.events)
         let bound = bindFlows(flows, to: spans, of: trace)
@@ -260,7 +271,11 @@ public struct PerfettoTraceWriter: Sendable {
         func closeSpans(before start: Int64?, into out: inout ProtobufOutput) {
             while let top = open.last, start.map({ trace.events[top].endTimestamp <= $0 }) ?? true {
                 open.removeLast()
-                writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: trace.events[top].endTimestamp, into: &out)
+                // The end is the rebased start plus the duration, as the JSON writer writes
+                // `ts` and `dur`: a span that began before the base keeps its length.
+                let span = trace.events[top]
+                let end = rebased(span.timestamp).addingReportingOverflow(UInt64(max(0, span.duration)))
+                writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, rebasedTimestamp: end.overflow ? .max : end.partialValue, into: &out)
             }
         }
         for index in spans {
@@ -289,13 +304,17 @@ public struct PerfettoTraceWriter: Sendable {
                 case .thread: scoped = track
                 // A global instant goes to its process's track too: Perfetto has no global scope
                 // for track events, and a track of its own would be a process of its own.
-                case .process, .global: scoped = Self.uuid(process: thread.processID)
+                case .process, .global: scoped = processTracks[thread.processID] ?? track
                 }
                 writeEvent(type: PerfettoSchema.Event.instant, track: scoped, event: event, of: trace, into: &out)
             case .counter:
                 for argument in trace.arguments(of: event) {
+                    // Counters are doubles, as JSON's numbers are (a JSON writer prints 38.0 as 38):
+                    // an integer a double holds exactly is one, so a JSON round trip writes the
+                    // same field; a larger one keeps every digit in the integer field.
                     let value: CounterValue
                     switch argument.value {
+                    case .int(let integer) where integer.magnitude <= 1 << 53: value = .double(Double(integer))
                     case .int(let integer): value = .integer(integer)
                     case .double(let double) where double.isFinite: value = .double(double)
                     default: continue  // not a number a viewer can plot, as in the JSON writer
@@ -381,12 +400,12 @@ public struct PerfettoTraceWriter: Sendable {
         var spanID: UInt64 = 0
         for index in indexes {
             let event = trace.events[index]
-            var key = GroupKey(parent: Self.uuid(process: event.thread.processID), id: event.id)
+            var key = GroupKey(parent: processTrack(event.thread.processID, of: trace, into: &out), id: event.id)
             if event.phase == .complete {
                 // A partially overlapping span: a group of its own under its thread, so it stays
                 // that thread's work (the reader reads a thread's child tracks as its spans).
                 spanID += 1
-                key = GroupKey(parent: Self.uuid(thread: event.thread), id: spanID)
+                key = GroupKey(parent: threadTrack(event.thread, of: trace, into: &out), id: spanID)
             }
             if event.phase == .asyncEnd {
                 // An end with no open begin of its name has nothing to close; the reader that
@@ -474,8 +493,13 @@ public struct PerfettoTraceWriter: Sendable {
 
     /// A slice end (no name, no arguments).
     private func writeEvent(type: UInt64, track: UInt64, timestamp: Int64, into out: inout ProtobufOutput) {
+        writeEvent(type: type, track: track, rebasedTimestamp: rebased(timestamp), into: &out)
+    }
+
+    /// A slice end at a time already rebased.
+    private func writeEvent(type: UInt64, track: UInt64, rebasedTimestamp: UInt64, into out: inout ProtobufOutput) {
         packet(into: &out) { packet in
-            packet.varint(PerfettoSchema.Packet.timestamp, rebased(timestamp))
+            packet.varint(PerfettoSchema.Packet.timestamp, rebasedTimestamp)
             packet.message(PerfettoSchema.Packet.trackEvent) { event in
                 event.varint(PerfettoSchema.Event.type, type)
                 event.varint(PerfettoSchema.Event.trackUUID, track)

@@ -137,7 +137,7 @@ extension PerfettoParser {
         let (name, value) = try annotation(&input, state: state, depth: 1)
         let key = name ?? ""
         guard let value else { return }
-        if case .object(let members) = value {
+        if case .object(let members) = value, !members.isEmpty {
             for (member, memberValue) in members where keeps(key + "." + member) {
                 arguments.append(Argument(key + "." + member, memberValue))
             }
