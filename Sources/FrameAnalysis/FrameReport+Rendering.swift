@@ -181,7 +181,7 @@ extension FrameReport {
             }
         }
         for (cause, nanoseconds) in summary.hitchNanosecondsByCause.sorted(by: { $0.key < $1.key }) where cause.lane.map({ lane in !lanes.contains { $0.lane == lane } }) ?? true {
-            table.rows.append([cause.identifier, "-", "-", "-", "-", "-", F.milliseconds(nanoseconds), "hitch cause without lane figures"])
+            table.rows.append([cause.identifier, "-", "-", "-", "-", "-", F.milliseconds(nanoseconds), "a cause, not a lane"])
         }
         return table
     }

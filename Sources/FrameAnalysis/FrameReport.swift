@@ -97,7 +97,7 @@ public struct FrameReport: Sendable {
         /// Android's FrameTimeline (SurfaceFlinger's expected and actual surface frames, with
         /// their jank types), lanes from the `Choreographer#doFrame` and `DrawFrames` of each
         /// frame's token.
-        case frameTimeline = "frame-timeline"
+        case frameTimeline = "android-frame-timeline"
         /// Named frame markers from other platforms (`Choreographer#doFrame`, `--frame-marker NAME`).
         case frameMarkers = "frame-markers"
         /// No frame events: frames estimated from the main thread's busy time.

@@ -111,12 +111,12 @@ public struct ReportTable: Sendable, Hashable {
 
     /// Column widths that fit `maxWidth` (two-space indent and separators included) by narrowing
     /// left-aligned columns, the widest first, down to the longest heading line or 8 characters
-    /// (30 for a last column, which wraps).
+    /// (20 for a last column, which wraps: a note wraps before a name is cut).
     static func fit(_ widths: [Int], alignments: [Alignment], headings: [[String]], into maxWidth: Int) -> [Int] {
         var widths = widths
         func total() -> Int { 2 + widths.reduce(0, +) + 2 * max(0, widths.count - 1) }
         let floors = widths.indices.map { index in
-            min(widths[index], max(index == widths.count - 1 ? 30 : 8, headings[index].map(\.count).max() ?? 0))
+            min(widths[index], max(index == widths.count - 1 ? 20 : 8, headings[index].map(\.count).max() ?? 0))
         }
         while total() > maxWidth {
             let candidates = widths.indices.filter { alignments[$0] == .left && widths[$0] > floors[$0] }

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// Perfetto's format through the CLI: simulate writes it, every command reads it by content,
+/// convert goes both ways, repair cuts a torn packet, and malformed bytes are one line, exit 3.
+@Suite("framescope and Perfetto protobuf: simulate, report, convert, repair")
+struct PerfettoCLITests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("FrameTraceTests/Fixtures/perfetto")
+
+    /// A report as JSON, without the input's name.
+    static func report(_ path: String) throws -> [String: Any] {
+        let result = try CLI.run(["report", path, "--format", "json"])
+        #expect(result.status == 0, "report \(path): \(result.standardError)")
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        object["source"] = nil
+        if var method = object["method"] as? [String: Any] {
+            method["source"] = nil
+            object["method"] = method
+        }
+        return object
+    }
+
+    static func same(_ a: [String: Any], _ b: [String: Any]) -> Bool { NSDictionary(dictionary: a).isEqual(to: b) }
+
+    @Test("The same simulation written as JSON and as .pftrace reports the same figures; convert round-trips JSON to protobuf to JSON")
+    func sameReport() throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        for (index, out) in ["a.json", "a.pftrace"].enumerated() {
+            let result = try CLI.run(["simulate", "diffable-update", "--strategy", "snapshot-diff", "--frames", "30", "--seed", "4", "--out", path(out)])
+            #expect(result.status == 0, "\(index): \(result.standardError)")
+        }
+        let json = try Data(contentsOf: URL(fileURLWithPath: path("a.json")))
+        let protobuf = try Data(contentsOf: URL(fileURLWithPath: path("a.pftrace")))
+        #expect(json.first == UInt8(ascii: "{") && protobuf.first == 0x0A)
+        #expect(protobuf.count * 100 <= json.count * 45, "protobuf \(protobuf.count) bytes, JSON \(json.count)")
+        let base = try Self.report(path("a.json"))
+        #expect(Self.same(base, try Self.report(path("a.pftrace"))))
+        // JSON -> protobuf (format from the name) -> JSON (format from --to).
+        let there = try CLI.run(["convert", path("a.json"), "--out", path("b.perfetto-trace")])
+        #expect(there.status == 0, "\(there.standardError)")
+        #expect(there.standardError.contains("as perfetto"))
+        let back = try CLI.run(["convert", path("b.perfetto-trace"), "--to", "chrome-json", "--out", path("c.trace")])
+        #expect(back.status == 0, "\(back.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path("c.trace"))).first == UInt8(ascii: "{"))
+        #expect(Self.same(base, try Self.report(path("b.perfetto-trace"))))
+        #expect(Self.same(base, try Self.report(path("c.trace"))))
+    }
+
+    @Test("--trace-format perfetto writes protobuf whatever the name; a streamed .pftrace reads and reports")
+    func traceFormat() throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let named = folder.appendingPathComponent("run.json").path
+        let result = try CLI.run(["simulate", "diffable-update", "--frames", "12", "--trace-format", "perfetto", "--out", named])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: named)).first == 0x0A)
+        let streamed = folder.appendingPathComponent("stream.pftrace").path
+        let stream = try CLI.run(["simulate", "diffable-update", "--frames", "25", "--stream", "--out", streamed])
+        #expect(stream.status == 0, "\(stream.standardError)")
+        let report = try Self.report(streamed)
+        #expect((report["summary"] as? [String: Any])?["frames"] as? Int == 25)
+        #expect((report["diagnostics"] as? [Any])?.isEmpty == true)
+        let bad = try CLI.run(["simulate", "diffable-update", "--frames", "2", "--trace-format", "protobuf", "--out", named])
+        #expect(bad.status == 2 && bad.standardError.contains("--trace-format"))
+    }
+
+    @Test("Malformed protobuf is one line naming the byte, exit 3; a torn last packet reads, and repair cuts it")
+    func hostile() throws {
+        let malformed = try CLI.run(["report", Self.fixtures.appendingPathComponent("varint-too-long.pftrace").path])
+        #expect(malformed.status == 3)
+        let lines = malformed.standardError.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("byte 56:") && lines[0].contains("varint"), "\(malformed.standardError)")
+
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let torn = folder.appendingPathComponent("torn.pftrace")
+        try Data(contentsOf: Self.fixtures.appendingPathComponent("truncated-last-packet.pftrace")).write(to: torn)
+        let report = try Self.report(torn.path)
+        let diagnostics = (report["diagnostics"] as? [[String: Any]]) ?? []
+        #expect(diagnostics.map { $0["kind"] as? String } == ["truncated"])
+        let repair = try CLI.run(["repair", torn.path])
+        #expect(repair.status == 0)
+        #expect(repair.standardError.contains("complete packets") && repair.standardError.contains("from byte 107"), "\(repair.standardError)")
+        #expect(((try Self.report(torn.path))["diagnostics"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test("convert: usage errors exit 2, unreadable input exits 3, and standard output takes the bytes")
+    func convertErrors() throws {
+        let noOut = try CLI.run(["convert", Self.fixtures.appendingPathComponent("atrace-android-app.pftrace").path])
+        #expect(noOut.status == 2 && noOut.standardError.contains("--out"))
+        let badFormat = try CLI.run(["convert", "x.json", "--to", "systrace", "--out", "-"])
+        #expect(badFormat.status == 2 && badFormat.standardError.contains("perfetto or chrome-json"))
+        let missing = try CLI.run(["convert", "/nonexistent/trace.pftrace", "--out", "-"])
+        #expect(missing.status == 3)
+        let toStdout = try CLI.run(["convert", Self.fixtures.appendingPathComponent("atrace-android-app.pftrace").path, "--to", "chrome-json", "--out", "-"])
+        #expect(toStdout.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(toStdout.standardOutput.utf8)) as? [String: Any]
+        let events = (object?["traceEvents"] as? [[String: Any]]) ?? []
+        #expect(events.contains { ($0["name"] as? String)?.hasPrefix("Choreographer#doFrame") == true })
+    }
+
+    @Test("An Android trace reports its FrameTimeline frames, with Android's hitch causes")
+    func androidReport() throws {
+        let result = try CLI.run(["report", Self.fixtures.appendingPathComponent("android-app-frames.pftrace").path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let text = result.standardOutput
+        #expect(text.contains("Android FrameTimeline"))
+        for cause in ["commit", "render", "compositor", "buffer-stuffing", "display-hal", "prediction-error"] {
+            #expect(text.contains(cause), "\(cause)")
+        }
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= 100 })
+    }
+}
