@@ -87,6 +87,9 @@ struct PerfettoParser {
     var nextAsyncID: UInt64 = 1
     var lastTimestamp: Int64 = 0
 
+    /// How many kinds of skipped field are listed one per line.
+    static let listedSkippedKinds = 32
+
     // Counts for the summary diagnostics.
     var skippedFields: [String: Int] = [:]
     var droppedPackets = 0
@@ -500,8 +503,16 @@ struct PerfettoParser {
         placeFrameTimeline()
         settleFlows()
         attributeProcessEvents()
-        for (what, count) in skippedFields.sorted(by: { $0.key < $1.key }) {
+        // One line per kind of field skipped, the most frequent first, at most 32 (a hostile file
+        // can use every field number); the rest in one line.
+        let skipped = skippedFields.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+        for (what, count) in skipped.prefix(Self.listedSkippedKinds) {
             log.addSummary(.skippedPhase, nil, "\(count) \(what) value\(count == 1 ? "" : "s") framescope does not read skipped", count: count)
+        }
+        if skipped.count > Self.listedSkippedKinds {
+            let rest = skipped.dropFirst(Self.listedSkippedKinds)
+            let count = rest.reduce(0) { $0 + $1.value }
+            log.addSummary(.skippedPhase, nil, "\(count) values of \(rest.count) more kinds of field skipped", count: count)
         }
         if skippedArguments > 0 {
             log.addSummary(

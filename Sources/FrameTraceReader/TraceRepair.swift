@@ -114,6 +114,12 @@ public struct TraceRepair: Sendable, Hashable {
             }
         }
         let dropped = input.count - lastPacketEnd
+        guard lastPacketEnd > 0 else {
+            // An empty file is no trace a reader can tell apart from empty JSON: nothing to keep.
+            var error = TraceReadError(.unexpectedEnd, "the trace is cut off inside its first packet: there is no complete packet to keep", at: 0)
+            error.isBinaryPosition = true
+            throw error
+        }
         return TraceRepair(
             bytes: dropped == 0 ? input : Array(input[..<lastPacketEnd]), keptEventCount: packets, droppedByteCount: dropped,
             droppedFromOffset: dropped > 0 ? lastPacketEnd : nil, wasComplete: dropped == 0, format: .perfetto)

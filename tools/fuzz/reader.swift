@@ -20,8 +20,11 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
+    // Input that starts like a Perfetto protobuf trace goes to that reader (tools/fuzz/perfetto.swift
+    // checks it); the JSON agreements below are for JSON.
+    let isProtobuf = PerfettoTraceReader.looksLikePerfetto(input)
     let document = Result { () throws(TraceReadError) in try JSONValue.parse(input, maxDepth: 1_000) }
-    checkPipeline(input)
+    if !isProtobuf { checkPipeline(input) }
     do {
         let trace = try ChromeTraceReader.read(bytes: input)
         check(trace)
@@ -31,6 +34,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         } catch {
             fatalError("a trace the writer wrote does not read back: \(error)")
         }
+    } catch where isProtobuf {
+        precondition(error.isBinaryPosition && error.byteOffset >= 0 && error.byteOffset <= size, "no byte position: \(error)")
     } catch {
         precondition(error.code != .ioError)
         precondition(error.line >= 1 && error.column >= 1, "no position: \(error)")
