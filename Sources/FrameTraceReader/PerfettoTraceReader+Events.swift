@@ -13,7 +13,7 @@ extension PerfettoParser {
         }
     }
 
-    mutating func parseTrackEvent(_ input: ProtobufInput, timestamp: UInt64?, sequence: UInt64, offset: Int) throws(TraceReadError) {
+    mutating func parseTrackEvent(_ input: ProtobufInput, timestamp: UInt64?, sequence: UInt64, slot: Int, offset: Int) throws(TraceReadError) {
         var input = input
         var type: UInt64 = 0
         var nameIID: UInt64?
@@ -65,8 +65,9 @@ extension PerfettoParser {
             packetTime = overflow || nanoseconds < 0 ? UInt64.max : UInt64(nanoseconds)
         }
         guard let time = checkedTime(packetTime, offset: offset) else { return }
-        let state = sequences[sequence] ?? Sequence()
+        let state = sequences[slot]
         let uuid = trackUUID ?? state.defaultTrack
+        let legacyThread = state.legacyThread
 
         for (position, track) in extraTracks.enumerated() where position < extraValues.count {
             appendCounter(.int(Int64(bitPattern: extraValues[position])), uuid: track, timestamp: time, offset: offset)
@@ -80,7 +81,7 @@ extension PerfettoParser {
             appendCounter(counter, uuid: uuid, timestamp: time, offset: offset)
             return
         case PerfettoSchema.Event.sliceEnd:
-            appendToTrack(uuid: uuid, legacyThread: state.legacyThread, PendingEvent(
+            appendToTrack(uuid: uuid, legacyThread: legacyThread, PendingEvent(
                 uuid: uuid ?? 0, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: [], counter: nil, offset: offset))
             return
         case PerfettoSchema.Event.sliceBegin, PerfettoSchema.Event.instant:
@@ -101,23 +102,28 @@ extension PerfettoParser {
                 log.add(.invalidEvent, nil, "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name")
             }
         }
-        var categoryParts: [String] = categoryStrings.map { input.string($0) }
-        for iid in categoryIIDs {
-            if let raw = state.categories[iid] {
-                categoryParts.append(symbols[Symbol(rawValue: raw)])
-            } else {
-                categoryParts.append("(undefined category iid \(iid))")
-                log.add(.invalidEvent, nil, "packet at byte \(offset): category iid \(iid) is never defined on sequence \(sequence)")
+        var category = Symbol.empty
+        if categoryIIDs.count == 1, categoryStrings.isEmpty, let raw = state.categories[categoryIIDs[0]] {
+            category = Symbol(rawValue: raw)  // the common case: one interned category, no string made
+        } else if !categoryIIDs.isEmpty || !categoryStrings.isEmpty {
+            var parts: [String] = categoryStrings.map { input.string($0) }
+            for iid in categoryIIDs {
+                if let raw = state.categories[iid] {
+                    parts.append(symbols[Symbol(rawValue: raw)])
+                } else {
+                    parts.append("(undefined category iid \(iid))")
+                    log.add(.invalidEvent, nil, "packet at byte \(offset): category iid \(iid) is never defined on sequence \(sequence)")
+                }
             }
+            category = symbols.intern(parts.joined(separator: ","))
         }
-        let category = categoryParts.isEmpty ? Symbol.empty : symbols.intern(categoryParts.count == 1 ? categoryParts[0] : categoryParts.joined(separator: ","))
         // Arguments.
         var arguments: [Argument] = []
-        for range in annotations { try appendAnnotation(input.input(over: range), state: state, offset: offset, to: &arguments) }
+        for range in annotations { try appendAnnotation(input.input(over: range), slot: slot, offset: offset, to: &arguments) }
         if let frameReporter { try appendFrameReporter(input.input(over: frameReporter), to: &arguments) }
         var flows: [(id: UInt64, terminating: Bool)] = flowIDs.map { ($0, false) }
         flows += terminatingIDs.map { ($0, true) }
-        appendToTrack(uuid: uuid, legacyThread: state.legacyThread, PendingEvent(
+        appendToTrack(uuid: uuid, legacyThread: legacyThread, PendingEvent(
             uuid: uuid ?? 0, type: type, timestamp: time, name: name, category: category, arguments: addArguments(arguments),
             flows: flows, counter: nil, offset: offset))
     }
@@ -132,9 +138,12 @@ extension PerfettoParser {
 
     /// A debug annotation as arguments: a dictionary's members as `name.member`, as the JSON
     /// reader flattens an object one level.
-    private mutating func appendAnnotation(_ input: ProtobufInput, state: Sequence, offset: Int, to arguments: inout [Argument]) throws(TraceReadError) {
+    mutating func appendAnnotation(_ input: ProtobufInput, slot: Int, offset: Int, to arguments: inout [Argument]) throws(TraceReadError) {
+        // Reading only some keys (framescope report), an annotation whose name no kept key is
+        // or begins with is skipped before its value is decoded: most are.
+        if let matcher = argumentKeys, !(try annotationMayBeKept(input, slot: slot, matcher: matcher)) { return }
         var input = input
-        let (name, value) = try annotation(&input, state: state, depth: 1)
+        let (name, value) = try annotation(&input, slot: slot, depth: 1)
         let key = name ?? ""
         guard let value else { return }
         if case .object(let members) = value, !members.isEmpty {
@@ -146,8 +155,32 @@ extension PerfettoParser {
         }
     }
 
+    /// Whether an annotation's name is a kept key or the `outer` of a kept `outer.inner`, from
+    /// its name alone; decided once per interned name.
+    private mutating func annotationMayBeKept(_ input: ProtobufInput, slot: Int, matcher: ChromeTraceReader.ArgumentKeyMatcher) throws(TraceReadError) -> Bool {
+        var input = input
+        while let (field, type) = try input.nextField() {
+            if field == PerfettoSchema.Annotation.nameIID, type == .varint {
+                guard let raw = sequences[slot].annotationNames[try input.varint()] else { return true }
+                let index = Int(raw)
+                if index >= keptAnnotationNames.count { keptAnnotationNames += repeatElement(0, count: index - keptAnnotationNames.count + 1) }
+                if keptAnnotationNames[index] == 0 {
+                    let name = symbols[Symbol(rawValue: raw)]
+                    keptAnnotationNames[index] = matcher.matches(name) || keptPrefixes.contains(name) ? 1 : 2
+                }
+                return keptAnnotationNames[index] == 1
+            }
+            if field == PerfettoSchema.Annotation.name, type == .lengthDelimited {
+                let name = try input.string()
+                return matcher.matches(name) || keptPrefixes.contains(name)
+            }
+            try input.skip(type)
+        }
+        return true
+    }
+
     /// One annotation's name and value; nesting past the kept depth is skipped and counted.
-    private mutating func annotation(_ input: inout ProtobufInput, state: Sequence, depth: Int) throws(TraceReadError) -> (String?, JSONValue?) {
+    private mutating func annotation(_ input: inout ProtobufInput, slot: Int, depth: Int) throws(TraceReadError) -> (String?, JSONValue?) {
         var name: String?
         var value: JSONValue?
         var dictionary: [(String, JSONValue)]?
@@ -156,7 +189,7 @@ extension PerfettoParser {
             switch (field, type) {
             case (PerfettoSchema.Annotation.nameIID, .varint):
                 let iid = try input.varint()
-                name = state.annotationNames[iid].map { symbols[Symbol(rawValue: $0)] } ?? "(undefined annotation name iid \(iid))"
+                name = sequences[slot].annotationNames[iid].map { symbols[Symbol(rawValue: $0)] } ?? "(undefined annotation name iid \(iid))"
             case (PerfettoSchema.Annotation.name, .lengthDelimited): name = try input.string()
             case (PerfettoSchema.Annotation.boolValue, .varint): value = .bool(try input.varint() != 0)
             case (PerfettoSchema.Annotation.uintValue, .varint):
@@ -167,7 +200,7 @@ extension PerfettoParser {
             case (PerfettoSchema.Annotation.stringValue, .lengthDelimited): value = .string(try input.string())
             case (PerfettoSchema.Annotation.stringValueIID, .varint):
                 let iid = try input.varint()
-                value = .string(state.stringValues[iid].map { symbols[Symbol(rawValue: $0)] } ?? "(undefined string iid \(iid))")
+                value = .string(sequences[slot].stringValues[iid].map { symbols[Symbol(rawValue: $0)] } ?? "(undefined string iid \(iid))")
             case (PerfettoSchema.Annotation.pointerValue, .varint): value = .string("0x" + String(try input.varint(), radix: 16))
             case (PerfettoSchema.Annotation.legacyJSONValue, .lengthDelimited):
                 let range = try input.lengthDelimited()
@@ -180,7 +213,7 @@ extension PerfettoParser {
                     continue
                 }
                 var nested = try input.message()
-                let (memberName, memberValue) = try annotation(&nested, state: state, depth: depth + 1)
+                let (memberName, memberValue) = try annotation(&nested, slot: slot, depth: depth + 1)
                 if field == PerfettoSchema.Annotation.dictEntries {
                     if let memberValue { dictionary = (dictionary ?? []) + [(memberName ?? "", memberValue)] }
                 } else if let memberValue {
@@ -300,8 +333,11 @@ extension PerfettoParser {
     mutating func place(_ event: PendingEvent, on lane: Int) {
         let owner = lanes[lane].owner
         let isThread = lanes[lane].thread != nil
-        if event.timestamp < lanes[lane].lastTimestamp { lanes[lane].isOrdered = false }
-        lanes[lane].lastTimestamp = event.timestamp
+        // Begins and ends in time order pair with a stack; out of order, the lane is sorted first.
+        if event.type != PerfettoSchema.Event.instant {
+            if event.timestamp < lanes[lane].lastTimestamp { lanes[lane].isOrdered = false }
+            lanes[lane].lastTimestamp = event.timestamp
+        }
         switch event.type {
         case PerfettoSchema.Event.sliceEnd:
             lanes[lane].records.append(

@@ -72,7 +72,11 @@ struct PerfettoParser {
     var metadata = TraceMetadata()
     var log = ChromeTraceReader.DiagnosticLog()
 
-    var sequences: [UInt64: Sequence] = [:]
+    /// Each packet sequence's state, by slot (``slot(of:)``): mutated in place, never copied.
+    var sequences: [Sequence] = []
+    var sequenceSlots: [UInt64: Int] = [:]
+    /// The last sequence looked up and its slot: packets of one sequence come in runs.
+    var lastSequence: (id: UInt64, slot: Int) = (.max, -1)
     var tracks: [UInt64: Track] = [:]
     /// Slice tracks: TrackEvent tracks by uuid, atrace threads by key.
     var lanes: [SliceLane] = []
@@ -96,15 +100,18 @@ struct PerfettoParser {
     var skippedArguments = 0
     var droppedTimes = 0
 
-    /// Interned strings and defaults of one packet sequence.
-    struct Sequence {
-        var isValid = false
+    /// Interned strings and defaults of one packet sequence. A class: an event looks its strings
+    /// up through one reference instead of copying (retaining) every table a struct would hold.
+    final class Sequence {
+        var isValid: Bool
         var names = InternTable()
         var categories = InternTable()
         var annotationNames = InternTable()
         var stringValues = InternTable()
         var defaultTrack: UInt64?
         var legacyThread: ThreadKey?
+
+        init(isValid: Bool = false) { self.isValid = isValid }
     }
 
     /// A described track.
@@ -142,7 +149,14 @@ struct PerfettoParser {
     init(_ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection) {
         self.buffer = buffer
         self.argumentKeys = arguments.keys.map { ChromeTraceReader.ArgumentKeyMatcher($0) }
+        self.keptPrefixes = Set((arguments.keys ?? []).compactMap { key in key.firstIndex(of: ".").map { String(key[..<$0]) } })
     }
+
+    /// The `outer` of each kept `outer.inner` key: an annotation so named is a dictionary whose
+    /// members may be kept.
+    let keptPrefixes: Set<String>
+    /// Per annotation name symbol: 0 not decided yet, 1 kept (or may be), 2 skipped.
+    var keptAnnotationNames: [UInt8] = []
 
     // MARK: - Packets
 
@@ -169,7 +183,8 @@ struct PerfettoParser {
                 break
             }
             packets += 1
-            try parsePacket(&packet, offset: packetStart)
+            if !fastPacket(packet.position..<packet.end, offset: packetStart) { try parsePacket(&packet, offset: packetStart) }
+            if packets == 4096 { reserveCapacity(readSoFar: input.position) }
         }
     }
 
@@ -180,7 +195,9 @@ struct PerfettoParser {
         var sequence: UInt64 = 0
         var flags: UInt64 = 0
         var cleared = false
-        var interned: [Range<Int>] = []
+        var interned: Range<Int>?
+        /// A second and later `interned_data` (producers write one).
+        var moreInterned: [Range<Int>] = []
         var trackEvent: Range<Int>?
         var trackDescriptor: Range<Int>?
         var processTree: Range<Int>?
@@ -200,7 +217,9 @@ struct PerfettoParser {
             case (PerfettoSchema.Packet.trustedPacketSequenceID, .varint): fields.sequence = try input.varint()
             case (PerfettoSchema.Packet.sequenceFlags, .varint): fields.flags = try input.varint()
             case (PerfettoSchema.Packet.incrementalStateCleared, .varint): fields.cleared = try input.varint() != 0
-            case (PerfettoSchema.Packet.internedData, .lengthDelimited): fields.interned.append(try input.lengthDelimited())
+            case (PerfettoSchema.Packet.internedData, .lengthDelimited):
+                let range = try input.lengthDelimited()
+                if fields.interned == nil { fields.interned = range } else { fields.moreInterned.append(range) }
             case (PerfettoSchema.Packet.trackEvent, .lengthDelimited): fields.trackEvent = try input.lengthDelimited()
             case (PerfettoSchema.Packet.trackDescriptor, .lengthDelimited): fields.trackDescriptor = try input.lengthDelimited()
             case (PerfettoSchema.Packet.processTree, .lengthDelimited): fields.processTree = try input.lengthDelimited()
@@ -218,21 +237,23 @@ struct PerfettoParser {
                 skippedFields["TracePacket field \(field)", default: 0] += 1
             }
         }
+        let slot = self.slot(of: fields.sequence)
         if fields.cleared || fields.flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 {
-            sequences[fields.sequence] = Sequence(isValid: true)
+            sequences[slot] = Sequence(isValid: true)
         }
-        if fields.flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !(sequences[fields.sequence]?.isValid ?? false) {
+        if fields.flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !sequences[slot].isValid {
             droppedPackets += 1
             if log.lists(.invalidEvent) {
                 log.add(.invalidEvent, nil, "packet at byte \(offset) needs incremental state that sequence \(fields.sequence) never set; dropped, as Perfetto drops it")
             }
             return
         }
-        for range in fields.interned { try parseInternedData(input.input(over: range), sequence: fields.sequence) }
-        if let range = fields.defaults { try parseDefaults(input.input(over: range), sequence: fields.sequence) }
+        if let range = fields.interned { try parseInternedData(input.input(over: range), slot: slot) }
+        for range in fields.moreInterned { try parseInternedData(input.input(over: range), slot: slot) }
+        if let range = fields.defaults { try parseDefaults(input.input(over: range), slot: slot) }
         if let range = fields.trackDescriptor { try parseTrackDescriptor(input.input(over: range)) }
         if let range = fields.processDescriptor { try parseLegacyProcessDescriptor(input.input(over: range)) }
-        if let range = fields.threadDescriptor { try parseLegacyThreadDescriptor(input.input(over: range), sequence: fields.sequence) }
+        if let range = fields.threadDescriptor { try parseLegacyThreadDescriptor(input.input(over: range), slot: slot) }
         if let range = fields.processTree { try parseProcessTree(input.input(over: range)) }
         if let range = fields.chromeEvents { try parseChromeEvents(input.input(over: range)) }
         if let range = fields.ftrace { try parseFtrace(input.input(over: range)) }
@@ -241,7 +262,7 @@ struct PerfettoParser {
             try parseFrameTimeline(input.input(over: range), timestamp: time, offset: offset)
         }
         if let range = fields.trackEvent {
-            try parseTrackEvent(input.input(over: range), timestamp: fields.timestamp, sequence: fields.sequence, offset: offset)
+            try parseTrackEvent(input.input(over: range), timestamp: fields.timestamp, sequence: fields.sequence, slot: slot, offset: offset)
         }
     }
 
@@ -264,12 +285,41 @@ struct PerfettoParser {
         return time
     }
 
+    /// Reserves room for the events, argument lists and lane records the rest of the input
+    /// probably holds, judged from the density so far (as the JSON reader does), so the arrays
+    /// grow once instead of doubling and copying. Untouched capacity costs address space only;
+    /// each lane's and the list reservation stop at 4 Mi elements so a misleading start costs little.
+    private mutating func reserveCapacity(readSoFar: Int) {
+        guard readSoFar > 0 else { return }
+        let scale = Double(buffer.count) / Double(readSoFar) * 1.125
+        func estimate(_ count: Int, cap: Int = .max) -> Int { min(cap, Int(min(Double(count) * scale + 1024, Double(buffer.count)))) }
+        events.reserveCapacity(estimate(events.count))
+        events.adviseHugePages()
+        argumentLists.reserveCapacity(estimate(argumentLists.count, cap: 1 << 22))
+        for index in lanes.indices where !lanes[index].records.isEmpty {
+            lanes[index].records.reserveCapacity(estimate(lanes[index].records.count, cap: 1 << 22))
+        }
+    }
+
     // MARK: - Interning and tracks
 
-    private mutating func parseInternedData(_ input: ProtobufInput, sequence: UInt64) throws(TraceReadError) {
+    /// The slot of a sequence's state, made on first use.
+    mutating func slot(of sequence: UInt64) -> Int {
+        if lastSequence.id == sequence { return lastSequence.slot }
+        let slot: Int
+        if let known = sequenceSlots[sequence] {
+            slot = known
+        } else {
+            slot = sequences.count
+            sequences.append(Sequence())
+            sequenceSlots[sequence] = slot
+        }
+        lastSequence = (sequence, slot)
+        return slot
+    }
+
+    mutating func parseInternedData(_ input: ProtobufInput, slot: Int) throws(TraceReadError) {
         var input = input
-        var state = sequences[sequence] ?? Sequence()
-        defer { sequences[sequence] = state }
         while let (field, type) = try input.nextField() {
             guard type == .lengthDelimited else {
                 try input.skip(type)
@@ -290,16 +340,16 @@ struct PerfettoParser {
             guard let value else { continue }
             let string = input.string(value)
             switch field {
-            case PerfettoSchema.Interned.eventNames: state.names[iid] = symbols.intern(string).rawValue
-            case PerfettoSchema.Interned.eventCategories: state.categories[iid] = symbols.intern(string).rawValue
-            case PerfettoSchema.Interned.debugAnnotationNames: state.annotationNames[iid] = symbols.intern(string).rawValue
-            case PerfettoSchema.Interned.debugAnnotationStringValues: state.stringValues[iid] = symbols.intern(string).rawValue
+            case PerfettoSchema.Interned.eventNames: sequences[slot].names[iid] = symbols.intern(string).rawValue
+            case PerfettoSchema.Interned.eventCategories: sequences[slot].categories[iid] = symbols.intern(string).rawValue
+            case PerfettoSchema.Interned.debugAnnotationNames: sequences[slot].annotationNames[iid] = symbols.intern(string).rawValue
+            case PerfettoSchema.Interned.debugAnnotationStringValues: sequences[slot].stringValues[iid] = symbols.intern(string).rawValue
             default: skippedFields["InternedData field \(field)", default: 0] += 1
             }
         }
     }
 
-    private mutating func parseDefaults(_ input: ProtobufInput, sequence: UInt64) throws(TraceReadError) {
+    private mutating func parseDefaults(_ input: ProtobufInput, slot: Int) throws(TraceReadError) {
         var input = input
         while let (field, type) = try input.nextField() {
             guard field == PerfettoSchema.Defaults.trackEventDefaults, type == .lengthDelimited else {
@@ -309,7 +359,7 @@ struct PerfettoParser {
             var defaults = try input.message()
             while let (inner, innerType) = try defaults.nextField() {
                 if inner == PerfettoSchema.Defaults.trackUUID, innerType == .varint {
-                    sequences[sequence, default: Sequence()].defaultTrack = try defaults.varint()
+                    sequences[slot].defaultTrack = try defaults.varint()
                 } else {
                     try defaults.skip(innerType)
                 }
@@ -407,7 +457,7 @@ struct PerfettoParser {
         if let name { processes[pid, default: TraceProcess(processID: pid)].name = name }
     }
 
-    private mutating func parseLegacyThreadDescriptor(_ input: ProtobufInput, sequence: UInt64) throws(TraceReadError) {
+    private mutating func parseLegacyThreadDescriptor(_ input: ProtobufInput, slot: Int) throws(TraceReadError) {
         var input = input
         var pid: Int64 = 0
         var tid: Int64 = 0
@@ -421,7 +471,7 @@ struct PerfettoParser {
             }
         }
         let key = ThreadKey(processID: pid, threadID: tid)
-        sequences[sequence, default: Sequence()].legacyThread = key
+        sequences[slot].legacyThread = key
         if let name { threads[key, default: TraceThread(key: key)].name = name }
     }
 

@@ -1,0 +1,180 @@
+@_spi(FramescopeInternals) import FrameTrace
+
+/// The common packet, read in one pass over raw bytes: a TrackEvent slice or instant (or a
+/// counter) with a timestamp, a sequence id, sequence flags and perhaps interned data, which is
+/// what Perfetto's SDK and framescope's writer emit for nearly every packet.
+///
+/// ``PerfettoParser/fastPacket(_:offset:)`` handles a packet only when every field is one it
+/// knows, in the wire type it expects, and every varint and length is well formed; anything else
+/// (another field, a malformed byte, a flow, a legacy event) returns `false` before changing
+/// anything, and the general reader (``PerfettoParser/parsePacket(_:offset:)``) reads the packet
+/// and reports any error with its byte. So this path only decides how fast a packet is read,
+/// never what it reads as.
+extension PerfettoParser {
+    /// A varint at `position` before `end`: its value and the position after it, or `nil` when
+    /// it is malformed or cut off (the general reader then says which).
+    @inline(__always)
+    private func rawVarint(_ position: inout Int, _ end: Int) -> UInt64? {
+        guard position < end else { return nil }
+        let first = buffer[position]
+        if first < 0x80 {
+            position += 1
+            return UInt64(first)
+        }
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        var index = position
+        while index < end, shift <= 63 {
+            let byte = buffer[index]
+            if shift == 63, byte > 1 { return nil }
+            result |= UInt64(byte & 0x7F) << shift
+            index += 1
+            if byte < 0x80 {
+                position = index
+                return result
+            }
+            shift += 7
+        }
+        return nil
+    }
+
+    /// A length-delimited value's bounds, or `nil` when its length is malformed or runs past `end`.
+    @inline(__always)
+    private func rawLength(_ position: inout Int, _ end: Int) -> Range<Int>? {
+        guard let length = rawVarint(&position, end), length <= UInt64(end - position) else { return nil }
+        let range = position..<(position + Int(length))
+        position = range.upperBound
+        return range
+    }
+
+    /// Reads the packet in `range` if it has the common shape; `false` (nothing changed) otherwise.
+    mutating func fastPacket(_ range: Range<Int>, offset: Int) -> Bool {
+        var position = range.lowerBound
+        let end = range.upperBound
+        var timestamp: UInt64?
+        var sequence: UInt64 = 0
+        var flags: UInt64 = 0
+        var trackEvent: Range<Int>?
+        var interned: Range<Int>?
+        while position < end {
+            guard let key = rawVarint(&position, end) else { return false }
+            switch key {
+            case 0x40: guard let value = rawVarint(&position, end) else { return false }; timestamp = value  // 8, varint
+            case 0x50: guard let value = rawVarint(&position, end) else { return false }; sequence = value  // 10, varint
+            case 0x68: guard let value = rawVarint(&position, end) else { return false }; flags = value  // 13, varint
+            case 0x5A: guard trackEvent == nil, let value = rawLength(&position, end) else { return false }; trackEvent = value  // 11
+            case 0x62: guard interned == nil, let value = rawLength(&position, end) else { return false }; interned = value  // 12
+            default: return false
+            }
+        }
+        guard flags & ~(PerfettoSchema.Packet.incrementalStateClearedFlag | PerfettoSchema.Packet.needsIncrementalStateFlag) == 0,
+            let trackEvent, let timestamp, timestamp <= UInt64(TraceEvent.timeLimitNanoseconds)
+        else { return false }
+
+        // The event's fields, checked before the packet's state is touched.
+        var type: UInt64 = 0
+        var track: UInt64?
+        var nameIID: UInt64?
+        var categoryIID: UInt64?
+        var counter: JSONValue?
+        // Up to four annotations kept inline (no array per event); more go to the general path.
+        var annotations: (Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0)
+        var annotationCount = 0
+        var eventPosition = trackEvent.lowerBound
+        while eventPosition < trackEvent.upperBound {
+            guard let key = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+            switch key {
+            case 0x48: guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }; type = value  // 9
+            case 0x58: guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }; track = value  // 11
+            case 0x50: guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }; nameIID = value  // 10
+            case 0x18:  // 3, category_iids: one
+                guard categoryIID == nil, let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+                categoryIID = value
+            case 0x22:  // 4, debug_annotations
+                guard annotationCount < 4, let value = rawLength(&eventPosition, trackEvent.upperBound) else { return false }
+                switch annotationCount {
+                case 0: annotations.0 = value
+                case 1: annotations.1 = value
+                case 2: annotations.2 = value
+                default: annotations.3 = value
+                }
+                annotationCount += 1
+            case 0xF0:  // 30, counter_value
+                guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+                counter = .int(Int64(bitPattern: value))
+            case 0x161:  // 44, double_counter_value
+                guard trackEvent.upperBound - eventPosition >= 8 else { return false }
+                var bits: UInt64 = 0
+                for index in 0..<8 { bits |= UInt64(buffer[eventPosition + index]) << (8 * UInt64(index)) }
+                eventPosition += 8
+                counter = .double(Double(bitPattern: bits))
+            default:
+                return false
+            }
+        }
+        guard let track, type == PerfettoSchema.Event.sliceBegin || type == PerfettoSchema.Event.sliceEnd
+            || type == PerfettoSchema.Event.instant || type == PerfettoSchema.Event.counter
+        else { return false }
+
+        // The packet is the common shape: apply it as the general path would.
+        let slot = self.slot(of: sequence)
+        if flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 { sequences[slot] = Sequence(isValid: true) }
+        let state = sequences[slot]
+        if flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !state.isValid {
+            droppedPackets += 1
+            if log.lists(.invalidEvent) {
+                log.add(.invalidEvent, nil, "packet at byte \(offset) needs incremental state that sequence \(sequence) never set; dropped, as Perfetto drops it")
+            }
+            return true
+        }
+        if let interned {
+            let input = ProtobufInput(buffer).input(over: interned)
+            guard (try? parseInternedData(input, slot: slot)) != nil else { return false }
+        }
+        let time = Int64(timestamp)
+        if time > lastTimestamp { lastTimestamp = time }
+        if type == PerfettoSchema.Event.counter {
+            if let counter { appendCounter(counter, uuid: track, timestamp: time, offset: offset) }
+            return true
+        }
+        if type == PerfettoSchema.Event.sliceEnd {
+            appendToTrack(uuid: track, legacyThread: nil, PendingEvent(
+                uuid: track, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: [], counter: nil, offset: offset))
+            return true
+        }
+        var name = Symbol.empty
+        if let nameIID {
+            if let raw = state.names[nameIID] {
+                name = Symbol(rawValue: raw)
+            } else {
+                name = symbols.intern("(undefined name iid \(nameIID))")
+                log.add(.invalidEvent, nil, "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name")
+            }
+        }
+        var category = Symbol.empty
+        if let categoryIID {
+            if let raw = state.categories[categoryIID] {
+                category = Symbol(rawValue: raw)
+            } else {
+                category = symbols.intern("(undefined category iid \(categoryIID))")
+                log.add(.invalidEvent, nil, "packet at byte \(offset): category iid \(categoryIID) is never defined on sequence \(sequence)")
+            }
+        }
+        var arguments: [Argument] = []
+        if annotationCount > 0 { arguments.reserveCapacity(annotationCount) }
+        for index in 0..<annotationCount {
+            let range = index == 0 ? annotations.0 : index == 1 ? annotations.1 : index == 2 ? annotations.2 : annotations.3
+            guard (try? appendAnnotation(ProtobufInput(buffer).input(over: range), slot: slot, offset: offset, to: &arguments)) != nil
+            else {
+                // Malformed inside the annotation: the general path reports it. Nothing of this
+                // packet has been placed yet, but the state above was: re-reading it is harmless
+                // (interning again gives the same symbols; a cleared sequence clears again).
+                return false
+            }
+        }
+        appendToTrack(uuid: track, legacyThread: nil, PendingEvent(
+            uuid: track, type: type, timestamp: time, name: name, category: category, arguments: addArguments(arguments), flows: [],
+            counter: nil, offset: offset))
+        return true
+    }
+}

@@ -1,0 +1,63 @@
+import FrameAnalysis
+import FrameTrace
+import FrameTraceReader
+import Foundation
+
+/// Perfetto protobuf against Chrome JSON on the same trace, in the same run: the generated
+/// 1,000,000-event trace (the reader benchmark's) exported both ways, then each file read back.
+///
+/// Issue 30's targets: reading the protobuf export at least 3x faster than reading its JSON; the
+/// protobuf file at most 40% of the JSON's bytes; exporting protobuf no slower than JSON.
+func runPerfettoBenchmarks(generatedEvents: Int) {
+    section("Perfetto protobuf vs Chrome JSON (the same \(generatedEvents)-event trace, same run)")
+    let source = makeSyntheticTrace(events: generatedEvents, seed: 0x5EED)
+    guard let trace = try? ChromeTraceReader.read(bytes: source) else {
+        print("(the generated trace does not read; skipped)")
+        return
+    }
+    // Export: the whole trace to bytes, each writer as `framescope convert` runs it.
+    var json: [UInt8] = []
+    var protobuf: [UInt8] = []
+    let jsonExport = measure(repetitions: 5, operations: 1) { json = ChromeTraceWriter.document(for: trace) }
+    let protobufExport = measure(repetitions: 5, operations: 1) { protobuf = PerfettoTraceWriter.document(for: trace) }
+    figure("export, Chrome JSON (best of 5)", jsonExport.min / 1e6, "ms", note: "median \(formatFixed(jsonExport.median / 1e6, decimals: 1)) ms")
+    figure(
+        "export, Perfetto protobuf (best of 5)", protobufExport.min / 1e6, "ms",
+        note: "median \(formatFixed(protobufExport.median / 1e6, decimals: 1)) ms; \(formatFixed(jsonExport.min / protobufExport.min, decimals: 2))x JSON's speed; target: no slower")
+    figure("file size, Chrome JSON", Double(json.count) / 1e6, "MB")
+    figure(
+        "file size, Perfetto protobuf", Double(protobuf.count) / 1e6, "MB",
+        note: "\(formatFixed(100 * Double(protobuf.count) / Double(json.count), decimals: 1))% of the JSON; target: at most 40%")
+
+    // Read: from files, as every command reads them (mapped), one thread and the default.
+    let folder = FileManager.default.temporaryDirectory
+    let jsonPath = folder.appendingPathComponent("framescope-bench-perfetto.json").path
+    let protobufPath = folder.appendingPathComponent("framescope-bench-perfetto.pftrace").path
+    _ = FileManager.default.createFile(atPath: jsonPath, contents: Data(json))
+    _ = FileManager.default.createFile(atPath: protobufPath, contents: Data(protobuf))
+    defer {
+        try? FileManager.default.removeItem(atPath: jsonPath)
+        try? FileManager.default.removeItem(atPath: protobufPath)
+    }
+    var events = (json: 0, protobuf: 0)
+    for (label, arguments) in [("every argument", ChromeTraceReader.ArgumentSelection.all), ("as report reads", .only(FrameAnalyzer.argumentKeys))] {
+        let jsonRead = measure(repetitions: 5, operations: 1) {
+            let read = try? ChromeTraceReader.read(contentsOf: jsonPath, arguments: arguments, workerThread: false)
+            events.json = read?.events.count ?? -1
+        }
+        let protobufRead = measure(repetitions: 5, operations: 1) {
+            let read = try? ChromeTraceReader.read(contentsOf: protobufPath, arguments: arguments, workerThread: false)
+            events.protobuf = read?.events.count ?? -1
+        }
+        figure("read JSON, one thread, \(label) (best of 5)", jsonRead.min / 1e6, "ms", note: "\(events.json) events")
+        figure(
+            "read protobuf, one thread, \(label) (best of 5)", protobufRead.min / 1e6, "ms",
+            note: "\(events.protobuf) events; \(formatFixed(jsonRead.min / protobufRead.min, decimals: 2))x faster than JSON; target: at least 3x")
+    }
+    let jsonDefault = measure(repetitions: 5, operations: 1) { blackHole(try? ChromeTraceReader.read(contentsOf: jsonPath)) }
+    let protobufDefault = measure(repetitions: 5, operations: 1) { blackHole(try? ChromeTraceReader.read(contentsOf: protobufPath)) }
+    figure("read JSON, with its worker thread (best of 5)", jsonDefault.min / 1e6, "ms")
+    figure(
+        "read protobuf, default (best of 5)", protobufDefault.min / 1e6, "ms",
+        note: "\(formatFixed(jsonDefault.min / protobufDefault.min, decimals: 2))x faster than JSON read on two threads")
+}
