@@ -52,12 +52,12 @@ func runPerfettoBenchmarks(generatedEvents: Int) {
         figure("read JSON, one thread, \(label) (best of 5)", jsonRead.min / 1e6, "ms", note: "\(events.json) events")
         figure(
             "read protobuf, one thread, \(label) (best of 5)", protobufRead.min / 1e6, "ms",
-            note: "\(events.protobuf) events; \(formatFixed(jsonRead.min / protobufRead.min, decimals: 2))x faster than JSON; target: at least 3x")
+            note: "\(events.protobuf) events; \(formatFixed(jsonRead.min / protobufRead.min, decimals: 2))x JSON's speed; target: at least 3x")
     }
     let jsonDefault = measure(repetitions: 5, operations: 1) { blackHole(try? ChromeTraceReader.read(contentsOf: jsonPath)) }
     let protobufDefault = measure(repetitions: 5, operations: 1) { blackHole(try? ChromeTraceReader.read(contentsOf: protobufPath)) }
     figure("read JSON, with its worker thread (best of 5)", jsonDefault.min / 1e6, "ms")
     figure(
         "read protobuf, default (best of 5)", protobufDefault.min / 1e6, "ms",
-        note: "\(formatFixed(jsonDefault.min / protobufDefault.min, decimals: 2))x faster than JSON read on two threads")
+        note: "\(formatFixed(jsonDefault.min / protobufDefault.min, decimals: 2))x the speed of JSON read on two threads")
 }
