@@ -278,55 +278,68 @@ public struct PerfettoTraceWriter: Sendable {
                 writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, rebasedTimestamp: end.overflow ? .max : end.partialValue, into: &out)
             }
         }
+        // Instants, counters and unbound flow points go between the slices in time order (the
+        // spans open at their time stay open around them), so each track is in time order.
+        var others = others + bound.unbound
+        others.sort { (trace.events[$0].timestamp, $0) < (trace.events[$1].timestamp, $1) }
+        let unbound = Set(bound.unbound)
+        var next = 0
+        func writeOthers(before limit: Int64?, into out: inout ProtobufOutput) {
+            while next < others.count, limit.map({ trace.events[others[next]].timestamp < $0 }) ?? true {
+                let index = others[next]
+                next += 1
+                let event = trace.events[index]
+                closeSpans(before: event.timestamp, into: &out)
+                if unbound.contains(index) {
+                    writeEvent(type: PerfettoSchema.Event.instant, track: track, event: event, flows: [flowID(of: event)], of: trace, into: &out)
+                    continue
+                }
+                switch event.phase {
+                case .begin:
+                    writeEvent(type: PerfettoSchema.Event.sliceBegin, track: track, event: event, of: trace, into: &out)
+                case .end:
+                    writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: event.timestamp, into: &out)
+                case .instant:
+                    let scoped: UInt64
+                    switch event.scope {
+                    case .thread: scoped = track
+                    // A global instant goes to its process's track too: Perfetto has no global scope
+                    // for track events, and a track of its own would be a process of its own.
+                    case .process, .global: scoped = processTracks[thread.processID] ?? track
+                    }
+                    writeEvent(type: PerfettoSchema.Event.instant, track: scoped, event: event, of: trace, into: &out)
+                case .counter:
+                    for argument in trace.arguments(of: event) {
+                        // Counters are doubles, as JSON's numbers are (a JSON writer prints 38.0 as 38):
+                        // an integer a double holds exactly is one, so a JSON round trip writes the
+                        // same field; a larger one keeps every digit in the integer field.
+                        let value: CounterValue
+                        switch argument.value {
+                        case .int(let integer) where integer.magnitude <= 1 << 53: value = .double(Double(integer))
+                        case .int(let integer): value = .integer(integer)
+                        case .double(let double) where double.isFinite: value = .double(double)
+                        default: continue  // not a number a viewer can plot, as in the JSON writer
+                        }
+                        let uuid = counterTrack(
+                            CounterKey(processID: thread.processID, name: trace.name(of: event), series: argument.key), into: &out)
+                        writeCounter(value, track: uuid, timestamp: event.timestamp, into: &out)
+                    }
+                default:
+                    continue
+                }
+            }
+        }
         for index in spans {
             let event = trace.events[index]
+            writeOthers(before: event.timestamp, into: &out)
             closeSpans(before: event.timestamp, into: &out)
             writeEvent(
                 type: PerfettoSchema.Event.sliceBegin, track: track, event: event, flows: bound.slices[index] ?? [], of: trace,
                 into: &out)
             open.append(index)
         }
+        writeOthers(before: nil, into: &out)
         closeSpans(before: nil, into: &out)
-        for index in bound.unbound {
-            let event = trace.events[index]
-            writeEvent(type: PerfettoSchema.Event.instant, track: track, event: event, flows: [flowID(of: event)], of: trace, into: &out)
-        }
-        for index in others {
-            let event = trace.events[index]
-            switch event.phase {
-            case .begin:
-                writeEvent(type: PerfettoSchema.Event.sliceBegin, track: track, event: event, of: trace, into: &out)
-            case .end:
-                writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: event.timestamp, into: &out)
-            case .instant:
-                let scoped: UInt64
-                switch event.scope {
-                case .thread: scoped = track
-                // A global instant goes to its process's track too: Perfetto has no global scope
-                // for track events, and a track of its own would be a process of its own.
-                case .process, .global: scoped = processTracks[thread.processID] ?? track
-                }
-                writeEvent(type: PerfettoSchema.Event.instant, track: scoped, event: event, of: trace, into: &out)
-            case .counter:
-                for argument in trace.arguments(of: event) {
-                    // Counters are doubles, as JSON's numbers are (a JSON writer prints 38.0 as 38):
-                    // an integer a double holds exactly is one, so a JSON round trip writes the
-                    // same field; a larger one keeps every digit in the integer field.
-                    let value: CounterValue
-                    switch argument.value {
-                    case .int(let integer) where integer.magnitude <= 1 << 53: value = .double(Double(integer))
-                    case .int(let integer): value = .integer(integer)
-                    case .double(let double) where double.isFinite: value = .double(double)
-                    default: continue  // not a number a viewer can plot, as in the JSON writer
-                    }
-                    let uuid = counterTrack(
-                        CounterKey(processID: thread.processID, name: trace.name(of: event), series: argument.key), into: &out)
-                    writeCounter(value, track: uuid, timestamp: event.timestamp, into: &out)
-                }
-            default:
-                continue
-            }
-        }
     }
 
     /// A flow id as it goes to the slice: terminating for a flow's finish.
