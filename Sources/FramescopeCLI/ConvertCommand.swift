@@ -10,12 +10,15 @@ enum ConvertCommand: Command {
                                   [--max-input-size BYTES]
 
         Reads a trace in any format framescope reads (Chrome JSON, Perfetto protobuf; told apart
-        by content) and writes it in another, with every event, argument, thread name and
-        framescope's metadata. Timestamps are kept as they are (shifted only if some are
-        negative, which neither format can hold). Converting to Perfetto gives frames, lanes and
-        async work tracks of their own in ui.perfetto.dev, exact nanosecond times and a smaller
-        file; converting a Perfetto trace (Android's, Chrome's) to JSON opens it in
-        chrome://tracing and in tools that read only JSON.
+        by content) and writes it in another, with its events, arguments, thread and process
+        names and framescope's metadata. Timestamps are kept as they are (shifted only if some
+        are negative, which neither format can hold). Converting to Perfetto gives frames
+        (Expected and Actual Timeline) and async work tracks of their own in ui.perfetto.dev,
+        exact nanosecond times and a smaller file; converting a Perfetto trace (Android's,
+        Chrome's) to JSON opens it in chrome://tracing and in tools that read only JSON. What a
+        format cannot hold is said on stderr: JSON writes spans that do not nest on their thread
+        as async pairs; Perfetto has no place for JSON metadata events other than names and sort
+        indexes, which are counted.
 
         OPTIONS:
           --out FILE            Where to write (required; - for standard output). Replaced
@@ -57,7 +60,11 @@ enum ConvertCommand: Command {
             throw InputError("\(error)")
         }
         let skipped = trace.diagnostics.reduce(0) { $0 + $1.count }
-        let note = skipped > 0 ? "; the input had \(skipped) diagnostic\(skipped == 1 ? "" : "s") (framescope report lists them)" : ""
+        var note = skipped > 0 ? "; the input had \(skipped) diagnostic\(skipped == 1 ? "" : "s") (framescope report lists them)" : ""
+        let metadataEvents = format == .perfetto ? trace.events.reduce(0) { $0 + ($1.phase == .metadata ? 1 : 0) } : 0
+        if metadataEvents > 0 {
+            note += "; \(metadataEvents) JSON metadata event\(metadataEvents == 1 ? "" : "s") not written (Perfetto has no place for them)"
+        }
         progress("\(source): \(trace.events.count) events written as \(format.rawValue) to \(destination) (\(bytes.count) bytes)\(note)")
         return .success
     }

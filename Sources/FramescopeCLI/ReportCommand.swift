@@ -12,13 +12,15 @@ enum ReportCommand: Command {
                                        [--main-thread PID:TID] [--process PID] [--frame-marker NAME]
                                        [--top N] [--wide] [--label KEY=VALUE] [--max-input-size BYTES]
 
-        Reads a Chrome trace (framescope's own or any other tool's; `-` reads stdin), finds the
-        frames, and reports where each frame's budget went: by category and thread, hitches,
-        slow and frozen frames, percentiles, the worst frames and what cost most in them.
+        Reads a trace, Chrome JSON or Perfetto protobuf (framescope's own or any other tool's,
+        Android's included; told apart by content; `-` reads stdin), finds the frames, and
+        reports where each frame's budget went: by category and thread, hitches, slow and
+        frozen frames, percentiles, the worst frames and what cost most in them.
 
         FRAMES come from the first source the trace has, and the report says which: framescope
         frame spans (Recorder.withFrame); Chrome's own frame events (PipelineReporter, or
-        BeginFrame/DrawFrame/DroppedFrame) in the main thread's renderer; frame markers
+        BeginFrame/DrawFrame/DroppedFrame) in the main thread's renderer; Android's FrameTimeline
+        (SurfaceFlinger's jank types; --process PID picks the app); frame markers
         (--frame-marker, then Choreographer#doFrame and DrawFrame); else an estimate from the
         main thread's work, in which no frame that fits in the frame interval is slow or late.
 
