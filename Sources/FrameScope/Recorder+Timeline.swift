@@ -56,6 +56,8 @@ extension Recorder {
     ///   time, a slice named by the outcome: `on time`, `late: commit`, `late: render`. Viewers name
     ///   an async track after the first slice on its id, so the outer slice names the track and
     ///   the inner one says what happened.
+    /// - **One track per lane** the entry lists (`Actual Timeline: main`, `Actual Timeline:
+    ///   render`): the lane's work for the frame, with `index` and `late-ns` past its deadline.
     ///
     /// The slices are recorded on the calling thread's buffer; times are nanoseconds on ``clock``.
     /// - Parameter frame: What happened to the frame.
@@ -76,6 +78,16 @@ extension Recorder {
         push(
             start: frame.start, end: max(frame.start, frame.presentation), name: actualName,
             meta: packMeta(.timelineSlice, .frameTimeline, nameLength: actualLength) | nanosecondsFlag, extra: actual)
+        for lane in frame.lanes {
+            let arguments = storeAttachment([
+                FrameContract.Key.index: index,
+                FrameContract.Timeline.lateKey: .int(max(0, lane.end &- lane.deadline)),
+            ])
+            let (laneName, laneLength) = nameBits(FrameContract.Timeline.laneTrack(lane.lane))
+            push(
+                start: lane.start, end: max(lane.start, lane.end), name: laneName,
+                meta: packMeta(.timelineSlice, .frameTimeline, nameLength: laneLength) | nanosecondsFlag, extra: arguments)
+        }
     }
 }
 
@@ -100,15 +112,38 @@ public struct FrameTimelineEntry: Sendable, Hashable {
     public var presentation: Int64
     /// The lane that missed its deadline first, or ``FrameTrace/HitchCause/none``.
     public var cause: HitchCause
+    /// Each lane's work for the frame, recorded on a track of its own
+    /// (``FrameTrace/FrameContract/Timeline/laneTrack(_:)``); empty for none.
+    public var lanes: [LaneWork]
+
+    /// One lane's work for a frame: when it ran and when it was due (nanoseconds on the
+    /// recorder's clock).
+    public struct LaneWork: Sendable, Hashable {
+        public var lane: Lane
+        public var start: Int64
+        public var end: Int64
+        public var deadline: Int64
+
+        /// Creates a lane's work.
+        public init(lane: Lane, start: Int64, end: Int64, deadline: Int64) {
+            self.lane = lane
+            self.start = start
+            self.end = end
+            self.deadline = deadline
+        }
+    }
 
     /// Creates an entry.
-    public init(index: Int, vsync: Int64, expectedPresentation: Int64, start: Int64, presentation: Int64, cause: HitchCause) {
+    public init(
+        index: Int, vsync: Int64, expectedPresentation: Int64, start: Int64, presentation: Int64, cause: HitchCause, lanes: [LaneWork] = []
+    ) {
         self.index = index
         self.vsync = vsync
         self.expectedPresentation = expectedPresentation
         self.start = start
         self.presentation = presentation
         self.cause = cause
+        self.lanes = lanes
     }
 
     /// Nanoseconds from the expected presentation to the actual one; 0 when on time.

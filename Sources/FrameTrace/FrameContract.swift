@@ -72,8 +72,22 @@ public enum FrameContract {
         /// On an actual slice: the frame's ``HitchCause`` identifier.
         public static let causeKey = "hitch-cause"
         /// On an actual slice: nanoseconds from the expected presentation to the actual one
-        /// (0 when on time).
+        /// (0 when on time). On a lane's slice: nanoseconds from the lane's deadline to its end.
         public static let lateKey = "late-ns"
+
+        /// The track of one lane's actual work per frame (`Actual Timeline: main`, `Actual
+        /// Timeline: render`): a slice from the lane's start to its end, with the frame's `index`
+        /// and `late-ns` past the lane's deadline, so Perfetto shows which lane ran late.
+        public static func laneTrack(_ lane: Lane) -> StaticString {
+            switch lane {
+            case .main: "Actual Timeline: main"
+            case .render: "Actual Timeline: render"
+            case .compositor: "Actual Timeline: compositor"
+            case .raster: "Actual Timeline: raster"
+            case .gpu: "Actual Timeline: gpu"
+            case .background: "Actual Timeline: background"
+            }
+        }
     }
 
     /// Keys of the trace-level metadata framescope writes.

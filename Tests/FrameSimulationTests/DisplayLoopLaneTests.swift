@@ -223,7 +223,7 @@ struct DisplayLoopLaneTests {
         return run(scenario, frames: 8).0
     }
 
-    @Test("Every frame's two timeline slices open and close once, nest, and share no id with another frame's")
+    @Test("Every frame's four timeline slices (expected, actual, main lane, render lane) open and close once, nest, and share no id with another frame's")
     func timelineTracksNest() throws {
         let trace = timelineRun()
 
@@ -243,8 +243,19 @@ struct DisplayLoopLaneTests {
             }
         }
         #expect(open.values.allSatisfy { $0.isEmpty })
-        #expect(ids.count == 8 && ids.values.allSatisfy { $0.count == 2 })
-        #expect(Set(ids.values.flatMap { $0 }).count == 16, "two ids per frame, none shared")
+        #expect(ids.count == 8 && ids.values.allSatisfy { $0.count == 4 })
+        #expect(Set(ids.values.flatMap { $0 }).count == 32, "four ids per frame, none shared")
+        // Each lane's track says how late that lane ran: the render lane in frame 2, the main
+        // lane (the commit) in frame 4, and no lane in frame 0.
+        func late(_ lane: Lane, frame: Int64) -> Int64? {
+            let name = String(describing: FrameContract.Timeline.laneTrack(lane))
+            return trace.events.first {
+                $0.phase == .asyncBegin && trace.name(of: $0) == name && trace.arguments(of: $0)[FrameContract.Key.index]?.integerValue == frame
+            }.flatMap { trace.arguments(of: $0)[FrameContract.Timeline.lateKey]?.integerValue }
+        }
+        #expect((late(.render, frame: 2) ?? 0) > 0 && late(.main, frame: 2) == 0)
+        #expect((late(.main, frame: 4) ?? 0) > 0)
+        #expect(late(.main, frame: 0) == 0 && late(.render, frame: 0) == 0)
     }
 
     @Test("The exported trace with its frame timeline tracks passes the independent validator",

@@ -115,7 +115,8 @@ package final class FrameContext {
 /// missed first: `commit` when the commit ended after `D`, else `render` when the render ended
 /// after `R`. Each frame is also recorded on the frame timeline tracks
 /// (``FrameScope/Recorder/recordFrameTimeline(_:)``): expected from `V` to `V + 2P`, actual from
-/// the start of its work to its presentation.
+/// the start of its work to its presentation, and one track per lane: the main lane from the start
+/// of its work to its commit, the render lane over its render pass.
 ///
 /// **Back-pressure: double buffering.** The render server holds at most two frames: before frame
 /// `N` starts, the render of frame `N − 2` must have ended; if it has not by `N`'s vsync, the loop
@@ -360,7 +361,11 @@ package final class DisplayLoop {
             recorder.recordFrameTimeline(
                 FrameTimelineEntry(
                     index: index, vsync: vsync, expectedPresentation: commitDeadline + grid.interval, start: frameStart,
-                    presentation: presented, cause: cause))
+                    presentation: presented, cause: cause,
+                    lanes: [
+                        .init(lane: .main, start: frameStart, end: commitEnd, deadline: commitDeadline),
+                        .init(lane: .render, start: span.start, end: span.end, deadline: renderDeadline),
+                    ]))
             lane.finish(frame: index, RenderedFrame(start: span.start, end: span.end, presentation: presented, cause: cause))
             }
         }
