@@ -237,7 +237,9 @@ public struct PerfettoTraceWriter: Sendable {
     ) -> UInt64 {
         let key = AsyncKey(parent: parent, name: trace.symbols[name])
         var pool = asyncTracks[key] ?? []
-        if let free = pool.firstIndex(where: { $0.busyUntil <= start }) {
+        // The first free track among the first 64 of the name: a trace with thousands of
+        // same-named slices open at once gets more tracks instead of a scan per slice.
+        if let free = pool.prefix(64).firstIndex(where: { $0.busyUntil <= start }) {
             pool[free].busyUntil = end
             asyncTracks[key] = pool
             return pool[free].uuid

@@ -592,26 +592,29 @@ struct PerfettoParser {
     var frameTimelineEvents: [FrameTimelineEvent] = []
 }
 
-/// Interned values by iid: dense for the small ids producers use, a dictionary past them, so a
-/// hostile iid cannot make the table huge.
+/// Interned values by iid: dense for ids that come in order (producers count from 1), a
+/// dictionary for the rest, so memory follows the entries a file defines, never the size of the
+/// ids it names (a hostile iid of 2^40, or 65,535 on each of many sequences, costs one entry).
 struct InternTable {
     private var dense: [UInt32] = []
     private var sparse: [UInt64: UInt32] = [:]
-    private static let denseLimit: UInt64 = 1 << 16
+    /// How far past the dense part an id may be and still extend it.
+    private static let denseGap: UInt64 = 1024
 
     subscript(iid: UInt64) -> UInt32? {
         get {
-            if iid < UInt64(dense.count) {
-                let value = dense[Int(iid)]
-                return value == .max ? nil : value
-            }
-            return iid < Self.denseLimit ? nil : sparse[iid]
+            if iid < UInt64(dense.count), dense[Int(iid)] != .max { return dense[Int(iid)] }
+            // An id set while it was past the dense part stays in the dictionary.
+            return sparse.isEmpty ? nil : sparse[iid]
         }
         set {
             guard let newValue else { return }
-            if iid < Self.denseLimit {
-                if iid >= UInt64(dense.count) { dense.append(contentsOf: repeatElement(.max, count: Int(iid) - dense.count + 1)) }
+            if iid < UInt64(dense.count) {
                 dense[Int(iid)] = newValue
+            } else if iid - UInt64(dense.count) <= Self.denseGap {
+                dense.append(contentsOf: repeatElement(.max, count: Int(iid) - dense.count + 1))
+                dense[Int(iid)] = newValue
+                sparse[iid] = nil
             } else {
                 sparse[iid] = newValue
             }

@@ -260,6 +260,41 @@ struct PerfettoReaderTests {
         if let kept = expected["expected"] { Self.checkThreads(trace, kept) }
     }
 
+    @Test("Interned ids far apart and out of order resolve, however the table stores them")
+    func sparseInternedIDs() throws {
+        // One sequence: a name at iid 1500 first (far past the others), then iids 2...1600 in
+        // order, which grow the table over 1500; then slices named by 1500 and by 2.
+        var out = ProtobufOutput()
+        func packet(_ body: (inout ProtobufOutput) -> Void) {
+            out.message(PerfettoSchema.Trace.packet) { packet in
+                packet.varint(PerfettoSchema.Packet.trustedPacketSequenceID, 1)
+                body(&packet)
+            }
+        }
+        func name(_ iid: UInt64, _ text: String, into packet: inout ProtobufOutput) {
+            packet.message(PerfettoSchema.Packet.internedData) { interned in
+                interned.message(PerfettoSchema.Interned.eventNames) { entry in
+                    entry.varint(PerfettoSchema.Interned.iid, iid)
+                    entry.string(PerfettoSchema.Interned.string, text)
+                }
+            }
+        }
+        packet { $0.varint(PerfettoSchema.Packet.sequenceFlags, PerfettoSchema.Packet.incrementalStateClearedFlag) }
+        packet { name(1500, "far", into: &$0) }
+        for iid in UInt64(2)...1600 where iid != 1500 { packet { name(iid, "n\(iid)", into: &$0) } }
+        for (time, iid) in [(100, UInt64(1500)), (300, 2)] {
+            packet { packet in
+                packet.varint(PerfettoSchema.Packet.timestamp, UInt64(time))
+                packet.message(PerfettoSchema.Packet.trackEvent) { event in
+                    event.varint(PerfettoSchema.Event.type, PerfettoSchema.Event.instant)
+                    event.varint(PerfettoSchema.Event.nameIID, iid)
+                }
+            }
+        }
+        let trace = try ChromeTraceReader.read(bytes: out.bytes)
+        #expect(trace.events.map { trace.name(of: $0) } == ["far", "n2"], "\(trace.diagnostics)")
+    }
+
     @Test("Every prefix of a fixture reads or fails with an error: no trap, no hang")
     func everyPrefix() throws {
         for name in ["track-event-basics", "chrome-pipeline-reporter", "atrace-android-app", "android-app-frames"] {
