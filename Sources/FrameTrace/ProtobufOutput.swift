@@ -110,9 +110,4 @@ package struct ProtobufOutput {
         encoded.append(UInt8(truncatingIfNeeded: rest))
         bytes.replaceSubrange(lengthAt..<(lengthAt + 1), with: encoded)
     }
-
-    /// The number of bytes a varint of `value` takes.
-    package static func varintSize(_ value: UInt64) -> Int {
-        value == 0 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
-    }
 }

@@ -560,10 +560,7 @@ extension ChromeTraceReader.Parser {
     }
 
     /// A name quoted for a diagnostic message, shortened past 80 characters.
-    func quoted(_ name: String) -> String {
-        if name.isEmpty { return "(unnamed)" }
-        return "\"" + (name.count > 80 ? String(name.prefix(77)) + "..." : name) + "\""
-    }
+    func quoted(_ name: String) -> String { ChromeTraceReader.quotedName(name) }
 
     func hex(_ id: UInt64) -> String { "0x" + String(id, radix: 16) }
 

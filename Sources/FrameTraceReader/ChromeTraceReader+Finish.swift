@@ -190,6 +190,13 @@ extension ChromeTraceReader.Parser {
 }
 
 extension ChromeTraceReader {
+    /// A name quoted for a diagnostic message, shortened past 80 characters; `(unnamed)` when
+    /// empty. Both readers' diagnostics use it.
+    static func quotedName(_ name: String) -> String {
+        if name.isEmpty { return "(unnamed)" }
+        return "\"" + (name.count > 80 ? String(name.prefix(77)) + "..." : name) + "\""
+    }
+
     /// framescope's metadata object (the shape `ChromeTraceWriter.writeMetadata` writes) as
     /// values; `nil` when `value` is not an object. Shared by the JSON and Perfetto readers.
     static func framescopeMetadata(from value: JSONValue) -> TraceMetadata? {

@@ -343,7 +343,6 @@ extension PerfettoParser {
         }
     }
 
-    private func keeps(_ key: String) -> Bool { argumentKeys?.matches(key) ?? true }
 }
 
 /// One FrameTimeline event as read: its kind (the `FrameTimelineEvent` field), time, varint

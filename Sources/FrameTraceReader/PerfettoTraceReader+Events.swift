@@ -134,7 +134,8 @@ extension PerfettoParser {
         return UInt32(argumentLists.count - 1)
     }
 
-    private func keeps(_ key: String) -> Bool { argumentKeys?.matches(key) ?? true }
+    /// Whether the read keeps an argument of this key (every key unless reading only some).
+    func keeps(_ key: String) -> Bool { argumentKeys?.matches(key) ?? true }
 
     /// A debug annotation as arguments: a dictionary's members as `name.member`, as the JSON
     /// reader flattens an object one level.
@@ -537,8 +538,5 @@ extension PerfettoParser {
         return "a track of process \(lane.owner.processID)"
     }
 
-    func quoted(_ name: String) -> String {
-        if name.isEmpty { return "(unnamed)" }
-        return "\"" + (name.count > 80 ? String(name.prefix(77)) + "..." : name) + "\""
-    }
+    func quoted(_ name: String) -> String { ChromeTraceReader.quotedName(name) }
 }
