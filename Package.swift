@@ -12,13 +12,13 @@ let strict: [SwiftSetting] = [
 let package = Package(
     name: "framescope",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // Library products are what apps link, and their API is the compatibility promise (checked in
+    // CI against a baseline, see README "Compatibility"). The reader, the analysis and the
+    // simulation are the command-line tool's engine: targets, not products, free to change.
     products: [
         .library(name: "FrameScope", targets: ["FrameScope"]),
         .library(name: "FrameScopeTesting", targets: ["FrameScopeTesting"]),
         .library(name: "FrameTrace", targets: ["FrameTrace"]),
-        .library(name: "FrameTraceReader", targets: ["FrameTraceReader"]),
-        .library(name: "FrameAnalysis", targets: ["FrameAnalysis"]),
-        .library(name: "FrameSimulation", targets: ["FrameSimulation"]),
         .executable(name: "framescope", targets: ["FramescopeCLI"]),
         .executable(name: "framescope-bench", targets: ["FramescopeBench"]),
     ],

@@ -31,7 +31,7 @@ struct AnalysisArgumentTests {
     func everyLookupIsDeclared() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/FrameAnalysis")
-        let declaration = try String(contentsOf: sources.appendingPathComponent("FrameAnalyzer+Arguments.swift"), encoding: .utf8)
+        let declaration = try String(contentsOf: sources.appendingPathComponent("Analyzer/FrameAnalyzer+Arguments.swift"), encoding: .utf8)
         let start = try #require(declaration.range(of: "static let argumentKeys: Set<String> = ["))
         let end = try #require(declaration.range(of: "]", range: start.upperBound..<declaration.endIndex))
         let declared = Set(declaration[start.upperBound..<end.lowerBound].split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -40,8 +40,12 @@ struct AnalysisArgumentTests {
         // `arguments[KEY]` and `argumentLists[...][KEY]`, the two ways the analysis reads an argument.
         let lookup = try NSRegularExpression(pattern: #"(?:\barguments|argumentLists\[[^\]]+\])\[([^\]]+)\]"#)
         var lookups: [(file: String, key: String)] = []
-        for file in try FileManager.default.contentsOfDirectory(atPath: sources.path) where file.hasSuffix(".swift") {
-            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+        // The module's folders (Model, Analyzer, Platforms/…) are searched all the way down.
+        let files = try FileManager.default.subpathsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
+        #expect(files.count >= 30, "the search reaches the module's subfolders: \(files.count) files")
+        for path in files {
+            let file = URL(fileURLWithPath: path).lastPathComponent
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
             for match in lookup.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                 guard let range = Range(match.range(at: 1), in: text) else { continue }
                 var key = String(text[range])
