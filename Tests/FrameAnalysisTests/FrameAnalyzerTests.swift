@@ -164,6 +164,28 @@ struct FrameAnalyzerTests {
         #expect(worst.topSpans.map(\.nanoseconds) == [ms(9), ms(6)])
     }
 
+    @Test("Ties in a frame's top spans and a thread's top category go by name, not by the order a file named them in", arguments: [false, true])
+    func tiesGoByName(reversed: Bool) throws {
+        // Four spans of 2 ms each in one frame: the top three are the first three names in
+        // order, whichever order the trace interns them in (a JSON trace and its Perfetto
+        // conversion intern in different orders). On the worker, two categories tie on self time.
+        var sketch = TraceSketch(interval: ms(20))
+        let names = ["delta", "bravo", "charlie", "alpha"]
+        for (index, name) in (reversed ? names.reversed() : names).enumerated() {
+            sketch.span(name, "layout", from: Double(index * 2), to: Double(index * 2 + 2))
+        }
+        let categories = ["zeta", "eta"]
+        for (index, category) in (reversed ? categories.reversed() : categories).enumerated() {
+            sketch.span("w", category, from: Double(index * 3), to: Double(index * 3 + 3), on: sketch.worker)
+        }
+        let report = FrameAnalyzer.analyze(sketch.trace, options: AnalysisOptions(worstFrameCount: 1))
+        let worst = try #require(report.worstFrames.first)
+        #expect(worst.topSpans.map(\.name) == ["alpha", "bravo", "charlie"])
+        #expect(worst.topSpans.allSatisfy { $0.nanoseconds == ms(2) })
+        let worker = try #require(report.threads.first { $0.key == sketch.worker })
+        #expect(worker.topCategory == "eta")
+    }
+
     @Test("An empty trace reports no frames without failing")
     func emptyTrace() {
         let report = FrameAnalyzer.analyze(Trace())

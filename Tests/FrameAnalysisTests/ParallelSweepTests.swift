@@ -141,7 +141,7 @@ struct ParallelSweepTests {
         let main = spans.slot(of: ThreadKey(processID: 1, threadID: 1))!
         // Frames from the marks: each window runs from one mark to the next.
         let report = FrameAnalyzer.analyze(trace, options: AnalysisOptions(frameMarkers: ["tick"]))
-        let accounting = FrameAccounting(frames: report.frames, categoryNameCount: 1, spanNameCount: trace.symbols.count)
+        let accounting = FrameAccounting(frames: report.frames, categoryNameCount: 1, spanNames: trace.symbols)
         let frames = report.frames
         // The main-thread windows as the accounting draws them: each cut at the next frame's start.
         let windows = frames.indices.map { index in
@@ -179,9 +179,9 @@ struct ParallelSweepTests {
 
     @Test("Merged tallies keep each group's largest sums as one tally of every addition does")
     func mergedTallies() {
-        var whole = Tally(keyCount: 6, largestPerGroup: 2)
-        var first = Tally(keyCount: 6, largestPerGroup: 2)
-        var second = Tally(keyCount: 6, largestPerGroup: 2)
+        var whole = Tally(keyCount: 6, largestPerGroup: 2, rank: [5, 4, 3, 2, 1, 0])
+        var first = Tally(keyCount: 6, largestPerGroup: 2, rank: [5, 4, 3, 2, 1, 0])
+        var second = Tally(keyCount: 6, largestPerGroup: 2, rank: [5, 4, 3, 2, 1, 0])
         let additions: [(value: Int64, key: Int, group: Int)] = [(5, 1, 0), (3, 2, 0), (7, 3, 0), (2, 1, 1), (9, 4, 2), (9, 5, 2), (1, 0, 2)]
         for (index, addition) in additions.enumerated() {
             whole.add(addition.value, key: addition.key, group: addition.group)
@@ -199,6 +199,6 @@ struct ParallelSweepTests {
             #expect(merged[group].map { "\($0.key): \($0.value)" } == expected[group].map { "\($0.key): \($0.value)" })
         }
         #expect(merged[0].map(\.key) == [3, 1])
-        #expect(merged[2].map(\.key) == [4, 5], "the lower key first on ties")
+        #expect(merged[2].map(\.key) == [5, 4], "the lower rank first on ties (key 5 ranks 0)")
     }
 }

@@ -246,16 +246,17 @@ public enum FrameAnalyzer {
         var sums = sweep.sweep(
             into: SelfTimeSweep.Sums(
                 totals: Array(repeating: CategoryTotals(), count: spans.categories.count), byThread: Tally(keyCount: spans.categories.count),
-                accounting: FrameAccounting(frames: frames, categoryNameCount: names.names.count, spanNameCount: trace.symbols.count)),
+                accounting: FrameAccounting(frames: frames, categoryNameCount: names.names.count, spanNames: trace.symbols)),
             onAllCores: onAllCores)
 
         let selfSums = sums.byThread.finish(groupCount: spans.threads.count)
         let threads = allThreads.map { thread in
             let slot = spans.slot(of: thread.key)
-            // The category with the most self time; the lower symbol on ties.
+            // The category with the most self time; on ties the name first in order, so that the
+            // answer does not depend on the order the file named its categories in.
             let top = slot.flatMap { slot in
                 selfSums[slot].max {
-                    ($0.value, spans.categories.symbols[Int($1.key)]) < ($1.value, spans.categories.symbols[Int($0.key)])
+                    ($0.value, names.names[names.nameOfCategory[Int($1.key)]]) < ($1.value, names.names[names.nameOfCategory[Int($0.key)]])
                 }
             }
             return FrameReport.ThreadFigures(
@@ -574,6 +575,8 @@ struct FrameAccounting {
     /// Per frame, main-thread self time inside its work window by span name (symbol raw value):
     /// the three largest, what the frame's top spans need.
     var spanTime: Tally
+    /// Per span name symbol, its place in name order: how top spans with equal time are ordered.
+    let spanNameRank: [UInt32]
     /// Per frame, other threads' self time inside its window by category name number.
     var backgroundByCategory: Tally
     /// Per frame: its work start, main-thread work window end, vsync, and the end of its window
@@ -589,14 +592,15 @@ struct FrameAccounting {
     /// - Parameters:
     ///   - frames: The frames, in order of work start, with no main-thread time counted yet.
     ///   - categoryNameCount: The number of category names.
-    ///   - spanNameCount: The number of symbols span names are drawn from.
-    init(frames: [FrameReport.Frame], categoryNameCount: Int, spanNameCount: Int) {
+    ///   - spanNames: The symbols span names are drawn from.
+    init(frames: [FrameReport.Frame], categoryNameCount: Int, spanNames: SymbolTable) {
         mainNanoseconds = Array(repeating: 0, count: frames.count)
         mainByCategory = Tally(keyCount: categoryNameCount)
         // Main-thread segments come in time order, and each reaches frames in order from the
         // last frame the previous one reached (windows are sorted and disjoint): frames come to
         // the tally one after another, so it may keep only each frame's top spans.
-        spanTime = Tally(keyCount: spanNameCount, largestPerGroup: 3)
+        spanNameRank = Self.nameOrder(spanNames)
+        spanTime = Tally(keyCount: spanNames.count, largestPerGroup: 3, rank: spanNameRank)
         backgroundByCategory = Tally(keyCount: categoryNameCount)
         workStarts = frames.map(\.workStart)
         // Every frame source lists its frames by work start; the main-thread search and the
@@ -613,8 +617,8 @@ struct FrameAccounting {
     }
 
     /// Writes each frame's main-thread time, its main-thread and background time by category
-    /// and its top spans (the three span names with the most main-thread self time, the lower
-    /// symbol first on ties) into `frames`, which must have none yet.
+    /// and its top spans (the three span names with the most main-thread self time, the name
+    /// first in order on ties) into `frames`, which must have none yet.
     ///
     /// Each frame's figures are made on all cores when `onAllCores`, and written into the frames
     /// in order on the calling thread.
@@ -636,9 +640,10 @@ struct FrameAccounting {
             let byCategory = map(frames.count, onAllCores: onAllCores) { background.dictionary(group: $0, names: categoryNames) }
             for index in frames.indices { frames[index].backgroundByCategory = byCategory[index] }
         }
+        let rank = spanNameRank
         finish(&spanTime, frameCount: frames.count) { spans in
             let topSpans = map(frames.count, onAllCores: onAllCores) { index in
-                Self.largest(spans[index], count: 3).map {
+                Self.largest(spans[index], count: 3, rank: rank).map {
                     FrameReport.Contributor(name: spanNames[Symbol(rawValue: $0.key)], nanoseconds: $0.value)
                 }
             }
@@ -653,11 +658,21 @@ struct FrameAccounting {
         body(tally.finish(groupCount: frameCount))
     }
 
-    /// The `count` largest sums, largest first, the lower key first on ties.
-    private static func largest(_ sums: ArraySlice<Tally.Entry>, count: Int) -> [Tally.Entry] {
+    /// Per symbol, its place when the symbols' names are sorted: the tie-break for top spans, so
+    /// that two spans with equal time come out in the same order whatever order a file named them
+    /// in (a JSON trace and its Perfetto conversion intern names in different orders).
+    static func nameOrder(_ symbols: SymbolTable) -> [UInt32] {
+        let sorted = symbols.strings.indices.sorted { symbols.strings[$0] < symbols.strings[$1] }
+        var rank = Array(repeating: UInt32(0), count: sorted.count)
+        for (place, symbol) in sorted.enumerated() { rank[symbol] = UInt32(place) }
+        return rank
+    }
+
+    /// The `count` largest sums, largest first, the lower rank first on ties.
+    private static func largest(_ sums: ArraySlice<Tally.Entry>, count: Int, rank: [UInt32]) -> [Tally.Entry] {
         var result: [Tally.Entry] = []
         for entry in sums {
-            let position = result.partitioningIndex { ($0.value, entry.key) < (entry.value, $0.key) }
+            let position = result.partitioningIndex { Tally.precedes(entry, $0, rank: rank) }
             guard position < count else { continue }
             result.insert(entry, at: position)
             if result.count > count { result.removeLast() }

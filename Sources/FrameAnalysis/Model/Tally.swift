@@ -33,20 +33,35 @@ struct Tally {
     private var entries: [Entry] = []
     /// How many sums a group keeps, its largest; `nil` for all.
     private let limit: Int?
+    /// Per key, its place in the order that breaks ties between equal sums when only the largest
+    /// are kept (the order of the keys' names, so that the result does not depend on the order in
+    /// which a file happened to name them).
+    private let rank: [UInt32]
 
     /// A tally of keys `0..<keyCount`.
     init(keyCount: Int) {
         scratch = Array(repeating: 0, count: keyCount)
         limit = nil
+        rank = []
     }
 
-    /// A tally of keys `0..<keyCount` that keeps only each group's `limit` largest sums (the
-    /// lower key first on ties), for a group's top few out of many keys in a fraction of the
-    /// memory. Additions must come group by group in increasing order, so that a group's sums
-    /// are final when the next group begins.
-    init(keyCount: Int, largestPerGroup limit: Int) {
+    /// A tally of keys `0..<keyCount` that keeps only each group's `limit` largest sums (on
+    /// ties, the key with the lower `rank` first), for a group's top few out of many keys in a
+    /// fraction of the memory. Additions must come group by group in increasing order, so that a
+    /// group's sums are final when the next group begins.
+    /// - Parameter rank: Per key, its place in the tie-breaking order; `keyCount` entries.
+    init(keyCount: Int, largestPerGroup limit: Int, rank: [UInt32]) {
+        precondition(rank.count == keyCount, "one rank per key")
         scratch = Array(repeating: 0, count: keyCount)
         self.limit = limit
+        self.rank = rank
+    }
+
+    /// Whether `entry` goes before `other` among a group's largest: the larger sum, then the
+    /// lower rank.
+    @inline(__always)
+    static func precedes(_ entry: Entry, _ other: Entry, rank: [UInt32]) -> Bool {
+        (other.value, rank[Int(entry.key)]) < (entry.value, rank[Int(other.key)])
     }
 
     /// Adds `value` (positive) to `key` in `group`. Groups and keys are positions: less than
@@ -94,13 +109,13 @@ struct Tally {
     mutating func flush() {
         guard !touched.isEmpty else { return }
         if let limit {
-            // The largest first, the lower key first on ties.
+            // The largest first, the lower rank first on ties.
             let start = entries.count
             for key in touched {
                 let entry = Entry(group: UInt32(group), key: key, value: scratch[Int(key)])
                 scratch[Int(key)] = 0
                 var position = entries.count
-                while position > start, (entries[position - 1].value, entry.key) < (entry.value, entries[position - 1].key) {
+                while position > start, Self.precedes(entry, entries[position - 1], rank: rank) {
                     position -= 1
                 }
                 guard position < start + limit else { continue }
