@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks framescope's Perfetto protobuf traces against the contract in the Perfetto mapping spec.
 
-Usage: check_perfetto.py FRAMESCOPE_BINARY [--work-dir DIR] [--keep] [--demo-frames N]
+Usage: check_perfetto.py FRAMESCOPE_BINARY [--work-dir DIR] [--keep] [--demo-frames N] [--corpus DIR]
        check_perfetto.py --self-test [TRACE.json ...]
 
 Needs `pip install perfetto protobuf` (fails, never skips, when they are missing).
@@ -23,7 +23,10 @@ With a binary, in a scratch folder (kept with --keep or when --work-dir is given
  6. a .pftrace cut in the middle of its last packet (a writer killed mid-flush): `report` reads
     the complete packets (exit 0) with one `truncated` diagnostic naming the torn packet's byte, as
     a cut JSON stream reads; `repair` cuts the torn packet and makes a file that reads cleanly;
- 7. prints the sizes of the .json and .pftrace of each run.
+ 7. prints the sizes of the .json and .pftrace of each run;
+ 8. with --corpus DIR (other tools' Chrome JSON traces): `convert` writes each as protobuf, and
+    the protobuf decodes, and `report --format json` of the two agree on every figure (the input's name aside, and the
+    diagnostics, which describe the source file and are not carried into the conversion).
 Prints one line per check passed; on the first failure prints FAIL and the evidence, exits 1.
 
 --self-test builds small traces in Python with perfetto_trace_pb2 following the spec, with the
@@ -908,9 +911,12 @@ def strip_input_names(report, path):
     return strip(report, True)
 
 
-def compare_reports(runner, first, second, what):
+def compare_reports(runner, first, second, what, ignore=()):
     a = strip_input_names(report_json(runner, first), first)
     b = strip_input_names(report_json(runner, second), second)
+    for key in ignore:
+        a.pop(key, None)
+        b.pop(key, None)
     difference = json_difference(a, b, 'report')
     if difference:
         fail('%s: `report %s --format json` and `report %s --format json` differ at %s' % (what, first, second, difference))
@@ -920,7 +926,28 @@ SCENARIOS = [('corner-rounding', 'offscreen-clip'), ('feed-scroll', 'specs-backg
              ('diffable-update', 'snapshot-diff')]
 
 
-def run_binary(binary, work, demo_frames=30):
+def run_corpus(runner, corpus):
+    """Check 8: every Chrome JSON trace in `corpus`, converted to protobuf, reports the same."""
+    names = sorted(name for name in os.listdir(corpus) if name.endswith('.json'))
+    if not names:
+        fail('--corpus %s holds no .json trace: a check of nothing must not pass' % corpus)
+    started = time.time()
+    for index, name in enumerate(names):
+        source = os.path.join(corpus, name)
+        converted = 'corpus-%d.pftrace' % index
+        runner.run(['convert', source, '--to', 'perfetto', '--out', converted])
+        # Decoded with Perfetto's schema; not held to check 2, which describes framescope's own
+        # recordings: a foreign trace may leave slices open, and its conversion keeps them open.
+        try:
+            pb.Trace().ParseFromString(read_bytes(runner.path(converted)))
+        except Exception as error:
+            fail('8 %s: the converted %s does not decode with perfetto_trace_pb2: %s' % (name, converted, error))
+        compare_reports(runner, source, converted, '8 %s' % name, ignore=('diagnostics',))
+    ok('8 --corpus: %d traces from %s, each converted to protobuf, decode and report the same '
+       'figures as their JSON (%.1f s)' % (len(names), corpus, time.time() - started))
+
+
+def run_binary(binary, work, demo_frames=30, corpus=None):
     runner = Runner(binary, work)
     started = time.time()
     result = runner.run(['convert', '--help'], expect=None)
@@ -1043,6 +1070,8 @@ def run_binary(binary, work, demo_frames=30):
         json_size = os.path.getsize(runner.path(scenario + '.json'))
         proto_size = os.path.getsize(runner.path(scenario + '.pftrace'))
         ok('7 %s: .json %d bytes, .pftrace %d bytes, ratio pftrace/json %.3f' % (scenario, json_size, proto_size, proto_size / json_size))
+    if corpus:
+        run_corpus(runner, corpus)
     print('all checks passed in %.1f s' % (time.time() - started), flush=True)
 
 
@@ -1552,6 +1581,7 @@ def main():
     parser.add_argument('--work-dir', help='scratch folder to use and keep (default: a temporary one, removed)')
     parser.add_argument('--keep', action='store_true', help='keep the temporary scratch folder')
     parser.add_argument('--demo-frames', type=int, default=30, help='frames per demo run (default 30)')
+    parser.add_argument('--corpus', help="a folder of other tools' Chrome JSON traces for check 8")
     options = parser.parse_args()
     try:
         if options.self_test:
@@ -1568,7 +1598,9 @@ def main():
         else:
             work = tempfile.mkdtemp(prefix='check_perfetto.')
         try:
-            run_binary(binary, work, options.demo_frames)
+            if options.corpus and not os.path.isdir(options.corpus):
+                fail('--corpus %s is not a folder' % options.corpus)
+            run_binary(binary, work, options.demo_frames, options.corpus and os.path.abspath(options.corpus))
         finally:
             if not options.work_dir and not options.keep:
                 shutil.rmtree(work, ignore_errors=True)
