@@ -35,6 +35,7 @@ swift_flags=(
     -Xswiftc -emit-symbol-graph
     -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs/all"
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+    -Xswiftc -emit-extension-block-symbols
 )
 bin=$(swift build --scratch-path "$scratch" --show-bin-path)
 for module in "${modules[@]}"; do
@@ -47,7 +48,8 @@ swift build --scratch-path "$scratch" --target FrameScopeTesting "${swift_flags[
 
 # Each catalog gets its own module's graph and the graphs of the extensions that module declares
 # on other modules' types (<Module>@<Extended>.symbols.json, e.g. FrameTrace@Swift): those are
-# documented where they are declared. Another module's graphs never go in, so no symbol is
+# documented where they are declared, under "Extended Modules" (which needs the extension block
+# symbols; without them DocC leaves such members out). Another module's graphs never go in, so no symbol is
 # documented twice.
 for module in "${modules[@]}"; do
     [ -f "$graphs/all/$module.symbols.json" ] || { echo "no symbol graph for $module in $graphs/all" >&2; exit 1; }
@@ -87,7 +89,7 @@ for module in "${modules[@]}"; do
 done
 
 # Coverage from the symbol graphs: a public symbol is one declared in the sources (it has a
-# location); what the compiler adds (an enum's init(rawValue:), Equatable's != and the like from
+# location) other than an extension block; what the compiler adds (an enum's init(rawValue:), Equatable's != and the like from
 # the standard library) has none and carries the standard library's comment, not ours.
 python3 - "$graphs" "$root" "${modules[@]}" <<'PY' || failed=1
 import glob, json, os, sys
@@ -103,6 +105,8 @@ for module in modules:
             location = symbol.get("location")
             if location is None or symbol.get("accessLevel") not in ("public", "open"):
                 continue
+            if symbol["kind"]["identifier"] == "swift.extension":
+                continue  # an extension block groups its members (each counted); DocC names its page
             total += 1
             comment = symbol.get("docComment") or {}
             text = "".join(line.get("text", "") for line in comment.get("lines", []))
