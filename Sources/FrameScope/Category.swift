@@ -41,7 +41,7 @@ public struct Category: Hashable, Sendable {
     public static let other = Category(id: 7)
     /// Committing a frame's layer tree to the render server.
     public static let commit = Category(id: 8)
-    /// The frame timeline tracks (``FrameTrace/FrameContract/Timeline``): structure, not a cost.
+    /// The frame timeline tracks (FrameTrace's `FrameContract.Timeline`): structure, not a cost.
     /// Record them with ``Recorder/recordFrameTimeline(_:)``.
     public static let frameTimeline = Category(id: 9)
 
@@ -49,6 +49,8 @@ public struct Category: Hashable, Sendable {
     ///
     /// Registration takes a lock; call it once and keep the result.
     /// - Parameter name: The name the trace will show, e.g. `networking`.
+    /// - Returns: The category registered under `name`: the same value for the same name, every
+    ///   time, in the whole process.
     /// - Precondition: At most 4,096 distinct categories exist in a process.
     public static func named(_ name: String) -> Category {
         CategoryRegistry.shared.category(named: name)

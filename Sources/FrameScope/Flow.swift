@@ -20,20 +20,40 @@ public struct Flow: Sendable, Hashable {
     let name: StaticString
     let category: Category
 
+    /// Whether two values are the same flow: flows compare by ``id`` alone.
+    /// - Parameters:
+    ///   - lhs: A flow.
+    ///   - rhs: Another flow.
+    /// - Returns: `true` when both have the same ``id``.
     public static func == (lhs: Flow, rhs: Flow) -> Bool { lhs.id == rhs.id }
+    /// Feeds the flow's ``id``, the only part that takes part in equality, into `hasher`.
+    /// - Parameter hasher: The hasher to combine the id into.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 extension Recorder {
     /// Makes a new flow; record its ends with ``startFlow(_:)`` and ``finishFlow(_:)``.
+    ///
+    /// Making a flow records nothing, so it costs the same whether or not the recorder is enabled:
+    /// an atomic increment for the id.
+    /// - Parameters:
+    ///   - name: A static name for the arrow, such as `"decoded image"`.
+    ///   - category: The budget category the arrow is exported in.
+    /// - Returns: A flow with an id no other flow of this recorder has.
     public func makeFlow(_ name: StaticString, category: Category = .other) -> Flow {
         Flow(id: nextFlowID.add(1, ordering: .relaxed).oldValue, name: name, category: category)
     }
 
     /// Records the producing end of a flow, bound to the span enclosing this call.
+    ///
+    /// Does nothing while the recorder is disabled.
+    /// - Parameter flow: A flow from ``makeFlow(_:category:)``.
     public func startFlow(_ flow: Flow) { recordFlow(flow, kind: .flowStart) }
 
     /// Records the consuming end of a flow, bound to the span enclosing this call.
+    ///
+    /// Does nothing while the recorder is disabled.
+    /// - Parameter flow: The flow whose producing end ``startFlow(_:)`` recorded.
     public func finishFlow(_ flow: Flow) { recordFlow(flow, kind: .flowEnd) }
 
     private func recordFlow(_ flow: Flow, kind: RecordKind) {

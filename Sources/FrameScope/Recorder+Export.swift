@@ -38,21 +38,34 @@ extension Recorder {
 
     /// Writes a snapshot of the recording as a Chrome trace (object form) to `path`.
     /// - Parameter path: The file to create; `-` for standard output.
-    /// - Throws: ``FrameTrace/FileError`` when the file cannot be written.
+    /// - Throws: `FileError` when the file cannot be written.
     public func writeChromeJSON(to path: String) throws(FileError) {
         try snapshot().writeChromeJSON(toFile: path)
     }
 
     /// Writes a snapshot of the recording to `path` in a format: by default the one the path's
     /// ending chooses (`.pftrace` or `.perfetto-trace` for Perfetto's protobuf, Chrome JSON
-    /// otherwise; see ``FrameTrace/TraceFormat``).
-    /// - Throws: ``FrameTrace/FileError`` when the file cannot be written.
+    /// otherwise; see FrameTrace's `TraceFormat`).
+    /// - Parameters:
+    ///   - path: The file to create; `-` for standard output.
+    ///   - format: The format to write, or `nil` to choose it from the path's ending.
+    /// - Throws: `FileError` when the file cannot be written.
     public func writeTrace(to path: String, format: TraceFormat? = nil) throws(FileError) {
         try snapshot().write(toFile: path, format: format)
     }
 
     /// Adds a fact to the metadata of this recorder's traces, such as the scenario, strategy and
     /// seed of a run; setting a key again replaces its value.
+    ///
+    /// The facts are written in the order their keys were first set, beside the metadata the
+    /// recorder writes itself (see ``traceMetadata``).
+    ///
+    /// ```swift
+    /// recorder.annotate("scenario", .string("feed-scroll"))
+    /// ```
+    /// - Parameters:
+    ///   - key: The metadata key.
+    ///   - value: The value to write under `key`.
     public func annotate(_ key: String, _ value: JSONValue) {
         annotations.withLockAnnounced { list in
             if let index = list.firstIndex(where: { $0.key == key }) {

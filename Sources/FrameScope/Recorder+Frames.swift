@@ -5,7 +5,7 @@ extension Recorder {
     /// Runs `body` as one frame of the app's main-thread work and returns what it returns.
     ///
     /// A frame is structure, not a cost: the span is recorded in category ``Category/frame`` with
-    /// the frame contract's arguments (``FrameTrace/FrameContract``), so `framescope report`
+    /// the frame contract's arguments (FrameTrace's `FrameContract`), so `framescope report`
     /// finds exactly this frame, its vsync and its deadline, and counts the time inside it that no
     /// child span covers as the frame's unattributed time. Give every frame its own vsync and
     /// deadline: on a variable-refresh display (ProMotion at 120, 80 or 48 Hz) the budget changes
@@ -115,6 +115,9 @@ extension Recorder {
     }
 
     /// Sets the nominal frame interval written into exported traces.
+    ///
+    /// Deprecated: assign ``frameInterval`` instead.
+    /// - Parameter interval: The display's nominal frame interval, or `nil` for none; positive.
     @available(*, deprecated, renamed: "frameInterval")
     public func setFrameInterval(_ interval: Duration?) { frameInterval = interval }
 }

@@ -133,6 +133,12 @@ extension Recorder {
     }
 
     /// Records an instant.
+    ///
+    /// Deprecated: call ``recordInstant(_:category:arguments:)``, which does the same.
+    /// - Parameters:
+    ///   - name: A static name.
+    ///   - category: The budget category.
+    ///   - arguments: Values to attach, evaluated only when recording.
     @available(*, deprecated, renamed: "recordInstant(_:category:arguments:)")
     @inlinable
     public func instant(_ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:]) {
@@ -140,6 +146,12 @@ extension Recorder {
     }
 
     /// Records a sample of a numeric series.
+    ///
+    /// Deprecated: call ``recordCounter(_:value:category:)``, which does the same.
+    /// - Parameters:
+    ///   - name: The series name.
+    ///   - value: The sample.
+    ///   - category: The budget category.
     @available(*, deprecated, renamed: "recordCounter(_:value:category:)")
     @inlinable
     public func counter(_ name: StaticString, value: Double, category: Category = .other) {

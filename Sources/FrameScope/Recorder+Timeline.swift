@@ -44,7 +44,7 @@ extension Recorder {
         return try body()
     }
 
-    /// Records one frame on the two frame timeline tracks (``FrameTrace/FrameContract/Timeline``),
+    /// Records one frame on the two frame timeline tracks (FrameTrace's `FrameContract.Timeline`),
     /// so Perfetto and chrome://tracing show the frame and whether it was late without framescope.
     ///
     /// Each track is exported as async slices in category `frame-timeline`, one id per slice so
@@ -110,21 +110,31 @@ public struct FrameTimelineEntry: Sendable, Hashable {
     public var start: Int64
     /// The vsync that presented the frame.
     public var presentation: Int64
-    /// The lane that missed its deadline first, or ``FrameTrace/HitchCause/none``.
+    /// The lane that missed its deadline first, or `HitchCause.none` when the frame was on time.
     public var cause: HitchCause
     /// Each lane's work for the frame, recorded on a track of its own
-    /// (``FrameTrace/FrameContract/Timeline/laneTrack(_:)``); empty for none.
+    /// (FrameTrace's `FrameContract.Timeline.laneTrack(_:)`); empty for none.
     public var lanes: [LaneWork]
 
     /// One lane's work for a frame: when it ran and when it was due (nanoseconds on the
     /// recorder's clock).
     public struct LaneWork: Sendable, Hashable {
+        /// The lane the work ran in, which also names its track (`Actual Timeline: render`).
         public var lane: Lane
+        /// When the lane's work for the frame started, in nanoseconds on the recorder's clock.
         public var start: Int64
+        /// When the lane's work for the frame ended, in nanoseconds on the recorder's clock.
         public var end: Int64
+        /// When the lane's work was due, in nanoseconds on the recorder's clock; the lane's slice
+        /// records how far ``end`` went past it as `late-ns` (0 when it was done in time).
         public var deadline: Int64
 
         /// Creates a lane's work.
+        /// - Parameters:
+        ///   - lane: The lane the work ran in.
+        ///   - start: When the work started, in nanoseconds on the recorder's clock.
+        ///   - end: When the work ended, in nanoseconds on the recorder's clock.
+        ///   - deadline: When the work was due, in nanoseconds on the recorder's clock.
         public init(lane: Lane, start: Int64, end: Int64, deadline: Int64) {
             self.lane = lane
             self.start = start
@@ -133,7 +143,16 @@ public struct FrameTimelineEntry: Sendable, Hashable {
         }
     }
 
-    /// Creates an entry.
+    /// Creates an entry; all times are nanoseconds on the recorder's clock.
+    /// - Parameters:
+    ///   - index: The frame's index (the frame span's `index`).
+    ///   - vsync: The vsync the frame started on.
+    ///   - expectedPresentation: When the frame would have been presented had every lane met its
+    ///     deadline.
+    ///   - start: When the frame's work started.
+    ///   - presentation: The vsync that presented the frame.
+    ///   - cause: The lane that missed its deadline first, or `.none` when the frame was on time.
+    ///   - lanes: Each lane's work for the frame, one track each; empty records no lane tracks.
     public init(
         index: Int, vsync: Int64, expectedPresentation: Int64, start: Int64, presentation: Int64, cause: HitchCause, lanes: [LaneWork] = []
     ) {

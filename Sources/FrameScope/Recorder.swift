@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// Records spans, instants, counters and flows from any thread, cheaply, and exports them as a
-/// ``FrameTrace/Trace``.
+/// `Trace` (FrameTrace's value for a whole trace).
 ///
 /// Each thread records into its own bounded buffer, found through a thread-local slot: the hot
 /// path takes no lock and allocates nothing, except once every 256 events, when the buffer takes
@@ -46,7 +46,7 @@ public final class Recorder: Sendable {
         public var totalCapacity: Int?
         /// The display's nominal frame interval, written into the trace's metadata for analysis;
         /// `nil` (the default) states none, so analysis uses each frame's own budget, `--fps`, or
-        /// 60 fps. Change it while recording with ``Recorder/setFrameInterval(_:)``.
+        /// 60 fps. Change it while recording through ``Recorder/frameInterval``.
         public var frameInterval: Duration?
         /// The process name shown by trace viewers.
         public var processName: String
@@ -58,6 +58,15 @@ public final class Recorder: Sendable {
         public var processID: Int64?
 
         /// Creates a configuration.
+        /// - Parameters:
+        ///   - perThreadCapacity: Events each thread can hold before it drops; rounded up to a
+        ///     power of two.
+        ///   - totalCapacity: Events all threads together can hold at once, or `nil` for no
+        ///     limit beyond `perThreadCapacity` per thread.
+        ///   - frameInterval: The display's nominal frame interval, or `nil` to state none.
+        ///   - processName: The process name trace viewers show.
+        ///   - isEnabled: Whether recording starts enabled.
+        ///   - processID: The process id the trace gives its threads, or `nil` for this process's.
         /// - Precondition: `perThreadCapacity` and `totalCapacity` are at least 1, and
         ///   `frameInterval` is positive.
         public init(
@@ -94,7 +103,11 @@ public final class Recorder: Sendable {
     /// ```swift
     /// Recorder.configureShared(Recorder.Configuration(perThreadCapacity: 1 << 18, frameInterval: .milliseconds(8)))
     /// ```
-    /// - Returns: `false`, changing nothing, when ``shared`` was already made.
+    /// - Parameters:
+    ///   - configuration: The configuration ``shared`` is made with.
+    ///   - clock: The clock ``shared`` reads; by default the cheapest invariant counter.
+    /// - Returns: `true` when ``shared`` will be made with these; `false`, changing nothing, when
+    ///   ``shared`` was already made.
     @discardableResult
     public static func configureShared(_ configuration: Configuration, clock: RecorderClock = .fastest) -> Bool {
         sharedSetup.withLock { setup in
@@ -191,6 +204,9 @@ public final class Recorder: Sendable {
     }
 
     /// Turns recording on or off.
+    ///
+    /// Deprecated: assign ``isEnabled`` instead; like it, this cannot turn ``disabled`` on.
+    /// - Parameter isEnabled: Whether to record.
     @available(*, deprecated, renamed: "isEnabled")
     public func setEnabled(_ isEnabled: Bool) { self.isEnabled = isEnabled }
 
@@ -303,7 +319,9 @@ public final class Recorder: Sendable {
     /// Names the calling thread in this recorder's traces, e.g. `layout-worker-1`.
     ///
     /// The main thread is named `main` automatically; other threads default to their system name,
-    /// or `thread-N`.
+    /// or `thread-N`. Call it on the thread to name, outside `async` code, before or while it
+    /// records.
+    /// - Parameter name: The name trace viewers show for the calling thread.
     @available(*, noasync, message: "a suspension can move the caller to another thread")
     public func nameCurrentThread(_ name: String) {
         currentBuffer()?.name.withLockAnnounced { $0 = name }

@@ -44,12 +44,16 @@ public struct RecorderClock: Sendable {
     public static let fastest: RecorderClock = counter ?? monotonic
 
     /// A clock that moves only when told to, so traces are identical on every machine.
+    /// - Parameter clock: The manual clock to read; the caller keeps it to advance it.
+    /// - Returns: A recorder clock whose readings are `clock`'s, in nanoseconds.
     public static func manual(_ clock: ManualClock) -> RecorderClock { RecorderClock(manual: clock, readsCounter: false) }
 
     /// The current time in nanoseconds: the manual clock's reading, else the monotonic clock.
     ///
     /// Exported timestamps are on this time line whichever clock recorded them, so a frame's vsync
     /// or deadline computed from `now()` lines up with the spans in the trace.
+    /// - Returns: Nanoseconds on the monotonic clock (from an arbitrary origin, such as boot), or
+    ///   the manual clock's reading.
     @inlinable
     public func now() -> Int64 {
         if let manual { return manual.nanoseconds }
@@ -203,7 +207,9 @@ public final class ManualClock: Sendable {
     @usableFromInline
     let nanosecondsPerReading: Int64
 
-    /// Creates a clock at `start` nanoseconds.
+    /// Creates a clock at `start` nanoseconds, named `manual` in trace metadata; it moves only
+    /// through ``advance(by:)`` and ``set(nanoseconds:)``.
+    /// - Parameter start: The first reading, in nanoseconds.
     public convenience init(start: Int64 = 0) {
         self.init(start: start, name: "manual", followsThreadCPUTime: false)
     }
@@ -216,8 +222,13 @@ public final class ManualClock: Sendable {
     }
 
     /// A clock that, once a thread sets it, moves with that thread's CPU time: the simulated
-    /// display's CPU-time mode. Traces name it `cpu-time` (``FrameTrace/TraceMetadata/cpuTimeClock``).
-    /// - Parameter start: The reading before any thread owns it.
+    /// display's CPU-time mode. Traces name it `cpu-time` (FrameTrace's
+    /// `TraceMetadata.cpuTimeClock`).
+    ///
+    /// A thread takes ownership with ``set(nanoseconds:)``; readings on any other thread return the
+    /// clock's value without moving it.
+    /// - Parameter start: The reading before any thread owns it, in nanoseconds.
+    /// - Returns: A new clock that follows its owning thread's CPU time.
     public static func threadCPUTime(start: Int64 = 0) -> ManualClock {
         ManualClock(start: start, name: TraceMetadata.cpuTimeClock, followsThreadCPUTime: true)
     }
@@ -227,8 +238,9 @@ public final class ManualClock: Sendable {
     /// moves while it is read: a span that starts after another has ended starts after it, and a
     /// span that ends inside another ends before it, so viewers that add times in floating point
     /// never see two spans share a boundary and mis-nest them. Traces name it `virtual`
-    /// (``FrameTrace/TraceMetadata/virtualClock``), so a report can say how its time was made.
-    /// - Parameter start: The reading before the first (which is `start + 1`).
+    /// (FrameTrace's `TraceMetadata.virtualClock`), so a report can say how its time was made.
+    /// - Parameter start: The reading before the first (which is `start + 1`), in nanoseconds.
+    /// - Returns: A new virtual clock.
     public static func virtual(start: Int64 = 0) -> ManualClock {
         ManualClock(start: start, name: TraceMetadata.virtualClock, followsThreadCPUTime: false, nanosecondsPerReading: 1)
     }
@@ -254,6 +266,7 @@ public final class ManualClock: Sendable {
     }
 
     /// Moves the clock forward by `duration`.
+    /// - Parameter duration: How far to move the clock; rounded down to whole nanoseconds.
     /// - Precondition: `duration` is not negative.
     public func advance(by duration: Duration) {
         let nanoseconds = duration.nanosecondCount
@@ -264,6 +277,7 @@ public final class ManualClock: Sendable {
     /// Sets the clock to `nanoseconds`, which may be earlier than its reading. On a
     /// thread-CPU-time clock the calling thread becomes the owner, whose CPU time moves it from
     /// here.
+    /// - Parameter nanoseconds: The clock's new reading.
     public func set(nanoseconds: Int64) {
         guard followsThreadCPUTime else {
             value.store(nanoseconds, ordering: .relaxed)

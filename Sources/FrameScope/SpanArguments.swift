@@ -12,9 +12,15 @@ public struct SpanArguments: Sendable, ExpressibleByDictionaryLiteral {
     public var list: [Argument]
 
     /// Creates arguments from a list.
+    /// - Parameter list: The arguments, in the order the trace should show them.
     @inlinable
     public init(_ list: [Argument]) { self.list = list }
 
+    /// Creates arguments from a dictionary literal, such as
+    /// `["width": 1200, "file": "feed-3.png"]`.
+    ///
+    /// The literal's order is kept, and a key written twice stays twice.
+    /// - Parameter elements: The literal's keys and values.
     @inlinable
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         list = elements.isEmpty ? [] : elements.map { Argument($0.0, $0.1) }

@@ -3,7 +3,7 @@ public import FrameTrace
 /// Streams a recording to a file while the program runs, so that the file on disk is a complete
 /// trace between flushes: in Chrome's JSON array form, or in Perfetto's protobuf format.
 ///
-/// **Perfetto** (``FrameTrace/TraceFormat/perfetto``, chosen by a `.pftrace` or
+/// **Perfetto** (`TraceFormat.perfetto`, chosen by a `.pftrace` or
 /// `.perfetto-trace` path): each flush appends whole packets, each self-contained, so the file
 /// is a complete trace between flushes and a kill mid-flush leaves at most one torn last packet,
 /// which `framescope repair` cuts. The metadata packet comes last, from ``finish()``.
@@ -18,9 +18,9 @@ public import FrameTrace
 ///   killed outside a flush loses only what it recorded since its last flush.
 /// - **A kill during a flush** can leave that one write cut short: the file then ends with a
 ///   prefix of the flush (events complete, then at most one torn event, and no `]`).
-///   ``ChromeTraceReader`` reads such a file with a `truncated` diagnostic, and
-///   `TraceRepair` (module FrameTraceReader; `framescope repair`) turns it into a complete trace, dropping only the
-///   torn event.
+///   `ChromeTraceReader` (module FrameTraceReader) reads such a file with a `truncated`
+///   diagnostic, and `TraceRepair` (same module; `framescope repair`) turns it into a complete
+///   trace, dropping only the torn event.
 /// - Flows are written once both ends are recorded, and spans that cross threads as one async
 ///   pair, so every flushed file is balanced. A span that straddles a flush is written with the
 ///   flush after it ends: complete events are not in timestamp order in the file, which the
@@ -61,7 +61,7 @@ public final class TraceStream {
     ///   - recorder: The recorder to drain; it should not be drained by anyone else meanwhile.
     ///   - path: The file to create (a regular file: the stream writes at offsets).
     ///   - format: The file's format; by default the one the path's ending chooses.
-    /// - Throws: ``FrameTrace/FileError`` when the file cannot be created.
+    /// - Throws: `FileError` when the file cannot be created.
     public init(recorder: Recorder, path: String, format: TraceFormat? = nil) throws(FileError) {
         self.recorder = recorder
         self.path = path
@@ -84,10 +84,11 @@ public final class TraceStream {
         try file.write(opening + Self.closing, at: 0)
     }
 
-    /// Drains the recorder and writes what it held over the closing bracket, with the bracket
-    /// after it.
-    /// - Returns: The number of events written.
-    /// - Throws: ``FrameTrace/FileError`` when writing fails.
+    /// Drains the recorder and writes what it held: in JSON over the closing bracket, with the
+    /// bracket after it; in Perfetto's format as whole packets after the last.
+    /// - Returns: The number of events written; 0 when the recorder held nothing new.
+    /// - Throws: `FileError` when writing fails.
+    /// - Precondition: ``finish()`` has not been called.
     @discardableResult
     public func flush() throws(FileError) -> Int {
         precondition(!isFinished, "flush() after finish()")
@@ -100,8 +101,8 @@ public final class TraceStream {
     }
 
     /// Flushes what is left, appends the final metadata (dropped-event counts included) and
-    /// closes the file.
-    /// - Throws: ``FrameTrace/FileError`` when writing fails.
+    /// closes the file. Calling it again does nothing.
+    /// - Throws: `FileError` when writing fails.
     public func finish() throws(FileError) {
         guard !isFinished else { return }
         try flush()

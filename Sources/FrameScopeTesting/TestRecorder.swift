@@ -22,16 +22,27 @@ public final class TestRecorder: Sendable {
 
     /// Creates a recorder on a manual clock at `start` nanoseconds, with room for `capacity`
     /// events per thread (more are counted in ``droppedEvents``).
+    /// - Parameters:
+    ///   - start: The clock's first reading, in nanoseconds.
+    ///   - capacity: Events each thread can hold; rounded up to a power of two, at least 1.
     public init(start: Int64 = 0, capacity: Int = 1 << 16) {
         clock = ManualClock(start: start)
         recorder = Recorder(configuration: Recorder.Configuration(perThreadCapacity: capacity), clock: .manual(clock))
     }
 
     /// Moves the clock forward, as work taking `duration` would.
+    ///
+    /// Call it inside the span being measured to give that span (and every span around it) the
+    /// duration.
+    /// - Parameter duration: How far to move ``clock``; not negative.
     public func advance(by duration: Duration) { clock.advance(by: duration) }
 
-    /// Every span recorded so far (complete spans and closed begin/end pairs), by start time; the
-    /// recorder keeps them, so later calls see them again.
+    /// Every span recorded so far, by start time (an enclosing span before the spans inside it);
+    /// the recorder keeps them, so later calls see them again.
+    ///
+    /// That is every span that ended on the thread it began on, whether written as a closure or
+    /// as an `Interval`; a span that ended on another thread is exported as an async pair and is
+    /// not listed.
     public var spans: [RecordedSpan] {
         let trace = recorder.snapshot()
         return trace.events.filter { $0.phase == .complete }
@@ -40,12 +51,16 @@ public final class TestRecorder: Sendable {
     }
 
     /// The spans named `name`.
+    /// - Parameter name: The exact name to look for.
+    /// - Returns: The matching spans of ``spans``, in its order.
     public func spans(named name: String) -> [RecordedSpan] { spans.filter { $0.name == name } }
 
     /// The spans in `category`.
+    /// - Parameter category: The category to look for, compared by name.
+    /// - Returns: The matching spans of ``spans``, in its order.
     public func spans(in category: FrameScope.Category) -> [RecordedSpan] { spans.filter { $0.category == category.name } }
 
-    /// The frames recorded with `withFrame` or `beginFrame`: spans in the frame category.
+    /// The frames recorded with the recorder's `withFrame` methods: spans in the frame category.
     public var frames: [RecordedSpan] { spans.filter { $0.category == FrameContract.frameCategory } }
 
     /// Events the recorder could not keep because a thread's buffer was full.
@@ -67,7 +82,7 @@ public struct RecordedSpan: Sendable, Hashable, CustomStringConvertible {
     /// Its arguments.
     public var arguments: [Argument]
 
-    /// When it ended.
+    /// When it ended, in nanoseconds on the recorder's clock.
     public var end: Int64 { start &+ duration }
 
     init(event: TraceEvent, in trace: Trace) {

@@ -10,6 +10,9 @@ public struct Argument: Sendable, Hashable {
     public var value: JSONValue
 
     /// Creates an argument.
+    /// - Parameters:
+    ///   - key: The key, as the trace will write it.
+    ///   - value: The value.
     public init(_ key: String, _ value: JSONValue) {
         self.key = key
         self.value = value
@@ -18,6 +21,13 @@ public struct Argument: Sendable, Hashable {
 
 extension Array where Element == Argument {
     /// The value of the first argument named `key`.
+    ///
+    /// ```swift
+    /// let width = trace.arguments(of: event)["width"]?.integerValue
+    /// ```
+    /// - Parameter key: The key to look for, compared exactly.
+    /// - Returns: The first matching argument's value, or `nil` when no argument has that key.
+    /// - Complexity: O(*n*) in the number of arguments.
     public subscript(key: String) -> JSONValue? {
         // By index, so only the matching element's value is copied (a closure over elements
         // copies, retaining and releasing, every argument it looks at).

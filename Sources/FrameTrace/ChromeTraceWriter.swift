@@ -27,7 +27,9 @@
 public struct ChromeTraceWriter: Sendable {
     /// The two legal top-level shapes of a Chrome trace.
     public enum Form: Sendable {
+        /// `{"traceEvents":[...],...}`: events and the producer's metadata in one object.
         case object
+        /// `[{...},{...}`: the bare event array, which may be cut off anywhere after an event.
         case array
     }
 
@@ -51,6 +53,7 @@ public struct ChromeTraceWriter: Sendable {
     }
 
     /// The bytes that open the document.
+    /// - Returns: `{"traceEvents":[` for the object form, `[` for the array form, and a newline.
     public func begin() -> [UInt8] {
         Array((form == .object ? "{\"traceEvents\":[\n" : "[\n").utf8)
     }
@@ -58,6 +61,8 @@ public struct ChromeTraceWriter: Sendable {
     /// Returns the bytes for a chunk of events, preceded by metadata events for threads and
     /// processes not described before.
     /// - Parameter trace: The chunk. Its thread and process tables describe its threads.
+    /// - Returns: The chunk's UTF-8 bytes, each event preceded by a separator when one is due;
+    ///   empty when the chunk writes nothing.
     /// - Complexity: O(*n* log *n*) in the chunk's `complete` events, for the nesting check.
     public mutating func append(_ trace: Trace) -> [UInt8] {
         var out = JSONOutput(capacity: trace.events.count * 120 + 256)
@@ -95,6 +100,9 @@ public struct ChromeTraceWriter: Sendable {
     ///   - metadata: What to record about the trace; dropped-event counts belong here.
     ///   - closeArray: For the array form, whether to write the closing `]`. The object form
     ///     always closes.
+    /// - Returns: For the object form, the end of the event array and the `metadata` and
+    ///   `otherData` objects; for the array form, a `framescope` metadata event (unless `metadata`
+    ///   is empty) and the `]` if asked for.
     public mutating func finish(metadata: TraceMetadata, closeArray: Bool = true) -> [UInt8] {
         var out = JSONOutput(capacity: 512)
         switch form {
@@ -125,7 +133,11 @@ public struct ChromeTraceWriter: Sendable {
     }
 
     /// Writes a whole trace in one document.
-    /// - Parameter form: The document's shape; the object form by default.
+    ///
+    /// Timestamps are rebased so the earliest event that is not metadata is at `ts` 0.
+    /// - Parameters:
+    ///   - trace: The trace to write.
+    ///   - form: The document's shape; the object form by default.
     /// - Returns: The UTF-8 bytes of the document.
     public static func document(for trace: Trace, form: Form = .object) -> [UInt8] {
         let base = trace.events.lazy.filter { $0.phase != .metadata }.map(\.timestamp).min() ?? 0

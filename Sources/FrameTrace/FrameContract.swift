@@ -10,7 +10,7 @@
 /// and ``Key/ignored`` marks an input the app dropped.
 ///
 /// ```swift
-/// let budget = trace.argumentLists[Int(event.arguments)][FrameContract.Key.budget]?.integer
+/// let budget = trace.arguments(of: event)[FrameContract.Key.budget]?.integerValue
 /// ```
 public enum FrameContract {
     /// The category of frame spans: structure, not a cost.
@@ -58,7 +58,8 @@ public enum FrameContract {
     public static let renderCategory = TraceCategory.render.name
 
     /// The frame timeline tracks framescope writes so that Perfetto and chrome://tracing show
-    /// frames without framescope: async slices, one per frame, on two tracks.
+    /// frames without framescope: async slices, one per frame, on two tracks (expected and
+    /// actual), and one track per lane that a frame lists (``laneTrack(_:)``).
     public enum Timeline {
         /// The category of both tracks' slices.
         public static let category = TraceCategory.frameTimeline.name
@@ -78,6 +79,8 @@ public enum FrameContract {
         /// The track of one lane's actual work per frame (`Actual Timeline: main`, `Actual
         /// Timeline: render`): a slice from the lane's start to its end, with the frame's `index`
         /// and `late-ns` past the lane's deadline, so Perfetto shows which lane ran late.
+        /// - Parameter lane: The lane whose track to name.
+        /// - Returns: The track's name: `Actual Timeline: ` and the lane's ``Lane/identifier``.
         public static func laneTrack(_ lane: Lane) -> StaticString {
             switch lane {
             case .main: "Actual Timeline: main"

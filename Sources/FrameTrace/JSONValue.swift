@@ -113,6 +113,10 @@ extension JSONValue {
 
 extension JSONValue: Hashable {
     /// Structural equality; member order matters, and `.int(1)` differs from `.double(1)`.
+    /// - Parameters:
+    ///   - lhs: A value.
+    ///   - rhs: Another value.
+    /// - Returns: `true` when both are the same case holding equal contents.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
@@ -126,7 +130,8 @@ extension JSONValue: Hashable {
         }
     }
 
-    /// Hashes the value structurally.
+    /// Hashes the value structurally, consistently with ``==(_:_:)``.
+    /// - Parameter hasher: The hasher to feed the value's case and contents into.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
@@ -162,8 +167,16 @@ extension JSONValue: CustomStringConvertible {
 extension JSONValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
     ExpressibleByBooleanLiteral
 {
+    /// Creates ``int(_:)`` from an integer literal, so `["width": 1200]` needs no `.int`.
+    /// - Parameter value: The literal.
     public init(integerLiteral value: Int64) { self = .int(value) }
+    /// Creates ``double(_:)`` from a floating-point literal.
+    /// - Parameter value: The literal.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// Creates ``string(_:)`` from a string literal.
+    /// - Parameter value: The literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// Creates ``bool(_:)`` from `true` or `false`.
+    /// - Parameter value: The literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }

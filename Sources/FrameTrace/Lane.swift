@@ -42,6 +42,10 @@ public enum Lane: String, Sendable, Hashable, CaseIterable, Comparable {
     }
 
     /// Pipeline order: main, render, compositor, raster, gpu, background.
+    /// - Parameters:
+    ///   - lhs: A lane.
+    ///   - rhs: Another lane.
+    /// - Returns: `true` when `lhs` comes before `rhs` in the pipeline.
     public static func < (lhs: Lane, rhs: Lane) -> Bool { lhs.order < rhs.order }
 
     /// The position in declaration order, without building ``allCases`` per comparison.
@@ -96,7 +100,8 @@ public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The stable identifier written in every output.
     public var identifier: String { rawValue }
 
-    /// The lane this cause belongs to (`nil` for ``none`` and ``unknown``).
+    /// The lane this cause belongs to: `nil` for ``none``, ``unknown`` and Android's causes outside
+    /// the app and the compositor (``displayHAL``, ``bufferStuffing``, ``predictionError``).
     public var lane: Lane? {
         switch self {
         case .none, .unknown, .displayHAL, .bufferStuffing, .predictionError: nil
@@ -108,7 +113,12 @@ public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
         }
     }
 
-    /// Declaration order.
+    /// Declaration order: ``none`` first, then the lanes in pipeline order, Android's causes, and
+    /// ``unknown`` last.
+    /// - Parameters:
+    ///   - lhs: A cause.
+    ///   - rhs: Another cause.
+    /// - Returns: `true` when `lhs` is declared before `rhs`.
     public static func < (lhs: HitchCause, rhs: HitchCause) -> Bool { lhs.order < rhs.order }
 
     /// The position in declaration order, without building ``allCases`` per comparison.

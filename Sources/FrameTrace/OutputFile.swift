@@ -17,12 +17,17 @@ public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: Int32?
 
     /// Creates an error.
+    /// - Parameters:
+    ///   - path: The file involved.
+    ///   - reason: What went wrong, in words that read well after the path and a colon.
+    ///   - code: The system's error number, or `nil` when the system reported none.
     public init(path: String, reason: String, code: Int32? = nil) {
         self.path = path
         self.reason = reason
         self.code = code
     }
 
+    /// `path: reason`, such as `trace.json: permission denied`.
     public var description: String { "\(path): \(reason)" }
 
     /// The error for `code` (the current `errno` by default), with the system's words for it.
@@ -88,6 +93,7 @@ public final class OutputFile {
     }
 
     /// Appends bytes, retrying short writes until every byte is written.
+    /// - Parameter bytes: What to write.
     /// - Throws: ``FileError`` when the write fails (a full disk, a closed file); some of the
     ///   bytes may have been written.
     public func write(_ bytes: [UInt8]) throws(FileError) {
@@ -123,6 +129,9 @@ public final class OutputFile {
     /// pull request cannot aim a CI output at another file). `-` writes to standard output, and
     /// a device, pipe or socket at `path` (`/dev/stdout`, a FIFO) is written to as it is: only a
     /// regular file, a symbolic link or nothing is replaced.
+    /// - Parameters:
+    ///   - path: The file to replace, or `-` for standard output.
+    ///   - bytes: The file's whole new content.
     /// - Throws: ``FileError`` naming `path` when the folder cannot hold the file or the write
     ///   or rename fails; the temporary file is removed.
     public static func replace(_ path: String, with bytes: [UInt8]) throws(FileError) {
@@ -161,6 +170,9 @@ public final class OutputFile {
 
     /// Appends `bytes` to the file at `path`, creating it if needed, without following a
     /// symbolic link there (the GitHub step summary, which the runner creates as a file).
+    /// - Parameters:
+    ///   - path: The file to append to.
+    ///   - bytes: What to append.
     /// - Throws: ``FileError`` when `path` is a symbolic link or cannot be written.
     public static func append(_ path: String, _ bytes: [UInt8]) throws(FileError) {
         let opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o644)

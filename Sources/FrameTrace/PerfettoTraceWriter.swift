@@ -63,6 +63,7 @@ public struct PerfettoTraceWriter: Sendable {
     }
 
     /// The first packet: it opens the packet sequence with its incremental state cleared.
+    /// - Returns: The packet's bytes, length-delimited as a `Trace`'s field 1.
     public func begin() -> [UInt8] {
         var out = ProtobufOutput(capacity: 16)
         out.message(PerfettoSchema.Trace.packet) { packet in
@@ -76,6 +77,8 @@ public struct PerfettoTraceWriter: Sendable {
     /// Returns the packets for a chunk of events, preceded by descriptors for tracks not
     /// described before.
     /// - Parameter trace: The chunk. Its thread and process tables describe its threads.
+    /// - Returns: The chunk's packets, each length-delimited, ready to append after the packets
+    ///   written before.
     /// - Complexity: O(*n* log *n*) in the chunk's events, for the nesting order.
     public mutating func append(_ trace: Trace) -> [UInt8] {
         var out = ProtobufOutput(capacity: trace.events.count * 48 + 256)
@@ -111,6 +114,8 @@ public struct PerfettoTraceWriter: Sendable {
     }
 
     /// The last packet: the trace's metadata.
+    /// - Parameter metadata: What to record about the trace; dropped-event counts belong here.
+    /// - Returns: One `ChromeMetadata` packet named `framescope` holding the metadata as JSON.
     public func finish(metadata: TraceMetadata) -> [UInt8] {
         var json = JSONOutput(capacity: 256)
         ChromeTraceWriter.writeMetadata(metadata, into: &json)
@@ -128,6 +133,9 @@ public struct PerfettoTraceWriter: Sendable {
     }
 
     /// Writes a whole trace in one file.
+    ///
+    /// Timestamps are rebased so the earliest event that is not metadata is at 0.
+    /// - Parameter trace: The trace to write.
     /// - Returns: The bytes of a Perfetto `Trace`.
     public static func document(for trace: Trace) -> [UInt8] {
         let base = trace.events.lazy.filter { $0.phase != .metadata }.map(\.timestamp).min() ?? 0

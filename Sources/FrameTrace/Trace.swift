@@ -2,8 +2,9 @@
 /// the producer's metadata, and diagnostics from reading it.
 ///
 /// Build one by appending events with ``append(_:name:category:thread:timestamp:duration:id:bindingPoint:scope:arguments:)``,
-/// get one from ``ChromeTraceReader``, or from a FrameScope `Recorder`. Write it with
-/// ``chromeJSON(options:)``.
+/// get one from a reader (`ChromeTraceReader` and `PerfettoTraceReader`, module FrameTraceReader),
+/// or from a FrameScope `Recorder`. Write it with ``chromeJSON(form:)``, ``encoded(as:)`` or
+/// ``write(toFile:format:)``.
 ///
 /// ```swift
 /// var trace = Trace()
@@ -35,15 +36,26 @@ public struct Trace: Sendable {
     public init() {}
 
     /// The name of an event.
+    /// - Parameter event: An event of this trace.
+    /// - Returns: The event's name from ``symbols``.
     public func name(of event: TraceEvent) -> String { symbols[event.name] }
 
     /// The category of an event.
+    /// - Parameter event: An event of this trace.
+    /// - Returns: The event's category from ``symbols``; empty when it has none.
     public func category(of event: TraceEvent) -> String { symbols[event.category] }
 
     /// The arguments of an event.
+    /// - Parameter event: An event of this trace.
+    /// - Returns: The event's arguments from ``argumentLists``, in their order; empty when it has
+    ///   none.
     public func arguments(of event: TraceEvent) -> [Argument] { argumentLists[Int(event.arguments)] }
 
     /// Stores an argument list and returns the index an event refers to it by (0 for none).
+    ///
+    /// Each call appends a new list, even for a list stored before.
+    /// - Parameter arguments: The event's arguments, in the order to write them.
+    /// - Returns: The index to give ``TraceEvent/arguments``; 0 when `arguments` is empty.
     public mutating func addArguments(_ arguments: [Argument]) -> UInt32 {
         guard !arguments.isEmpty else { return 0 }
         argumentLists.append(arguments)
@@ -75,6 +87,7 @@ public struct Trace: Sendable {
     }
 
     /// Records a thread's name and sort index, and makes sure its process is known.
+    /// - Parameter thread: The thread; it replaces what the trace said about the same key.
     public mutating func setThread(_ thread: TraceThread) {
         threads[thread.key] = thread
         if processes[thread.key.processID] == nil {
@@ -83,6 +96,8 @@ public struct Trace: Sendable {
     }
 
     /// The thread's name from metadata, if the trace has one.
+    /// - Parameter key: The thread's process and id.
+    /// - Returns: The name from ``threads``, or `nil` when the trace does not name the thread.
     public func threadName(_ key: ThreadKey) -> String? { threads[key]?.name }
 
     /// Every thread that has events or metadata, sorted by sort index, then process and thread id.

@@ -6,11 +6,19 @@ public struct ThreadKey: Hashable, Sendable, Comparable {
     public var threadID: Int64
 
     /// Creates a key from a process and thread id.
+    /// - Parameters:
+    ///   - processID: The process id (`pid`).
+    ///   - threadID: The thread id (`tid`).
     public init(processID: Int64, threadID: Int64) {
         self.processID = processID
         self.threadID = threadID
     }
 
+    /// Orders keys by process id, then by thread id.
+    /// - Parameters:
+    ///   - lhs: A key.
+    ///   - rhs: Another key.
+    /// - Returns: `true` when `lhs` sorts before `rhs`.
     public static func < (lhs: ThreadKey, rhs: ThreadKey) -> Bool {
         (lhs.processID, lhs.threadID) < (rhs.processID, rhs.threadID)
     }
@@ -58,6 +66,24 @@ public struct TraceEvent: Sendable, Hashable {
     public var id: UInt64
 
     /// Creates an event. Strings must already be interned in the trace that will hold it.
+    ///
+    /// ```swift
+    /// let name = trace.symbols.intern("layout")
+    /// let layout = TraceEvent(phase: .complete, name: name, thread: main, timestamp: 0, duration: 4_000_000)
+    /// trace.events.append(layout)
+    /// ```
+    /// - Parameters:
+    ///   - phase: What kind of event this is.
+    ///   - name: The name, interned in the owning trace's ``Trace/symbols``.
+    ///   - category: The category, interned the same way; ``Symbol/empty`` for none.
+    ///   - thread: The process and thread the event was recorded on.
+    ///   - timestamp: When it happened, in nanoseconds on the trace's clock.
+    ///   - duration: For `complete` events, how long the span lasted, in nanoseconds.
+    ///   - id: For async and flow events, the id that pairs them.
+    ///   - bindingPoint: For flow events, the slice the flow binds to.
+    ///   - scope: For instants, the scope they cover.
+    ///   - arguments: The index of the event's arguments in ``Trace/argumentLists`` (from
+    ///     ``Trace/addArguments(_:)``); 0 for none.
     public init(
         phase: Phase, name: Symbol, category: Symbol = .empty, thread: ThreadKey, timestamp: Int64,
         duration: Int64 = 0, id: UInt64 = 0, bindingPoint: BindingPoint = .unspecified,
@@ -89,6 +115,10 @@ public struct TraceThread: Sendable, Hashable {
     public var sortIndex: Int64?
 
     /// Creates a thread description.
+    /// - Parameters:
+    ///   - key: The thread's process and id.
+    ///   - name: Its name, or `nil` when the trace names none.
+    ///   - sortIndex: Where viewers sort it (lower first), or `nil` for their default.
     public init(key: ThreadKey, name: String? = nil, sortIndex: Int64? = nil) {
         self.key = key
         self.name = name
@@ -106,6 +136,10 @@ public struct TraceProcess: Sendable, Hashable {
     public var sortIndex: Int64?
 
     /// Creates a process description.
+    /// - Parameters:
+    ///   - processID: The process id.
+    ///   - name: Its name, or `nil` when the trace names none.
+    ///   - sortIndex: Where viewers sort it, or `nil` for their default.
     public init(processID: Int64, name: String? = nil, sortIndex: Int64? = nil) {
         self.processID = processID
         self.name = name

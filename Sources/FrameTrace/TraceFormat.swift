@@ -19,6 +19,8 @@ public enum TraceFormat: String, Sendable, CaseIterable {
     public static let perfettoExtensions = [".pftrace", ".perfetto-trace"]
 
     /// The format a path's ending chooses: Perfetto for ``perfettoExtensions``, else Chrome JSON.
+    /// - Parameter path: A file path; its ending is compared without regard to case, and `-`
+    ///   (standard output) chooses Chrome JSON.
     public init(path: String) {
         let lowered = path.lowercased()
         self = Self.perfettoExtensions.contains { lowered.hasSuffix($0) } ? .perfetto : .chromeJSON
@@ -30,6 +32,9 @@ public enum TraceFormat: String, Sendable, CaseIterable {
 
 extension Trace {
     /// The trace's bytes in a format.
+    /// - Parameter format: The format to encode in.
+    /// - Returns: The whole file: ``chromeJSON(form:)`` in the object form, or the Perfetto
+    ///   protobuf `Trace`.
     public func encoded(as format: TraceFormat) -> [UInt8] {
         switch format {
         case .chromeJSON: chromeJSON()
@@ -39,6 +44,9 @@ extension Trace {
 
     /// Writes the trace to `path` in a format (by default the one the path's ending chooses),
     /// replacing the file whole (see ``OutputFile/replace(_:with:)``); `-` is standard output.
+    /// - Parameters:
+    ///   - path: The file to write; `-` for standard output.
+    ///   - format: The format to write, or `nil` to choose it from the path's ending.
     /// - Throws: ``FileError`` when the file cannot be written.
     public func write(toFile path: String, format: TraceFormat? = nil) throws(FileError) {
         try OutputFile.replace(path, with: encoded(as: format ?? TraceFormat(path: path)))

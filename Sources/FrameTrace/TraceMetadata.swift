@@ -28,6 +28,14 @@ public struct TraceMetadata: Sendable, Hashable {
     public var extra: [Argument]
 
     /// Creates metadata; every field is optional.
+    /// - Parameters:
+    ///   - producer: The program that wrote the trace.
+    ///   - producerVersion: The producer's version.
+    ///   - clock: The clock the timestamps come from, such as `monotonic` or ``virtualClock``.
+    ///   - frameIntervalNanoseconds: The frame interval of the vsync grid, in nanoseconds.
+    ///   - mainThread: The thread the producer recorded as the main (UI) thread.
+    ///   - droppedEvents: Events dropped per thread because a buffer was full.
+    ///   - extra: Further scalar facts, in the order to write them.
     public init(
         producer: String? = nil, producerVersion: String? = nil, clock: String? = nil,
         frameIntervalNanoseconds: Int64? = nil, mainThread: ThreadKey? = nil,

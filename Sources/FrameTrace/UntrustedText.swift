@@ -59,10 +59,11 @@ public enum UntrustedText {
     /// Text longer than ``shownLength`` is shortened as in ``terminal(_:)``; hidden characters
     /// become visible escapes (tab too, line breaks included), so the text never ends its line;
     /// then the ASCII punctuation that can start Markdown inside a line is backslash-escaped
-    /// (`` \ ` * _ { } [ ] < > # ! | ~ & $ : ^ ``), and so is the `.` of `www.` (`#` escaped
-    /// also breaks the GitHub runner's `##[`); `@` is written as a code span of its own,
-    /// `` `@` ``, since GitHub's renderer makes an email link of `a\@b.com` despite the escape. CommonMark renders any backslash-escaped ASCII
-    /// punctuation as the character itself. Block syntax (`-`, `+`, `1.` lists, `=` underlines)
+    /// (the backtick and `\ * _ { } [ ] < > # ! | ~ & $ : ^`), and so is the `.` of `www.` (`#`
+    /// escaped also breaks the GitHub runner's `##[`); `@` is written as a code span of its own
+    /// (a backtick, `@`, a backtick), since GitHub's renderer makes an email link of `a\@b.com`
+    /// despite the escape. CommonMark renders any backslash-escaped ASCII punctuation as the
+    /// character itself. Block syntax (`-`, `+`, `1.` lists, `=` underlines)
     /// only counts at the start of a line, where framescope never puts a name: it always follows
     /// `| `, `## `, `- ` or a word.
     /// - Parameter text: Any string.
@@ -113,7 +114,7 @@ public enum UntrustedText {
 
     /// Text for a Mermaid string in double quotes, such as a chart's title: one line (hidden
     /// characters as visible escapes, shortened as in ``terminal(_:)``) in which `"`, `'`, `%`
-    /// and `` ` `` are written as Mermaid's entity codes (`#quot;`, `#39;`, `#37;`, `#96;`),
+    /// and the backtick are written as Mermaid's entity codes (`#quot;`, `#39;`, `#37;`, `#96;`),
     /// which it shows as the characters once the chart is parsed. So the text can neither end
     /// the string (Mermaid reads `'` as `"` too), hold a `%%{init}%%` directive or a `%%`
     /// comment (Mermaid finds those anywhere, before it reads strings), start a Markdown string,
@@ -262,6 +263,14 @@ public enum UntrustedText {
     public static let shownPrefixLength = 200
 
     /// `text`, or its start, `…` and its length in scalars when it is longer than ``shownLength``.
+    ///
+    /// ```swift
+    /// UntrustedText.shortened(String(repeating: "a", count: 4_000_000))
+    /// // the first 200 a's, then "… (4,000,000 characters)"
+    /// ```
+    /// - Parameter text: Any string.
+    /// - Returns: `text` itself when it has at most ``shownLength`` scalars; otherwise its first
+    ///   ``shownPrefixLength`` scalars, an ellipsis and its length.
     public static func shortened(_ text: String) -> String {
         var count = 0
         var cut: String.UnicodeScalarView.Index?
@@ -295,6 +304,11 @@ public enum UntrustedText {
     /// controls, soft hyphen, tag characters), Co (private use), Cn (unassigned), Zl and Zp
     /// (line and paragraph separators), every Default_Ignorable_Code_Point (variation selectors,
     /// fillers, the combining grapheme joiner) and every noncharacter.
+    /// - Parameters:
+    ///   - scalar: The scalar to classify.
+    ///   - keepingTab: Whether a tab counts as visible; pass `false` where a tab would break
+    ///     the output, as in Markdown and CSV.
+    /// - Returns: `true` when the scalar must be shown as an escape.
     public static func isHidden(_ scalar: Unicode.Scalar, keepingTab: Bool = true) -> Bool {
         let value = scalar.value
         if value < 0x7F { return value < 0x20 && (value != 0x09 || !keepingTab) }
