@@ -90,6 +90,25 @@ func runAnalysisBenchmark(path: String, repetitions: Int) -> Never {
     exit(0)
 }
 
+/// The reader alone on one file, one thread, every argument, `repetitions` times: what `perf
+/// record` should look at when reading is slow.
+func runReadBenchmark(path: String, repetitions: Int) -> Never {
+    var samples: [UInt64] = []
+    var events = 0
+    for _ in 0..<max(1, repetitions) {
+        let start = benchNow()
+        guard let trace = try? ChromeTraceReader.read(contentsOf: path, workerThread: false) else {
+            print("error: cannot read \(path)")
+            exit(1)
+        }
+        samples.append(benchNow() - start)
+        events = trace.events.count
+    }
+    samples.sort()
+    figure("read, best of \(samples.count)", Double(samples[0]) / 1e6, "ms", note: "\(events) events; median \(formatFixed(Double(samples[samples.count / 2]) / 1e6, decimals: 1)) ms")
+    exit(0)
+}
+
 /// Analysis time of a trace with many frames and categories beside an event-heavy trace, per
 /// 1,000 events, so that the two are comparable: O(n log n) in events keeps them close.
 func runAnalysisScalingBenchmarks() {

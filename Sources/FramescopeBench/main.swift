@@ -3,6 +3,7 @@
 //   swift run -c release framescope-bench make-trace PATH [EVENTS]   (writes the reader's synthetic trace)
 //   swift run -c release framescope-bench make-category-trace PATH [FRAMES] [CATEGORIES]   (the many-category trace)
 //   swift run -c release framescope-bench analyze PATH [REPETITIONS]   (read once as report reads, then the analysis alone)
+//   swift run -c release framescope-bench read PATH [REPETITIONS]   (the reader alone, one thread, every argument; for perf)
 //   swift run -c release framescope-bench calibrate [FRAMES]   (virtual time's cost model, fitted on this machine)
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "make-trace", arguments.count >= 2 {
@@ -17,6 +18,10 @@ if arguments.first == "make-category-trace", arguments.count >= 2 {
 if arguments.first == "analyze", arguments.count >= 2 {
     let repetitions = arguments.count > 2 ? Int(arguments[arguments.startIndex + 2]) ?? 5 : 5
     runAnalysisBenchmark(path: arguments[arguments.startIndex + 1], repetitions: repetitions)
+}
+if arguments.first == "read", arguments.count >= 2 {
+    let repetitions = arguments.count > 2 ? Int(arguments[arguments.startIndex + 2]) ?? 5 : 5
+    runReadBenchmark(path: arguments[arguments.startIndex + 1], repetitions: repetitions)
 }
 if arguments.first == "calibrate" {
     runCalibration(frames: arguments.count > 1 ? Int(arguments[arguments.startIndex + 1]) ?? 60 : 60)
