@@ -1,4 +1,4 @@
-import FrameTrace
+public import FrameTrace
 import Synchronization
 
 /// The frame-budget category a span belongs to: where the time went.
@@ -22,28 +22,37 @@ public struct Category: Hashable, Sendable {
     @usableFromInline
     init(id: UInt16) { self.id = id }
 
+    /// The recorder's category for one of framescope's built-in categories: its id is the
+    /// built-in's position in `TraceCategory.allCases`, which is also where the registry puts its
+    /// name, so the vocabulary is declared once, in FrameTrace.
+    /// - Parameter builtIn: The built-in category.
+    public init(_ builtIn: TraceCategory) {
+        // allCases is the declaration order; ten entries, searched once per static below.
+        id = UInt16(TraceCategory.allCases.firstIndex(of: builtIn)!)
+    }
+
     /// Laying out views or nodes: measuring text, solving constraints, computing frames.
-    public static let layout = Category(id: 0)
+    public static let layout = Category(.layout)
     /// Decoding compressed images into bitmaps.
-    public static let imageDecode = Category(id: 1)
+    public static let imageDecode = Category(.imageDecode)
     /// Rounding corners: clipping, masking or pre-rendering rounded images.
-    public static let cornerRounding = Category(id: 2)
+    public static let cornerRounding = Category(.cornerRounding)
     /// Computing or applying list updates: diffs, snapshots, reloads.
-    public static let diffApply = Category(id: 3)
+    public static let diffApply = Category(.diffApply)
     /// One frame's main-thread pass, from its vsync to its commit: structure, not a cost. Record
     /// frames with ``Recorder/withFrame(sinceVsync:budget:index:_:)``.
-    public static let frame = Category(id: 4)
+    public static let frame = Category(.frame)
     /// Handling user input.
-    public static let input = Category(id: 5)
+    public static let input = Category(.input)
     /// The render server's lane: compositing and offscreen passes.
-    public static let render = Category(id: 6)
+    public static let render = Category(.render)
     /// Work given no category.
-    public static let other = Category(id: 7)
+    public static let other = Category(.other)
     /// Committing a frame's layer tree to the render server.
-    public static let commit = Category(id: 8)
+    public static let commit = Category(.commit)
     /// The frame timeline tracks (FrameTrace's `FrameContract.Timeline`): structure, not a cost.
     /// Record them with ``Recorder/recordFrameTimeline(_:)``.
-    public static let frameTimeline = Category(id: 9)
+    public static let frameTimeline = Category(.frameTimeline)
 
     /// Returns the category with this name, registering it on first use.
     ///
