@@ -82,7 +82,7 @@ extension Recorder {
         let open = openIntervalCount
         if open > 0 { extra.append(Argument("open-intervals", .int(open))) }
         return TraceMetadata(
-            producer: FramescopeVersion.producer, producerVersion: FramescopeVersion.current, clock: clock.name,
+            producer: FramescopeVersion.producer, producerVersion: FramescopeVersion.current, clock: TraceClock(rawValue: clock.name),
             frameIntervalNanoseconds: frameInterval?.nanosecondCount, mainThread: mainThreadKey,
             droppedEvents: droppedEventCounts, extra: extra)
     }

@@ -223,14 +223,14 @@ public final class ManualClock: Sendable {
 
     /// A clock that, once a thread sets it, moves with that thread's CPU time: the simulated
     /// display's CPU-time mode. Traces name it `cpu-time` (FrameTrace's
-    /// `TraceMetadata.cpuTimeClock`).
+    /// `TraceClock.cpuTime`).
     ///
     /// A thread takes ownership with ``set(nanoseconds:)``; readings on any other thread return the
     /// clock's value without moving it.
     /// - Parameter start: The reading before any thread owns it, in nanoseconds.
     /// - Returns: A new clock that follows its owning thread's CPU time.
     public static func threadCPUTime(start: Int64 = 0) -> ManualClock {
-        ManualClock(start: start, name: TraceMetadata.cpuTimeClock, followsThreadCPUTime: true)
+        ManualClock(start: start, name: TraceClock.cpuTime.rawValue, followsThreadCPUTime: true)
     }
 
     /// A manual clock for a simulation's virtual time, which moves by what the simulation advances
@@ -238,11 +238,11 @@ public final class ManualClock: Sendable {
     /// moves while it is read: a span that starts after another has ended starts after it, and a
     /// span that ends inside another ends before it, so viewers that add times in floating point
     /// never see two spans share a boundary and mis-nest them. Traces name it `virtual`
-    /// (FrameTrace's `TraceMetadata.virtualClock`), so a report can say how its time was made.
+    /// (FrameTrace's `TraceClock.virtual`), so a report can say how its time was made.
     /// - Parameter start: The reading before the first (which is `start + 1`), in nanoseconds.
     /// - Returns: A new virtual clock.
     public static func virtual(start: Int64 = 0) -> ManualClock {
-        ManualClock(start: start, name: TraceMetadata.virtualClock, followsThreadCPUTime: false, nanosecondsPerReading: 1)
+        ManualClock(start: start, name: TraceClock.virtual.rawValue, followsThreadCPUTime: false, nanosecondsPerReading: 1)
     }
 
     /// The current reading. On a thread-CPU-time clock read by its owner, the owner's CPU time since

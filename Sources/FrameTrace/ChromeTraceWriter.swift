@@ -279,7 +279,7 @@ public struct ChromeTraceWriter: Sendable {
         }
         if let clock = metadata.clock {
             key(FrameContract.Metadata.clock)
-            out.append(string: clock)
+            out.append(string: clock.rawValue)
         }
         if let interval = metadata.frameIntervalNanoseconds {
             key(FrameContract.Metadata.frameInterval)

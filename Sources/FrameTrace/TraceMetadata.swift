@@ -8,16 +8,8 @@ public struct TraceMetadata: Sendable, Hashable {
     public var producer: String?
     /// The producer's version.
     public var producerVersion: String?
-    /// The clock timestamps come from: `tsc`, `cntvct`, `mach-absolute-time`, `monotonic`,
-    /// `manual`, `virtual` (the simulated display on priced work) or `cpu-time` (the simulated
-    /// display on thread CPU time).
-    public var clock: String?
-    /// ``clock`` of a trace recorded on the simulated display's virtual time, where each piece of
-    /// work took what a simulated device's cost model prices the work it counted at.
-    public static let virtualClock = "virtual"
-    /// ``clock`` of a trace recorded on the simulated display's CPU time, where each piece of work
-    /// took its thread's CPU time.
-    public static let cpuTimeClock = "cpu-time"
+    /// The clock the timestamps come from, as the producer named it.
+    public var clock: TraceClock?
     /// The frame interval of the simulated vsync grid, in nanoseconds.
     public var frameIntervalNanoseconds: Int64?
     /// The thread the producer recorded as the main (UI) thread.
@@ -31,13 +23,14 @@ public struct TraceMetadata: Sendable, Hashable {
     /// - Parameters:
     ///   - producer: The program that wrote the trace.
     ///   - producerVersion: The producer's version.
-    ///   - clock: The clock the timestamps come from, such as `monotonic` or ``virtualClock``.
+    ///   - clock: The clock the timestamps come from, such as ``TraceClock/monotonic`` or
+    ///     ``TraceClock/virtual``.
     ///   - frameIntervalNanoseconds: The frame interval of the vsync grid, in nanoseconds.
     ///   - mainThread: The thread the producer recorded as the main (UI) thread.
     ///   - droppedEvents: Events dropped per thread because a buffer was full.
     ///   - extra: Further scalar facts, in the order to write them.
     public init(
-        producer: String? = nil, producerVersion: String? = nil, clock: String? = nil,
+        producer: String? = nil, producerVersion: String? = nil, clock: TraceClock? = nil,
         frameIntervalNanoseconds: Int64? = nil, mainThread: ThreadKey? = nil,
         droppedEvents: [ThreadKey: Int64] = [:], extra: [Argument] = []
     ) {
@@ -55,4 +48,42 @@ public struct TraceMetadata: Sendable, Hashable {
 
     /// Whether no field is set.
     public var isEmpty: Bool { self == TraceMetadata() }
+}
+
+/// The clock a trace's timestamps come from, by the name its producer wrote: one of framescope's
+/// clocks below, or any other name a trace carries (a value, not a closed set, since a trace from
+/// another tool may name a clock framescope has never heard of).
+///
+/// ```swift
+/// if trace.metadata.clock?.isSimulated == true { print("times are a simulated device's") }
+/// ```
+public struct TraceClock: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The name as written in trace metadata.
+    public let rawValue: String
+
+    /// A clock by the name a trace gives it.
+    /// - Parameter rawValue: The name, such as `monotonic`.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The x86 timestamp counter, converted to monotonic nanoseconds on export.
+    public static let tsc = TraceClock(rawValue: "tsc")
+    /// The Arm virtual counter (`cntvct_el0`), converted to monotonic nanoseconds on export.
+    public static let cntvct = TraceClock(rawValue: "cntvct")
+    /// Apple's `mach_absolute_time`, converted to nanoseconds on export.
+    public static let machAbsoluteTime = TraceClock(rawValue: "mach-absolute-time")
+    /// The system's monotonic clock, in nanoseconds.
+    public static let monotonic = TraceClock(rawValue: "monotonic")
+    /// A clock a program advances by hand, as tests do.
+    public static let manual = TraceClock(rawValue: "manual")
+    /// The simulated display on virtual time: each piece of work took what a simulated device's
+    /// cost model prices the work it counted at, so the same seed gives the same times anywhere.
+    public static let virtual = TraceClock(rawValue: "virtual")
+    /// The simulated display on thread CPU time: each piece of work took its thread's CPU time.
+    public static let cpuTime = TraceClock(rawValue: "cpu-time")
+
+    /// Whether the times are a simulated device's (``virtual`` or ``cpuTime``), not wall time.
+    public var isSimulated: Bool { self == .virtual || self == .cpuTime }
+
+    /// The name, as ``rawValue``.
+    public var description: String { rawValue }
 }

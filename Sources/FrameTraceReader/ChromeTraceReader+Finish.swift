@@ -204,7 +204,7 @@ extension ChromeTraceReader {
         var result = TraceMetadata()
         result.producer = value[FrameContract.Metadata.producer]?.stringValue
         result.producerVersion = value[FrameContract.Metadata.version]?.stringValue
-        result.clock = value[FrameContract.Metadata.clock]?.stringValue
+        result.clock = value[FrameContract.Metadata.clock]?.stringValue.map(TraceClock.init(rawValue:))
         result.frameIntervalNanoseconds = value[FrameContract.Metadata.frameInterval]?.integerValue
         if let main = value[FrameContract.Metadata.mainThread], let pid = main["pid"]?.integerValue, let tid = main["tid"]?.integerValue {
             result.mainThread = ThreadKey(processID: pid, threadID: tid)

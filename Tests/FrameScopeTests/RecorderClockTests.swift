@@ -66,12 +66,12 @@ struct RecorderClockTests {
         let recorder = Recorder()
         let name = recorder.snapshot().metadata.clock
         if RecorderClock.counter == nil {
-            #expect(name == "monotonic")
+            #expect(name == .monotonic)
         } else {
-            #expect(["tsc", "cntvct", "mach-absolute-time"].contains(name))
+            #expect([TraceClock.tsc, .cntvct, .machAbsoluteTime].contains(name))
         }
-        #expect(Recorder(clock: .monotonic).traceMetadata.clock == "monotonic")
-        #expect(Recorder(clock: .manual(ManualClock())).traceMetadata.clock == "manual")
+        #expect(Recorder(clock: .monotonic).traceMetadata.clock == .monotonic)
+        #expect(Recorder(clock: .manual(ManualClock())).traceMetadata.clock == .manual)
     }
 
     @Test("Counter timestamps export within the monotonic readings taken around them", .enabled(if: RecorderClock.counter != nil, "no hardware counter on this machine: counter timestamps not checked"))

@@ -353,6 +353,6 @@ struct DisplayLoopVirtualTimeTests {
         let job = try #require(trace.events.first { $0.phase == .complete && trace.name(of: $0) == "cpu job" })
         #expect(job.duration >= 20_000_000)
         #expect(scenario.appliedInFrame == 3)
-        #expect(trace.metadata.clock == "cpu-time")
+        #expect(trace.metadata.clock == .cpuTime)
     }
 }

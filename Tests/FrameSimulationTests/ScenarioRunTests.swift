@@ -16,7 +16,7 @@ struct ScenarioRunTests {
         #expect(run.report.summary.frameCount == 12)
         #expect(run.summary.frames == 12)
         let trace = try ChromeTraceReader.read(contentsOf: path)
-        #expect(trace.metadata.clock == "virtual")
+        #expect(trace.metadata.clock == .virtual)
         #expect(trace.metadata.extra["strategy"]?.stringValue == "snapshot-diff")
         // Two simulated workers by default, whatever the host has.
         let workers = Set(trace.threads.values.compactMap(\.name).filter { $0.hasPrefix("worker-") })
@@ -24,7 +24,7 @@ struct ScenarioRunTests {
         #expect(FrameAnalyzer.analyze(trace).summary.frameCount == 12)
         #expect(trace.metadata.extra["cost-model"]?.stringValue == CostModel.reference.name)
         // Whoever reads the report learns that its times are priced work on a simulated device.
-        #expect(run.report.method.clock == TraceMetadata.virtualClock)
+        #expect(run.report.method.clock == TraceClock.virtual)
         #expect(run.report.text(source: path).contains("time            virtual: each piece of work priced from what it counted, on a simulated device"))
     }
 
@@ -35,7 +35,7 @@ struct ScenarioRunTests {
         let descriptor = try #require(ScenarioCatalog.scenario(named: "diffable-update"))
         let run = try ScenarioRun.execute(descriptor, strategy: "snapshot-diff", settings: RunSettings(frames: 4, clock: .cpuTime), tracePath: path)
         let trace = try ChromeTraceReader.read(contentsOf: path)
-        #expect(trace.metadata.clock == "cpu-time")
+        #expect(trace.metadata.clock == .cpuTime)
         #expect(trace.metadata.extra["cost-model"] == nil)
         #expect(run.report.text(source: path).contains("time            CPU time: each piece of work took its thread's CPU time"))
     }

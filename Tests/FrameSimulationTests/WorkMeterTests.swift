@@ -120,7 +120,7 @@ struct VirtualTimeTests {
         #expect(summary.missedVsyncs == 1)
         #expect(summary.lateFramesByCause == [.commit: 1])
         let trace = recorder.snapshot()
-        #expect(trace.metadata.clock == TraceMetadata.virtualClock)
+        #expect(trace.metadata.clock == TraceClock.virtual)
         let frames = trace.events.filter { $0.phase == .complete && trace.category(of: $0) == "frame" }.sorted { $0.timestamp < $1.timestamp }
         try #require(frames.count == 6)
         #expect(isPriced(frames[2].duration, 30_000_000), "the priced work")

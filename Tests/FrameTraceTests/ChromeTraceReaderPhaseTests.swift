@@ -83,7 +83,7 @@ struct ChromeTraceReaderPhaseTests {
         let metadata = trace.metadata
         #expect(metadata.producer == "framescope")
         #expect(metadata.producerVersion == "0.1.0")
-        #expect(metadata.clock == "manual")
+        #expect(metadata.clock == .manual)
         #expect(metadata.frameIntervalNanoseconds == 16_666_667)
         #expect(metadata.mainThread == ThreadKey(processID: 10, threadID: 1))
         #expect(metadata.droppedEvents == [ThreadKey(processID: 10, threadID: 1): 3, ThreadKey(processID: 10, threadID: 2): 4])

@@ -23,7 +23,7 @@ struct ChromeTraceRoundTripTests {
         trace.append(.flowEnd, name: "decode", category: "image", thread: worker, timestamp: 5_000, id: 5, bindingPoint: .enclosing)
         trace.append(.complete, name: "decode", category: "image", thread: worker, timestamp: 5_000, duration: 1_234_567)
         trace.metadata = TraceMetadata(
-            producer: "framescope", producerVersion: FramescopeVersion.current, clock: "manual",
+            producer: "framescope", producerVersion: FramescopeVersion.current, clock: .manual,
             frameIntervalNanoseconds: 16_666_667, mainThread: main, droppedEvents: [worker: 2],
             extra: [Argument("scenario", "feed"), Argument("seed", 7)])
         return trace

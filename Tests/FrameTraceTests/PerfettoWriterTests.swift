@@ -48,7 +48,7 @@ struct PerfettoWriterTests {
         trace.append(.flowStart, name: "lonely", category: "flow", thread: other, timestamp: 50, id: 6)
         trace.append(.flowEnd, name: "lonely", category: "flow", thread: other, timestamp: 60, id: 6, bindingPoint: .enclosing)
         trace.metadata = TraceMetadata(
-            producer: "framescope", producerVersion: "test", clock: "virtual", frameIntervalNanoseconds: 16_666_667, mainThread: main,
+            producer: "framescope", producerVersion: "test", clock: .virtual, frameIntervalNanoseconds: 16_666_667, mainThread: main,
             droppedEvents: [worker: 3], extra: [Argument("seed", .int(1)), Argument("note", .string("##[error] x"))])
         return trace
     }

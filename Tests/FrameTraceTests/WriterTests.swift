@@ -43,7 +43,7 @@ struct WriterTests {
         var trace = Trace()
         trace.append(.complete, name: "layout", category: "layout", thread: Self.main, timestamp: 0, duration: 1_000)
         trace.metadata = TraceMetadata(
-            producer: "framescope", producerVersion: "9.9", clock: "manual", frameIntervalNanoseconds: 8_333_333,
+            producer: "framescope", producerVersion: "9.9", clock: .manual, frameIntervalNanoseconds: 8_333_333,
             mainThread: Self.main, droppedEvents: [Self.worker: 3, Self.main: 2], extra: [Argument("scenario", .string("feed"))])
         let bytes = trace.chromeJSON()
         let document = try #require(try Self.parse(bytes).document)

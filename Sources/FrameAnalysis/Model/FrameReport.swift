@@ -46,7 +46,7 @@ public struct FrameReport: Sendable {
         /// The clock the trace says its timestamps come from (`TraceMetadata.clock`): `virtual`
         /// for the simulated display on virtual time, whose times are priced work, `cpu-time` for
         /// it on CPU time; neither is wall time.
-        public var clock: String?
+        public var clock: TraceClock?
         /// Where the frames came from.
         public var frameSource: FrameSource
         /// The rule within that source, for a reader of the report: which events, which process.
@@ -58,7 +58,7 @@ public struct FrameReport: Sendable {
         /// Creates a method description.
         public init(
             frameIntervalNanoseconds: Int64, frameIntervalSource: FrameIntervalSource, mainThread: ThreadKey?, mainThreadName: String?,
-            mainThreadRule: MainThreadRule, frameSource: FrameSource, frameSourceDetail: String = "", clock: String? = nil
+            mainThreadRule: MainThreadRule, frameSource: FrameSource, frameSourceDetail: String = "", clock: TraceClock? = nil
         ) {
             self.clock = clock
             self.frameIntervalNanoseconds = frameIntervalNanoseconds

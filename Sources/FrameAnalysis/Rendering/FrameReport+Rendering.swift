@@ -26,9 +26,9 @@ extension FrameReport {
                 "pid \(renderer.processID): \(renderer.frames) frames, \(renderer.droppedFrames) dropped (--process \(renderer.processID))",
             ])
         }
-        if method.clock == TraceMetadata.virtualClock {
+        if method.clock == .virtual {
             how.rows.append(["time", "virtual: each piece of work priced from what it counted, on a simulated device"])
-        } else if method.clock == TraceMetadata.cpuTimeClock {
+        } else if method.clock == .cpuTime {
             how.rows.append(["time", "CPU time: each piece of work took its thread's CPU time, on a simulated device"])
         }
         tables.append(how)
