@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Does the public API of the library products still compile for code written against the
-# baseline, or is each break written down? tools/check_api.sh [--changes FILE]
+# baseline, or is each break written down? tools/check_api.sh [--changes FILE] [--scratch-path DIR]
 #
 # Reads the baseline commit and the intended breaks from the DocC article
 # Sources/FrameScope/FrameScope.docc/Changes.md (or FILE):
@@ -10,8 +10,11 @@
 # then runs `swift package diagnose-api-breaking-changes` for FrameScope, FrameScopeTesting and
 # FrameTrace. The tool clones this repository into .build-api, checks the baseline out, builds it
 # and records its API with swift-api-digester; it then builds the working tree there and compares.
-# Baselines are kept in .build-api/baselines/<toolchain>/<commit>, so a second run only rebuilds
-# the working tree. .build-api keeps all of this away from the .build that `swift build` uses.
+# Baselines are kept in .build-api/api-baselines/<toolchain>/<commit>, so a second run only
+# rebuilds the working tree. .build-api keeps all of this away from the .build that `swift build`
+# uses, so a developer's build is never locked or replanned by it; the price is one more debug
+# build of the tree. CI, whose steps run one after another, passes --scratch-path .build and so
+# reuses the debug build of its first step.
 #
 # Exit status: 0 when the tool reports no break or every break is listed; 1 when a break is not
 # listed (each printed on one line); 2 when nothing was checked: no baseline line, a baseline that
@@ -31,8 +34,9 @@ products=(FrameScope FrameScopeTesting FrameTrace)
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --changes) [[ $# -ge 2 ]] || { echo "check_api: --changes needs a file" >&2; exit 2; }; changes=$2; shift 2 ;;
+        --scratch-path) [[ $# -ge 2 ]] || { echo "check_api: --scratch-path needs a directory" >&2; exit 2; }; scratch=$2; shift 2 ;;
         -h|--help) sed -n '2,/^set /p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "usage: tools/check_api.sh [--changes FILE]" >&2; exit 2 ;;
+        *) echo "usage: tools/check_api.sh [--changes FILE] [--scratch-path DIR]" >&2; exit 2 ;;
     esac
 done
 
@@ -253,7 +257,7 @@ git merge-base --is-ancestor "$baseline" HEAD 2>/dev/null ||
 # Baselines are cached per toolchain: another compiler may record the same API differently.
 toolchain=$(swift --version 2>/dev/null | head -n 1) || fail2 "swift is not on PATH"
 [[ -n "$toolchain" ]] || fail2 "swift --version printed nothing"
-baseline_dir="$scratch/baselines/$(printf '%s' "$toolchain" | sha256sum | cut -c 1-12)"
+baseline_dir="$scratch/api-baselines/$(printf '%s' "$toolchain" | sha256sum | cut -c 1-12)"
 # A cached baseline that is not a JSON API dump with symbols is thrown away and made again.
 for product in "${products[@]}"; do
     cached="$baseline_dir/$baseline/$product.json"
