@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Runs the README's DuckDB query over the demo's per-frame rows and checks it against `report`.
+"""Runs the documented DuckDB query over the demo's per-frame rows and checks it against `report`.
 
     python3 tools/duckdb_frames_check.py FRAMESCOPE_BINARY TRACE_DIR
 
 For every trace in TRACE_DIR, writes `framescope report TRACE --format frames-jsonl` and
-`--format frames-csv` into a scratch `frames/` folder exactly as the README's loop does, labelling
-each trace's rows with `--label branch=<trace name>` so that the README's `GROUP BY branch` gives
-one row per trace. Then runs the query the README shows — read from README.md itself, so the two
-cannot drift apart — once over the JSON Lines files and once in its CSV form, and checks, per
+`--format frames-csv` into a scratch `frames/` folder exactly as the documented loop does,
+labelling each trace's rows with `--label branch=<trace name>` so that the query's `GROUP BY branch`
+gives one row per trace. Then runs the query shown under "Per-frame rows for many traces" in the
+command-line reference (Sources/FrameScope/FrameScope.docc/CommandLineReference.md) — read from
+that file itself, so the two cannot drift apart — once over the JSON Lines files and once in its CSV form, and checks, per
 trace, that the frame count, p95 of main-thread cost and p95 of overrun equal
 `framescope report TRACE --format json` exactly (nanoseconds).
 
@@ -22,6 +23,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The article that shows the query (the FrameScope DocC catalog's command-line reference).
+DOCUMENT = os.path.join("Sources", "FrameScope", "FrameScope.docc", "CommandLineReference.md")
 
 
 def fail(message):
@@ -30,18 +33,18 @@ def fail(message):
     sys.exit(2)
 
 
-def readme_queries():
-    """The README's JSON Lines query, and the same query in the CSV form the README names."""
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as file:
-        readme = file.read()
-    match = re.search(r'duckdb -c "(.*?)"\n', readme, re.S)
+def documented_queries():
+    """The documented JSON Lines query, and the same query in the CSV form the document names."""
+    with open(os.path.join(ROOT, DOCUMENT), encoding="utf-8") as file:
+        document = file.read()
+    match = re.search(r'duckdb -c "(.*?)"\n', document, re.S)
     if not match:
-        fail("README.md: no `duckdb -c \"...\"` query found")
+        fail(f"{DOCUMENT}: no `duckdb -c \"...\"` query found")
     query = match.group(1)
     json_source = re.search(r"read_json_auto\('frames/\*\.jsonl',\s*union_by_name = true\)", query)
-    csv_source = re.search(r"read_csv_auto\('frames/\*\.csv',\s*union_by_name = true\)", " ".join(readme.split()))
+    csv_source = re.search(r"read_csv_auto\('frames/\*\.csv',\s*union_by_name = true\)", " ".join(document.split()))
     if not json_source or not csv_source:
-        fail("README.md: the query's read_json_auto(...) source or the CSV form read_csv_auto(...) is missing")
+        fail(f"{DOCUMENT}: the query's read_json_auto(...) source or the CSV form read_csv_auto(...) is missing")
     return query, query.replace(json_source.group(0), csv_source.group(0))
 
 
@@ -63,7 +66,7 @@ def main():
     except ImportError:
         print("FAILED: the duckdb Python package is not installed (python3 -m pip install duckdb)", file=sys.stderr)
         return 2
-    json_query, csv_query = readme_queries()
+    json_query, csv_query = documented_queries()
     traces = sorted(name for name in os.listdir(trace_dir) if name.endswith(".json"))
     if not traces:
         print(f"FAILED: no traces in {trace_dir}", file=sys.stderr)
@@ -84,10 +87,10 @@ def main():
         failures = 0
         for form, query in (("frames-jsonl", json_query), ("frames-csv", csv_query)):
             connection = duckdb.connect()
-            os.chdir(scratch)  # the README's query reads frames/*, relative to where it runs
+            os.chdir(scratch)  # the documented query reads frames/*, relative to where it runs
             result = connection.execute(query).fetchall()
             got = {row[0]: row[1:] for row in result}
-            print(f"{form}: the README's query returned {len(result)} rows for {len(traces)} traces")
+            print(f"{form}: the documented query returned {len(result)} rows for {len(traces)} traces")
             for stem, (frame_count, main_p95_ns, overrun_p95_ns) in sorted(expected.items()):
                 if stem not in got:
                     print(f"  MISMATCH {stem}: no row", file=sys.stderr)

@@ -20,7 +20,8 @@ enum CheckCommand: Command {
         checked trace has ("did you mean ...?"), is an error; a category only some traces have
         is "not in trace" for the others; a trace section that matches no trace is a warning.
         An unreadable trace is an error, and the others are still checked and reported. The
-        README's "Use in CI" section documents the budget file.
+        budget file is documented key by key in the Continuous Integration article
+        (Sources/FrameScope/FrameScope.docc/ContinuousIntegration.md).
 
         OPTIONS:
           --budget FILE         The budget file (JSON, version 1). Required.

@@ -3,12 +3,13 @@ import FrameTrace
 import Testing
 @testable import FrameAnalysis
 
-/// README.md's table of work kinds and ``ChromeWorkKind``'s table say the same thing: every name
-/// the README lists maps to the kind of its row, every name the code maps is listed, and each row's
-/// DevTools category is one that kind may come from.
-@Suite("DevTools' work kinds, as the README lists them")
+/// The documentation's table of work kinds (the FrameScope catalog's ChromeTraces article) and
+/// ``ChromeWorkKind``'s table say the same thing: every name the article lists maps to the kind of
+/// its row, every name the code maps is listed, and each row's DevTools category is one that kind
+/// may come from.
+@Suite("DevTools' work kinds, as the Chrome traces article lists them")
 struct ChromeWorkKindTests {
-    /// One row of the README's table.
+    /// One row of the article's table.
     struct Row {
         var kind: String
         var devToolsCategory: String
@@ -16,11 +17,12 @@ struct ChromeWorkKindTests {
         var names: [String]
     }
 
-    /// The rows of the first table after "**Kinds of work.**" in README.md.
-    static func readmeRows() throws -> [Row] {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").standardized
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        let section = try #require(text.range(of: "**Kinds of work.**"), "README.md has no \"Kinds of work\" paragraph")
+    /// The rows of the first table after "## Kinds of work" in the ChromeTraces article.
+    static func documentedRows() throws -> [Row] {
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/FrameScope/FrameScope.docc/ChromeTraces.md").standardized
+        let text = try String(contentsOf: article, encoding: .utf8)
+        let section = try #require(text.range(of: "\n## Kinds of work\n"), "ChromeTraces.md has no \"Kinds of work\" section")
         let lines = text[section.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
         let table = lines.drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }.dropFirst(2)
         return table.map { line in
@@ -38,9 +40,9 @@ struct ChromeWorkKindTests {
         "gpu": ["GPU"], "loading": ["Loading"], "other": ["System", "Messaging", "Idle"],
     ]
 
-    @Test("Every name the README lists maps to its row's kind, from a DevTools category that kind may come from")
-    func readmeNamesMapToTheirKinds() throws {
-        let rows = try Self.readmeRows()
+    @Test("Every name the article lists maps to its row's kind, from a DevTools category that kind may come from")
+    func documentedNamesMapToTheirKinds() throws {
+        let rows = try Self.documentedRows()
         #expect(Set(rows.map(\.kind)) == Set(ChromeWorkKind.allCases.map(\.identifier)))
         for row in rows {
             #expect(Self.categoriesOfKind[row.kind]?.contains(row.devToolsCategory) == true, "\(row.kind) from \(row.devToolsCategory)")
@@ -58,15 +60,15 @@ struct ChromeWorkKindTests {
         }
     }
 
-    @Test("The README lists every name and prefix the table maps, each once")
-    func readmeListsEveryName() throws {
-        let listed = try Self.readmeRows().flatMap(\.names)
+    @Test("The article lists every name and prefix the table maps, each once")
+    func articleListsEveryName() throws {
+        let listed = try Self.documentedRows().flatMap(\.names)
         #expect(Dictionary(grouping: listed) { $0 }.filter { $0.value.count > 1 }.keys.sorted() == [], "listed twice")
         let names = Set(listed.filter { !$0.hasSuffix("*") })
         let prefixes = Set(listed.filter { $0.hasSuffix("*") }.map { String($0.dropLast()) })
         let mapped = Set(ChromeWorkKind.byName.keys)
-        #expect(mapped.subtracting(names).sorted() == [], "mapped but not in the README")
-        #expect(names.subtracting(mapped).sorted() == [], "in the README but not mapped")
+        #expect(mapped.subtracting(names).sorted() == [], "mapped but not in the article")
+        #expect(names.subtracting(mapped).sorted() == [], "in the article but not mapped")
         #expect(prefixes == Set(ChromeWorkKind.byPrefix.map(\.prefix)))
     }
 

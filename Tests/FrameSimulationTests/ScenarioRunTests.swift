@@ -40,8 +40,8 @@ struct ScenarioRunTests {
         #expect(run.report.text(source: path).contains("time            CPU time: each piece of work took its thread's CPU time"))
     }
 
-    @Test("The README's example: offscreen-clip's render lane has a p95 per frame, every frame composited")
-    func readmeExample() throws {
+    @Test("The simulated display article's example: offscreen-clip's render lane has a p95 per frame, every frame composited")
+    func documentedExample() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-run-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let corner = try #require(ScenarioCatalog.scenario(named: "corner-rounding"))

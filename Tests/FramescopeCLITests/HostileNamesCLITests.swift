@@ -304,7 +304,8 @@ struct HostileNamesCLITests {
     }
 
     /// A trace's category name as framescope shows it beside its own labels: a name that begins
-    /// with `(` or `"` inside double quotes (README, "Names from a trace").
+    /// with `(` or `"` inside double quotes (the UntrustedNames article, "framescope's own labels
+    /// are apart from a trace's names").
     static func shown(_ name: String) -> String {
         name.hasPrefix("(") || name.hasPrefix("\"") ? "\"" + name + "\"" : name
     }

@@ -4,7 +4,8 @@ import FrameTraceReader
 extension Budget {
     /// Reads a budget file.
     ///
-    /// The format is documented, key by key, in the README's "Use in CI" section:
+    /// The format is documented, key by key, in the FrameScope catalog's Continuous Integration
+    /// article (`ContinuousIntegration.md`, "The budget file"):
     ///
     /// ```json
     /// {"version": 1, "fps": 60,

@@ -3,8 +3,8 @@ public import FrameTrace
 /// sections that apply to traces matched by name, and the thresholds `compare` uses to call a
 /// change a regression.
 ///
-/// A budget is usually read from a versioned JSON file with ``parse(_:)``; the README's "Use in
-/// CI" section documents every key. ``rules(forTraceNamed:)`` flattens it into the rules that
+/// A budget is usually read from a versioned JSON file with ``parse(_:)``; the FrameScope
+/// catalog's Continuous Integration article (`ContinuousIntegration.md`) documents every key. ``rules(forTraceNamed:)`` flattens it into the rules that
 /// apply to one trace, and ``BudgetCheck/evaluate(report:traceName:budget:)`` measures them.
 ///
 /// ```swift

@@ -6,7 +6,8 @@ extension FrameReport {
     ///
     /// Times are integer nanoseconds on the trace's clock (keys end in `-ns`); the hitch time
     /// ratio is in ms/s. Percentile objects (`p50`, `p90`, `p95`, `p99`, `max`, `mean`, `total`)
-    /// are `null` when there were no frames. The README documents every field.
+    /// are `null` when there were no frames. The FrameScope catalog's trace format article
+    /// (`TraceFormat.md`, "The JSON report") documents every field.
     ///
     /// When the trace has input events (see ``FrameAnalyzer/inputFigures(of:frames:)``), an
     /// `input` object follows `summary` (an addition within version 1; absent otherwise):

@@ -96,8 +96,9 @@ public enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
     }
 
     /// Event names and their kinds (Chrome's trace event names, not DevTools' titles): DevTools'
-    /// table, in its categories, then the names framescope adds. README.md lists every one, and a
-    /// test holds the two together.
+    /// table, in its categories, then the names framescope adds. The FrameScope catalog's Chrome
+    /// traces article (`ChromeTraces.md`, "Kinds of work") lists every one, and a test holds the
+    /// two together.
     static let byName: [String: ChromeWorkKind] = {
         var table: [String: ChromeWorkKind] = [:]
         func add(_ kind: ChromeWorkKind, _ names: [String]) {
