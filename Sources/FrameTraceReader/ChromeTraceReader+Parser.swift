@@ -25,7 +25,7 @@ extension ChromeTraceReader {
         /// Whether the input is a private file mapping whose read pages may be dropped.
         let releasesInput: Bool
         /// The argument keys kept (``ChromeTraceReader/ArgumentSelection``); `nil` keeps all.
-        let argumentKeys: ChromeTraceReader.ArgumentKeyMatcher?
+        let argumentKeys: ArgumentKeyMatcher?
         /// When the event array is read with a worker thread (`+Pipeline`).
         let pipelining: ChromeTraceReader.Pipelining
         var releasedUpTo = 0
@@ -81,7 +81,7 @@ extension ChromeTraceReader {
             tokenizer = EventTokenizer(scanner: JSONScanner(input))
             self.pipelining = pipelining
             self.releasesInput = releasesInput
-            argumentKeys = arguments.keys.map { ChromeTraceReader.ArgumentKeyMatcher($0) }
+            argumentKeys = arguments.keys.map { ArgumentKeyMatcher($0) }
         }
 
         // The tokenizer's state, as the rest of the parser reads and writes it.

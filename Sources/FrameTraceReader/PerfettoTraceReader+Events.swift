@@ -158,7 +158,7 @@ extension PerfettoParser {
 
     /// Whether an annotation's name is a kept key or the `outer` of a kept `outer.inner`, from
     /// its name alone; decided once per interned name.
-    private mutating func annotationMayBeKept(_ input: ProtobufInput, slot: Int, matcher: ChromeTraceReader.ArgumentKeyMatcher) throws(TraceReadError) -> Bool {
+    private mutating func annotationMayBeKept(_ input: ProtobufInput, slot: Int, matcher: ArgumentKeyMatcher) throws(TraceReadError) -> Bool {
         var input = input
         while let (field, type) = try input.nextField() {
             if field == PerfettoSchema.Annotation.nameIID, type == .varint {

@@ -62,7 +62,7 @@ public enum PerfettoTraceReader {
 /// The state of one read: the events so far, the tracks, each packet sequence's interned strings.
 struct PerfettoParser {
     let buffer: UnsafeBufferPointer<UInt8>
-    let argumentKeys: ChromeTraceReader.ArgumentKeyMatcher?
+    let argumentKeys: ArgumentKeyMatcher?
 
     var events: [TraceEvent] = []
     var symbols = SymbolTable()
@@ -148,7 +148,7 @@ struct PerfettoParser {
 
     init(_ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection) {
         self.buffer = buffer
-        self.argumentKeys = arguments.keys.map { ChromeTraceReader.ArgumentKeyMatcher($0) }
+        self.argumentKeys = arguments.keys.map { ArgumentKeyMatcher($0) }
         self.keptPrefixes = Set((arguments.keys ?? []).compactMap { key in key.firstIndex(of: ".").map { String(key[..<$0]) } })
     }
 

@@ -78,16 +78,16 @@ struct ArgumentSelectionTests {
 
     @Test("Keys compare as Swift strings: bytes decide for ASCII, canonical equivalence for the rest")
     func matcher() {
-        let matcher = ChromeTraceReader.ArgumentKeyMatcher(["frame", "layerTreeId", "Kb", ""])
+        let matcher = ArgumentKeyMatcher(["frame", "layerTreeId", "Kb", ""])
         for key in ["frame", "layerTreeId", "Kb", "", "\u{212A}b"] { #expect(matcher.matches(key), "\(key)") }
         for key in ["frames", "Frame", "fram", "layerTreeID", "url", "row", "K", "b", "é", String(repeating: "f", count: 70)] {
             #expect(!matcher.matches(key), "\(key)")
         }
-        let accented = ChromeTraceReader.ArgumentKeyMatcher(["caf\u{E9}"])
+        let accented = ArgumentKeyMatcher(["caf\u{E9}"])
         #expect(accented.matches("cafe\u{301}"))
         #expect(!accented.matches("cafe"))
         let long = String(repeating: "k", count: 80)
-        let longMatcher = ChromeTraceReader.ArgumentKeyMatcher([long])
+        let longMatcher = ArgumentKeyMatcher([long])
         #expect(longMatcher.matches(long))
         #expect(!longMatcher.matches(String(repeating: "k", count: 79)))
     }

@@ -20,7 +20,7 @@ extension FrameAnalyzer {
     ]
 
     /// Tells the keys in ``argumentKeys`` from the rest, mostly by first byte and length.
-    static let argumentKeyMatcher = ChromeTraceReader.ArgumentKeyMatcher(argumentKeys)
+    static let argumentKeyMatcher = ArgumentKeyMatcher(argumentKeys)
 
     /// Traces with at least this many argument lists have the C heap trimmed once their lists
     /// are narrowed: below it, what trimming could return is not worth a walk over the heap.
