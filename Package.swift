@@ -25,10 +25,13 @@ let package = Package(
     targets: [
         .target(name: "CFrameScope"),
         .target(name: "FrameTrace", swiftSettings: strict),
-        .target(name: "FrameTraceReader", dependencies: ["FrameTrace"], swiftSettings: strict),
+        // JSON on its own: the scanner, numbers and JSONValue.parse, which the Chrome reader and
+        // the budget parser share, so reading a budget links no trace reader.
+        .target(name: "FrameJSON", dependencies: ["FrameTrace"], swiftSettings: strict),
+        .target(name: "FrameTraceReader", dependencies: ["FrameTrace", "FrameJSON"], swiftSettings: strict),
         .target(name: "FrameScope", dependencies: ["FrameTrace", "CFrameScope"], swiftSettings: strict),
         .target(name: "FrameScopeTesting", dependencies: ["FrameScope", "FrameTrace"], swiftSettings: strict),
-        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameTraceReader"], swiftSettings: strict),
+        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader"], swiftSettings: strict),
         .target(name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis"], swiftSettings: strict),
         .executableTarget(
             name: "FramescopeCLI",
@@ -37,12 +40,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "FramescopeBench",
-            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation"],
+            dependencies: ["FrameScope", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameAnalysis", "FrameSimulation"],
             swiftSettings: strict
         ),
-        .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameTraceReader"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FrameJSONTests", dependencies: ["FrameJSON", "FrameTrace"]),
+        .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader"], resources: [.copy("Golden")]),
-        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameTraceReader", "FrameScope"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameScope"], exclude: ["Golden", "Fixtures"]),
         .testTarget(
             name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis"],
             resources: [.copy("Fixtures")]

@@ -12,9 +12,8 @@
 ///
 /// It is also the value of an event's argument (``Argument``): the reader stores scalars there
 /// (`int`, `double`, `string`, `bool`, `null`); a producer may record arrays and objects, which
-/// the writer writes as they are. FrameTraceReader parses documents into it
-/// (`JSONValue.parse`); for traces use its `ChromeTraceReader`, which streams without building a
-/// tree.
+/// the writer writes as they are. FrameJSON parses documents into it (`JSONValue.parse`); for
+/// traces use FrameTraceReader's `ChromeTraceReader`, which streams without building a tree.
 public enum JSONValue: Sendable {
     /// `null`.
     case null

@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameJSON
 
 extension ChromeTraceReader {
     /// Which event arguments a read keeps: all of them, or only those with given keys.

@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -31,7 +32,7 @@ extension ChromeTraceReader.Parser {
             _ = try scanner.scanLiteral()
             throw TraceReadError(.notATrace, "expected an array of trace events or an object with \"traceEvents\", found a literal", at: 0)
         default:
-            throw TraceReadError(.notJSON, "the input is not JSON: it starts with \(JSONScanner.describe(scanner.current))", at: scanner.position)
+            throw TraceReadError(.notJSON, "the input is not JSON: it starts with \(TraceScanner.describe(scanner.current))", at: scanner.position)
         }
         guard !isTruncated else { return }
         scanner.skipWhitespace()
@@ -155,7 +156,7 @@ extension ChromeTraceReader.Parser {
 
     /// Parses an already validated stretch of the input as a small document.
     func subdocument(from start: Int, to end: Int) -> JSONValue? {
-        var sub = JSONScanner(UnsafeBufferPointer(start: scanner.base + start, count: end - start))
+        var sub = JSONScanner<JSONParseError>(UnsafeBufferPointer(start: scanner.base + start, count: end - start))
         return try? JSONValue.parseValue(&sub, maxDepth: ChromeTraceReader.keptNestingDepth)
     }
 

@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -370,7 +371,7 @@ extension ChromeTraceReader.EventTokenizer {
     /// The number that a byte string consists of exactly, if it does.
     static func number(in bytes: UnsafeBufferPointer<UInt8>) -> JSONNumberToken? {
         guard let first = bytes.first, first == 0x2D || first &- 0x30 < 10 else { return nil }
-        var sub = JSONScanner(bytes)
+        var sub = TraceScanner(bytes)
         guard let token = try? sub.scanNumber(), sub.isAtEnd else { return nil }
         return token
     }
@@ -458,7 +459,7 @@ extension ChromeTraceReader.EventTokenizer {
         guard bytes.count > 2, bytes.count <= 18, bytes[0] == 0x30, bytes[1] | 0x20 == 0x78 else { return nil }
         var value: UInt64 = 0
         for index in 2..<bytes.count {
-            guard let digit = JSONScanner.hexValue(bytes[index]) else { return nil }
+            guard let digit = TraceScanner.hexValue(bytes[index]) else { return nil }
             value = value << 4 | UInt64(digit)
         }
         return value

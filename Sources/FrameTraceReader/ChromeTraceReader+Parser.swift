@@ -1,4 +1,5 @@
 @_spi(FramescopeInternals) import FrameTrace
+import FrameJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,7 +12,7 @@ extension ChromeTraceReader {
     /// The state of one read: the scanner, the trace being built, and what pairs events up.
     ///
     /// Reading goes in stages, one file each, as Perfetto's tokenizer → sorter → parser:
-    /// 1. ``JSONScanner`` tokenizes: strings, numbers and literals as byte ranges of the input,
+    /// 1. FrameJSON's `JSONScanner` tokenizes: strings, numbers and literals as byte ranges of the input,
     ///    with line and column for every error.
     /// 2. `+Document` walks the document and `+EventBuilder` reads each event object's members
     ///    into a ``RawEvent``; `+Events` turns it into trace values by phase (interning names,
@@ -78,14 +79,14 @@ extension ChromeTraceReader {
             _ input: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ChromeTraceReader.ArgumentSelection = .all,
             pipelining: ChromeTraceReader.Pipelining = .automatic
         ) {
-            tokenizer = EventTokenizer(scanner: JSONScanner(input))
+            tokenizer = EventTokenizer(scanner: TraceScanner(input))
             self.pipelining = pipelining
             self.releasesInput = releasesInput
             argumentKeys = arguments.keys.map { ArgumentKeyMatcher($0) }
         }
 
         // The tokenizer's state, as the rest of the parser reads and writes it.
-        var scanner: JSONScanner {
+        var scanner: TraceScanner {
             @inline(__always) _read { yield tokenizer.scanner }
             @inline(__always) _modify { yield &tokenizer.scanner }
         }
@@ -109,7 +110,7 @@ extension ChromeTraceReader {
     /// parser on another thread. It names string thread ids (synthetic ids in order of first
     /// appearance), since it sees every event in input order.
     struct EventTokenizer {
-        var scanner: JSONScanner
+        var scanner: TraceScanner
         // The event being read.
         var event = RawEvent()
         /// The event's scalar arguments are the first `argumentCount`; the slots past it are
@@ -122,7 +123,7 @@ extension ChromeTraceReader {
         var syntheticIDs = JSONStringInterner()
         var syntheticNames: [String] = []
 
-        init(scanner: JSONScanner) { self.scanner = scanner }
+        init(scanner: TraceScanner) { self.scanner = scanner }
     }
 
     /// What one event object said, before it becomes trace values.

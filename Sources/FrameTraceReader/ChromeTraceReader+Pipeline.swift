@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

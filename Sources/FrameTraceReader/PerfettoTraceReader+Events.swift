@@ -1,4 +1,5 @@
 @_spi(FramescopeInternals) import FrameTrace
+import FrameJSON
 
 extension PerfettoParser {
     // MARK: - TrackEvent

@@ -1,4 +1,4 @@
-import FrameTrace
+package import FrameJSON
 /// Why input could not be read as a trace (or as JSON), and where.
 ///
 /// Readers throw this for input that is not JSON, JSON that is not a trace, and files that cannot
@@ -115,20 +115,24 @@ public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible
     func located(in input: UnsafeBufferPointer<UInt8>) -> TraceReadError {
         guard code != .ioError, code != .tooLarge, line == 0, !isBinaryPosition else { return self }
         var copy = self
-        let end = min(max(byteOffset, 0), input.count)
-        copy.byteOffset = end
-        var line = 1
-        var lineStart = 0
-        for index in 0..<end where input[index] == 0x0A {
-            line += 1
-            lineStart = index + 1
-        }
-        var column = 1
-        for index in lineStart..<end where input[index] & 0xC0 != 0x80 {
-            column += 1
-        }
-        copy.line = line
-        copy.column = column
+        (copy.byteOffset, copy.line, copy.column) = JSONParseError.position(of: byteOffset, in: input)
         return copy
     }
 }
+
+/// The Chrome reader and ``TraceRepair`` scan with FrameJSON's scanner, which throws reader
+/// errors directly: the same code (the identifiers are shared), message and offset as the
+/// ``JSONParseError`` it would make, and no conversion on the hot path.
+extension TraceReadError: JSONScanFailure {
+    package static func syntax(_ code: JSONParseError.Code, _ message: String, at byteOffset: Int) -> TraceReadError {
+        TraceReadError(Code(rawValue: code.rawValue), message, at: byteOffset)
+    }
+
+    /// A JSON error as a reader error, with the same code, message and position.
+    init(_ error: JSONParseError) {
+        self.init(Code(rawValue: error.code.rawValue), error.message, byteOffset: error.byteOffset, line: error.line, column: error.column)
+    }
+}
+
+/// The scanner the readers tokenize JSON with, throwing their own error.
+typealias TraceScanner = JSONScanner<TraceReadError>

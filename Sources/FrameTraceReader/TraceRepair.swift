@@ -1,4 +1,5 @@
 public import FrameTrace
+import FrameJSON
 /// Turns an array-form trace cut off by a crash into a complete one, dropping only the event the
 /// cut went through.
 ///
@@ -48,7 +49,7 @@ public struct TraceRepair: Sendable, Hashable {
 
     private static func repair(_ buffer: UnsafeBufferPointer<UInt8>, input: [UInt8]) throws(TraceReadError) -> TraceRepair {
         if PerfettoTraceReader.looksLikePerfetto(buffer) { return try repairPerfetto(buffer, input: input) }
-        var scanner = JSONScanner(buffer)
+        var scanner = TraceScanner(buffer)
         scanner.skipByteOrderMark()
         scanner.skipWhitespace()
         guard !scanner.isAtEnd, scanner.current == 0x5B else {

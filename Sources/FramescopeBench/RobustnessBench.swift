@@ -1,5 +1,6 @@
 import Foundation
 import FrameAnalysis
+import FrameJSON
 import FrameTrace
 import FrameTraceReader
 

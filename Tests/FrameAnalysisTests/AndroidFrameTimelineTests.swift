@@ -1,4 +1,5 @@
 import Foundation
+import FrameJSON
 import FrameTrace
 import FrameTraceReader
 import Testing

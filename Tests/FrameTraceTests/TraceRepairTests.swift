@@ -1,3 +1,4 @@
+import FrameJSON
 import FrameTrace
 import FrameTraceReader
 import Testing

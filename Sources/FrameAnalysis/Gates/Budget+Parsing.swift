@@ -1,5 +1,5 @@
 import FrameTrace
-import FrameTraceReader
+import FrameJSON
 
 extension Budget {
     /// Reads a budget file.

@@ -1,5 +1,5 @@
 import FrameTrace
-public import FrameTraceReader
+public import FrameJSON
 
 /// Why a budget file could not be read, and where: a JSON path such as
 /// `categories.layout.main-ms-per-frame.p95`, or a line and column for JSON syntax errors.
@@ -67,8 +67,8 @@ public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A syntax error from the JSON reader, keeping its position.
-    /// - Parameter error: The reader's error.
-    public init(syntax error: TraceReadError) {
+    /// - Parameter error: The JSON parser's error.
+    public init(syntax error: JSONParseError) {
         self.init(.invalidJSON, path: "", error.message, line: error.line, column: error.column)
     }
 

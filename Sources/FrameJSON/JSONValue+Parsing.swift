@@ -12,12 +12,12 @@ extension JSONValue {
     ///   - bytes: UTF-8 JSON text. A leading byte-order mark is ignored.
     ///   - maxDepth: How deeply arrays and objects may nest.
     /// - Returns: The document's value.
-    /// - Throws: ``TraceReadError`` with the line and column of the first problem, including
-    ///   ``TraceReadError/Code/tooDeep`` beyond `maxDepth` and
-    ///   ``TraceReadError/Code/unexpectedToken`` for anything after the value.
+    /// - Throws: ``JSONParseError`` with the line and column of the first problem, including
+    ///   ``JSONParseError/Code/tooDeep`` beyond `maxDepth` and
+    ///   ``JSONParseError/Code/unexpectedToken`` for anything after the value.
     /// - Complexity: O(*n*) in the length of the input.
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(TraceReadError) -> JSONValue {
-        let result: Result<JSONValue, TraceReadError>? = bytes.withContiguousStorageIfAvailable { buffer in
+    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+        let result: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
             parseDocument(buffer, maxDepth: maxDepth)
         }
         if let result { return try result.get() }
@@ -34,18 +34,18 @@ extension JSONValue {
     ///   - text: The JSON text.
     ///   - maxDepth: How deeply arrays and objects may nest.
     /// - Returns: The document's value.
-    /// - Throws: ``TraceReadError`` with the line and column of the first problem.
+    /// - Throws: ``JSONParseError`` with the line and column of the first problem.
     /// - Complexity: O(*n*) in the length of the text.
-    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(TraceReadError) -> JSONValue {
+    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8), maxDepth: maxDepth)
     }
 
-    private static func parseDocument(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, TraceReadError> {
-        var scanner = JSONScanner(buffer)
-        do throws(TraceReadError) {
+    private static func parseDocument(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONParseError> {
+        var scanner = JSONScanner<JSONParseError>(buffer)
+        do throws(JSONParseError) {
             scanner.skipByteOrderMark()
             scanner.skipWhitespace()
-            guard !scanner.isAtEnd else { throw TraceReadError(.notJSON, "the input is empty", at: 0) }
+            guard !scanner.isAtEnd else { throw JSONParseError.syntax(.notJSON, "the input is empty", at: 0) }
             let value = try parseValue(&scanner, maxDepth: maxDepth)
             scanner.skipWhitespace()
             guard scanner.isAtEnd else { throw scanner.unexpected(expecting: "the end of the input after the value") }
@@ -69,7 +69,7 @@ extension JSONValue {
     /// into it once, so every value is copied a bounded number of times whatever the document's
     /// shape: O(*n*) in the input (a container held in a stack frame and appended to would be
     /// copied on every append, which is quadratic for a long array).
-    static func parseValue(_ scanner: inout JSONScanner, maxDepth: Int) throws(TraceReadError) -> JSONValue {
+    package static func parseValue(_ scanner: inout JSONScanner<JSONParseError>, maxDepth: Int) throws(JSONParseError) -> JSONValue {
         var stack: [Frame] = []
         var values: [JSONValue] = []
         var keys: [String] = []
@@ -80,7 +80,7 @@ extension JSONValue {
             switch byte {
             case 0x7B, 0x5B:
                 guard stack.count < maxDepth else {
-                    throw TraceReadError(.tooDeep, "values are nested more than \(maxDepth) levels deep", at: scanner.position)
+                    throw JSONParseError.syntax(.tooDeep, "values are nested more than \(maxDepth) levels deep", at: scanner.position)
                 }
                 scanner.position += 1
                 if byte == 0x7B {
@@ -159,7 +159,7 @@ extension JSONValue {
     }
 
     /// Consumes `"name" :` and returns the name.
-    private static func memberName(_ scanner: inout JSONScanner) throws(TraceReadError) -> String {
+    private static func memberName(_ scanner: inout JSONScanner<JSONParseError>) throws(JSONParseError) -> String {
         guard try scanner.peekValue("a member name") == 0x22 else {
             throw scanner.unexpected(expecting: "a member name in quotes")
         }

@@ -1,28 +1,28 @@
-import FrameTrace
+package import FrameTrace
 /// A JSON number as scanned: up to 19 significant decimal digits and a decimal exponent.
 ///
 /// The value is `mantissa × 10^exponent`, negated when ``isNegative``. Conversions never trap:
 /// values out of range come back as `nil` (or as an infinity for `Double`).
-struct JSONNumberToken {
+package struct JSONNumberToken {
     /// Offset of the number's first byte.
-    var start: Int
+    package var start: Int
     /// Offset just after the number's last byte.
-    var end: Int = 0
+    package var end: Int = 0
     /// The first 19 significant digits.
-    var mantissa: UInt64 = 0
+    package var mantissa: UInt64 = 0
     /// The power of ten the mantissa is scaled by.
-    var exponent: Int = 0
+    package var exponent: Int = 0
     /// Whether the number has a leading `-`.
-    var isNegative = false
+    package var isNegative = false
     /// Whether the text has neither a fraction nor an exponent.
-    var isInteger = true
+    package var isInteger = true
     /// Whether no non-zero digit was dropped beyond the 19th.
-    var isExact = true
+    package var isExact = true
 
-    init(start: Int) { self.start = start }
+    @inlinable package init(start: Int) { self.start = start }
 
     /// How to turn a value with a fraction into an integer.
-    enum Rounding {
+    package enum Rounding {
         /// To the nearest integer, halves away from zero (timestamps).
         case nearest
         /// Toward zero (ids).
@@ -34,7 +34,7 @@ struct JSONNumberToken {
     /// With `shift` 3 this turns the format's microseconds into nanoseconds: integer part and
     /// three fractional digits exact, further digits rounded.
     /// - Returns: `nil` when the result does not fit in `Int64`.
-    func scaledInteger(shift: Int, rounding: Rounding = .nearest) -> Int64? {
+    @inlinable package func scaledInteger(shift: Int, rounding: Rounding = .nearest) -> Int64? {
         guard mantissa != 0 else { return 0 }
         let power = exponent + shift
         var magnitude: UInt64
@@ -59,13 +59,13 @@ struct JSONNumberToken {
     }
 
     /// The value as an integer when the text is an integer literal that fits in `Int64`.
-    var exactInteger: Int64? {
+    @inlinable package var exactInteger: Int64? {
         guard isInteger, isExact else { return nil }
         return scaledInteger(shift: 0)
     }
 
     /// The value as a `Double`, correctly rounded; huge values become infinities.
-    func double(in scanner: JSONScanner) -> Double {
+    @inlinable package func double<Failure>(in scanner: JSONScanner<Failure>) -> Double {
         if mantissa == 0 { return isNegative ? -0.0 : 0.0 }
         // Clinger's fast path: both operands exact in a Double, so one rounding is correct.
         if isExact, mantissa <= 1 << 53, (-22...22).contains(exponent) {
@@ -83,21 +83,21 @@ struct JSONNumberToken {
 
     /// The value as an argument: an integer literal that fits stays an integer, anything else is
     /// a `Double`.
-    func argumentValue(in scanner: JSONScanner) -> JSONValue {
+    @inlinable package func argumentValue<Failure>(in scanner: JSONScanner<Failure>) -> JSONValue {
         if let integer = exactInteger { return .int(integer) }
         return .double(double(in: scanner))
     }
 
     /// `10^power` for `power` in 0...19.
     @inline(__always)
-    static func powerOfTen(_ power: Int) -> UInt64 {
+    @inlinable package static func powerOfTen(_ power: Int) -> UInt64 {
         var result: UInt64 = 1
         for _ in 0..<power { result &*= 10 }
         return result
     }
 
     /// `10^power` for `power` in 0...22, exact in a `Double`.
-    static func doublePowerOfTen(_ power: Int) -> Double {
+    @inlinable package static func doublePowerOfTen(_ power: Int) -> Double {
         var result = 1.0
         for _ in 0..<power { result *= 10 }
         return result

@@ -1,5 +1,5 @@
+import FrameJSON
 import FrameTrace
-import FrameTraceReader
 import Testing
 
 @Suite("JSONValue: a small document parser for budgets and metadata")
@@ -54,7 +54,7 @@ struct JSONValueTests {
     @Test(
         "Syntax errors give the line and column",
         arguments: [
-            ("{\n  \"p95-ms\": 12\n  \"p99-ms\": 20\n}", TraceReadError.Code.unexpectedToken, 3, 3),
+            ("{\n  \"p95-ms\": 12\n  \"p99-ms\": 20\n}", JSONParseError.Code.unexpectedToken, 3, 3),
             ("{\"a\": }", .unexpectedToken, 1, 7),
             ("[1, 2", .unexpectedEnd, 1, 6),
             ("{\"a\" 1}", .unexpectedToken, 1, 6),
@@ -66,12 +66,20 @@ struct JSONValueTests {
             ("", .notJSON, 1, 1),
             ("nul", .unexpectedEnd, 1, 4),
             ("[nulx]", .unexpectedToken, 1, 5),
-        ] as [(String, TraceReadError.Code, Int, Int)])
-    func errors(text: String, code: TraceReadError.Code, line: Int, column: Int) throws {
-        let error = try #require(throws: TraceReadError.self) { try JSONValue.parse(text) }
+        ] as [(String, JSONParseError.Code, Int, Int)])
+    func errors(text: String, code: JSONParseError.Code, line: Int, column: Int) throws {
+        let error = try #require(throws: JSONParseError.self) { try JSONValue.parse(text) }
         #expect(error.code == code)
         #expect(error.line == line)
         #expect(error.column == column)
+    }
+
+    @Test("An error says what and where, as the trace readers say it")
+    func errorDescription() throws {
+        let error = try #require(throws: JSONParseError.self) { try JSONValue.parse("[1,\n 2") }
+        #expect(error.code == .unexpectedEnd)
+        #expect(error.byteOffset == 6)
+        #expect(error.description == "line 2, column 3 (byte 6): the input ends where ',' or ']' after an array element was expected")
     }
 
     @Test("Nesting is capped with a clear error instead of overflowing the stack")
@@ -79,12 +87,12 @@ struct JSONValueTests {
         let ok = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
         #expect(throws: Never.self) { try JSONValue.parse(ok) }
         let deep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
-        let error = try #require(throws: TraceReadError.self) { try JSONValue.parse(deep) }
+        let error = try #require(throws: JSONParseError.self) { try JSONValue.parse(deep) }
         #expect(error.code == .tooDeep)
         #expect(error.column == 513)
         let hostile = String(repeating: "{\"a\":", count: 200_000)
-        #expect(throws: TraceReadError.self) { try JSONValue.parse(hostile, maxDepth: 100) }
-        #expect(throws: TraceReadError.self) { try JSONValue.parse(String(repeating: "[", count: 200_000)) }
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(hostile, maxDepth: 100) }
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(String(repeating: "[", count: 200_000)) }
     }
 
     @Test("The description is compact JSON that parses back to the same value")

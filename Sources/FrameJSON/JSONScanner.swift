@@ -1,4 +1,3 @@
-import FrameTrace
 /// A forward-only scanner over the UTF-8 bytes of a JSON document.
 ///
 /// It finds tokens without allocating: strings come back as byte ranges (decoded only when a
@@ -6,27 +5,26 @@ import FrameTrace
 /// values can be skipped with full validation but without building anything. Nothing recurses, so
 /// no input can overflow the stack; containers nested deeper than a limit are an error.
 ///
-/// Errors carry only a byte offset; ``TraceReadError/located(in:)`` adds the line and column when
-/// the error leaves the reader.
-struct JSONScanner {
+/// Errors are `Failure` values (``JSONParseError``, or a reader's own error) that carry only a byte
+/// offset; the line and column are added when the error leaves the parser or the reader.
+/// Everything is `@inlinable` so that a reader in another module tokenizes at the speed it did
+/// when the scanner was its own: specialized for its error type, the small steps inlined.
+package struct JSONScanner<Failure: JSONScanFailure> {
     /// The first byte of the input.
-    let base: UnsafePointer<UInt8>
+    package let base: UnsafePointer<UInt8>
     /// The number of bytes in the input.
-    let count: Int
+    package let count: Int
     /// The offset of the next byte to read.
-    var position: Int
+    package var position: Int
     /// One bit per open container while skipping: 1 for an object, 0 for an array.
-    private var nesting: [UInt64] = []
+    @usableFromInline var nesting: [UInt64] = []
 
     /// The deepest nesting ``skipValue()`` accepts.
-    static let maximumSkipDepth = 10_000
-
-    /// A readable byte for empty inputs, so `base` is never dangling.
-    nonisolated(unsafe) private static let emptyInput = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    @inlinable package static var maximumSkipDepth: Int { 10_000 }
 
     /// Creates a scanner at the start of `input`, which must outlive it.
-    init(_ input: UnsafeBufferPointer<UInt8>) {
-        base = input.baseAddress.map { UnsafePointer($0) } ?? UnsafePointer(JSONScanner.emptyInput)
+    @inlinable package init(_ input: UnsafeBufferPointer<UInt8>) {
+        base = input.baseAddress.map { UnsafePointer($0) } ?? UnsafePointer(jsonEmptyInput)
         count = input.count
         position = 0
     }
@@ -34,21 +32,21 @@ struct JSONScanner {
     // MARK: - Bytes and whitespace
 
     /// Skips a UTF-8 byte-order mark at the start of the input.
-    mutating func skipByteOrderMark() {
+    @inlinable package mutating func skipByteOrderMark() {
         if position == 0, count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
     }
 
     /// Whether every byte has been read.
     @inline(__always)
-    var isAtEnd: Bool { position >= count }
+    @inlinable package var isAtEnd: Bool { position >= count }
 
     /// The byte at `position`; only valid when not at the end.
     @inline(__always)
-    var current: UInt8 { base[position] }
+    @inlinable package var current: UInt8 { base[position] }
 
     /// Skips JSON whitespace (space, tab, line feed, carriage return).
     @inline(__always)
-    mutating func skipWhitespace() {
+    @inlinable package mutating func skipWhitespace() {
         while position < count {
             let byte = base[position]
             if byte > 0x20 { return }
@@ -60,7 +58,7 @@ struct JSONScanner {
     /// Skips whitespace and returns the next byte without consuming it.
     /// - Throws: ``TraceReadError/Code/unexpectedEnd`` at the end of the input.
     @inline(__always)
-    mutating func peekValue(_ expectation: @autoclosure () -> String) throws(TraceReadError) -> UInt8 {
+    @inlinable package mutating func peekValue(_ expectation: @autoclosure () -> String) throws(Failure) -> UInt8 {
         if position < count, base[position] > 0x20 { return base[position] }  // no whitespace, the usual case
         skipWhitespace()
         guard position < count else { throw endOfInput(expecting: expectation()) }
@@ -70,7 +68,7 @@ struct JSONScanner {
     /// Skips whitespace and consumes `byte`.
     /// - Throws: ``TraceReadError/Code/unexpectedToken`` when the next byte is another one.
     @inline(__always)
-    mutating func expect(_ byte: UInt8, _ expectation: @autoclosure () -> String) throws(TraceReadError) {
+    @inlinable package mutating func expect(_ byte: UInt8, _ expectation: @autoclosure () -> String) throws(Failure) {
         skipWhitespace()
         guard position < count else { throw endOfInput(expecting: expectation()) }
         guard base[position] == byte else { throw unexpected(expecting: expectation()) }
@@ -81,7 +79,7 @@ struct JSONScanner {
     /// (`,"`), which is what the general path (peek `,`, consume it, peek `"`) would do there.
     /// - Returns: Whether it did; if not, nothing is consumed.
     @inline(__always)
-    mutating func skipCommaBeforeName() -> Bool {
+    @inlinable package mutating func skipCommaBeforeName() -> Bool {
         let at = position
         guard at &+ 2 <= count, UInt16(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt16.self)) == 0x222C else {
             return false
@@ -93,19 +91,19 @@ struct JSONScanner {
     // MARK: - Errors
 
     /// The error for running out of input while expecting something.
-    func endOfInput(expecting expectation: String) -> TraceReadError {
-        TraceReadError(.unexpectedEnd, "the input ends where \(expectation) was expected", at: count)
+    @inlinable package func endOfInput(expecting expectation: String) -> Failure {
+        Failure.syntax(.unexpectedEnd, "the input ends where \(expectation) was expected", at: count)
     }
 
     /// The error for an unexpected byte at `position`.
-    func unexpected(expecting expectation: String, at offset: Int? = nil) -> TraceReadError {
+    @inlinable package func unexpected(expecting expectation: String, at offset: Int? = nil) -> Failure {
         let offset = offset ?? position
         guard offset < count else { return endOfInput(expecting: expectation) }
-        return TraceReadError(.unexpectedToken, "expected \(expectation), found \(JSONScanner.describe(base[offset]))", at: offset)
+        return Failure.syntax(.unexpectedToken, "expected \(expectation), found \(JSONScanner.describe(base[offset]))", at: offset)
     }
 
     /// A byte as a person would name it in an error message.
-    static func describe(_ byte: UInt8) -> String {
+    @inlinable package static func describe(_ byte: UInt8) -> String {
         switch byte {
         case 0x22: return "'\"'"
         case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
@@ -126,7 +124,7 @@ struct JSONScanner {
     ///   ``TraceReadError/Code/invalidEscape`` for a bad escape, and
     ///   ``TraceReadError/Code/unexpectedToken`` for a raw control character.
     @inline(__always)
-    mutating func scanString() throws(TraceReadError) -> JSONStringToken {
+    @inlinable package mutating func scanString() throws(Failure) -> JSONStringToken {
         let open = position
         var index = position + 1
         var hasEscapes = false
@@ -145,7 +143,7 @@ struct JSONScanner {
             // One byte at a time from the special byte (or, near the end, up to it or to the end).
             while true {
                 guard index < count else {
-                    throw TraceReadError(.unterminatedString, "the input ends inside a string that starts here", at: open)
+                    throw Failure.syntax(.unterminatedString, "the input ends inside a string that starts here", at: open)
                 }
                 let byte = base[index]
                 if byte == 0x22 {
@@ -158,7 +156,7 @@ struct JSONScanner {
                     break
                 }
                 if byte < 0x20 {
-                    throw TraceReadError(
+                    throw Failure.syntax(
                         .unexpectedToken, "a string may not contain \(JSONScanner.describe(byte)) unescaped", at: index)
                 }
                 index &+= 1
@@ -171,7 +169,7 @@ struct JSONScanner {
     /// zero exactly when there is none, and the lowest set bit marks exactly the first such byte
     /// (a borrow only carries upward, so only bytes above a true match can be flagged falsely).
     @inline(__always)
-    static func specialStringBytes(_ word: UInt64) -> UInt64 {
+    @inlinable package static func specialStringBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quotes = word ^ (ones &* 0x22)
@@ -183,9 +181,9 @@ struct JSONScanner {
     }
 
     /// Checks the escape whose backslash is at `index` and returns the offset after it.
-    private func validateEscape(at index: Int, stringStart: Int) throws(TraceReadError) -> Int {
+    @inlinable func validateEscape(at index: Int, stringStart: Int) throws(Failure) -> Int {
         guard index + 1 < count else {
-            throw TraceReadError(.unterminatedString, "the input ends inside a string that starts here", at: stringStart)
+            throw Failure.syntax(.unterminatedString, "the input ends inside a string that starts here", at: stringStart)
         }
         switch base[index + 1] {
         case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74:
@@ -193,22 +191,22 @@ struct JSONScanner {
         case 0x75:
             for offset in (index + 2)..<(index + 6) {
                 guard offset < count else {
-                    throw TraceReadError(.unterminatedString, "the input ends inside a string that starts here", at: stringStart)
+                    throw Failure.syntax(.unterminatedString, "the input ends inside a string that starts here", at: stringStart)
                 }
                 guard JSONScanner.hexValue(base[offset]) != nil else {
-                    throw TraceReadError(.invalidEscape, "a \\u escape needs four hexadecimal digits", at: index)
+                    throw Failure.syntax(.invalidEscape, "a \\u escape needs four hexadecimal digits", at: index)
                 }
             }
             return index + 6
         default:
-            throw TraceReadError(
+            throw Failure.syntax(
                 .invalidEscape, "\\\(JSONScanner.describe(base[index + 1]).dropFirst().dropLast()) is not a JSON escape", at: index)
         }
     }
 
     /// The value of an ASCII hexadecimal digit.
     @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt32? {
+    @inlinable package static func hexValue(_ byte: UInt8) -> UInt32? {
         switch byte {
         case 0x30...0x39: UInt32(byte - 0x30)
         case 0x41...0x46: UInt32(byte - 0x41 + 10)
@@ -219,14 +217,14 @@ struct JSONScanner {
 
     /// The bytes of a string token without decoding escapes.
     @inline(__always)
-    func rawBytes(_ token: JSONStringToken) -> UnsafeBufferPointer<UInt8> {
+    @inlinable package func rawBytes(_ token: JSONStringToken) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: base + token.start, count: token.end - token.start)
     }
 
     /// The string a token stands for, escapes decoded.
     ///
     /// Ill-formed UTF-8 and unpaired surrogates become U+FFFD, as everywhere in Swift.
-    func string(_ token: JSONStringToken) -> String {
+    @inlinable package func string(_ token: JSONStringToken) -> String {
         if !token.hasEscapes { return String(decoding: rawBytes(token), as: UTF8.self) }
         var bytes: [UInt8] = []
         decode(token, into: &bytes)
@@ -235,7 +233,7 @@ struct JSONScanner {
 
     /// Appends the UTF-8 of a string token, escapes decoded, to `output`. The token must have
     /// been validated by ``scanString()``.
-    func decode(_ token: JSONStringToken, into output: inout [UInt8]) {
+    @inlinable package func decode(_ token: JSONStringToken, into output: inout [UInt8]) {
         output.reserveCapacity(output.count + token.end - token.start)
         var index = token.start
         while index < token.end {
@@ -279,14 +277,14 @@ struct JSONScanner {
         }
     }
 
-    private func hex4(at index: Int) -> UInt32 {
+    @inlinable func hex4(at index: Int) -> UInt32 {
         var value: UInt32 = 0
         for offset in 0..<4 { value = value << 4 | (JSONScanner.hexValue(base[index + offset]) ?? 0) }
         return value
     }
 
     /// Appends the UTF-8 encoding of a Unicode scalar value (already checked to be one).
-    static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
+    @inlinable package static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
         switch scalar {
         case 0..<0x80:
             output.append(UInt8(scalar))
@@ -314,7 +312,7 @@ struct JSONScanner {
     /// input overflows.
     /// - Throws: ``TraceReadError/Code/invalidNumber`` for a malformed number.
     @inline(__always)
-    mutating func scanNumber() throws(TraceReadError) -> JSONNumberToken {
+    @inlinable package mutating func scanNumber() throws(Failure) -> JSONNumberToken {
         let start = position
         var index = position
         var token = JSONNumberToken(start: start)
@@ -328,7 +326,7 @@ struct JSONScanner {
         if first == 0x30 {
             index += 1
             if index < count, base[index] &- 0x30 < 10 {
-                throw TraceReadError(.invalidNumber, "a number may not have a leading zero", at: start)
+                throw Failure.syntax(.invalidNumber, "a number may not have a leading zero", at: start)
             }
         } else if first &- 0x31 < 9 {
             while index < count {
@@ -344,14 +342,14 @@ struct JSONScanner {
                 index += 1
             }
         } else {
-            throw TraceReadError(.invalidNumber, "expected a digit after '-'", at: index)
+            throw Failure.syntax(.invalidNumber, "expected a digit after '-'", at: index)
         }
         if index < count, base[index] == 0x2E {
             token.isInteger = false
             index += 1
             guard index < count else { throw endOfInput(expecting: "a digit after '.'") }
             guard base[index] &- 0x30 < 10 else {
-                throw TraceReadError(.invalidNumber, "expected a digit after '.'", at: index)
+                throw Failure.syntax(.invalidNumber, "expected a digit after '.'", at: index)
             }
             while index < count {
                 let digit = base[index] &- 0x30
@@ -377,7 +375,7 @@ struct JSONScanner {
                 guard index < count else { throw endOfInput(expecting: "an exponent") }
             }
             guard base[index] &- 0x30 < 10 else {
-                throw TraceReadError(.invalidNumber, "expected a digit in the exponent", at: index)
+                throw Failure.syntax(.invalidNumber, "expected a digit in the exponent", at: index)
             }
             var exponent = 0
             while index < count {
@@ -401,7 +399,7 @@ struct JSONScanner {
     /// ``scanNumber()`` would. For any other text it returns `nil` and consumes nothing, so the
     /// general path reads it (and reports its errors) as before.
     @inline(__always)
-    mutating func scanPlainDecimal(fractionDigits: Int) -> Int64? {
+    @inlinable package mutating func scanPlainDecimal(fractionDigits: Int) -> Int64? {
         var index = position
         let isNegative = base[index] == 0x2D
         if isNegative { index &+= 1 }
@@ -454,7 +452,7 @@ struct JSONScanner {
     /// How many of the eight bytes of `word` (little-endian: the first byte lowest) are ASCII
     /// digits before the first one that is not.
     @inline(__always)
-    static func leadingDigitCount(_ word: UInt64) -> Int {
+    @inlinable package static func leadingDigitCount(_ word: UInt64) -> Int {
         // Per byte, with no carry between bytes: a high nibble other than 3, or a low one above 9.
         let highNibbles = (word & 0xF0F0_F0F0_F0F0_F0F0) ^ 0x3030_3030_3030_3030
         let lowAboveNine = ((word & 0x0F0F_0F0F_0F0F_0F0F) &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
@@ -465,7 +463,7 @@ struct JSONScanner {
     /// The value of eight ASCII digits (the first byte lowest, most significant); zero bytes
     /// count as leading zeros. From simdjson's `parse_eight_digits_unrolled`.
     @inline(__always)
-    static func eightDigitsValue(_ word: UInt64) -> UInt64 {
+    @inlinable package static func eightDigitsValue(_ word: UInt64) -> UInt64 {
         var value = word & 0x0F0F_0F0F_0F0F_0F0F
         value = (value &* 10) &+ (value &>> 8)
         let mask: UInt64 = 0x0000_00FF_0000_00FF
@@ -477,7 +475,7 @@ struct JSONScanner {
     /// Consumes `true`, `false` or `null` at `position`.
     /// - Returns: `true`, `false`, or `nil` for `null`.
     /// - Throws: ``TraceReadError/Code/unexpectedToken`` for anything else.
-    mutating func scanLiteral() throws(TraceReadError) -> Bool? {
+    @inlinable package mutating func scanLiteral() throws(Failure) -> Bool? {
         let (word, value): (StaticString, Bool?) =
             switch base[position] {
             case 0x74: ("true", true)
@@ -504,7 +502,7 @@ struct JSONScanner {
     ///   ``maximumSkipDepth`` levels of nesting.
     /// - Complexity: O(length of the value).
     @discardableResult
-    mutating func skipValue() throws(TraceReadError) -> Int {
+    @inlinable package mutating func skipValue() throws(Failure) -> Int {
         var depth = 0
         var deepest = 0
         while true {
@@ -553,15 +551,15 @@ struct JSONScanner {
     }
 
     /// Consumes `"name" :` in an object being skipped.
-    private mutating func skipMemberName() throws(TraceReadError) {
+    @inlinable mutating func skipMemberName() throws(Failure) {
         guard try peekValue("a member name") == 0x22 else { throw unexpected(expecting: "a member name in quotes") }
         _ = try scanString()
         try expect(0x3A, "':' after a member name")
     }
 
-    private mutating func push(isObject: Bool, depth: inout Int) throws(TraceReadError) {
+    @inlinable mutating func push(isObject: Bool, depth: inout Int) throws(Failure) {
         guard depth < JSONScanner.maximumSkipDepth else {
-            throw TraceReadError(.tooDeep, "values are nested more than \(JSONScanner.maximumSkipDepth) levels deep", at: position)
+            throw Failure.syntax(.tooDeep, "values are nested more than \(JSONScanner.maximumSkipDepth) levels deep", at: position)
         }
         let word = depth >> 6
         let bit = UInt64(1) << UInt64(depth & 63)
@@ -570,21 +568,30 @@ struct JSONScanner {
         depth += 1
     }
 
-    private func isObjectLevel(_ depth: Int) -> Bool {
+    @inlinable func isObjectLevel(_ depth: Int) -> Bool {
         let level = depth - 1
         return nesting[level >> 6] & (UInt64(1) << UInt64(level & 63)) != 0
     }
 }
 
 /// The location of a string in the input: the bytes between its quotes.
-struct JSONStringToken: Hashable {
+package struct JSONStringToken: Hashable {
     /// Offset of the first byte after the opening quote.
-    var start: Int
+    package var start: Int
     /// Offset of the closing quote.
-    var end: Int
+    package var end: Int
     /// Whether the string contains backslash escapes that decoding must resolve.
-    var hasEscapes: Bool
+    package var hasEscapes: Bool
 
     /// The number of raw bytes between the quotes.
-    var length: Int { end - start }
+    @inlinable package var length: Int { end - start }
+
+    @inlinable package init(start: Int, end: Int, hasEscapes: Bool) {
+        self.start = start
+        self.end = end
+        self.hasEscapes = hasEscapes
+    }
 }
+
+/// A readable byte for empty inputs, so a scanner's `base` is never dangling.
+@usableFromInline nonisolated(unsafe) let jsonEmptyInput = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
