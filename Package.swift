@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "FrameTraceReader", dependencies: ["FrameTrace", "FrameJSON"], swiftSettings: strict),
         .target(name: "FrameScope", dependencies: ["FrameTrace", "CFrameScope"], swiftSettings: strict),
         .target(name: "FrameScopeTesting", dependencies: ["FrameScope", "FrameTrace"], swiftSettings: strict),
-        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader"], swiftSettings: strict),
+        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON"], swiftSettings: strict),
         .target(name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis"], swiftSettings: strict),
         .executableTarget(
             name: "FramescopeCLI",

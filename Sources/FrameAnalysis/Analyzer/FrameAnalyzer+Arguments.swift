@@ -1,5 +1,4 @@
 import FrameTrace
-import FrameTraceReader
 
 extension FrameAnalyzer {
     /// Every argument key the analysis reads: frame spans' vsync, budget and index, render and

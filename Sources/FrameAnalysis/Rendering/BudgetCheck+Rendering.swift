@@ -1,5 +1,4 @@
 public import FrameTrace
-import FrameTraceReader
 
 extension BudgetCheck {
     /// One table per trace: rule, measured value, limit and verdict.

@@ -1,5 +1,4 @@
 public import FrameTrace
-import FrameTraceReader
 
 extension Comparison {
     /// The per-metric table and the summary table, shared by the text and Markdown renderers.

@@ -1,5 +1,4 @@
 import FrameTrace
-import FrameTraceReader
 
 extension FrameReport {
     /// The report as one self-contained HTML page: no network, no external script or font.

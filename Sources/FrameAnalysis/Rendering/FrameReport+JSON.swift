@@ -1,5 +1,4 @@
 public import FrameTrace
-import FrameTraceReader
 
 extension FrameReport {
     /// The report as JSON, schema `framescope.report` version ``schemaVersion``.

@@ -1,5 +1,4 @@
 package import FrameTrace
-import FrameTraceReader
 
 /// One row per frame, for engines that aggregate thousands of traces (DuckDB, ClickHouse):
 /// schema `framescope.frames`, version ``version``.
