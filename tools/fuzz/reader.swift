@@ -1,8 +1,9 @@
-// fuzz-sources: Sources/FrameTrace Sources/FrameTraceReader
-// fuzz-merge-modules: FrameTrace FrameTraceReader
+// fuzz-sources: Sources/FrameTrace Sources/FrameJSON Sources/FrameTraceReader
+// fuzz-merge-modules: FrameTrace FrameJSON FrameTraceReader
 // fuzz-seeds: Tests/FrameTraceTests/Fixtures ../shared/traces/third-party
-// libFuzzer target for the Chrome trace reader and the JSONValue parser (module FrameTrace; its
-// sources compile into one module with this harness, so internal symbols are reachable).
+// libFuzzer target for the Chrome trace reader and the JSONValue parser (modules FrameTraceReader
+// and FrameJSON; their sources compile into one module with this harness, so internal symbols
+// are reachable).
 //
 // Besides "no crash, no hang, no sanitizer report", every input checks invariants:
 // - a trace that loads is well formed: symbols and argument lists in range, complete events not
@@ -23,7 +24,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // Input that starts like a Perfetto protobuf trace goes to that reader (tools/fuzz/perfetto.swift
     // checks it); the JSON agreements below are for JSON.
     let isProtobuf = PerfettoTraceReader.looksLikePerfetto(input)
-    let document = Result { () throws(TraceReadError) in try JSONValue.parse(input, maxDepth: 1_000) }
+    let document = Result { () throws(JSONParseError) in try JSONValue.parse(input, maxDepth: 1_000) }
     if !isProtobuf { checkPipeline(input) }
     do {
         let trace = try ChromeTraceReader.read(bytes: input)
