@@ -127,11 +127,6 @@ extension TraceReadError: JSONScanFailure {
     package static func syntax(_ code: JSONParseError.Code, _ message: String, at byteOffset: Int) -> TraceReadError {
         TraceReadError(Code(rawValue: code.rawValue), message, at: byteOffset)
     }
-
-    /// A JSON error as a reader error, with the same code, message and position.
-    init(_ error: JSONParseError) {
-        self.init(Code(rawValue: error.code.rawValue), error.message, byteOffset: error.byteOffset, line: error.line, column: error.column)
-    }
 }
 
 /// The scanner the readers tokenize JSON with, throwing their own error.
