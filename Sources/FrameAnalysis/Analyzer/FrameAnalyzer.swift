@@ -354,7 +354,7 @@ public enum FrameAnalyzer {
     /// Frames and where they came from.
     struct FoundFrames {
         var source: FrameReport.FrameSource
-        var detail: String
+        var detail: FrameReport.SourceDetail
         var frames: [FrameReport.Frame]
         /// Work in the pipeline's lanes that a source states apart from its frames' own lanes
         /// (every Chrome reporter's stages), for the hold rule.
@@ -379,12 +379,7 @@ public enum FrameAnalyzer {
             if !frameSpans.isEmpty {
                 let spanCount = frameSpans.count
                 let frames = spanFrames(consume frameSpans, trace: trace, interval: interval)
-                let nested = spanCount - frames.count
-                var detail = "\(frames.count) spans in category \"\(FrameContract.frameCategory)\" on the main thread"
-                if nested > 0 {
-                    detail += "; \(nested) more inside them are no frames of their own (their time is the frame's own, \(unattributedCategory))"
-                }
-                return FoundFrames(source: .frameSpans, detail: detail, frames: frames)
+                return FoundFrames(source: .frameSpans, detail: .frameSpans(frames: frames.count, nested: spanCount - frames.count), frames: frames)
             }
         }
         if let chrome, let found = chrome.frames(interval: interval) { return found }
@@ -398,8 +393,7 @@ public enum FrameAnalyzer {
         }
         return FoundFrames(
             source: .estimated,
-            detail: "each stretch of main-thread work is a frame, late only by what it ran past P; record frames with "
-                + "Recorder.withFrame or name them with --frame-marker",
+            detail: .estimated,
             frames: estimatedFrames(busy: SpanIndex.busyIntervals(of: mainSpans), interval: interval))
     }
 

@@ -26,7 +26,7 @@ extension FrameReport {
         typealias H = HTMLPage
         var html = "<section class=\"run\" id=\"\(UntrustedText.html(id))\">\n<h2>\(UntrustedText.html(heading))</h2>\n"
         html += "<p class=\"source\"><strong>Frames from: \(UntrustedText.html(method.frameSource.phrase))</strong>"
-        if !method.frameSourceDetail.isEmpty { html += " — \(UntrustedText.html(method.frameSourceDetail))" }
+        if method.frameSourceDetail != .unspecified { html += " — \(UntrustedText.html(method.frameSourceDetail.description))" }
         html += "<br>Frame interval P = \(UntrustedText.html(ReportFormat.milliseconds(method.frameIntervalNanoseconds))) "
         html += "(\(UntrustedText.html(method.frameIntervalSource.description))); main thread: \(UntrustedText.html(mainThreadDescription)).</p>\n"
         let s = summary

@@ -93,7 +93,7 @@ extension FrameReport {
             } ?? .null),
             ("main-thread-rule", .string(method.mainThreadRule.identifier)),
             ("frame-boundaries", .string(method.frameSource.identifier)),
-            ("frame-boundaries-detail", .string(method.frameSourceDetail)),
+            ("frame-boundaries-detail", method.frameSourceDetail.json),
             (FrameContract.Metadata.clock, method.clock.map { JSONValue.string($0.rawValue) } ?? .null),
             ("other-renderers", .array(method.otherRenderers.map {
                 .object([("pid", .int($0.processID)), ("frames", .int(Int64($0.frames))), ("dropped-frames", .int(Int64($0.droppedFrames)))])

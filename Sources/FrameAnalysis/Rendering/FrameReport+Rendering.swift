@@ -19,7 +19,7 @@ extension FrameReport {
             ["main thread", mainThreadDescription],
             ["frames from", method.frameSource.phrase],
         ]
-        if !method.frameSourceDetail.isEmpty { how.rows.append(["", method.frameSourceDetail]) }
+        if method.frameSourceDetail != .unspecified { how.rows.append(["", method.frameSourceDetail.description]) }
         for (position, renderer) in method.otherRenderers.enumerated() {
             how.rows.append([
                 position == 0 ? "other renderers" : "",
