@@ -71,7 +71,8 @@ enum DemoCommand: Command {
         printUntrusted(format == "markdown" ? table.markdown() : table.text(maxWidth: arguments.has("wide") ? nil : FrameReport.terminalWidth))
         print(format == "markdown" ? "\n**Verdicts, as measured**\n" : "Verdicts, as measured")
         for verdict in demo.verdicts {
-            printUntrusted(format == "markdown" ? "- " + verdict : ReportTable.bulleted(verdict, width: FrameReport.terminalWidth))
+            let sentence = verdict.description
+            printUntrusted(format == "markdown" ? "- " + sentence : ReportTable.bulleted(sentence, width: FrameReport.terminalWidth))
         }
         if unrepresentative {
             print("note: this is a debug build, where Swift code runs many times slower than in release: these figures are")
