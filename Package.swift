@@ -40,14 +40,17 @@ let package = Package(
             dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation"],
             swiftSettings: strict
         ),
+        // What several test targets share: running programs (both pipes drained), the
+        // independent trace validator, real CPU work. A target, never a product.
+        .target(name: "FramescopeTestSupport", dependencies: ["FrameTrace"], path: "Tests/Support"),
         .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameTraceReader"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader"], resources: [.copy("Golden")]),
+        .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FramescopeTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameTraceReader", "FrameScope"], exclude: ["Golden", "Fixtures"]),
         .testTarget(
-            name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis"],
+            name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FramescopeTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI"], exclude: ["Fixtures"]),
+        .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI", "FramescopeTestSupport"], exclude: ["Fixtures"]),
         // What an app links: FrameScope alone. This target must build without the reader module.
         .testTarget(name: "AppLinkTests", dependencies: ["FrameScope"]),
         .testTarget(name: "FrameScopeTestingTests", dependencies: ["FrameScopeTesting", "FrameScope", "FrameTrace"]),
