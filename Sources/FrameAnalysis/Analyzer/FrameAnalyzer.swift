@@ -250,20 +250,28 @@ public enum FrameAnalyzer {
             onAllCores: onAllCores)
 
         let selfSums = sums.byThread.finish(groupCount: spans.threads.count)
-        let threads = allThreads.map { thread in
+        // The closures below spell out their types: inferred, the tuple comparisons made this
+        // function take 0.3 s to type-check (`-warn-long-function-bodies`).
+        let threads = allThreads.map { thread -> FrameReport.ThreadFigures in
             let slot = spans.slot(of: thread.key)
             // The category with the most self time; on ties the name first in order, so that the
             // answer does not depend on the order the file named its categories in.
-            let top = slot.flatMap { slot in
-                selfSums[slot].max {
-                    ($0.value, names.names[names.nameOfCategory[Int($1.key)]]) < ($1.value, names.names[names.nameOfCategory[Int($0.key)]])
+            let top = slot.flatMap { slot -> Tally.Entry? in
+                selfSums[slot].max { (a: Tally.Entry, b: Tally.Entry) -> Bool in
+                    let nameA: String = names.names[names.nameOfCategory[Int(a.key)]]
+                    let nameB: String = names.names[names.nameOfCategory[Int(b.key)]]
+                    return (a.value, nameB) < (b.value, nameA)
                 }
             }
             return FrameReport.ThreadFigures(
                 key: thread.key, name: thread.name, isMain: thread.key == main, spanCount: slot.map { spans.spans(inSlot: $0).count } ?? 0,
                 busyNanoseconds: slot.map { spans.busyTime(inSlot: $0) } ?? 0,
                 topCategory: top.map { names.names[names.nameOfCategory[Int($0.key)]] })
-        }.sorted { ($0.isMain ? 0 : 1, -$0.busyNanoseconds, $0.key) < ($1.isMain ? 0 : 1, -$1.busyNanoseconds, $1.key) }
+        }.sorted { (a: FrameReport.ThreadFigures, b: FrameReport.ThreadFigures) -> Bool in
+            let rankA: Int = a.isMain ? 0 : 1
+            let rankB: Int = b.isMain ? 0 : 1
+            return (rankA, -a.busyNanoseconds, a.key) < (rankB, -b.busyNanoseconds, b.key)
+        }
 
         return Measurements(
             main: main, mainRule: mainRule, interval: interval, intervalSource: intervalSource, found: found, names: names, totals: sums.totals,

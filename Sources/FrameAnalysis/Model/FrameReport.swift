@@ -412,7 +412,8 @@ public struct FrameReport: Sendable {
         /// - Parameter interval: The frame interval `P`, in nanoseconds.
         public func backgroundPerInterval(_ interval: Int64) -> Int64? {
             guard measuredNanoseconds > 0, interval > 0 else { return nil }
-            return Int64((Double(backgroundInFramesNanoseconds) * Double(interval) / Double(measuredNanoseconds)).rounded())
+            let perNanosecond: Double = Double(backgroundInFramesNanoseconds) / Double(measuredNanoseconds)
+            return Int64((perNanosecond * Double(interval)).rounded())
         }
     }
 
