@@ -1,5 +1,4 @@
 import FrameTrace
-import FrameSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

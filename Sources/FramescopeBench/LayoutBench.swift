@@ -1,6 +1,5 @@
 import FrameTrace
 import FrameSimulation
-import FrameSupport
 
 /// Layout figures: nanoseconds per feed-cell layout for each engine on the same 100 seeded cells.
 ///

@@ -1,7 +1,6 @@
 @testable import FrameAnalysis
 import FrameTrace
 import Testing
-import FrameSupport
 
 @Suite("Bootstrap difference interval")
 struct BootstrapTests {

@@ -1,7 +1,6 @@
 import FrameTrace
 import Testing
 @testable import FrameAnalysis
-import FrameSupport
 
 /// Traces without frame events: the estimate may only count what the main thread provably cost.
 @Suite("Estimated frames")

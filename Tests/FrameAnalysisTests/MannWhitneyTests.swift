@@ -1,7 +1,6 @@
 import FrameAnalysis
 import FrameTrace
 import Testing
-import FrameSupport
 
 @Suite("Mann–Whitney U test")
 struct MannWhitneyTests {

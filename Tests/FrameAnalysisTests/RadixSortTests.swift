@@ -1,7 +1,6 @@
 @testable import FrameAnalysis
 import FrameTrace
 import Testing
-import FrameSupport
 
 @Suite("Radix sort of integers")
 struct RadixSortTests {

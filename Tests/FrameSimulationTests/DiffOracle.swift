@@ -1,6 +1,5 @@
 import FrameTrace
 import FrameSimulation
-import FrameSupport
 
 typealias TestSnapshot = ListSnapshot<Int, Int>
 typealias TestDiff = SnapshotDiff<Int, Int>

@@ -1,7 +1,6 @@
 import FrameTrace
 import FrameSimulation
 import Testing
-import FrameSupport
 
 @Suite("List update workloads")
 struct DiffWorkloadTests {

@@ -3,7 +3,6 @@ import FrameTrace
 import Synchronization
 import Testing
 @testable import FrameSimulation
-import FrameSupport
 
 @Suite("Layout specs on background threads")
 struct LayoutConcurrencyTests {

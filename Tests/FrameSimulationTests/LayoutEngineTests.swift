@@ -1,7 +1,6 @@
 import FrameTrace
 import Testing
 @testable import FrameSimulation
-import FrameSupport
 
 @Suite("Feed cell layout engines")
 struct LayoutEngineTests {

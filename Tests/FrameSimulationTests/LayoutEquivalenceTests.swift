@@ -1,7 +1,6 @@
 import FrameTrace
 import Testing
 @testable import FrameSimulation
-import FrameSupport
 
 @Suite("Layout engines agree")
 struct LayoutEquivalenceTests {

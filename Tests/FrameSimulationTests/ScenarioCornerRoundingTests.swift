@@ -2,7 +2,6 @@ import Testing
 import FrameScope
 import FrameTrace
 @testable import FrameSimulation
-import FrameSupport
 
 @Suite("corner-rounding scenario")
 struct CornerRoundingScenarioTests {

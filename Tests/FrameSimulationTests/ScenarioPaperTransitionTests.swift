@@ -3,7 +3,6 @@ import FrameAnalysis
 import FrameScope
 import FrameTrace
 @testable import FrameSimulation
-import FrameSupport
 
 @Suite("paper-transition scenario")
 struct PaperTransitionScenarioTests {

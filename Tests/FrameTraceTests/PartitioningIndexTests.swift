@@ -1,6 +1,5 @@
 import Testing
 @_spi(FramescopeInternals) import FrameTrace
-import FrameSupport
 
 @Suite("The one binary search")
 struct PartitioningIndexTests {

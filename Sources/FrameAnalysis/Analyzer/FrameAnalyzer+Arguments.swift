@@ -1,6 +1,5 @@
 import FrameTrace
 import FrameTraceReader
-import FrameSupport
 
 extension FrameAnalyzer {
     /// Every argument key the analysis reads: frame spans' vsync, budget and index, render and

@@ -1,5 +1,4 @@
 @_spi(FramescopeInternals) public import FrameTrace
-import FrameSupport
 
 /// Choices the analysis cannot always read from the trace.
 public struct AnalysisOptions: Sendable {

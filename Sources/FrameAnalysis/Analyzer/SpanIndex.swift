@@ -1,5 +1,4 @@
 @_spi(FramescopeInternals) import FrameTrace
-import FrameSupport
 
 /// A half-open time range in nanoseconds.
 struct TimeRange: Hashable {

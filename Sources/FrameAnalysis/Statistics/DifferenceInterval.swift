@@ -1,5 +1,4 @@
 import FrameTrace
-import FrameSupport
 
 /// A bootstrap confidence interval for the difference of a statistic between two runs,
 /// `statistic(head) − statistic(base)`.

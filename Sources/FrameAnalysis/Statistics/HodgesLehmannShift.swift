@@ -1,5 +1,4 @@
 import FrameTrace
-import FrameSupport
 
 /// The Hodges–Lehmann estimate of how far the head sample is shifted from the base sample: the
 /// median of all pairwise differences `head[j] − base[i]`.

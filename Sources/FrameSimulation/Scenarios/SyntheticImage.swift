@@ -1,6 +1,5 @@
 import Foundation
 import FrameTrace
-import FrameSupport
 
 /// Seeded, procedurally drawn opaque images that stand in for downloaded avatars and photos.
 ///
