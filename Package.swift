@@ -25,29 +25,33 @@ let package = Package(
     targets: [
         .target(name: "CFrameScope"),
         .target(name: "FrameTrace", swiftSettings: strict),
-        .target(name: "FrameTraceReader", dependencies: ["FrameTrace"], swiftSettings: strict),
+        // What the reader, the analysis and the simulation share and apps never need: huge-page
+        // advice, returning freed memory, the usable core count, the seeded generator. A target,
+        // not a product, so FrameTrace (which apps link) does not carry it.
+        .target(name: "FrameSupport", swiftSettings: strict),
+        .target(name: "FrameTraceReader", dependencies: ["FrameTrace", "FrameSupport"], swiftSettings: strict),
         .target(name: "FrameScope", dependencies: ["FrameTrace", "CFrameScope"], swiftSettings: strict),
         .target(name: "FrameScopeTesting", dependencies: ["FrameScope", "FrameTrace"], swiftSettings: strict),
-        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameTraceReader"], swiftSettings: strict),
-        .target(name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis"], swiftSettings: strict),
+        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameTraceReader", "FrameSupport"], swiftSettings: strict),
+        .target(name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSupport"], swiftSettings: strict),
         .executableTarget(
             name: "FramescopeCLI",
-            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation"],
+            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation", "FrameSupport"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "FramescopeBench",
-            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation"],
+            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation", "FrameSupport"],
             swiftSettings: strict
         ),
         // What several test targets share: running programs (both pipes drained), the
         // independent trace validator, real CPU work. A target, never a product.
         .target(name: "FramescopeTestSupport", dependencies: ["FrameTrace"], path: "Tests/Support"),
-        .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameTraceReader"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameTraceReader", "FrameSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FramescopeTestSupport"], resources: [.copy("Golden")]),
-        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameTraceReader", "FrameScope"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameTraceReader", "FrameScope", "FrameSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(
-            name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FramescopeTestSupport"],
+            name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FramescopeTestSupport", "FrameSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI", "FramescopeTestSupport"], exclude: ["Fixtures"]),

@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

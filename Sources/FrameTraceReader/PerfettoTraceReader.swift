@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameSupport
 
 /// Reads Perfetto's native trace format (a protobuf `Trace`: length-delimited `TracePacket`s) into
 /// the same ``FrameTrace/Trace`` values the Chrome JSON reader makes, so every command reads both.

@@ -1,6 +1,6 @@
-// fuzz-sources: Sources/FrameTrace Sources/FrameTraceReader Sources/FrameAnalysis
+// fuzz-sources: Sources/FrameTrace Sources/FrameSupport Sources/FrameTraceReader Sources/FrameAnalysis
 // fuzz-seeds: Tests/FrameAnalysisTests/Fixtures Tests/FrameTraceTests/Fixtures ../shared/traces/third-party
-// fuzz-merge-modules: FrameTrace FrameTraceReader FrameAnalysis
+// fuzz-merge-modules: FrameTrace FrameSupport FrameTraceReader FrameAnalysis
 // libFuzzer target past the reader: read → analyse (several option sets) → render every format
 // → compare → budget check, FrameTrace and FrameAnalysis compiled as one module with this harness.
 //

@@ -1,5 +1,5 @@
-// fuzz-sources: Sources/FrameTrace Sources/FrameTraceReader
-// fuzz-merge-modules: FrameTrace FrameTraceReader
+// fuzz-sources: Sources/FrameTrace Sources/FrameSupport Sources/FrameTraceReader
+// fuzz-merge-modules: FrameTrace FrameSupport FrameTraceReader
 // fuzz-seeds: Tests/FrameTraceTests/Fixtures ../shared/traces/third-party
 // libFuzzer target for the Chrome trace reader and the JSONValue parser (module FrameTrace; its
 // sources compile into one module with this harness, so internal symbols are reachable).

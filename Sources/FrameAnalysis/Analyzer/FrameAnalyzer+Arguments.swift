@@ -1,5 +1,6 @@
 import FrameTrace
 import FrameTraceReader
+import FrameSupport
 
 extension FrameAnalyzer {
     /// Every argument key the analysis reads: frame spans' vsync, budget and index, render and

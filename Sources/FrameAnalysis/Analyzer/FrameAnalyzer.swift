@@ -1,4 +1,5 @@
 @_spi(FramescopeInternals) public import FrameTrace
+import FrameSupport
 
 /// Choices the analysis cannot always read from the trace.
 public struct AnalysisOptions: Sendable {
