@@ -25,33 +25,40 @@ let package = Package(
     targets: [
         .target(name: "CFrameScope"),
         .target(name: "FrameTrace", swiftSettings: strict),
+        // What the reader, the analysis and the simulation share and apps never need: huge-page
+        // advice, returning freed memory, the usable core count, the seeded generator. A target,
+        // not a product, so FrameTrace (which apps link) does not carry it.
+        .target(name: "FrameSupport", swiftSettings: strict),
         // JSON on its own: the scanner, numbers and JSONValue.parse, which the Chrome reader and
         // the budget parser share, so reading a budget links no trace reader.
         .target(name: "FrameJSON", dependencies: ["FrameTrace"], swiftSettings: strict),
-        .target(name: "FrameTraceReader", dependencies: ["FrameTrace", "FrameJSON"], swiftSettings: strict),
+        .target(name: "FrameTraceReader", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport"], swiftSettings: strict),
         .target(name: "FrameScope", dependencies: ["FrameTrace", "CFrameScope"], swiftSettings: strict),
         .target(name: "FrameScopeTesting", dependencies: ["FrameScope", "FrameTrace"], swiftSettings: strict),
-        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON"], swiftSettings: strict),
-        .target(name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis"], swiftSettings: strict),
+        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport"], swiftSettings: strict),
+        .target(name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSupport"], swiftSettings: strict),
         .executableTarget(
             name: "FramescopeCLI",
-            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation"],
+            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation", "FrameSupport"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "FramescopeBench",
-            dependencies: ["FrameScope", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameAnalysis", "FrameSimulation"],
+            dependencies: ["FrameScope", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameAnalysis", "FrameSimulation", "FrameSupport"],
             swiftSettings: strict
         ),
+        // What several test targets share: running programs (both pipes drained), the
+        // independent trace validator, real CPU work. A target, never a product.
+        .target(name: "FramescopeTestSupport", dependencies: ["FrameTrace"], path: "Tests/Support"),
         .testTarget(name: "FrameJSONTests", dependencies: ["FrameJSON", "FrameTrace"]),
-        .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader"], resources: [.copy("Golden")]),
-        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameScope"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader", "FrameSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FramescopeTestSupport"], resources: [.copy("Golden")]),
+        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameScope", "FrameSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(
-            name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis"],
+            name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FramescopeTestSupport", "FrameSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI"], exclude: ["Fixtures"]),
+        .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI", "FramescopeTestSupport"], exclude: ["Fixtures"]),
         // What an app links: FrameScope alone. This target must build without the reader module.
         .testTarget(name: "AppLinkTests", dependencies: ["FrameScope"]),
         .testTarget(name: "FrameScopeTestingTests", dependencies: ["FrameScopeTesting", "FrameScope", "FrameTrace"]),

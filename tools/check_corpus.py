@@ -4,7 +4,7 @@
 Usage: check_corpus.py FRAMESCOPE_BINARY [CORPUS_DIR]   (default: ../shared/traces/third-party)
 
 For every *.json file: the process must exit 0 (a crash, a signal or an error exit fails), its
-JSON report must follow schema framescope.report v3 (method decisions as identifiers, every
+JSON report must follow schema framescope.report v4 (method decisions as identifiers, every
 frame with a hitch cause, late frames exactly the frames with one), and the traces INDEX.md calls deliberately
 inconsistent (listed below) must come back with at least one diagnostic. Truncated arrays (the
 `simple-partial*` files) are legal and need none. Prints one line per file
@@ -12,9 +12,11 @@ and a closing 'N passed, N failed' line; exits 1 on any failure.
 """
 import json, os, subprocess, sys
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 INTERVAL_SOURCES = {'option', 'budget', 'trace-metadata', 'chrome-begin-frames', 'default'}
 MAIN_THREAD_RULES = {'option', 'process-option', 'trace-metadata', 'page-renderer', 'busiest-renderer', 'thread-name', 'busiest-thread', 'none'}
+DETAIL_KINDS = {'frame-spans', 'marker-spans', 'marker-instants', 'chrome-reporters', 'chrome-begin-frames',
+                'android-frame-timeline', 'estimated'}
 HITCH_CAUSES = {'none', 'commit', 'render', 'compositor', 'raster', 'gpu', 'unknown'}
 
 INCONSISTENT = {
@@ -51,6 +53,12 @@ def check(binary, path):
         return 'frame-interval-source %r is not an identifier' % method.get('frame-interval-source')
     if method.get('main-thread-rule') not in MAIN_THREAD_RULES:
         return 'main-thread-rule %r is not an identifier' % method.get('main-thread-rule')
+    detail = method.get('frame-boundaries-detail')
+    if not isinstance(detail, dict) or detail.get('kind') not in DETAIL_KINDS or not isinstance(detail.get('text'), str):
+        return 'frame-boundaries-detail %r is not an object with a known kind and a text' % (detail,)
+    counts = [value for key, value in detail.items() if key not in ('kind', 'text', 'name', 'thread-name', 'layer', 'main-slice-name', 'is-main-thread', 'pid', 'tid')]
+    if any(not isinstance(value, int) or value < 0 for value in counts):
+        return 'frame-boundaries-detail has a count that is not a non-negative integer: %r' % (detail,)
     causes = [frame.get('hitch-cause') for frame in report['frames']]
     if any(cause not in HITCH_CAUSES for cause in causes):
         return 'a frame has hitch-cause %r' % next(cause for cause in causes if cause not in HITCH_CAUSES)

@@ -1675,6 +1675,12 @@ def huge_timestamp():
 # Schema descriptions, verification, output
 # ---------------------------------------------------------------------------------------------
 SCHEMAS = {
+    "legacy-events": {
+        "threads": "[{pid, tid, name}]",
+        "events": "[{phase (JSON's: X with dur, b/e with id, i), name, category, pid, tid, ts, dur?, id?, args}] "
+                  "in ts order: what framescope's Trace holds after the read",
+        "skipped": "{count, packet_offsets, kinds}: legacy events not read, each counted",
+    },
     "track-event": {
         "processes": "[{pid, name, track_uuid}]",
         "threads": "[{pid, tid, name, track_uuid, slices: [{name, category, ts, dur, depth, args}], "
@@ -1867,6 +1873,111 @@ def wire_walk(data):
     return ("ok", deepest)
 
 
+# ---------------------------------------------------------------------------------------------
+# legacy-events: Chrome's TrackEvent.legacy_event (type unspecified), as Chrome's tracing writes
+# events from its TRACE_EVENT macros that have no typed form: the JSON phase and its fields.
+# ---------------------------------------------------------------------------------------------
+LG_PID, LG_MAIN, LG_OTHER = 4321, 4321, 4377
+LG_PROC_UUID, LG_MAIN_UUID = 0x700, 0x701
+
+
+def legacy_events():
+    t = TraceFile()
+    p = packet(ts=0, seq=1, flags=SEQ_INCREMENTAL_STATE_CLEARED, first=True)
+    p.track_descriptor.uuid = LG_PROC_UUID
+    p.track_descriptor.process.pid = LG_PID
+    p.track_descriptor.process.process_name = "Renderer"
+    t.add(p, "process track")
+    p = packet(ts=0, seq=1)
+    p.track_descriptor.uuid = LG_MAIN_UUID
+    p.track_descriptor.parent_uuid = LG_PROC_UUID
+    p.track_descriptor.thread.pid = LG_PID
+    p.track_descriptor.thread.tid = LG_MAIN
+    p.track_descriptor.thread.thread_name = "CrRendererMain"
+    t.add(p, "main thread track")
+
+    def legacy(ts, name, phase, label, dur_us=None, unscoped_id=None, global_id=None, tid_override=None,
+               category="devtools.timeline", args=()):
+        p = packet(ts=ts, seq=1)
+        e = p.track_event
+        e.track_uuid = LG_MAIN_UUID
+        e.name = name
+        e.categories.append(category)
+        for key, value in args:
+            ann(e.debug_annotations, name=key, int_value=value)
+        e.legacy_event.phase = ord(phase)
+        if dur_us is not None:
+            e.legacy_event.duration_us = dur_us
+        if unscoped_id is not None:
+            e.legacy_event.unscoped_id = unscoped_id
+        if global_id is not None:
+            e.legacy_event.global_id = global_id
+        if tid_override is not None:
+            e.legacy_event.tid_override = tid_override
+        return t.add(p, label)
+
+    legacy(1_000_000, "ParseHTML", "X", "X: a complete event, 2000 us", dur_us=2000, args=[("line", 12)])
+    legacy(1_500_000, "EvaluateScript", "X", "X nested in ParseHTML, 250 us", dur_us=250)
+    legacy(2_000_000, "Load", "b", "b: nestable async begin, unscoped id 0x42", unscoped_id=0x42, category="loading")
+    legacy(3_000_000, "WorkerTask", "X", "X on another thread (tid_override)", dur_us=500, tid_override=LG_OTHER)
+    legacy(4_000_000, "RunTask", "B", "B: begin")
+    legacy(5_000_000, "RunTask", "E", "E: end")
+    legacy(6_000_000, "Mark", "I", "I: an instant")
+    legacy(7_000_000, "Load", "e", "e: nestable async end, unscoped id 0x42", unscoped_id=0x42, category="loading")
+    legacy(7_500_000, "Navigation", "S", "S: async begin, global id 7", global_id=7, category="navigation")
+    legacy(8_000_000, "Navigation", "F", "F: async end, global id 7", global_id=7, category="navigation")
+    skipped = [
+        legacy(8_500_000, "Counter", "C", "C: a legacy counter (not read; counted)"),
+        legacy(9_000_000, "Orphan", "b", "b without an id (not read; counted)"),
+    ]
+    data, layout = t.build()
+
+    def ev(phase, name, category, tid, ts, dur=None, id_=None, args=None):
+        out = {"phase": phase, "name": name, "category": category, "pid": LG_PID, "tid": tid, "ts": ts}
+        if dur is not None:
+            out["dur"] = dur
+        if id_ is not None:
+            out["id"] = u64(id_)
+        out["args"] = args or {}
+        return out
+
+    expected = {
+        "fixture": "legacy-events.pftrace",
+        "kind": "legacy-events",
+        "source": {"generator": GENERATOR, "case": "legacy_events()"},
+        **file_facts(data),
+        "packets": len(layout),
+        "threads": [{"pid": LG_PID, "tid": LG_MAIN, "name": "CrRendererMain"}],
+        "events": [
+            ev("X", "ParseHTML", "devtools.timeline", LG_MAIN, 1_000_000, dur=2_000_000, args={"line": 12}),
+            ev("X", "EvaluateScript", "devtools.timeline", LG_MAIN, 1_500_000, dur=250_000),
+            ev("b", "Load", "loading", LG_MAIN, 2_000_000, id_=0x42),
+            ev("X", "WorkerTask", "devtools.timeline", LG_OTHER, 3_000_000, dur=500_000),
+            ev("X", "RunTask", "devtools.timeline", LG_MAIN, 4_000_000, dur=1_000_000),
+            ev("i", "Mark", "devtools.timeline", LG_MAIN, 6_000_000),
+            ev("e", "Load", "loading", LG_MAIN, 7_000_000, id_=0x42),
+            ev("b", "Navigation", "navigation", LG_MAIN, 7_500_000, id_=7),
+            ev("e", "Navigation", "navigation", LG_MAIN, 8_000_000, id_=7),
+        ],
+        "skipped": {
+            "count": len(skipped),
+            "packet_offsets": [layout[i]["tag_offset"] for i in skipped],
+            "kinds": ["legacy event of phase 'C'", "legacy event of phase 'b' without an id"],
+        },
+        "notes": [
+            "Every event is a TrackEvent of type unspecified (0) with legacy_event set, on the thread's track: "
+            "phase is the JSON phase's character code.",
+            "B/E and X become the thread's slices (X ends duration_us later); I is a thread instant.",
+            "b/e (nestable async) and S/F (async) pair by id in the thread's process, as Chrome's JSON pairs them; "
+            "the id is whichever of unscoped_id, local_id or global_id is set.",
+            "tid_override moves an event to that thread of the same process.",
+            "Phases framescope does not read (here a legacy counter) and async events without an id are skipped "
+            "and counted, never fatal.",
+        ],
+    }
+    return data, expected
+
+
 CASES = [
     ("track-event-basics", track_event_basics, True),
     ("chrome-pipeline-reporter", chrome_pipeline_reporter, True),
@@ -1880,6 +1991,7 @@ CASES = [
     ("deep-nesting", deep_nesting, True),
     ("undefined-iid", undefined_iid, True),
     ("huge-timestamp", huge_timestamp, True),
+    ("legacy-events", legacy_events, True),
 ]
 
 

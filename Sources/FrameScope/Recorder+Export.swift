@@ -228,10 +228,7 @@ private struct TraceAssembler {
     ) {
         let id = state.nextAsyncID
         state.nextAsyncID += 1
-        var outcome: Symbol?
-        if case .string(let cause)? = attachment?.arguments.first(where: { $0.key == FrameContract.Timeline.causeKey })?.value {
-            outcome = trace.symbols.intern(cause == HitchCause.none.identifier ? "on time" : "late: \(cause)")
-        }
+        let outcome = attachment?.timelineCause.map { trace.symbols.intern($0 == .none ? "on time" : "late: \($0.identifier)") }
         trace.events.append(
             TraceEvent(phase: .asyncBegin, name: name, category: category, thread: thread, timestamp: record.start, id: id, arguments: arguments))
         if let outcome {

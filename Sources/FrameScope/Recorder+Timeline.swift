@@ -73,7 +73,7 @@ extension Recorder {
             FrameContract.Key.index: index,
             FrameContract.Timeline.causeKey: .string(frame.cause.identifier),
             FrameContract.Timeline.lateKey: .int(frame.lateNanoseconds),
-        ])
+        ], timelineCause: frame.cause)
         let (actualName, actualLength) = nameBits(FrameContract.Timeline.actualTrack)
         push(
             start: frame.start, end: max(frame.start, frame.presentation), name: actualName,

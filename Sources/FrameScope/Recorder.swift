@@ -297,16 +297,16 @@ public final class Recorder: Sendable {
     /// thread's next record; returns the index the record carries, 0 when there is nothing to store.
     @inlinable
     @inline(__always)
-    func storeAttachment(_ arguments: SpanArguments, beginSerial: UInt64? = nil) -> UInt32 {
-        guard !arguments.list.isEmpty || beginSerial != nil else { return 0 }
-        return storeAttachmentSlowly(arguments, beginSerial: beginSerial)
+    func storeAttachment(_ arguments: SpanArguments, beginSerial: UInt64? = nil, timelineCause: HitchCause? = nil) -> UInt32 {
+        guard !arguments.list.isEmpty || beginSerial != nil || timelineCause != nil else { return 0 }
+        return storeAttachmentSlowly(arguments, beginSerial: beginSerial, timelineCause: timelineCause)
     }
 
     @usableFromInline
     @inline(never)
-    func storeAttachmentSlowly(_ arguments: SpanArguments, beginSerial: UInt64?) -> UInt32 {
+    func storeAttachmentSlowly(_ arguments: SpanArguments, beginSerial: UInt64?, timelineCause: HitchCause? = nil) -> UInt32 {
         guard let buffer = currentBuffer() else { return 0 }
-        return buffer.store(Attachment(arguments: arguments.list, beginSerial: beginSerial))
+        return buffer.store(Attachment(arguments: arguments.list, beginSerial: beginSerial, timelineCause: timelineCause))
     }
 
     /// The calling thread's serial number, its id in the trace.

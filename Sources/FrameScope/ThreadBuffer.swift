@@ -7,6 +7,9 @@ import Synchronization
 struct Attachment: Sendable {
     var arguments: [Argument]
     var beginSerial: UInt64?
+    /// An actual frame timeline slice's hitch cause, kept as the value the display loop decided
+    /// so that export names the outcome slice from it, not from the argument's text.
+    var timelineCause: HitchCause? = nil
 }
 
 /// One thread's recording state inside one recorder: its ring of records (in chunks from the

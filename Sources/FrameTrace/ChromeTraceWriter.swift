@@ -140,8 +140,17 @@ public struct ChromeTraceWriter: Sendable {
     ///   - form: The document's shape; the object form by default.
     /// - Returns: The UTF-8 bytes of the document.
     public static func document(for trace: Trace, form: Form = .object) -> [UInt8] {
-        let base = trace.events.lazy.filter { $0.phase != .metadata }.map(\.timestamp).min() ?? 0
-        var writer = ChromeTraceWriter(form: form, baseTimestamp: base)
+        document(for: trace, form: form, baseTimestamp: trace.earliestTimestamp ?? 0)
+    }
+
+    /// Writes a whole trace in one document, its times less `baseTimestamp`.
+    /// - Parameters:
+    ///   - trace: The trace to write.
+    ///   - form: The document's shape.
+    ///   - baseTimestamp: The time that becomes `ts` 0, in nanoseconds; 0 keeps times as they are.
+    /// - Returns: The UTF-8 bytes of the document.
+    public static func document(for trace: Trace, form: Form, baseTimestamp: Int64) -> [UInt8] {
+        var writer = ChromeTraceWriter(form: form, baseTimestamp: baseTimestamp)
         var bytes = writer.begin()
         bytes += writer.append(trace)
         bytes += writer.finish(metadata: trace.metadata)

@@ -111,6 +111,7 @@ package enum PerfettoSchema {
         package static let phase = 2
         package static let durationMicroseconds = 3
         package static let unscopedID = 6
+        package static let idScope = 7
         package static let bindID = 8
         package static let localID = 10
         package static let globalID = 11

@@ -138,8 +138,16 @@ public struct PerfettoTraceWriter: Sendable {
     /// - Parameter trace: The trace to write.
     /// - Returns: The bytes of a Perfetto `Trace`.
     public static func document(for trace: Trace) -> [UInt8] {
-        let base = trace.events.lazy.filter { $0.phase != .metadata }.map(\.timestamp).min() ?? 0
-        var writer = PerfettoTraceWriter(baseTimestamp: base)
+        document(for: trace, baseTimestamp: trace.earliestTimestamp ?? 0)
+    }
+
+    /// Writes a whole trace in one file, its times less `baseTimestamp`.
+    /// - Parameters:
+    ///   - trace: The trace to write.
+    ///   - baseTimestamp: The time that becomes 0, in nanoseconds; 0 keeps times as they are.
+    /// - Returns: The bytes of a Perfetto `Trace`.
+    public static func document(for trace: Trace, baseTimestamp: Int64) -> [UInt8] {
+        var writer = PerfettoTraceWriter(baseTimestamp: baseTimestamp)
         var bytes = writer.begin()
         bytes += writer.append(trace)
         bytes += writer.finish(metadata: trace.metadata)

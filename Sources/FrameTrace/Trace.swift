@@ -100,6 +100,12 @@ public struct Trace: Sendable {
     /// - Returns: The name from ``threads``, or `nil` when the trace does not name the thread.
     public func threadName(_ key: ThreadKey) -> String? { threads[key]?.name }
 
+    /// The time of the earliest event that is not metadata, in nanoseconds, or `nil` when there
+    /// is none: where the writers put time 0 unless told otherwise.
+    public var earliestTimestamp: Int64? {
+        events.lazy.filter { $0.phase != .metadata }.map(\.timestamp).min()
+    }
+
     /// Every thread that has events or metadata, sorted by sort index, then process and thread id.
     public var allThreads: [TraceThread] {
         var seen = threads

@@ -1,5 +1,6 @@
 import FrameTrace
 import FrameJSON
+import FrameSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

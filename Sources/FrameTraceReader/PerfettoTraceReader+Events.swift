@@ -27,6 +27,7 @@ extension PerfettoParser {
         var terminatingIDs: [UInt64] = []
         var annotations: [Range<Int>] = []
         var frameReporter: Range<Int>?
+        var legacy: Range<Int>?
         var absoluteMicroseconds: Int64?
         var extraTracks: [UInt64] = []
         var extraValues: [UInt64] = []
@@ -48,6 +49,7 @@ extension PerfettoParser {
                 try appendRepeated(wireType, &input, to: &terminatingIDs, fixed: field == PerfettoSchema.Event.terminatingFlowIDs)
             case (PerfettoSchema.Event.debugAnnotations, .lengthDelimited): annotations.append(try input.lengthDelimited())
             case (PerfettoSchema.Event.chromeFrameReporter, .lengthDelimited): frameReporter = try input.lengthDelimited()
+            case (PerfettoSchema.Event.legacyEvent, .lengthDelimited): legacy = try input.lengthDelimited()
             case (PerfettoSchema.Event.timestampAbsoluteMicroseconds, .varint):
                 absoluteMicroseconds = Int64(bitPattern: try input.varint())
             case (PerfettoSchema.Event.extraCounterTrackUUIDs, _): try appendRepeated(wireType, &input, to: &extraTracks, fixed: false)
@@ -67,8 +69,35 @@ extension PerfettoParser {
         }
         guard let time = checkedTime(packetTime, offset: offset) else { return }
         let state = sequences[slot]
-        let uuid = trackUUID ?? state.defaultTrack
-        let legacyThread = state.legacyThread
+        var uuid = trackUUID ?? state.defaultTrack
+        var legacyThread = state.legacyThread
+        // Chrome's legacy events (TrackEvent.legacy_event, type unspecified): the JSON phase and
+        // what goes with it, mapped to the typed events below or to async pairs by id.
+        var legacyEvent: LegacyEvent?
+        if type == 0, let legacy {
+            let parsed = try parseLegacyEvent(input.input(over: legacy))
+            if let override = parsed.threadOverride(default: legacyThread ?? uuid.flatMap { self.lane(forUUID: $0) }.map { lanes[$0].owner }) {
+                uuid = nil
+                legacyThread = override
+            }
+            switch parsed.phase {
+            case "B": type = PerfettoSchema.Event.sliceBegin
+            case "E": type = PerfettoSchema.Event.sliceEnd
+            case "X": type = PerfettoSchema.Event.sliceBegin
+            case "I", "i", "R": type = PerfettoSchema.Event.instant
+            case "n" where parsed.id == nil: type = PerfettoSchema.Event.instant
+            case "b", "e", "n", "S", "F":
+                guard parsed.id != nil else {
+                    skippedFields["legacy event of phase \(parsed.phaseText) without an id", default: 0] += 1
+                    return
+                }
+            default:
+                skippedFields["legacy event of phase \(parsed.phaseText)", default: 0] += 1
+                return
+            }
+            if nameIID == nil, nameString == nil { nameIID = parsed.nameIID }
+            legacyEvent = parsed
+        }
 
         for (position, track) in extraTracks.enumerated() where position < extraValues.count {
             appendCounter(.int(Int64(bitPattern: extraValues[position])), uuid: track, timestamp: time, offset: offset)
@@ -87,6 +116,8 @@ extension PerfettoParser {
             return
         case PerfettoSchema.Event.sliceBegin, PerfettoSchema.Event.instant:
             break
+        case 0 where legacyEvent != nil:
+            break  // an async legacy event: placed by id below
         default:
             skippedFields["TrackEvent of type \(type)", default: 0] += 1
             return
@@ -124,9 +155,83 @@ extension PerfettoParser {
         if let frameReporter { try appendFrameReporter(input.input(over: frameReporter), to: &arguments) }
         var flows: [(id: UInt64, terminating: Bool)] = flowIDs.map { ($0, false) }
         flows += terminatingIDs.map { ($0, true) }
+        if let legacyEvent, type == 0 {
+            // Async by id, in the thread's process, as Chrome's JSON writes it.
+            guard let owner = legacyThread ?? uuid.flatMap({ self.lane(forUUID: $0) }).map({ lanes[$0].owner }), let id = legacyEvent.id else {
+                skippedFields["legacy async event on no known thread", default: 0] += 1
+                return
+            }
+            let phase: Phase = switch legacyEvent.phase {
+            case "b", "S": .asyncBegin
+            case "e", "F": .asyncEnd
+            default: .asyncInstant
+            }
+            events.append(TraceEvent(
+                phase: phase, name: name, category: category, thread: owner, timestamp: time, id: id,
+                arguments: phase == .asyncEnd ? 0 : addArguments(arguments)))
+            return
+        }
         appendToTrack(uuid: uuid, legacyThread: legacyThread, PendingEvent(
             uuid: uuid ?? 0, type: type, timestamp: time, name: name, category: category, arguments: addArguments(arguments),
             flows: flows, counter: nil, offset: offset))
+        if let legacyEvent, legacyEvent.phase == "X" {
+            // A complete event: its end, `duration_us` later; a negative duration is none, and one
+            // that runs past the time limit ends at the limit.
+            let (duration, overflow) = max(0, legacyEvent.durationMicroseconds).multipliedReportingOverflow(by: 1000)
+            let (sum, sumOverflow) = time.addingReportingOverflow(duration)
+            let end = overflow || sumOverflow ? TraceEvent.timeLimitNanoseconds : min(TraceEvent.timeLimitNanoseconds, sum)
+            appendToTrack(uuid: uuid, legacyThread: legacyThread, PendingEvent(
+                uuid: uuid ?? 0, type: PerfettoSchema.Event.sliceEnd, timestamp: max(time, end), name: .empty, category: .empty, arguments: 0,
+                flows: [], counter: nil, offset: offset))
+        }
+    }
+
+    /// The fields of a `TrackEvent.LegacyEvent` the reader uses.
+    struct LegacyEvent {
+        var phase: Character = "?"
+        var phaseText: String = "?"
+        var nameIID: UInt64?
+        var durationMicroseconds: Int64 = 0
+        var id: UInt64?
+        var scope: String?
+        var processOverride: Int64?
+        var threadOverride: Int64?
+
+        /// The thread `pid_override`/`tid_override` name, when either is set: the override over
+        /// `default`'s process and thread.
+        func threadOverride(default key: ThreadKey?) -> ThreadKey? {
+            guard processOverride != nil || threadOverride != nil else { return nil }
+            return ThreadKey(processID: processOverride ?? key?.processID ?? 0, threadID: threadOverride ?? key?.threadID ?? 0)
+        }
+    }
+
+    /// Reads a `LegacyEvent`: its phase (a character code, as in Chrome's JSON), duration, id
+    /// (unscoped, local or global, whichever is set) and thread overrides.
+    func parseLegacyEvent(_ input: ProtobufInput) throws(TraceReadError) -> LegacyEvent {
+        var input = input
+        var event = LegacyEvent()
+        while let (field, wireType) = try input.nextField() {
+            switch (field, wireType) {
+            case (PerfettoSchema.LegacyEvent.nameIID, .varint): event.nameIID = try input.varint()
+            case (PerfettoSchema.LegacyEvent.phase, .varint):
+                let code = Int32(truncatingIfNeeded: try input.varint())
+                if (0x21...0x7E).contains(code), let scalar = Unicode.Scalar(UInt32(code)) {
+                    event.phase = Character(scalar)
+                    event.phaseText = "'\(event.phase)'"
+                } else {
+                    event.phaseText = "\(code)"
+                }
+            case (PerfettoSchema.LegacyEvent.durationMicroseconds, .varint): event.durationMicroseconds = Int64(bitPattern: try input.varint())
+            case (PerfettoSchema.LegacyEvent.unscopedID, .varint), (PerfettoSchema.LegacyEvent.localID, .varint),
+                (PerfettoSchema.LegacyEvent.globalID, .varint):
+                event.id = try input.varint()
+            case (PerfettoSchema.LegacyEvent.idScope, .lengthDelimited): event.scope = input.string(try input.lengthDelimited())
+            case (PerfettoSchema.LegacyEvent.pidOverride, .varint): event.processOverride = Int64(Int32(truncatingIfNeeded: try input.varint()))
+            case (PerfettoSchema.LegacyEvent.tidOverride, .varint): event.threadOverride = Int64(Int32(truncatingIfNeeded: try input.varint()))
+            default: try input.skip(wireType)
+            }
+        }
+        return event
     }
 
     mutating func addArguments(_ arguments: [Argument]) -> UInt32 {

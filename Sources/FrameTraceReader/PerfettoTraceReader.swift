@@ -1,5 +1,6 @@
 import FrameTrace
 import FrameJSON
+import FrameSupport
 
 /// Reads Perfetto's native trace format (a protobuf `Trace`: length-delimited `TracePacket`s) into
 /// the same ``FrameTrace/Trace`` values the Chrome JSON reader makes, so every command reads both.
@@ -558,7 +559,7 @@ struct PerfettoParser {
         // can use every field number); the rest in one line.
         let skipped = skippedFields.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
         for (what, count) in skipped.prefix(Self.listedSkippedKinds) {
-            log.addSummary(.skippedPhase, nil, "\(count) \(what) value\(count == 1 ? "" : "s") framescope does not read skipped", count: count)
+            log.addSummary(.skippedPhase, nil, "\(what): \(count) skipped (framescope does not read \(count == 1 ? "it" : "them"))", count: count)
         }
         if skipped.count > Self.listedSkippedKinds {
             let rest = skipped.dropFirst(Self.listedSkippedKinds)

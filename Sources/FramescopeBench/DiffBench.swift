@@ -1,5 +1,6 @@
 import FrameTrace
 import FrameSimulation
+import FrameSupport
 
 /// List-update figures (technique 5): a full reload against diffing identifier snapshots, for
 /// one update touching about 5% of the rows of lists of 100, 1,000 and 10,000 rows.

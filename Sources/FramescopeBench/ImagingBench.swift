@@ -1,6 +1,7 @@
 import Foundation
 import FrameTrace
 import FrameSimulation
+import FrameSupport
 
 /// Imaging figures: inflate throughput beside Python's zlib on the same bytes, decode and
 /// downsample cost per image size, corner rounding cost per strategy per frame, and the rounded

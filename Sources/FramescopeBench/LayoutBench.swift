@@ -1,5 +1,6 @@
 import FrameTrace
 import FrameSimulation
+import FrameSupport
 
 /// Layout figures: nanoseconds per feed-cell layout for each engine on the same 100 seeded cells.
 ///

@@ -2,6 +2,7 @@ import FrameAnalysis
 import FrameTrace
 import FrameTraceReader
 import Foundation
+import FrameSupport
 
 
 /// The environment variable that turns this process into a reader and nothing else, so its peak

@@ -95,4 +95,22 @@ struct ParsedArguments {
         }
         return text
     }
+
+    /// The value of `--name` as one of `choices` (by raw value), or `defaultValue` when absent;
+    /// anything else is a usage error that lists the choices.
+    func choice<Choice: RawRepresentable>(_ name: String, among choices: [Choice], default defaultValue: Choice) throws(UsageError) -> Choice
+    where Choice.RawValue == String {
+        let text = try choice(name, among: choices.map(\.rawValue), default: defaultValue.rawValue)
+        return choices.first { $0.rawValue == text } ?? defaultValue
+    }
+}
+
+/// What `--format` asks a command to print; each command accepts the ones it can write.
+enum OutputFormat: String, CaseIterable {
+    case text
+    case markdown
+    case json
+    case html
+    case framesJSONL = "frames-jsonl"
+    case framesCSV = "frames-csv"
 }

@@ -57,7 +57,7 @@ enum CheckCommand: Command {
         guard !sources.isEmpty else { throw UsageError("check needs at least one TRACE") }
         guard let budgetPath = arguments.value("budget") else { throw UsageError("check needs --budget FILE") }
         guard sources.filter({ $0 == "-" }).count <= 1 else { throw UsageError("standard input (-) can be read only once") }
-        let format = try arguments.choice("format", among: ["text", "markdown", "json"], default: "text")
+        let format = try arguments.choice("format", among: [OutputFormat.text, .markdown, .json], default: .text)
         let options = try ReportCommand.analysisOptions(arguments)
         let maximumSize = try InputLimit.maximumSize(arguments)
         let budget = try readBudget(budgetPath, maximumSize: maximumSize)
@@ -81,8 +81,8 @@ enum CheckCommand: Command {
         }
         let check = BudgetCheck(budgetSource: budgetPath, budget: budget, traces: traces, unreadable: unreadable)
         switch format {
-        case "markdown": printUntrusted(check.markdown(), terminator: "")
-        case "json": print(check.jsonValue().description)
+        case .markdown: printUntrusted(check.markdown(), terminator: "")
+        case .json: print(check.jsonValue().description)
         default: printUntrusted(check.text(), terminator: "")
         }
         for line in check.errorLines(UntrustedText.terminal) { printError("error: " + line) }

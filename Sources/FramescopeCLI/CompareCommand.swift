@@ -80,7 +80,7 @@ enum CompareCommand: Command {
         guard (baseSources + headSources).filter({ $0 == "-" }).count <= 1 else {
             throw UsageError("standard input (-) can be read only once")
         }
-        let format = try arguments.choice("format", among: ["text", "markdown", "json"], default: "text")
+        let format = try arguments.choice("format", among: [OutputFormat.text, .markdown, .json], default: .text)
         let options = try ReportCommand.analysisOptions(arguments)
         var alpha = try number(arguments, "alpha") { $0 > 0 && $0 < 1 }
         var relative = try number(arguments, "min-relative") { $0 >= 0 }
@@ -132,8 +132,8 @@ enum CompareCommand: Command {
             baseSources: base.map(\.source), headSources: head.map(\.source), thresholds: thresholds)
         comparison.unreadableTraces = unreadable
         switch format {
-        case "markdown": printUntrusted(comparison.markdown(), terminator: "")
-        case "json": print(comparison.jsonValue().description)
+        case .markdown: printUntrusted(comparison.markdown(), terminator: "")
+        case .json: print(comparison.jsonValue().description)
         default: printUntrusted(comparison.text(), terminator: "")
         }
         try GateOutputs.write(arguments, junit: comparison.junit(), markdown: comparison.markdown(), annotations: comparison.annotations())

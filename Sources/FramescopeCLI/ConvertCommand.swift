@@ -80,15 +80,10 @@ enum ConvertCommand: Command {
 
     /// The trace in `format`, times kept unless some are negative (then the earliest becomes 0).
     static func encode(_ trace: Trace, as format: TraceFormat) -> [UInt8] {
-        let earliest = trace.events.lazy.filter { $0.phase != .metadata }.map(\.timestamp).min() ?? 0
-        let base = min(0, earliest)
+        let base = min(0, trace.earliestTimestamp ?? 0)
         switch format {
-        case .chromeJSON:
-            var writer = ChromeTraceWriter(form: .object, baseTimestamp: base)
-            return writer.begin() + writer.append(trace) + writer.finish(metadata: trace.metadata)
-        case .perfetto:
-            var writer = PerfettoTraceWriter(baseTimestamp: base)
-            return writer.begin() + writer.append(trace) + writer.finish(metadata: trace.metadata)
+        case .chromeJSON: return ChromeTraceWriter.document(for: trace, form: .object, baseTimestamp: base)
+        case .perfetto: return PerfettoTraceWriter.document(for: trace, baseTimestamp: base)
         }
     }
 }

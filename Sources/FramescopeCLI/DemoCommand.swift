@@ -54,7 +54,7 @@ enum DemoCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
         guard arguments.positionals.isEmpty else { throw UsageError("demo takes no positional arguments") }
         let directory = arguments.value("out-dir") ?? "framescope-demo"
-        let format = try arguments.choice("format", among: ["text", "markdown"], default: "text")
+        let format = try arguments.choice("format", among: [OutputFormat.text, .markdown], default: .text)
         let settings = try RunSettings(arguments, defaultFrames: 60)
         // On virtual time a debug build prices the same counted work as a release build: the same
         // figures, only slower to produce.
@@ -67,11 +67,12 @@ enum DemoCommand: Command {
         } catch {
             throw error.commandLineError
         }
-        let table = demo.table(wide: format == "markdown" || arguments.has("wide"))
-        printUntrusted(format == "markdown" ? table.markdown() : table.text(maxWidth: arguments.has("wide") ? nil : FrameReport.terminalWidth))
-        print(format == "markdown" ? "\n**Verdicts, as measured**\n" : "Verdicts, as measured")
+        let table = demo.table(wide: format == .markdown || arguments.has("wide"))
+        printUntrusted(format == .markdown ? table.markdown() : table.text(maxWidth: arguments.has("wide") ? nil : FrameReport.terminalWidth))
+        print(format == .markdown ? "\n**Verdicts, as measured**\n" : "Verdicts, as measured")
         for verdict in demo.verdicts {
-            printUntrusted(format == "markdown" ? "- " + verdict : ReportTable.bulleted(verdict, width: FrameReport.terminalWidth))
+            let sentence = verdict.description
+            printUntrusted(format == .markdown ? "- " + sentence : ReportTable.bulleted(sentence, width: FrameReport.terminalWidth))
         }
         if unrepresentative {
             print("note: this is a debug build, where Swift code runs many times slower than in release: these figures are")

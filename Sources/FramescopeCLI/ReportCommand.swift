@@ -52,7 +52,7 @@ enum ReportCommand: Command {
         guard arguments.positionals.count == 1, let source = arguments.positionals.first else {
             throw UsageError("report takes exactly one TRACE (a path, or - for stdin)")
         }
-        let format = try arguments.choice("format", among: ["text", "markdown", "json", "html", "frames-jsonl", "frames-csv"], default: "text")
+        let format = try arguments.choice("format", among: OutputFormat.allCases, default: .text)
         var labels: [(key: String, value: String)] = []
         for label in arguments.values("label") {
             guard let equals = label.firstIndex(of: "="), equals != label.startIndex,
@@ -70,14 +70,14 @@ enum ReportCommand: Command {
             throw InputError("\(source == "-" ? "<stdin>" : source): \(missing)")
         }
         switch format {
-        case "markdown": printUntrusted(report.markdown(source: source))
-        case "json": report.writeJSON(source: source) { StandardOutput.write($0) }
-        case "html": print(report.html(source: source), terminator: "")
-        case "frames-jsonl", "frames-csv":
-            FrameRows.write(report, trace: source, labels: labels, metadata: metadata, format: format == "frames-csv" ? .csv : .jsonLines) {
+        case .markdown: printUntrusted(report.markdown(source: source))
+        case .json: report.writeJSON(source: source) { StandardOutput.write($0) }
+        case .html: print(report.html(source: source), terminator: "")
+        case .framesJSONL, .framesCSV:
+            FrameRows.write(report, trace: source, labels: labels, metadata: metadata, format: format == .framesCSV ? .csv : .jsonLines) {
                 print($0, terminator: "")
             }
-        default: printUntrusted(report.text(source: source, wide: arguments.has("wide")))
+        case .text: printUntrusted(report.text(source: source, wide: arguments.has("wide")))
         }
         return .success
     }

@@ -89,7 +89,7 @@ enum SimulateCommand: Command {
 extension RunSettings {
     /// The loop settings `simulate` and `demo` share, from their options.
     init(_ arguments: ParsedArguments, defaultFrames: Int) throws(UsageError) {
-        let clock = SimulationClock(rawValue: try arguments.choice("clock", among: SimulationClock.allCases.map(\.rawValue), default: "virtual"))!
+        let clock = try arguments.choice("clock", among: SimulationClock.allCases, default: .virtual)
         self.init(
             refreshRate: try arguments.integer("fps", default: 60, in: 1...240),
             frames: try arguments.integer("frames", default: defaultFrames, in: 1...100_000),

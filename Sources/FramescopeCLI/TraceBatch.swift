@@ -1,6 +1,7 @@
 import FrameAnalysis
 import FrameTrace
 import Foundation
+import FrameSupport
 
 /// Reads and analyses the traces `check` and `compare` are given, several at a time: a trace is
 /// read and analysed on one thread, so a fleet of traces scales with the cores instead.

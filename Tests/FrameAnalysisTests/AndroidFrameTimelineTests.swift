@@ -100,7 +100,13 @@ struct AndroidFrameTimelineTests {
     func choosesTheApp() throws {
         let report = FrameAnalyzer.analyze(try Self.read("frame-timeline-events"))
         #expect(report.method.frameSource == .frameTimeline)
-        #expect(report.method.frameSourceDetail.contains("of process 1000"))
+        guard case .androidFrameTimeline(let frames, let processID, _, let mainSliceName, _, _) = report.method.frameSourceDetail else {
+            Issue.record("frames from FrameTimeline, not \(report.method.frameSourceDetail)")
+            return
+        }
+        #expect(processID == 1000)
+        #expect(frames == report.frames.count)
+        #expect(mainSliceName == "Choreographer#doFrame")
         // Every frame FrameTimeline calls on time is on time; every late one has a cause.
         for frame in report.frames {
             #expect((frame.overrun > 0) == (frame.hitchCause != .none), "frame \(frame.index)")

@@ -1,6 +1,7 @@
 @testable import FrameAnalysis
 import FrameTrace
 import Testing
+import FrameSupport
 
 @Suite("Bootstrap difference interval")
 struct BootstrapTests {

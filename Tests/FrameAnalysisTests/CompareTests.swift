@@ -1,6 +1,7 @@
 import Testing
 @testable import FrameAnalysis
 import FrameTrace
+import FrameSupport
 
 /// A report of back-to-back frames with the given main-thread costs (nanoseconds): each frame
 /// starts at a vsync, spends `layoutShare` of its cost in `layout` and the rest in `other`, and

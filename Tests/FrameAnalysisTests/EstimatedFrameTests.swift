@@ -1,6 +1,7 @@
 import FrameTrace
 import Testing
 @testable import FrameAnalysis
+import FrameSupport
 
 /// Traces without frame events: the estimate may only count what the main thread provably cost.
 @Suite("Estimated frames")

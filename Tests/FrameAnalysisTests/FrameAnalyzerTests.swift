@@ -186,6 +186,20 @@ struct FrameAnalyzerTests {
         #expect(worker.topCategory == "eta")
     }
 
+    @Test("The text report prints thresholds from the constants that apply them")
+    func thresholdsFromConstants() {
+        #expect(HitchBand.legend == "good < 5, warning 5-10, critical >= 10")
+        #expect(HitchBand(hitchTimeRatio: HitchBand.warningFrom.nextDown) == .good)
+        #expect(HitchBand(hitchTimeRatio: HitchBand.warningFrom) == .warning)
+        #expect(HitchBand(hitchTimeRatio: HitchBand.criticalFrom) == .critical)
+        #expect(ReportFormat.trimmed(700) == "700" && ReportFormat.trimmed(16.666667) == "16.67" && ReportFormat.trimmed(2.5) == "2.5")
+        var sketch = TraceSketch()
+        sketch.span("a", "layout", from: 0, to: 5)
+        let text = FrameAnalyzer.analyze(sketch.trace).text(source: "t.json")
+        #expect(text.contains("frozen frames (> \(ReportFormat.trimmed(Double(FrameAnalyzer.frozenThreshold) / 1e6)) ms)"))
+        #expect(text.contains("(\(HitchBand.legend))"))
+    }
+
     @Test("An empty trace reports no frames without failing")
     func emptyTrace() {
         let report = FrameAnalyzer.analyze(Trace())

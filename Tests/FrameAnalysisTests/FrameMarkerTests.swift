@@ -16,7 +16,8 @@ struct FrameMarkerTests {
         }
         let report = FrameAnalyzer.analyze(sketch.trace)
         #expect(report.method.frameSource == .frameMarkers)
-        #expect(report.method.frameSourceDetail.contains("Choreographer#doFrame"))
+        #expect(report.method.frameSourceDetail == .markerSpans(
+            name: "Choreographer#doFrame", thread: sketch.main, threadName: "main", isMain: true))
         #expect(report.summary.frameCount == 10)
         #expect(report.summary.lateFrames == 1)
         #expect(report.frames[4].overrun == ms(30) - report.method.frameIntervalNanoseconds)

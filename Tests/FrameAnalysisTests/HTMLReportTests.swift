@@ -72,6 +72,20 @@ struct HTMLReportTests {
             }
         }
         #expect(html.contains("layout &amp; &lt;measure&gt;"))
+        // Two-line headings keep their break as <br>, not an escaped line feed.
+        for table in report.tables(wide: true) {
+            for column in table.columns where column.name.contains("\n") {
+                #expect(html.contains(column.name.split(separator: "\n").map { UntrustedText.html(String($0)) }.joined(separator: "<br>")))
+            }
+        }
+        #expect(!html.contains("\\u{A}"), "no heading shows an escaped line feed")
+    }
+
+    @Test("Every hitch cause but none has a colour of its own in the page")
+    func causeColours() {
+        let coloured = HTMLPage.causeColors.map(\.0)
+        #expect(Set(coloured) == Set(HitchCause.allCases.filter { $0 != .none }))
+        #expect(Set(HTMLPage.causeColors.map(\.1)).count == coloured.count, "distinct colours")
     }
 
     @Test("A page holds one section per report, each with its own timeline")

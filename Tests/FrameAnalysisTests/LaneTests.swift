@@ -212,11 +212,11 @@ struct LaneTests {
         return FrameAnalyzer.analyze(lanes.sketch.trace)
     }
 
-    @Test("JSON version 3 carries each frame's lanes, cause and feed, hitch time by cause and lane costs")
+    @Test("JSON version 4 carries each frame's lanes, cause and feed, hitch time by cause and lane costs")
     func jsonLanes() throws {
         let report = everyLane()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(report.jsonValue(source: "t.json").description.utf8)) as? [String: Any])
-        #expect(object["version"] as? Int == 3)
+        #expect(object["version"] as? Int == 4)
         let frames = try #require(object["frames"] as? [[String: Any]])
         let late = frames[4]
         #expect(late["hitch-cause"] as? String == "render")

@@ -3,6 +3,7 @@ import FrameTrace
 import FrameTraceReader
 import Testing
 @testable import FrameAnalysis
+import FrameSupport
 
 /// The self-time sweep runs on all cores for a large trace (``SelfTimeSweep``): the reports must
 /// be the ones the single-threaded sweep gives, down to the last byte of their JSON and text.

@@ -1,6 +1,7 @@
 @testable import FrameAnalysis
 import FrameTrace
 import Testing
+import FrameSupport
 
 @Suite("Radix sort of integers")
 struct RadixSortTests {

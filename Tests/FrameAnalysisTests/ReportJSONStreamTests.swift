@@ -2,6 +2,7 @@ import FrameTrace
 import FrameTraceReader
 import Testing
 @testable import FrameAnalysis
+import FrameSupport
 
 @Suite("report --format json is written in pieces, byte for byte the JSON value's text")
 struct ReportJSONStreamTests {

@@ -1,5 +1,6 @@
 import Foundation
 import FrameTrace
+import FrameSupport
 
 /// Seeded synthetic per-frame main-thread costs in nanoseconds: log-normal around a median of
 /// 8 ms (σ = 0.25 in log space, so most frames fall between 5 and 13 ms), with an occasional

@@ -1,6 +1,7 @@
 import FrameAnalysis
 import FrameTrace
 import Testing
+import FrameSupport
 
 @Suite("Hodges–Lehmann shift")
 struct StatisticsHodgesLehmannTests {

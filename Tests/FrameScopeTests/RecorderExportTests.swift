@@ -1,6 +1,7 @@
 import Foundation
 import FrameScope
 import FrameTrace
+import FramescopeTestSupport
 import Testing
 
 /// Exported recordings parse back with Foundation's JSON parser and say what was recorded.
@@ -146,7 +147,7 @@ struct RecorderExportTests {
         #expect(end["ts"] as? Double == 4410.001)
     }
 
-    @Test("The exported sample passes the independent validator", .enabled(if: TraceValidator.isAvailable, "python3 or ../shared/tools/validate_trace.py missing: validator check skipped"))
+    @Test("The exported sample passes the independent validator", .enabled(if: TraceValidator.isAvailable, Comment(rawValue: TraceValidator.missingReason)))
     func sampleExportPassesValidator() throws {
         let (bytes, _, _) = try Self.exportSample()
         let directory = try TemporaryDirectory()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FrameTrace
+import FramescopeTestSupport
 @testable import FrameScope
 
 @Suite("Frame timeline and end-computed arguments")
@@ -77,7 +78,7 @@ struct RecorderTimelineTests {
     }
 
     @Test("Overlapping frames' timeline slices pass the independent validator",
-          .enabled(if: TraceValidator.isAvailable, "python3 or ../shared/tools/validate_trace.py missing: validator check skipped"))
+          .enabled(if: TraceValidator.isAvailable, Comment(rawValue: TraceValidator.missingReason)))
     func overlappingFramesValidate() throws {
         let directory = try TemporaryDirectory()
         try Self.overlappingFrames().writeChromeJSON(to: directory.path("timeline.json"))

@@ -193,35 +193,3 @@ func readBytes(_ path: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
 }
 
-// MARK: - The independent validator
-
-/// `../shared/tools/validate_trace.py` beside the repository, run with `python3` when both exist.
-enum TraceValidator {
-    static let script = repositoryRoot().deletingLastPathComponent().appendingPathComponent("shared/tools/validate_trace.py")
-
-    static let python: URL? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("python3")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }()
-
-    /// Whether the script and an interpreter are there; tests that need them are skipped otherwise.
-    static var isAvailable: Bool { python != nil && FileManager.default.fileExists(atPath: script.path) }
-
-    /// Runs the validator and returns its exit status and output.
-    static func run(_ file: String, arguments: [String] = []) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = python!
-        process.arguments = [script.path, file] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import FrameScope
 import FrameTrace
+import FramescopeTestSupport
 import FrameTraceReader
 import Testing
 
@@ -120,7 +121,7 @@ struct TraceStreamTests {
         #expect(try ChromeTraceReader.read(contentsOf: path).diagnostics.isEmpty)
     }
 
-    @Test("A stream between flushes passes the independent validator as it is", .enabled(if: TraceValidator.isAvailable, "python3 or ../shared/tools/validate_trace.py missing: validator check skipped"))
+    @Test("A stream between flushes passes the independent validator as it is", .enabled(if: TraceValidator.isAvailable, Comment(rawValue: TraceValidator.missingReason)))
     func unfinishedStreamPassesValidator() throws {
         let clock = ManualClock()
         let recorder = Recorder(clock: .manual(clock))

@@ -3,16 +3,8 @@ import Synchronization
 import Testing
 @testable import FrameScope
 import FrameTrace
+import FramescopeTestSupport
 
-/// Burns the calling thread's CPU until its CPU time has advanced by at least `nanoseconds`.
-func burnThreadCPU(nanoseconds: Int64) {
-    let start = threadCPUNanoseconds()
-    var sink: UInt64 = 0x9E37_79B9_7F4A_7C15
-    while threadCPUNanoseconds() - start < nanoseconds {
-        for _ in 0..<1_000 { sink = sink &* 6_364_136_223_846_793_005 &+ 1 }
-    }
-    withExtendedLifetime(sink) {}
-}
 
 /// A thread-CPU-time clock's readings: they follow the owning thread's CPU time, whatever the
 /// wall clock or other threads do. Assertions are on CPU time the test itself spent, so a busy

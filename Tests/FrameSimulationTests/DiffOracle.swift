@@ -1,5 +1,6 @@
 import FrameTrace
 import FrameSimulation
+import FrameSupport
 
 typealias TestSnapshot = ListSnapshot<Int, Int>
 typealias TestDiff = SnapshotDiff<Int, Int>

@@ -1,6 +1,7 @@
 import FrameTrace
 import FrameSimulation
 import Testing
+import FrameSupport
 
 @Suite("List update workloads")
 struct DiffWorkloadTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FrameScope
 import FrameTrace
+import FramescopeTestSupport
 @testable import FrameSimulation
 
 /// On a manual clock, every frame's main-thread work takes a quarter of an interval and its render
@@ -259,44 +260,18 @@ struct DisplayLoopLaneTests {
     }
 
     @Test("The exported trace with its frame timeline tracks passes the independent validator",
-          .enabled(if: DisplayLoopValidator.isAvailable, "python3 or ../shared/tools/validate_trace.py missing: validator check skipped"))
+          .enabled(if: TraceValidator.isAvailable, Comment(rawValue: TraceValidator.missingReason)))
     func timelineTracksValidate() throws {
         let trace = timelineRun()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-lanes-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try trace.writeChromeJSON(toFile: path)
-        let (status, output) = try DisplayLoopValidator.run(
+        let (status, output) = try TraceValidator.run(
             path, arguments: ["--expect-threads", "main,worker-1,render-server-1", "--expect-cats", "frame,layout,frame-timeline"])
         #expect(status == 0, "\(output)")
     }
 }
 
-/// `../shared/tools/validate_trace.py` beside the repository, run with `python3` when both exist.
-enum DisplayLoopValidator {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/tools/validate_trace.py")
-
-    static let python: URL? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("python3") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
-    static var isAvailable: Bool { python != nil && FileManager.default.fileExists(atPath: script.path) }
-
-    static func run(_ file: String, arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = python!
-        process.arguments = [script.path, file] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-}
 
 /// Work that takes a given amount of its thread's CPU time: main-thread work per frame, and one
 /// background job in frame 1.
@@ -311,24 +286,15 @@ private final class CPUScenario: Scenario {
         if context.frameIndex == 1, jobMilliseconds > 0 {
             let milliseconds = jobMilliseconds
             context.inBackground("cpu job", category: .imageDecode, work: {
-                burnCPU(nanoseconds: milliseconds * 1_000_000)
+                burnThreadCPU(nanoseconds: milliseconds * 1_000_000)
                 return 0
             }) { [unowned self] _ in appliedInFrame = currentFrame + 1 }  // applied before the frame's own work
         }
         let milliseconds = mainMilliseconds[context.frameIndex] ?? 1
-        context.recorder.withSpan("work", category: .layout) { burnCPU(nanoseconds: milliseconds * 1_000_000) }
+        context.recorder.withSpan("work", category: .layout) { burnThreadCPU(nanoseconds: milliseconds * 1_000_000) }
     }
 }
 
-/// Burns the calling thread's CPU until its CPU time has advanced by at least `nanoseconds`.
-private func burnCPU(nanoseconds: Int64) {
-    let start = threadCPUNanoseconds()
-    var sink: UInt64 = 1
-    while threadCPUNanoseconds() - start < nanoseconds {
-        for _ in 0..<1_000 { sink = sink &* 6_364_136_223_846_793_005 &+ 1 }
-    }
-    withExtendedLifetime(sink) {}
-}
 
 @Suite("Display loop on CPU time")
 struct DisplayLoopVirtualTimeTests {

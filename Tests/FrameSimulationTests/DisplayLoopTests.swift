@@ -2,6 +2,7 @@ import Testing
 import FrameScope
 import FrameTrace
 @testable import FrameSimulation
+import FrameSupport
 
 /// Every frame sorts an array on the main thread and hands a checksum to the workers and a blend
 /// to the render server. On a manual clock the sort takes a quarter of a frame interval, and every

@@ -3,6 +3,7 @@ import FrameTrace
 import Synchronization
 import Testing
 @testable import FrameSimulation
+import FrameSupport
 
 @Suite("Layout specs on background threads")
 struct LayoutConcurrencyTests {

@@ -1,6 +1,7 @@
 import FrameTrace
 import Testing
 @testable import FrameSimulation
+import FrameSupport
 
 @Suite("Feed cell layout engines")
 struct LayoutEngineTests {

@@ -1,6 +1,7 @@
 import FrameTrace
 import Testing
 @testable import FrameSimulation
+import FrameSupport
 
 @Suite("Layout engines agree")
 struct LayoutEquivalenceTests {

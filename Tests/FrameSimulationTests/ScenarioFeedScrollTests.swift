@@ -2,6 +2,7 @@ import Testing
 import FrameScope
 import FrameTrace
 @testable import FrameSimulation
+import FrameSupport
 
 @Suite("feed-scroll scenario")
 struct FeedScrollScenarioTests {

@@ -3,6 +3,7 @@ import FrameAnalysis
 import FrameScope
 import FrameTrace
 @testable import FrameSimulation
+import FrameSupport
 
 @Suite("paper-transition scenario")
 struct PaperTransitionScenarioTests {

@@ -3,6 +3,7 @@ import Testing
 import Glibc
 #endif
 import FrameTrace
+import FrameSupport
 
 @Suite("The processors a process may use")
 struct AvailableProcessorsTests {

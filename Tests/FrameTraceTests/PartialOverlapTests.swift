@@ -1,6 +1,7 @@
 import Testing
 @_spi(FramescopeInternals) import FrameTrace
 import FrameTraceReader
+import FrameSupport
 
 /// The reader checks threads whose spans arrive in start order in one pass and sorts the others,
 /// gathering a thread's spans from where it is first found out of order and, in a second walk,

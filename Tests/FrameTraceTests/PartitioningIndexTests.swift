@@ -1,5 +1,6 @@
 import Testing
 @_spi(FramescopeInternals) import FrameTrace
+import FrameSupport
 
 @Suite("The one binary search")
 struct PartitioningIndexTests {

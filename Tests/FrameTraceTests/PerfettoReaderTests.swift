@@ -174,6 +174,32 @@ struct PerfettoReaderTests {
         #expect(skipped.reduce(0) { $0 + $1.count } == Self.integer(expected["skipped_ftrace_events"]?["count"]).map(Int.init))
     }
 
+    @Test("legacy-events: Chrome's legacy_event phases X, B/E, I, b/e and S/F read as its JSON twin would; others skipped and counted")
+    func legacyEvents() throws {
+        let trace = try Self.read("legacy-events")
+        let expected = try Self.expected("legacy-events")
+        let phaseText: [Phase: String] = [.complete: "X", .instant: "i", .asyncBegin: "b", .asyncEnd: "e"]
+        let read = trace.events.filter { $0.phase != .metadata }.sorted { ($0.timestamp, $0.phase.rawValue) < ($1.timestamp, $1.phase.rawValue) }
+        let wanted = expected["events"]?.arrayValue ?? []
+        #expect(read.count == wanted.count, "\(read.map { trace.name(of: $0) })")
+        for (event, want) in zip(read, wanted) {
+            let name = want["name"]?.stringValue ?? ""
+            #expect(phaseText[event.phase] == want["phase"]?.stringValue, "\(name)")
+            #expect(trace.name(of: event) == name)
+            #expect(trace.category(of: event) == want["category"]?.stringValue, "\(name)")
+            #expect(event.thread == ThreadKey(processID: Self.integer(want["pid"]) ?? -1, threadID: Self.integer(want["tid"]) ?? -1), "\(name)")
+            #expect(event.timestamp == Self.integer(want["ts"]), "\(name)")
+            if let duration = Self.integer(want["dur"]) { #expect(event.duration == duration, "\(name)") }
+            if let id = want["id"]?.stringValue { #expect(event.id == UInt64(id), "\(name)") }
+            #expect(trace.arguments(of: event) == Self.arguments(want["arguments"]), "\(name)")
+        }
+        let skipped = trace.diagnostics.filter { $0.kind == .skippedPhase && $0.message.contains("legacy event") }
+        #expect(skipped.reduce(0) { $0 + $1.count } == Self.integer(expected["skipped"]?["count"]).map(Int.init))
+        for kind in expected["skipped"]?["kinds"]?.arrayValue ?? [] {
+            #expect(skipped.contains { $0.message.contains(kind.stringValue ?? "?") }, "\(kind)")
+        }
+    }
+
     /// The FrameTimeline slices a trace holds, as rows like trace processor's tables.
     static func timelineRows(_ trace: Trace, track: String) -> [(ts: Int64, dur: Int64, pid: Int64, name: String, arguments: [Argument])] {
         var rows: [(ts: Int64, dur: Int64, pid: Int64, name: String, arguments: [Argument])] = []

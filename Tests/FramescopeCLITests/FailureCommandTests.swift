@@ -1,4 +1,5 @@
 import Foundation
+import FramescopeTestSupport
 import Testing
 
 /// Runs `framescope` through the shell, for redirections the pipe-based runner cannot make
@@ -10,21 +11,8 @@ private func shell(_ command: String, environment: [String: String] = [:]) throw
 extension CLI {
     /// Runs `/bin/sh` with `arguments`, `FRAMESCOPE` naming the built binary.
     static func run(_ arguments: [String], environment: [String: String], shell: Bool) throws -> CLIResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.merging(["FRAMESCOPE": executable.path]) { $1 }
-        let error = Pipe()
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLIResult(
-            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+        try ProcessRunner.run(
+            URL(fileURLWithPath: "/bin/sh"), arguments: arguments, environment: environment.merging(["FRAMESCOPE": executable.path]) { $1 })
     }
 }
 

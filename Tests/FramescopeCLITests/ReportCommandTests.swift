@@ -43,13 +43,17 @@ struct ReportCommandTests {
         #expect(malformed.status == 2 && malformed.standardError.contains("option '--process' expects a process id, e.g. 1234, got 'seven'"))
     }
 
-    @Test("The JSON report follows schema framescope.report v2 with exact nanoseconds")
+    @Test("The JSON report follows schema framescope.report v4 with exact nanoseconds and the frame source's counts as values")
     func jsonReport() throws {
         let result = try CLI.run(["report", try writeTrace(), "--format", "json"])
         #expect(result.status == 0)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(report["schema"] as? String == "framescope.report")
-        #expect(report["version"] as? Int == 3)
+        #expect(report["version"] as? Int == 4)
+        let method = try #require(report["method"] as? [String: Any])
+        let detail = try #require(method["frame-boundaries-detail"] as? [String: Any])
+        #expect(detail["kind"] as? String == "estimated")
+        #expect((detail["text"] as? String)?.hasPrefix("each stretch of main-thread work is a frame") == true)
         let frames = try #require(report["frames"] as? [[String: Any]])
         #expect(frames.count == 2)
         #expect(frames[1]["main-ns"] as? Int == 17_333_334)

@@ -1,6 +1,6 @@
-// fuzz-sources: Sources/FrameTrace Sources/FrameJSON Sources/FrameTraceReader Sources/FrameAnalysis
+// fuzz-sources: Sources/FrameTrace Sources/FrameSupport Sources/FrameJSON Sources/FrameTraceReader Sources/FrameAnalysis
 // fuzz-seeds: Tests/FrameAnalysisTests/Fixtures Tests/FrameTraceTests/Fixtures ../shared/traces/third-party
-// fuzz-merge-modules: FrameTrace FrameJSON FrameTraceReader FrameAnalysis
+// fuzz-merge-modules: FrameTrace FrameSupport FrameJSON FrameTraceReader FrameAnalysis
 // libFuzzer target past the reader: read → analyse (several option sets) → render every format
 // → compare → budget check, FrameTrace and FrameAnalysis compiled as one module with this harness.
 //

@@ -1,5 +1,5 @@
-// fuzz-sources: Sources/FrameTrace Sources/FrameJSON Sources/FrameTraceReader
-// fuzz-merge-modules: FrameTrace FrameJSON FrameTraceReader
+// fuzz-sources: Sources/FrameTrace Sources/FrameSupport Sources/FrameJSON Sources/FrameTraceReader
+// fuzz-merge-modules: FrameTrace FrameSupport FrameJSON FrameTraceReader
 // fuzz-seeds: Tests/FrameTraceTests/Fixtures ../shared/traces/third-party
 // libFuzzer target for the Chrome trace reader and the JSONValue parser (modules FrameTraceReader
 // and FrameJSON; their sources compile into one module with this harness, so internal symbols

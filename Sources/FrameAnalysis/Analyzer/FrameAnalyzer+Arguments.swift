@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameSupport
 
 extension FrameAnalyzer {
     /// Every argument key the analysis reads: frame spans' vsync, budget and index, render and

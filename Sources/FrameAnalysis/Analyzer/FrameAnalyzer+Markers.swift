@@ -37,8 +37,9 @@ extension FrameAnalyzer {
                             index: frames.count, vsync: span.start, deadline: span.start.addingSaturating(interval), workStart: span.start,
                             commitEnd: span.end))
                 }
-                let place = thread == main ? "the main thread" : "thread \(trace.threadName(thread) ?? thread.description)"
-                return FoundFrames(source: .frameMarkers, detail: "spans named \"\(name)\" on \(place)", frames: frames)
+                let detail = FrameReport.SourceDetail.markerSpans(
+                    name: name, thread: thread, threadName: trace.threadName(thread) ?? thread.description, isMain: thread == main)
+                return FoundFrames(source: .frameMarkers, detail: detail, frames: frames)
             }
             // Instants: one frame from each mark to the next.
             var marks: [Int64] = []
@@ -61,7 +62,7 @@ extension FrameAnalyzer {
             }
             guard !frames.isEmpty else { continue }
             return FoundFrames(
-                source: .frameMarkers, detail: "instants named \"\(name)\": each frame is shown until the next mark, in whole vsyncs",
+                source: .frameMarkers, detail: .markerInstants(name: name),
                 frames: frames)
         }
         return nil

@@ -1,4 +1,5 @@
 @_spi(FramescopeInternals) public import FrameTrace
+import FrameSupport
 
 /// Choices the analysis cannot always read from the trace.
 public struct AnalysisOptions: Sendable {
@@ -250,20 +251,28 @@ public enum FrameAnalyzer {
             onAllCores: onAllCores)
 
         let selfSums = sums.byThread.finish(groupCount: spans.threads.count)
-        let threads = allThreads.map { thread in
+        // The closures below spell out their types: inferred, the tuple comparisons made this
+        // function take 0.3 s to type-check (`-warn-long-function-bodies`).
+        let threads = allThreads.map { thread -> FrameReport.ThreadFigures in
             let slot = spans.slot(of: thread.key)
             // The category with the most self time; on ties the name first in order, so that the
             // answer does not depend on the order the file named its categories in.
-            let top = slot.flatMap { slot in
-                selfSums[slot].max {
-                    ($0.value, names.names[names.nameOfCategory[Int($1.key)]]) < ($1.value, names.names[names.nameOfCategory[Int($0.key)]])
+            let top = slot.flatMap { slot -> Tally.Entry? in
+                selfSums[slot].max { (a: Tally.Entry, b: Tally.Entry) -> Bool in
+                    let nameA: String = names.names[names.nameOfCategory[Int(a.key)]]
+                    let nameB: String = names.names[names.nameOfCategory[Int(b.key)]]
+                    return (a.value, nameB) < (b.value, nameA)
                 }
             }
             return FrameReport.ThreadFigures(
                 key: thread.key, name: thread.name, isMain: thread.key == main, spanCount: slot.map { spans.spans(inSlot: $0).count } ?? 0,
                 busyNanoseconds: slot.map { spans.busyTime(inSlot: $0) } ?? 0,
                 topCategory: top.map { names.names[names.nameOfCategory[Int($0.key)]] })
-        }.sorted { ($0.isMain ? 0 : 1, -$0.busyNanoseconds, $0.key) < ($1.isMain ? 0 : 1, -$1.busyNanoseconds, $1.key) }
+        }.sorted { (a: FrameReport.ThreadFigures, b: FrameReport.ThreadFigures) -> Bool in
+            let rankA: Int = a.isMain ? 0 : 1
+            let rankB: Int = b.isMain ? 0 : 1
+            return (rankA, -a.busyNanoseconds, a.key) < (rankB, -b.busyNanoseconds, b.key)
+        }
 
         return Measurements(
             main: main, mainRule: mainRule, interval: interval, intervalSource: intervalSource, found: found, names: names, totals: sums.totals,
@@ -354,7 +363,7 @@ public enum FrameAnalyzer {
     /// Frames and where they came from.
     struct FoundFrames {
         var source: FrameReport.FrameSource
-        var detail: String
+        var detail: FrameReport.SourceDetail
         var frames: [FrameReport.Frame]
         /// Work in the pipeline's lanes that a source states apart from its frames' own lanes
         /// (every Chrome reporter's stages), for the hold rule.
@@ -379,12 +388,7 @@ public enum FrameAnalyzer {
             if !frameSpans.isEmpty {
                 let spanCount = frameSpans.count
                 let frames = spanFrames(consume frameSpans, trace: trace, interval: interval)
-                let nested = spanCount - frames.count
-                var detail = "\(frames.count) spans in category \"\(FrameContract.frameCategory)\" on the main thread"
-                if nested > 0 {
-                    detail += "; \(nested) more inside them are no frames of their own (their time is the frame's own, \(unattributedCategory))"
-                }
-                return FoundFrames(source: .frameSpans, detail: detail, frames: frames)
+                return FoundFrames(source: .frameSpans, detail: .frameSpans(frames: frames.count, nested: spanCount - frames.count), frames: frames)
             }
         }
         if let chrome, let found = chrome.frames(interval: interval) { return found }
@@ -398,8 +402,7 @@ public enum FrameAnalyzer {
         }
         return FoundFrames(
             source: .estimated,
-            detail: "each stretch of main-thread work is a frame, late only by what it ran past P; record frames with "
-                + "Recorder.withFrame or name them with --frame-marker",
+            detail: .estimated,
             frames: estimatedFrames(busy: SpanIndex.busyIntervals(of: mainSpans), interval: interval))
     }
 

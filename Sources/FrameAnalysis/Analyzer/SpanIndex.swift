@@ -1,4 +1,5 @@
 @_spi(FramescopeInternals) import FrameTrace
+import FrameSupport
 
 /// A half-open time range in nanoseconds.
 struct TimeRange: Hashable {

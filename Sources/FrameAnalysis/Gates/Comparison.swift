@@ -111,7 +111,8 @@ public struct Comparison: Sendable, Hashable {
         }
         // Overrun is the time from vsync to commit minus the frame's budget P; a frame 10% slower
         // takes 10% longer from vsync to commit, so its overrun change is measured against that.
-        let budget = SortedSample(baseFrames.map { $0.deadline.subtractingSaturating($0.vsync) }).median.map { Double($0) / 1e6 } ?? 0
+        let budgetNanoseconds: Int64? = SortedSample(baseFrames.map { $0.deadline.subtractingSaturating($0.vsync) }).median
+        let budget: Double = budgetNanoseconds.map { Double($0) / 1e6 } ?? 0
         var metrics = [
             compare("main-thread-ms", "main-thread cost per frame") { $0.mainThreadNanoseconds },
             compare("overrun-ms", "overrun per frame", offset: budget) { $0.overrun },

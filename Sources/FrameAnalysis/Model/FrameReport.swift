@@ -6,7 +6,7 @@ public import FrameTrace
 /// Made by ``FrameAnalyzer/analyze(_:options:)``; rendered as text, Markdown or JSON.
 public struct FrameReport: Sendable {
     /// The version of the JSON schema this report renders to.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     /// How the frame interval, main thread and frame boundaries were chosen.
     public var method: Method
@@ -49,8 +49,9 @@ public struct FrameReport: Sendable {
         public var clock: TraceClock?
         /// Where the frames came from.
         public var frameSource: FrameSource
-        /// The rule within that source, for a reader of the report: which events, which process.
-        public var frameSourceDetail: String
+        /// The rule within that source and its counts: which events, which process, what was
+        /// left out.
+        public var frameSourceDetail: SourceDetail
         /// Chrome renderers other than the analysed one that recorded frames (out-of-process
         /// iframes, other tabs), busiest first: `--process PID` reports any of them.
         public var otherRenderers: [RendererFrames] = []
@@ -58,7 +59,7 @@ public struct FrameReport: Sendable {
         /// Creates a method description.
         public init(
             frameIntervalNanoseconds: Int64, frameIntervalSource: FrameIntervalSource, mainThread: ThreadKey?, mainThreadName: String?,
-            mainThreadRule: MainThreadRule, frameSource: FrameSource, frameSourceDetail: String = "", clock: TraceClock? = nil
+            mainThreadRule: MainThreadRule, frameSource: FrameSource, frameSourceDetail: SourceDetail = .unspecified, clock: TraceClock? = nil
         ) {
             self.clock = clock
             self.frameIntervalNanoseconds = frameIntervalNanoseconds
@@ -411,7 +412,8 @@ public struct FrameReport: Sendable {
         /// - Parameter interval: The frame interval `P`, in nanoseconds.
         public func backgroundPerInterval(_ interval: Int64) -> Int64? {
             guard measuredNanoseconds > 0, interval > 0 else { return nil }
-            return Int64((Double(backgroundInFramesNanoseconds) * Double(interval) / Double(measuredNanoseconds)).rounded())
+            let perNanosecond: Double = Double(backgroundInFramesNanoseconds) / Double(measuredNanoseconds)
+            return Int64((perNanosecond * Double(interval)).rounded())
         }
     }
 

@@ -16,10 +16,23 @@ public enum HitchBand: String, Sendable, Hashable, CaseIterable {
     /// 10 ms/s and over.
     case critical
 
-    /// The band of a hitch time ratio in ms/s: under 5 good, 5–10 warning, 10 and over critical.
+    /// Where ``warning`` begins, in ms/s: a ratio under it is ``good``.
+    public static let warningFrom: Double = 5
+    /// Where ``critical`` begins, in ms/s.
+    public static let criticalFrom: Double = 10
+
+    /// The band of a hitch time ratio in ms/s: under ``warningFrom`` (5) good, up to
+    /// ``criticalFrom`` (10) warning, from there on critical.
     /// - Parameter hitchTimeRatio: Hitch milliseconds per measured second.
     public init(hitchTimeRatio: Double) {
-        self = hitchTimeRatio < 5 ? .good : hitchTimeRatio < 10 ? .warning : .critical
+        self = hitchTimeRatio < Self.warningFrom ? .good : hitchTimeRatio < Self.criticalFrom ? .warning : .critical
+    }
+
+    /// The bands' bounds as the text report prints them, from the constants the bands apply:
+    /// `good < 5, warning 5-10, critical >= 10`.
+    public static var legend: String {
+        let warning = ReportFormat.trimmed(warningFrom), critical = ReportFormat.trimmed(criticalFrom)
+        return "good < \(warning), warning \(warning)-\(critical), critical >= \(critical)"
     }
 
     /// The stable identifier JSON and HTML use: `good`, `warning`, `critical`.

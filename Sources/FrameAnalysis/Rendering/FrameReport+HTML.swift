@@ -25,7 +25,7 @@ extension FrameReport {
         typealias H = HTMLPage
         var html = "<section class=\"run\" id=\"\(UntrustedText.html(id))\">\n<h2>\(UntrustedText.html(heading))</h2>\n"
         html += "<p class=\"source\"><strong>Frames from: \(UntrustedText.html(method.frameSource.phrase))</strong>"
-        if !method.frameSourceDetail.isEmpty { html += " — \(UntrustedText.html(method.frameSourceDetail))" }
+        if method.frameSourceDetail != .unspecified { html += " — \(UntrustedText.html(method.frameSourceDetail.description))" }
         html += "<br>Frame interval P = \(UntrustedText.html(ReportFormat.milliseconds(method.frameIntervalNanoseconds))) "
         html += "(\(UntrustedText.html(method.frameIntervalSource.description))); main thread: \(UntrustedText.html(mainThreadDescription)).</p>\n"
         let s = summary
@@ -178,7 +178,9 @@ package enum HTMLPage {
     package static func table(_ table: ReportTable) -> String {
         var html = "<div class=\"table\"><table>\n<caption>\(UntrustedText.html(table.title))</caption>\n<thead><tr>"
         for column in table.columns {
-            let name = UntrustedText.html(column.name).replacingAll("\n", with: "<br>")
+            // A heading of two lines (`late\nframes`) keeps its break: each line is escaped alone.
+            let name = column.name.split(separator: "\n", omittingEmptySubsequences: false).map { UntrustedText.html(String($0)) }
+                .joined(separator: "<br>")
             html += column.alignment == .right ? "<th class=\"num\">\(name)</th>" : "<th>\(name)</th>"
         }
         html += "</tr></thead>\n<tbody>\n"
@@ -241,6 +243,7 @@ package enum HTMLPage {
     /// Colours of late work by hitch cause.
     static let causeColors: [(HitchCause, String)] = [
         (.commit, "#d70015"), (.render, "#af52de"), (.compositor, "#ff9500"), (.raster, "#a2845e"), (.gpu, "#0071e3"),
+        (.displayHAL, "#30b0c7"), (.bufferStuffing, "#a2a2a7"), (.predictionError, "#ff2d92"), (.unknown, "#48484a"),
     ]
     /// Colours of the timed lanes.
     static let laneColors: [(Lane, String)] = [

@@ -19,7 +19,7 @@ extension FrameReport {
             ["main thread", mainThreadDescription],
             ["frames from", method.frameSource.phrase],
         ]
-        if !method.frameSourceDetail.isEmpty { how.rows.append(["", method.frameSourceDetail]) }
+        if method.frameSourceDetail != .unspecified { how.rows.append(["", method.frameSourceDetail.description]) }
         for (position, renderer) in method.otherRenderers.enumerated() {
             how.rows.append([
                 position == 0 ? "other renderers" : "",
@@ -39,10 +39,10 @@ extension FrameReport {
         overview.rows = [
             ["frames", "\(s.frameCount)", method.frameSource == .estimated ? "estimated: one per stretch of main-thread work" : ""],
             ["slow frames (> \(F.milliseconds(interval)))", "\(s.slowFrames)", F.percent(Double(s.slowFrames) / Double(frameCount)) + " of frames"],
-            ["frozen frames (> 700 ms)", "\(s.frozenFrames)", F.percent(Double(s.frozenFrames) / Double(frameCount)) + " of frames"],
+            ["frozen frames (> \(F.trimmed(Double(FrameAnalyzer.frozenThreshold) / 1e6)) ms)", "\(s.frozenFrames)", F.percent(Double(s.frozenFrames) / Double(frameCount)) + " of frames"],
             ["late frames", "\(s.lateFrames)", "\(s.missedVsyncs) missed vsyncs"],
             ["hitch time", F.milliseconds(s.hitchNanoseconds), "over " + F.fixed(Double(s.measuredNanoseconds) / 1e9, decimals: 3) + " s measured"],
-            ["hitch time ratio", F.fixed(s.hitchTimeRatio, decimals: 2) + " ms/s", (s.hitchBand?.phrase ?? HitchBand.noFramesPhrase) + " (good < 5, warning 5-10, critical >= 10)"],
+            ["hitch time ratio", F.fixed(s.hitchTimeRatio, decimals: 2) + " ms/s", (s.hitchBand?.phrase ?? HitchBand.noFramesPhrase) + " (\(HitchBand.legend))"],
             ["frame delay", F.fixed(s.frameDelaySeconds, decimals: 3) + " s", "sum of (actual - expected) over late frames"],
         ]
         if method.frameSource == .chromeFrames {

@@ -373,6 +373,15 @@ package enum ReportFormat {
         return sign + String(whole) + (decimals > 0 ? "." + fraction : "")
     }
 
+    /// A threshold as prose prints it: up to two decimals, without trailing zeros (`5`, `700`,
+    /// `16.67`).
+    package static func trimmed(_ value: Double) -> String {
+        var text = fixed(value, decimals: 2)
+        while text.contains("."), text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
     /// Nanoseconds as milliseconds with two decimals and the unit: `4.12 ms`.
     package static func milliseconds(_ nanoseconds: Int64) -> String {
         fixed(Double(nanoseconds) / 1e6, decimals: 2) + " ms"

@@ -93,89 +93,186 @@ package enum RunComparisonTable {
     }
 }
 
+/// The demo's measured verdict on one scenario, as values: which figure separates its
+/// strategies the most, which strategies win on it and by how much; ``description`` is the
+/// sentence the demo prints.
+public struct RunVerdict: Sendable, Hashable, CustomStringConvertible {
+    /// A figure a verdict compares strategies on.
+    public enum Figure: String, Sendable, Hashable, CaseIterable {
+        /// The p95 of main-thread cost per frame, in milliseconds.
+        case mainP95 = "main-p95"
+        /// The p95 of render-lane cost per frame, in milliseconds.
+        case renderP95 = "render-p95"
+        /// The hitch time ratio, in ms/s.
+        case hitchTimeRatio = "hitch-time-ratio"
+        /// The p95 of input latency, in milliseconds.
+        case inputP95 = "input-p95"
+        /// Inputs the app ignored.
+        case ignoredInputs = "ignored-inputs"
+
+        /// What the figure is about, in the sentence: `the main lane`, `hitches`, `input`.
+        public var lane: String {
+            switch self {
+            case .mainP95: "the main lane"
+            case .renderP95: "the render lane"
+            case .hitchTimeRatio: "hitches"
+            case .inputP95, .ignoredInputs: TraceCategory.input.name
+            }
+        }
+
+        /// The figure's label in the sentence: `main p95`, `hitch time ratio`, ...
+        public var label: String {
+            switch self {
+            case .mainP95: "main p95"
+            case .renderP95: "render p95"
+            case .hitchTimeRatio: "hitch time ratio"
+            case .inputP95: "input p95"
+            case .ignoredInputs: "ignored inputs"
+            }
+        }
+
+        /// The smallest difference that counts: 0.1 ms, 1 ms/s or 1 input.
+        public var floor: Double {
+            switch self {
+            case .mainP95, .renderP95, .inputP95: 0.1
+            case .hitchTimeRatio, .ignoredInputs: 1
+            }
+        }
+
+        /// Whether the figure counts events (inputs) rather than time; a time figure's gaps are
+        /// measured in frame intervals.
+        var isCount: Bool { self == .ignoredInputs }
+
+        /// A value of the figure as the sentence prints it: `2.00 ms`, `65.9 ms/s`, `9`.
+        public func format(_ value: Double) -> String {
+            switch self {
+            case .mainP95, .renderP95, .inputP95: ReportFormat.fixed(value, decimals: 2) + " ms"
+            case .hitchTimeRatio: ReportFormat.fixed(value, decimals: 1) + " ms/s"
+            case .ignoredInputs: "\(Int(value))"
+            }
+        }
+
+        /// The figure in a run's report, or `nil` when the run has none (no frames, no input).
+        func value(in report: FrameReport) -> Double? {
+            switch self {
+            case .mainP95: report.summary.mainThreadCost.map { Double($0.p95) / 1e6 }
+            case .renderP95: report.lanes.first { $0.lane == .render }?.cost.map { Double($0.p95) / 1e6 }
+            case .hitchTimeRatio: report.summary.frameCount > 0 ? report.summary.hitchTimeRatio : nil
+            case .inputP95: report.input?.latency.map { Double($0.p95) / 1e6 }
+            case .ignoredInputs: report.input.map { Double($0.ignored) }
+            }
+        }
+    }
+
+    /// How strategies compare on one figure: the winners (within half the figure's floor of
+    /// the best), the best value, and the worst strategy and its value.
+    public struct Separation: Sendable, Hashable {
+        /// The figure.
+        public var figure: Figure
+        /// The strategies within half the figure's floor of the best, in run order.
+        public var winners: [String]
+        /// The best (lowest) value.
+        public var best: Double
+        /// The strategy with the worst (highest) value.
+        public var loser: String
+        /// The worst value.
+        public var worst: Double
+
+        /// How many times less the best is than the worst (the best taken as at least the
+        /// floor), or `nil` when the best is under the floor and a ratio would be noise.
+        public var ratio: Double? { best >= figure.floor ? worst / max(best, figure.floor) : nil }
+    }
+
+    /// What the verdict found.
+    public enum Outcome: Sendable, Hashable {
+        /// The scenario ran one strategy: nothing to compare.
+        case oneStrategy
+        /// No figure separates the strategies by its floor or more.
+        case noDifference
+        /// `separation` separates the strategies the most; `tieBreak`, when several win, is the
+        /// next figure that separates the winners by a quarter of a frame or more.
+        case separated(Separation, tieBreak: Separation?)
+    }
+
+    /// The scenario.
+    public var scenario: String
+    /// What the verdict found.
+    public var outcome: Outcome
+
+    /// The sentence the demo prints.
+    public var description: String {
+        func list(_ names: [String]) -> String {
+            names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        }
+        switch outcome {
+        case .oneStrategy:
+            return "\(scenario): one strategy, nothing to compare."
+        case .noDifference:
+            return "\(scenario): no strategy stands out by 0.1 ms or more in any lane."
+        case .separated(let best, let tieBreak):
+            let figure = best.figure
+            var sentence = "\(scenario): \(list(best.winners)) \(best.winners.count == 1 ? "wins" : "win") in \(figure.lane): "
+                + "\(figure.label) \(figure.format(best.best)) against \(figure.format(best.worst)) for \(best.loser)"
+                + (best.ratio.map { " (\(ReportFormat.fixed($0, decimals: 1))× less)" } ?? "")
+            if let next = tieBreak {
+                sentence += "; among those, \(list(next.winners)) in \(next.figure.lane): \(next.figure.label) "
+                    + "\(next.figure.format(next.best)) against \(next.figure.format(next.worst)) for \(next.loser)"
+            }
+            return sentence + "."
+        }
+    }
+}
+
 extension RunComparisonTable {
     /// One measured verdict per scenario: which strategy wins, in which lane, by how much.
     ///
     /// For each scenario the figure that separates its strategies the most is chosen among the
     /// p95 of main-thread cost, the p95 of render-lane cost, the hitch time ratio, the p95 of
-    /// input latency and the inputs ignored: the one with the largest ratio of worst to best,
-    /// counted only when the two differ by at least 0.1 ms (1 ms/s, 1 input). The sentence names
-    /// the best strategy, its figure, the worst strategy's, and the ratio; a scenario whose
-    /// strategies do not differ by that much says so.
+    /// input latency and the inputs ignored (``RunVerdict/Figure``): the one with the largest
+    /// gap between best and worst, counted only when the two differ by at least the figure's
+    /// floor (0.1 ms, 1 ms/s, 1 input). A scenario whose strategies do not differ by that much
+    /// says so.
     /// - Parameter runs: A label per run with its report, as for ``make(title:runs:wide:)``.
-    /// - Returns: One sentence per scenario, in the order the scenarios first appear.
-    public static func verdicts(runs: [(scenario: String, strategy: String, report: FrameReport)]) -> [String] {
-        /// A figure, and how much of it one frame's worth is: a millisecond figure in units of
-        /// the frame interval P, hitch time ratio (ms/s) in P per second (frames lost per second),
-        /// ignored inputs one each.
-        struct Figure {
-            enum Unit { case frameInterval, count }
-            var lane: String
-            var label: String
-            var floor: Double
-            var unit: Unit
-            var format: (Double) -> String
-            var value: (FrameReport) -> Double?
-        }
-        let ms = { (value: Double) in ReportFormat.fixed(value, decimals: 2) + " ms" }
-        let figures = [
-            Figure(lane: "the main lane", label: "main p95", floor: 0.1, unit: .frameInterval, format: ms) {
-                $0.summary.mainThreadCost.map { Double($0.p95) / 1e6 }
-            },
-            Figure(lane: "the render lane", label: "render p95", floor: 0.1, unit: .frameInterval, format: ms) {
-                $0.lanes.first { $0.lane == .render }?.cost.map { Double($0.p95) / 1e6 }
-            },
-            Figure(lane: "hitches", label: "hitch time ratio", floor: 1, unit: .frameInterval, format: { ReportFormat.fixed($0, decimals: 1) + " ms/s" }) {
-                $0.summary.frameCount > 0 ? $0.summary.hitchTimeRatio : nil
-            },
-            Figure(lane: TraceCategory.input.name, label: "input p95", floor: 0.1, unit: .frameInterval, format: ms) { $0.input?.latency.map { Double($0.p95) / 1e6 } },
-            Figure(lane: TraceCategory.input.name, label: "ignored inputs", floor: 1, unit: .count, format: { "\(Int($0))" }) { $0.input.map { Double($0.ignored) } },
-        ]
+    /// - Returns: One verdict per scenario, in the order the scenarios first appear.
+    public static func verdicts(runs: [(scenario: String, strategy: String, report: FrameReport)]) -> [RunVerdict] {
         var order: [String] = []
         for run in runs where !order.contains(run.scenario) { order.append(run.scenario) }
         typealias Run = (scenario: String, strategy: String, report: FrameReport)
-        /// The figure that separates `candidates` the most: (figure, the best runs, the best value,
-        /// the worst run and value). "Most" is the largest gap between best and worst in frames'
-        /// worth (see ``Figure``), not the largest ratio: a ratio of two figures near zero is
-        /// noise (a main thread that works 0.07 ms a frame and once waited 4 ms for a core),
-        /// while a gap measured against the frame budget is what a user would feel.
-        func separating(_ candidates: [Run]) -> (figure: Figure, winners: [String], low: Double, loser: String, high: Double)? {
-            var best: (figure: Figure, winners: [String], low: Double, loser: String, high: Double, gap: Double)?
+        /// The figure that separates `candidates` the most. "Most" is the largest gap between
+        /// best and worst in frames' worth (a time figure in units of the frame interval P, a
+        /// count one each), not the largest ratio: a ratio of two figures near zero is noise (a
+        /// main thread that works 0.07 ms a frame and once waited 4 ms for a core), while a gap
+        /// measured against the frame budget is what a user would feel.
+        func separating(_ candidates: [Run]) -> RunVerdict.Separation? {
+            var best: (separation: RunVerdict.Separation, gap: Double)?
             let interval = candidates.map { Double($0.report.method.frameIntervalNanoseconds) / 1e6 }.max() ?? 0
-            for figure in figures {
-                let values = candidates.compactMap { run in figure.value(run.report).map { (run.strategy, $0) } }
+            for figure in RunVerdict.Figure.allCases {
+                let values = candidates.compactMap { run in figure.value(in: run.report).map { (run.strategy, $0) } }
                 guard values.count == candidates.count, let low = values.min(by: { $0.1 < $1.1 }), let high = values.max(by: { $0.1 < $1.1 }),
                       high.1 - low.1 >= figure.floor
                 else { continue }
-                let gap = figure.unit == .count || interval <= 0 ? high.1 - low.1 : (high.1 - low.1) / interval
+                let gap = figure.isCount || interval <= 0 ? high.1 - low.1 : (high.1 - low.1) / interval
                 let winners = values.filter { $0.1 - low.1 < figure.floor / 2 }.map(\.0)
-                if best.map({ gap > $0.gap }) ?? true { best = (figure, winners, low.1, high.0, high.1, gap) }
+                if best.map({ gap > $0.gap }) ?? true {
+                    best = (RunVerdict.Separation(figure: figure, winners: winners, best: low.1, loser: high.0, worst: high.1), gap)
+                }
             }
-            return best.map { ($0.figure, $0.winners, $0.low, $0.loser, $0.high) }
-        }
-        func tieBreakGap(_ candidates: [Run]) -> Double {
-            0.25 * (candidates.map { Double($0.report.method.frameIntervalNanoseconds) / 1e6 }.max() ?? 0)
-        }
-        func list(_ names: [String]) -> String {
-            names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+            return best?.separation
         }
         return order.map { scenario in
             let candidates = runs.filter { $0.scenario == scenario }
-            guard candidates.count > 1 else { return "\(scenario): one strategy, nothing to compare." }
-            guard let best = separating(candidates) else { return "\(scenario): no strategy stands out by 0.1 ms or more in any lane." }
-            let ratio = best.high / max(best.low, best.figure.floor)
-            var sentence = "\(scenario): \(list(best.winners)) \(best.winners.count == 1 ? "wins" : "win") in \(best.figure.lane): "
-                + "\(best.figure.label) \(best.figure.format(best.low)) against \(best.figure.format(best.high)) for \(best.loser)"
-                + (best.low >= best.figure.floor ? " (\(ReportFormat.fixed(ratio, decimals: 1))× less)" : "")
+            guard candidates.count > 1 else { return RunVerdict(scenario: scenario, outcome: .oneStrategy) }
+            guard let best = separating(candidates) else { return RunVerdict(scenario: scenario, outcome: .noDifference) }
             // Several strategies tie: the next figure that separates them, when it does so by a
             // quarter of a frame or more (less, between strategies that tie, is a few slow
             // wake-ups of a main thread sharing the cores with the workers).
+            let quarterFrame = 0.25 * (candidates.map { Double($0.report.method.frameIntervalNanoseconds) / 1e6 }.max() ?? 0)
+            var tieBreak: RunVerdict.Separation?
             if best.winners.count > 1, let next = separating(candidates.filter { best.winners.contains($0.strategy) }),
-               next.figure.unit == .count || next.high - next.low >= tieBreakGap(candidates) {
-                sentence += "; among those, \(list(next.winners)) in \(next.figure.lane): \(next.figure.label) "
-                    + "\(next.figure.format(next.low)) against \(next.figure.format(next.high)) for \(next.loser)"
+               next.figure.isCount || next.worst - next.best >= quarterFrame {
+                tieBreak = next
             }
-            return sentence + "."
+            return RunVerdict(scenario: scenario, outcome: .separated(best, tieBreak: tieBreak))
         }
     }
 }

@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameSupport
 
 /// A bootstrap confidence interval for the difference of a statistic between two runs,
 /// `statistic(head) − statistic(base)`.

@@ -1,4 +1,5 @@
 import FrameTrace
+import FrameSupport
 
 /// The Hodges–Lehmann estimate of how far the head sample is shifted from the base sample: the
 /// median of all pairwise differences `head[j] − base[i]`.

@@ -1,3 +1,4 @@
+import FrameSupport
 /// A restaurant-detail screen's data: a header, menu categories of dishes, and reviews.
 ///
 /// The model behind the list workloads of technique 5. It is generated from a seed, and

@@ -239,7 +239,7 @@ package final class WorkMeter: @unchecked Sendable {
     package static func fit(_ samples: [Sample]) -> [Fit] {
         var byKind: [WorkKind: [Sample]] = [:]
         for sample in samples { byKind[sample.kind, default: []].append(sample) }
-        return byKind.keys.sorted().map { kind in
+        return byKind.keys.sorted().map { kind -> Fit in
             let group = byKind[kind]!
             let n = Double(group.count)
             let xs = group.map { Double($0.units) }
@@ -260,8 +260,8 @@ package final class WorkMeter: @unchecked Sendable {
                 rate = CostModel.Rate(perCall: meanY - slope * meanX, perUnit: slope)
                 if rate.perUnit < 0 { rate = CostModel.Rate(perCall: meanY, perUnit: 0) }
                 if rate.perCall < 0 {
-                    let sumXX = xs.reduce(0) { $0 + $1 * $1 }
-                    let sumXY = zip(xs, ys).reduce(0) { $0 + $1.0 * $1.1 }
+                    let sumXX: Double = xs.reduce(0.0) { $0 + $1 * $1 }
+                    let sumXY: Double = zip(xs, ys).reduce(0.0) { $0 + $1.0 * $1.1 }
                     rate = CostModel.Rate(perCall: 0, perUnit: sumXX > 0 ? sumXY / sumXX : 0)
                 }
             } else {

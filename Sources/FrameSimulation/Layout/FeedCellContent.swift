@@ -1,3 +1,4 @@
+import FrameSupport
 /// What one feed cell shows: author, time, text, images and action counts.
 ///
 /// The content decides which elements exist (only as many image elements as images) and the

@@ -8,7 +8,7 @@ import FrameTrace
 /// ```swift
 /// let demo = try Demo.run(settings: RunSettings(), directory: "framescope-demo")
 /// print(demo.table(wide: false).text(maxWidth: 100))
-/// demo.verdicts   // ["feed-scroll: constraints-main, ... win in hitches: ...", ...]
+/// demo.verdicts[0].description   // "feed-scroll: constraints-main, ... win in hitches: ..."
 /// ```
 public struct Demo: Sendable {
     /// The settings every run used.
@@ -56,7 +56,7 @@ public struct Demo: Sendable {
     public func table(wide: Bool) -> ReportTable { RunComparisonTable.make(title: title, runs: comparedRuns, wide: wide) }
 
     /// One verdict per scenario: which strategy wins, in which lane, by how much, as measured.
-    public var verdicts: [String] { RunComparisonTable.verdicts(runs: comparedRuns) }
+    public var verdicts: [RunVerdict] { RunComparisonTable.verdicts(runs: comparedRuns) }
 
     /// The page: the verdicts, the compact table, then every run's frame timeline, lanes and
     /// tables, one section per run.
@@ -66,7 +66,7 @@ public struct Demo: Sendable {
         let compact = RunComparisonTable.make(title: "Every run", runs: comparedRuns, wide: false)
         var preamble = note.map { "<p><strong>\(UntrustedText.html($0))</strong></p>\n" } ?? ""
         preamble += "<section class=\"verdicts\"><h2>Verdicts, as measured</h2>\n<ul>\n"
-        for verdict in verdicts { preamble += "<li>\(UntrustedText.html(verdict))</li>\n" }
+        for verdict in verdicts { preamble += "<li>\(UntrustedText.html(verdict.description))</li>\n" }
         preamble += "</ul>\n</section>\n" + HTMLPage.table(compact)
         let sections = runs.enumerated().map { index, run in
             run.report.htmlSection(heading: "\(run.scenario) --strategy \(run.strategy)", id: "run-\(index + 1)")

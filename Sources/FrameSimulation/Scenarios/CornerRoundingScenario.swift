@@ -1,6 +1,7 @@
 import FrameScope
 import FrameTrace
 import Synchronization
+import FrameSupport
 
 /// Technique 3: a photo grid of rounded thumbnails scrolled at a steady fling, the corners
 /// rounded four ways.

@@ -1,5 +1,6 @@
 import FrameScope
 import FrameTrace
+import FrameSupport
 
 /// Technique 5: a restaurant-detail list receiving state updates while it scrolls, updated either
 /// by reloading everything on the main thread or by diffing identifier snapshots off it.

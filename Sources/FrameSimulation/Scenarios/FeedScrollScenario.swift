@@ -1,6 +1,7 @@
 import FrameScope
 import FrameTrace
 import Synchronization
+import FrameSupport
 
 /// Techniques 1 and 2: a feed of rich cells (about 15 subviews each) scrolled at a brisk, steady
 /// fling, laid out three ways.

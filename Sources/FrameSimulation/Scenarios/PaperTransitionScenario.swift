@@ -1,5 +1,6 @@
 import FrameScope
 import FrameTrace
+import FrameSupport
 
 /// Technique 4: a Facebook Paper–style zoom between a row of small cards and full-screen cards,
 /// driven by a scripted stream of pan gestures, finished two ways.

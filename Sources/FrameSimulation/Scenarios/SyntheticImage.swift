@@ -1,5 +1,6 @@
 import Foundation
 import FrameTrace
+import FrameSupport
 
 /// Seeded, procedurally drawn opaque images that stand in for downloaded avatars and photos.
 ///

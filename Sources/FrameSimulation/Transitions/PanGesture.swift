@@ -1,4 +1,4 @@
-package import FrameTrace
+package import FrameSupport
 
 /// One scripted pan: a finger touches down, drags vertically at a steady speed, and lifts.
 ///

@@ -206,9 +206,9 @@ enum AndroidFrameTimeline {
             }
         }
         let layer = actualSurface.first?.slice.arguments[AndroidFrameTimeline.layerKey]?.stringValue
-        var detail = "\(frames.count) actual surface frames of process \(processID)"
-        if let layer { detail += " (layer \(UntrustedText.shortened(layer)))" }
-        detail += "; lanes from \(mainSliceName) (\(mainSlices.count)) and DrawFrames (\(renderSlices.count)) of the same token"
+        let detail = FrameReport.SourceDetail.androidFrameTimeline(
+            frames: frames.count, processID: processID, layer: layer, mainSliceName: mainSliceName, mainSlices: mainSlices.count,
+            renderSlices: renderSlices.count)
         var found = FrameAnalyzer.FoundFrames(source: .frameTimeline, detail: detail, frames: frames)
         found.fallbackHolds = fallback
         return found

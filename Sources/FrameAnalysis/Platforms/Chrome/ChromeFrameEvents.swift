@@ -267,17 +267,11 @@ struct ChromeFrameEvents {
             }
             return frame
         }
-        var detail: String
-        if usesReporters {
-            detail = "PipelineReporter states; \(reporterSkipped.noUpdate) no-update-desired, \(reporterSkipped.forked) forked or repeated reporters"
-                + (reporterSkipped.unknown > 0 ? ", \(reporterSkipped.unknown) without a known state" : "") + " not counted as frames"
-            if reporterSkipped.notSmooth > 0 {
-                let count = reporterSkipped.notSmooth
-                detail += "; \(count) partially presented \(count == 1 ? "frame that does" : "frames that do") not affect smoothness, counted as presented"
-            }
-        } else {
-            detail = "BeginFrame/DrawFrame/DroppedFrame; \(legacyIdle) idle BeginFrames (nothing drawn) not counted as frames"
-        }
+        let detail: FrameReport.SourceDetail = usesReporters
+            ? .chromeReporters(
+                noUpdateDesired: reporterSkipped.noUpdate, forkedOrRepeated: reporterSkipped.forked, unknownState: reporterSkipped.unknown,
+                partiallyPresented: reporterSkipped.notSmooth)
+            : .chromeBeginFrames(idleBeginFrames: legacyIdle)
         var found = FrameAnalyzer.FoundFrames(source: .chromeFrames, detail: detail, frames: frames)
         found.needs = needs
         found.fallbackHolds = fallback

@@ -1,0 +1,77 @@
+import Foundation
+
+/// What a child process printed and how it ended.
+public struct ProcessResult: Sendable {
+    /// The exit status (or the signal, for a child killed by one).
+    public var status: Int32
+    /// Everything written to standard output.
+    public var standardOutput: String
+    /// Everything written to standard error.
+    public var standardError: String
+
+    /// A result, as a test that runs a program another way makes one.
+    public init(status: Int32, standardOutput: String, standardError: String) {
+        self.status = status
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
+}
+
+/// Runs programs for tests: the built `framescope`, the independent validator. One runner for
+/// every test target, so each drains both pipes the same way.
+public enum ProcessRunner {
+    /// Runs `program` with `arguments`, feeding `input` to its standard input, and waits for it.
+    ///
+    /// Both pipes are drained at once, standard error on a thread of its own, before waiting: a
+    /// child that fills either pipe while the other is read would otherwise block forever.
+    public static func run(
+        _ program: URL, arguments: [String], input: Data? = nil, environment: [String: String] = [:]
+    ) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), error = Pipe(), stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try stdin.fileHandleForWriting.close()
+        let errorReader = PipeReader(error.fileHandleForReading)
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errorReader.finish()
+        process.waitUntilExit()
+        return ProcessResult(
+            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// The first `name` on `PATH` that is executable, or `nil`.
+    public static func onPath(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+private final class PipeReader: @unchecked Sendable {
+    // @unchecked: `data` is written once by the reading thread before `done` is signalled, and
+    // read only after waiting on `done`.
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    /// What the pipe held, once it is closed.
+    func finish() -> Data {
+        done.wait()
+        return data
+    }
+}
