@@ -19,7 +19,9 @@
 # Exit status: 0 when the tool reports no break or every break is listed; 1 when a break is not
 # listed (each printed on one line); 2 when nothing was checked: no baseline line, a baseline that
 # is not a commit in the history of HEAD (a shallow clone has too little history), or a tool that
-# failed or printed what this script cannot read. An entry that names no reported break is a
+# failed or printed what this script cannot read. A break in a declaration the baseline's API dump
+# marks internal (a `package` declaration, which the digester records but no user can name) is
+# printed as such and needs no entry. An entry that names no reported break is a
 # warning: it hides nothing, since entries match a break's whole text.
 #
 # Text from Changes.md and from the tool is printed with control characters escaped and behind a
@@ -151,7 +153,39 @@ def tool_tail(err_path, out_path, count=30):
         print(f"  tool | {shown(line)}", file=sys.stderr)
 
 
-def compare(status, out_path, err_path, entries_path, changes_path, modules):
+def package_only(baseline_dir, module):
+    """Qualified names (`Array.adviseHugePages()`, `SeededGenerator`) of the declarations the
+    baseline's API dump marks internal: `package` declarations, which the digester records beside
+    the public API but which no code outside this package can name. Removing or changing one
+    breaks nothing for a user, so such a break is reported but not held against Changes.md. A
+    dump that is missing or unreadable exempts nothing."""
+    names = set()
+    try:
+        with open(f"{baseline_dir}/{module}.json", encoding="utf-8") as handle:
+            root = json.load(handle)["ABIRoot"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return names
+
+    def walk(node, prefix, inside):
+        for child in node.get("children", []) if isinstance(node, dict) else []:
+            if not isinstance(child, dict) or child.get("kind") in ("TypeNominal", "TypeFunc", "TypeNameAlias"):
+                continue
+            name = f"{prefix}{child.get('printedName', '')}"
+            internal = inside or child.get("isInternal") is True
+            if internal:
+                names.add(name)
+            walk(child, name + ".", internal)
+
+    walk(root, "", False)
+    return names
+
+
+def is_package_only(text, names):
+    match = re.match(r"^(?:[a-z]+ )+(.+?) has ", normalized(text))
+    return bool(match) and match.group(1) in names
+
+
+def compare(status, out_path, err_path, entries_path, changes_path, baseline_dir, modules):
     status = int(status)
     with open(entries_path, encoding="utf-8") as handle:
         entries = json.load(handle)
@@ -208,6 +242,10 @@ def compare(status, out_path, err_path, entries_path, changes_path, modules):
 
     listed = {entry["text"] for entry in entries}
     reported = {normalized(text) for _, text in breaks}
+    internal = {module: package_only(baseline_dir, module) for module in results}
+    package_breaks = [(module, text) for module, text in breaks
+                      if normalized(text) not in listed and is_package_only(text, internal[module])]
+    breaks = [item for item in breaks if item not in package_breaks]
     for module in sorted(results):
         count = results[module][0]
         print(f"  {shown(module)}: " + ("no breaking change" if count == 0 else f"{count} breaking change(s)"))
@@ -216,6 +254,8 @@ def compare(status, out_path, err_path, entries_path, changes_path, modules):
             print(f"warning: {shown(changes_path)}:{entry['line']} names a break the tool does not report "
                   f"(the API came back, or the text differs); remove it: {shown(entry['text'])}")
     unlisted = [(module, text) for module, text in breaks if normalized(text) not in listed]
+    for module, text in package_breaks:
+        print(f"package declaration, not API, in {shown(module)}: {shown(text)}")
     for module, text in breaks:
         if normalized(text) in listed:
             print(f"listed API break in {shown(module)}: {shown(text)}")
@@ -226,7 +266,8 @@ def compare(status, out_path, err_path, entries_path, changes_path, modules):
               "Restore the API, or, if the break is intended, add an entry with the break's text in backticks, "
               "why, and what to use instead.", file=sys.stderr)
         return 1
-    print(f"check_api: ok, {len(breaks)} break(s) reported, all listed in {shown(changes_path)}")
+    aside = f" ({len(package_breaks)} more in package declarations, which are not API)" if package_breaks else ""
+    print(f"check_api: ok, {len(breaks)} break(s) reported, all listed in {shown(changes_path)}{aside}")
     return 0
 
 
@@ -235,7 +276,7 @@ if __name__ == "__main__":
     try:
         if sys.argv[1] == "changes":
             sys.exit(read_changes(sys.argv[2], sys.argv[3]))
-        sys.exit(compare(*sys.argv[2:7], sys.argv[7:]))
+        sys.exit(compare(*sys.argv[2:8], sys.argv[8:]))
     except Exception as error:
         print(f"check_api: internal error, nothing was checked: {shown(repr(error))}", file=sys.stderr)
         sys.exit(2)
@@ -273,7 +314,7 @@ swift package --scratch-path "$scratch" diagnose-api-breaking-changes "$baseline
     --products "${products[@]}" --baseline-dir "$baseline_dir" >"$work/tool.out" 2>"$work/tool.err"
 status=$?
 echo "check_api: swift package diagnose-api-breaking-changes exited $status after $((SECONDS - started)) s"
-python3 "$work/check_api.py" compare "$status" "$work/tool.out" "$work/tool.err" "$work/entries.json" "$changes" "${products[@]}"
+python3 "$work/check_api.py" compare "$status" "$work/tool.out" "$work/tool.err" "$work/entries.json" "$changes" "$baseline_dir/$baseline" "${products[@]}"
 verdict=$?
 [[ $verdict -le 2 ]] || verdict=2  # python3 missing or killed: nothing was checked
 exit "$verdict"

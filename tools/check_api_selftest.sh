@@ -4,7 +4,7 @@
 # Puts a fake `swift` first on PATH that prints a canned result of diagnose-api-breaking-changes
 # (and exits with a canned status), then checks the script's exit status and output for each:
 # breaks listed or not, the tool failing, output it cannot read, a module missing or skipped, a
-# bad baseline line, and hostile text in an entry and in a break (no raw control character and no
+# bad baseline line, breaks in package declarations (which are not API), and hostile text in an entry and in a break (no raw control character and no
 # line that GitHub Actions would take for a workflow command). Takes a few seconds.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +36,7 @@ failures=0 cases=0
 expect() {  # expect NAME STATUS [GREP_PATTERN]
     local name=$1 want=$2 pattern=${3:-}
     cases=$((cases + 1))
-    (cd "$root" && PATH="$work/bin:$PATH" bash tools/check_api.sh --changes "$work/changes.md") >"$work/got" 2>&1
+    (cd "$root" && PATH="$work/bin:$PATH" bash tools/check_api.sh --changes "$work/changes.md" --scratch-path "$work/scratch") >"$work/got" 2>&1
     local got=$?
     if [[ $got -ne $want ]]; then
         echo "FAIL $name: exit $got, expected $want"; sed 's/^/    /' "$work/got"; failures=$((failures + 1)); return
@@ -65,6 +65,32 @@ expect "the API breakage: prefix may be written; a stale entry is a warning" 0 '
 changes "API baseline: \`$head\`" $'`::error::forged\x1b[31m ##[group]x\x07`'
 tool $'\n1 breaking change detected in FrameScope:\n  \U0001f494 API breakage: ::warning::x ##[error]y\n'"$clean_modules" "" 1
 expect "hostile text in an entry and in a break stays inert" 1 '^unlisted API break in FrameScope: API breakage: ::warning::x ##\\x5berror\]y$'
+
+# The baseline's API dump marks package declarations internal: a break in one needs no entry, a
+# break in a public declaration beside it still does.
+dump="$work/scratch/api-baselines/$(printf '%s' "Swift version 0.0-selftest" | sha256sum | cut -c 1-12)/$head"
+mkdir -p "$dump"
+cat >"$dump/FrameTrace.json" <<'JSON'
+{"ABIRoot": {"kind": "Root", "name": "TopLevel", "printedName": "TopLevel", "children": [
+  {"kind": "TypeDecl", "name": "SeededGenerator", "printedName": "SeededGenerator", "isInternal": true, "children": [
+    {"kind": "Function", "name": "next", "printedName": "next()", "children": [{"kind": "TypeNominal", "printedName": "UInt64"}]}]},
+  {"kind": "TypeDecl", "name": "Array", "printedName": "Array", "children": [
+    {"kind": "Function", "name": "adviseHugePages", "printedName": "adviseHugePages()", "isInternal": true}]},
+  {"kind": "TypeDecl", "name": "ChromeTraceWriter", "printedName": "ChromeTraceWriter"}]}}
+JSON
+package_breaks=$'
+3 breaking changes detected in FrameTrace:
+  💔 API breakage: struct SeededGenerator has been removed
+  💔 API breakage: func Array.adviseHugePages() has been removed
+  💔 API breakage: func SeededGenerator.next() has return type change from UInt64 to Int
+'
+changes "API baseline: \`$head\`"
+tool $'\nNo breaking changes detected in FrameScope\n\nNo breaking changes detected in FrameScopeTesting\n'"$package_breaks" "" 1
+expect "breaks in package declarations need no entry" 0 'ok, 0 break.*3 more in package declarations'
+expect "and each is named" 0 '^package declaration, not API, in FrameTrace: API breakage: func Array.adviseHugePages\(\) has been removed$'
+tool $'\nNo breaking changes detected in FrameScope\n\nNo breaking changes detected in FrameScopeTesting\n\n2 breaking changes detected in FrameTrace:\n  \U0001f494 API breakage: struct SeededGenerator has been removed\n  \U0001f494 API breakage: struct ChromeTraceWriter has been removed\n' "" 1
+expect "a public declaration beside them still needs one" 1 '^unlisted API break in FrameTrace: API breakage: struct ChromeTraceWriter has been removed$'
+rm -rf "$work/scratch"
 
 changes "API baseline: \`$head\`"
 tool "$removed$clean_modules" "" 0
