@@ -1,28 +1,28 @@
-package import FrameTrace
+public import FrameTrace  // public: argumentValue(in:) is @inlinable and makes a JSONValue
 /// A JSON number as scanned: up to 19 significant decimal digits and a decimal exponent.
 ///
 /// The value is `mantissa × 10^exponent`, negated when ``isNegative``. Conversions never trap:
 /// values out of range come back as `nil` (or as an infinity for `Double`).
-package struct JSONNumberToken {
+@usableFromInline package struct JSONNumberToken {
     /// Offset of the number's first byte.
-    package var start: Int
+    @usableFromInline package var start: Int
     /// Offset just after the number's last byte.
-    package var end: Int = 0
+    @usableFromInline package var end: Int = 0
     /// The first 19 significant digits.
-    package var mantissa: UInt64 = 0
+    @usableFromInline package var mantissa: UInt64 = 0
     /// The power of ten the mantissa is scaled by.
-    package var exponent: Int = 0
+    @usableFromInline package var exponent: Int = 0
     /// Whether the number has a leading `-`.
-    package var isNegative = false
+    @usableFromInline package var isNegative = false
     /// Whether the text has neither a fraction nor an exponent.
-    package var isInteger = true
+    @usableFromInline package var isInteger = true
     /// Whether no non-zero digit was dropped beyond the 19th.
-    package var isExact = true
+    @usableFromInline package var isExact = true
 
     @inlinable package init(start: Int) { self.start = start }
 
     /// How to turn a value with a fraction into an integer.
-    package enum Rounding {
+    @usableFromInline package enum Rounding {
         /// To the nearest integer, halves away from zero (timestamps).
         case nearest
         /// Toward zero (ids).

@@ -112,13 +112,13 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 /// An error a ``JSONScanner`` can throw: ``JSONParseError`` for JSON on its own, the readers'
 /// `TraceReadError` when the JSON is a trace, so a reader's hot path throws its own error
 /// without converting one.
-package protocol JSONScanFailure: Error {
+@usableFromInline package protocol JSONScanFailure: Error {
     /// The error for a JSON syntax problem at a byte offset, without a line or column yet.
     static func syntax(_ code: JSONParseError.Code, _ message: String, at byteOffset: Int) -> Self
 }
 
 extension JSONParseError: JSONScanFailure {
-    package static func syntax(_ code: Code, _ message: String, at byteOffset: Int) -> JSONParseError {
+    @usableFromInline package static func syntax(_ code: Code, _ message: String, at byteOffset: Int) -> JSONParseError {
         JSONParseError(code, message, byteOffset: byteOffset, line: 0, column: 0)
     }
 }

@@ -1,4 +1,4 @@
-package import FrameJSON
+public import FrameJSON  // public: the scanner conformance below is @usableFromInline, so inlined scanner code can use it
 /// Why input could not be read as a trace (or as JSON), and where.
 ///
 /// Readers throw this for input that is not JSON, JSON that is not a trace, and files that cannot
@@ -124,7 +124,7 @@ public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible
 /// errors directly: the same code (the identifiers are shared), message and offset as the
 /// ``JSONParseError`` it would make, and no conversion on the hot path.
 extension TraceReadError: JSONScanFailure {
-    package static func syntax(_ code: JSONParseError.Code, _ message: String, at byteOffset: Int) -> TraceReadError {
+    @usableFromInline package static func syntax(_ code: JSONParseError.Code, _ message: String, at byteOffset: Int) -> TraceReadError {
         TraceReadError(Code(rawValue: code.rawValue), message, at: byteOffset)
     }
 }
