@@ -1,4 +1,5 @@
-public import FrameJSON  // public: the scanner conformance below is @usableFromInline, so inlined scanner code can use it
+// Public: the scanner conformance below is @usableFromInline, so inlined scanner code can use it.
+public import FrameJSON
 /// Why input could not be read as a trace (or as JSON), and where.
 ///
 /// Readers throw this for input that is not JSON, JSON that is not a trace, and files that cannot
