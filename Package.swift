@@ -36,15 +36,18 @@ let package = Package(
         .target(name: "FrameScope", dependencies: ["FrameTrace", "CFrameScope"], swiftSettings: strict),
         .target(name: "FrameScopeTesting", dependencies: ["FrameScope", "FrameTrace"], swiftSettings: strict),
         .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport"], swiftSettings: strict),
-        .target(name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSupport"], swiftSettings: strict),
+        // The simulation does not depend on the analysis, so the two largest modules build side by
+        // side; FrameRuns joins them (a run's trace analysed, the demo's table).
+        .target(name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameSupport"], swiftSettings: strict),
+        .target(name: "FrameRuns", dependencies: ["FrameSimulation", "FrameAnalysis", "FrameScope", "FrameTrace", "FrameTraceReader"], swiftSettings: strict),
         .executableTarget(
             name: "FramescopeCLI",
-            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation", "FrameSupport"],
+            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation", "FrameRuns", "FrameSupport"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "FramescopeBench",
-            dependencies: ["FrameScope", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameAnalysis", "FrameSimulation", "FrameSupport"],
+            dependencies: ["FrameScope", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameAnalysis", "FrameSimulation", "FrameRuns", "FrameSupport"],
             swiftSettings: strict
         ),
         // What several test targets share: running programs (both pipes drained), the
@@ -55,7 +58,7 @@ let package = Package(
         .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FramescopeTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameScope", "FrameSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(
-            name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FramescopeTestSupport", "FrameSupport"],
+            name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameRuns", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FramescopeTestSupport", "FrameSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI", "FramescopeTestSupport"], exclude: ["Fixtures"]),

@@ -76,7 +76,7 @@ extension PerfettoParser {
         var legacyEvent: LegacyEvent?
         if type == 0, let legacy {
             let parsed = try parseLegacyEvent(input.input(over: legacy))
-            if let override = parsed.threadOverride(default: legacyThread ?? uuid.flatMap { self.lane(forUUID: $0) }.map { lanes[$0].owner }) {
+            if let override = parsed.threadOverride(default: owner(legacyThread: legacyThread, uuid: uuid)) {
                 uuid = nil
                 legacyThread = override
             }
@@ -157,7 +157,7 @@ extension PerfettoParser {
         flows += terminatingIDs.map { ($0, true) }
         if let legacyEvent, type == 0 {
             // Async by id, in the thread's process, as Chrome's JSON writes it.
-            guard let owner = legacyThread ?? uuid.flatMap({ self.lane(forUUID: $0) }).map({ lanes[$0].owner }), let id = legacyEvent.id else {
+            guard let owner = owner(legacyThread: legacyThread, uuid: uuid), let id = legacyEvent.id else {
                 skippedFields["legacy async event on no known thread", default: 0] += 1
                 return
             }
@@ -186,6 +186,11 @@ extension PerfettoParser {
         }
     }
 
+    /// The thread a legacy event belongs to: its sequence's thread descriptor, else its track's.
+    private mutating func owner(legacyThread: ThreadKey?, uuid: UInt64?) -> ThreadKey? {
+        legacyThread ?? uuid.flatMap { self.lane(forUUID: $0) }.map { lanes[$0].owner }
+    }
+
     /// The fields of a `TrackEvent.LegacyEvent` the reader uses.
     struct LegacyEvent {
         var phase: Character = "?"
@@ -193,7 +198,6 @@ extension PerfettoParser {
         var nameIID: UInt64?
         var durationMicroseconds: Int64 = 0
         var id: UInt64?
-        var scope: String?
         var processOverride: Int64?
         var threadOverride: Int64?
 
@@ -225,7 +229,6 @@ extension PerfettoParser {
             case (PerfettoSchema.LegacyEvent.unscopedID, .varint), (PerfettoSchema.LegacyEvent.localID, .varint),
                 (PerfettoSchema.LegacyEvent.globalID, .varint):
                 event.id = try input.varint()
-            case (PerfettoSchema.LegacyEvent.idScope, .lengthDelimited): event.scope = input.string(try input.lengthDelimited())
             case (PerfettoSchema.LegacyEvent.pidOverride, .varint): event.processOverride = Int64(Int32(truncatingIfNeeded: try input.varint()))
             case (PerfettoSchema.LegacyEvent.tidOverride, .varint): event.threadOverride = Int64(Int32(truncatingIfNeeded: try input.varint()))
             default: try input.skip(wireType)

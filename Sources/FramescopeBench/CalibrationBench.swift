@@ -1,6 +1,7 @@
 import Foundation
 import FrameAnalysis
 import FrameSimulation
+import FrameRuns
 
 /// `framescope-bench calibrate [FRAMES]`: derives virtual time's cost model on this machine.
 ///

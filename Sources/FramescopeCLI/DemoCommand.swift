@@ -1,5 +1,6 @@
 import FrameAnalysis
 import FrameSimulation
+import FrameRuns
 import Foundation
 
 /// Whether this is a debug build, whose figures are not representative.

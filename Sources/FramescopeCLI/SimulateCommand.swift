@@ -3,6 +3,7 @@ import FrameScope
 import FrameTrace
 import FrameTraceReader
 import FrameSimulation
+import FrameRuns
 import Foundation
 
 /// `framescope simulate`: runs one scenario with one strategy in the simulated display loop.

@@ -59,6 +59,20 @@ struct FrameRowsTests {
         #expect(lines[2] == "framescope.frames,1,t.json,main,\"feed, scroll\",7,0.5,frame-spans,10.000000,1,10000000,20000000,12.500000,2.500000,1,measured,commit,1,,,,1.500000,11.000000,0.000000\n")
     }
 
+    @Test("CSV: the empty category's column is category:(none), apart from a trace's category named (none)")
+    func csvEmptyCategory() throws {
+        var sketch = TraceSketch(interval: ms(10))
+        sketch.span("frame", "frame", from: 0, to: 8)
+        sketch.span("untagged", "", from: 1, to: 3)
+        sketch.span("odd", "(none)", from: 4, to: 5)
+        let report = FrameAnalyzer.analyze(sketch.trace)
+        var lines: [String] = []
+        FrameRows.write(report, trace: "t.json", labels: [], metadata: sketch.trace.metadata, format: .csv) { lines.append($0) }
+        let header = try #require(lines.first).dropLast().split(separator: ",", omittingEmptySubsequences: false)
+        let columns = header.filter { $0.contains("category:") }
+        #expect(columns == ["category:(none)", #""category:""(none)""""#, "category:(unattributed)"])
+    }
+
     @Test("Milliseconds are exact for any nanosecond count, negative ones included")
     func exactMilliseconds() {
         #expect(FrameRows.exactMilliseconds(0) == "0.000000")

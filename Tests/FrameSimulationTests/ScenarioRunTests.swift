@@ -4,6 +4,7 @@ import FrameAnalysis
 import FrameTrace
 import FrameTraceReader
 import FrameSimulation
+import FrameRuns
 
 @Suite("Scenario runs from the library")
 struct ScenarioRunTests {

@@ -5,6 +5,7 @@ import FrameScope
 import FrameTrace
 import FrameTraceReader
 @testable import FrameSimulation
+import FrameRuns
 
 @Suite("Work meter: counted work priced into virtual time")
 struct WorkMeterTests {

@@ -291,6 +291,12 @@ public enum FrameAnalyzer {
     /// The category name under which a frame's time not covered by a child span is reported.
     public static let unattributedCategory = "(unattributed)"
 
+    /// The label of the empty category name, wherever a category is shown.
+    public static let noCategory = "(none)"
+
+    /// A category as it is shown: its report name, or ``noCategory`` for the empty name.
+    public static func categoryLabel(_ name: String) -> String { name.isEmpty ? noCategory : name }
+
     /// A trace's category name as the report keeps it, apart from framescope's own labels.
     ///
     /// framescope's labels are written in parentheses: ``unattributedCategory``, `(none)` for

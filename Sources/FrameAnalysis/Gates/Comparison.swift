@@ -153,10 +153,10 @@ public struct Comparison: Sendable, Hashable {
         }
         let ranked = categoryIndex.filter { totals[$0.value] > 0 }.sorted { (totals[$0.value], $1.key) > (totals[$1.value], $0.key) }
         for (name, category) in ranked {
-            let label = "\(name.isEmpty ? "(none)" : name): main-thread time per frame"
+            let label = "\(FrameAnalyzer.categoryLabel(name)): main-thread time per frame"
             metrics.append(
                 MetricComparison.compare(
-                    id: BudgetParser.join("categories", name.isEmpty ? "(none)" : name) + ".main-ms-per-frame", label: label,
+                    id: BudgetParser.join("categories", FrameAnalyzer.categoryLabel(name)) + ".main-ms-per-frame", label: label,
                     base: withZeros(nonzero[category].base, frames: baseFrames.count),
                     head: withZeros(nonzero[category].head, frames: headFrames.count),
                     thresholds: thresholds, bootstrapResamples: bootstrapResamples))

@@ -59,7 +59,7 @@ extension FrameReport {
         /// The work that filled the holding window, for people: `style 25.91 ms, script 3.10 ms;
         /// UpdateLayoutTree`. Empty when no span ran in the window.
         public var workPhrase: String {
-            let kinds = work.map { "\($0.name.isEmpty ? "(none)" : $0.name) \(ReportFormat.milliseconds($0.nanoseconds))" }
+            let kinds = work.map { "\(FrameAnalyzer.categoryLabel($0.name)) \(ReportFormat.milliseconds($0.nanoseconds))" }
             var phrase = kinds.joined(separator: ", ")
             if let top = spans.first { phrase += (phrase.isEmpty ? "" : "; ") + top.name }
             return phrase

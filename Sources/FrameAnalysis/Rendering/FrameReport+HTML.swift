@@ -125,7 +125,7 @@ extension FrameReport {
         let outcomes = ["measured", "presented", "partial", "dropped", "estimated"]
         let start = frames.first?.vsync ?? 0
         var json = "{\"p\":\(interval),\"categories\":["
-        json += names.map { HTMLPage.jsonString($0.isEmpty ? "(none)" : $0) }.joined(separator: ",")
+        json += names.map { HTMLPage.jsonString(FrameAnalyzer.categoryLabel($0)) }.joined(separator: ",")
         json += "],\"outcomes\":[" + outcomes.map { HTMLPage.jsonString($0) }.joined(separator: ",") + "],\"frames\":["
         for (position, frame) in frames.enumerated() {
             if position > 0 { json += "," }

@@ -94,7 +94,7 @@ extension FrameReport {
                       ("main p50/frame", .right), ("main p95/frame", .right), ("main max/frame", .right)])
         for category in categories {
             byCategory.rows.append([
-                category.name.isEmpty ? "(none)" : category.name, "\(category.spanCount)", F.milliseconds(category.mainNanoseconds),
+                FrameAnalyzer.categoryLabel(category.name), "\(category.spanCount)", F.milliseconds(category.mainNanoseconds),
                 F.milliseconds(category.backgroundNanoseconds), F.optionalPercent(category.budgetShare),
                 F.optionalMilliseconds(category.perFrameMain?.p50), F.optionalMilliseconds(category.perFrameMain?.p95),
                 F.optionalMilliseconds(category.perFrameMain?.max),
@@ -111,7 +111,7 @@ extension FrameReport {
             let frame = entry.frame
             let missed = frame.missedVsyncs(interval: interval)
             let topCategories = frame.mainByCategory.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(3)
-                .map { "\($0.key.isEmpty ? "(none)" : $0.key) \(F.milliseconds($0.value))" }.joined(separator: ", ")
+                .map { "\(FrameAnalyzer.categoryLabel($0.key)) \(F.milliseconds($0.value))" }.joined(separator: ", ")
             let topSpans = entry.topSpans.map { "\($0.name) \(F.milliseconds($0.nanoseconds))" }.joined(separator: ", ")
             worst.rows.append([
                 "#\(frame.index)", F.milliseconds(frame.vsync.subtractingSaturating(frames.first?.vsync ?? 0)), F.milliseconds(frame.mainThreadNanoseconds),
@@ -126,7 +126,7 @@ extension FrameReport {
         for thread in threads {
             threadTable.rows.append([
                 (thread.name ?? "(unnamed)") + (thread.isMain ? " [main]" : ""), thread.key.description, "\(thread.spanCount)",
-                F.milliseconds(thread.busyNanoseconds), thread.topCategory.map { $0.isEmpty ? "(none)" : $0 } ?? "-",
+                F.milliseconds(thread.busyNanoseconds), thread.topCategory.map(FrameAnalyzer.categoryLabel) ?? "-",
             ])
         }
         tables.append(threadTable)

@@ -14,7 +14,8 @@ package import FrameTrace
 /// per lane other than main (`render_ms` and `background_ms` always, empty or `null` when the
 /// trace has no such lane; Chrome's `compositor_ms`, `raster_ms`, `gpu_ms` when present), then the main-thread
 /// milliseconds per category: in JSON Lines one object `main_by_category_ms`, in CSV one column
-/// `category:NAME` per category of the report (0 where a frame had none). Milliseconds are
+/// `category:NAME` per category of the report (`category:(none)` for the empty name; 0 where a
+/// frame had none). Milliseconds are
 /// exact: the nanoseconds with six decimals.
 ///
 /// Rows are produced one at a time, so writing them holds nothing beyond the report.
@@ -77,7 +78,7 @@ package enum FrameRows {
         let laneColumns = Lane.allCases.filter { $0 != .main && ($0 == .render || $0 == .background || reportLanes.contains($0)) }
         if format == .csv {
             let header = fixed.map(\.0) + ["index", "vsync_ns", "deadline_ns", "main_ms", "overrun_ms", "missed_vsyncs", "outcome", "hitch_cause", "held_by_frame", "hitch_stage"]
-                + laneColumns.map { "\($0.identifier)_ms" } + categories.map { "category:\($0)" }
+                + laneColumns.map { "\($0.identifier)_ms" } + categories.map { "category:\(FrameAnalyzer.categoryLabel($0))" }
             emit(header.map(UntrustedText.csvField).joined(separator: ",") + "\n")
         }
         for frame in report.frames {

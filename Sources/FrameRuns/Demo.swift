@@ -1,6 +1,7 @@
 import Foundation
 public import FrameAnalysis
 import FrameTrace
+public import FrameSimulation
 
 /// The demo's run matrix: every scenario with every strategy, one trace each, compared side by
 /// side, with one verdict per scenario and a page of every run's frame timeline.

@@ -2,6 +2,7 @@ import Foundation
 public import FrameAnalysis
 import FrameScope
 import FrameTrace
+public import FrameSimulation
 import FrameTraceReader
 
 /// One scenario run: the display loop on this thread, the trace file, the report.
