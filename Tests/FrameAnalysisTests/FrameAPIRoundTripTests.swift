@@ -109,9 +109,9 @@ struct FrameAPIRoundTripTests {
     @Test("Recorder.shared states no frame interval until the app sets one, and an explicit --fps wins over it")
     func frameIntervalSetting() throws {
         let recorder = Recorder(clock: .manual(ManualClock()))
-        #expect(recorder.frameInterval == nil)
+        #expect(recorder.frameRate == nil)
         #expect(recorder.snapshot().metadata.frameIntervalNanoseconds == nil)
-        recorder.frameInterval = .nanoseconds(Self.p120)
+        recorder.frameRate = FrameRate(hertz: 120)
         #expect(recorder.snapshot().metadata.frameIntervalNanoseconds == Self.p120)
         let trace = recorder.snapshot()
         #expect(FrameAnalyzer.analyze(trace).method.frameIntervalSource.description == "trace metadata")

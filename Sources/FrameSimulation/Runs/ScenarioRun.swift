@@ -52,7 +52,7 @@ public struct ScenarioRun: Sendable {
         costModel: CostModel, calibrating: WorkMeter? = nil, progress: (String) -> Void = { _ in }
     ) throws(SimulationError) -> ScenarioRun {
         let configuration = DisplayConfiguration(
-            frameInterval: settings.frameRate.interval, frameCount: settings.frames, workerCount: settings.workerCount)
+            frameRate: settings.frameRate, frameCount: settings.frames, workerCount: settings.workerCount)
         let clock: RecorderClock
         var meter = calibrating
         switch settings.clock {
@@ -67,7 +67,7 @@ public struct ScenarioRun: Sendable {
         // in order (WorkerPool), makes the same seed write the same bytes.
         let recorder = Recorder(
             configuration: .init(
-                perThreadCapacity: 1 << 20, frameInterval: settings.frameRate.interval,
+                perThreadCapacity: 1 << 20, frameRate: settings.frameRate,
                 processID: settings.clock == .virtual ? 1 : nil),
             clock: clock)
         recorder.annotate("scenario", .string(descriptor.name))
