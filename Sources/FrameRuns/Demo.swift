@@ -36,7 +36,7 @@ public struct Demo: Sendable {
         let total = ScenarioCatalog.all.reduce(0) { $0 + $1.strategies.count }
         for scenario in ScenarioCatalog.all {
             for strategy in scenario.strategies {
-                progress("[\(runs.count + 1)/\(total)] \(scenario.name) --strategy \(strategy.name): \(settings.frames) frames at \(settings.refreshRate) Hz")
+                progress("[\(runs.count + 1)/\(total)] \(scenario.name) --strategy \(strategy.name): \(settings.frames) frames at \(settings.frameRate)")
                 let path = (directory as NSString).appendingPathComponent("\(scenario.name)--\(strategy.name)\((settings.traceFormat ?? .chromeJSON).fileExtension)")
                 runs.append(try ScenarioRun.execute(scenario, strategy: strategy.name, settings: settings, tracePath: path, progress: progress))
             }
@@ -46,7 +46,7 @@ public struct Demo: Sendable {
 
     /// `framescope demo: 60 frames per run at 60 Hz on virtual time (2 workers), seed 1`.
     package var title: String {
-        "framescope demo: \(settings.frames) frames per run at \(settings.refreshRate) Hz on \(settings.timeDescription), seed \(settings.seed)"
+        "framescope demo: \(settings.frames) frames per run at \(settings.frameRate) on \(settings.timeDescription), seed \(settings.seed)"
     }
 
     private var comparedRuns: [(scenario: String, strategy: String, report: FrameReport)] {

@@ -53,7 +53,7 @@ public struct ScenarioRun: Sendable {
         costModel: CostModel, calibrating: WorkMeter? = nil, progress: (String) -> Void = { _ in }
     ) throws(SimulationError) -> ScenarioRun {
         let configuration = DisplayConfiguration(
-            refreshRate: settings.refreshRate, frameCount: settings.frames, workerCount: settings.workerCount)
+            frameRate: settings.frameRate, frameCount: settings.frames, workerCount: settings.workerCount)
         let clock: RecorderClock
         var meter = calibrating
         switch settings.clock {
@@ -68,13 +68,14 @@ public struct ScenarioRun: Sendable {
         // in order (WorkerPool), makes the same seed write the same bytes.
         let recorder = Recorder(
             configuration: .init(
-                perThreadCapacity: 1 << 20, frameInterval: .nanoseconds(configuration.frameIntervalNanoseconds),
+                perThreadCapacity: 1 << 20, frameRate: settings.frameRate,
                 processID: settings.clock == .virtual ? 1 : nil),
             clock: clock)
         recorder.annotate("scenario", .string(descriptor.name))
         recorder.annotate("strategy", .string(strategy))
         recorder.annotate("seed", .int(Int64(settings.seed)))
-        recorder.annotate("refresh-rate", .int(Int64(settings.refreshRate)))
+        let hertz = settings.frameRate.hertz
+        recorder.annotate("refresh-rate", hertz == hertz.rounded() ? .int(Int64(hertz)) : .double(hertz))
         if settings.clock == .virtual { recorder.annotate("cost-model", .string(costModel.name)) }
         let loop = DisplayLoop(recorder: recorder, configuration: configuration, meter: meter)
         let stream: TraceStream?

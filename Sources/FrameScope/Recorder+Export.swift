@@ -83,7 +83,7 @@ extension Recorder {
         if open > 0 { extra.append(Argument("open-intervals", .int(open))) }
         return TraceMetadata(
             producer: FramescopeVersion.producer, producerVersion: FramescopeVersion.current, clock: TraceClock(rawValue: clock.name),
-            frameIntervalNanoseconds: frameInterval?.nanosecondCount, mainThread: mainThreadKey,
+            frameIntervalNanoseconds: frameRate?.intervalNanoseconds, mainThread: mainThreadKey,
             droppedEvents: droppedEventCounts, extra: extra)
     }
 

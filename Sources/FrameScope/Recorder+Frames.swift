@@ -1,4 +1,4 @@
-import FrameTrace
+public import FrameTrace
 import Synchronization
 
 extension Recorder {
@@ -94,30 +94,38 @@ extension Recorder {
         return try body()
     }
 
-    /// The display's nominal frame interval written into exported traces, or `nil` when none is
-    /// stated (the default). Analysis prefers each frame's own budget, then `--fps`, then this.
+    /// The display's nominal frame rate, whose interval is written into exported traces, or `nil`
+    /// when none is stated (the default). Analysis prefers each frame's own budget, then `--fps`,
+    /// then this.
     ///
     /// Set it when the app learns the display's refresh rate (`UIScreen.maximumFramesPerSecond`):
     ///
     /// ```swift
-    /// Recorder.shared.frameInterval = .nanoseconds(8_333_333)   // 120 Hz
+    /// Recorder.shared.frameRate = FrameRate(hertz: 120)   // a frame every 8,333,333 ns
     /// ```
+    public var frameRate: FrameRate? {
+        get { frameRateStorage.withLockAnnounced { $0 } }
+        set { frameRateStorage.withLockAnnounced { $0 = newValue } }
+    }
+
+    /// The display's nominal frame interval written into exported traces: ``frameRate``'s
+    /// interval, or `nil` when none is stated.
+    ///
+    /// Deprecated: assign ``frameRate`` instead; `FrameRate(interval:)` makes one from an interval.
     /// - Precondition: a new value is positive or `nil`.
+    @available(*, deprecated, message: "use frameRate; FrameRate(interval:) makes one from an interval")
     public var frameInterval: Duration? {
-        get {
-            let nanoseconds = frameIntervalStorage.load(ordering: .relaxed)
-            return nanoseconds > 0 ? .nanoseconds(nanoseconds) : nil
-        }
+        get { frameRate?.interval }
         set {
             precondition(newValue.map { $0 > .zero } ?? true, "a frame interval must be positive")
-            frameIntervalStorage.store(newValue.map { max(1, $0.nanosecondCount) } ?? 0, ordering: .relaxed)
+            frameRate = newValue.flatMap(FrameRate.init(interval:))
         }
     }
 
     /// Sets the nominal frame interval written into exported traces.
     ///
-    /// Deprecated: assign ``frameInterval`` instead.
+    /// Deprecated: assign ``frameRate`` instead.
     /// - Parameter interval: The display's nominal frame interval, or `nil` for none; positive.
-    @available(*, deprecated, renamed: "frameInterval")
+    @available(*, deprecated, message: "assign frameRate; FrameRate(interval:) makes one from an interval")
     public func setFrameInterval(_ interval: Duration?) { frameInterval = interval }
 }

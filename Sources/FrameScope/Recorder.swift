@@ -44,10 +44,22 @@ public final class Recorder: Sendable {
         /// them, like a full thread. Each thread that has recorded keeps one chunk until it
         /// exits and is drained, so allow at least one chunk per thread that records at once.
         public var totalCapacity: Int?
-        /// The display's nominal frame interval, written into the trace's metadata for analysis;
-        /// `nil` (the default) states none, so analysis uses each frame's own budget, `--fps`, or
-        /// 60 fps. Change it while recording through ``Recorder/frameInterval``.
-        public var frameInterval: Duration?
+        /// The display's nominal frame rate, whose interval is written into the trace's metadata
+        /// for analysis; `nil` (the default) states none, so analysis uses each frame's own
+        /// budget, `--fps`, or 60 Hz. Change it while recording through ``Recorder/frameRate``.
+        public var frameRate: FrameRate?
+        /// The display's nominal frame interval: ``frameRate``'s interval.
+        ///
+        /// Deprecated: use ``frameRate``; `FrameRate(interval:)` makes one from an interval.
+        /// - Precondition: a new value is positive or `nil`.
+        @available(*, deprecated, message: "use frameRate; FrameRate(interval:) makes one from an interval")
+        public var frameInterval: Duration? {
+            get { frameRate?.interval }
+            set {
+                precondition(newValue.map { $0 > .zero } ?? true, "frameInterval must be positive")
+                frameRate = newValue.flatMap(FrameRate.init(interval:))
+            }
+        }
         /// The process name shown by trace viewers.
         public var processName: String
         /// Whether recording starts enabled.
@@ -58,6 +70,38 @@ public final class Recorder: Sendable {
         public var processID: Int64?
 
         /// Creates a configuration.
+        ///
+        /// ```swift
+        /// let configuration = Recorder.Configuration(perThreadCapacity: 1 << 18, frameRate: FrameRate(hertz: 120))
+        /// ```
+        /// - Parameters:
+        ///   - perThreadCapacity: Events each thread can hold before it drops; rounded up to a
+        ///     power of two.
+        ///   - totalCapacity: Events all threads together can hold at once, or `nil` for no
+        ///     limit beyond `perThreadCapacity` per thread.
+        ///   - frameRate: The display's nominal frame rate, or `nil` to state none.
+        ///   - processName: The process name trace viewers show.
+        ///   - isEnabled: Whether recording starts enabled.
+        ///   - processID: The process id the trace gives its threads, or `nil` for this process's.
+        /// - Precondition: `perThreadCapacity` and `totalCapacity` are at least 1.
+        public init(
+            perThreadCapacity: Int = 65_536, totalCapacity: Int? = nil, frameRate: FrameRate? = nil,
+            processName: String = "framescope", isEnabled: Bool = true, processID: Int64? = nil
+        ) {
+            precondition(perThreadCapacity >= 1, "perThreadCapacity must be at least 1")
+            precondition(totalCapacity.map { $0 >= 1 } ?? true, "totalCapacity must be at least 1")
+            self.perThreadCapacity = perThreadCapacity
+            self.totalCapacity = totalCapacity
+            self.frameRate = frameRate
+            self.processName = processName
+            self.isEnabled = isEnabled
+            self.processID = processID
+        }
+
+        /// Creates a configuration with a frame interval.
+        ///
+        /// Deprecated: use ``init(perThreadCapacity:totalCapacity:frameRate:processName:isEnabled:processID:)``;
+        /// `FrameRate(interval:)` makes a rate from an interval.
         /// - Parameters:
         ///   - perThreadCapacity: Events each thread can hold before it drops; rounded up to a
         ///     power of two.
@@ -69,19 +113,16 @@ public final class Recorder: Sendable {
         ///   - processID: The process id the trace gives its threads, or `nil` for this process's.
         /// - Precondition: `perThreadCapacity` and `totalCapacity` are at least 1, and
         ///   `frameInterval` is positive.
+        @available(*, deprecated, message: "use init(perThreadCapacity:totalCapacity:frameRate:processName:isEnabled:processID:) with FrameRate(interval:)")
+        @_disfavoredOverload  // so that a call naming neither frameRate nor frameInterval means the new init
         public init(
             perThreadCapacity: Int = 65_536, totalCapacity: Int? = nil, frameInterval: Duration? = nil,
             processName: String = "framescope", isEnabled: Bool = true, processID: Int64? = nil
         ) {
-            precondition(perThreadCapacity >= 1, "perThreadCapacity must be at least 1")
-            precondition(totalCapacity.map { $0 >= 1 } ?? true, "totalCapacity must be at least 1")
             precondition(frameInterval.map { $0 > .zero } ?? true, "frameInterval must be positive")
-            self.perThreadCapacity = perThreadCapacity
-            self.totalCapacity = totalCapacity
-            self.frameInterval = frameInterval
-            self.processName = processName
-            self.isEnabled = isEnabled
-            self.processID = processID
+            self.init(
+                perThreadCapacity: perThreadCapacity, totalCapacity: totalCapacity, frameRate: frameInterval.flatMap(FrameRate.init(interval:)),
+                processName: processName, isEnabled: isEnabled, processID: processID)
         }
     }
 
@@ -101,7 +142,7 @@ public final class Recorder: Sendable {
     /// interval, at the start of `main` or in the app delegate.
     ///
     /// ```swift
-    /// Recorder.configureShared(Recorder.Configuration(perThreadCapacity: 1 << 18, frameInterval: .milliseconds(8)))
+    /// Recorder.configureShared(Recorder.Configuration(perThreadCapacity: 1 << 18, frameRate: FrameRate(hertz: 120)))
     /// ```
     /// - Parameters:
     ///   - configuration: The configuration ``shared`` is made with.
@@ -160,8 +201,8 @@ public final class Recorder: Sendable {
     /// thread was designated.
     let mainSerial = Atomic<UInt64>(1)
     let annotations = Mutex<[Argument]>([])
-    /// The nominal frame interval in nanoseconds; 0 when none is stated.
-    let frameIntervalStorage: Atomic<Int64>
+    /// The nominal frame rate; `nil` when none is stated. Read only on export, never on the hot path.
+    let frameRateStorage: Mutex<FrameRate?>
 
     /// Creates a recorder.
     /// - Parameters:
@@ -176,7 +217,7 @@ public final class Recorder: Sendable {
         self.canEnable = canEnable
         id = Recorder.nextID.add(1, ordering: .relaxed).oldValue
         enabled = Atomic(configuration.isEnabled)
-        frameIntervalStorage = Atomic(configuration.frameInterval.map { max(1, $0.nanosecondCount) } ?? 0)
+        frameRateStorage = Mutex(configuration.frameRate)
         self.clock = clock
         self.configuration = configuration
         var capacity: UInt64 = 1

@@ -10,7 +10,9 @@ public struct TraceMetadata: Sendable, Hashable {
     public var producerVersion: String?
     /// The clock the timestamps come from, as the producer named it.
     public var clock: TraceClock?
-    /// The frame interval of the simulated vsync grid, in nanoseconds.
+    /// The frame interval of the vsync grid, in nanoseconds, exactly as the trace states it
+    /// (a trace from elsewhere may state zero or a negative number); ``frameRate`` is the usable
+    /// rate.
     public var frameIntervalNanoseconds: Int64?
     /// The thread the producer recorded as the main (UI) thread.
     public var mainThread: ThreadKey?
@@ -41,6 +43,20 @@ public struct TraceMetadata: Sendable, Hashable {
         self.mainThread = mainThread
         self.droppedEvents = droppedEvents
         self.extra = extra
+    }
+
+    /// The frame rate of the vsync grid the trace states, or `nil` when it states none or a
+    /// frame interval that is not positive.
+    ///
+    /// Setting it sets ``frameIntervalNanoseconds`` to the rate's
+    /// ``FrameRate/intervalNanoseconds``.
+    ///
+    /// ```swift
+    /// if let rate = trace.metadata.frameRate { print("recorded at \(rate)") }   // "recorded at 60 Hz" for 16,666,667 ns
+    /// ```
+    public var frameRate: FrameRate? {
+        get { frameIntervalNanoseconds.flatMap(FrameRate.init(intervalNanoseconds:)) }
+        set { frameIntervalNanoseconds = newValue?.intervalNanoseconds }
     }
 
     /// The total number of dropped events over all threads.

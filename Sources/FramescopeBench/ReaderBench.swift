@@ -377,7 +377,7 @@ func makeSyntheticTrace(events target: Int, seed: UInt64) -> [UInt8] {
         if frame % 2 == 0 {
             event(#""ph":"C","name":"memory","cat":"memory",\#(mainThread),"ts":\#(micros(t)),"args":{"resident-mb":\#(Double(Int.random(in: 18_000...26_000, using: &rng)) / 100),"images":\#(Int.random(in: 10...90, using: &rng))}"#)
         }
-        let interval: Int64 = 16_666_667
+        let interval = FrameRate.standard.intervalNanoseconds
         now = start + max(interval, (t - start + interval - 1) / interval * interval)
     }
     out.append(contentsOf: "\n]\n".utf8)

@@ -1,3 +1,5 @@
+import FrameTrace
+
 /// A usage error: the command line itself is wrong. Exits with ``ExitCode/usage``.
 struct UsageError: Error, CustomStringConvertible {
     var description: String
@@ -85,6 +87,17 @@ struct ParsedArguments {
             throw UsageError("option '--\(name)' expects an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
         return number
+    }
+
+    /// A frame rate option (`--fps 120`, `--fps 59.94`) within `range` hertz, or `nil` when absent.
+    /// Anything else (not a number, NaN, zero, out of range) is a usage error naming the range.
+    func frameRate(_ name: String, in range: ClosedRange<Double> = FrameRate.acceptedHertz) throws(UsageError) -> FrameRate? {
+        guard let text = value(name) else { return nil }
+        do {
+            return try FrameRate(validating: Double(text) ?? .nan, in: range)
+        } catch {
+            throw UsageError("option '--\(name)' expects a frame rate \(error.expectedRange), got '\(text)'")
+        }
     }
 
     /// A choice among fixed words, or `defaultValue` when absent.

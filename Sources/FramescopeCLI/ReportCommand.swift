@@ -84,7 +84,6 @@ enum ReportCommand: Command {
 
     /// The analysis flags shared by `report`, `check` and `compare`.
     static func analysisOptions(_ arguments: ParsedArguments) throws(UsageError) -> AnalysisOptions {
-        let fps: Double? = arguments.value("fps") == nil ? nil : Double(try arguments.integer("fps", default: 60, in: 1...1000))
         var mainThread: ThreadKey?
         if let text = arguments.value("main-thread") {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false)
@@ -98,7 +97,7 @@ enum ReportCommand: Command {
         if let empty = markers.first(where: \.isEmpty) {
             throw UsageError("option '--frame-marker' expects a span or instant name, got '\(empty)'")
         }
-        var options = AnalysisOptions(framesPerSecond: fps, mainThread: mainThread, worstFrameCount: top, frameMarkers: markers)
+        var options = AnalysisOptions(frameRate: try arguments.frameRate("fps"), mainThread: mainThread, worstFrameCount: top, frameMarkers: markers)
         if let text = arguments.value("process") {
             guard let pid = Int64(text) else { throw UsageError("option '--process' expects a process id, e.g. 1234, got '\(text)'") }
             options.processID = pid

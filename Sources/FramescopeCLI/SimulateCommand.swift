@@ -88,11 +88,14 @@ enum SimulateCommand: Command {
 }
 
 extension RunSettings {
+    /// The refresh rates `simulate` and `demo` accept: 1 to 240 Hz, the displays that exist.
+    static let commandLineHertz: ClosedRange<Double> = 1...240
+
     /// The loop settings `simulate` and `demo` share, from their options.
     init(_ arguments: ParsedArguments, defaultFrames: Int) throws(UsageError) {
         let clock = try arguments.choice("clock", among: SimulationClock.allCases, default: .virtual)
         self.init(
-            refreshRate: try arguments.integer("fps", default: 60, in: 1...240),
+            frameRate: try arguments.frameRate("fps", in: Self.commandLineHertz) ?? .standard,
             frames: try arguments.integer("frames", default: defaultFrames, in: 1...100_000),
             seed: UInt64(try arguments.integer("seed", default: 1, in: 0...Int.max)),
             workers: arguments.value("workers") == nil ? nil : try arguments.integer("workers", default: 1, in: 1...256),

@@ -24,7 +24,7 @@ struct BackgroundPerFrameTests {
     @Test("Background time per frame interval counts only the frame windows and never exceeds workers × P")
     func boundedByWorkers() throws {
         let report = FrameAnalyzer.analyze(Self.sketch().trace)
-        let p = report.method.frameIntervalNanoseconds
+        let p = report.method.frameRate.intervalNanoseconds
         #expect(report.frames.count == 3)
         #expect(report.summary.measuredNanoseconds == ms(30))
         #expect(report.summary.backgroundInFramesNanoseconds == ms(60), "two workers × 30 ms of frame windows")

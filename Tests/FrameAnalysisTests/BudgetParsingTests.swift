@@ -28,10 +28,19 @@ struct BudgetParsingTests {
         }
         """
 
+    @Test("A budget's fps is a frame rate: whole or fractional, rounded to the interval once")
+    func fractionalFrameRate() throws {
+        #expect(try Budget.parse(#"{"version": 1, "fps": 60}"#).frameRate == .standard)
+        let ntsc = try #require(try Budget.parse(#"{"version": 1, "fps": 59.94}"#).frameRate)
+        #expect(ntsc.hertz == 59.94)
+        #expect(ntsc.intervalNanoseconds == 16_683_350)
+        #expect(try Budget.parse(#"{"version": 1}"#).frameRate == nil)
+    }
+
     @Test("A file using every key reads into the model")
     func parsesEveryKey() throws {
         let budget = try Budget.parse(Self.full)
-        #expect(budget.framesPerSecond == 120)
+        #expect(budget.frameRate == FrameRate(hertz: 120))
         #expect(budget.limits.hitchTimeRatio == 5)
         #expect(budget.limits.slowFrameShare == 0.05)
         #expect(budget.limits.frozenFrames == 0)
@@ -91,6 +100,11 @@ struct BudgetParsingTests {
         (#"{"version": 1, "regression": {"min-relative": -0.1}}"#, .invalidValue, "regression.min-relative: expected a number of at least 0, got -0.1"),
         (#"{"version": 1, "fps": 0}"#, .invalidValue, "fps: expected a frame rate from 1 to 1000, got 0"),
         (#"{"version": 1, "fps": 1e-300}"#, .invalidValue, "fps: expected a frame rate from 1 to 1000, got 1e-300"),
+        (#"{"version": 1, "fps": -60}"#, .invalidValue, "fps: expected a frame rate from 1 to 1000, got -60"),
+        (#"{"version": 1, "fps": 1001}"#, .invalidValue, "fps: expected a frame rate from 1 to 1000, got 1001"),
+        (#"{"version": 1, "fps": 1e300}"#, .invalidValue, "fps: expected a frame rate from 1 to 1000, got 1e+300"),
+        (#"{"version": 1, "fps": 1e999}"#, .invalidValue, "fps: expected a finite number"),
+        (#"{"version": 1, "fps": "60"}"#, .wrongType, "fps: expected a number, got a string"),
         (#"{"version": 1, "frame-markers": "doFrame"}"#, .wrongType, "frame-markers: expected an array of span or instant names, got a string"),
         (#"{"limits": {}}"#, .missingKey, #"version: missing; a budget file says "version": 1"#),
         (#"{"version": "1"}"#, .wrongType, "version: expected the integer 1, got a string"),

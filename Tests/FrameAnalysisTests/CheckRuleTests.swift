@@ -189,17 +189,17 @@ struct CheckRuleTests {
 
     @Test("The budget's fps wins over the trace's metadata and says so; an explicit --fps wins over both")
     func budgetFramesPerSecond() throws {
-        let budget = Budget(framesPerSecond: 120)
+        let budget = Budget(frameRate: FrameRate(hertz: 120))
         var withoutMetadata = checkSketch()
         withoutMetadata.trace.metadata.frameIntervalNanoseconds = nil
         let fromBudget = budget.analyze(withoutMetadata.trace, options: AnalysisOptions())
-        #expect(fromBudget.method.frameIntervalNanoseconds == 8_333_333)
+        #expect(fromBudget.method.frameRate.intervalNanoseconds == 8_333_333)
         #expect(fromBudget.method.frameIntervalSource.description == "budget fps 120")
         let fromTrace = budget.analyze(checkSketch().trace, options: AnalysisOptions())
-        #expect(fromTrace.method.frameIntervalNanoseconds == 8_333_333)
+        #expect(fromTrace.method.frameRate.intervalNanoseconds == 8_333_333)
         #expect(fromTrace.method.frameIntervalSource.description == "budget fps 120 (over trace metadata 10.00 ms)")
         #expect(Budget().analyze(checkSketch().trace, options: AnalysisOptions()).method.frameIntervalSource.description == "trace metadata")
-        let fromOptions = budget.analyze(withoutMetadata.trace, options: AnalysisOptions(framesPerSecond: 30))
+        let fromOptions = budget.analyze(withoutMetadata.trace, options: AnalysisOptions(frameRate: FrameRate(hertz: 30)))
         #expect(fromOptions.method.frameIntervalSource.description == "--fps 30")
     }
 }

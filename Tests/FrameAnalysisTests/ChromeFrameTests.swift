@@ -18,7 +18,7 @@ struct ChromeFrameTests {
     func smoothAnimation() throws {
         let report = FrameAnalyzer.analyze(try analysisFixture("chrome-smooth-animation.json"))
         #expect(report.method.frameSource == .chromeFrames)
-        #expect(report.method.frameIntervalNanoseconds == 8_333_333)
+        #expect(report.method.frameRate.intervalNanoseconds == 8_333_333)
         #expect(report.method.mainThread == ThreadKey(processID: 200, threadID: 1))
         #expect(report.summary.frameCount == 287)
         #expect(report.summary.droppedFrames == 1)
@@ -40,14 +40,14 @@ struct ChromeFrameTests {
         #expect(report.frames.filter { $0.outcome == .presented }.count == 10)
         // A dropped frame is shown one vsync late: exactly one missed vsync each.
         for frame in report.frames where frame.outcome == .dropped {
-            #expect(frame.overrun == report.method.frameIntervalNanoseconds)
+            #expect(frame.overrun == report.method.frameRate.intervalNanoseconds)
         }
     }
 
     @Test("An interval forced longer than Chrome's frame spacing cannot make hitch time pass the measured time")
     func overlappingFramesHitchBounded() throws {
         // The pipeline fuzzer's first find: at --fps 1, the dropped frames' late spans overlap.
-        let report = FrameAnalyzer.analyze(try analysisFixture("chrome-legacy-frames.json"), options: AnalysisOptions(framesPerSecond: 1))
+        let report = FrameAnalyzer.analyze(try analysisFixture("chrome-legacy-frames.json"), options: AnalysisOptions(frameRate: FrameRate(hertz: 1)))
         #expect(report.summary.lateFrames == 2)
         #expect(report.summary.hitchNanoseconds <= report.summary.measuredNanoseconds)
         #expect(report.summary.hitchTimeRatio <= 1000)

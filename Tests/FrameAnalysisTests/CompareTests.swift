@@ -18,7 +18,7 @@ func syntheticReport(costs: [Double], layoutShare: Double = 0.3, interval: Int64
         vsync += max(1, (main + interval - 1) / interval) * interval
     }
     return FrameReport(
-        method: .init(frameIntervalNanoseconds: interval, frameIntervalSource: .defaultRate, mainThread: nil, mainThreadName: nil,
+        method: .init(frameRate: FrameRate(intervalNanoseconds: interval)!, frameIntervalSource: .defaultRate, mainThread: nil, mainThreadName: nil,
                       mainThreadRule: .none, frameSource: .frameSpans),
         frames: frames, summary: FrameAnalyzer.summarize(frames, interval: interval, mainOutside: 0), categories: [], worstFrames: [],
         threads: [], diagnostics: [])

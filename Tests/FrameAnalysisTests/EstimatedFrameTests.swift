@@ -32,7 +32,7 @@ struct EstimatedFrameTests {
             time += length
         }
         let report = FrameAnalyzer.analyze(sketch.trace)
-        let interval = report.method.frameIntervalNanoseconds
+        let interval = report.method.frameRate.intervalNanoseconds
         for frame in report.frames where frame.mainThreadNanoseconds <= interval {
             #expect(frame.overrun <= 0, "frame \(frame.index) costs \(frame.mainThreadNanoseconds) ns and must not be late")
             #expect(frame.duration <= interval, "frame \(frame.index) must not be slow")
@@ -81,7 +81,7 @@ struct EstimatedFrameTests {
             trace.append(.complete, name: "frame", category: "frame", thread: main, timestamp: Int64.min + 5, duration: duration,
                          arguments: [Argument(FrameContract.Key.sinceVsync, .int(Int64.max)), Argument(FrameContract.Key.budget, .int(Int64.max))])
             for fps in [nil, 1.0, 1000.0] as [Double?] {
-                let report = FrameAnalyzer.analyze(trace, options: AnalysisOptions(framesPerSecond: fps))
+                let report = FrameAnalyzer.analyze(trace, options: AnalysisOptions(frameRate: fps.map(FrameRate.init(hertz:))))
                 _ = report.text(source: "t")
                 _ = report.markdown(source: "t")
                 _ = report.jsonValue(source: "t").description

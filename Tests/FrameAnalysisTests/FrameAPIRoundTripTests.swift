@@ -83,7 +83,7 @@ struct FrameAPIRoundTripTests {
             }
             let late = plan.filter { $0.startAfterVsync + $0.work > $0.interval }
             #expect(report.summary.lateFrames == late.count)
-            let interval = report.method.frameIntervalNanoseconds
+            let interval = report.method.frameRate.intervalNanoseconds
             let missed = late.map { ($0.startAfterVsync + $0.work - $0.interval + interval - 1) / interval }.reduce(0, +)
             #expect(report.summary.missedVsyncs == missed)
         }
@@ -109,14 +109,14 @@ struct FrameAPIRoundTripTests {
     @Test("Recorder.shared states no frame interval until the app sets one, and an explicit --fps wins over it")
     func frameIntervalSetting() throws {
         let recorder = Recorder(clock: .manual(ManualClock()))
-        #expect(recorder.frameInterval == nil)
+        #expect(recorder.frameRate == nil)
         #expect(recorder.snapshot().metadata.frameIntervalNanoseconds == nil)
-        recorder.frameInterval = .nanoseconds(Self.p120)
+        recorder.frameRate = FrameRate(hertz: 120)
         #expect(recorder.snapshot().metadata.frameIntervalNanoseconds == Self.p120)
         let trace = recorder.snapshot()
         #expect(FrameAnalyzer.analyze(trace).method.frameIntervalSource.description == "trace metadata")
-        let overridden = FrameAnalyzer.analyze(trace, options: AnalysisOptions(framesPerSecond: 60))
-        #expect(overridden.method.frameIntervalNanoseconds == Self.p60)
+        let overridden = FrameAnalyzer.analyze(trace, options: AnalysisOptions(frameRate: FrameRate(hertz: 60)))
+        #expect(overridden.method.frameRate.intervalNanoseconds == Self.p60)
         #expect(overridden.method.frameIntervalSource.description == "--fps 60 (over trace metadata 8.33 ms)")
     }
 }

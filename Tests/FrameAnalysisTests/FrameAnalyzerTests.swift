@@ -116,8 +116,8 @@ struct FrameAnalyzerTests {
         var sketch = TraceSketch()
         sketch.span("work", "layout", from: 0, to: 20)
         let at60 = FrameAnalyzer.analyze(sketch.trace)
-        let at120 = FrameAnalyzer.analyze(sketch.trace, options: AnalysisOptions(framesPerSecond: 120))
-        #expect(at120.method.frameIntervalNanoseconds == 8_333_333)
+        let at120 = FrameAnalyzer.analyze(sketch.trace, options: AnalysisOptions(frameRate: FrameRate(hertz: 120)))
+        #expect(at120.method.frameRate.intervalNanoseconds == 8_333_333)
         #expect(at60.summary.missedVsyncs == 1)
         #expect(at120.summary.missedVsyncs == 2)
     }

@@ -20,7 +20,7 @@ struct FrameMarkerTests {
             name: "Choreographer#doFrame", thread: sketch.main, threadName: "main", isMain: true))
         #expect(report.summary.frameCount == 10)
         #expect(report.summary.lateFrames == 1)
-        #expect(report.frames[4].overrun == ms(30) - report.method.frameIntervalNanoseconds)
+        #expect(report.frames[4].overrun == ms(30) - report.method.frameRate.intervalNanoseconds)
     }
 
     @Test("--frame-marker NAME instants: each frame runs to the next mark, so a doubled gap is one late frame")

@@ -94,7 +94,7 @@ struct HitchHoldTests {
 
     /// The sketch's frames are `interval` apart: analysed at that rate (62.5 fps).
     static func analyze(_ sketch: ChromeSketch, processID: Int64? = nil) throws -> FrameReport {
-        var options = AnalysisOptions(framesPerSecond: 1e6 / Double(ChromeSketch.interval))
+        var options = AnalysisOptions(frameRate: FrameRate(hertz: 1e6 / Double(ChromeSketch.interval)))
         options.processID = processID
         return FrameAnalyzer.analyze(try sketch.trace, options: options)
     }

@@ -39,7 +39,7 @@ struct HostileTimestampTests {
     func pipeline(_ name: String) throws {
         let trace = try analysisFixture(name)
         for fps in [nil, 1.0, 1000.0] as [Double?] {
-            let report = FrameAnalyzer.analyze(trace, options: AnalysisOptions(framesPerSecond: fps))
+            let report = FrameAnalyzer.analyze(trace, options: AnalysisOptions(frameRate: fps.map(FrameRate.init(hertz:))))
             #expect(!report.text(source: name).isEmpty)
             #expect(!report.markdown(source: name).isEmpty)
             #expect(!report.jsonValue(source: name).description.isEmpty)

@@ -157,7 +157,7 @@ struct LighthouseHoldTests {
     func holdsMatchRawEvents(file: String) throws {
         try #require(LighthouseCorpus.isAvailable, "needs ../shared/traces/third-party beside the clone")
         let report = FrameAnalyzer.analyze(try ChromeTraceReader.read(contentsOf: LighthouseCorpus.path(file)))
-        let (pid, expected) = try Self.expectedHolds(file: file, interval: report.method.frameIntervalNanoseconds)
+        let (pid, expected) = try Self.expectedHolds(file: file, interval: report.method.frameRate.intervalNanoseconds)
         #expect(report.method.mainThread?.processID == pid && report.method.mainThreadRule == .pageRenderer)
         let dropped = report.frames.filter { $0.outcome == .dropped }
         #expect(!expected.isEmpty)

@@ -18,7 +18,7 @@ struct MissedVsyncTests {
     @Test("The summary, the worst-frames table and the frames rows give the same missed vsyncs")
     func outputsAgree() throws {
         let report = FrameChartTests.report(frames: 40)
-        let interval = report.method.frameIntervalNanoseconds
+        let interval = report.method.frameRate.intervalNanoseconds
         let perFrame = report.frames.map { $0.missedVsyncs(interval: interval) }
         #expect(report.summary.missedVsyncs == perFrame.reduce(0, +) && report.summary.missedVsyncs > 0)
         var rows: [String] = []

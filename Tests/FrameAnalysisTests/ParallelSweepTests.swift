@@ -45,7 +45,7 @@ struct ParallelSweepTests {
             analysed += 1
             let name = URL(fileURLWithPath: path).lastPathComponent
             Self.expectSame(trace, options: AnalysisOptions(worstFrameCount: 1000), name)
-            Self.expectSame(trace, options: AnalysisOptions(framesPerSecond: 1000, worstFrameCount: 1000), "\(name) at 1000 fps")
+            Self.expectSame(trace, options: AnalysisOptions(frameRate: FrameRate(hertz: 1000), worstFrameCount: 1000), "\(name) at 1000 fps")
         }
         #expect(analysed > 20)
     }
@@ -104,7 +104,7 @@ struct ParallelSweepTests {
         let trace = Self.busyTrace(seed: seed)
         Self.expectSame(trace, options: AnalysisOptions(worstFrameCount: 1000, frameMarkers: ["tick"]), "marks")
         Self.expectSame(trace, options: AnalysisOptions(worstFrameCount: 1000), "estimated")
-        Self.expectSame(trace, options: AnalysisOptions(framesPerSecond: 240, worstFrameCount: 1000, frameMarkers: ["tick"]), "240 fps")
+        Self.expectSame(trace, options: AnalysisOptions(frameRate: FrameRate(hertz: 240), worstFrameCount: 1000, frameMarkers: ["tick"]), "240 fps")
         let report = FrameAnalyzer.analyze(trace, options: AnalysisOptions(frameMarkers: ["tick"]))
         #expect(report.method.frameSource == .frameMarkers)
         #expect(report.frames.count > 100)

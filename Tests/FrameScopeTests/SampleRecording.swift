@@ -31,7 +31,7 @@ extension Category {
 func makeSampleRecording() -> Recorder {
     let clock = ManualClock()
     // A 60 Hz display, stated explicitly: a recorder states no frame interval by default.
-    let recorder = Recorder(configuration: .init(frameInterval: .nanoseconds(16_666_667)), clock: .manual(clock))
+    let recorder = Recorder(configuration: .init(frameRate: .standard), clock: .manual(clock))
     runOnNewThread {
         recorder.designateCurrentThreadAsMain()
         recordSampleFrame(recorder: recorder, clock: clock)

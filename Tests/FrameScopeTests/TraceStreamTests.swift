@@ -21,7 +21,7 @@ struct TraceStreamTests {
     func finishedStreamIsValid() throws {
         let clock = ManualClock(start: 5_000_000)
         let recorder = Recorder(clock: .manual(clock))
-        recorder.frameInterval = .nanoseconds(16_666_667)
+        recorder.frameRate = .standard
         let directory = try TemporaryDirectory()
         let path = directory.path("stream.json")
         let stream = try TraceStream(recorder: recorder, path: path)

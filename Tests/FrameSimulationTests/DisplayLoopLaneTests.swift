@@ -56,11 +56,11 @@ private struct RecordedFrame {
 
 @Suite("Display loop lanes")
 struct DisplayLoopLaneTests {
-    let interval = DisplayConfiguration(refreshRate: 60).frameIntervalNanoseconds
+    let interval = DisplayConfiguration(frameRate: .standard).frameRate.intervalNanoseconds
 
     fileprivate func run(_ scenario: LaneScenario, frames: Int = 6, workers: Int = 2) -> (Trace, DisplayLoop.Summary, Recorder) {
         let recorder = Recorder(clock: .manual(ManualClock(start: 1_000_000)))
-        let configuration = DisplayConfiguration(refreshRate: 60, frameCount: frames, workerCount: workers)
+        let configuration = DisplayConfiguration(frameRate: .standard, frameCount: frames, workerCount: workers)
         let summary = DisplayLoop(recorder: recorder, configuration: configuration).run(scenario)
         return (recorder.snapshot(), summary, recorder)
     }
@@ -304,7 +304,7 @@ struct DisplayLoopVirtualTimeTests {
         scenario.mainMilliseconds[2] = 30
         scenario.jobMilliseconds = 20
         let recorder = Recorder(clock: .manual(.threadCPUTime()))
-        let configuration = DisplayConfiguration(refreshRate: 60, frameCount: 6, workerCount: 2)
+        let configuration = DisplayConfiguration(frameRate: .standard, frameCount: 6, workerCount: 2)
         let summary = DisplayLoop(recorder: recorder, configuration: configuration).run(scenario)
         // 30 ms is more than one interval (16.67 ms) and less than two, whatever the machine's load.
         #expect(summary.missedVsyncs == 1)

@@ -35,11 +35,11 @@ struct DisplayLoopTests {
     @Test("After an overrun the next frame starts at the first vsync after the work ends", arguments: [60, 120])
     func missedVsyncsFollowTheDevice(refreshRate: Int) throws {
         let recorder = Recorder(clock: .manual(ManualClock(start: 1_000_000)))
-        let configuration = DisplayConfiguration(refreshRate: refreshRate, frameCount: 9, workerCount: 2)
+        let configuration = DisplayConfiguration(frameRate: FrameRate(hertz: Double(refreshRate)), frameCount: 9, workerCount: 2)
         let scenario = UnevenScenario()
         let summary = DisplayLoop(recorder: recorder, configuration: configuration).run(scenario)
         let trace = recorder.snapshot()
-        let interval = configuration.frameIntervalNanoseconds
+        let interval = configuration.frameRate.intervalNanoseconds
 
         let frames = trace.events.filter { $0.phase == .complete && trace.name(of: $0) == "frame" && $0.thread == recorder.mainThreadKey }
             .sorted { $0.timestamp < $1.timestamp }

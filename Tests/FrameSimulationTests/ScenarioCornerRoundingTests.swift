@@ -83,7 +83,7 @@ struct CornerRoundingScenarioTests {
     func offscreenPassPerVisibleImage(strategy: CornerRoundingScenario.Strategy) throws {
         let frames = 10
         let recorder = Recorder(clock: .manual(ManualClock(start: 1_000_000)))
-        let configuration = DisplayConfiguration(refreshRate: 60, frameCount: frames, workerCount: 2, waitsForBackgroundWork: true)
+        let configuration = DisplayConfiguration(frameRate: .standard, frameCount: frames, workerCount: 2, waitsForBackgroundWork: true)
         let scenario = CornerRoundingScenario(strategy: strategy, seed: 3, photoCount: 5)
         let summary = DisplayLoop(recorder: recorder, configuration: configuration).run(scenario)
         let trace = recorder.snapshot()
@@ -99,7 +99,7 @@ struct CornerRoundingScenarioTests {
         // Frame 0 asks the workers for the thumbnails; from frame 1 on, every visible one is shown.
         var offset = 0.0
         for frame in 0..<frames {
-            offset += CornerRoundingScenario.scrollSpeed * Double(configuration.frameIntervalNanoseconds) / 1e9
+            offset += CornerRoundingScenario.scrollSpeed * Double(configuration.frameRate.intervalNanoseconds) / 1e9
             let visible = CornerRoundingScenario.tilesOnScreen(atOffset: offset).count
             if frame >= 1 { #expect(composited[frame] == Double(visible), "frame \(frame)") }
         }

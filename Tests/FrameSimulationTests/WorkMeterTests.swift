@@ -116,7 +116,7 @@ struct VirtualTimeTests {
         let scenario = CountedScenario()
         scenario.mainUnits[2] = 30_000
         scenario.jobUnits = 20_000
-        let summary = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(refreshRate: 60, frameCount: 6, workerCount: 2), meter: meter)
+        let summary = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameRate: .standard, frameCount: 6, workerCount: 2), meter: meter)
             .run(scenario)
         #expect(summary.missedVsyncs == 1)
         #expect(summary.lateFramesByCause == [.commit: 1])

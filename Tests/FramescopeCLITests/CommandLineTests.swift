@@ -23,6 +23,12 @@ struct CommandLineTests {
         (["demo", "--frames", "zero"], "option '--frames' expects an integer"),
         (["demo", "--bogus"], "unknown option '--bogus'"),
         (["demo", "--out-dir"], "option '--out-dir' needs a value"),
+        (["demo", "--fps", "0"], "option '--fps' expects a frame rate from 1 to 240, got '0'"),
+        (["demo", "--fps", "241"], "option '--fps' expects a frame rate from 1 to 240, got '241'"),
+        (["simulate", "diffable-update", "--out", "/nonexistent/trace.json", "--fps", "-60"], "option '--fps' expects a frame rate from 1 to 240, got '-60'"),
+        (["simulate", "diffable-update", "--out", "/nonexistent/trace.json", "--fps", "nan"], "option '--fps' expects a frame rate from 1 to 240, got 'nan'"),
+        (["simulate", "diffable-update", "--out", "/nonexistent/trace.json", "--fps", "1e999"], "option '--fps' expects a frame rate from 1 to 240, got '1e999'"),
+        (["simulate", "diffable-update", "--out", "/nonexistent/trace.json", "--fps", "sixty"], "option '--fps' expects a frame rate from 1 to 240, got 'sixty'"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         let result = try CLI.run(arguments)

@@ -78,6 +78,25 @@ struct ReportCommandTests {
         #expect(method["frame-interval-ns"] as? Int == 8_333_333)
     }
 
+    @Test("--fps takes a fractional rate, and a rate out of range or not a number is a usage error", arguments: [
+        "0", "1001", "-1", "nan", "inf", "1e999", "60fps",
+    ])
+    func frameRateOption(text: String) throws {
+        let result = try CLI.run(["report", try writeTrace(), "--fps", text])
+        #expect(result.status == 2)
+        #expect(result.standardError == "error: option '--fps' expects a frame rate from 1 to 1000, got '\(text)'; run 'framescope report --help' for usage\n")
+    }
+
+    @Test("--fps 59.94 judges frames against 16,683,350 ns and reports the rate asked for")
+    func fractionalFrameRate() throws {
+        let result = try CLI.run(["report", try writeTrace(), "--fps", "59.94", "--format", "json"])
+        #expect(result.status == 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let method = try #require(report["method"] as? [String: Any])
+        #expect(method["frame-interval-ns"] as? Int == 16_683_350)
+        #expect(method["frame-interval-requested-fps"] as? Double == 59.94)
+    }
+
     @Test("A file that is not a trace exits 3 with the line and column", arguments: [
         ("{\"traceEvents\": [\n  {\"ph\": \"X\",, }]}", "line 2, column"),
         ("hello", "line 1, column 1"),

@@ -3,9 +3,10 @@ import FrameSupport
 
 /// Choices the analysis cannot always read from the trace.
 public struct AnalysisOptions: Sendable {
-    /// Frames per second (`--fps`): when set, it wins over the trace's metadata and over a rate
-    /// derived from the trace's frame events; `nil` lets the trace say, else 60.
-    public var framesPerSecond: Double?
+    /// The frame rate (`--fps`): when set, it wins over the trace's metadata and over a rate
+    /// derived from the trace's frame events; `nil` lets the trace say, else
+    /// ``FrameTrace/FrameRate/standard`` (60 Hz).
+    public var frameRate: FrameRate?
     /// The main thread, overriding every other rule (`--main-thread PID:TID`).
     public var mainThread: ThreadKey?
     /// The process to analyse (`--process PID`): its main thread is the one named like a main
@@ -17,8 +18,8 @@ public struct AnalysisOptions: Sendable {
     /// Names of spans or instants that mark frames (`--frame-marker NAME`), tried after
     /// framescope's frame spans and Chrome's frame events, before the built-in markers.
     public var frameMarkers: [String]
-    /// Who asked for ``framesPerSecond``: the options themselves (the CLI's `--fps`) or a budget.
-    public var framesPerSecondRequester: FrameReport.FrameIntervalSource.Requester
+    /// Who asked for ``frameRate``: the options themselves (the CLI's `--fps`) or a budget.
+    public var frameRateRequester: FrameReport.FrameIntervalSource.Requester
     /// Whether a large trace (50,000 spans or more) is analysed on all cores (the default) when
     /// the process may use two or more (its CPU affinity and quota counted); the report is the
     /// same either way. Turn it off in a program that already keeps every core busy.
@@ -26,16 +27,15 @@ public struct AnalysisOptions: Sendable {
 
     /// Creates options.
     public init(
-        framesPerSecond: Double? = nil, mainThread: ThreadKey? = nil, worstFrameCount: Int = 5, frameMarkers: [String] = [],
-        framesPerSecondRequester: FrameReport.FrameIntervalSource.Requester = .option
+        frameRate: FrameRate? = nil, mainThread: ThreadKey? = nil, worstFrameCount: Int = 5, frameMarkers: [String] = [],
+        frameRateRequester: FrameReport.FrameIntervalSource.Requester = .option
     ) {
-        precondition(framesPerSecond.map { Int64.frameInterval(framesPerSecond: $0) != nil } ?? true, "framesPerSecond must be positive")
         precondition(worstFrameCount >= 0, "worstFrameCount must not be negative")
-        self.framesPerSecond = framesPerSecond
+        self.frameRate = frameRate
         self.mainThread = mainThread
         self.worstFrameCount = worstFrameCount
         self.frameMarkers = frameMarkers
-        self.framesPerSecondRequester = framesPerSecondRequester
+        self.frameRateRequester = frameRateRequester
     }
 }
 
@@ -60,7 +60,7 @@ public enum FrameAnalyzer {
     ///
     /// - Main thread: `options.mainThread`, else the trace's metadata, else a thread named like a
     ///   main thread (a renderer's before a browser's), else the thread with the most busy time.
-    /// - Frame interval `P`: `options.framesPerSecond`, else the trace's metadata, else the rate of
+    /// - Frame interval `P`: `options.frameRate`, else the trace's metadata, else the rate of
     ///   the trace's own frame events (Chrome's BeginFrame sequence), else 60 fps.
     /// - Frames, from the first source the trace has (``FrameReport/FrameSource``): framescope
     ///   frame spans on the main thread; Chrome's frame accounting in the main thread's process;
@@ -105,7 +105,7 @@ public enum FrameAnalyzer {
         var frames = measured.found.frames
         measured.found.frames = []
         let names = measured.names
-        let interval = measured.interval
+        let interval = measured.frameRate.intervalNanoseconds
         let perFrameMain = measured.accounting.finish(
             into: &frames, categoryNames: names.names, spanNames: trace.symbols, onAllCores: measured.onAllCores)
         for (index, hold) in measured.holds {
@@ -116,7 +116,7 @@ public enum FrameAnalyzer {
             &frames, render: measured.render, renderByCategory: measured.renderByCategory, categoryNames: names.names, jobs: measured.jobs,
             interval: interval)
         var method = FrameReport.Method(
-            frameIntervalNanoseconds: interval, frameIntervalSource: measured.intervalSource, mainThread: measured.main,
+            frameRate: measured.frameRate, frameIntervalSource: measured.intervalSource, mainThread: measured.main,
             mainThreadName: measured.main.flatMap { trace.threadName($0) }, mainThreadRule: measured.mainRule,
             frameSource: measured.found.source, frameSourceDetail: measured.found.detail, clock: trace.metadata.clock)
         method.otherRenderers = measured.otherRenderers
@@ -170,7 +170,7 @@ public enum FrameAnalyzer {
     struct Measurements {
         var main: ThreadKey?
         var mainRule: FrameReport.MainThreadRule
-        var interval: Int64
+        var frameRate: FrameRate
         var intervalSource: FrameReport.FrameIntervalSource
         var found: FoundFrames
         var names: CategoryNames
@@ -212,7 +212,8 @@ public enum FrameAnalyzer {
         let mainSlot = main.flatMap { spans.slot(of: $0) }
         let mainSpans = mainSlot.map { spans.spans(inSlot: $0) } ?? []
         let chrome = main.map { ChromeFrameEvents(trace: trace, processID: $0.processID) }
-        let (interval, intervalSource) = frameInterval(of: trace, options: options, chrome: chrome)
+        let (frameRate, intervalSource) = self.frameRate(of: trace, options: options, chrome: chrome)
+        let interval = frameRate.intervalNanoseconds
         let found = findFrames(trace: trace, spans: spans, main: main, mainSpans: mainSpans, chrome: chrome, interval: interval, options: options)
         let frames = found.frames
         let frameCategory = found.source == .frameSpans ? trace.symbols.lookup(FrameContract.frameCategory) : nil
@@ -275,7 +276,7 @@ public enum FrameAnalyzer {
         }
 
         return Measurements(
-            main: main, mainRule: mainRule, interval: interval, intervalSource: intervalSource, found: found, names: names, totals: sums.totals,
+            main: main, mainRule: mainRule, frameRate: frameRate, intervalSource: intervalSource, found: found, names: names, totals: sums.totals,
             accounting: sums.accounting, threads: threads, render: render,
             renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names), jobs: jobs, input: input,
             onAllCores: onAllCores, holds: holds, otherRenderers: otherRenderers)
@@ -312,16 +313,17 @@ public enum FrameAnalyzer {
 
     // MARK: - Choosing P and the main thread
 
-    static func frameInterval(
+    static func frameRate(
         of trace: Trace, options: AnalysisOptions, chrome: ChromeFrameEvents?
-    ) -> (Int64, FrameReport.FrameIntervalSource) {
-        let fromTrace = trace.metadata.frameIntervalNanoseconds.flatMap { $0 > 0 ? $0 : nil }
-        if let fps = options.framesPerSecond, let interval = Int64.frameInterval(framesPerSecond: fps) {
-            return (interval, .requested(framesPerSecond: fps, by: options.framesPerSecondRequester, overriding: fromTrace == interval ? nil : fromTrace))
+    ) -> (FrameRate, FrameReport.FrameIntervalSource) {
+        let fromTrace = trace.metadata.frameRate
+        if let requested = options.frameRate {
+            let overriding = fromTrace.map(\.intervalNanoseconds).flatMap { $0 == requested.intervalNanoseconds ? nil : $0 }
+            return (requested, .requested(requested, by: options.frameRateRequester, overriding: overriding))
         }
         if let fromTrace { return (fromTrace, .traceMetadata) }
-        if let derived = chrome?.derivedInterval { return (derived, .chromeBeginFrames) }
-        return (16_666_667, .defaultRate)
+        if let derived = chrome?.derivedInterval.flatMap(FrameRate.init(intervalNanoseconds:)) { return (derived, .chromeBeginFrames) }
+        return (.standard, .defaultRate)
     }
 
     /// - Parameter threads: The trace's threads, as ``FrameTrace/Trace/allThreads`` lists them.

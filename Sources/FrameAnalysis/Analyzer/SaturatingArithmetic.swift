@@ -26,14 +26,3 @@ extension FixedWidthInteger {
         return (self < 0) == (other < 0) ? .max : .min
     }
 }
-
-extension Int64 {
-    /// Nanoseconds for a frame rate, or `nil` when the rate gives no representable interval
-    /// (zero, negative, not finite, or so small that the interval passes ~292 years).
-    static func frameInterval(framesPerSecond fps: Double) -> Int64? {
-        guard fps.isFinite, fps > 0 else { return nil }
-        let nanoseconds = (1e9 / fps).rounded()
-        guard nanoseconds >= 1, nanoseconds < 9e18 else { return nil }
-        return Int64(nanoseconds)
-    }
-}

@@ -74,10 +74,11 @@ enum BudgetParser {
         var budget = Budget()
         if let fps = root["fps"] {
             let value = try numberValue(fps, at: "fps")
-            guard value >= 1, value <= 1000 else {
-                throw BudgetError(.invalidValue, path: "fps", "expected a frame rate from 1 to 1000, got \(format(value))")
+            do {
+                budget.frameRate = try FrameRate(validating: value)
+            } catch {
+                throw BudgetError(.invalidValue, path: "fps", error.description)
             }
-            budget.framesPerSecond = value
         }
         if let markers = root["frame-markers"] {
             guard case .array(let elements) = markers else {

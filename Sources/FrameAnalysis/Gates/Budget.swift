@@ -15,9 +15,9 @@ public struct Budget: Sendable, Hashable {
     /// The budget file version this framescope reads.
     public static let supportedVersion = 1
 
-    /// The frame rate traces are judged against, 1–1000; it wins over a trace's metadata (an
-    /// explicit `--fps` wins over it). `nil` lets the trace say, else 60 fps.
-    public var framesPerSecond: Double?
+    /// The frame rate traces are judged against (`fps`, 1–1000 in a file); it wins over a trace's
+    /// metadata (an explicit `--fps` wins over it). `nil` lets the trace say, else 60 Hz.
+    public var frameRate: FrameRate?
     /// Names of spans or instants that mark frames (`frame-markers`), as `--frame-marker`; the
     /// command line's come first.
     public var frameMarkers: [String] = []
@@ -32,17 +32,16 @@ public struct Budget: Sendable, Hashable {
 
     /// Creates a budget.
     /// - Parameters:
-    ///   - framesPerSecond: The frame rate for traces that do not say; must be positive.
+    ///   - frameRate: The frame rate traces are judged against, or `nil` to let each trace say.
     ///   - limits: Limits for every trace.
     ///   - categories: Per-category limits for every trace.
     ///   - traceSections: Sections for traces matched by name.
     ///   - regression: Thresholds for `compare`.
     public init(
-        framesPerSecond: Double? = nil, limits: Limits = Limits(), categories: [CategoryLimits] = [],
+        frameRate: FrameRate? = nil, limits: Limits = Limits(), categories: [CategoryLimits] = [],
         traceSections: [TraceSection] = [], regression: RegressionThresholds? = nil
     ) {
-        precondition(framesPerSecond.map { $0 > 0 && $0.isFinite } ?? true, "framesPerSecond must be positive")
-        self.framesPerSecond = framesPerSecond
+        self.frameRate = frameRate
         self.limits = limits
         self.categories = categories
         self.traceSections = traceSections

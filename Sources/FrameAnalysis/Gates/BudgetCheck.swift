@@ -124,8 +124,8 @@ public struct BudgetCheck: Sendable, Hashable {
         public var frameCount: Int
         /// Where the frames came from.
         public var frameSource: FrameReport.FrameSource
-        /// The frame interval `P` used, in nanoseconds.
-        public var frameIntervalNanoseconds: Int64
+        /// The frame rate whose interval `P` the trace was judged against.
+        public var frameRate: FrameRate
         /// Where `P` came from: `trace metadata`, `--fps N`, `budget fps N`, `default 60 fps`.
         public var frameIntervalSource: FrameReport.FrameIntervalSource
         /// Every rule that applies to the trace, in the budget's order.
@@ -146,7 +146,7 @@ public struct BudgetCheck: Sendable, Hashable {
             self.source = source
             frameCount = report.summary.frameCount
             frameSource = report.method.frameSource
-            frameIntervalNanoseconds = report.method.frameIntervalNanoseconds
+            frameRate = report.method.frameRate
             frameIntervalSource = report.method.frameIntervalSource
             rules = BudgetCheck.evaluate(report: report, traceName: name, budget: budget)
             chart = FrameChart(report: report)
@@ -501,11 +501,11 @@ extension Budget {
     public func analyze(_ trace: consuming Trace, options: AnalysisOptions) -> FrameReport {
         var adjusted = options
         adjusted.frameMarkers += frameMarkers.filter { !options.frameMarkers.contains($0) }
-        guard let framesPerSecond, options.framesPerSecond == nil else {
+        guard let frameRate, options.frameRate == nil else {
             return FrameAnalyzer.analyze(consume trace, options: adjusted)
         }
-        adjusted.framesPerSecond = framesPerSecond
-        adjusted.framesPerSecondRequester = .budget
+        adjusted.frameRate = frameRate
+        adjusted.frameRateRequester = .budget
         return FrameAnalyzer.analyze(consume trace, options: adjusted)
     }
 }

@@ -1,3 +1,5 @@
+public import FrameTrace
+
 extension FrameReport {
     /// Where the frame interval `P` came from. Outputs write ``identifier``; text renders
     /// ``description``.
@@ -12,7 +14,7 @@ extension FrameReport {
 
         /// A rate that was asked for; `overriding` is the trace metadata's interval it replaced,
         /// when it differed.
-        case requested(framesPerSecond: Double, by: Requester, overriding: Int64?)
+        case requested(FrameRate, by: Requester, overriding: Int64?)
         /// The trace's own metadata (framescope's recorder writes it).
         case traceMetadata
         /// The median interval between Chrome's `BeginFrame` events.
@@ -30,9 +32,9 @@ extension FrameReport {
             }
         }
 
-        /// The rate asked for, for ``requested(framesPerSecond:by:overriding:)``.
-        public var requestedFramesPerSecond: Double? {
-            if case .requested(let fps, _, _) = self { return fps }
+        /// The rate asked for, for ``requested(_:by:overriding:)``.
+        public var requestedFrameRate: FrameRate? {
+            if case .requested(let rate, _, _) = self { return rate }
             return nil
         }
 
@@ -46,9 +48,9 @@ extension FrameReport {
         /// `Chrome BeginFrame interval`, `default 60 fps`.
         public var description: String {
             switch self {
-            case .requested(let fps, let requester, let overriding):
+            case .requested(let rate, let requester, let overriding):
                 let over = overriding.map { " (over trace metadata \(ReportFormat.milliseconds($0)))" } ?? ""
-                return "\(requester == .option ? "--fps" : "budget fps") \(formatNumber(fps))" + over
+                return "\(requester == .option ? "--fps" : "budget fps") \(formatNumber(rate.hertz))" + over
             case .traceMetadata: return "trace metadata"
             case .chromeBeginFrames: return "Chrome BeginFrame interval"
             case .defaultRate: return "default 60 fps"

@@ -32,8 +32,9 @@ public struct FrameReport: Sendable {
 
     /// How the analysis read the trace.
     public struct Method: Sendable, Hashable {
-        /// The frame interval `P`, in nanoseconds.
-        public var frameIntervalNanoseconds: Int64
+        /// The frame rate whose interval `P` frames were judged against
+        /// (``FrameTrace/FrameRate/intervalNanoseconds``).
+        public var frameRate: FrameRate
         /// Where `P` came from, and what it overrode: `--fps 120 (over trace metadata 16.67 ms)`,
         /// `budget fps 120`, `trace metadata`, `Chrome BeginFrame interval`, `default 60 fps`.
         public var frameIntervalSource: FrameIntervalSource
@@ -58,11 +59,11 @@ public struct FrameReport: Sendable {
 
         /// Creates a method description.
         public init(
-            frameIntervalNanoseconds: Int64, frameIntervalSource: FrameIntervalSource, mainThread: ThreadKey?, mainThreadName: String?,
+            frameRate: FrameRate, frameIntervalSource: FrameIntervalSource, mainThread: ThreadKey?, mainThreadName: String?,
             mainThreadRule: MainThreadRule, frameSource: FrameSource, frameSourceDetail: SourceDetail = .unspecified, clock: TraceClock? = nil
         ) {
             self.clock = clock
-            self.frameIntervalNanoseconds = frameIntervalNanoseconds
+            self.frameRate = frameRate
             self.frameIntervalSource = frameIntervalSource
             self.mainThread = mainThread
             self.mainThreadName = mainThreadName

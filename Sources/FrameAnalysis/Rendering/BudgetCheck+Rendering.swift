@@ -6,7 +6,7 @@ extension BudgetCheck {
         traces.map { trace in
             var table = ReportTable(
                 title: "\(trace.name): \(Self.headline(trace.rules)) (\(trace.frameCount) frames from \(trace.frameSource.shortPhrase) at "
-                    + "\(ReportFormat.milliseconds(trace.frameIntervalNanoseconds)), \(trace.frameIntervalSource))",
+                    + "\(ReportFormat.milliseconds(trace.frameRate.intervalNanoseconds)), \(trace.frameIntervalSource))",
                 columns: [("rule", .left), ("measured", .right), ("limit", .right), ("verdict", .left)])
             table.rows = trace.rules.map { rule in
                 [rule.id, Self.measured(rule), Self.limit(rule), Self.verdictText(rule.verdict)]
@@ -125,9 +125,9 @@ extension BudgetCheck {
                     ("source", .string(trace.source)),
                     ("frames", .int(Int64(trace.frameCount))),
                     ("frame-boundaries", .string(trace.frameSource.identifier)),
-                    (FrameContract.Metadata.frameInterval, .int(trace.frameIntervalNanoseconds)),
+                    (FrameContract.Metadata.frameInterval, .int(trace.frameRate.intervalNanoseconds)),
                     ("frame-interval-source", .string(trace.frameIntervalSource.identifier)),
-                    ("frame-interval-requested-fps", trace.frameIntervalSource.requestedFramesPerSecond.map(JSONValue.double) ?? .null),
+                    ("frame-interval-requested-fps", (trace.frameIntervalSource.requestedFrameRate?.hertz).map(JSONValue.double) ?? .null),
                     ("verdict", .string(trace.verdict.rawValue)),
                     ("rules", .array(trace.rules.map { rule in
                         .object([

@@ -27,7 +27,7 @@ public struct FrameChart: Sendable, Hashable {
         precondition(maximumPoints > 0, "maximumPoints must be positive")
         let costs = report.frames.map(\.mainThreadNanoseconds)
         frameCount = costs.count
-        intervalNanoseconds = report.method.frameIntervalNanoseconds
+        intervalNanoseconds = report.method.frameRate.intervalNanoseconds
         let group = max(1, (costs.count + maximumPoints - 1) / maximumPoints)
         framesPerPoint = group
         points = stride(from: 0, to: costs.count, by: group).map { start in

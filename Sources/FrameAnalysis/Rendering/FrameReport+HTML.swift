@@ -26,7 +26,7 @@ extension FrameReport {
         var html = "<section class=\"run\" id=\"\(UntrustedText.html(id))\">\n<h2>\(UntrustedText.html(heading))</h2>\n"
         html += "<p class=\"source\"><strong>Frames from: \(UntrustedText.html(method.frameSource.phrase))</strong>"
         if method.frameSourceDetail != .unspecified { html += " — \(UntrustedText.html(method.frameSourceDetail.description))" }
-        html += "<br>Frame interval P = \(UntrustedText.html(ReportFormat.milliseconds(method.frameIntervalNanoseconds))) "
+        html += "<br>Frame interval P = \(UntrustedText.html(ReportFormat.milliseconds(method.frameRate.intervalNanoseconds))) "
         html += "(\(UntrustedText.html(method.frameIntervalSource.description))); main thread: \(UntrustedText.html(mainThreadDescription)).</p>\n"
         let s = summary
         html += "<p class=\"headline\"><span class=\"band \(s.hitchBand?.identifier ?? "none")\">\(UntrustedText.html(ReportFormat.fixed(s.hitchTimeRatio, decimals: 2))) ms/s hitch time ratio (\(UntrustedText.html(s.hitchBand?.phrase ?? HitchBand.noFramesPhrase)))</span> "
@@ -117,7 +117,7 @@ extension FrameReport {
     /// wake-up, hold]` (hold: `[holding frame or -1, what held it]` or `null`), times in integer
     /// nanoseconds so the page formats them exactly as the text report does.
     func timelineJSON() -> String {
-        let interval = method.frameIntervalNanoseconds
+        let interval = method.frameRate.intervalNanoseconds
         var names = categories.filter { $0.mainNanoseconds > 0 }.prefix(Self.timelineCategoryCount).map(\.name)
         let known = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let other = names.count

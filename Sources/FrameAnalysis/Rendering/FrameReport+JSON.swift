@@ -97,9 +97,9 @@ extension FrameReport {
             return .object(members)
         }
         let members: [(String, JSONValue)] = [
-            (FrameContract.Metadata.frameInterval, .int(method.frameIntervalNanoseconds)),
+            (FrameContract.Metadata.frameInterval, .int(method.frameRate.intervalNanoseconds)),
             ("frame-interval-source", .string(method.frameIntervalSource.identifier)),
-            ("frame-interval-requested-fps", method.frameIntervalSource.requestedFramesPerSecond.map(JSONValue.double) ?? .null),
+            ("frame-interval-requested-fps", (method.frameIntervalSource.requestedFrameRate?.hertz).map(JSONValue.double) ?? .null),
             ("frame-interval-overridden-ns", method.frameIntervalSource.overriddenNanoseconds.map(JSONValue.int) ?? .null),
             (FrameContract.Metadata.mainThread, mainThread),
             ("main-thread-rule", .string(method.mainThreadRule.identifier)),

@@ -11,8 +11,8 @@ extension FrameReport {
     public func tables(wide: Bool = true) -> [ReportTable] {
         typealias F = ReportFormat
         var tables: [ReportTable] = []
-        let interval = method.frameIntervalNanoseconds
-        let fps = 1e9 / Double(interval)
+        let interval = method.frameRate.intervalNanoseconds
+        let fps = 1e9 / Double(interval)  // the rate of the interval as rounded, not the rate asked for
         var how = ReportTable(title: "How this trace was read", columns: [("what", .left), ("value", .left)])
         how.rows = [
             ["frame interval", "\(F.milliseconds(interval)) (\(F.fixed(fps, decimals: 1)) fps, \(method.frameIntervalSource))"],

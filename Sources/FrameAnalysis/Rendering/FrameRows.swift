@@ -69,9 +69,9 @@ package enum FrameRows {
             }
         }
         fixed.append(("frame_source", .text(report.method.frameSource.identifier)))
-        fixed.append(("frame_interval_ms", .milliseconds(report.method.frameIntervalNanoseconds)))
+        fixed.append(("frame_interval_ms", .milliseconds(report.method.frameRate.intervalNanoseconds)))
         let categories = report.categories.filter { $0.mainNanoseconds > 0 }.map(\.name).sorted()
-        let interval = report.method.frameIntervalNanoseconds
+        let interval = report.method.frameRate.intervalNanoseconds
         // render_ms and background_ms always (empty where the trace has no such lane), then any
         // other lane the report has (Chrome's compositor, raster, gpu).
         let reportLanes = Set(report.lanes.map(\.lane))

@@ -51,7 +51,7 @@ package enum RunComparisonTable {
             func perFrame(_ nanoseconds: Int64) -> String { frameCount == 0 ? "-" : milliseconds(nanoseconds / Int64(frameCount)) }
             func perInterval(_ nanoseconds: Int64) -> String {
                 guard summary.measuredNanoseconds > 0 else { return "-" }
-                let interval = Double(report.method.frameIntervalNanoseconds)
+                let interval = Double(report.method.frameRate.intervalNanoseconds)
                 return milliseconds(Int64((Double(nanoseconds) * interval / Double(summary.measuredNanoseconds)).rounded()))
             }
             var mainByCategory: [String: Int64] = [:]
@@ -245,7 +245,7 @@ extension RunComparisonTable {
         /// measured against the frame budget is what a user would feel.
         func separating(_ candidates: [Run]) -> RunVerdict.Separation? {
             var best: (separation: RunVerdict.Separation, gap: Double)?
-            let interval = candidates.map { Double($0.report.method.frameIntervalNanoseconds) / 1e6 }.max() ?? 0
+            let interval = candidates.map { Double($0.report.method.frameRate.intervalNanoseconds) / 1e6 }.max() ?? 0
             for figure in RunVerdict.Figure.allCases {
                 let values = candidates.compactMap { run in figure.value(in: run.report).map { (run.strategy, $0) } }
                 guard values.count == candidates.count, let low = values.min(by: { $0.1 < $1.1 }), let high = values.max(by: { $0.1 < $1.1 }),
@@ -266,7 +266,7 @@ extension RunComparisonTable {
             // Several strategies tie: the next figure that separates them, when it does so by a
             // quarter of a frame or more (less, between strategies that tie, is a few slow
             // wake-ups of a main thread sharing the cores with the workers).
-            let quarterFrame = 0.25 * (candidates.map { Double($0.report.method.frameIntervalNanoseconds) / 1e6 }.max() ?? 0)
+            let quarterFrame = 0.25 * (candidates.map { Double($0.report.method.frameRate.intervalNanoseconds) / 1e6 }.max() ?? 0)
             var tieBreak: RunVerdict.Separation?
             if best.winners.count > 1, let next = separating(candidates.filter { best.winners.contains($0.strategy) }),
                next.figure.isCount || next.worst - next.best >= quarterFrame {

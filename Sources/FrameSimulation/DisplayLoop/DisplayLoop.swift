@@ -4,8 +4,8 @@ package import FrameTrace
 
 /// How the simulated display runs.
 package struct DisplayConfiguration: Sendable {
-    /// Vsyncs per second: 60 by default, 120 for ProMotion-style displays.
-    package var refreshRate: Int
+    /// The display's refresh rate: 60 Hz by default, 120 Hz for ProMotion-style displays.
+    package var frameRate: FrameRate
     /// Frames to run.
     package var frameCount: Int
     /// Background worker threads; the machine's core count by default.
@@ -16,19 +16,17 @@ package struct DisplayConfiguration: Sendable {
     package var waitsForBackgroundWork: Bool
 
     /// Creates a configuration.
-    /// - Precondition: `refreshRate` is 1 to 1,000, `frameCount` and `workerCount` at least 1.
-    package init(refreshRate: Int = 60, frameCount: Int = 120, workerCount: Int? = nil, waitsForBackgroundWork: Bool = false) {
+    /// - Precondition: `frameRate` is within ``FrameTrace/FrameRate/acceptedHertz`` (1 to 1,000 Hz),
+    ///   `frameCount` and `workerCount` at least 1.
+    package init(frameRate: FrameRate = .standard, frameCount: Int = 120, workerCount: Int? = nil, waitsForBackgroundWork: Bool = false) {
         let workerCount = workerCount ?? ProcessInfo.processInfo.activeProcessorCount
-        precondition((1...1000).contains(refreshRate), "refreshRate must be 1-1000 Hz")
+        precondition(FrameRate.acceptedHertz.contains(frameRate.hertz), "frameRate must be 1-1000 Hz")
         precondition(frameCount >= 1 && workerCount >= 1, "frameCount and workerCount must be at least 1")
-        self.refreshRate = refreshRate
+        self.frameRate = frameRate
         self.frameCount = frameCount
         self.workerCount = workerCount
         self.waitsForBackgroundWork = waitsForBackgroundWork
     }
-
-    /// The frame interval `P` in nanoseconds.
-    package var frameIntervalNanoseconds: Int64 { Int64((1e9 / Double(refreshRate)).rounded()) }
 }
 
 /// A workload the display loop runs frame by frame: a scrolling feed, a list receiving updates, a
@@ -62,7 +60,7 @@ package final class FrameContext {
         recorder = loop.recorder
         self.frameIndex = frameIndex
         self.vsync = vsync
-        interval = loop.configuration.frameIntervalNanoseconds
+        interval = loop.configuration.frameRate.intervalNanoseconds
         deadline = vsync + interval
     }
 
@@ -187,7 +185,8 @@ package final class DisplayLoop {
         }
         simulatedWorkerFree = Array(repeating: .min, count: configuration.workerCount)
         renderServer = WorkerPool(count: 1, name: "render-server", recorder: recorder)
-        grid = VsyncGrid(origin: recorder.clock.now() + configuration.frameIntervalNanoseconds, interval: configuration.frameIntervalNanoseconds)
+        let interval = configuration.frameRate.intervalNanoseconds
+        grid = VsyncGrid(origin: recorder.clock.now() + interval, interval: interval)
     }
 
     deinit {
@@ -225,7 +224,7 @@ package final class DisplayLoop {
 
     private func runFrames(_ scenario: some Scenario, progress: (Int) -> Void) -> Summary {
         recorder.designateCurrentThreadAsMain()
-        let interval = configuration.frameIntervalNanoseconds
+        let interval = configuration.frameRate.intervalNanoseconds
         grid = VsyncGrid(origin: recorder.clock.now() + interval, interval: interval)
         let origin = grid.origin
         var tick: Int64 = 0

@@ -20,14 +20,15 @@ public enum SimulationClock: String, Sendable, CaseIterable {
 ///
 /// ```swift
 /// let settings = RunSettings(frames: 120, clock: .virtual)   // 60 Hz, seed 1, 2 simulated workers
+/// let promotion = RunSettings(frameRate: FrameRate(hertz: 120), frames: 240)
 /// ```
 public struct RunSettings: Sendable, Hashable {
     /// The simulated device's background workers on virtual and CPU time unless told otherwise:
     /// 2, whatever the host has, so that runs agree across machines.
     package static let virtualWorkers = 2
 
-    /// Vsyncs per second.
-    public var refreshRate: Int
+    /// The simulated display's refresh rate.
+    public var frameRate: FrameRate
     /// Frames to run.
     public var frames: Int
     /// Fixes the generated content.
@@ -42,14 +43,15 @@ public struct RunSettings: Sendable, Hashable {
     public var traceFormat: TraceFormat?
 
     /// Creates settings.
-    /// - Precondition: `refreshRate` is 1 to 1,000; `frames` and `workers` at least 1.
+    /// - Precondition: `frameRate` is within ``FrameTrace/FrameRate/acceptedHertz`` (1 to 1,000 Hz);
+    ///   `frames` and `workers` at least 1.
     public init(
-        refreshRate: Int = 60, frames: Int = 60, seed: UInt64 = 1, workers: Int? = nil, clock: SimulationClock = .virtual,
+        frameRate: FrameRate = .standard, frames: Int = 60, seed: UInt64 = 1, workers: Int? = nil, clock: SimulationClock = .virtual,
         traceFormat: TraceFormat? = nil
     ) {
-        precondition((1...1000).contains(refreshRate), "refreshRate must be 1-1000 Hz")
+        precondition(FrameRate.acceptedHertz.contains(frameRate.hertz), "frameRate must be 1-1000 Hz")
         precondition(frames >= 1 && (workers ?? 1) >= 1, "frames and workers must be at least 1")
-        self.refreshRate = refreshRate
+        self.frameRate = frameRate
         self.frames = frames
         self.seed = seed
         self.workers = workers

@@ -18,7 +18,7 @@
 /// _ = zoom.begin(at: 0)
 /// zoom.move(translation: -220)          // progress 0.5
 /// zoom.end(translation: -260, velocity: -1_500, at: 100_000_000)
-/// zoom.advance(to: 116_666_667)         // the spring carries it on toward 1
+/// zoom.advance(to: 100_000_000 + FrameRate.standard.intervalNanoseconds)   // a frame later, the spring carries it on toward 1
 /// ```
 package struct ZoomTransition: Sendable, Hashable {
     /// How a released transition finishes.
