@@ -21,9 +21,9 @@ private let budget: Budget = {
 
 private let optionSets: [AnalysisOptions] = [
     AnalysisOptions(),
-    AnalysisOptions(framesPerSecond: 120, worstFrameCount: 3),
-    AnalysisOptions(framesPerSecond: 1, frameMarkers: ["a", "frame", "DrawFrame"]),
-    AnalysisOptions(framesPerSecond: 1000, mainThread: ThreadKey(processID: 1, threadID: 1)),
+    AnalysisOptions(frameRate: FrameRate(hertz: 120), worstFrameCount: 3),
+    AnalysisOptions(frameRate: FrameRate(hertz: 1), frameMarkers: ["a", "frame", "DrawFrame"]),
+    AnalysisOptions(frameRate: FrameRate(hertz: 1000), mainThread: ThreadKey(processID: 1, threadID: 1)),
 ]
 
 @_cdecl("LLVMFuzzerTestOneInput")
