@@ -443,18 +443,38 @@ extension PerfettoParser {
     mutating func place(_ event: PendingEvent, on lane: Int) {
         let owner = lanes[lane].owner
         let isThread = lanes[lane].thread != nil
+        let pairsNow = isThread && pairsAsItReads
         // Begins and ends in time order pair with a stack; out of order, the lane is sorted first.
         if event.type != PerfettoSchema.Event.instant {
-            if event.timestamp < lanes[lane].lastTimestamp { lanes[lane].isOrdered = false }
+            if event.timestamp < lanes[lane].lastTimestamp {
+                lanes[lane].isOrdered = false
+                if pairsNow {
+                    needsSecondPass = true  // the stack paired what it saw; read again with records
+                    return
+                }
+            }
             lanes[lane].lastTimestamp = event.timestamp
         }
         switch event.type {
         case PerfettoSchema.Event.sliceEnd:
-            lanes[lane].records.append(
-                BeginEndPairer.Record(timestamp: event.timestamp, inputIndex: events.count, name: nil, isEnd: true, payload: -1))
+            if pairsNow {
+                // As pairLanes pairs an ordered lane: the innermost open begin, whatever its name.
+                if let begin = lanes[lane].open.popLast() {
+                    events[begin].duration = max(0, event.timestamp &- events[begin].timestamp)
+                } else {
+                    lanes[lane].unmatched += 1
+                }
+            } else {
+                lanes[lane].records.append(
+                    BeginEndPairer.Record(timestamp: event.timestamp, inputIndex: events.count, name: nil, isEnd: true, payload: -1))
+            }
         case PerfettoSchema.Event.sliceBegin:
-            lanes[lane].records.append(
-                BeginEndPairer.Record(timestamp: event.timestamp, inputIndex: events.count, name: event.name, isEnd: false, payload: events.count))
+            if pairsNow {
+                lanes[lane].open.append(events.count)
+            } else {
+                lanes[lane].records.append(
+                    BeginEndPairer.Record(timestamp: event.timestamp, inputIndex: events.count, name: event.name, isEnd: false, payload: events.count))
+            }
             events.append(
                 TraceEvent(
                     phase: isThread ? .complete : .asyncBegin, name: event.name, category: event.category, thread: owner,
@@ -575,11 +595,13 @@ extension PerfettoParser {
     mutating func pairLanes() {
         for index in lanes.indices {
             let lane = lanes[index]
-            guard !lane.records.isEmpty else { continue }
+            guard !lane.records.isEmpty || !lane.open.isEmpty || lane.unmatched > 0 else { continue }
             var closed: [(begin: Int, end: Int64)] = []
-            var open: [Int] = []
-            var unmatched = 0
-            if lane.isOrdered {
+            var open: [Int] = lane.open
+            var unmatched = lane.unmatched
+            if lane.records.isEmpty {
+                // Paired as it was read (``place(_:on:)``): only what stayed open or closed nothing.
+            } else if lane.isOrdered {
                 var stack: [Int] = []
                 for record in lane.records {
                     if !record.isEnd {

@@ -51,9 +51,17 @@ public enum PerfettoTraceReader {
 
     /// Reads a whole buffer.
     static func parse(_ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection) -> Result<Trace, TraceReadError> {
-        var parser = PerfettoParser(buffer, arguments: arguments)
+        // Thread slices pair as they are read, which needs each thread's slices in time order
+        // (as every producer writes them). A file where one thread's are not is read again,
+        // keeping every begin and end for BeginEndPairer: rare, and the result is the same.
+        var parser = PerfettoParser(buffer, arguments: arguments, pairsAsItReads: true)
         do throws(TraceReadError) {
             try parser.parseTrace()
+            if !parser.needsSecondPass { parser.placeDeferredEvents() }
+            if parser.needsSecondPass {
+                parser = PerfettoParser(buffer, arguments: arguments, pairsAsItReads: false)
+                try parser.parseTrace()
+            }
         } catch {
             return .failure(error)
         }
@@ -65,6 +73,12 @@ public enum PerfettoTraceReader {
 struct PerfettoParser {
     let buffer: UnsafeBufferPointer<UInt8>
     let argumentKeys: ArgumentKeyMatcher?
+    /// Whether a thread's slices are paired as they are read (a stack per lane, no records),
+    /// which holds while each thread's begins and ends come in time order.
+    let pairsAsItReads: Bool
+    /// Set when a thread's slices turn out not to be in time order while pairing as they are
+    /// read: the read stops, and the caller reads again with `pairsAsItReads` off.
+    var needsSecondPass = false
 
     var events: [TraceEvent] = []
     var symbols = SymbolTable()
@@ -130,7 +144,13 @@ struct PerfettoParser {
         var thread: ThreadKey?
         /// For an async track: the process and thread its events carry.
         var owner: ThreadKey
+        /// Begins and ends for BeginEndPairer: every slice of an async track, and of a thread
+        /// when the reader does not pair as it reads.
         var records: [BeginEndPairer.Record] = []
+        /// A thread paired as it is read: its open begins (event indices), innermost last, and
+        /// the ends that closed nothing.
+        var open: [Int] = []
+        var unmatched = 0
         var lastTimestamp = Int64.min
         var isOrdered = true
     }
@@ -148,8 +168,9 @@ struct PerfettoParser {
         var offset: Int
     }
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection) {
+    init(_ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection, pairsAsItReads: Bool = true) {
         self.buffer = buffer
+        self.pairsAsItReads = pairsAsItReads
         self.argumentKeys = arguments.keys.map { ArgumentKeyMatcher($0) }
         self.keptPrefixes = Set((arguments.keys ?? []).compactMap { key in key.firstIndex(of: ".").map { String(key[..<$0]) } })
     }
@@ -186,6 +207,7 @@ struct PerfettoParser {
             }
             packets += 1
             if !fastPacket(packet.position..<packet.end, offset: packetStart) { try parsePacket(&packet, offset: packetStart) }
+            if needsSecondPass { return }
             if packets == 4096 { reserveCapacity(readSoFar: input.position) }
         }
     }
