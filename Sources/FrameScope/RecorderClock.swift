@@ -310,13 +310,3 @@ struct CPUTimeOwner: @unchecked Sendable {
         self.isOwned = isOwned
     }
 }
-
-extension Duration {
-    /// The duration in whole nanoseconds, saturating at the limits of `Int64`.
-    var nanosecondCount: Int64 {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return seconds < 0 ? .min : .max }
-        return scaled &+ attoseconds / 1_000_000_000
-    }
-}

@@ -92,10 +92,7 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter interval: The frame interval `P`.
     public init?(interval: Duration) {
         guard interval > .zero else { return nil }
-        let (seconds, attoseconds) = interval.components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let (nanoseconds, carry) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-        self.init(intervalNanoseconds: overflow || carry ? .max : max(1, nanoseconds))
+        self.init(intervalNanoseconds: max(1, interval.nanosecondCount))
     }
 
     /// The frame interval `P` as a duration: ``intervalNanoseconds`` nanoseconds.
