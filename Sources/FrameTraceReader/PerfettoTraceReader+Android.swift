@@ -161,11 +161,11 @@ extension PerfettoParser {
         case "B":
             let lane = atraceLane(tid: tid, thread: thread)
             place(PendingEvent(uuid: 0, type: PerfettoSchema.Event.sliceBegin, timestamp: timestamp, name: symbols.intern(rest(from: 2)),
-                               category: .empty, arguments: 0, flows: [], counter: nil, offset: 0), on: lane)
+                               category: .empty, arguments: 0, flows: 0..<0, counter: nil, offset: 0), on: lane)
         case "E":
             let lane = atraceLane(tid: tid, thread: thread)
             place(PendingEvent(uuid: 0, type: PerfettoSchema.Event.sliceEnd, timestamp: timestamp, name: .empty, category: .empty,
-                               arguments: 0, flows: [], counter: nil, offset: 0), on: lane)
+                               arguments: 0, flows: 0..<0, counter: nil, offset: 0), on: lane)
         case "I":
             events.append(TraceEvent(phase: .instant, name: symbols.intern(rest(from: 2)), thread: thread, timestamp: timestamp))
         case "N":

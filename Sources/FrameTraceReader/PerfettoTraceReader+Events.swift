@@ -25,7 +25,7 @@ extension PerfettoParser {
         var counter: JSONValue?
         var flowIDs: [UInt64] = []
         var terminatingIDs: [UInt64] = []
-        var annotations: [Range<Int>] = []
+        var annotations: Range<Int>?
         var frameReporter: Range<Int>?
         var legacy: Range<Int>?
         var absoluteMicroseconds: Int64?
@@ -33,7 +33,9 @@ extension PerfettoParser {
         var extraValues: [UInt64] = []
         var extraDoubleTracks: [UInt64] = []
         var extraDoubleValues: [UInt64] = []
-        while let (field, wireType) = try input.nextField() {
+        while true {
+            let fieldStart = input.position
+            guard let (field, wireType) = try input.nextField() else { break }
             switch (field, wireType) {
             case (PerfettoSchema.Event.type, .varint): type = try input.varint()
             case (PerfettoSchema.Event.nameIID, .varint): nameIID = try input.varint()
@@ -47,7 +49,9 @@ extension PerfettoParser {
                 try appendRepeated(wireType, &input, to: &flowIDs, fixed: field == PerfettoSchema.Event.flowIDs)
             case (PerfettoSchema.Event.terminatingFlowIDs, _), (PerfettoSchema.Event.terminatingFlowIDsOld, _):
                 try appendRepeated(wireType, &input, to: &terminatingIDs, fixed: field == PerfettoSchema.Event.terminatingFlowIDs)
-            case (PerfettoSchema.Event.debugAnnotations, .lengthDelimited): annotations.append(try input.lengthDelimited())
+            case (PerfettoSchema.Event.debugAnnotations, .lengthDelimited):
+                _ = try input.lengthDelimited()
+                annotations = (annotations?.lowerBound ?? fieldStart)..<input.position
             case (PerfettoSchema.Event.chromeFrameReporter, .lengthDelimited): frameReporter = try input.lengthDelimited()
             case (PerfettoSchema.Event.legacyEvent, .lengthDelimited): legacy = try input.lengthDelimited()
             case (PerfettoSchema.Event.timestampAbsoluteMicroseconds, .varint):
@@ -112,7 +116,7 @@ extension PerfettoParser {
             return
         case PerfettoSchema.Event.sliceEnd:
             appendToTrack(uuid: uuid, legacyThread: legacyThread, PendingEvent(
-                uuid: uuid ?? 0, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: [], counter: nil, offset: offset))
+                uuid: uuid ?? 0, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: 0..<0, counter: nil, offset: offset))
             return
         case PerfettoSchema.Event.sliceBegin, PerfettoSchema.Event.instant:
             break
@@ -149,12 +153,10 @@ extension PerfettoParser {
             }
             category = symbols.intern(parts.joined(separator: ","))
         }
-        // Arguments.
-        var arguments: [Argument] = []
-        for range in annotations { try appendAnnotation(input.input(over: range), slot: slot, offset: offset, to: &arguments) }
-        if let frameReporter { try appendFrameReporter(input.input(over: frameReporter), to: &arguments) }
-        var flows: [(id: UInt64, terminating: Bool)] = flowIDs.map { ($0, false) }
-        flows += terminatingIDs.map { ($0, true) }
+        let flowStart = flowArena.count
+        for id in flowIDs { flowArena.append((id, false)) }
+        for id in terminatingIDs { flowArena.append((id, true)) }
+        let flows = flowStart..<flowArena.count
         if let legacyEvent, type == 0 {
             // Async by id, in the thread's process, as Chrome's JSON writes it.
             guard let owner = owner(legacyThread: legacyThread, uuid: uuid), let id = legacyEvent.id else {
@@ -168,11 +170,12 @@ extension PerfettoParser {
             }
             events.append(TraceEvent(
                 phase: phase, name: name, category: category, thread: owner, timestamp: time, id: id,
-                arguments: phase == .asyncEnd ? 0 : addArguments(arguments)))
+                arguments: phase == .asyncEnd ? 0 : try annotationList(annotations, slot: slot, frameReporter: frameReporter)))
             return
         }
+        let arguments = try annotationList(annotations, slot: slot, frameReporter: frameReporter)
         appendToTrack(uuid: uuid, legacyThread: legacyThread, PendingEvent(
-            uuid: uuid ?? 0, type: type, timestamp: time, name: name, category: category, arguments: addArguments(arguments),
+            uuid: uuid ?? 0, type: type, timestamp: time, name: name, category: category, arguments: arguments,
             flows: flows, counter: nil, offset: offset))
         if let legacyEvent, legacyEvent.phase == "X" {
             // A complete event: its end, `duration_us` later; a negative duration is none, and one
@@ -182,7 +185,7 @@ extension PerfettoParser {
             let end = overflow || sumOverflow ? TraceEvent.timeLimitNanoseconds : min(TraceEvent.timeLimitNanoseconds, sum)
             appendToTrack(uuid: uuid, legacyThread: legacyThread, PendingEvent(
                 uuid: uuid ?? 0, type: PerfettoSchema.Event.sliceEnd, timestamp: max(time, end), name: .empty, category: .empty, arguments: 0,
-                flows: [], counter: nil, offset: offset))
+                flows: 0..<0, counter: nil, offset: offset))
         }
     }
 
@@ -243,12 +246,52 @@ extension PerfettoParser {
         return UInt32(argumentLists.count - 1)
     }
 
+    /// The argument list of an event: the debug annotations in `span` of its TrackEvent (from
+    /// the first annotation's key to the end of the last; other fields between them are stepped
+    /// over), then Chrome's frame reporter's fields. Returns the list's index (0 for none).
+    ///
+    /// Events whose annotation bytes are the same as a recent event's, on the same version of
+    /// their sequence's interned strings, share its list (as the JSON reader shares lists of the
+    /// same `args` text): most events repeat their arguments, and then cost neither decoding nor
+    /// memory. A list whose reading skipped and counted something is not shared, so the counts
+    /// stay per event.
+    mutating func annotationList(_ span: Range<Int>?, slot: Int, frameReporter: Range<Int>? = nil) throws(TraceReadError) -> UInt32 {
+        guard let span else {
+            guard let frameReporter else { return 0 }
+            var arguments: [Argument] = []
+            try appendFrameReporter(ProtobufInput(buffer).input(over: frameReporter), to: &arguments)
+            return addArguments(arguments)
+        }
+        let text = UnsafeBufferPointer(rebasing: buffer[span])
+        let shares = frameReporter == nil && span.count <= ChromeTraceReader.ArgumentCache.maximumLength
+        let tag = sequences[slot].generation
+        var hash: UInt64 = 0
+        if shares {
+            hash = JSONStringInterner.hash(text)
+            if let index = argumentCache.index(for: text, hash: hash, tag: tag) { return index }
+        }
+        let skipsBefore = annotationSkips
+        var arguments: [Argument] = []
+        var input = ProtobufInput(buffer).input(over: span)
+        while let (field, type) = try input.nextField() {
+            guard field == PerfettoSchema.Event.debugAnnotations, type == .lengthDelimited else {
+                try input.skip(type)
+                continue
+            }
+            try appendAnnotation(input.input(over: try input.lengthDelimited()), slot: slot, to: &arguments)
+        }
+        if let frameReporter { try appendFrameReporter(input.input(over: frameReporter), to: &arguments) }
+        let index = addArguments(arguments)
+        if shares, annotationSkips == skipsBefore { argumentCache.remember(text, hash: hash, index: index, tag: tag) }
+        return index
+    }
+
     /// Whether the read keeps an argument of this key (every key unless reading only some).
     func keeps(_ key: String) -> Bool { argumentKeys?.matches(key) ?? true }
 
     /// A debug annotation as arguments: a dictionary's members as `name.member`, as the JSON
     /// reader flattens an object one level.
-    mutating func appendAnnotation(_ input: ProtobufInput, slot: Int, offset: Int, to arguments: inout [Argument]) throws(TraceReadError) {
+    mutating func appendAnnotation(_ input: ProtobufInput, slot: Int, to arguments: inout [Argument]) throws(TraceReadError) {
         // Reading only some keys (framescope report), an annotation whose name no kept key is
         // or begins with is skipped before its value is decoded: most are.
         if let matcher = argumentKeys, !(try annotationMayBeKept(input, slot: slot, matcher: matcher)) { return }
@@ -320,6 +363,7 @@ extension PerfettoParser {
                 guard depth < ChromeTraceReader.keptNestingDepth else {
                     _ = try input.lengthDelimited()
                     skippedArguments += 1
+                    annotationSkips += 1
                     continue
                 }
                 var nested = try input.message()
@@ -332,6 +376,7 @@ extension PerfettoParser {
             default:
                 try input.skip(type)
                 skippedFields["DebugAnnotation field \(field)", default: 0] += 1
+                annotationSkips += 1
             }
         }
         if let dictionary { value = .object(dictionary) }
@@ -485,7 +530,7 @@ extension PerfettoParser {
                     phase: .instant, name: event.name, category: event.category, thread: owner, timestamp: event.timestamp,
                     scope: isThread || owner.threadID != 0 ? .thread : (owner.processID == 0 ? .global : .process), arguments: event.arguments))
         }
-        for flow in event.flows {
+        for flow in flowArena[event.flows] {
             // Kept aside and appended in time order at the end (``settleFlows()``): the file
             // need not be in time order, and which occurrence starts a flow depends on it.
             flowEvents.append(
@@ -546,7 +591,7 @@ extension PerfettoParser {
     mutating func appendCounter(_ value: JSONValue, uuid: UInt64, timestamp: Int64, offset: Int) {
         guard case .counter(let name, let parent)? = tracks[uuid] else {
             deferred.append(PendingEvent(uuid: uuid, type: PerfettoSchema.Event.counter, timestamp: timestamp, name: .empty, category: .empty,
-                                         arguments: 0, flows: [], counter: value, offset: offset))
+                                         arguments: 0, flows: 0..<0, counter: value, offset: offset))
             return
         }
         events.append(

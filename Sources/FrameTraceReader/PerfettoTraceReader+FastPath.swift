@@ -77,11 +77,12 @@ extension PerfettoParser {
         var nameIID: UInt64?
         var categoryIID: UInt64?
         var counter: JSONValue?
-        // Up to four annotations kept inline (no array per event); more go to the general path.
-        var annotations: (Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0)
-        var annotationCount = 0
+        // From the first annotation's key to the end of the last (``annotationList``).
+        var annotations: Range<Int>?
+        var flows = InlineFlows()
         var eventPosition = trackEvent.lowerBound
         while eventPosition < trackEvent.upperBound {
+            let fieldStart = eventPosition
             guard let key = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
             switch key {
             case 0x48: guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }; type = value  // 9
@@ -91,23 +92,19 @@ extension PerfettoParser {
                 guard categoryIID == nil, let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
                 categoryIID = value
             case 0x22:  // 4, debug_annotations
-                guard annotationCount < 4, let value = rawLength(&eventPosition, trackEvent.upperBound) else { return false }
-                switch annotationCount {
-                case 0: annotations.0 = value
-                case 1: annotations.1 = value
-                case 2: annotations.2 = value
-                default: annotations.3 = value
-                }
-                annotationCount += 1
+                guard let value = rawLength(&eventPosition, trackEvent.upperBound) else { return false }
+                annotations = (annotations?.lowerBound ?? fieldStart)..<value.upperBound
+            case 0x179, 0x181:  // 47 and 48, flow_ids and terminating_flow_ids: fixed64, not packed
+                guard trackEvent.upperBound - eventPosition >= 8, flows.count < InlineFlows.capacity else { return false }
+                flows.append(fixed64(at: eventPosition), terminating: key == 0x181)
+                eventPosition += 8
             case 0xF0:  // 30, counter_value
                 guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
                 counter = .int(Int64(bitPattern: value))
             case 0x161:  // 44, double_counter_value
                 guard trackEvent.upperBound - eventPosition >= 8 else { return false }
-                var bits: UInt64 = 0
-                for index in 0..<8 { bits |= UInt64(buffer[eventPosition + index]) << (8 * UInt64(index)) }
+                counter = .double(Double(bitPattern: fixed64(at: eventPosition)))
                 eventPosition += 8
-                counter = .double(Double(bitPattern: bits))
             default:
                 return false
             }
@@ -139,7 +136,7 @@ extension PerfettoParser {
         }
         if type == PerfettoSchema.Event.sliceEnd {
             appendToTrack(uuid: track, legacyThread: nil, PendingEvent(
-                uuid: track, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: [], counter: nil, offset: offset))
+                uuid: track, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: 0..<0, counter: nil, offset: offset))
             return true
         }
         var name = Symbol.empty
@@ -160,21 +157,59 @@ extension PerfettoParser {
                 log.add(.invalidEvent, nil, "packet at byte \(offset): category iid \(categoryIID) is never defined on sequence \(sequence)")
             }
         }
-        var arguments: [Argument] = []
-        if annotationCount > 0 { arguments.reserveCapacity(annotationCount) }
-        for index in 0..<annotationCount {
-            let range = index == 0 ? annotations.0 : index == 1 ? annotations.1 : index == 2 ? annotations.2 : annotations.3
-            guard (try? appendAnnotation(ProtobufInput(buffer).input(over: range), slot: slot, offset: offset, to: &arguments)) != nil
-            else {
-                // Malformed inside the annotation: the general path reports it. Nothing of this
-                // packet has been placed yet, but the state above was: re-reading it is harmless
-                // (interning again gives the same symbols; a cleared sequence clears again).
-                return false
+        // Malformed inside an annotation: the general path reports it. Nothing of this packet has
+        // been placed yet, but the state above was: re-reading it is harmless (interning again
+        // gives the same symbols; a cleared sequence clears again).
+        guard let arguments = try? annotationList(annotations, slot: slot) else { return false }
+        let flowStart = flowArena.count
+        flows.appendOrdered(to: &flowArena)
+        appendToTrack(uuid: track, legacyThread: nil, PendingEvent(
+            uuid: track, type: type, timestamp: time, name: name, category: category, arguments: arguments,
+            flows: flowStart..<flowArena.count, counter: nil, offset: offset))
+        return true
+    }
+
+    /// The eight little-endian bytes at `position` (the caller checked they are there).
+    @inline(__always)
+    private func fixed64(at position: Int) -> UInt64 {
+        UnsafeRawPointer(buffer.baseAddress! + position).loadUnaligned(as: UInt64.self).littleEndian
+    }
+}
+
+/// Up to four flow ids of one event, held without an array until the event is placed.
+struct InlineFlows {
+    static let capacity = 4
+    private var ids: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    /// Bit `n` set: the `n`th id terminates its flow.
+    private var terminating: UInt8 = 0
+    private(set) var count = 0
+
+    /// Adds an id; the caller checked that there is room.
+    mutating func append(_ id: UInt64, terminating isTerminating: Bool) {
+        switch count {
+        case 0: ids.0 = id
+        case 1: ids.1 = id
+        case 2: ids.2 = id
+        default: ids.3 = id
+        }
+        if isTerminating { terminating |= 1 << count }
+        count += 1
+    }
+
+    /// Appends the ids as the general reader orders them: flow ids, then terminating flow ids,
+    /// each in the order they were read.
+    func appendOrdered(to arena: inout [(id: UInt64, terminating: Bool)]) {
+        guard count > 0 else { return }
+        for pass: UInt8 in 0...1 {  // flow ids, then terminating ones
+            for index in 0..<count where (terminating >> index) & 1 == pass {
+                let id = switch index {
+                case 0: ids.0
+                case 1: ids.1
+                case 2: ids.2
+                default: ids.3
+                }
+                arena.append((id, pass == 1))
             }
         }
-        appendToTrack(uuid: track, legacyThread: nil, PendingEvent(
-            uuid: track, type: type, timestamp: time, name: name, category: category, arguments: addArguments(arguments), flows: [],
-            counter: nil, offset: offset))
-        return true
     }
 }

@@ -120,6 +120,10 @@ struct PerfettoParser {
     /// up through one reference instead of copying (retaining) every table a struct would hold.
     final class Sequence {
         var isValid: Bool
+        /// Which version of interned annotation names and string values this is, unique across
+        /// the read (``makeSequence(isValid:)``, ``parseInternedData(_:slot:)``): events of the
+        /// same version whose annotation bytes are the same read as the same arguments.
+        var generation: UInt64 = 0
         var names = InternTable()
         var categories = InternTable()
         var annotationNames = InternTable()
@@ -128,6 +132,24 @@ struct PerfettoParser {
         var legacyThread: ThreadKey?
 
         init(isValid: Bool = false) { self.isValid = isValid }
+    }
+
+    /// The next ``Sequence/generation``.
+    var nextGeneration: UInt64 = 1
+    /// Recent events' annotation bytes and their argument lists (``annotationList(_:slot:offset:)``).
+    var argumentCache = ChromeTraceReader.ArgumentCache()
+    /// How many annotation values or fields were skipped and counted: an event whose annotations
+    /// skip any is not shared, so that each event's skips count.
+    var annotationSkips = 0
+    /// Flow ids of the events read, as ranges of ``PendingEvent/flows``: no array per event.
+    var flowArena: [(id: UInt64, terminating: Bool)] = []
+
+    /// A new sequence state with a generation of its own.
+    mutating func makeSequence(isValid: Bool = false) -> Sequence {
+        let sequence = Sequence(isValid: isValid)
+        sequence.generation = nextGeneration
+        nextGeneration += 1
+        return sequence
     }
 
     /// A described track.
@@ -163,7 +185,8 @@ struct PerfettoParser {
         var name: Symbol
         var category: Symbol
         var arguments: UInt32
-        var flows: [(id: UInt64, terminating: Bool)]
+        /// Its flow ids, in ``PerfettoParser/flowArena``.
+        var flows: Range<Int>
         var counter: JSONValue?
         var offset: Int
     }
@@ -263,7 +286,7 @@ struct PerfettoParser {
         }
         let slot = self.slot(of: fields.sequence)
         if fields.cleared || fields.flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 {
-            sequences[slot] = Sequence(isValid: true)
+            sequences[slot] = makeSequence(isValid: true)
         }
         if fields.flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !sequences[slot].isValid {
             droppedPackets += 1
@@ -335,7 +358,7 @@ struct PerfettoParser {
             slot = known
         } else {
             slot = sequences.count
-            sequences.append(Sequence())
+            sequences.append(makeSequence())
             sequenceSlots[sequence] = slot
         }
         lastSequence = (sequence, slot)
@@ -344,6 +367,13 @@ struct PerfettoParser {
 
     mutating func parseInternedData(_ input: ProtobufInput, slot: Int) throws(TraceReadError) {
         var input = input
+        var changesAnnotations = false
+        defer {
+            if changesAnnotations {
+                sequences[slot].generation = nextGeneration
+                nextGeneration += 1
+            }
+        }
         while let (field, type) = try input.nextField() {
             guard type == .lengthDelimited else {
                 try input.skip(type)
@@ -366,8 +396,12 @@ struct PerfettoParser {
             switch field {
             case PerfettoSchema.Interned.eventNames: sequences[slot].names[iid] = symbols.intern(string).rawValue
             case PerfettoSchema.Interned.eventCategories: sequences[slot].categories[iid] = symbols.intern(string).rawValue
-            case PerfettoSchema.Interned.debugAnnotationNames: sequences[slot].annotationNames[iid] = symbols.intern(string).rawValue
-            case PerfettoSchema.Interned.debugAnnotationStringValues: sequences[slot].stringValues[iid] = symbols.intern(string).rawValue
+            case PerfettoSchema.Interned.debugAnnotationNames:
+                sequences[slot].annotationNames[iid] = symbols.intern(string).rawValue
+                changesAnnotations = true
+            case PerfettoSchema.Interned.debugAnnotationStringValues:
+                sequences[slot].stringValues[iid] = symbols.intern(string).rawValue
+                changesAnnotations = true
             default: skippedFields["InternedData field \(field)", default: 0] += 1
             }
         }
