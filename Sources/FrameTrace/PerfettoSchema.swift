@@ -6,163 +6,167 @@
 ///
 /// Field numbers never change in protobuf, which is what makes a codec of framescope's own safe:
 /// a newer Perfetto adds fields, and a reader skips the ones it does not know.
-package enum PerfettoSchema {
+///
+/// The numbers are `@inlinable` computed properties, not stored `static let`s, so that the reader
+/// (another module) compiles them as constants: a `static let` of another module is reached
+/// through a call to its addressor at every use, about ten per packet in the reader's loop.
+@usableFromInline package enum PerfettoSchema {
     /// `Trace`.
-    package enum Trace {
-        package static let packet = 1
+    @usableFromInline package enum Trace {
+        @inlinable package static var packet: Int { 1 }
     }
 
     /// `TracePacket`.
-    package enum Packet {
-        package static let ftraceEvents = 1
-        package static let processTree = 2
-        package static let chromeEvents = 5
-        package static let timestamp = 8
-        package static let trustedPacketSequenceID = 10
-        package static let trackEvent = 11
-        package static let internedData = 12
-        package static let sequenceFlags = 13
-        package static let incrementalStateCleared = 41
-        package static let previousPacketDropped = 42
-        package static let processDescriptor = 43
-        package static let threadDescriptor = 44
-        package static let timestampClockID = 58
-        package static let defaults = 59
-        package static let trackDescriptor = 60
-        package static let frameTimelineEvent = 76
-        package static let firstPacketOnSequence = 87
+    @usableFromInline package enum Packet {
+        @inlinable package static var ftraceEvents: Int { 1 }
+        @inlinable package static var processTree: Int { 2 }
+        @inlinable package static var chromeEvents: Int { 5 }
+        @inlinable package static var timestamp: Int { 8 }
+        @inlinable package static var trustedPacketSequenceID: Int { 10 }
+        @inlinable package static var trackEvent: Int { 11 }
+        @inlinable package static var internedData: Int { 12 }
+        @inlinable package static var sequenceFlags: Int { 13 }
+        @inlinable package static var incrementalStateCleared: Int { 41 }
+        @inlinable package static var previousPacketDropped: Int { 42 }
+        @inlinable package static var processDescriptor: Int { 43 }
+        @inlinable package static var threadDescriptor: Int { 44 }
+        @inlinable package static var timestampClockID: Int { 58 }
+        @inlinable package static var defaults: Int { 59 }
+        @inlinable package static var trackDescriptor: Int { 60 }
+        @inlinable package static var frameTimelineEvent: Int { 76 }
+        @inlinable package static var firstPacketOnSequence: Int { 87 }
 
         /// `sequence_flags` bits.
-        package static let incrementalStateClearedFlag: UInt64 = 1
-        package static let needsIncrementalStateFlag: UInt64 = 2
+        @inlinable package static var incrementalStateClearedFlag: UInt64 { 1 }
+        @inlinable package static var needsIncrementalStateFlag: UInt64 { 2 }
     }
 
     /// `TracePacketDefaults` and its `TrackEventDefaults`.
-    package enum Defaults {
-        package static let trackEventDefaults = 11
-        package static let trackUUID = 11
+    @usableFromInline package enum Defaults {
+        @inlinable package static var trackEventDefaults: Int { 11 }
+        @inlinable package static var trackUUID: Int { 11 }
     }
 
     /// `TrackDescriptor`.
-    package enum Track {
-        package static let uuid = 1
-        package static let name = 2
-        package static let process = 3
-        package static let thread = 4
-        package static let parentUUID = 5
-        package static let counter = 8
-        package static let staticName = 10
-        package static let atraceName = 13
-        package static let siblingMergeBehavior = 15
+    @usableFromInline package enum Track {
+        @inlinable package static var uuid: Int { 1 }
+        @inlinable package static var name: Int { 2 }
+        @inlinable package static var process: Int { 3 }
+        @inlinable package static var thread: Int { 4 }
+        @inlinable package static var parentUUID: Int { 5 }
+        @inlinable package static var counter: Int { 8 }
+        @inlinable package static var staticName: Int { 10 }
+        @inlinable package static var atraceName: Int { 13 }
+        @inlinable package static var siblingMergeBehavior: Int { 15 }
         /// `SIBLING_MERGE_BEHAVIOR_BY_TRACK_NAME`.
-        package static let mergeByName: UInt64 = 1
+        @inlinable package static var mergeByName: UInt64 { 1 }
     }
 
     /// `ProcessDescriptor`.
-    package enum Process {
-        package static let pid = 1
-        package static let cmdline = 2
-        package static let legacySortIndex = 3
-        package static let processName = 6
+    @usableFromInline package enum Process {
+        @inlinable package static var pid: Int { 1 }
+        @inlinable package static var cmdline: Int { 2 }
+        @inlinable package static var legacySortIndex: Int { 3 }
+        @inlinable package static var processName: Int { 6 }
     }
 
     /// `ThreadDescriptor`.
-    package enum Thread {
-        package static let pid = 1
-        package static let tid = 2
-        package static let legacySortIndex = 3
-        package static let threadName = 5
+    @usableFromInline package enum Thread {
+        @inlinable package static var pid: Int { 1 }
+        @inlinable package static var tid: Int { 2 }
+        @inlinable package static var legacySortIndex: Int { 3 }
+        @inlinable package static var threadName: Int { 5 }
     }
 
     /// `TrackEvent`.
-    package enum Event {
-        package static let timestampDeltaMicroseconds = 1
-        package static let categoryIIDs = 3
-        package static let debugAnnotations = 4
-        package static let legacyEvent = 6
-        package static let type = 9
-        package static let nameIID = 10
-        package static let trackUUID = 11
-        package static let extraCounterValues = 12
-        package static let timestampAbsoluteMicroseconds = 16
-        package static let categories = 22
-        package static let name = 23
-        package static let counterValue = 30
-        package static let extraCounterTrackUUIDs = 31
-        package static let chromeFrameReporter = 32
-        package static let flowIDsOld = 36
-        package static let terminatingFlowIDsOld = 42
-        package static let doubleCounterValue = 44
-        package static let extraDoubleCounterTrackUUIDs = 45
-        package static let extraDoubleCounterValues = 46
-        package static let flowIDs = 47
-        package static let terminatingFlowIDs = 48
+    @usableFromInline package enum Event {
+        @inlinable package static var timestampDeltaMicroseconds: Int { 1 }
+        @inlinable package static var categoryIIDs: Int { 3 }
+        @inlinable package static var debugAnnotations: Int { 4 }
+        @inlinable package static var legacyEvent: Int { 6 }
+        @inlinable package static var type: Int { 9 }
+        @inlinable package static var nameIID: Int { 10 }
+        @inlinable package static var trackUUID: Int { 11 }
+        @inlinable package static var extraCounterValues: Int { 12 }
+        @inlinable package static var timestampAbsoluteMicroseconds: Int { 16 }
+        @inlinable package static var categories: Int { 22 }
+        @inlinable package static var name: Int { 23 }
+        @inlinable package static var counterValue: Int { 30 }
+        @inlinable package static var extraCounterTrackUUIDs: Int { 31 }
+        @inlinable package static var chromeFrameReporter: Int { 32 }
+        @inlinable package static var flowIDsOld: Int { 36 }
+        @inlinable package static var terminatingFlowIDsOld: Int { 42 }
+        @inlinable package static var doubleCounterValue: Int { 44 }
+        @inlinable package static var extraDoubleCounterTrackUUIDs: Int { 45 }
+        @inlinable package static var extraDoubleCounterValues: Int { 46 }
+        @inlinable package static var flowIDs: Int { 47 }
+        @inlinable package static var terminatingFlowIDs: Int { 48 }
 
         /// `TrackEvent.Type`.
-        package static let sliceBegin: UInt64 = 1
-        package static let sliceEnd: UInt64 = 2
-        package static let instant: UInt64 = 3
-        package static let counter: UInt64 = 4
+        @inlinable package static var sliceBegin: UInt64 { 1 }
+        @inlinable package static var sliceEnd: UInt64 { 2 }
+        @inlinable package static var instant: UInt64 { 3 }
+        @inlinable package static var counter: UInt64 { 4 }
     }
 
     /// `TrackEvent.LegacyEvent`.
-    package enum LegacyEvent {
-        package static let nameIID = 1
-        package static let phase = 2
-        package static let durationMicroseconds = 3
-        package static let unscopedID = 6
-        package static let idScope = 7
-        package static let bindID = 8
-        package static let localID = 10
-        package static let globalID = 11
-        package static let pidOverride = 18
-        package static let tidOverride = 19
+    @usableFromInline package enum LegacyEvent {
+        @inlinable package static var nameIID: Int { 1 }
+        @inlinable package static var phase: Int { 2 }
+        @inlinable package static var durationMicroseconds: Int { 3 }
+        @inlinable package static var unscopedID: Int { 6 }
+        @inlinable package static var idScope: Int { 7 }
+        @inlinable package static var bindID: Int { 8 }
+        @inlinable package static var localID: Int { 10 }
+        @inlinable package static var globalID: Int { 11 }
+        @inlinable package static var pidOverride: Int { 18 }
+        @inlinable package static var tidOverride: Int { 19 }
     }
 
     /// `DebugAnnotation`.
-    package enum Annotation {
-        package static let nameIID = 1
-        package static let boolValue = 2
-        package static let uintValue = 3
-        package static let intValue = 4
-        package static let doubleValue = 5
-        package static let stringValue = 6
-        package static let pointerValue = 7
-        package static let legacyJSONValue = 9
-        package static let name = 10
-        package static let dictEntries = 11
-        package static let arrayValues = 12
-        package static let stringValueIID = 17
+    @usableFromInline package enum Annotation {
+        @inlinable package static var nameIID: Int { 1 }
+        @inlinable package static var boolValue: Int { 2 }
+        @inlinable package static var uintValue: Int { 3 }
+        @inlinable package static var intValue: Int { 4 }
+        @inlinable package static var doubleValue: Int { 5 }
+        @inlinable package static var stringValue: Int { 6 }
+        @inlinable package static var pointerValue: Int { 7 }
+        @inlinable package static var legacyJSONValue: Int { 9 }
+        @inlinable package static var name: Int { 10 }
+        @inlinable package static var dictEntries: Int { 11 }
+        @inlinable package static var arrayValues: Int { 12 }
+        @inlinable package static var stringValueIID: Int { 17 }
     }
 
     /// `InternedData` and its entries (`EventName`, `EventCategory`, `DebugAnnotationName`,
     /// `InternedString`: all `iid = 1`, then the string as field 2).
-    package enum Interned {
-        package static let eventCategories = 1
-        package static let eventNames = 2
-        package static let debugAnnotationNames = 3
-        package static let debugAnnotationStringValues = 29
-        package static let iid = 1
-        package static let string = 2
+    @usableFromInline package enum Interned {
+        @inlinable package static var eventCategories: Int { 1 }
+        @inlinable package static var eventNames: Int { 2 }
+        @inlinable package static var debugAnnotationNames: Int { 3 }
+        @inlinable package static var debugAnnotationStringValues: Int { 29 }
+        @inlinable package static var iid: Int { 1 }
+        @inlinable package static var string: Int { 2 }
     }
 
     /// `ChromeEventBundle` and `ChromeMetadata`: where framescope keeps its trace metadata.
-    package enum ChromeEvents {
-        package static let metadata = 2
-        package static let metadataName = 1
-        package static let metadataStringValue = 2
-        package static let metadataJSONValue = 5
+    @usableFromInline package enum ChromeEvents {
+        @inlinable package static var metadata: Int { 2 }
+        @inlinable package static var metadataName: Int { 1 }
+        @inlinable package static var metadataStringValue: Int { 2 }
+        @inlinable package static var metadataJSONValue: Int { 5 }
         /// The `ChromeMetadata.name` of framescope's metadata object.
         package static let framescopeMetadataName = "framescope"
     }
 
     /// `ChromeFrameReporter`, the typed argument of Chrome's `PipelineReporter` slices.
-    package enum FrameReporter {
-        package static let state = 1
-        package static let frameSequence = 4
-        package static let affectsSmoothness = 5
-        package static let layerTreeHostID = 11
-        package static let frameType = 13
+    @usableFromInline package enum FrameReporter {
+        @inlinable package static var state: Int { 1 }
+        @inlinable package static var frameSequence: Int { 4 }
+        @inlinable package static var affectsSmoothness: Int { 5 }
+        @inlinable package static var layerTreeHostID: Int { 11 }
+        @inlinable package static var frameType: Int { 13 }
         /// `ChromeFrameReporter.State` by value, as Chrome's JSON writes it.
         package static let states = ["STATE_NO_UPDATE_DESIRED", "STATE_PRESENTED_ALL", "STATE_PRESENTED_PARTIAL", "STATE_DROPPED"]
         /// `ChromeFrameReporter.FrameType` by value.
@@ -170,34 +174,34 @@ package enum PerfettoSchema {
     }
 
     /// `ProcessTree`, its `Process` and `Thread`.
-    package enum ProcessTree {
-        package static let processes = 1
-        package static let threads = 2
-        package static let processPID = 1
-        package static let processCmdline = 3
-        package static let threadTID = 1
-        package static let threadName = 2
-        package static let threadTGID = 3
+    @usableFromInline package enum ProcessTree {
+        @inlinable package static var processes: Int { 1 }
+        @inlinable package static var threads: Int { 2 }
+        @inlinable package static var processPID: Int { 1 }
+        @inlinable package static var processCmdline: Int { 3 }
+        @inlinable package static var threadTID: Int { 1 }
+        @inlinable package static var threadName: Int { 2 }
+        @inlinable package static var threadTGID: Int { 3 }
     }
 
     /// `FtraceEventBundle`, `FtraceEvent` and `PrintFtraceEvent`.
-    package enum Ftrace {
-        package static let event = 2
-        package static let timestamp = 1
-        package static let pid = 2
-        package static let print = 3
-        package static let printBuffer = 2
+    @usableFromInline package enum Ftrace {
+        @inlinable package static var event: Int { 2 }
+        @inlinable package static var timestamp: Int { 1 }
+        @inlinable package static var pid: Int { 2 }
+        @inlinable package static var print: Int { 3 }
+        @inlinable package static var printBuffer: Int { 2 }
     }
 
     /// `FrameTimelineEvent` (SurfaceFlinger's frame timeline) and its messages.
-    package enum FrameTimeline {
-        package static let expectedDisplayFrameStart = 1
-        package static let actualDisplayFrameStart = 2
-        package static let expectedSurfaceFrameStart = 3
-        package static let actualSurfaceFrameStart = 4
-        package static let frameEnd = 5
+    @usableFromInline package enum FrameTimeline {
+        @inlinable package static var expectedDisplayFrameStart: Int { 1 }
+        @inlinable package static var actualDisplayFrameStart: Int { 2 }
+        @inlinable package static var expectedSurfaceFrameStart: Int { 3 }
+        @inlinable package static var actualSurfaceFrameStart: Int { 4 }
+        @inlinable package static var frameEnd: Int { 5 }
         /// Every start message begins `cookie = 1, token = 2`.
-        package static let cookie = 1
-        package static let token = 2
+        @inlinable package static var cookie: Int { 1 }
+        @inlinable package static var token: Int { 2 }
     }
 }

@@ -72,9 +72,8 @@ extension PerfettoParser {
             packetTime = overflow || nanoseconds < 0 ? UInt64.max : UInt64(nanoseconds)
         }
         guard let time = checkedTime(packetTime, offset: offset) else { return }
-        let state = sequences[slot]
-        var uuid = trackUUID ?? state.defaultTrack
-        var legacyThread = state.legacyThread
+        var uuid = trackUUID ?? sequences[slot].defaultTrack
+        var legacyThread = sequences[slot].legacyThread
         // Chrome's legacy events (TrackEvent.legacy_event, type unspecified): the JSON phase and
         // what goes with it, mapped to the typed events below or to async pairs by id.
         var legacyEvent: LegacyEvent?
@@ -131,7 +130,7 @@ extension PerfettoParser {
         if let nameString {
             name = symbols.intern(input.string(nameString))
         } else if let nameIID {
-            if let raw = state.names[nameIID] {
+            if let raw = sequences[slot].names[nameIID] {
                 name = Symbol(rawValue: raw)
             } else {
                 name = symbols.intern("(undefined name iid \(nameIID))")
@@ -139,12 +138,12 @@ extension PerfettoParser {
             }
         }
         var category = Symbol.empty
-        if categoryIIDs.count == 1, categoryStrings.isEmpty, let raw = state.categories[categoryIIDs[0]] {
+        if categoryIIDs.count == 1, categoryStrings.isEmpty, let raw = sequences[slot].categories[categoryIIDs[0]] {
             category = Symbol(rawValue: raw)  // the common case: one interned category, no string made
         } else if !categoryIIDs.isEmpty || !categoryStrings.isEmpty {
             var parts: [String] = categoryStrings.map { input.string($0) }
             for iid in categoryIIDs {
-                if let raw = state.categories[iid] {
+                if let raw = sequences[slot].categories[iid] {
                     parts.append(symbols[Symbol(rawValue: raw)])
                 } else {
                     parts.append("(undefined category iid \(iid))")
@@ -486,57 +485,64 @@ extension PerfettoParser {
     }
 
     mutating func place(_ event: PendingEvent, on lane: Int) {
+        place(
+            type: event.type, timestamp: event.timestamp, name: event.name, category: event.category, arguments: event.arguments,
+            flows: event.flows, on: lane)
+    }
+
+    /// A track event of a described track, on its lane (its fields as in ``PendingEvent``).
+    mutating func place(type: UInt64, timestamp: Int64, name: Symbol, category: Symbol, arguments: UInt32, flows: Range<Int>, on lane: Int) {
         let owner = lanes[lane].owner
         let isThread = lanes[lane].thread != nil
         let pairsNow = isThread && pairsAsItReads
         // Begins and ends in time order pair with a stack; out of order, the lane is sorted first.
-        if event.type != PerfettoSchema.Event.instant {
-            if event.timestamp < lanes[lane].lastTimestamp {
+        if type != PerfettoSchema.Event.instant {
+            if timestamp < lanes[lane].lastTimestamp {
                 lanes[lane].isOrdered = false
                 if pairsNow {
                     needsSecondPass = true  // the stack paired what it saw; read again with records
                     return
                 }
             }
-            lanes[lane].lastTimestamp = event.timestamp
+            lanes[lane].lastTimestamp = timestamp
         }
-        switch event.type {
+        switch type {
         case PerfettoSchema.Event.sliceEnd:
             if pairsNow {
                 // As pairLanes pairs an ordered lane: the innermost open begin, whatever its name.
                 if let begin = lanes[lane].open.popLast() {
-                    events[begin].duration = max(0, event.timestamp &- events[begin].timestamp)
+                    events[begin].duration = max(0, timestamp &- events[begin].timestamp)
                 } else {
                     lanes[lane].unmatched += 1
                 }
             } else {
                 lanes[lane].records.append(
-                    BeginEndPairer.Record(timestamp: event.timestamp, inputIndex: events.count, name: nil, isEnd: true, payload: -1))
+                    BeginEndPairer.Record(timestamp: timestamp, inputIndex: events.count, name: nil, isEnd: true, payload: -1))
             }
         case PerfettoSchema.Event.sliceBegin:
             if pairsNow {
                 lanes[lane].open.append(events.count)
             } else {
                 lanes[lane].records.append(
-                    BeginEndPairer.Record(timestamp: event.timestamp, inputIndex: events.count, name: event.name, isEnd: false, payload: events.count))
+                    BeginEndPairer.Record(timestamp: timestamp, inputIndex: events.count, name: name, isEnd: false, payload: events.count))
             }
             events.append(
                 TraceEvent(
-                    phase: isThread ? .complete : .asyncBegin, name: event.name, category: event.category, thread: owner,
-                    timestamp: event.timestamp, arguments: event.arguments))
+                    phase: isThread ? .complete : .asyncBegin, name: name, category: category, thread: owner,
+                    timestamp: timestamp, arguments: arguments))
         default:  // instant
             events.append(
                 TraceEvent(
-                    phase: .instant, name: event.name, category: event.category, thread: owner, timestamp: event.timestamp,
-                    scope: isThread || owner.threadID != 0 ? .thread : (owner.processID == 0 ? .global : .process), arguments: event.arguments))
+                    phase: .instant, name: name, category: category, thread: owner, timestamp: timestamp,
+                    scope: isThread || owner.threadID != 0 ? .thread : (owner.processID == 0 ? .global : .process), arguments: arguments))
         }
-        for flow in flowArena[event.flows] {
+        for flow in flowArena[flows] {
             // Kept aside and appended in time order at the end (``settleFlows()``): the file
             // need not be in time order, and which occurrence starts a flow depends on it.
             flowEvents.append(
                 TraceEvent(
-                    phase: flow.terminating ? .flowEnd : .flowStep, name: event.name, category: event.category, thread: owner,
-                    timestamp: event.timestamp, id: flow.id, bindingPoint: .enclosing))
+                    phase: flow.terminating ? .flowEnd : .flowStep, name: name, category: category, thread: owner,
+                    timestamp: timestamp, id: flow.id, bindingPoint: .enclosing))
         }
     }
 
@@ -544,10 +550,14 @@ extension PerfettoParser {
     /// it is its start. Flows that start and never end, or end without starting, are counted.
     mutating func settleFlows() {
         guard !flowEvents.isEmpty else { return }
-        let ordered = flowEvents.indices.sorted { (flowEvents[$0].timestamp, $0) < (flowEvents[$1].timestamp, $1) }
+        var ordered: [(timestamp: Int64, index: Int)] = []
+        ordered.reserveCapacity(flowEvents.count)
+        for (index, event) in flowEvents.enumerated() { ordered.append((event.timestamp, index)) }
+        ordered.sort { ($0.timestamp, $0.index) < ($1.timestamp, $1.index) }
         var started: Set<UInt64> = []
         var ended: Set<UInt64> = []
-        for index in ordered {
+        started.reserveCapacity(flowEvents.count / 2)
+        for (_, index) in ordered {
             var event = flowEvents[index]
             if event.phase == .flowEnd {
                 ended.insert(event.id)
@@ -589,15 +599,20 @@ extension PerfettoParser {
     }
 
     mutating func appendCounter(_ value: JSONValue, uuid: UInt64, timestamp: Int64, offset: Int) {
-        guard case .counter(let name, let parent)? = tracks[uuid] else {
-            deferred.append(PendingEvent(uuid: uuid, type: PerfettoSchema.Event.counter, timestamp: timestamp, name: .empty, category: .empty,
-                                         arguments: 0, flows: 0..<0, counter: value, offset: offset))
-            return
+        let track: (name: Symbol, owner: ThreadKey)
+        if let known = counterTracks[uuid] {
+            track = known
+        } else {
+            guard case .counter(let name, let parent)? = tracks[uuid] else {
+                deferred.append(PendingEvent(uuid: uuid, type: PerfettoSchema.Event.counter, timestamp: timestamp, name: .empty, category: .empty,
+                                             arguments: 0, flows: 0..<0, counter: value, offset: offset))
+                return
+            }
+            track = (symbols.intern(name), owner(of: parent))
+            counterTracks[uuid] = track
         }
         events.append(
-            TraceEvent(
-                phase: .counter, name: symbols.intern(name), thread: owner(of: parent), timestamp: timestamp,
-                arguments: addArguments([Argument("value", value)])))
+            TraceEvent(phase: .counter, name: track.name, thread: track.owner, timestamp: timestamp, arguments: addArguments([Argument("value", value)])))
     }
 
     /// Events read before their track's descriptor, placed now that every descriptor is read;

@@ -115,9 +115,8 @@ extension PerfettoParser {
 
         // The packet is the common shape: apply it as the general path would.
         let slot = self.slot(of: sequence)
-        if flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 { sequences[slot] = Sequence(isValid: true) }
-        let state = sequences[slot]
-        if flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !state.isValid {
+        if flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 { sequences[slot] = makeSequence(isValid: true) }
+        if flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !sequences[slot].isValid {
             droppedPackets += 1
             if log.lists(.invalidEvent) {
                 log.add(.invalidEvent, nil, "packet at byte \(offset) needs incremental state that sequence \(sequence) never set; dropped, as Perfetto drops it")
@@ -135,13 +134,12 @@ extension PerfettoParser {
             return true
         }
         if type == PerfettoSchema.Event.sliceEnd {
-            appendToTrack(uuid: track, legacyThread: nil, PendingEvent(
-                uuid: track, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: 0..<0, counter: nil, offset: offset))
+            appendToTrack(uuid: track, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: 0..<0, offset: offset)
             return true
         }
         var name = Symbol.empty
         if let nameIID {
-            if let raw = state.names[nameIID] {
+            if let raw = sequences[slot].names[nameIID] {
                 name = Symbol(rawValue: raw)
             } else {
                 name = symbols.intern("(undefined name iid \(nameIID))")
@@ -150,7 +148,7 @@ extension PerfettoParser {
         }
         var category = Symbol.empty
         if let categoryIID {
-            if let raw = state.categories[categoryIID] {
+            if let raw = sequences[slot].categories[categoryIID] {
                 category = Symbol(rawValue: raw)
             } else {
                 category = symbols.intern("(undefined category iid \(categoryIID))")
@@ -162,11 +160,27 @@ extension PerfettoParser {
         // gives the same symbols; a cleared sequence clears again).
         guard let arguments = try? annotationList(annotations, slot: slot) else { return false }
         let flowStart = flowArena.count
-        flows.appendOrdered(to: &flowArena)
-        appendToTrack(uuid: track, legacyThread: nil, PendingEvent(
-            uuid: track, type: type, timestamp: time, name: name, category: category, arguments: arguments,
-            flows: flowStart..<flowArena.count, counter: nil, offset: offset))
+        if flows.count > 0 { flows.appendOrdered(to: &flowArena) }
+        appendToTrack(
+            uuid: track, type: type, timestamp: time, name: name, category: category, arguments: arguments, flows: flowStart..<flowArena.count,
+            offset: offset)
         return true
+    }
+
+    /// ``appendToTrack(uuid:legacyThread:_:)`` for an event on a track, without making a
+    /// ``PendingEvent`` unless the track is not described yet.
+    @inline(__always)
+    private mutating func appendToTrack(
+        uuid: UInt64, type: UInt64, timestamp: Int64, name: Symbol, category: Symbol, arguments: UInt32, flows: Range<Int>, offset: Int
+    ) {
+        guard let lane = lane(forUUID: uuid) else {
+            deferred.append(
+                PendingEvent(
+                    uuid: uuid, type: type, timestamp: timestamp, name: name, category: category, arguments: arguments, flows: flows,
+                    counter: nil, offset: offset))
+            return
+        }
+        place(type: type, timestamp: timestamp, name: name, category: category, arguments: arguments, flows: flows, on: lane)
     }
 
     /// The eight little-endian bytes at `position` (the caller checked they are there).

@@ -93,7 +93,12 @@ struct PerfettoParser {
     var sequenceSlots: [UInt64: Int] = [:]
     /// The last sequence looked up and its slot: packets of one sequence come in runs.
     var lastSequence: (id: UInt64, slot: Int) = (.max, -1)
-    var tracks: [UInt64: Track] = [:]
+    var tracks: [UInt64: Track] = [:] {
+        didSet { counterTracks = [:] }  // a descriptor may rename a track or change its parent
+    }
+    /// Counter tracks' names and owners, as ``appendCounter(_:uuid:timestamp:offset:)`` last
+    /// worked them out from ``tracks``.
+    var counterTracks: [UInt64: (name: Symbol, owner: ThreadKey)] = [:]
     /// Slice tracks: TrackEvent tracks by uuid, atrace threads by key.
     var lanes: [SliceLane] = []
     var laneByUUID: [UInt64: Int] = [:]
@@ -116,9 +121,9 @@ struct PerfettoParser {
     var skippedArguments = 0
     var droppedTimes = 0
 
-    /// Interned strings and defaults of one packet sequence. A class: an event looks its strings
-    /// up through one reference instead of copying (retaining) every table a struct would hold.
-    final class Sequence {
+    /// Interned strings and defaults of one packet sequence, read and changed in place in
+    /// ``sequences`` (never copied out: that would retain every table).
+    struct Sequence {
         var isValid: Bool
         /// Which version of interned annotation names and string values this is, unique across
         /// the read (``makeSequence(isValid:)``, ``parseInternedData(_:slot:)``): events of the
@@ -131,7 +136,10 @@ struct PerfettoParser {
         var defaultTrack: UInt64?
         var legacyThread: ThreadKey?
 
-        init(isValid: Bool = false) { self.isValid = isValid }
+        fileprivate init(isValid: Bool, generation: UInt64) {
+            self.isValid = isValid
+            self.generation = generation
+        }
     }
 
     /// The next ``Sequence/generation``.
@@ -146,10 +154,8 @@ struct PerfettoParser {
 
     /// A new sequence state with a generation of its own.
     mutating func makeSequence(isValid: Bool = false) -> Sequence {
-        let sequence = Sequence(isValid: isValid)
-        sequence.generation = nextGeneration
-        nextGeneration += 1
-        return sequence
+        defer { nextGeneration += 1 }
+        return Sequence(isValid: isValid, generation: nextGeneration)
     }
 
     /// A described track.

@@ -42,15 +42,32 @@ struct PerfettoArgumentSharingTests {
         }
 
         /// An instant on the default track with one annotation: name iid 1, the given value
-        /// (`annotation` writes it), and any extra TrackEvent fields.
+        /// (`annotation` writes it), and any extra TrackEvent fields. With `clearingAs`, the same
+        /// packet clears the sequence's state and defines the event name and annotation name 1
+        /// (the shape the reader's common-packet path takes).
         mutating func instant(
-            sequence: UInt64, annotation: (inout ProtobufOutput) -> Void, extra: (inout ProtobufOutput) -> Void = { _ in }
+            sequence: UInt64, clearingAs annotationName: String? = nil, annotation: (inout ProtobufOutput) -> Void,
+            extra: (inout ProtobufOutput) -> Void = { _ in }
         ) {
             time += 10
             let time = self.time
             packet(sequence: sequence) { packet in
                 packet.varint(PerfettoSchema.Packet.timestamp, time)
-                packet.varint(PerfettoSchema.Packet.sequenceFlags, PerfettoSchema.Packet.needsIncrementalStateFlag)
+                if let annotationName {
+                    packet.varint(PerfettoSchema.Packet.sequenceFlags, PerfettoSchema.Packet.incrementalStateClearedFlag)
+                    packet.message(PerfettoSchema.Packet.internedData) { interned in
+                        interned.message(PerfettoSchema.Interned.eventNames) { entry in
+                            entry.varint(PerfettoSchema.Interned.iid, 1)
+                            entry.string(PerfettoSchema.Interned.string, "event")
+                        }
+                        interned.message(PerfettoSchema.Interned.debugAnnotationNames) { entry in
+                            entry.varint(PerfettoSchema.Interned.iid, 1)
+                            entry.string(PerfettoSchema.Interned.string, annotationName)
+                        }
+                    }
+                } else {
+                    packet.varint(PerfettoSchema.Packet.sequenceFlags, PerfettoSchema.Packet.needsIncrementalStateFlag)
+                }
                 packet.message(PerfettoSchema.Packet.trackEvent) { event in
                     event.varint(PerfettoSchema.Event.type, PerfettoSchema.Event.instant)
                     event.varint(PerfettoSchema.Event.trackUUID, 10)
@@ -96,6 +113,10 @@ struct PerfettoArgumentSharingTests {
         trace.define(sequence: 1, clearing: true, annotationNames: [(1, "row")])  // cleared and defined again
         trace.instant(sequence: 1, annotation: Self.integer(7))  // row 7 again
         trace.instant(sequence: 1, annotation: Self.integer(8))  // row 8
+        // Two more sequences, each cleared and defined by the packet of its first event.
+        trace.instant(sequence: 3, clearingAs: "x", annotation: Self.integer(7))  // x 7
+        trace.instant(sequence: 3, annotation: Self.integer(7))  // x 7, shared with the one before
+        trace.instant(sequence: 4, clearingAs: "y", annotation: Self.integer(7))  // y 7
 
         let read = try ChromeTraceReader.read(bytes: trace.out.bytes)
         #expect(read.diagnostics.isEmpty, "\(read.diagnostics)")
@@ -104,11 +125,14 @@ struct PerfettoArgumentSharingTests {
         #expect(arguments == [
             [Argument("row", .int(7))], [Argument("row", .int(7))], [Argument("frame", .int(7))],
             [Argument("column", .int(7))], [Argument("row", .int(7))], [Argument("row", .int(8))],
+            [Argument("x", .int(7))], [Argument("x", .int(7))], [Argument("y", .int(7))],
         ])
-        // The second event shares the first one's list; every other event has a list of its own.
+        // The second event shares the first one's list, and the eighth the seventh's; every
+        // other event has a list of its own.
         #expect(instants[1].arguments == instants[0].arguments)
-        #expect(Set(instants.map(\.arguments)).count == 5)
-        #expect(read.argumentLists.count == 1 + 5)
+        #expect(instants[7].arguments == instants[6].arguments)
+        #expect(Set(instants.map(\.arguments)).count == 7)
+        #expect(read.argumentLists.count == 1 + 7)
     }
 
     @Test("An annotation with a field the reader skips is not shared, so each event's skip counts")
