@@ -55,7 +55,8 @@ extension ChromeTraceReader.Parser {
         #if !(canImport(Glibc) || canImport(Darwin))
         return nil  // no threads here: `usesPipeline()` is false
         #else
-        let pipeline = ChromeTraceReader.EventPipeline(tokenizer: tokenizer)
+        let pipeline = BatchPipeline(
+            filler: tokenizer, batches: (0..<ChromeTraceReader.EventPipeline.batchCount).map { _ in ChromeTraceReader.EventPipeline.Batch() })
         guard pipeline.start() else { return nil }
         var ending = ChromeTraceReader.ArrayEnding.closed
         while true {
@@ -102,7 +103,7 @@ extension ChromeTraceReader.EventTokenizer {
 
     /// Reads elements of the event array into `batch` until it is full or the array ends, as
     /// `readEvents()` does: the element, then what follows it.
-    mutating func fill(_ batch: ChromeTraceReader.EventPipeline.Batch) {
+    mutating func fillEvents(_ batch: ChromeTraceReader.EventPipeline.Batch) {
         var count = 0
         var argumentsUsed = 0
         defer {
@@ -174,12 +175,16 @@ extension ChromeTraceReader.EventTokenizer {
     }
 }
 
+extension ChromeTraceReader.EventTokenizer: BatchFilling {
+    mutating func fill(_ batch: ChromeTraceReader.EventPipeline.Batch) -> Bool {
+        fillEvents(batch)
+        return batch.ending != nil
+    }
+}
+
 extension ChromeTraceReader {
-    /// The two threads' meeting point: batches go from the worker to the parser filled and come
-    /// back empty. One mutex and one condition guard the two queues and the worker's tokenizer.
-    final class EventPipeline: @unchecked Sendable {
-        // @unchecked: every field below is read and written only while `mutex` is held, except
-        // a batch's contents, which belong to whichever thread took it from a queue.
+    /// The batches the tokenizer fills on the worker thread (``BatchPipeline``) and their sizes.
+    enum EventPipeline {
 
         /// Elements per batch: large enough that handing one over costs nothing per event, small
         /// enough that three stay in cache-sized memory.
@@ -235,112 +240,5 @@ extension ChromeTraceReader {
                 argumentCapacity = capacity
             }
         }
-
-        #if canImport(Glibc) || canImport(Darwin)
-        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        private var emptyBatches: [Batch] = []
-        private var filledBatches: [Batch] = []
-        private var tokenizer: EventTokenizer
-        private var workerDone = false
-        #if canImport(Darwin)
-        private var thread: pthread_t?
-        #else
-        private var thread = pthread_t()
-        #endif
-        private var started = false
-
-        init(tokenizer: EventTokenizer) {
-            self.tokenizer = tokenizer
-            pthread_mutex_init(mutex, nil)
-            pthread_cond_init(condition, nil)
-            emptyBatches = (0..<EventPipeline.batchCount).map { _ in Batch() }
-        }
-
-        deinit {
-            pthread_cond_destroy(condition)
-            pthread_mutex_destroy(mutex)
-            condition.deallocate()
-            mutex.deallocate()
-        }
-
-        /// Starts the worker; `false` when the system would not start a thread.
-        func start() -> Bool {
-            let context = Unmanaged.passRetained(self).toOpaque()
-            let result = pthread_create(&thread, nil, { context in
-                let pointer: UnsafeMutableRawPointer? = context
-                Unmanaged<EventPipeline>.fromOpaque(pointer!).takeRetainedValue().work()
-                return nil
-            }, context)
-            guard result == 0 else {
-                Unmanaged<EventPipeline>.fromOpaque(context).release()
-                return false
-            }
-            started = true
-            return true
-        }
-
-        /// The worker: fills free batches until the array ends.
-        private func work() {
-            var tokenizer = locked { self.tokenizer }
-            while true {
-                let batch = locked { () -> Batch in
-                    while emptyBatches.isEmpty { pthread_cond_wait(condition, mutex) }
-                    return emptyBatches.removeLast()
-                }
-                tokenizer.fill(batch)
-                let ended = batch.ending != nil
-                locked {
-                    filledBatches.append(batch)
-                    if ended {
-                        self.tokenizer = tokenizer
-                        workerDone = true
-                    }
-                    pthread_cond_broadcast(condition)
-                }
-                if ended { return }
-            }
-        }
-
-        /// The next filled batch, in input order; waits for the worker.
-        func takeFilled() -> Batch {
-            locked {
-                while filledBatches.isEmpty { pthread_cond_wait(condition, mutex) }
-                return filledBatches.removeFirst()
-            }
-        }
-
-        /// Hands a read batch back to the worker.
-        func recycle(_ batch: Batch) {
-            locked {
-                emptyBatches.append(batch)
-                pthread_cond_broadcast(condition)
-            }
-        }
-
-        /// Waits for the worker to end and returns its tokenizer. Call after taking the batch
-        /// that carried the ending.
-        func finish() -> EventTokenizer {
-            if started {
-                #if canImport(Darwin)
-                if let thread { pthread_join(thread, nil) }
-                #else
-                pthread_join(thread, nil)
-                #endif
-                started = false
-            }
-            return locked {
-                precondition(workerDone, "the worker ends with the batch that carries the ending")
-                return tokenizer
-            }
-        }
-
-        @inline(__always)
-        private func locked<Result>(_ body: () -> Result) -> Result {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            return body()
-        }
-        #endif
     }
 }

@@ -158,7 +158,7 @@ public enum ChromeTraceReader {
     static func parse(
         _ buffer: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ArgumentSelection = .all, pipelining: Pipelining = .automatic
     ) -> Result<Trace, TraceReadError> {
-        if PerfettoTraceReader.looksLikePerfetto(buffer) { return PerfettoTraceReader.parse(buffer, arguments: arguments) }
+        if PerfettoTraceReader.looksLikePerfetto(buffer) { return PerfettoTraceReader.parse(buffer, arguments: arguments, pipelining: pipelining) }
         var parser = Parser(buffer, releasesInput: releasesInput, arguments: arguments, pipelining: pipelining)
         do throws(TraceReadError) {
             try parser.parseDocument()

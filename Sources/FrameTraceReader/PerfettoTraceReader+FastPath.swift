@@ -1,16 +1,45 @@
 @_spi(FramescopeInternals) import FrameTrace
 
-/// The common packet, read in one pass over raw bytes: a TrackEvent slice or instant (or a
-/// counter) with a timestamp, a sequence id, sequence flags and perhaps interned data, which is
-/// what Perfetto's SDK and framescope's writer emit for nearly every packet.
-///
-/// ``PerfettoParser/fastPacket(_:offset:)`` handles a packet only when every field is one it
-/// knows, in the wire type it expects, and every varint and length is well formed; anything else
-/// (another field, a malformed byte, a flow, a legacy event) returns `false` before changing
-/// anything, and the general reader (``PerfettoParser/parsePacket(_:offset:)``) reads the packet
-/// and reports any error with its byte. So this path only decides how fast a packet is read,
-/// never what it reads as.
-extension PerfettoParser {
+// The common packet, read in one pass over raw bytes: a TrackEvent slice or instant (or a
+// counter) with a timestamp, a sequence id, sequence flags and perhaps interned data, which is
+// what Perfetto's SDK and framescope's writer emit for nearly every packet.
+//
+// `CommonPacketDecoder` reads a packet's fields only when every field is one it knows, in the
+// wire type it expects, and every varint and length is well formed; anything else (another
+// field, a malformed byte, a legacy event) leaves it to the general reader
+// (`PerfettoParser.parsePacket`), which reads the packet and reports any error with
+// its byte. `PerfettoParser.applyCommon` then applies what it read, or hands the
+// packet to the general reader as well before changing anything but interned state. So this
+// path only decides how fast a packet is read, never what it reads as.
+//
+// Decoding depends on the packet's bytes alone, so a worker thread can run it ahead of the
+// parser (`PacketFramer`); applying needs the state of every packet before.
+
+/// A packet of the common shape, its fields read: plain values without references, so that a
+/// worker thread can decode packets ahead of the parser and hand them over in batches.
+struct CommonPacket {
+    var timestamp: UInt64 = 0
+    var sequence: UInt64 = 0
+    var flags: UInt64 = 0
+    var interned: Range<Int>?
+    var type: UInt64 = 0
+    var track: UInt64 = 0
+    var nameIID: UInt64?
+    var categoryIID: UInt64?
+    /// 0: no counter value; 1: `counterBits` is an integer's; 2: a double's.
+    var counterKind: UInt8 = 0
+    var counterBits: UInt64 = 0
+    /// From the first annotation's key to the end of the last
+    /// (``PerfettoParser/annotationList(_:slot:frameReporter:)``).
+    var annotations: Range<Int>?
+    var flows = InlineFlows()
+}
+
+/// Reads packets of the common shape from raw bytes. It changes nothing, so it runs on either
+/// thread.
+struct CommonPacketDecoder {
+    let buffer: UnsafeBufferPointer<UInt8>
+
     /// A varint at `position` before `end`: its value and the position after it, or `nil` when
     /// it is malformed or cut off (the general reader then says which).
     @inline(__always)
@@ -47,8 +76,11 @@ extension PerfettoParser {
         return range
     }
 
-    /// Reads the packet in `range` if it has the common shape; `false` (nothing changed) otherwise.
-    mutating func fastPacket(_ range: Range<Int>, offset: Int) -> Bool {
+    /// Reads the fields of the packet in `range` into `packet`, overwriting all of them; `false`
+    /// (and `packet` is not to be read) when the packet is not of the common shape.
+    func decode(_ range: Range<Int>, into packet: inout CommonPacket) -> Bool {
+        packet.flows = InlineFlows()
+        packet.counterKind = 0
         var position = range.lowerBound
         let end = range.upperBound
         var timestamp: UInt64?
@@ -71,15 +103,11 @@ extension PerfettoParser {
             let trackEvent, let timestamp, timestamp <= UInt64(TraceEvent.timeLimitNanoseconds)
         else { return false }
 
-        // The event's fields, checked before the packet's state is touched.
         var type: UInt64 = 0
         var track: UInt64?
         var nameIID: UInt64?
         var categoryIID: UInt64?
-        var counter: JSONValue?
-        // From the first annotation's key to the end of the last (``annotationList``).
         var annotations: Range<Int>?
-        var flows = InlineFlows()
         var eventPosition = trackEvent.lowerBound
         while eventPosition < trackEvent.upperBound {
             let fieldStart = eventPosition
@@ -95,15 +123,17 @@ extension PerfettoParser {
                 guard let value = rawLength(&eventPosition, trackEvent.upperBound) else { return false }
                 annotations = (annotations?.lowerBound ?? fieldStart)..<value.upperBound
             case 0x179, 0x181:  // 47 and 48, flow_ids and terminating_flow_ids: fixed64, not packed
-                guard trackEvent.upperBound - eventPosition >= 8, flows.count < InlineFlows.capacity else { return false }
-                flows.append(fixed64(at: eventPosition), terminating: key == 0x181)
+                guard trackEvent.upperBound - eventPosition >= 8, packet.flows.count < InlineFlows.capacity else { return false }
+                packet.flows.append(fixed64(at: eventPosition), terminating: key == 0x181)
                 eventPosition += 8
             case 0xF0:  // 30, counter_value
                 guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
-                counter = .int(Int64(bitPattern: value))
+                packet.counterKind = 1
+                packet.counterBits = value
             case 0x161:  // 44, double_counter_value
                 guard trackEvent.upperBound - eventPosition >= 8 else { return false }
-                counter = .double(Double(bitPattern: fixed64(at: eventPosition)))
+                packet.counterKind = 2
+                packet.counterBits = fixed64(at: eventPosition)
                 eventPosition += 8
             default:
                 return false
@@ -112,8 +142,40 @@ extension PerfettoParser {
         guard let track, type == PerfettoSchema.Event.sliceBegin || type == PerfettoSchema.Event.sliceEnd
             || type == PerfettoSchema.Event.instant || type == PerfettoSchema.Event.counter
         else { return false }
+        packet.timestamp = timestamp
+        packet.sequence = sequence
+        packet.flags = flags
+        packet.interned = interned
+        packet.type = type
+        packet.track = track
+        packet.nameIID = nameIID
+        packet.categoryIID = categoryIID
+        packet.annotations = annotations
+        return true
+    }
 
-        // The packet is the common shape: apply it as the general path would.
+    /// The eight little-endian bytes at `position` (the caller checked they are there).
+    @inline(__always)
+    private func fixed64(at position: Int) -> UInt64 {
+        UnsafeRawPointer(buffer.baseAddress! + position).loadUnaligned(as: UInt64.self).littleEndian
+    }
+}
+
+extension PerfettoParser {
+    /// Reads the packet in `range` if it has the common shape; `false` (nothing changed) otherwise.
+    mutating func fastPacket(_ range: Range<Int>, offset: Int) -> Bool {
+        var packet = CommonPacket()
+        return CommonPacketDecoder(buffer: buffer).decode(range, into: &packet) && applyCommon(packet, offset: offset)
+    }
+
+    /// Applies a decoded packet as the general path would; `false` when the general path must
+    /// read it after all (an annotation or interned data malformed inside), before anything but
+    /// interned state changed.
+    mutating func applyCommon(_ packet: borrowing CommonPacket, offset: Int) -> Bool {
+        let sequence = packet.sequence
+        let flags = packet.flags
+        let type = packet.type
+        let track = packet.track
         let slot = self.slot(of: sequence)
         if flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 { sequences[slot] = makeSequence(isValid: true) }
         if flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !sequences[slot].isValid {
@@ -123,14 +185,18 @@ extension PerfettoParser {
             }
             return true
         }
-        if let interned {
+        if let interned = packet.interned {
             let input = ProtobufInput(buffer).input(over: interned)
             guard (try? parseInternedData(input, slot: slot)) != nil else { return false }
         }
-        let time = Int64(timestamp)
+        let time = Int64(packet.timestamp)
         if time > lastTimestamp { lastTimestamp = time }
         if type == PerfettoSchema.Event.counter {
-            if let counter { appendCounter(counter, uuid: track, timestamp: time, offset: offset) }
+            switch packet.counterKind {
+            case 1: appendCounter(.int(Int64(bitPattern: packet.counterBits)), uuid: track, timestamp: time, offset: offset)
+            case 2: appendCounter(.double(Double(bitPattern: packet.counterBits)), uuid: track, timestamp: time, offset: offset)
+            default: break
+            }
             return true
         }
         if type == PerfettoSchema.Event.sliceEnd {
@@ -138,7 +204,7 @@ extension PerfettoParser {
             return true
         }
         var name = Symbol.empty
-        if let nameIID {
+        if let nameIID = packet.nameIID {
             if let raw = sequences[slot].names[nameIID] {
                 name = Symbol(rawValue: raw)
             } else {
@@ -147,7 +213,7 @@ extension PerfettoParser {
             }
         }
         var category = Symbol.empty
-        if let categoryIID {
+        if let categoryIID = packet.categoryIID {
             if let raw = sequences[slot].categories[categoryIID] {
                 category = Symbol(rawValue: raw)
             } else {
@@ -158,9 +224,9 @@ extension PerfettoParser {
         // Malformed inside an annotation: the general path reports it. Nothing of this packet has
         // been placed yet, but the state above was: re-reading it is harmless (interning again
         // gives the same symbols; a cleared sequence clears again).
-        guard let arguments = try? annotationList(annotations, slot: slot) else { return false }
+        guard let arguments = try? annotationList(packet.annotations, slot: slot) else { return false }
         let flowStart = flowArena.count
-        if flows.count > 0 { flows.appendOrdered(to: &flowArena) }
+        if packet.flows.count > 0 { packet.flows.appendOrdered(to: &flowArena) }
         appendToTrack(
             uuid: track, type: type, timestamp: time, name: name, category: category, arguments: arguments, flows: flowStart..<flowArena.count,
             offset: offset)
@@ -183,11 +249,6 @@ extension PerfettoParser {
         place(type: type, timestamp: timestamp, name: name, category: category, arguments: arguments, flows: flows, on: lane)
     }
 
-    /// The eight little-endian bytes at `position` (the caller checked they are there).
-    @inline(__always)
-    private func fixed64(at position: Int) -> UInt64 {
-        UnsafeRawPointer(buffer.baseAddress! + position).loadUnaligned(as: UInt64.self).littleEndian
-    }
 }
 
 /// Up to four flow ids of one event, held without an array until the event is placed.

@@ -50,17 +50,27 @@ public enum PerfettoTraceReader {
     }
 
     /// Reads a whole buffer.
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection) -> Result<Trace, TraceReadError> {
+    /// - Parameter pipelining: Whether packets are framed and decoded on a worker thread ahead
+    ///   of the parser (``PacketFramer``); `.automatic` does it for a file of 4 MiB or more when
+    ///   the process may use two cores.
+    static func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection, pipelining: ChromeTraceReader.Pipelining = .automatic
+    ) -> Result<Trace, TraceReadError> {
+        let pipelined = switch pipelining {
+        case .always: true
+        case .never: false
+        case .automatic: buffer.count >= PacketFramer.minimumPipelinedBytes && AvailableProcessors.count >= 2
+        }
         // Thread slices pair as they are read, which needs each thread's slices in time order
         // (as every producer writes them). A file where one thread's are not is read again,
         // keeping every begin and end for BeginEndPairer: rare, and the result is the same.
         var parser = PerfettoParser(buffer, arguments: arguments, pairsAsItReads: true)
         do throws(TraceReadError) {
-            try parser.parseTrace()
+            try parser.parseTrace(pipelined: pipelined)
             if !parser.needsSecondPass { parser.placeDeferredEvents() }
             if parser.needsSecondPass {
                 parser = PerfettoParser(buffer, arguments: arguments, pairsAsItReads: false)
-                try parser.parseTrace()
+                try parser.parseTrace(pipelined: pipelined)
             }
         } catch {
             return .failure(error)
@@ -212,35 +222,6 @@ struct PerfettoParser {
 
     // MARK: - Packets
 
-    mutating func parseTrace() throws(TraceReadError) {
-        var input = ProtobufInput(buffer)
-        var packets = 0
-        while true {
-            // Running out of the file between or inside a packet's key and length is a file cut
-            // off mid-write (a killed TraceStream): the packets before it are whole, and read.
-            let packetStart = input.position
-            var packet: ProtobufInput
-            do throws(TraceReadError) {
-                guard let (field, type) = try input.nextField() else { break }
-                guard field == PerfettoSchema.Trace.packet, type == .lengthDelimited else {
-                    try input.skip(type)
-                    skippedFields["Trace field \(field)", default: 0] += 1
-                    continue
-                }
-                packet = try input.message()
-            } catch where error.code == .unexpectedEnd {
-                log.add(
-                    .truncated, nil,
-                    "the input ends inside the packet that starts at byte \(packetStart) (\(error.message)); the \(packets) packet\(packets == 1 ? "" : "s") before it \(packets == 1 ? "was" : "were") read")
-                break
-            }
-            packets += 1
-            if !fastPacket(packet.position..<packet.end, offset: packetStart) { try parsePacket(&packet, offset: packetStart) }
-            if needsSecondPass { return }
-            if packets == 4096 { reserveCapacity(readSoFar: input.position) }
-        }
-    }
-
     /// The fields of one packet, found before any is interpreted: the incremental-state flags
     /// and interned data apply to the whole packet wherever they sit in it.
     private struct PacketFields {
@@ -262,7 +243,7 @@ struct PerfettoParser {
         var threadDescriptor: Range<Int>?
     }
 
-    private mutating func parsePacket(_ input: inout ProtobufInput, offset: Int) throws(TraceReadError) {
+    mutating func parsePacket(_ input: inout ProtobufInput, offset: Int) throws(TraceReadError) {
         var fields = PacketFields()
         while let (field, type) = try input.nextField() {
             switch (field, type) {
@@ -342,7 +323,7 @@ struct PerfettoParser {
     /// probably holds, judged from the density so far (as the JSON reader does), so the arrays
     /// grow once instead of doubling and copying. Untouched capacity costs address space only;
     /// each lane's and the list reservation stop at 4 Mi elements so a misleading start costs little.
-    private mutating func reserveCapacity(readSoFar: Int) {
+    mutating func reserveCapacity(readSoFar: Int) {
         guard readSoFar > 0 else { return }
         let scale = Double(buffer.count) / Double(readSoFar) * 1.125
         func estimate(_ count: Int, cap: Int = .max) -> Int { min(cap, Int(min(Double(count) * scale + 1024, Double(buffer.count)))) }

@@ -1,0 +1,121 @@
+import Foundation
+@_spi(FramescopeInternals) import FrameTrace
+import Testing
+@testable import FrameTraceReader
+
+/// Reading a Perfetto trace with its packets framed and decoded on a worker thread against the
+/// calling thread alone: the same trace, diagnostics and error, for every protobuf file the tests
+/// hold and for a file over many batches cut, broken or out of order at batch edges.
+@Suite("Reading Perfetto protobuf with packets decoded on a worker thread")
+struct PerfettoPipelineTests {
+    /// Every Perfetto file under Tests/ and Traces/, sorted.
+    static let fixtures: [String] = {
+        let root = ReaderPipelineTests.root
+        var paths: [String] = []
+        for folder in ["Tests", "Traces"] {
+            let base = root.appendingPathComponent(folder)
+            let files = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
+            paths += files.filter { $0.hasSuffix(".pftrace") || $0.hasSuffix(".perfetto-trace") }.map { base.appendingPathComponent($0).path }
+        }
+        return paths.sorted()
+    }()
+
+    @Test("Every Perfetto file in the tests and the repository reads the same both ways")
+    func fixturesReadTheSame() throws {
+        #expect(Self.fixtures.count >= 10, "the Perfetto fixtures are found: \(Self.fixtures.count) files")
+        for path in Self.fixtures {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            ReaderPipelineTests.expectSameBothWays(bytes, path)
+            ReaderPipelineTests.expectSameBothWays(bytes, path + " (analysis keys)", arguments: .only(["frame", "budget-ns"]))
+        }
+    }
+
+    /// The JSON reader's many-batch trace, written as Perfetto protobuf: slices, instants,
+    /// counters, flows and async slices over several batches of packets.
+    static let large: [UInt8] = {
+        let count = PacketFramer.Batch.capacity * 3
+        let trace = try? ChromeTraceReader.read(bytes: Array(ReaderPipelineTests.largeTrace(count).utf8))
+        return PerfettoTraceWriter.document(for: trace ?? Trace())
+    }()
+
+    /// The offset of each `Trace.packet` field's key in `bytes` (a well-formed file).
+    static func packetStarts(_ bytes: [UInt8]) -> [Int] {
+        var starts: [Int] = []
+        var position = 0
+        while position < bytes.count {
+            starts.append(position)
+            position += 1  // the key, 0x0A
+            var length = 0
+            var shift = 0
+            while true {
+                let byte = bytes[position]
+                position += 1
+                length |= Int(byte & 0x7F) << shift
+                if byte < 0x80 { break }
+                shift += 7
+            }
+            position += length
+        }
+        return starts
+    }
+
+    @Test("A file over many batches reads the same both ways, whole, cut, broken or with other fields at batch edges")
+    func batchEdges() throws {
+        let bytes = Self.large
+        let starts = Self.packetStarts(bytes)
+        let batch = PacketFramer.Batch.capacity
+        #expect(starts.count > 2 * batch + 10, "the file spans batches: \(starts.count) packets")
+        ReaderPipelineTests.expectSameBothWays(bytes, "whole")
+        let interesting = [1, 2, batch - 1, batch, batch + 1, 2 * batch, 2 * batch + 1, starts.count - 1].filter { $0 < starts.count }
+        for index in interesting {
+            let start = starts[index]
+            for delta in [0, 1, 2, 5] where start + delta < bytes.count {
+                let cut = start + delta
+                ReaderPipelineTests.expectSameBothWays(Array(bytes[..<cut]), "cut at \(cut)")
+                var tooLong = bytes  // the packet's length as an eleven-byte varint
+                tooLong.replaceSubrange(start + 1..<start + 2, with: Array(repeating: 0xFF, count: 11))
+                ReaderPipelineTests.expectSameBothWays(tooLong, "varint too long at \(start)")
+                var otherField = bytes  // field 2, a varint, instead of a packet: skipped and counted
+                otherField.replaceSubrange(start..<starts[min(index + 1, starts.count - 1)], with: [0x10, 0x07])
+                ReaderPipelineTests.expectSameBothWays(otherField, "another Trace field at \(start)")
+            }
+            var wrongType = bytes  // wire type 3 (a group): malformed
+            wrongType[start] = 0x0B
+            ReaderPipelineTests.expectSameBothWays(wrongType, "wire type 3 at \(start)")
+        }
+    }
+
+    @Test("A thread out of time order past the first batch is read again, the same both ways")
+    func secondPassAcrossBatches() throws {
+        // One thread's slices in order for three batches, then one that begins before the last
+        // end: the first read stops there (cancelling the worker) and the file is read again.
+        var out = ProtobufOutput()
+        out.message(PerfettoSchema.Trace.packet) { packet in
+            packet.message(PerfettoSchema.Packet.trackDescriptor) { track in
+                track.varint(PerfettoSchema.Track.uuid, 10)
+                track.message(PerfettoSchema.Track.thread) { thread in
+                    thread.varint(PerfettoSchema.Thread.pid, 1)
+                    thread.varint(PerfettoSchema.Thread.tid, 2)
+                }
+            }
+        }
+        var times: [(UInt64, Bool)] = []
+        for slice in 0..<(3 * PacketFramer.Batch.capacity / 2) { times += [(UInt64(100 + slice * 10), true), (UInt64(105 + slice * 10), false)] }
+        times += [(50, true), (60, false)]
+        for (time, begins) in times {
+            out.message(PerfettoSchema.Trace.packet) { packet in
+                packet.varint(PerfettoSchema.Packet.timestamp, time)
+                packet.varint(PerfettoSchema.Packet.trustedPacketSequenceID, 1)
+                packet.message(PerfettoSchema.Packet.trackEvent) { event in
+                    event.varint(PerfettoSchema.Event.trackUUID, 10)
+                    event.varint(PerfettoSchema.Event.type, begins ? PerfettoSchema.Event.sliceBegin : PerfettoSchema.Event.sliceEnd)
+                    if begins { event.string(PerfettoSchema.Event.name, "s") }
+                }
+            }
+        }
+        ReaderPipelineTests.expectSameBothWays(out.bytes, "out of order past the first batch")
+        let read = try ChromeTraceReader.read(bytes: out.bytes)
+        #expect(read.events.count == times.count / 2)
+        #expect(read.events.allSatisfy { $0.duration == 5 || $0.duration == 10 })
+    }
+}
