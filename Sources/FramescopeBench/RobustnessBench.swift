@@ -93,12 +93,12 @@ func runAnalysisBenchmark(path: String, repetitions: Int) -> Never {
 
 /// The reader alone on one file, one thread, every argument, `repetitions` times: what `perf
 /// record` should look at when reading is slow.
-func runReadBenchmark(path: String, repetitions: Int) -> Never {
+func runReadBenchmark(path: String, repetitions: Int, workerThread: Bool = false) -> Never {
     var samples: [UInt64] = []
     var events = 0
     for _ in 0..<max(1, repetitions) {
         let start = benchNow()
-        guard let trace = try? ChromeTraceReader.read(contentsOf: path, workerThread: false) else {
+        guard let trace = try? ChromeTraceReader.read(contentsOf: path, workerThread: workerThread) else {
             print("error: cannot read \(path)")
             exit(1)
         }

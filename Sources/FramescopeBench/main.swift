@@ -3,7 +3,8 @@
 //   swift run -c release framescope-bench make-trace PATH [EVENTS]   (writes the reader's synthetic trace)
 //   swift run -c release framescope-bench make-category-trace PATH [FRAMES] [CATEGORIES]   (the many-category trace)
 //   swift run -c release framescope-bench analyze PATH [REPETITIONS]   (read once as report reads, then the analysis alone)
-//   swift run -c release framescope-bench read PATH [REPETITIONS]   (the reader alone, one thread, every argument; for perf)
+//   swift run -c release framescope-bench read PATH [REPETITIONS] [--worker]   (the reader alone, every argument, one thread
+//       or with its worker thread; for perf)
 //   swift run -c release framescope-bench calibrate [FRAMES]   (virtual time's cost model, fitted on this machine)
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "make-trace", arguments.count >= 2 {
@@ -21,7 +22,7 @@ if arguments.first == "analyze", arguments.count >= 2 {
 }
 if arguments.first == "read", arguments.count >= 2 {
     let repetitions = arguments.count > 2 ? Int(arguments[arguments.startIndex + 2]) ?? 5 : 5
-    runReadBenchmark(path: arguments[arguments.startIndex + 1], repetitions: repetitions)
+    runReadBenchmark(path: arguments[arguments.startIndex + 1], repetitions: repetitions, workerThread: arguments.contains("--worker"))
 }
 if arguments.first == "calibrate" {
     runCalibration(frames: arguments.count > 1 ? Int(arguments[arguments.startIndex + 1]) ?? 60 : 60)
