@@ -17,7 +17,7 @@ import Darwin
 /// the trace values rather than the file plus the values. On a machine with two cores or more, a
 /// large event array is read on two threads: one tokenizes events ahead while the calling thread
 /// builds the trace from them in order (`workerThread: false` keeps it to one), with the same
-/// result.
+/// result. A large Perfetto file is read the same way, its packets decoded ahead.
 ///
 /// What it accepts:
 /// - **Both forms**: `[event, ...]` and `{"traceEvents": [...], ...}`. The array form may lack its
@@ -81,9 +81,10 @@ public enum ChromeTraceReader {
     ///   - maximumSize: The largest input accepted, in bytes; a pipe or device is read only this
     ///     far (2 GiB by default).
     ///   - arguments: The event arguments to keep (all by default; see ``ArgumentSelection``).
-    ///   - workerThread: Whether a large event array (4 MiB or more) is tokenized on a second
-    ///     thread while this one builds the trace, when the machine has two cores or more (the
-    ///     default); the trace is the same either way.
+    ///   - workerThread: Whether a large input (4 MiB or more) is tokenized on a second thread
+    ///     (a JSON event array's events, a Perfetto file's packets) while this one builds the
+    ///     trace, when the process may use two cores or more (the default); the trace is the
+    ///     same either way.
     /// - Returns: The trace, with diagnostics for anything inconsistent.
     /// - Throws: ``TraceReadError`` with ``TraceReadError/Code/ioError`` when the file cannot be
     ///   opened or read, ``TraceReadError/Code/tooLarge`` beyond `maximumSize`, or a syntax code
@@ -112,9 +113,10 @@ public enum ChromeTraceReader {
     ///   - fileDescriptor: A descriptor open for reading; it is not closed.
     ///   - maximumSize: The largest input accepted, in bytes (2 GiB by default).
     ///   - arguments: The event arguments to keep (all by default; see ``ArgumentSelection``).
-    ///   - workerThread: Whether a large event array (4 MiB or more) is tokenized on a second
-    ///     thread while this one builds the trace, when the machine has two cores or more (the
-    ///     default); the trace is the same either way.
+    ///   - workerThread: Whether a large input (4 MiB or more) is tokenized on a second thread
+    ///     (a JSON event array's events, a Perfetto file's packets) while this one builds the
+    ///     trace, when the process may use two cores or more (the default); the trace is the
+    ///     same either way.
     /// - Returns: The trace, with diagnostics for anything inconsistent.
     /// - Throws: ``TraceReadError``, as ``read(contentsOf:maximumSize:arguments:)``.
     /// - Complexity: O(*n*) in the input's size.
@@ -135,9 +137,10 @@ public enum ChromeTraceReader {
     /// - Parameters:
     ///   - bytes: The UTF-8 JSON text of a trace.
     ///   - arguments: The event arguments to keep (all by default; see ``ArgumentSelection``).
-    ///   - workerThread: Whether a large event array (4 MiB or more) is tokenized on a second
-    ///     thread while this one builds the trace, when the machine has two cores or more (the
-    ///     default); the trace is the same either way.
+    ///   - workerThread: Whether a large input (4 MiB or more) is tokenized on a second thread
+    ///     (a JSON event array's events, a Perfetto file's packets) while this one builds the
+    ///     trace, when the process may use two cores or more (the default); the trace is the
+    ///     same either way.
     /// - Returns: The trace, with diagnostics for anything inconsistent.
     /// - Throws: ``TraceReadError`` with the position when the bytes are not a trace.
     /// - Complexity: O(*n*) in the number of bytes (a non-contiguous collection is copied first).

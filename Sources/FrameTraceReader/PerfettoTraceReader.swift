@@ -23,6 +23,11 @@ import FrameSupport
 ///   SurfaceFlinger's FrameTimeline (see ``PerfettoTraceReader/FrameTimeline``).
 /// - **framescope's metadata**, from the `ChromeMetadata` entry named `framescope`.
 ///
+/// A file of 4 MiB or more has its packets found and decoded on a worker thread ahead of the
+/// parser, which applies them in order (``PacketFramer``, as the JSON reader tokenizes events
+/// ahead); events whose annotation bytes repeat a recent event's share its argument list. Neither
+/// changes the trace.
+///
 /// Malformed bytes (a cut-off packet, a varint over ten bytes, a length past the file) throw a
 /// ``TraceReadError`` with the byte offset. Inconsistent content loads with diagnostics, as in
 /// the JSON reader: undefined interned ids (the event keeps a placeholder name), times beyond
