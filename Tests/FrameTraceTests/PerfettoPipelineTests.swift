@@ -89,33 +89,13 @@ struct PerfettoPipelineTests {
     func secondPassAcrossBatches() throws {
         // One thread's slices in order for three batches, then one that begins before the last
         // end: the first read stops there (cancelling the worker) and the file is read again.
-        var out = ProtobufOutput()
-        out.message(PerfettoSchema.Trace.packet) { packet in
-            packet.message(PerfettoSchema.Packet.trackDescriptor) { track in
-                track.varint(PerfettoSchema.Track.uuid, 10)
-                track.message(PerfettoSchema.Track.thread) { thread in
-                    thread.varint(PerfettoSchema.Thread.pid, 1)
-                    thread.varint(PerfettoSchema.Thread.tid, 2)
-                }
-            }
-        }
-        var times: [(UInt64, Bool)] = []
-        for slice in 0..<(3 * PacketFramer.Batch.capacity / 2) { times += [(UInt64(100 + slice * 10), true), (UInt64(105 + slice * 10), false)] }
-        times += [(50, true), (60, false)]
-        for (time, begins) in times {
-            out.message(PerfettoSchema.Trace.packet) { packet in
-                packet.varint(PerfettoSchema.Packet.timestamp, time)
-                packet.varint(PerfettoSchema.Packet.trustedPacketSequenceID, 1)
-                packet.message(PerfettoSchema.Packet.trackEvent) { event in
-                    event.varint(PerfettoSchema.Event.trackUUID, 10)
-                    event.varint(PerfettoSchema.Event.type, begins ? PerfettoSchema.Event.sliceBegin : PerfettoSchema.Event.sliceEnd)
-                    if begins { event.string(PerfettoSchema.Event.name, "s") }
-                }
-            }
-        }
-        ReaderPipelineTests.expectSameBothWays(out.bytes, "out of order past the first batch")
-        let read = try ChromeTraceReader.read(bytes: out.bytes)
-        #expect(read.events.count == times.count / 2)
+        var slices: [(time: UInt64, name: String?)] = []
+        for slice in 0..<(3 * PacketFramer.Batch.capacity / 2) { slices += [(UInt64(100 + slice * 10), "s"), (UInt64(105 + slice * 10), nil)] }
+        slices += [(50, "s"), (60, nil)]
+        let bytes = PerfettoPairingTests.thread(slices)
+        ReaderPipelineTests.expectSameBothWays(bytes, "out of order past the first batch")
+        let read = try ChromeTraceReader.read(bytes: bytes)
+        #expect(read.events.count == slices.count / 2)
         #expect(read.events.allSatisfy { $0.duration == 5 || $0.duration == 10 })
     }
 }
