@@ -167,12 +167,7 @@ extension ChromeTraceReader.Parser {
     @inline(__always)
     mutating func releaseReadInput() {
         if !hasReservedCapacity, eventIndex == 4096 { reserveCapacity() }
-        guard releasesInput, scanner.position &- releasedUpTo >= 1 << 20 else { return }
-        let pageMask = Int(getpagesize()) - 1
-        let end = scanner.position & ~pageMask
-        guard end > releasedUpTo else { return }
-        _ = madvise(UnsafeMutableRawPointer(mutating: scanner.base + releasedUpTo), end - releasedUpTo, MADV_DONTNEED)
-        releasedUpTo = end
+        readPages.release(before: scanner.position)
     }
 
     /// Reserves room for the events the rest of the input probably holds, judged from the

@@ -23,13 +23,12 @@ extension ChromeTraceReader {
         /// Reads each event object's members (stage one of an event); it owns the scanner, and
         /// on a large input it runs on a thread of its own (`+Pipeline`).
         var tokenizer: EventTokenizer
-        /// Whether the input is a private file mapping whose read pages may be dropped.
-        let releasesInput: Bool
+        /// The input's pages already read, released when it is a private file mapping.
+        var readPages: ReadPageRelease
         /// The argument keys kept (``ChromeTraceReader/ArgumentSelection``); `nil` keeps all.
         let argumentKeys: ArgumentKeyMatcher?
         /// When the event array is read with a worker thread (`+Pipeline`).
         let pipelining: ChromeTraceReader.Pipelining
-        var releasedUpTo = 0
         var hasReservedCapacity = false
 
         // The trace being built.
@@ -81,7 +80,7 @@ extension ChromeTraceReader {
         ) {
             tokenizer = EventTokenizer(scanner: TraceScanner(input))
             self.pipelining = pipelining
-            self.releasesInput = releasesInput
+            readPages = ReadPageRelease(input, isFileMapping: releasesInput)
             argumentKeys = arguments.keys.map { ArgumentKeyMatcher($0) }
         }
 

@@ -161,7 +161,7 @@ public enum ChromeTraceReader {
     static func parse(
         _ buffer: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ArgumentSelection = .all, pipelining: Pipelining = .automatic
     ) -> Result<Trace, TraceReadError> {
-        if PerfettoTraceReader.looksLikePerfetto(buffer) { return PerfettoTraceReader.parse(buffer, arguments: arguments, pipelining: pipelining) }
+        if PerfettoTraceReader.looksLikePerfetto(buffer) { return PerfettoTraceReader.parse(buffer, arguments: arguments, pipelining: pipelining, releasesInput: releasesInput) }
         var parser = Parser(buffer, releasesInput: releasesInput, arguments: arguments, pipelining: pipelining)
         do throws(TraceReadError) {
             try parser.parseDocument()

@@ -59,9 +59,10 @@ public enum InputFile {
     }
 
     /// Reads until the end of the input, stopping with an error once more than `maximumSize`
-    /// bytes have come. Input that cannot start a JSON document (its first byte after
-    /// whitespace and a byte-order mark is not `{` or `[`) stops being read after its first
-    /// chunk: the parser's error will be about that byte whatever follows.
+    /// bytes have come. Input that can start neither a JSON document (its first byte after
+    /// whitespace and a byte-order mark is not `{` or `[`) nor a Perfetto trace
+    /// (``PerfettoTraceReader/looksLikePerfetto(_:)``) stops being read after its first chunk:
+    /// the parser's error will be about that byte whatever follows.
     static func readToEnd(_ descriptor: Int32, name: String, maximumSize: Int, expected: Int = 0) throws(TraceReadError) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(expected, maximumSize) + 1)
@@ -84,7 +85,8 @@ public enum InputFile {
             guard bytes.count <= maximumSize else { throw tooLarge(name, maximumSize: maximumSize) }
             if !checkedStart, let first = firstSignificantByte(bytes) {
                 checkedStart = true
-                if first != 0x7B && first != 0x5B { return bytes }
+                let mayBePerfetto = bytes.withUnsafeBufferPointer { PerfettoTraceReader.looksLikePerfetto($0) }
+                if first != 0x7B && first != 0x5B && !mayBePerfetto { return bytes }
             }
         }
     }
@@ -122,4 +124,31 @@ func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count:
     #else
     Darwin.read(descriptor, buffer, count)
     #endif
+}
+
+/// The pages of a mapped input that a read has moved past, handed back to the system as it goes,
+/// so a mapped file does not stay resident beside the values read from it.
+///
+/// Only for a private read-only file mapping: a page released there is read from the file again
+/// if it is touched again (as the Perfetto reader's second pass does), where released anonymous
+/// memory would read back as zeros.
+struct ReadPageRelease {
+    /// The input's start, or `nil` when nothing is released.
+    private let base: UnsafePointer<UInt8>?
+    private var releasedUpTo = 0
+
+    init(_ input: UnsafeBufferPointer<UInt8>, isFileMapping: Bool) {
+        base = isFileMapping ? input.baseAddress : nil
+    }
+
+    /// Releases the whole pages before `position` not released yet, once there is 1 MiB of
+    /// them (each call is a system call).
+    @inline(__always)
+    mutating func release(before position: Int) {
+        guard let base, position &- releasedUpTo >= 1 << 20 else { return }
+        let end = position & ~(Int(getpagesize()) - 1)  // a mapping starts on a page boundary
+        guard end > releasedUpTo else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + releasedUpTo), end - releasedUpTo, MADV_DONTNEED)
+        releasedUpTo = end
+    }
 }

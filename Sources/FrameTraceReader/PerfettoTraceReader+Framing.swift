@@ -149,6 +149,8 @@ extension PerfettoParser {
             if needsSecondPass { return true }
             if packets == 4096 { reserveCapacity(readSoFar: framed.pointee.payload.upperBound) }
         }
+        // Nothing read later refers back to a packet's bytes once it is applied.
+        if batch.count > 0 { readPages.release(before: batch.packets[batch.count - 1].payload.upperBound) }
         switch batch.ending {
         case nil:
             return false

@@ -58,8 +58,11 @@ public enum PerfettoTraceReader {
     /// - Parameter pipelining: Whether packets are framed and decoded on a worker thread ahead
     ///   of the parser (``PacketFramer``); `.automatic` does it for a file of 4 MiB or more when
     ///   the process may use two cores.
+    /// - Parameter releasesInput: Whether `buffer` is a private file mapping whose pages may be
+    ///   handed back once read (``ReadPageRelease``).
     static func parse(
-        _ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection, pipelining: ChromeTraceReader.Pipelining = .automatic
+        _ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection, pipelining: ChromeTraceReader.Pipelining = .automatic,
+        releasesInput: Bool = false
     ) -> Result<Trace, TraceReadError> {
         let pipelined = switch pipelining {
         case .always: true
@@ -69,12 +72,12 @@ public enum PerfettoTraceReader {
         // Thread slices pair as they are read, which needs each thread's slices in time order
         // (as every producer writes them). A file where one thread's are not is read again,
         // keeping every begin and end for BeginEndPairer: rare, and the result is the same.
-        var parser = PerfettoParser(buffer, arguments: arguments, pairsAsItReads: true)
+        var parser = PerfettoParser(buffer, arguments: arguments, pairsAsItReads: true, releasesInput: releasesInput)
         do throws(TraceReadError) {
             try parser.parseTrace(pipelined: pipelined)
             if !parser.needsSecondPass { parser.placeDeferredEvents() }
             if parser.needsSecondPass {
-                parser = PerfettoParser(buffer, arguments: arguments, pairsAsItReads: false)
+                parser = PerfettoParser(buffer, arguments: arguments, pairsAsItReads: false, releasesInput: releasesInput)
                 try parser.parseTrace(pipelined: pipelined)
             }
         } catch {
@@ -94,6 +97,8 @@ struct PerfettoParser {
     /// Set when a thread's slices turn out not to be in time order while pairing as they are
     /// read: the read stops, and the caller reads again with `pairsAsItReads` off.
     var needsSecondPass = false
+    /// The file's pages already applied, handed back when it is mapped.
+    var readPages: ReadPageRelease
 
     var events: [TraceEvent] = []
     var symbols = SymbolTable()
@@ -212,8 +217,9 @@ struct PerfettoParser {
         var offset: Int
     }
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection, pairsAsItReads: Bool = true) {
+    init(_ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection, pairsAsItReads: Bool = true, releasesInput: Bool = false) {
         self.buffer = buffer
+        readPages = ReadPageRelease(buffer, isFileMapping: releasesInput)
         self.pairsAsItReads = pairsAsItReads
         self.argumentKeys = arguments.keys.map { ArgumentKeyMatcher($0) }
         self.keptPrefixes = Set((arguments.keys ?? []).compactMap { key in key.firstIndex(of: ".").map { String(key[..<$0]) } })

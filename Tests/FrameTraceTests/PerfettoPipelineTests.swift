@@ -99,3 +99,58 @@ struct PerfettoPipelineTests {
         #expect(read.events.allSatisfy { $0.duration == 5 || $0.duration == 10 })
     }
 }
+
+/// A mapped Perfetto file's pages are handed back as the read moves past them, and a second pass
+/// (a thread out of time order) reads them again from the file; a pipe's bytes, which are not a
+/// file mapping, are never released.
+@Suite("Reading a mapped Perfetto file hands its read pages back")
+struct PerfettoReadPagesTests {
+    /// Several megabytes of one thread's slices, the last one out of time order.
+    static let bytes: [UInt8] = {
+        var slices: [(time: UInt64, name: String?)] = []
+        for slice in 0..<120_000 { slices += [(UInt64(1_000 + slice * 10), "slice \(slice % 7)"), (UInt64(1_005 + slice * 10), nil)] }
+        slices += [(50, "early"), (60, nil)]
+        return PerfettoPairingTests.thread(slices)
+    }()
+
+    @Test("From a file (mapped) and from a pipe (read to its end, not only its first chunk), a large file read twice gives the trace read from memory")
+    func mappedAndPiped() throws {
+        #expect(Self.bytes.count > 4 << 20, "the file is large enough to release pages and use the worker: \(Self.bytes.count) bytes")
+        let expected = try ChromeTraceReader.read(bytes: Self.bytes, workerThread: false)
+        #expect(expected.events.count == 120_001)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-read-pages-\(getpid()).pftrace").path
+        try Data(Self.bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for workerThread in [false, true] {
+            let mapped = try ChromeTraceReader.read(contentsOf: path, workerThread: workerThread)
+            #expect(mapped.events == expected.events, "mapped, worker thread \(workerThread)")
+            #expect(mapped.diagnostics == expected.diagnostics, "mapped, worker thread \(workerThread)")
+        }
+        // A pipe: the reader reads it into memory of its own, which must stay whole for the
+        // second pass.
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let writer = Thread { [bytes = Self.bytes, output = ends[1]] in
+            // A reader that stops early makes `write` fail with EPIPE instead of killing the
+            // test process with SIGPIPE.
+            var blocked = sigset_t()
+            sigemptyset(&blocked)
+            sigaddset(&blocked, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &blocked, nil)
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = write(output, raw.baseAddress! + offset, raw.count - offset)
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
+            close(output)
+        }
+        writer.start()
+        defer { close(ends[0]) }
+        let piped = try ChromeTraceReader.read(fileDescriptor: ends[0])
+        #expect(piped.events == expected.events, "piped")
+        #expect(piped.diagnostics == expected.diagnostics, "piped")
+    }
+}

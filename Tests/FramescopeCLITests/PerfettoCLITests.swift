@@ -49,6 +49,27 @@ struct PerfettoCLITests {
         #expect(Self.same(base, try Self.report(path("c.trace"))))
     }
 
+    @Test("report - reads a Perfetto trace from standard input to its end, not only the pipe's first chunk")
+    func standardInput() throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("long.pftrace").path
+        let simulated = try CLI.run(["simulate", "feed-scroll", "--frames", "240", "--seed", "2", "--out", path])
+        #expect(simulated.status == 0, "\(simulated.standardError)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        // Several pipe buffers (64 KiB each on Linux): the reader must keep reading after the first.
+        #expect(bytes.count > 128 << 10, "\(bytes.count) bytes")
+        let piped = try CLI.run(["report", "-", "--format", "json"], input: bytes)
+        #expect(piped.status == 0, "\(piped.standardError)")
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(piped.standardOutput.utf8)) as? [String: Any])
+        object["source"] = nil
+        if var method = object["method"] as? [String: Any] {
+            method["source"] = nil
+            object["method"] = method
+        }
+        #expect(Self.same(object, try Self.report(path)))
+    }
+
     @Test("--trace-format perfetto writes protobuf whatever the name; a streamed .pftrace reads and reports")
     func traceFormat() throws {
         let folder = try CLI.temporaryDirectory()

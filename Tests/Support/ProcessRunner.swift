@@ -22,8 +22,10 @@ public struct ProcessResult: Sendable {
 public enum ProcessRunner {
     /// Runs `program` with `arguments`, feeding `input` to its standard input, and waits for it.
     ///
-    /// Both pipes are drained at once, standard error on a thread of its own, before waiting: a
-    /// child that fills either pipe while the other is read would otherwise block forever.
+    /// The input is written on a thread of its own while both output pipes are drained at once,
+    /// standard error on another thread: a child that fills one pipe while another is written or
+    /// read would otherwise block forever, and so would a child that stops reading its input
+    /// early and then writes more than a pipe holds (the writer then stops, as `cat` would).
     public static func run(
         _ program: URL, arguments: [String], input: Data? = nil, environment: [String: String] = [:]
     ) throws -> ProcessResult {
@@ -36,11 +38,11 @@ public enum ProcessRunner {
         process.standardError = error
         process.standardInput = stdin
         try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
+        let writer = PipeWriter(stdin.fileHandleForWriting, input ?? Data())
         let errorReader = PipeReader(error.fileHandleForReading)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errorReader.finish()
+        writer.finish()
         process.waitUntilExit()
         return ProcessResult(
             status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
@@ -74,4 +76,34 @@ private final class PipeReader: @unchecked Sendable {
         done.wait()
         return data
     }
+}
+
+/// Writes a child's input and closes the pipe, on a thread of its own. A child that exits before
+/// reading it all makes the write fail (the thread blocks SIGPIPE, which would otherwise end the
+/// test process), and the rest is dropped.
+private final class PipeWriter: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle, _ data: Data) {
+        Thread.detachNewThread { [done] in
+            var blocked = sigset_t()
+            sigemptyset(&blocked)
+            sigaddset(&blocked, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &blocked, nil)
+            data.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = write(handle.fileDescriptor, raw.baseAddress! + offset, raw.count - offset)
+                    if written < 0, errno == EINTR { continue }
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
+            try? handle.close()
+            done.signal()
+        }
+    }
+
+    /// Waits until the input is written (or the child stopped reading it) and the pipe closed.
+    func finish() { done.wait() }
 }
