@@ -54,7 +54,10 @@ let package = Package(
         // independent trace validator, real CPU work. A target, never a product.
         .target(name: "FramescopeTestSupport", dependencies: ["FrameTrace"], path: "Tests/Support"),
         .testTarget(name: "FrameJSONTests", dependencies: ["FrameJSON", "FrameTrace"]),
-        .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader", "FrameSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader", "FrameSupport", "FramescopeTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FramescopeTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameScope", "FrameSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(

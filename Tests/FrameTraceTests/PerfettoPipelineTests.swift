@@ -1,6 +1,7 @@
 import Foundation
 @_spi(FramescopeInternals) import FrameTrace
 import Testing
+import FramescopeTestSupport
 @testable import FrameTraceReader
 
 /// Reading a Perfetto trace with its packets framed and decoded on a worker thread against the
@@ -130,26 +131,10 @@ struct PerfettoReadPagesTests {
         // second pass.
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
-        let writer = Thread { [bytes = Self.bytes, output = ends[1]] in
-            // A reader that stops early makes `write` fail with EPIPE instead of killing the
-            // test process with SIGPIPE.
-            var blocked = sigset_t()
-            sigemptyset(&blocked)
-            sigaddset(&blocked, SIGPIPE)
-            pthread_sigmask(SIG_BLOCK, &blocked, nil)
-            bytes.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let written = write(output, raw.baseAddress! + offset, raw.count - offset)
-                    if written <= 0 { break }
-                    offset += written
-                }
-            }
-            close(output)
-        }
-        writer.start()
+        let writer = PipeWriter(FileHandle(fileDescriptor: ends[1], closeOnDealloc: false), Data(Self.bytes))
         defer { close(ends[0]) }
         let piped = try ChromeTraceReader.read(fileDescriptor: ends[0])
+        writer.finish()
         #expect(piped.events == expected.events, "piped")
         #expect(piped.diagnostics == expected.diagnostics, "piped")
     }

@@ -78,13 +78,15 @@ private final class PipeReader: @unchecked Sendable {
     }
 }
 
-/// Writes a child's input and closes the pipe, on a thread of its own. A child that exits before
-/// reading it all makes the write fail (the thread blocks SIGPIPE, which would otherwise end the
-/// test process), and the rest is dropped.
-private final class PipeWriter: @unchecked Sendable {
+/// Writes bytes to a pipe and closes it, on a thread of its own, so that the test can read the
+/// other end meanwhile. A reader that stops before the end makes the write fail (the thread
+/// blocks SIGPIPE, which would otherwise end the test process), and the rest is dropped.
+public final class PipeWriter: @unchecked Sendable {
+    // @unchecked: the thread owns the handle and the data; `done` is a semaphore.
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ handle: FileHandle, _ data: Data) {
+    /// Starts writing `data` to `handle`, which it closes at the end.
+    public init(_ handle: FileHandle, _ data: Data) {
         Thread.detachNewThread { [done] in
             var blocked = sigset_t()
             sigemptyset(&blocked)
@@ -104,6 +106,6 @@ private final class PipeWriter: @unchecked Sendable {
         }
     }
 
-    /// Waits until the input is written (or the child stopped reading it) and the pipe closed.
-    func finish() { done.wait() }
+    /// Waits until the data is written (or the reader stopped) and the pipe closed.
+    public func finish() { done.wait() }
 }
