@@ -19,33 +19,38 @@ import Darwin
 /// order of the events, and hands its tokenizer back when the array ends. Memory is bounded:
 /// three batches circulate between the two threads.
 extension ChromeTraceReader {
-    /// When reading uses the worker thread.
+    /// When reading uses the worker thread (a JSON event array's tokenizer, a Perfetto file's
+    /// packet framer).
     enum Pipelining: Sendable {
-        /// For an event array of at least ``EventPipeline/minimumBytes`` on a machine with two
-        /// or more cores.
+        /// For at least ``minimumBytes`` left to read, when the process may use two cores or more.
         case automatic
         /// Always (tests use it to compare the two ways on small inputs).
         case always
         /// Never.
         case never
+
+        /// Inputs shorter than this are read on the calling thread: starting a thread costs more
+        /// than the overlap would save.
+        static let minimumBytes = 4 << 20
+
+        /// Whether `bytes` still to read are read with the worker thread.
+        func usesWorker(for bytes: Int) -> Bool {
+            #if canImport(Glibc) || canImport(Darwin)
+            switch self {
+            case .never: false
+            case .always: true
+            case .automatic: bytes >= Self.minimumBytes && AvailableProcessors.count >= 2
+            }
+            #else
+            false  // no threads here
+            #endif
+        }
     }
 }
 
 extension ChromeTraceReader.Parser {
     /// Whether to read the rest of the event array with a worker thread.
-    func usesPipeline() -> Bool {
-        #if canImport(Glibc) || canImport(Darwin)
-        switch pipelining {
-        case .never: return false
-        case .always: return true
-        case .automatic:
-            return scanner.count - scanner.position >= ChromeTraceReader.EventPipeline.minimumBytes
-                && AvailableProcessors.count >= 2
-        }
-        #else
-        return false
-        #endif
-    }
+    func usesPipeline() -> Bool { pipelining.usesWorker(for: scanner.count - scanner.position) }
 
     /// Reads the event array from its first element to its end, as `readEvents()` does, with the
     /// tokenizer on a worker thread. Returns how the array ended; the scanner and the event count
@@ -190,9 +195,6 @@ extension ChromeTraceReader {
         /// enough that three stay in cache-sized memory.
         static let batchSize = 2048
         static let batchCount = 3
-        /// Event arrays shorter than this are read on the calling thread: starting a thread
-        /// costs more than the overlap would save.
-        static let minimumBytes = 4 << 20
 
         /// Tokenized elements of the event array, in input order, in memory of its own: a
         /// class's array properties are checked for exclusive access at run time on every use,

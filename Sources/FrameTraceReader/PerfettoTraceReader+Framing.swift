@@ -50,9 +50,6 @@ struct PacketFramer: BatchFilling {
         deinit { packets.deallocate() }
     }
 
-    /// Files smaller than this are read on the calling thread: starting a thread costs more
-    /// than the overlap saves.
-    static let minimumPipelinedBytes = 4 << 20
     static let batchCount = 3
 
     private var input: ProtobufInput

@@ -64,11 +64,7 @@ public enum PerfettoTraceReader {
         _ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection, pipelining: ChromeTraceReader.Pipelining = .automatic,
         releasesInput: Bool = false
     ) -> Result<Trace, TraceReadError> {
-        let pipelined = switch pipelining {
-        case .always: true
-        case .never: false
-        case .automatic: buffer.count >= PacketFramer.minimumPipelinedBytes && AvailableProcessors.count >= 2
-        }
+        let pipelined = pipelining.usesWorker(for: buffer.count)
         // Thread slices pair as they are read, which needs each thread's slices in time order
         // (as every producer writes them). A file where one thread's are not is read again,
         // keeping every begin and end for BeginEndPairer: rare, and the result is the same.
