@@ -83,6 +83,13 @@ extension JSONValue {
                     throw JSONParseError.syntax(.tooDeep, "values are nested more than \(maxDepth) levels deep", at: scanner.position)
                 }
                 scanner.position += 1
+                if stack.isEmpty {
+                    // The first container: room for a small one at once, instead of growing
+                    // each array from one element (most nested values are small).
+                    stack.reserveCapacity(4)
+                    values.reserveCapacity(8)
+                    keys.reserveCapacity(8)
+                }
                 if byte == 0x7B {
                     if try scanner.peekValue("a member name or '}'") == 0x7D {
                         scanner.position += 1
