@@ -85,8 +85,8 @@ public enum InputFile {
             guard bytes.count <= maximumSize else { throw tooLarge(name, maximumSize: maximumSize) }
             if !checkedStart, let first = firstSignificantByte(bytes) {
                 checkedStart = true
-                let mayBePerfetto = bytes.withUnsafeBufferPointer { PerfettoTraceReader.looksLikePerfetto($0) }
-                if first != 0x7B && first != 0x5B && !mayBePerfetto { return bytes }
+                let mayBeJSON = first == 0x7B || first == 0x5B
+                if !mayBeJSON, !bytes.withUnsafeBufferPointer({ PerfettoTraceReader.looksLikePerfetto($0) }) { return bytes }
             }
         }
     }

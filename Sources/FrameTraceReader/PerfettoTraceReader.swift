@@ -158,9 +158,9 @@ struct PerfettoParser {
         }
     }
 
-    /// The next ``Sequence/generation``.
-    var nextGeneration: UInt64 = 1
-    /// Recent events' annotation bytes and their argument lists (``annotationList(_:slot:offset:)``).
+    /// The generation ``newGeneration()`` gives next.
+    private var nextGeneration: UInt64 = 1
+    /// Recent events' annotation bytes and their argument lists (``annotationList(_:slot:frameReporter:)``).
     var argumentCache = ChromeTraceReader.ArgumentCache()
     /// How many annotation values or fields were skipped and counted: an event whose annotations
     /// skip any is not shared, so that each event's skips count.
@@ -170,8 +170,13 @@ struct PerfettoParser {
 
     /// A new sequence state with a generation of its own.
     mutating func makeSequence(isValid: Bool = false) -> Sequence {
+        Sequence(isValid: isValid, generation: newGeneration())
+    }
+
+    /// A ``Sequence/generation`` not given before in this read.
+    mutating func newGeneration() -> UInt64 {
         defer { nextGeneration += 1 }
-        return Sequence(isValid: isValid, generation: nextGeneration)
+        return nextGeneration
     }
 
     /// A described track.
@@ -363,10 +368,7 @@ struct PerfettoParser {
         var input = input
         var changesAnnotations = false
         defer {
-            if changesAnnotations {
-                sequences[slot].generation = nextGeneration
-                nextGeneration += 1
-            }
+            if changesAnnotations { sequences[slot].generation = newGeneration() }
         }
         while let (field, type) = try input.nextField() {
             guard type == .lengthDelimited else {

@@ -91,8 +91,8 @@ func runAnalysisBenchmark(path: String, repetitions: Int) -> Never {
     exit(0)
 }
 
-/// The reader alone on one file, one thread, every argument, `repetitions` times: what `perf
-/// record` should look at when reading is slow.
+/// The reader alone on one file, every argument, on one thread or with its worker thread,
+/// `repetitions` times: what `perf record` should look at when reading is slow.
 func runReadBenchmark(path: String, repetitions: Int, workerThread: Bool = false) -> Never {
     var samples: [UInt64] = []
     var events = 0
