@@ -33,6 +33,7 @@ extension PerfettoTraceReader {
             (16, "SurfaceFlinger CPU Deadline Missed"), (32, "SurfaceFlinger GPU Deadline Missed"),
             (64, "App Deadline Missed"), (4096, "App Resynced Jitter"), (128, "Buffer Stuffing"), (256, "Unknown Jank"),
             (512, "SurfaceFlinger Stuffing"), (1024, "Dropped Frame"), (2048, "Non Animating"), (8192, "Display not ON"),
+            (16384, "ModeChange in progress"), (32768, "PowerModeChange in progress"),
         ]
         static let jankNone: UInt64 = 1
         static let appDeadlineMissed: UInt64 = 64
@@ -40,9 +41,12 @@ extension PerfettoTraceReader {
         static let unknownJank: UInt64 = 256
         static let surfaceFlingerStuffing: UInt64 = 512
         static let droppedFrame: UInt64 = 1024
-        static let nonAnimating: UInt64 = 2048
         static let appResyncedJitter: UInt64 = 4096
         static let displayNotOn: UInt64 = 8192
+        /// The bits of a frame Android does not count as jank because nobody could see it: the
+        /// display was not animating, off, or changing mode or power mode. A jank type of only
+        /// these is trace processor's `Non-perceivable Jank` tag.
+        static let nonPerceivableBits: UInt64 = 2048 | 8192 | 16384 | 32768
         /// The bits that make a display frame janky: SurfaceFlinger's and the display's.
         static let displayJankBits: UInt64 = 2 | 4 | 8 | 16 | 32
         static let presentDropped: UInt64 = 4
@@ -55,20 +59,27 @@ extension PerfettoTraceReader {
         public static let jankSeverityTypes = ["Unknown", "None", "Partial", "Full"]
 
         /// The `Jank type` string: `Unspecified` for 0, `None` for exactly 1, else the names of
-        /// the set bits joined by `, ` (bits trace processor does not name add nothing).
+        /// the set bits joined by `, ` in trace processor's order (bits it does not name add
+        /// nothing). The mode-change bits (16384, 32768) are named as SurfaceFlinger's
+        /// `FrameTimeline` and Perfetto's UI name them, last.
         public static func jankTypeName(_ bits: UInt64) -> String {
             if bits == 0 { return "Unspecified" }
             if bits == jankNone { return "None" }
             return jankBits.filter { bits & $0.bit != 0 }.map(\.name).joined(separator: ", ")
         }
 
+        /// Whether the bits are only non-perceivable ones (with `None` or not), at least one.
+        static func isNonPerceivable(_ bits: UInt64) -> Bool {
+            bits & nonPerceivableBits != 0 && bits & ~(nonPerceivableBits | jankNone) == 0
+        }
+
         static func isDisplayJanky(_ bits: UInt64) -> Bool {
-            guard ![0, jankNone, nonAnimating, displayNotOn].contains(bits) else { return false }
+            guard bits != 0, bits != jankNone, !isNonPerceivable(bits) else { return false }
             return bits & displayJankBits != 0
         }
 
         static func isSurfaceJanky(_ bits: UInt64) -> Bool {
-            guard ![0, jankNone, nonAnimating, displayNotOn].contains(bits) else { return false }
+            guard bits != 0, bits != jankNone, !isNonPerceivable(bits) else { return false }
             return bits & (appDeadlineMissed | appResyncedJitter | unknownJank) != 0
         }
 
@@ -79,9 +90,7 @@ extension PerfettoTraceReader {
             switch bits {
             case surfaceFlingerStuffing: return "SurfaceFlinger Stuffing"
             case droppedFrame: return "Dropped Frame"
-            case nonAnimating: return "Non Animating"
-            case displayNotOn: return "Display not ON"
-            default: return "No Jank"
+            default: return isNonPerceivable(bits) ? "Non-perceivable Jank" : "No Jank"
             }
         }
 
@@ -92,11 +101,7 @@ extension PerfettoTraceReader {
             if isDisplayJanky(bits) { return "Other Jank" }
             if bits == bufferStuffing { return "Buffer Stuffing" }
             if present == presentDropped { return "Dropped Frame" }
-            switch bits {
-            case nonAnimating: return "Non Animating"
-            case displayNotOn: return "Display not ON"
-            default: return "No Jank"
-            }
+            return isNonPerceivable(bits) ? "Non-perceivable Jank" : "No Jank"
         }
     }
 }

@@ -215,7 +215,7 @@ struct PerfettoReaderTests {
 
     @Test(
         "FrameTimeline rows equal trace processor's diff tests: expected and actual frames, strings, jank tags, durations",
-        arguments: ["frame-timeline-events", "frame-timeline-metric", "android-app-frames"])
+        arguments: ["frame-timeline-events", "frame-timeline-metric", "android-app-frames", "frame-timeline-power-mode", "android-frames-stdlib"])
     func frameTimeline(_ name: String) throws {
         let trace = try Self.read(name)
         let expected = try Self.expected(name)
