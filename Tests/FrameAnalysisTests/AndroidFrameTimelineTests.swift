@@ -28,7 +28,7 @@ struct AndroidFrameTimelineTests {
         case "None": .none
         case "App Deadline Missed": lane == "render" ? .render : .commit
         case "SurfaceFlinger CPU Deadline Missed", "SurfaceFlinger GPU Deadline Missed": .compositor
-        case "Buffer Stuffing": .bufferStuffing
+        case "Buffer Stuffing": .none  // a state, not a jank: latency, not a hitch
         case "Display HAL": .displayHAL
         case "Prediction Error": .predictionError
         default: .unknown
@@ -49,14 +49,21 @@ struct AndroidFrameTimelineTests {
             #expect(frame.deadline == want["deadline_ts"]?.integerValue, "token \(token)")
             #expect(frame.lane(.main)?.costNanoseconds == want["doFrame"]?["dur"]?.integerValue, "token \(token): main lane")
             #expect(frame.lane(.render)?.costNanoseconds == want["DrawFrames"]?["dur"]?.integerValue, "token \(token): render lane")
+            let interval = report.method.frameRate.intervalNanoseconds
+            // Android's overrun, for every frame: the actual frame's end minus the expected one's.
+            #expect(frame.overrun == (want["app_work_end_ts"]?.integerValue ?? 0) - (want["deadline_ts"]?.integerValue ?? 0), "token \(token)")
+            #expect(frame.android?.jankType == jank, "token \(token)")
+            #expect(frame.android?.jankTag == want["jank_tag"]?.stringValue, "token \(token)")
+            #expect(frame.android?.presentType == want["present_type"]?.stringValue, "token \(token)")
             if jank == "Dropped Frame" {
                 #expect(frame.outcome == .dropped, "token \(token)")
-                #expect(frame.overrun > 0 && frame.hitchCause == .unknown, "token \(token)")
+                #expect(frame.isLate(interval: interval) && frame.hitchCause == .unknown, "token \(token)")
             } else {
                 let cause = Self.expectedCause(jank: jank, lane: want["overrun_lane"]?.stringValue)
                 #expect(frame.hitchCause == cause, "token \(token) (\(jank)): \(frame.hitchCause)")
-                #expect((frame.overrun > 0) == (cause != .none), "token \(token): late exactly when FrameTimeline says")
+                #expect(frame.isLate(interval: interval) == (cause != .none), "token \(token): late exactly when Android calls it janky")
             }
+            #expect(frame.android?.isStuffed == (jank == "Buffer Stuffing"), "token \(token)")
             if frame.hitchCause == .commit || frame.hitchCause == .render {
                 // The hold names the app slice that overran.
                 #expect(frame.hitchHold?.lane == frame.hitchCause.lane)
@@ -67,6 +74,84 @@ struct AndroidFrameTimelineTests {
         let text = report.text(source: "android-app-frames.pftrace")
         #expect(text.contains("Android FrameTimeline"))
         #expect(text.contains("SurfaceFlinger, due at"))
+    }
+
+    /// One figure compared over every frame: how many agree, of how many compared.
+    struct Tally: CustomStringConvertible {
+        var agree = 0
+        var compared = 0
+        var description: String { "\(agree)/\(compared)" }
+    }
+
+    @Test("android-frames-stdlib: every frame's figures equal trace processor's android_frames tables (frames_tests.py)")
+    func standardLibrary() throws {
+        let name = "android-frames-stdlib"
+        let trace = try Self.read(name)
+        let expected = try Self.expected(name)
+        let app = try #require(expected["app_pid"]?.integerValue)
+        let report = FrameAnalyzer.analyze(trace)
+        #expect(report.method.frameSource == .frameTimeline)
+        #expect(report.method.mainThread == ThreadKey(processID: app, threadID: app), "the UI thread: tid = pid")
+        let frames = Dictionary(report.frames.compactMap { frame in frame.android.map { ($0.token, frame) } }, uniquingKeysWith: { a, _ in a })
+        let want = expected["frames"]?.arrayValue ?? []
+        #expect(report.frames.count == want.count, "one frame per frame id of the app with an actual surface frame")
+        #expect(Set(frames.keys) == Set(want.compactMap { $0["frame_id"]?.integerValue }))
+        // The test's own expected tables (its .out files), by frame id: the figures each names.
+        func table(_ key: String) -> [Int64: JSONValue] {
+            var rows: [Int64: JSONValue] = [:]
+            for row in expected[key]?.arrayValue ?? [] { if let id = row["frame_id"]?.integerValue, rows[id] == nil { rows[id] = row } }
+            return rows
+        }
+        let overrun = table("android_frames_overrun"), delay = table("android_app_vsync_delay_per_frame")
+        let cpu = table("android_cpu_time_per_frame"), stats = table("android_frame_stats")
+        var tallies: [String: Tally] = [:]
+        func check(_ figure: String, _ actual: Int64?, _ wanted: Int64?, _ id: Int64) {
+            tallies[figure, default: Tally()].compared += 1
+            if actual == wanted { tallies[figure, default: Tally()].agree += 1 }
+            #expect(actual == wanted, "frame \(id): \(figure)")
+        }
+        for row in want {
+            let id = try #require(row["frame_id"]?.integerValue)
+            let frame = try #require(frames[id], "frame \(id)")
+            let android = try #require(frame.android)
+            check("expected start", android.expectedStart, row["expected_start"]?.integerValue, id)
+            check("expected end", android.expectedEnd, row["expected_end"]?.integerValue, id)
+            check("actual start", android.actualStart, row["actual_start"]?.integerValue, id)
+            check("actual end", android.actualEnd, row["actual_end"]?.integerValue, id)
+            check("layers", Int64(android.layers), Int64(row["layers"]?.arrayValue?.count ?? -1), id)
+            check("doFrame", android.doFrameNanoseconds, row["do_frame_dur"]?.integerValue, id)
+            check("DrawFrames summed", android.drawFrameNanoseconds, row["draw_frame_dur"]?.integerValue, id)
+            // trace processor's own tables, where they have the frame.
+            if let tp = overrun[id] {
+                check("overrun (android_frames_overrun)", android.overrun, tp["overrun"]?.integerValue, id)
+                check("overrun (report)", frame.overrun, tp["overrun"]?.integerValue, id)
+            }
+            if let tp = delay[id] { check("app vsync delay", android.appVsyncDelay, tp["app_vsync_delay"]?.integerValue, id) }
+            if let tp = cpu[id] {
+                check("cpu time", android.cpuTime, tp["cpu_time"]?.integerValue, id)
+                check("draw_frame_dur", android.drawFrameNanoseconds, tp["draw_frame_dur"]?.integerValue, id)
+                check("do_frame_dur", android.doFrameNanoseconds, tp["do_frame_dur"]?.integerValue, id)
+            }
+            if let tp = stats[id] { check("ui time", android.doFrameNanoseconds, tp["ui_time"]?.integerValue, id) }
+            // Strings trace processor prints, and the lanes built from the same slices.
+            #expect(android.jankType == row["jank_type"]?.stringValue, "frame \(id): jank type")
+            #expect(android.jankTag == row["jank_tag"]?.stringValue, "frame \(id): jank tag")
+            #expect(android.presentType == row["present_type"]?.stringValue, "frame \(id): present type")
+            #expect(android.onTimeFinish == ((row["on_time_finish"]?.integerValue ?? 0) != 0), "frame \(id): on time finish")
+            #expect(frame.deadline == android.expectedEnd, "frame \(id): the deadline is the expected frame's end")
+            #expect(frame.lane(.render)?.costNanoseconds == android.drawFrameNanoseconds, "frame \(id): the render lane sums DrawFrames")
+            // Late exactly when Android calls the frame janky; buffer stuffing adds latency only.
+            let reasons = Set((row["jank_type"]?.stringValue ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            let janky = !reasons.isDisjoint(with: [
+                "App Deadline Missed", "App Resynced Jitter", "SurfaceFlinger CPU Deadline Missed", "SurfaceFlinger GPU Deadline Missed",
+                "SurfaceFlinger Scheduling", "Prediction Error", "Display HAL", "Dropped Frame",
+            ])
+            #expect(frame.isLate(interval: report.method.frameRate.intervalNanoseconds) == janky, "frame \(id): late when janky")
+        }
+        // Buffer stuffing (frame 120) and SurfaceFlinger stuffing (145): counted, no hitch.
+        #expect(report.summary.stuffedFrames == 2)
+        #expect(report.summary.stuffingLatency?.max == 41_000_000, "frame 120's overrun is its added latency")
+        print("android-frames-stdlib, frames agreeing / compared:", tallies.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
 
     @Test("frame-timeline-metric: per process, framescope's late frames and causes agree with trace processor's frame timeline metric")
@@ -82,7 +167,7 @@ struct AndroidFrameTimelineTests {
             options.processID = pid
             let report = FrameAnalyzer.analyze(trace, options: options)
             let frames = report.frames
-            let late = frames.filter { $0.overrun > 0 }
+            let late = frames.filter { $0.isLate(interval: report.method.frameRate.intervalNanoseconds) }
             let app = late.filter { $0.hitchCause == .commit || $0.hitchCause == .render }.count
             let surfaceFlinger = late.filter { [.compositor, .displayHAL, .predictionError].contains($0.hitchCause) }.count
             #expect(report.method.frameSource == .frameTimeline)
@@ -109,7 +194,7 @@ struct AndroidFrameTimelineTests {
         #expect(mainSliceName == "Choreographer#doFrame")
         // Every frame FrameTimeline calls on time is on time; every late one has a cause.
         for frame in report.frames {
-            #expect((frame.overrun > 0) == (frame.hitchCause != .none), "frame \(frame.index)")
+            #expect(frame.isLate(interval: report.method.frameRate.intervalNanoseconds) == (frame.hitchCause != .none), "frame \(frame.index)")
         }
     }
 

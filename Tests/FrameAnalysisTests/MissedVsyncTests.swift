@@ -11,8 +11,8 @@ struct MissedVsyncTests {
     func definition() {
         let p: Int64 = 16_666_667
         let cases: [(Int64, Int64)] = [(-5, 0), (0, 0), (1, 1), (p - 1, 1), (p, 1), (p + 1, 2), (3 * p, 3), (3 * p + 1, 4)]
-        for (overrun, missed) in cases { #expect(FrameReport.Frame.missedVsyncs(overrun: overrun, interval: p) == missed, "\(overrun)") }
-        #expect(FrameReport.Frame.missedVsyncs(overrun: 10, interval: 0) == 0, "no interval, no division")
+        for (overrun, missed) in cases { #expect(FrameReport.Frame.missedVsyncs(lateness: overrun, interval: p) == missed, "\(overrun)") }
+        #expect(FrameReport.Frame.missedVsyncs(lateness: 10, interval: 0) == 0, "no interval, no division")
     }
 
     @Test("The summary, the worst-frames table and the frames rows give the same missed vsyncs")

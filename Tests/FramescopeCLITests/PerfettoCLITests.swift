@@ -121,9 +121,15 @@ struct PerfettoCLITests {
         #expect(result.status == 0, "\(result.standardError)")
         let text = result.standardOutput
         #expect(text.contains("Android FrameTimeline"))
-        for cause in ["commit", "render", "compositor", "buffer-stuffing", "display-hal", "prediction-error"] {
+        for cause in ["commit", "render", "compositor", "display-hal", "prediction-error"] {
             #expect(text.contains(cause), "\(cause)")
         }
+        // Buffer stuffing is latency, not a hitch: counted on its own row, never a hitch cause.
+        #expect(!text.contains("buffer-stuffing"))
+        #expect(text.split(separator: "\n").contains { $0.hasPrefix("  buffer-stuffed frames") && $0.split(separator: " ").dropFirst(2).first == "1" })
+        let json = try Self.report(Self.fixtures.appendingPathComponent("android-app-frames.pftrace").path)
+        #expect((json["summary"] as? [String: Any])?["stuffed-frames"] as? Int == 1)
+        #expect((json["method"] as? [String: Any])?["main-thread-rule"] as? String == "android-ui-thread")
         // Every line fits 100 columns, but the title, which names the input's path as it is.
         #expect(text.split(separator: "\n").allSatisfy { $0.count <= 100 || $0.contains("android-app-frames.pftrace") })
     }

@@ -16,7 +16,8 @@ extension FrameAnalyzer {
         ChromeFrameEvents.layerTreeHostKey, ChromeFrameEvents.affectsSmoothnessKey, ChromeFrameEvents.legacySequenceKey,
         ChromeFrameEvents.legacyLayerTreeKey, ChromeRenderers.framesKey, ChromeRenderers.processIDKey, ChromeRenderers.parentKey, ChromeRenderers.outermostKey,
         AndroidFrameTimeline.surfaceTokenKey, AndroidFrameTimeline.displayTokenKey, AndroidFrameTimeline.presentTypeKey,
-        AndroidFrameTimeline.jankTypeKey, AndroidFrameTimeline.layerKey,
+        AndroidFrameTimeline.jankTypeKey, AndroidFrameTimeline.layerKey, AndroidFrameTimeline.jankTagKey,
+        AndroidFrameTimeline.onTimeFinishKey,
     ]
 
     /// Tells the keys in ``argumentKeys`` from the rest, mostly by first byte and length.

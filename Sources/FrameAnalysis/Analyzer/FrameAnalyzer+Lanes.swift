@@ -23,8 +23,9 @@ extension FrameAnalyzer {
     ///   carry ``FrameTrace/FrameContract/Key/renderedFrame``, matched to the frame span with that
     ///   `index`; their `until-deadline-ns` and `until-present-ns` place the render deadline and
     ///   the presentation.
-    /// - Android markers: `DrawFrame`/`DrawFrames` spans on a thread other than the main thread
-    ///   (the RenderThread) belong to the last frame that began before them.
+    /// - Android markers: `DrawFrame`/`DrawFrames` spans on a thread of the main thread's process
+    ///   other than the main thread (the RenderThread): `DrawFrame(s) <id>` belongs to the frame of
+    ///   `Choreographer#doFrame <id>`, a name without an id to the last frame that began before it.
     /// Without a stated deadline, the render deadline is one interval after the commit deadline
     /// (Apple's render loop: commit by vsync N+1, render by N+2).
     static func renderWork(
@@ -49,16 +50,36 @@ extension FrameAnalyzer {
                 }
             }
         case .frameMarkers:
-            let names = Set(["DrawFrame", "DrawFrames"].compactMap { trace.symbols.lookup($0) })
-            guard !names.isEmpty else { return [] }
-            for (slot, thread) in spans.threads.enumerated() where thread != main {
+            // DrawFrame, DrawFrames, and either with the vsync id after a space.
+            var isDraw = [Bool](repeating: false, count: trace.symbols.count)
+            var idOf: [Int64?] = Array(repeating: nil, count: trace.symbols.count)
+            for (index, string) in trace.symbols.strings.enumerated() where string.hasPrefix(AndroidApp.drawFramePrefix) {
+                let id = AndroidApp.frameID(in: Substring(string), prefix: AndroidApp.drawFramePrefix)
+                if id != nil || string == "DrawFrame" || string == "DrawFrames" { isDraw[index] = true }
+                idOf[index] = id
+            }
+            guard isDraw.contains(true) else { return [] }
+            var positionByID: [Int64: Int] = [:]
+            for (position, frame) in frames.enumerated() {
+                if let id = frame.sourceIndex, positionByID[id] == nil { positionByID[id] = position }
+            }
+            for (slot, thread) in spans.threads.enumerated() where thread != main && (main == nil || thread.processID == main?.processID) {
                 var coveredUntil = Int64.min
-                for span in spans.spans(inSlot: slot) where names.contains(span.name) && span.start >= coveredUntil {
+                for span in spans.spans(inSlot: slot) where isDraw[Int(span.name.rawValue)] && span.start >= coveredUntil {
                     coveredUntil = span.end
-                    // The last frame that began at or before the draw.
-                    let low = frames.partitioningIndex { $0.workStart > span.start }
-                    guard low > 0 else { continue }
-                    result.append(RenderWork(frame: low - 1, thread: thread, start: span.start, end: span.end, deadline: nil, presentation: nil))
+                    let frame: Int
+                    if let id = idOf[Int(span.name.rawValue)] {
+                        // With a vsync id: the doFrame of the same id, as trace processor pairs them.
+                        guard let position = positionByID[id] else { continue }
+                        frame = position
+                    } else {
+                        // Without one: the last frame that began at or before the draw (trace
+                        // processor's timeline_maxsdk28: the draw starts between a doFrame and the next).
+                        let low = frames.partitioningIndex { $0.workStart > span.start }
+                        guard low > 0 else { continue }
+                        frame = low - 1
+                    }
+                    result.append(RenderWork(frame: frame, thread: thread, start: span.start, end: span.end, deadline: nil, presentation: nil))
                 }
             }
             // The markers themselves may be the draws (a trace with only DrawFrame): then there
@@ -185,7 +206,7 @@ extension FrameAnalyzer {
                 frame.lanes.append(FrameReport.LaneTiming(lane: .background, costNanoseconds: cost, byCategory: byCategory))
             }
             frame.lanes.sort { $0.lane < $1.lane }
-            if frame.hitchCause == .none, frame.overrun > 0 {
+            if frame.hitchCause == .none, frame.isLate(interval: interval) {
                 frame.hitchCause = firstMissedLane(of: frame)?.hitchCause ?? .commit
             }
         }

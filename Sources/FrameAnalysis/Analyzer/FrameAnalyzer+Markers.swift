@@ -32,10 +32,12 @@ extension FrameAnalyzer {
                 var frames: [FrameReport.Frame] = []
                 frames.reserveCapacity(marked.count)
                 for span in marked where frames.last.map({ span.start >= $0.commitEnd }) ?? true {
-                    frames.append(
-                        FrameReport.Frame(
-                            index: frames.count, vsync: span.start, deadline: span.start.addingSaturating(interval), workStart: span.start,
-                            commitEnd: span.end))
+                    var frame = FrameReport.Frame(
+                        index: frames.count, vsync: span.start, deadline: span.start.addingSaturating(interval), workStart: span.start,
+                        commitEnd: span.end)
+                    // Android's vsync id, which pairs the frame with its RenderThread's DrawFrame.
+                    if isBuiltIn { frame.sourceIndex = AndroidApp.frameID(in: Substring(trace.symbols[span.name]), prefix: AndroidApp.doFramePrefix) }
+                    frames.append(frame)
                 }
                 let detail = FrameReport.SourceDetail.markerSpans(
                     name: name, thread: thread, threadName: trace.threadName(thread) ?? thread.description, isMain: thread == main)

@@ -58,8 +58,10 @@ public enum FrameAnalyzer {
 
     /// Analyses a trace.
     ///
-    /// - Main thread: `options.mainThread`, else the trace's metadata, else a thread named like a
-    ///   main thread (a renderer's before a browser's), else the thread with the most busy time.
+    /// - Main thread: `options.mainThread`, else an Android app's UI thread (the thread whose tid
+    ///   is its pid, in `options.processID` or the app with the most frames), else the trace's
+    ///   metadata, else a thread named like a main thread (a renderer's before a browser's), else
+    ///   the thread with the most busy time.
     /// - Frame interval `P`: `options.frameRate`, else the trace's metadata, else the rate of
     ///   the trace's own frame events (Chrome's BeginFrame sequence), else 60 fps.
     /// - Frames, from the first source the trace has (``FrameReport/FrameSource``): framescope
@@ -145,13 +147,16 @@ public enum FrameAnalyzer {
             // The sort keys are gathered first, from stored properties: a frame read out of the
             // array is copied, which retains the dictionaries it holds.
             let worstKeys = frames.indices.map { index in
-                (
-                    overrun: FrameReport.Frame.overrun(commitEnd: frames[index].commitEnd, deadline: frames[index].deadline, lanes: frames[index].lanes),
+                let overrun = FrameReport.Frame.overrun(
+                    commitEnd: frames[index].commitEnd, deadline: frames[index].deadline, lanes: frames[index].lanes, android: frames[index].android)
+                return (
+                    lateness: FrameReport.Frame.lateness(overrun: overrun, android: frames[index].android, interval: interval), overrun: overrun,
                     main: frames[index].mainThreadNanoseconds, index: frames[index].index
                 )
             }
             let worst = worstKeys.indices.sorted { a, b in
-                (worstKeys[a].overrun, worstKeys[a].main, worstKeys[b].index) > (worstKeys[b].overrun, worstKeys[b].main, worstKeys[a].index)
+                let (x, y) = (worstKeys[a], worstKeys[b])
+                return (x.lateness, x.overrun, x.main, y.index) > (y.lateness, y.overrun, y.main, x.index)
             }
             .prefix(options.worstFrameCount)
             .map { FrameReport.WorstFrame(frame: frames[$0], topSpans: frames[$0].topSpans) }
@@ -331,6 +336,9 @@ public enum FrameAnalyzer {
         of trace: Trace, threads: [TraceThread], spans: SpanIndex, options: AnalysisOptions
     ) -> (ThreadKey?, FrameReport.MainThreadRule) {
         if let chosen = options.mainThread { return (chosen, .option) }
+        if let ui = AndroidApp.uiThread(trace: trace, threads: threads, spans: spans, processID: options.processID) {
+            return (ui, options.processID == nil ? .androidUIThread : .process)
+        }
         if let process = options.processID {
             let mine = threads.filter { $0.key.processID == process }
             if let named = namedMainThread(mine, spans: spans) { return (named, .process) }
@@ -459,7 +467,8 @@ public enum FrameAnalyzer {
     // MARK: - Summary
 
     static func summarize(_ frames: [FrameReport.Frame], interval: Int64, mainOutside: Int64) -> FrameReport.Summary {
-        var slow = 0, frozen = 0, late = 0, partial = 0, dropped = 0
+        var slow = 0, frozen = 0, late = 0, partial = 0, dropped = 0, stuffed = 0
+        var stuffingLatency: [Int64] = []
         var missed: Int64 = 0
         var delay: Int64 = 0
         var lateSpans: [(start: Int64, end: Int64, cause: HitchCause)] = []
@@ -474,12 +483,18 @@ public enum FrameAnalyzer {
         // dictionary and array it holds.
         for index in frames.indices {
             let deadline = frames[index].deadline
-            let overrun = FrameReport.Frame.overrun(commitEnd: frames[index].commitEnd, deadline: deadline, lanes: frames[index].lanes)
+            let android = frames[index].android
+            let overrun = FrameReport.Frame.overrun(commitEnd: frames[index].commitEnd, deadline: deadline, lanes: frames[index].lanes, android: android)
+            let lateness = FrameReport.Frame.lateness(overrun: overrun, android: android, interval: interval)
+            if let android, android.isStuffed {
+                stuffed += 1
+                stuffingLatency.append(android.lateness)
+            }
             mainThreadCosts.append(frames[index].mainThreadNanoseconds)
             overruns.append(overrun)
             firstVsync = min(firstVsync, frames[index].vsync)
             // A frame is measured until its commit, its deadline, or as long as it was late.
-            measuredEnd = max(measuredEnd, frames[index].commitEnd, deadline, deadline.addingSaturating(max(0, overrun)))
+            measuredEnd = max(measuredEnd, frames[index].commitEnd, deadline, deadline.addingSaturating(lateness))
             let duration = frames[index].commitEnd.subtractingSaturating(frames[index].vsync)  // the frame's duration
             if duration > frozenThreshold {
                 frozen += 1
@@ -488,12 +503,12 @@ public enum FrameAnalyzer {
             }
             if frames[index].outcome == .partial { partial += 1 }
             if frames[index].outcome == .dropped { dropped += 1 }
-            if overrun > 0 {
+            if lateness > 0 {
                 late += 1
-                delay = delay.addingSaturating(overrun)
+                delay = delay.addingSaturating(lateness)
                 let cause = frames[index].hitchCause
-                lateSpans.append((deadline, deadline.addingSaturating(overrun), cause == .none ? .commit : cause))
-                missed = missed.addingSaturating(FrameReport.Frame.missedVsyncs(overrun: overrun, interval: interval))
+                lateSpans.append((deadline, deadline.addingSaturating(lateness), cause == .none ? .commit : cause))
+                missed = missed.addingSaturating(FrameReport.Frame.missedVsyncs(lateness: lateness, interval: interval))
             }
         }
         // Hitch time is the time during which some frame was late: the union of the late frames'
@@ -513,6 +528,10 @@ public enum FrameAnalyzer {
         summary.hitchNanosecondsByCause = hitchByCause
         summary.partialFrames = partial
         summary.droppedFrames = dropped
+        if frames.indices.contains(where: { frames[$0].android != nil }) {
+            summary.stuffedFrames = stuffed
+            summary.stuffingLatency = PercentileSummary(stuffingLatency, zeroCount: 0)
+        }
         if frames.indices.contains(where: { frames[$0].affectsSmoothness != nil }) {
             summary.droppedFramesAffectingSmoothness = frames.indices.reduce(0) {
                 $0 + (frames[$1].outcome == .dropped && frames[$1].affectsSmoothness == true ? 1 : 0)

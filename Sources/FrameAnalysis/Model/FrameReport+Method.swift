@@ -72,6 +72,8 @@ extension FrameReport {
         /// The busiest of several `CrRendererMain` threads: the trace does not say which
         /// renderer is the page's.
         case busiestRenderer = "busiest-renderer"
+        /// An Android app's UI thread: the thread whose tid is the app's pid.
+        case androidUIThread = "android-ui-thread"
         /// Its name is a main thread's (`main`, `CrRendererMain`, ...).
         case threadName = "thread-name"
         /// It is the busiest thread.
@@ -90,6 +92,7 @@ extension FrameReport {
             case .pageRenderer: "the page's renderer, as the browser names it"
             case .busiestRenderer: "the busiest CrRendererMain: the browser does not say which is the page's"
             case .traceMetadata: "trace metadata"
+            case .androidUIThread: "the Android app's UI thread (tid = pid)"
             case .threadName: "thread name"
             case .busiestThread: "busiest thread"
             case .none: "no threads"

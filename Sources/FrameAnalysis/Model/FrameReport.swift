@@ -179,9 +179,12 @@ public struct FrameReport: Sendable {
         public var feed: BackgroundFeed? = nil
         /// When the frame was presented, where the trace says (framescope's render spans).
         public var presentation: Int64? = nil
-        /// The frame's own index in the trace (a frame span's `index` argument), which links
-        /// its render work to it.
+        /// The frame's own index in the trace (a frame span's `index` argument, an Android
+        /// frame's vsync id), which links its render work to it.
         var sourceIndex: Int64? = nil
+        /// Android's own figures for the frame (trace processor's), when the frame comes from an
+        /// Android trace with FrameTimeline: they decide its ``overrun`` and whether it was late.
+        public var android: AndroidFrame? = nil
 
         /// The timing of one lane in the frame.
         public func lane(_ lane: Lane) -> LaneTiming? { lanes.first { $0.lane == lane } }
@@ -204,23 +207,48 @@ public struct FrameReport: Sendable {
 
         /// How late the frame was: the largest `end − deadline` over its lanes that have a
         /// deadline (the commit: `commitEnd − deadline`; the render lane: render end − render
-        /// deadline). Positive when late, negative headroom otherwise.
-        public var overrun: Int64 { Self.overrun(commitEnd: commitEnd, deadline: deadline, lanes: lanes) }
+        /// deadline). Positive when late, negative headroom otherwise. An Android frame's is
+        /// Android's own (``AndroidFrame/overrun``: the actual frame's end minus the expected
+        /// frame's end), where the trace has its expected frame.
+        public var overrun: Int64 { Self.overrun(commitEnd: commitEnd, deadline: deadline, lanes: lanes, android: android) }
 
-        /// The vsyncs the frame missed at `interval` (the report's P): its overrun in whole
+        /// How long the frame was late, 0 when it was on time: what it adds to the hitch time.
+        /// For most frames the positive part of ``overrun``. An Android frame is late exactly
+        /// when Android calls it janky (``AndroidFrame/isJanky``), by its
+        /// ``AndroidFrame/lateness``, or one interval when it missed a vsync by Android's account
+        /// but no end in the trace was late (SurfaceFlinger's own misses, dropped frames); a
+        /// buffer-stuffed frame is not late.
+        /// - Parameter interval: The report's frame interval `P`, in nanoseconds.
+        public func lateness(interval: Int64) -> Int64 { Self.lateness(overrun: overrun, android: android, interval: interval) }
+
+        /// Whether the frame was late: ``lateness(interval:)`` is positive.
+        public func isLate(interval: Int64) -> Bool { lateness(interval: interval) > 0 }
+
+        /// The vsyncs the frame missed at `interval` (the report's P): its lateness in whole
         /// intervals, rounded up; 0 for a frame on time. The one definition every output uses.
-        public func missedVsyncs(interval: Int64) -> Int64 { Self.missedVsyncs(overrun: overrun, interval: interval) }
+        public func missedVsyncs(interval: Int64) -> Int64 {
+            Self.missedVsyncs(lateness: lateness(interval: interval), interval: interval)
+        }
 
-        /// ``missedVsyncs(interval:)`` from an overrun already computed.
-        static func missedVsyncs(overrun: Int64, interval: Int64) -> Int64 {
-            guard overrun > 0, interval > 0 else { return 0 }
-            return overrun / interval + (overrun % interval == 0 ? 0 : 1)
+        /// ``missedVsyncs(interval:)`` from a lateness already computed.
+        static func missedVsyncs(lateness: Int64, interval: Int64) -> Int64 {
+            guard lateness > 0, interval > 0 else { return 0 }
+            return lateness / interval + (lateness % interval == 0 ? 0 : 1)
+        }
+
+        /// ``lateness(interval:)`` from an overrun already computed.
+        static func lateness(overrun: Int64, android: AndroidFrame?, interval: Int64) -> Int64 {
+            guard let android else { return max(0, overrun) }
+            guard android.isJanky else { return 0 }
+            let lateness = android.lateness
+            return lateness > 0 ? lateness : max(1, interval)
         }
 
         /// ``overrun`` from the fields it depends on: for code that reads frames in an array,
         /// where calling a computed property on `frames[index]` copies the whole frame (and
         /// retains every dictionary it holds), while reading a stored property does not.
-        static func overrun(commitEnd: Int64, deadline: Int64, lanes: [LaneTiming]) -> Int64 {
+        static func overrun(commitEnd: Int64, deadline: Int64, lanes: [LaneTiming], android: AndroidFrame?) -> Int64 {
+            if let overrun = android?.overrun { return overrun }
             var result = commitEnd.subtractingSaturating(deadline)
             for timing in lanes where timing.lane != .main {
                 if let overrun = timing.overrun, overrun > result { result = overrun }
@@ -364,9 +392,10 @@ public struct FrameReport: Sendable {
         public var slowFrames: Int
         /// Frames longer than 700 ms.
         public var frozenFrames: Int
-        /// Frames whose commit ended after their deadline.
+        /// Frames that were late (``Frame/isLate(interval:)``): whose commit or a lane ended
+        /// after its deadline; on Android, the frames Android calls janky.
         public var lateFrames: Int
-        /// Vsyncs missed: the sum of `ceil(overrun / P)` over late frames.
+        /// Vsyncs missed: the sum of `ceil(lateness / P)` over late frames.
         public var missedVsyncs: Int64
         /// Hitch time, in nanoseconds: how long some frame was late (the union of late frames'
         /// spans past their deadlines; the sum of overruns when frames do not overlap). At most
@@ -392,8 +421,16 @@ public struct FrameReport: Sendable {
         public var hitchNanosecondsByCause: [HitchCause: Int64] = [:]
         /// Frames Chrome presented only partially (0 for other sources).
         public var partialFrames: Int = 0
-        /// Frames Chrome dropped (0 for other sources; they are also late frames).
+        /// Frames dropped (Chrome's, and Android's `Dropped Frame` present type; 0 for other
+        /// sources; they are also late frames).
         public var droppedFrames: Int = 0
+        /// Android frames that were buffer- or SurfaceFlinger-stuffed and not janky
+        /// (``AndroidFrame/isStuffed``): shown a vsync later, smooth, with more input latency.
+        /// They add no hitch time. `nil` for frames that are not Android's.
+        public var stuffedFrames: Int? = nil
+        /// Percentiles of the stuffed frames' added latency (``AndroidFrame/lateness``), in
+        /// nanoseconds; `nil` without stuffed frames.
+        public var stuffingLatency: PercentileSummary<Int64>? = nil
         /// Of ``droppedFrames``, those a reporter says affect smoothness (Chrome's smoothness
         /// metrics count only these); `nil` when the trace does not say.
         public var droppedFramesAffectingSmoothness: Int? = nil

@@ -30,7 +30,12 @@ extension FrameReport {
         html += "(\(UntrustedText.html(method.frameIntervalSource.description))); main thread: \(UntrustedText.html(mainThreadDescription)).</p>\n"
         let s = summary
         html += "<p class=\"headline\"><span class=\"band \(s.hitchBand?.identifier ?? "none")\">\(UntrustedText.html(ReportFormat.fixed(s.hitchTimeRatio, decimals: 2))) ms/s hitch time ratio (\(UntrustedText.html(s.hitchBand?.phrase ?? HitchBand.noFramesPhrase)))</span> "
-        html += "· \(s.frameCount) frames · \(s.slowFrames) slow · \(s.frozenFrames) frozen · \(s.lateFrames) late · \(s.missedVsyncs) missed vsyncs</p>\n"
+        html += "· \(s.frameCount) frames · \(s.slowFrames) slow · \(s.frozenFrames) frozen · \(s.lateFrames) late · \(s.missedVsyncs) missed vsyncs"
+        if let stuffed = s.stuffedFrames {
+            let latency = s.stuffingLatency.map { " (added latency p95 \(ReportFormat.milliseconds($0.p95)))" } ?? ""
+            html += " · \(stuffed) buffer-stuffed: latency, not hitches" + UntrustedText.html(latency)
+        }
+        html += "</p>\n"
         html += "<div class=\"timeline\" data-frames=\"\(frames.count)\" data-bars=\"\" data-drawn=\"false\">\n"
         html += "<div class=\"legend\" aria-hidden=\"true\"></div>\n"
         html += "<div class=\"scroller\"><canvas tabindex=\"0\" role=\"img\" aria-label=\"Frame timeline of \(frames.count) frames: "
@@ -130,7 +135,7 @@ extension FrameReport {
         for (position, frame) in frames.enumerated() {
             if position > 0 { json += "," }
             let overrun = frame.overrun
-            let missed = FrameReport.Frame.missedVsyncs(overrun: overrun, interval: interval)
+            let missed = frame.missedVsyncs(interval: interval)
             var byIndex: [Int: Int64] = [:]
             for (name, nanoseconds) in frame.mainByCategory where nanoseconds > 0 {
                 byIndex[known[name] ?? other, default: 0] = byIndex[known[name] ?? other, default: 0].addingSaturating(nanoseconds)
@@ -278,7 +283,7 @@ package enum HTMLPage {
             const colors = data.categories.map((name, i) => palette[name] || spare[i % spare.length]);
             const legend = root.querySelector(".legend");
             // Only the causes this trace's late frames have: a simulated run never has Chrome's stages.
-            const lateCauses = [...new Set(frames.filter(f => f[2] > 0).map(f => data.lanes.causes[f[8]]))];
+            const lateCauses = [...new Set(frames.filter(f => f[3] > 0).map(f => data.lanes.causes[f[8]]))];
             legend.innerHTML = data.categories.map((name, i) => "<span><i style=\\"background:" + colors[i] + "\\"></i>" + esc(name) + "</span>").join("")
               + "<span><i style=\\"background:#000;height:2px\\"></i>budget P = " + esc(ms(p)) + "</span>"
               + "<span><i class=\\"outline\\"></i>frame duration, vsync to commit</span>"
@@ -328,7 +333,7 @@ package enum HTMLPage {
                   g.strokeStyle = "#3a3a3c"; g.lineWidth = 1;
                   g.strokeRect(x + 0.5, Math.round(y(f[7])) + 0.5, barWidth - gap - 1, Math.max(0, top + plot - Math.round(y(f[7])) - 1));
                 }
-                const late = f[2] > 0, outcome = data.outcomes[f[4]];
+                const late = f[3] > 0, outcome = data.outcomes[f[4]];
                 if (late || outcome === "partial") {
                   g.fillStyle = outcome === "partial" && !late ? "#f5a623" : causeColor(data.lanes.causes[f[8]]);
                   const tiles = Math.min(f[3], 5);
@@ -352,7 +357,7 @@ package enum HTMLPage {
             }
             function describe(i) {
               const f = frames[i];
-              const late = f[2] > 0;
+              const late = f[3] > 0;
               let html = "<b>Frame #" + i + "</b> · vsync at " + esc(ms(f[0])) + " · " + esc(data.outcomes[f[4]]) + "<br>"
                 + "main thread " + esc(ms(f[1])) + " of " + esc(ms(p)) + " budget · duration " + esc(ms(f[7])) + " (vsync to commit)<br>"
                 + (f[9] > 0 ? "wake-up " + esc(ms(f[9])) + " from vsync to the work's start (the loop's, not the app's work)<br>" : "")

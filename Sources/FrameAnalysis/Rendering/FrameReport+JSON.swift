@@ -130,6 +130,8 @@ extension FrameReport {
             ("partial-frames", .int(Int64(summary.partialFrames))),
             ("dropped-frames-affecting-smoothness", summary.droppedFramesAffectingSmoothness.map { .int(Int64($0)) } ?? .null),
             ("chrome-dropped-frame-events", summary.chromeDroppedFrameEvents.map { .int(Int64($0)) } ?? .null),
+            ("stuffed-frames", summary.stuffedFrames.map { .int(Int64($0)) } ?? .null),
+            ("stuffing-latency-ns", summary.stuffingLatency.jsonValue),
             ("background-in-frames-ns", .int(summary.backgroundInFramesNanoseconds)),
             ("background-outside-frames-ns", .int(summary.backgroundOutsideFramesNanoseconds)),
             ("hitch-ns-by-cause", .object(summary.hitchNanosecondsByCause.sorted { $0.key < $1.key }.map { ($0.key.identifier, .int($0.value)) })),
@@ -159,6 +161,7 @@ extension FrameReport.Frame {
             ("hitch-hold", hitchHold.map(\.jsonValue) ?? .null),
             ("affects-smoothness", affectsSmoothness.map(JSONValue.bool) ?? .null),
             ("presented-ns", presentation.map(JSONValue.int) ?? .null),
+            ("android", android.map(\.jsonValue) ?? .null),
             ("background-feed", feed.map { feed in
                 .object([
                     ("jobs", .int(Int64(feed.jobs))), ("cost-ns", .int(feed.costNanoseconds)),
@@ -166,6 +169,22 @@ extension FrameReport.Frame {
                 ])
             } ?? .null),
         ]
+    }
+}
+
+extension AndroidFrame {
+    /// Trace processor's figures under its own column names.
+    var jsonValue: JSONValue {
+        func optional(_ value: Int64?) -> JSONValue { value.map(JSONValue.int) ?? .null }
+        return .object([
+            ("frame_id", .int(token)), ("layer_name", layer.map(JSONValue.string) ?? .null), ("layers", .int(Int64(layers))),
+            ("expected_ts", optional(expectedStart)), ("expected_end", optional(expectedEnd)), ("actual_ts", .int(actualStart)),
+            ("actual_end", .int(actualEnd)), ("overrun", optional(overrun)), ("app_vsync_delay", optional(appVsyncDelay)),
+            ("do_frame_dur", optional(doFrameNanoseconds)), ("draw_frame_dur", optional(drawFrameNanoseconds)),
+            ("draw_frame_count", .int(Int64(drawFrames))), ("cpu_time", optional(cpuTime)), ("jank_type", .string(jankType)),
+            ("jank_tag", .string(jankTag)), ("present_type", .string(presentType)), ("on_time_finish", .bool(onTimeFinish)),
+            ("present_delay", optional(presentDelay)), ("is_janky", .bool(isJanky)), ("is_stuffed", .bool(isStuffed)),
+        ])
     }
 }
 

@@ -45,6 +45,16 @@ extension FrameReport {
             ["hitch time ratio", F.fixed(s.hitchTimeRatio, decimals: 2) + " ms/s", (s.hitchBand?.phrase ?? HitchBand.noFramesPhrase) + " (\(HitchBand.legend))"],
             ["frame delay", F.fixed(s.frameDelaySeconds, decimals: 3) + " s", "sum of (actual - expected) over late frames"],
         ]
+        if let stuffed = s.stuffedFrames {
+            // Android: late means janky by Android's rule; buffer stuffing is latency, not a hitch.
+            overview.rows[3][2] += "; janky by Android's FrameTimeline"
+            var note = "smooth, shown a vsync late: latency, no hitch"
+            if let latency = s.stuffingLatency {
+                note = "added latency p50 \(F.milliseconds(latency.p50)), p95 \(F.milliseconds(latency.p95)); " + note
+            }
+            overview.rows.insert(["buffer-stuffed frames", "\(stuffed)", note], at: 4)
+            overview.rows.insert(["dropped frames", "\(s.droppedFrames)", "FrameTimeline's Dropped Frame; also late frames"], at: 5)
+        }
         if method.frameSource == .chromeFrames {
             var dropped = "each shown one vsync late"
             if let smooth = s.droppedFramesAffectingSmoothness { dropped += "; \(smooth) affect smoothness" }

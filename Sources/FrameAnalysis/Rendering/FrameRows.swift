@@ -83,7 +83,7 @@ package enum FrameRows {
         }
         for frame in report.frames {
             let overrun = frame.overrun
-            let missed = FrameReport.Frame.missedVsyncs(overrun: overrun, interval: interval)
+            let missed = frame.missedVsyncs(interval: interval)
             let row: [(String, Cell)] = fixed + [
                 ("index", .integer(Int64(frame.index))), ("vsync_ns", .integer(frame.vsync)), ("deadline_ns", .integer(frame.deadline)),
                 ("main_ms", .milliseconds(frame.mainThreadNanoseconds)), ("overrun_ms", .milliseconds(overrun)),

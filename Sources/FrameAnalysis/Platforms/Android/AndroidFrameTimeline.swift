@@ -3,46 +3,52 @@ import FrameTrace
 /// Android's frames from SurfaceFlinger's FrameTimeline, as the Perfetto reader gives them:
 /// `Actual Timeline` and `Expected Timeline` async slices in category `frame-timeline` whose
 /// arguments carry trace processor's fields (`Surface frame token`, `Display frame token`,
-/// `Present type`, `Jank type`; see `PerfettoTraceReader.FrameTimeline`).
+/// `Present type`, `Jank type`; see `PerfettoTraceReader.FrameTimeline`), with the figures
+/// trace processor's standard library gives each frame (``AndroidFrame``).
 ///
-/// One frame per actual **surface** frame of the analysed app process:
-/// - its vsync and deadline are its expected surface frame's start and end (the app's window);
-/// - the **main** lane is the `Choreographer#doFrame <token>` slice on the app's threads, the
-///   **render** lane the `DrawFrames <token>` (or `DrawFrame <token>`) slice, both due at the
-///   deadline; the **compositor** lane is SurfaceFlinger's actual display frame for the surface
-///   frame's display token, due at its expected display frame's end (the expected present);
-/// - its outcome is the present type: `Dropped Frame` is dropped (late by one interval, as a
-///   Chrome drop), a presented frame is late by how far its present passed the expected one;
-/// - its hitch cause is the jank type, read the way Perfetto's jank detection reads it:
-///   `App Deadline Missed` (and `Unknown Jank` or `App Resynced Jitter` with app lanes late) is
-///   the app's lane that ended past the deadline, main before render; `SurfaceFlinger CPU/GPU
-///   Deadline Missed` and `SurfaceFlinger Scheduling` are the compositor; `Display HAL`, `Buffer
-///   Stuffing` and `Prediction Error` are causes of their own; anything else late is unknown.
+/// One frame per vsync id (surface frame token) of the analysed app process:
+/// - its figures are its first actual surface frame's (the one `android_frames_overrun` reads),
+///   with every layer counted; its vsync and deadline are its expected surface frame's start and
+///   end, and its overrun is Android's: the actual frame's end minus the expected frame's end;
+/// - the **main** lane is the `Choreographer#doFrame <id>` slice, the **render** lane every
+///   `DrawFrame(s) <id>` slice of the app (their durations summed, as `android_cpu_time_per_frame`
+///   sums them), both due at the deadline; the **compositor** lane is SurfaceFlinger's actual
+///   display frame for the surface frame's display token, due at its expected display frame's
+///   end (the expected present);
+/// - it is late exactly when Android calls it janky (``AndroidFrame/isJanky``); a buffer-stuffed
+///   frame is not late, and is counted as latency (``FrameReport/Summary/stuffedFrames``);
+/// - a late frame's hitch cause is its jank type, read the way Perfetto's jank detection reads
+///   it: `App Deadline Missed` and `App Resynced Jitter` are the app's lane that ended past the
+///   deadline, main before render; `SurfaceFlinger CPU/GPU Deadline Missed` and `SurfaceFlinger
+///   Scheduling` are the compositor; `Display HAL` and `Prediction Error` are causes of their own;
+///   a `Dropped Frame` (outcome dropped) is unknown.
 enum AndroidFrameTimeline {
     /// The argument keys this reads (the reader's names; declared in `FrameAnalyzer.argumentKeys`).
     static let surfaceTokenKey = "Surface frame token"
     static let displayTokenKey = "Display frame token"
     static let presentTypeKey = "Present type"
     static let jankTypeKey = "Jank type"
+    static let jankTagKey = "Jank tag"
+    static let onTimeFinishKey = "On time finish"
     static let layerKey = "Layer name"
 
     /// The app lanes' slice names, with the frame's token after a space.
-    static let mainSliceName = "Choreographer#doFrame"
-    static let renderSliceNames = ["DrawFrames", "DrawFrame"]
+    static let mainSliceName = AndroidApp.doFramePrefix
 
     private struct Slice {
         var start: Int64
         var end: Int64?
         var arguments: [Argument]
+        var process: Int64
+        var isActual: Bool
     }
 
-    /// - Parameter processID: The analysed app's process (the main thread's); when it has no
-    ///   surface frames (or the trace has no main thread), the process with the most.
-    static func frames(trace: Trace, spans: SpanIndex, processID preferred: Int64?, interval: Int64) -> FrameAnalyzer.FoundFrames? {
+    /// FrameTimeline's slices, in the order trace processor parses them (the events' order).
+    private static func slices(trace: Trace) -> [Slice] {
         let symbols = trace.symbols
         guard let category = symbols.lookup(FrameContract.Timeline.category),
             let actualName = symbols.lookup(String(describing: FrameContract.Timeline.actualTrack))
-        else { return nil }
+        else { return [] }
         let expectedName = symbols.lookup(String(describing: FrameContract.Timeline.expectedTrack))
         // The timeline slices, begun and ended by (name, id).
         struct Key: Hashable {
@@ -52,151 +58,139 @@ enum AndroidFrameTimeline {
         }
         var open: [Key: [Int]] = [:]
         var slices: [Slice] = []
-        var isActual: [Bool] = []
-        var process: [Int64] = []
         for event in trace.events where event.category == category && (event.name == actualName || event.name == expectedName) {
             let key = Key(name: event.name, id: event.id, process: event.thread.processID)
             if event.phase == .asyncBegin {
                 let arguments = trace.arguments(of: event)
                 guard arguments[AndroidFrameTimeline.displayTokenKey] != nil else { continue }  // not FrameTimeline's
                 open[key, default: []].append(slices.count)
-                slices.append(Slice(start: event.timestamp, end: nil, arguments: arguments))
-                isActual.append(event.name == actualName)
-                process.append(event.thread.processID)
+                slices.append(
+                    Slice(start: event.timestamp, end: nil, arguments: arguments, process: event.thread.processID, isActual: event.name == actualName))
             } else if event.phase == .asyncEnd, let index = open[key]?.popLast() {
                 slices[index].end = max(slices[index].start, event.timestamp)
             }
         }
-        // Surface frames by (process, token); display frames by token.
-        var expectedSurface: [[Int64]: Slice] = [:]
+        return slices
+    }
+
+    /// The app process: `preferred` when it has actual surface frames, else the process with the
+    /// most of them; `nil` without FrameTimeline surface frames.
+    static func appProcess(trace: Trace, preferred: Int64?) -> Int64? {
+        appProcess(slices(trace: trace), preferred: preferred)
+    }
+
+    private static func appProcess(_ slices: [Slice], preferred: Int64?) -> Int64? {
+        var surfaceFrames: [Int64: Int] = [:]
+        for slice in slices where slice.isActual && slice.arguments[AndroidFrameTimeline.surfaceTokenKey] != nil {
+            surfaceFrames[slice.process, default: 0] += 1
+        }
+        return preferred.flatMap { surfaceFrames[$0] == nil ? nil : $0 }
+            ?? surfaceFrames.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key
+    }
+
+    /// - Parameters:
+    ///   - processID: The analysed app's process (the main thread's); when it has no surface
+    ///     frames (or the trace has no main thread), the process with the most.
+    static func frames(trace: Trace, spans: SpanIndex, processID preferred: Int64?, interval: Int64) -> FrameAnalyzer.FoundFrames? {
+        let slices = slices(trace: trace)
+        guard let processID = appProcess(slices, preferred: preferred) else { return nil }
+        // Surface frames of the app by token, in parse order; display frames by token.
+        var expectedSurface: [Int64: Slice] = [:]
         var expectedDisplay: [Int64: Slice] = [:]
         var actualDisplay: [Int64: Slice] = [:]
-        var actualSurface: [(token: Int64, slice: Slice)] = []
-        var surfaceFrames: [Int64: Int] = [:]
-        for index in slices.indices where isActual[index] && slices[index].arguments[AndroidFrameTimeline.surfaceTokenKey] != nil {
-            surfaceFrames[process[index], default: 0] += 1
-        }
-        guard let processID = preferred.flatMap({ surfaceFrames[$0] == nil ? nil : $0 })
-            ?? surfaceFrames.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key
-        else { return nil }
-        for index in slices.indices {
-            let slice = slices[index]
+        var actualSurface: [Int64: [Slice]] = [:]
+        var tokens: [Int64] = []
+        for slice in slices {
             let display = slice.arguments[AndroidFrameTimeline.displayTokenKey]?.integerValue ?? 0
             if let token = slice.arguments[AndroidFrameTimeline.surfaceTokenKey]?.integerValue {
-                if isActual[index] {
-                    if process[index] == processID { actualSurface.append((token, slice)) }
-                } else if expectedSurface[[process[index], token]] == nil {
-                    expectedSurface[[process[index], token]] = slice
+                guard slice.process == processID else { continue }
+                if slice.isActual {
+                    if actualSurface[token] == nil { tokens.append(token) }
+                    actualSurface[token, default: []].append(slice)
+                } else if expectedSurface[token] == nil {
+                    expectedSurface[token] = slice
                 }
-            } else if isActual[index] {
-                actualDisplay[display] = slice
-            } else {
+            } else if slice.isActual {
+                if actualDisplay[display] == nil { actualDisplay[display] = slice }
+            } else if expectedDisplay[display] == nil {
                 expectedDisplay[display] = slice
             }
         }
-        guard !actualSurface.isEmpty else { return nil }
-        // One frame per token: surface frames of one vsync (two layers, or a buffer and its
-        // retry) are one frame, as trace processor's metric counts distinct tokens. The merged
-        // frame ends with the last of them, carries every jank type, and the worst present.
-        var merged: [(token: Int64, slice: Slice)] = []
-        var position: [Int64: Int] = [:]
-        let presentRank = ["Dropped Frame": 3, "Late Present": 2]
-        for entry in actualSurface {
-            guard let at = position[entry.token] else {
-                position[entry.token] = merged.count
-                merged.append(entry)
-                continue
-            }
-            var slice = merged[at].slice
-            if let end = entry.slice.end { slice.end = max(slice.end ?? end, end) }
-            let janks = (jankBits(slice.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "").union(jankBits(entry.slice.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "")))
-                .subtracting(["None"]).sorted()
-            slice.arguments.removeAll { $0.key == jankTypeKey }
-            slice.arguments.append(Argument(jankTypeKey, .string(janks.isEmpty ? "None" : janks.joined(separator: ", "))))
-            let (mine, theirs) = (slice.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "", entry.slice.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "")
-            if presentRank[theirs, default: 0] > presentRank[mine, default: 0] {
-                slice.arguments.removeAll { $0.key == presentTypeKey }
-                slice.arguments.append(Argument(presentTypeKey, .string(theirs)))
-            }
-            merged[at].slice = slice
-        }
-        actualSurface = merged
-        let mainSlices = tokenSlices(named: [mainSliceName], trace: trace, spans: spans, processID: processID)
-        let renderSlices = tokenSlices(named: renderSliceNames, trace: trace, spans: spans, processID: processID)
+        guard !tokens.isEmpty else { return nil }
+        let doFrames = AndroidApp.slicesByFrameID(prefix: AndroidApp.doFramePrefix, trace: trace, spans: spans, processID: processID)
+        let drawFrames = AndroidApp.slicesByFrameID(prefix: AndroidApp.drawFramePrefix, trace: trace, spans: spans, processID: processID)
 
-        var frames: [FrameReport.Frame] = []
-        var holds: [(frame: FrameReport.Frame, hold: FrameReport.HitchHold?)] = []
-        frames.reserveCapacity(actualSurface.count)
-        for (token, actual) in actualSurface {
-            let expected = expectedSurface[[processID, token]]
+        var built: [(frame: FrameReport.Frame, hold: FrameReport.HitchHold?)] = []
+        built.reserveCapacity(tokens.count)
+        for token in tokens {
+            let layers = actualSurface[token] ?? []
+            guard let actual = layers.first else { continue }
+            let expected = expectedSurface[token]
+            let doFrame = doFrames[token]?.first
+            let draws = drawFrames[token] ?? []
+            let displayToken = actual.arguments[AndroidFrameTimeline.displayTokenKey]?.integerValue ?? 0
+            let expectedPresent = expectedDisplay[displayToken].flatMap(\.end)
+            let display = actualDisplay[displayToken]
+            var presentDelay: Int64?
+            if let end = display?.end, let expectedPresent { presentDelay = end.subtractingSaturating(expectedPresent) }
+            let android = AndroidFrame(
+                token: token, layer: actual.arguments[AndroidFrameTimeline.layerKey]?.stringValue, layers: layers.count, expectedStart: expected?.start,
+                expectedEnd: expected.map { $0.end ?? $0.start.subtractingSaturating(1) }, actualStart: actual.start,
+                actualEnd: actual.end ?? actual.start.subtractingSaturating(1),
+                jankType: actual.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "", presentType: actual.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "",
+                jankTag: actual.arguments[AndroidFrameTimeline.jankTagKey]?.stringValue ?? "", onTimeFinish: (actual.arguments[AndroidFrameTimeline.onTimeFinishKey]?.integerValue ?? 0) != 0,
+                doFrameNanoseconds: doFrame.map { $0.end.subtractingSaturating($0.start) },
+                drawFrameNanoseconds: draws.isEmpty ? nil : draws.reduce(0) { $0.addingSaturating($1.end.subtractingSaturating($1.start)) },
+                drawFrames: draws.count, presentDelay: presentDelay)
+
             let vsync = expected?.start ?? actual.start
-            let deadline = expected?.end ?? vsync.addingSaturating(interval)
-            let main = mainSlices[token]
-            let render = renderSlices[token]
-            let actualEnd = actual.end ?? actual.start
-            let workStart = main?.start ?? actual.start
-            let commitEnd = main?.end ?? actualEnd
+            let deadline = android.expectedEnd ?? vsync.addingSaturating(interval)
+            let workStart = doFrame?.start ?? actual.start
+            let commitEnd = doFrame?.end ?? android.actualEnd
             var lanes = [
                 FrameReport.LaneTiming(
-                    lane: .main, costNanoseconds: main.map { $0.end.subtractingSaturating($0.start) } ?? 0, start: workStart,
-                    end: commitEnd, deadline: deadline)
+                    lane: .main, costNanoseconds: android.doFrameNanoseconds ?? 0, start: workStart, end: commitEnd, deadline: deadline)
             ]
-            if let render {
+            if let first = draws.first, let cost = android.drawFrameNanoseconds {
                 lanes.append(
                     FrameReport.LaneTiming(
-                        lane: .render, costNanoseconds: render.end.subtractingSaturating(render.start), start: render.start, end: render.end,
-                        deadline: deadline))
+                        lane: .render, costNanoseconds: cost, start: first.start, end: draws.map(\.end).max() ?? first.end, deadline: deadline))
             }
-            let displayToken = actual.arguments[AndroidFrameTimeline.displayTokenKey]?.integerValue ?? 0
-            let present = actual.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? ""
-            let janks = jankBits(actual.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "")
-            // The compositor lane: SurfaceFlinger's display frame, due at the expected present.
-            let expectedPresent = expectedDisplay[displayToken]?.end ?? deadline.addingSaturating(interval)
-            var presentation: Int64?
-            if let display = actualDisplay[displayToken], let end = display.end {
-                presentation = end
+            if let display, let end = display.end {
                 lanes.append(
                     FrameReport.LaneTiming(
                         lane: .compositor, costNanoseconds: end.subtractingSaturating(display.start), start: display.start, end: end,
                         deadline: expectedPresent))
             }
-            let isDropped = janks.contains("Dropped Frame")
+            let reasons = Set(android.jankReasons.map(String.init))
+            let isDropped = reasons.contains("Dropped Frame")
             let outcome: FrameReport.Frame.Outcome =
-                isDropped ? .dropped : (["On-time Present", "Late Present", "Early Present"].contains(present) ? .presented : .measured)
-            if isDropped { presentation = nil }
+                isDropped ? .dropped : (["On-time Present", "Late Present", "Early Present"].contains(android.presentType) ? .presented : .measured)
             var frame = FrameReport.Frame(
                 index: 0, vsync: vsync, deadline: deadline, workStart: workStart, commitEnd: commitEnd, outcome: outcome)
             frame.lanes = lanes
-            frame.presentation = presentation
+            frame.presentation = isDropped ? nil : display?.end
+            frame.sourceIndex = token
+            frame.android = android
             var hold: FrameReport.HitchHold?
-            if let cause = cause(janks: janks, present: present, frame: frame) {
-                frame.hitchCause = cause.cause
-                if frame.overrun <= 0 {
-                    // Late by SurfaceFlinger's account with no lane past its deadline in the
-                    // trace: it missed its vsync, one interval, as a Chrome drop.
-                    frame.lanes.removeAll { $0.lane == .compositor }
-                    frame.lanes.append(
-                        FrameReport.LaneTiming(
-                            lane: .compositor, costNanoseconds: 0, start: nil, end: expectedPresent.addingSaturating(interval),
-                            deadline: expectedPresent))
+            if android.isJanky {
+                let (cause, lane) = cause(reasons: reasons, frame: frame)
+                frame.hitchCause = cause
+                if let lane {
+                    let work = lane == .main ? doFrame.map { ($0.start, $0.end, mainSliceName) }
+                        : draws.first.map { ($0.start, draws.map(\.end).max() ?? $0.end, String($0.name)) }
+                    if let (start, end, stage) = work {
+                        hold = FrameReport.HitchHold(lane: lane, stage: stage, frame: nil, start: start, end: end, wasPending: false)
+                    }
                 }
-                if let lane = cause.lane, let work = lane == .main ? main : render {
-                    hold = FrameReport.HitchHold(
-                        lane: lane, stage: lane == .main ? mainSliceName : work.name, frame: nil, start: work.start, end: work.end, wasPending: false)
-                }
-            } else {
-                // On time by SurfaceFlinger's account: no lane counts as a miss.
-                frame.deadline = max(frame.deadline, frame.commitEnd)
-                for index in frame.lanes.indices {
-                    if let end = frame.lanes[index].end, let due = frame.lanes[index].deadline, end > due { frame.lanes[index].deadline = end }
-                }
-                frame.lanes[0].deadline = frame.deadline
             }
-            holds.append((frame, hold))
+            built.append((frame, hold))
         }
-        holds.sort { ($0.frame.workStart, $0.frame.vsync) < ($1.frame.workStart, $1.frame.vsync) }
+        built.sort { ($0.frame.workStart, $0.frame.vsync) < ($1.frame.workStart, $1.frame.vsync) }
+        var frames: [FrameReport.Frame] = []
+        frames.reserveCapacity(built.count)
         var fallback: [Int: FrameReport.HitchHold] = [:]
-        for (position, entry) in holds.enumerated() {
+        for (position, entry) in built.enumerated() {
             var frame = entry.frame
             frame.index = position
             frames.append(frame)
@@ -205,72 +199,33 @@ enum AndroidFrameTimeline {
                 fallback[position] = hold
             }
         }
-        let layer = actualSurface.first?.slice.arguments[AndroidFrameTimeline.layerKey]?.stringValue
+        let layer = frames.first?.android?.layer
         let detail = FrameReport.SourceDetail.androidFrameTimeline(
-            frames: frames.count, processID: processID, layer: layer, mainSliceName: mainSliceName, mainSlices: mainSlices.count,
-            renderSlices: renderSlices.count)
+            frames: frames.count, processID: processID, layer: layer, mainSliceName: mainSliceName,
+            mainSlices: tokens.reduce(0) { $0 + (doFrames[$1] == nil ? 0 : 1) }, renderSlices: tokens.reduce(0) { $0 + (drawFrames[$1]?.count ?? 0) })
         var found = FrameAnalyzer.FoundFrames(source: .frameTimeline, detail: detail, frames: frames)
         found.fallbackHolds = fallback
         return found
     }
 
-    /// Slices on the process's threads named `NAME TOKEN`, by token (the longest when repeated).
-    private static func tokenSlices(named names: [String], trace: Trace, spans: SpanIndex, processID: Int64)
-        -> [Int64: (start: Int64, end: Int64, name: String)]
-    {
-        var tokenOf: [Symbol: (Int64, String)] = [:]
-        for (index, string) in trace.symbols.strings.enumerated() {
-            for name in names where string.hasPrefix(name + " ") {
-                if let token = Int64(string.dropFirst(name.count + 1)) { tokenOf[Symbol(rawValue: UInt32(index))] = (token, name) }
-            }
-        }
-        guard !tokenOf.isEmpty else { return [:] }
-        var result: [Int64: (start: Int64, end: Int64, name: String)] = [:]
-        for (slot, thread) in spans.threads.enumerated() where thread.processID == processID {
-            for span in spans.spans(inSlot: slot) {
-                guard let (token, name) = tokenOf[span.name] else { continue }
-                if let existing = result[token], existing.end.subtractingSaturating(existing.start) >= span.end.subtractingSaturating(span.start) {
-                    continue
-                }
-                result[token] = (span.start, span.end, name)
-            }
-        }
-        return result
-    }
-
-    /// The jank type's bits from trace processor's string (`App Deadline Missed, Buffer Stuffing`).
-    static func jankBits(_ text: String) -> Set<String> {
-        Set(text.split(separator: ",").map { String($0.drop { $0 == " " }) })
-    }
-
-    /// Whether FrameTimeline says the frame was late, and why: `nil` when it was on time.
-    ///
-    /// Late is what trace processor's frame timeline metric counts as a missed frame: a jank
-    /// type of `App Deadline Missed`, `SurfaceFlinger CPU/GPU Deadline Missed`, `SurfaceFlinger
-    /// Scheduling`, `Prediction Error`, `Display HAL` or `Dropped Frame`; and also a `Late
-    /// Present` whose jank is only `Buffer Stuffing` or `Unknown Jank`, which the metric leaves
-    /// out (no deadline was missed) but the user saw late. `SurfaceFlinger Stuffing` alone is on
-    /// time. The cause: the app's lane for `App Deadline Missed` (the main lane when
-    /// `Choreographer#doFrame` ended past the deadline, else the render lane when there is one),
-    /// the compositor for SurfaceFlinger's misses, then `display-hal`, `prediction-error`,
-    /// `buffer-stuffing`, else unknown (a dropped frame).
-    static func cause(janks: Set<String>, present: String, frame: FrameReport.Frame) -> (cause: HitchCause, lane: Lane?)? {
-        if janks.contains("App Deadline Missed") {
+    /// A janky frame's hitch cause and the app lane that held it: the app's lane for `App
+    /// Deadline Missed` and `App Resynced Jitter` (the main lane when `Choreographer#doFrame`
+    /// ended past the deadline, else the render lane when there is one), the compositor for
+    /// SurfaceFlinger's misses, then `display-hal`, `prediction-error`, else unknown (a dropped
+    /// frame).
+    static func cause(reasons: Set<String>, frame: FrameReport.Frame) -> (cause: HitchCause, lane: Lane?) {
+        if reasons.contains("App Deadline Missed") || reasons.contains("App Resynced Jitter") {
             let mainLate = (frame.lane(.main)?.overrun ?? 0) > 0
             let lane: Lane = mainLate || frame.lane(.render) == nil ? .main : .render
             return (lane.hitchCause ?? .commit, lane)
         }
-        if janks.contains("SurfaceFlinger CPU Deadline Missed") || janks.contains("SurfaceFlinger GPU Deadline Missed")
-            || janks.contains("SurfaceFlinger Scheduling")
+        if reasons.contains("SurfaceFlinger CPU Deadline Missed") || reasons.contains("SurfaceFlinger GPU Deadline Missed")
+            || reasons.contains("SurfaceFlinger Scheduling")
         {
             return (.compositor, nil)
         }
-        if janks.contains("Display HAL") { return (.displayHAL, nil) }
-        if janks.contains("Prediction Error") { return (.predictionError, nil) }
-        if janks.contains("Dropped Frame") { return (.unknown, nil) }
-        guard present == "Late Present" else { return nil }
-        if janks.contains("Buffer Stuffing") { return (.bufferStuffing, nil) }
-        if janks.contains("Unknown Jank") || janks.contains("App Resynced Jitter") { return (.unknown, nil) }
-        return nil
+        if reasons.contains("Display HAL") { return (.displayHAL, nil) }
+        if reasons.contains("Prediction Error") { return (.predictionError, nil) }
+        return (.unknown, nil)
     }
 }
