@@ -70,7 +70,9 @@ public enum FrameAnalyzer {
     ///   RenderThread's `DrawFrame`); else an estimate in which each stretch of main-thread work is
     ///   a frame that is late only by what it ran past `P`.
     /// - Categories: a Chrome trace's (``ChromeWorkKind/isChromeTrace(_:)``) are its kinds of work
-    ///   (``ChromeWorkKind``), every other trace's its own.
+    ///   (``ChromeWorkKind``), and so are those of an Android app's trace whose slices carry no
+    ///   categories (``AndroidWorkKind/isUncategorizedAndroidTrace(_:)``, ``AndroidWorkKind``);
+    ///   every other trace's are its own.
     /// - Input latency: events in category `input`, measured to the end of the frame that
     ///   reflects them (see ``inputFigures(of:frames:)``); no input section without them.
     /// - Parameters:
@@ -99,9 +101,11 @@ public enum FrameAnalyzer {
     /// single-threaded one on small traces.
     static func analyze(_ trace: consuming Trace, options: AnalysisOptions, parallelSpans: Int) -> FrameReport {
         // Chrome traces report kinds of work (script, style, layout, ...) instead of Chrome's
-        // trace categories: see ChromeWorkKind. Other traces keep their categories.
+        // trace categories: see ChromeWorkKind. Android's atrace slices have no categories, and
+        // report kinds of work (layout, draw, list-bind, ...): see AndroidWorkKind. Other traces
+        // keep their categories.
         var trace = trace
-        let workKinds = ChromeWorkKind.nameTable(for: &trace)
+        let workKinds = ChromeWorkKind.nameTable(for: &trace) ?? AndroidWorkKind.nameTable(for: &trace)
         var measured = measure(&trace, workKinds: workKinds, options: options, parallelSpans: parallelSpans)
         // Taken out of `measured`, so that filling the frames in place copies none of them.
         var frames = measured.found.frames

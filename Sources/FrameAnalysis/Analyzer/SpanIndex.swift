@@ -33,8 +33,9 @@ struct SpanIndex {
     /// The distinct categories of the spans (after ``WorkKindTable/assignKinds(to:)``).
     private(set) var categories: CategoryIndex
 
-    /// - Parameter workKinds: For a Chrome trace, the table that replaces each span's category
-    ///   with its kind of work (``ChromeWorkKind``); `nil` keeps the trace's categories.
+    /// - Parameter workKinds: For a Chrome trace or an Android one without categories, the table
+    ///   that replaces each span's category with its kind of work (``ChromeWorkKind``,
+    ///   ``AndroidWorkKind``); `nil` keeps the trace's categories.
     init(trace: Trace, workKinds: WorkKindTable? = nil) {
         // Pass 1: the slots, and how many spans each holds.
         var counts: [Int] = []

@@ -187,31 +187,8 @@ public enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
     /// interned into `trace`'s symbols; `nil` for any other trace, whose categories stay as they are.
     static func nameTable(for trace: inout Trace) -> WorkKindTable? {
         guard isChromeTrace(trace) else { return nil }
-        var kindSymbols: [ChromeWorkKind: Symbol] = [:]
-        for kind in allCases { kindSymbols[kind] = trace.symbols.intern(kind.identifier) }
-        let kinds = trace.symbols.strings.map { ChromeWorkKind(eventName: $0).flatMap { kindSymbols[$0] } }
-        return WorkKindTable(kindOfName: kinds, other: kindSymbols[.other]!)
-    }
-}
-
-/// The work kind of every span of a Chrome trace, built once per analysis.
-struct WorkKindTable {
-    /// Per name symbol (by raw value), its kind's symbol, or `nil` when its kind is inherited.
-    var kindOfName: [Symbol?]
-    /// The symbol of ``ChromeWorkKind/other``, the kind of an unknown span with no known span around it.
-    var other: Symbol
-
-    /// Replaces each span's category with its kind: its name's kind, else the kind of the innermost
-    /// span around it on the same thread, else `other`. `spans` must be sorted by start, longer first.
-    func assignKinds(to spans: inout [Span]) {
-        var open: [(end: Int64, kind: Symbol)] = []
-        for index in spans.indices {
-            let span = spans[index]
-            while let top = open.last, top.end <= span.start { open.removeLast() }
-            let raw = Int(span.name.rawValue)
-            let kind = (raw < kindOfName.count ? kindOfName[raw] : nil) ?? open.last?.kind ?? other
-            spans[index].category = kind
-            open.append((span.end, kind))
+        return WorkKindTable(interningInto: &trace, identifier: \.identifier, other: ChromeWorkKind.other) {
+            ChromeWorkKind(eventName: $0)
         }
     }
 }
