@@ -126,6 +126,11 @@ public enum FrameAnalyzer {
             mainThreadName: measured.main.flatMap { trace.threadName($0) }, mainThreadRule: measured.mainRule,
             frameSource: measured.found.source, frameSourceDetail: measured.found.detail, clock: trace.metadata.clock)
         method.otherRenderers = measured.otherRenderers
+        if measured.mainRule == .androidUIThread || measured.found.source == .frameTimeline, let main = measured.main {
+            method.renderThread = AndroidApp.renderThread(
+                symbols: trace.symbols, threads: trace.allThreads, spans: nil, processID: main.processID, ui: main)
+            method.renderThreadName = method.renderThread.flatMap { trace.threadName($0) }
+        }
         // The lanes' figures and the rest of the report only read the frames: on all cores, the
         // one is made beside the other.
         let onAllCores = measured.onAllCores

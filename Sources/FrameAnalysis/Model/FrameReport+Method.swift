@@ -92,7 +92,7 @@ extension FrameReport {
             case .pageRenderer: "the page's renderer, as the browser names it"
             case .busiestRenderer: "the busiest CrRendererMain: the browser does not say which is the page's"
             case .traceMetadata: "trace metadata"
-            case .androidUIThread: "the Android app's UI thread (tid = pid)"
+            case .androidUIThread: "Android: the app's UI thread (tid = pid)"
             case .threadName: "thread name"
             case .busiestThread: "busiest thread"
             case .none: "no threads"

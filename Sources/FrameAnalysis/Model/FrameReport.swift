@@ -56,6 +56,11 @@ public struct FrameReport: Sendable {
         /// Chrome renderers other than the analysed one that recorded frames (out-of-process
         /// iframes, other tabs), busiest first: `--process PID` reports any of them.
         public var otherRenderers: [RendererFrames] = []
+        /// An Android app's RenderThread, the render lane's thread, when the main thread is an
+        /// Android app's UI thread; `nil` otherwise.
+        public var renderThread: ThreadKey? = nil
+        /// Its name, if known.
+        public var renderThreadName: String? = nil
 
         /// Creates a method description.
         public init(

@@ -240,8 +240,18 @@ extension FrameAnalyzer {
         var needs = found.needs
         var laneThreads: LaneThreads = [:]
         if let main { laneThreads[.main] = [main] }
-        // FrameTimeline says why each frame was late; its holds are the app slices it names.
-        if found.source == .frameTimeline { return found.fallbackHolds }
+        // FrameTimeline says why each frame was late; its holds are the app slices it names, and
+        // what filled them is the UI thread's and the RenderThread's work in them.
+        if found.source == .frameTimeline {
+            var result = found.fallbackHolds
+            if let main {
+                if let render = AndroidApp.renderThread(symbols: symbols, threads: threads, spans: spans, processID: main.processID, ui: main) {
+                    laneThreads[.render] = [render]
+                }
+                nameHoldWork(&result, threads: laneThreads, spans: spans, names: names, symbols: symbols)
+            }
+            return result
+        }
         if found.source == .chromeFrames {
             guard !needs.isEmpty else { return [:] }
             // Long tasks on the main thread hold the main lane too.

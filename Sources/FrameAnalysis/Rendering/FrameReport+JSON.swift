@@ -90,6 +90,12 @@ extension FrameReport {
             ]
             return .object(members)
         } ?? .null
+        let renderThread: JSONValue = method.renderThread.map { key in
+            let members: [(String, JSONValue)] = [
+                ("pid", .int(key.processID)), ("tid", .int(key.threadID)), ("name", method.renderThreadName.map(JSONValue.string) ?? .null),
+            ]
+            return .object(members)
+        } ?? .null
         let otherRenderers: [JSONValue] = method.otherRenderers.map { renderer in
             let members: [(String, JSONValue)] = [
                 ("pid", .int(renderer.processID)), ("frames", .int(Int64(renderer.frames))), ("dropped-frames", .int(Int64(renderer.droppedFrames))),
@@ -107,6 +113,7 @@ extension FrameReport {
             ("frame-boundaries-detail", method.frameSourceDetail.json),
             (FrameContract.Metadata.clock, method.clock.map { JSONValue.string($0.rawValue) } ?? .null),
             ("other-renderers", .array(otherRenderers)),
+            ("render-thread", renderThread),
         ]
         return .object(members)
     }

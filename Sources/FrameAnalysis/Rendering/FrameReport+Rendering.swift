@@ -19,6 +19,9 @@ extension FrameReport {
             ["main thread", mainThreadDescription],
             ["frames from", method.frameSource.phrase],
         ]
+        if let render = method.renderThread {
+            how.rows.insert(["render thread", "\(method.renderThreadName ?? "(unnamed)") (pid:tid \(render)): the render lane"], at: 2)
+        }
         if method.frameSourceDetail != .unspecified { how.rows.append(["", method.frameSourceDetail.description]) }
         for (position, renderer) in method.otherRenderers.enumerated() {
             how.rows.append([
