@@ -154,6 +154,52 @@ struct AndroidFrameTimelineTests {
         print("android-frames-stdlib, frames agreeing / compared:", tallies.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
 
+    @Test(
+        "FrameTimeline diff tests: per process, every frame's figures are its first actual row's and its expected row's",
+        arguments: ["frame-timeline-events", "frame-timeline-metric", "frame-timeline-power-mode", "android-app-frames"])
+    func framesFromRows(_ name: String) throws {
+        let trace = try Self.read(name)
+        let expected = try Self.expected(name)
+        // trace processor's rows, in its id order (ts, then creation: the order the file lists them).
+        let actual = (expected["actual_frame_timeline_slice"]?.arrayValue ?? []).filter { $0["surface_frame_token"]?.integerValue != nil }
+        let expectedRows = (expected["expected_frame_timeline_slice"]?.arrayValue ?? []).filter { $0["surface_frame_token"]?.integerValue != nil }
+        var tallies: [String: Tally] = [:]
+        for pid in Set(actual.compactMap { $0["pid"]?.integerValue }).sorted() {
+            var options = AnalysisOptions()
+            options.processID = pid
+            let report = FrameAnalyzer.analyze(trace, options: options)
+            let mine = actual.filter { $0["pid"]?.integerValue == pid }
+            var tokens: [Int64] = []
+            for row in mine { if let token = row["surface_frame_token"]?.integerValue, !tokens.contains(token) { tokens.append(token) } }
+            #expect(report.frames.count == tokens.count, "\(name) pid \(pid): one frame per token")
+            for token in tokens {
+                let rows = mine.filter { $0["surface_frame_token"]?.integerValue == token }
+                let first = rows[0]
+                let frame = try #require(report.frames.first { $0.android?.token == token }, "\(name) pid \(pid) token \(token)")
+                let android = try #require(frame.android)
+                let start = try #require(first["ts"]?.integerValue), dur = try #require(first["dur"]?.integerValue)
+                let wanted = expectedRows.first { $0["pid"]?.integerValue == pid && $0["surface_frame_token"]?.integerValue == token }
+                let wantedEnd = wanted.flatMap { row in row["ts"]?.integerValue.map { $0 + (row["dur"]?.integerValue ?? 0) } }
+                func check(_ figure: String, _ a: AnyHashable?, _ b: AnyHashable?) {
+                    tallies[figure, default: Tally()].compared += 1
+                    if a == b { tallies[figure, default: Tally()].agree += 1 }
+                    #expect(a == b, "\(name) pid \(pid) token \(token): \(figure)")
+                }
+                check("actual start", android.actualStart, start)
+                check("actual end", android.actualEnd, start + dur)
+                check("expected start", android.expectedStart, wanted?["ts"]?.integerValue)
+                check("expected end", android.expectedEnd, wantedEnd)
+                check("overrun", android.overrun, wantedEnd.map { start + dur - $0 })
+                check("layers", android.layers, rows.count)
+                check("jank type", android.jankType, first["jank_type"]?.stringValue)
+                check("jank tag", android.jankTag, first["jank_tag"]?.stringValue)
+                check("present type", android.presentType, first["present_type"]?.stringValue)
+                check("on time finish", android.onTimeFinish, (first["on_time_finish"]?.integerValue ?? 0) != 0)
+            }
+        }
+        print("\(name), frames agreeing / compared:", tallies.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+    }
+
     @Test("frame-timeline-metric: per process, framescope's late frames and causes agree with trace processor's frame timeline metric")
     func metric() throws {
         let trace = try Self.read("frame-timeline-metric")
