@@ -200,6 +200,29 @@ struct AndroidFrameTimelineTests {
         print("\(name), frames agreeing / compared:", tallies.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
 
+    @Test("Frame rows carry Android's strings and a stuffed frame's added latency, null for every other frame")
+    func rows() throws {
+        let trace = try Self.read("android-frames-stdlib")
+        let report = FrameAnalyzer.analyze(trace)
+        var lines: [String] = []
+        FrameRows.write(report, trace: "t", labels: [], metadata: trace.metadata, format: .jsonLines) { lines.append($0) }
+        #expect(lines.count == report.frames.count)
+        for (line, frame) in zip(lines, report.frames) {
+            let row = try JSONValue.parse(Array(line.utf8))
+            let android = try #require(frame.android)
+            #expect(row["jank_type"]?.stringValue == android.jankType)
+            #expect(row["jank_tag"]?.stringValue == android.jankTag)
+            #expect(row["present_type"]?.stringValue == android.presentType)
+            // Frames 120 (Buffer Stuffing, 41 ms past its expected end) and 145 (SurfaceFlinger Stuffing, 0).
+            let latency = row["stuffing_latency_ms"]?.doubleValue
+            switch android.token {
+            case 120: #expect(latency == 41)
+            case 145: #expect(latency == 0)
+            default: #expect(row["stuffing_latency_ms"] == .null, "frame \(android.token)")
+            }
+        }
+    }
+
     @Test("frame-timeline-metric: per process, framescope's late frames and causes agree with trace processor's frame timeline metric")
     func metric() throws {
         let trace = try Self.read("frame-timeline-metric")

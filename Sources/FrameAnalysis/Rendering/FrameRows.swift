@@ -76,9 +76,12 @@ package enum FrameRows {
         // other lane the report has (Chrome's compositor, raster, gpu).
         let reportLanes = Set(report.lanes.map(\.lane))
         let laneColumns = Lane.allCases.filter { $0 != .main && ($0 == .render || $0 == .background || reportLanes.contains($0)) }
+        // Android's own strings and a stuffed frame's added latency, for traces with FrameTimeline.
+        let isAndroid = report.summary.stuffedFrames != nil
+        let androidColumns = isAndroid ? ["jank_type", "jank_tag", "present_type", "stuffing_latency_ms"] : []
         if format == .csv {
             let header = fixed.map(\.0) + ["index", "vsync_ns", "deadline_ns", "main_ms", "overrun_ms", "missed_vsyncs", "outcome", "hitch_cause", "held_by_frame", "hitch_stage"]
-                + laneColumns.map { "\($0.identifier)_ms" } + categories.map { "category:\(FrameAnalyzer.categoryLabel($0))" }
+                + androidColumns + laneColumns.map { "\($0.identifier)_ms" } + categories.map { "category:\(FrameAnalyzer.categoryLabel($0))" }
             emit(header.map(UntrustedText.csvField).joined(separator: ",") + "\n")
         }
         for frame in report.frames {
@@ -91,7 +94,7 @@ package enum FrameRows {
                 ("hitch_cause", .text(frame.hitchCause.identifier)),
                 ("held_by_frame", frame.hitchHold?.frame.map { .integer(Int64($0)) } ?? .null),
                 ("hitch_stage", frame.hitchStage.map(Cell.text) ?? .null),
-            ] + laneColumns.map { lane in
+            ] + (isAndroid ? Self.androidCells(frame.android) : []) + laneColumns.map { lane in
                 ("\(lane.identifier)_ms", reportLanes.contains(lane) ? .milliseconds(frame.lane(lane)?.costNanoseconds ?? 0) : .null)
             }
             switch format {
@@ -139,5 +142,15 @@ package enum FrameRows {
         var fraction = String(magnitude % 1_000_000)
         while fraction.count < 6 { fraction = "0" + fraction }
         return (nanoseconds < 0 ? "-" : "") + String(magnitude / 1_000_000) + "." + fraction
+    }
+
+    /// The Android columns of one frame: trace processor's strings, and the added latency of a
+    /// stuffed frame (`null` for any other).
+    private static func androidCells(_ android: AndroidFrame?) -> [(String, Cell)] {
+        [
+            ("jank_type", android.map { .text($0.jankType) } ?? .null), ("jank_tag", android.map { .text($0.jankTag) } ?? .null),
+            ("present_type", android.map { .text($0.presentType) } ?? .null),
+            ("stuffing_latency_ms", android.flatMap { $0.isStuffed ? .milliseconds($0.lateness) : nil } ?? .null),
+        ]
     }
 }
