@@ -345,7 +345,13 @@ public enum FrameAnalyzer {
         of trace: Trace, threads: [TraceThread], spans: SpanIndex, options: AnalysisOptions
     ) -> (ThreadKey?, FrameReport.MainThreadRule) {
         if let chosen = options.mainThread { return (chosen, .option) }
-        if let ui = AndroidApp.uiThread(trace: trace, threads: threads, spans: spans, processID: options.processID) {
+        let renderers = ChromeRenderers.rendererMains(threads, spans: spans)
+        // An Android app's UI thread, unless the trace names its main thread or is Chrome's (a
+        // Chrome trace recorded on Android has Choreographer's slices too, and its frames are the
+        // renderer's).
+        if renderers.isEmpty, options.processID != nil || trace.metadata.mainThread == nil,
+            let ui = AndroidApp.uiThread(trace: trace, threads: threads, spans: spans, processID: options.processID)
+        {
             return (ui, options.processID == nil ? .androidUIThread : .process)
         }
         if let process = options.processID {
@@ -356,7 +362,6 @@ public enum FrameAnalyzer {
             }
         }
         if let main = trace.metadata.mainThread { return (main, .traceMetadata) }
-        let renderers = ChromeRenderers.rendererMains(threads, spans: spans)
         if let page = ChromeRenderers.pageProcess(of: trace), let main = renderers.first(where: { $0.processID == page }) {
             return (main, .pageRenderer)
         }
