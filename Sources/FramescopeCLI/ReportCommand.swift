@@ -130,9 +130,11 @@ enum ReportCommand: Command {
         }
     }
 
-    /// For a trace cut off mid-write, what to do about it; empty otherwise.
+    /// For a JSON trace cut off mid-write, what to do about it; empty otherwise. A Perfetto
+    /// trace cut off after a whole packet loads (with a diagnostic), so one that is an error
+    /// has no whole packet for `repair` to keep: no hint.
     static func repairHint(_ error: TraceReadError) -> String {
-        guard error.code == .unexpectedEnd || error.code == .unterminatedString else { return "" }
+        guard !error.isBinaryPosition, error.code == .unexpectedEnd || error.code == .unterminatedString else { return "" }
         return " (cut off mid-write? `framescope repair` keeps what is complete)"
     }
 }
