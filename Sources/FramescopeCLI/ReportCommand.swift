@@ -44,8 +44,9 @@ enum ReportCommand: Command {
                                 names cut with …).
           \(InputLimit.helpLine)
 
-        EXIT CODES: 0 success, 2 usage error, 3 unreadable input (with line:column and byte offset)
-                    or unwritable output.
+        EXIT CODES: 0 success (a trace cut off mid-write loads, with a truncated diagnostic), 2
+                    usage error, 3 unreadable input (with line:column or byte offset; a Perfetto
+                    file with no whole packet) or unwritable output.
         """
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
