@@ -56,6 +56,9 @@ Fixtures (named after the case they test):
   computed here from the events.
 - truncated-last-packet, varint-too-long, length-beyond-file, deep-nesting, undefined-iid,
   huge-timestamp: hostile bytes, written by hand, with the error or diagnostic and its byte offset.
+- first-packet-beyond-file (a first packet claiming 2^40 bytes in a 15-byte file: no whole
+  packet, an error) and last-packet-length-over-2gib (whole packets, then a length no protobuf
+  message can have: an error, not a torn packet): the two sides of the rule for a torn file.
 
 The fixtures are generated, never edited by hand: change this script and run it again.
 """
@@ -2195,14 +2198,14 @@ def truncated_last_packet():
             "declared_length": last["length"],
             "bytes_available": len(data) - last["payload_offset"],
         },
-        "diagnostic": {"kind": "truncated", "byte_offset": last["tag_offset"]},
-        "error_if_thrown": {"code": "unexpected-end", "byte_offset": last["length_offset"]},
+        "diagnostic": {"kind": "truncated", "byte_offset": last["tag_offset"],
+                       "missing_bytes": last["length"] - (len(data) - last["payload_offset"])},
         "notes": [
             "A writer killed mid-packet: every packet before the last is whole, the last declares "
             f"{last['length']} bytes and has {len(data) - last['payload_offset']}.",
-            "Recommended: read the complete packets (the 'work' slice) and report a 'truncated' diagnostic at the cut "
-            "packet's key byte, as the JSON reader does for stream-killed-mid-write.json. A reader that throws "
-            "instead throws unexpected-end where ProtobufInput.lengthDelimited reports it: the length varint.",
+            "The reader reads the complete packets (the 'work' slice) and reports a 'truncated' diagnostic at the "
+            "cut packet's key byte, with the bytes missing, as the JSON reader does for stream-killed-mid-write.json; "
+            "repair cuts the torn packet.",
         ],
     }
     layout[-1]["label"] += " (cut here)"
@@ -2264,6 +2267,54 @@ def length_beyond_file():
         ],
     }
     return data, hostile_expected("length-beyond-file.pftrace", data, layout, outcome)
+
+
+def first_packet_beyond_file():
+    declared = 1 << 40
+    body = f_varint(8, 100_000) + f_varint(10, 1) + f_varint(13, 1)  # the first 8 bytes of a packet
+    data = key(1, LEN) + varint(declared) + body
+    assert len(data) == 15
+    layout = [{"label": "the first packet, claiming 2^40 bytes", "tag_offset": 0, "length_offset": 1,
+               "payload_offset": 1 + len(varint(declared)), "length": declared}]
+    outcome = {
+        "outcome": "error",
+        "error": {"code": "invalid-protobuf", "byte_offset": 0,
+                  "message": f"the first packet claims {declared} bytes but only {len(body)} follow its length, "
+                             f"in an input of {len(data)} bytes: not a whole Perfetto packet",
+                  "message_contains": "first packet"},
+        "notes": [
+            "No packet is whole, so nothing can be read: an error (exit 3), not an empty trace with a 'truncated' "
+            "diagnostic. A first packet cut by the end of the file is unexpected-end; this one's length is also "
+            "2 GiB or more, which no protobuf message can be, so its code is invalid-protobuf.",
+        ],
+    }
+    return data, hostile_expected("first-packet-beyond-file.pftrace", data, layout, outcome)
+
+
+def last_packet_length_over_2gib():
+    d = h_descriptor_packets()
+    whole, layout = frame([("process track", d[0]), ("thread track", d[1])])
+    declared = 1 << 40
+    tail = f_varint(8, 7000) + f_varint(10, 1)
+    data = whole + key(1, LEN) + varint(declared) + tail
+    start = len(whole)
+    layout.append({"label": "a packet claiming 2^40 bytes (the end of the file)", "tag_offset": start,
+                   "length_offset": start + 1, "payload_offset": start + 1 + len(varint(declared)),
+                   "length": declared})
+    outcome = {
+        "outcome": "error",
+        "error": {"code": "invalid-protobuf", "byte_offset": start,
+                  "message": f"the packet claims {declared} bytes, and no protobuf message is 2 GiB or more: "
+                             "a corrupt length, not a packet cut off mid-write",
+                  "message_contains": "2 GiB"},
+        "notes": [
+            "Two whole packets, then one whose length runs past the end of the file like a torn packet's, but "
+            "declares 2^40 bytes. Protobuf's encoding allows no message of 2 GiB or more, so no writer was writing "
+            "it: a corrupt length, an error wherever it is, where a torn packet of a possible length loads with a "
+            "'truncated' diagnostic.",
+        ],
+    }
+    return data, hostile_expected("last-packet-length-over-2gib.pftrace", data, layout, outcome)
 
 
 def deep_nesting():
@@ -2461,9 +2512,10 @@ SCHEMAS = {
         "packets": "[{label, tag_offset, length_offset, payload_offset, length}] (the file's framing; offsets are "
                    "0-based bytes from the start of the file)",
         "outcome": "'error' | 'truncated' | 'loads'",
-        "error": "{code (TraceReadError.Code raw value), byte_offset, message_contains} when outcome is 'error'",
-        "diagnostic": "{kind (TraceDiagnostic.Kind raw value), count, byte_offset or byte_offsets} when the file "
-                      "loads",
+        "error": "{code (TraceReadError.Code raw value), byte_offset, message_contains, message (the whole "
+                 "message, when given)} when outcome is 'error'",
+        "diagnostic": "{kind (TraceDiagnostic.Kind raw value), count, byte_offset or byte_offsets, missing_bytes "
+                      "(for 'truncated': the torn packet's bytes not in the file)} when the file loads",
         "expected": "what loads, in the track-event shapes",
     },
 }
@@ -2540,9 +2592,20 @@ WALK_SCHEMA = {
 }
 
 
+# Protobuf's limit on a message (2 GiB): a declared length this large is corrupt, never cut off.
+LENGTH_LIMIT = 1 << 31
+
+
 def wire_walk(data):
-    """Reads a file's wire format without recursion, the way ProtobufInput does (same error kinds
-    and offsets): ("ok", deepest message nesting) or ("error", code, byte_offset, message)."""
+    """Reads a file's wire format without recursion, the way ProtobufInput and framescope's rule
+    for a torn file do (same outcomes and offsets): ("ok", deepest message nesting),
+    ("truncated", byte_offset of the torn top-level field's key, missing bytes or None when its
+    length is cut), or ("error", code, byte_offset, message).
+
+    The input running out inside a top-level field is a writer killed mid-packet ("truncated")
+    after at least one whole field; in the first one (byte 0) it is an error, unexpected-end at
+    byte 0; a declared length of 2 GiB or more is invalid-protobuf at the field's key wherever it
+    is. Inside a whole packet every overrun is invalid-protobuf where ProtobufInput reports it."""
     stack = [(len(data), "Trace")]
     pos = 0
     deepest = 1
@@ -2551,8 +2614,7 @@ def wire_walk(data):
         start, result, shift = pos, 0, 0
         while True:
             if pos >= end:
-                return None, ("unexpected-end" if end == len(data) else "invalid-protobuf", start,
-                              "a varint runs past the end of its message")
+                return None, ("cut", start, "a varint runs past the end of its message")
             byte = data[pos]
             pos += 1
             if shift == 63 and byte > 1:
@@ -2564,6 +2626,19 @@ def wire_walk(data):
             if shift > 63:
                 return None, ("invalid-protobuf", start, "a varint is longer than ten bytes")
 
+    def cut(field_start, error, declared=None, present=None):
+        """The outcome of running out of bytes: a torn top-level field, or an error."""
+        code, offset, message = error
+        if code != "cut":
+            return ("error", code, offset, message)
+        if len(stack) > 1:
+            return ("error", "invalid-protobuf", offset, message)
+        if declared is not None and declared >= LENGTH_LIMIT:
+            return ("error", "invalid-protobuf", field_start, f"a length of {declared} bytes: past protobuf's 2 GiB")
+        if field_start == 0:
+            return ("error", "unexpected-end", 0, "no whole packet: " + message)
+        return ("truncated", field_start, None if declared is None else declared - present)
+
     while stack:
         end, kind = stack[-1]
         if pos >= end:
@@ -2572,7 +2647,7 @@ def wire_walk(data):
         start = pos
         value, error = read_varint(pos, end)
         if error:
-            return ("error",) + error
+            return cut(start, error)
         field_key, pos = value
         field, wire = field_key >> 3, field_key & 7
         if field == 0 or wire not in (VARINT, FIXED64, LEN, FIXED32):
@@ -2580,24 +2655,23 @@ def wire_walk(data):
         if wire == VARINT:
             value, error = read_varint(pos, end)
             if error:
-                return ("error",) + error
+                return cut(start, error)
             pos = value[1]
         elif wire in (FIXED64, FIXED32):
             size = 8 if wire == FIXED64 else 4
             if end - pos < size:
-                return ("error", "unexpected-end" if end == len(data) else "invalid-protobuf", pos,
-                        "a fixed field runs past the end of its message")
+                return cut(start, ("cut", pos, "a fixed field runs past the end of its message"), size, end - pos)
             pos += size
         else:
             length_start = pos
             value, error = read_varint(pos, end)
             if error:
-                return ("error",) + error
+                return cut(start, error)
             length, pos = value
             if length > end - pos:
-                return ("error", "unexpected-end" if end == len(data) else "invalid-protobuf", length_start,
-                        f"a length of {length} bytes runs past the end of its "
-                        f"{'file' if end == len(data) else 'message'}")
+                return cut(start, ("cut", length_start, f"a length of {length} bytes runs past the end of its "
+                                                        f"{'file' if len(stack) == 1 else 'message'}"),
+                           length, end - pos)
             child = WALK_SCHEMA.get(kind, {}).get(field)
             if child is not None:
                 stack.append((pos + length, child))
@@ -2724,6 +2798,8 @@ CASES = [
     ("truncated-last-packet", truncated_last_packet, False),
     ("varint-too-long", varint_too_long, False),
     ("length-beyond-file", length_beyond_file, False),
+    ("first-packet-beyond-file", first_packet_beyond_file, False),
+    ("last-packet-length-over-2gib", last_packet_length_over_2gib, False),
     ("deep-nesting", deep_nesting, True),
     ("undefined-iid", undefined_iid, True),
     ("huge-timestamp", huge_timestamp, True),
@@ -2752,9 +2828,14 @@ def generate(out_dir, quiet=False):
             if ft_events is not None:
                 status += f", {check_frame_timeline(data, ft_events)} FrameTimeline events re-decoded"
         else:
-            assert walk[0] == "error", (name, walk)
-            want = expected.get("error") or expected.get("error_if_thrown")
-            assert (walk[1], walk[2]) == (want["code"], want["byte_offset"]), (name, walk, want)
+            if expected["outcome"] == "truncated":
+                want = expected["diagnostic"]
+                assert walk == ("truncated", want["byte_offset"], want["missing_bytes"]), (name, walk, want)
+                walk = ("torn", "truncated", walk[1], f"{walk[2]} bytes missing")
+            else:
+                want = expected["error"]
+                assert walk[0] == "error", (name, walk)
+                assert (walk[1], walk[2]) == (want["code"], want["byte_offset"]), (name, walk, want)
             try:
                 pb.Trace.FromString(data)
                 pb_says = "perfetto_trace_pb2 accepts it"

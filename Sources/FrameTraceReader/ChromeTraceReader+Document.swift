@@ -15,11 +15,27 @@ import Darwin
 extension ChromeTraceReader.Parser {
     // MARK: - Document
 
+    /// Why an input of `count` bytes that holds no JSON value (only white space, perhaps after a
+    /// byte-order mark) is no trace. A line feed is also the first byte of a Perfetto packet, and
+    /// a lone one is too short to be a packet: the message says both, so a Perfetto trace cut
+    /// after one byte is not called empty.
+    static func blankInputMessage(count: Int, first: UInt8?) -> String {
+        switch (count, first) {
+        case (0, _): return "the input is empty"
+        case (1, 0x0A?): return "the input is 1 byte, a line feed: no JSON value, and too short to hold one Perfetto packet"
+        case (_, 0xEF?): return "the input is \(count) bytes with nothing after its byte-order mark but white space: no JSON value"
+        case (_, 0x0A?): return "the input is \(count) bytes of white space: no JSON value, nor a Perfetto trace"
+        default: return "the input is \(count) byte\(count == 1 ? "" : "s") of white space: no JSON value"
+        }
+    }
+
     /// Reads the whole input: either form, then nothing but whitespace.
     mutating func parseDocument() throws(TraceReadError) {
         scanner.skipByteOrderMark()
         scanner.skipWhitespace()
-        guard !scanner.isAtEnd else { throw TraceReadError(.notJSON, "the input is empty", at: 0) }
+        guard !scanner.isAtEnd else {
+            throw TraceReadError(.notJSON, Self.blankInputMessage(count: scanner.count, first: scanner.count > 0 ? scanner.base[0] : nil), at: 0)
+        }
         switch scanner.current {
         case 0x5B:
             try readEventArray(isTopLevel: true)

@@ -25,9 +25,9 @@ struct PacketFramer: BatchFilling {
     enum Ending {
         /// After a whole packet: the file is read.
         case complete
-        /// Inside the packet (or its key or length) that starts at `packetStart`: a file cut
-        /// off mid-write, whose packets before it are whole.
-        case truncated(packetStart: Int, message: String)
+        /// Inside a packet (or its key or length): a file cut off mid-write, whose packets
+        /// before it are whole, unless ``TornPacket/error`` says otherwise.
+        case truncated(TornPacket)
         /// A malformed key or length.
         case failed(TraceReadError)
     }
@@ -85,7 +85,7 @@ struct PacketFramer: BatchFilling {
                     framed.pointee.skippedField = field
                 }
             } catch where error.code == .unexpectedEnd {
-                batch.ending = .truncated(packetStart: framed.pointee.start, message: error.message)
+                batch.ending = .truncated(TornPacket(in: input.buffer, at: framed.pointee.start))
                 return true
             } catch {
                 batch.ending = .failed(error)
@@ -153,12 +153,12 @@ extension PerfettoParser {
             return false
         case .complete?:
             return true
-        case .truncated(let packetStart, let message)?:
-            // Running out of the file between or inside a packet's key and length is a file cut
-            // off mid-write (a killed TraceStream): the packets before it are whole, and read.
-            log.add(
-                .truncated, nil,
-                "the input ends inside the packet that starts at byte \(packetStart) (\(message)); the \(packets) packet\(packets == 1 ? "" : "s") before it \(packets == 1 ? "was" : "were") read")
+        case .truncated(let torn)?:
+            // Running out of the file inside a packet after whole ones is a file cut off
+            // mid-write (a killed TraceStream): the packets before it are whole, and read. In the
+            // first packet, or with a length no protobuf message has, it is no trace.
+            if let error = torn.error { throw error }
+            log.add(.truncated, nil, torn.diagnostic(packetsRead: packets))
             return true
         case .failed(let error)?:
             throw error

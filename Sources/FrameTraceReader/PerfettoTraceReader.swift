@@ -28,8 +28,14 @@ import FrameSupport
 /// ahead); events whose annotation bytes repeat a recent event's share its argument list. Neither
 /// changes the trace.
 ///
-/// Malformed bytes (a cut-off packet, a varint over ten bytes, a length past the file) throw a
-/// ``TraceReadError`` with the byte offset. Inconsistent content loads with diagnostics, as in
+/// A file cut off inside its last packet, after at least one whole packet (what a writer killed
+/// mid-packet leaves), loads its whole packets with a ``FrameTrace/TraceDiagnostic/Kind/truncated``
+/// diagnostic naming the torn packet's byte and how many of its bytes are missing. An input that
+/// holds no whole packet (one byte, or a first packet whose length passes the end of the input),
+/// a packet length of 2 GiB or more (past protobuf's limit for a message, so corrupt, not cut
+/// off) and anything that breaks the wire format inside a whole packet (a varint over ten bytes,
+/// a length past its message, a group, a field number of 0) throw a ``TraceReadError`` with the
+/// byte offset (``TornPacket`` holds the rule). Inconsistent content loads with diagnostics, as in
 /// the JSON reader: undefined interned ids (the event keeps a placeholder name), times beyond
 /// ``FrameTrace/TraceEvent/timeLimitNanoseconds`` (the event is dropped), unknown packet fields
 /// and types (skipped), annotations nested deeper than ``ChromeTraceReader/keptNestingDepth``.
@@ -64,6 +70,7 @@ public enum PerfettoTraceReader {
         _ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection, pipelining: ChromeTraceReader.Pipelining = .automatic,
         releasesInput: Bool = false
     ) -> Result<Trace, TraceReadError> {
+        guard !buffer.isEmpty else { return .failure(TornPacket.emptyInputError) }
         let pipelined = pipelining.usesWorker(for: buffer.count)
         // Thread slices pair as they are read, which needs each thread's slices in time order
         // (as every producer writes them). A file where one thread's are not is read again,

@@ -52,8 +52,10 @@ public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible
         /// unless the caller set another).
         public static let tooLarge = Code(rawValue: "too-large")
         /// Perfetto protobuf input that breaks the wire format: a varint over ten bytes, a
-        /// length past its message, a group, a field number of 0. (A file cut off mid-packet is
-        /// ``unexpectedEnd``, as a cut-off JSON file is.)
+        /// length past its message, a group, a field number of 0, a packet length of 2 GiB or
+        /// more (past protobuf's limit for a message). (A file cut off inside its first packet is
+        /// ``unexpectedEnd``; one cut off after a whole packet loads with a `truncated`
+        /// diagnostic, as a cut-off JSON event array does.)
         public static let invalidProtobuf = Code(rawValue: "invalid-protobuf")
     }
 

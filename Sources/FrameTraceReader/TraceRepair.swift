@@ -34,7 +34,9 @@ public struct TraceRepair: Sendable, Hashable {
     /// - Parameter input: The trace's bytes: `[` then events, possibly cut off anywhere.
     /// - Returns: The repaired trace; unchanged bytes when the array was already closed.
     /// - Throws: ``TraceReadError`` when the input is not an array-form trace, or is invalid
-    ///   before the cut (the repair removes a torn tail, not errors in the middle).
+    ///   before the cut (the repair removes a torn tail, not errors in the middle); for a
+    ///   Perfetto trace, also when no packet is whole or the torn one claims 2 GiB or more (the
+    ///   reader's errors for the same input).
     /// - Complexity: O(*n*) in the input's size.
     public static func repair(_ input: [UInt8]) throws(TraceReadError) -> TraceRepair {
         let result: Result<TraceRepair, TraceReadError> = input.withUnsafeBufferPointer { buffer in
@@ -98,7 +100,9 @@ public struct TraceRepair: Sendable, Hashable {
 
     /// A Perfetto trace keeps its complete packets, byte for byte; a torn last packet (its
     /// length runs past the end of the file) is cut. Packets are self-contained, so what is
-    /// kept reads. Anything malformed before the cut is an error, as for JSON.
+    /// kept reads. Anything malformed before the cut is an error, as for JSON; so is a cut in
+    /// the first packet (nothing to keep) or a length no packet can have, as the reader says
+    /// (``TornPacket``).
     private static func repairPerfetto(_ buffer: UnsafeBufferPointer<UInt8>, input: [UInt8]) throws(TraceReadError) -> TraceRepair {
         var cursor = ProtobufInput(buffer)
         var packets = 0
@@ -111,16 +115,12 @@ public struct TraceRepair: Sendable, Hashable {
                 lastPacketEnd = cursor.position
             } catch {
                 guard error.isEndOfInput else { throw error }
-                break  // the torn packet
+                // The torn packet starts where the last whole field ended.
+                if let error = TornPacket(in: buffer, at: lastPacketEnd).error { throw error }
+                break
             }
         }
         let dropped = input.count - lastPacketEnd
-        guard lastPacketEnd > 0 else {
-            // An empty file is no trace a reader can tell apart from empty JSON: nothing to keep.
-            var error = TraceReadError(.unexpectedEnd, "the trace is cut off inside its first packet: there is no complete packet to keep", at: 0)
-            error.isBinaryPosition = true
-            throw error
-        }
         return TraceRepair(
             bytes: dropped == 0 ? input : Array(input[..<lastPacketEnd]), keptEventCount: packets, droppedByteCount: dropped,
             droppedFromOffset: dropped > 0 ? lastPacketEnd : nil, wasComplete: dropped == 0, format: .perfetto)

@@ -27,7 +27,8 @@ enum RepairCommand: Command {
           \(InputLimit.helpLine)
 
         EXIT CODES: 0 repaired (or already complete), 2 usage error, 3 unreadable input (not an
-                    array-form or Perfetto trace, or invalid before the cut) or unwritable output.
+                    array-form or Perfetto trace, invalid before the cut, or a Perfetto trace
+                    with no whole packet to keep) or unwritable output.
         """
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {

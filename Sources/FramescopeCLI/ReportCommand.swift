@@ -44,8 +44,9 @@ enum ReportCommand: Command {
                                 names cut with …).
           \(InputLimit.helpLine)
 
-        EXIT CODES: 0 success, 2 usage error, 3 unreadable input (with line:column and byte offset)
-                    or unwritable output.
+        EXIT CODES: 0 success (a trace cut off mid-write loads, with a truncated diagnostic), 2
+                    usage error, 3 unreadable input (with line:column or byte offset; a Perfetto
+                    file with no whole packet) or unwritable output.
         """
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
@@ -130,9 +131,11 @@ enum ReportCommand: Command {
         }
     }
 
-    /// For a trace cut off mid-write, what to do about it; empty otherwise.
+    /// For a JSON trace cut off mid-write, what to do about it; empty otherwise. A Perfetto
+    /// trace cut off after a whole packet loads (with a diagnostic), so one that is an error
+    /// has no whole packet for `repair` to keep: no hint.
     static func repairHint(_ error: TraceReadError) -> String {
-        guard error.code == .unexpectedEnd || error.code == .unterminatedString else { return "" }
+        guard !error.isBinaryPosition, error.code == .unexpectedEnd || error.code == .unterminatedString else { return "" }
         return " (cut off mid-write? `framescope repair` keeps what is complete)"
     }
 }

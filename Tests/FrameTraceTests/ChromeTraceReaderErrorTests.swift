@@ -39,11 +39,19 @@ struct ChromeTraceReaderErrorTests {
         #expect(error.description == #"line 3, column 11 (byte 66): expected ',' or '}' after an event member, found '"'"#)
     }
 
-    @Test("Empty and blank input is not JSON", arguments: ["", "   \n\t  "])
-    func emptyInput(text: String) throws {
+    @Test(
+        "Empty and blank input is not JSON; only empty input is called empty, and a lone line feed (a Perfetto packet's first byte) is too short for a packet",
+        arguments: [
+            ("", "the input is empty"),
+            ("   \n\t  ", "the input is 7 bytes of white space: no JSON value"),
+            ("\n", "the input is 1 byte, a line feed: no JSON value, and too short to hold one Perfetto packet"),
+            ("\n\n ", "the input is 3 bytes of white space: no JSON value, nor a Perfetto trace"),
+            ("\u{FEFF} ", "the input is 4 bytes with nothing after its byte-order mark but white space: no JSON value"),
+        ])
+    func emptyInput(text: String, message: String) throws {
         let error = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(bytes: Array(text.utf8)) }
         #expect(error.code == .notJSON)
-        #expect(error.message == "the input is empty")
+        #expect(error.message == message)
     }
 
     @Test("Columns count Unicode scalars, not bytes")

@@ -244,7 +244,9 @@ struct PerfettoReaderTests {
         let expected = try Self.expected("truncated-last-packet")
         let offset = try #require(Self.integer(expected["diagnostic"]?["byte_offset"]))
         #expect(trace.diagnostics.map(\.kind) == [.truncated])
+        let missing = try #require(Self.integer(expected["diagnostic"]?["missing_bytes"]))
         #expect(trace.diagnostics.first?.message.contains("byte \(offset)") == true)
+        #expect(trace.diagnostics.first?.message.contains(", \(missing) missing;") == true, "\(trace.diagnostics)")
         if let kept = expected["expected"] { Self.checkThreads(trace, kept) }
         let repair = try TraceRepair.repair(try Fixture.bytes("perfetto/truncated-last-packet.pftrace"))
         #expect(!repair.wasComplete && repair.format == .perfetto)
@@ -253,7 +255,7 @@ struct PerfettoReaderTests {
         #expect(try ChromeTraceReader.read(bytes: repair.bytes).diagnostics.isEmpty)
     }
 
-    @Test("Malformed bytes are an error with the byte offset, never a trap", arguments: ["varint-too-long", "length-beyond-file"])
+    @Test("Malformed bytes are an error with the byte offset, never a trap", arguments: ["varint-too-long", "length-beyond-file", "first-packet-beyond-file", "last-packet-length-over-2gib"])
     func malformed(_ name: String) throws {
         let expected = try Self.expected(name)
         do {

@@ -100,6 +100,41 @@ struct PerfettoCLITests {
         #expect(((try Self.report(torn.path))["diagnostics"] as? [Any])?.isEmpty == true)
     }
 
+    @Test(
+        "No whole packet (2^40 bytes claimed in a 15-byte file, a lone 0x0a) is one line, exit 3, from a file or standard input; a torn last packet after whole ones is exit 0 and a diagnostic"
+    )
+    func tornFiles() throws {
+        let beyond = Self.fixtures.appendingPathComponent("first-packet-beyond-file.pftrace")
+        let bytes = try Data(contentsOf: beyond)
+        #expect(bytes.count == 15)
+        let message = "byte 0: the first packet claims 1099511627776 bytes but only 8 follow its length, in an input of 15 bytes: not a whole Perfetto packet"
+        for (path, input) in [(beyond.path, nil), ("-", bytes)] {
+            let result = try CLI.run(["report", path], input: input)
+            #expect(result.status == 3 && result.standardOutput.isEmpty)
+            #expect(result.standardError == "error: \(path == "-" ? "<stdin>" : path): \(message)\n", "\(result.standardError)")
+        }
+        // Cut inside the first packet's length: no whole packet, so no hint to repair it.
+        let cut = try CLI.run(["report", "-"], input: Data([0x0A, 0x80]))
+        #expect(cut.status == 3)
+        #expect(cut.standardError == "error: <stdin>: byte 0: the input is 2 bytes and ends inside the first packet's length: not a whole Perfetto packet\n")
+        let lineFeed = try CLI.run(["report", "-"], input: Data([0x0A]))
+        #expect(lineFeed.status == 3)
+        #expect(
+            lineFeed.standardError
+                == "error: <stdin>: line 1, column 1 (byte 0): the input is 1 byte, a line feed: no JSON value, and too short to hold one Perfetto packet\n")
+
+        let torn = try Data(contentsOf: Self.fixtures.appendingPathComponent("truncated-last-packet.pftrace"))
+        for (path, input) in [(Self.fixtures.appendingPathComponent("truncated-last-packet.pftrace").path, nil), ("-", torn)] {
+            let result = try CLI.run(["report", path, "--format", "json"], input: input)
+            #expect(result.status == 0, "\(result.standardError)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let diagnostics = (report["diagnostics"] as? [[String: Any]]) ?? []
+            #expect(diagnostics.map { $0["kind"] as? String } == ["truncated"])
+            let text = diagnostics.first?["message"] as? String ?? ""
+            #expect(text.hasPrefix("the input ends inside the packet that starts at byte 107: it claims 65 bytes and the input has 32, 33 missing"), "\(text)")
+        }
+    }
+
     @Test("convert: usage errors exit 2, unreadable input exits 3, and standard output takes the bytes")
     func convertErrors() throws {
         let noOut = try CLI.run(["convert", Self.fixtures.appendingPathComponent("atrace-android-app.pftrace").path])
