@@ -39,25 +39,10 @@ struct PerfettoPipelineTests {
         return PerfettoTraceWriter.document(for: trace ?? Trace())
     }()
 
-    /// The offset of each `Trace.packet` field's key in `bytes` (a well-formed file).
+    /// The offset of each `Trace.packet` field's key in `bytes` (a well-formed file): the
+    /// malformed-file tests' independent walk of the packet boundaries.
     static func packetStarts(_ bytes: [UInt8]) -> [Int] {
-        var starts: [Int] = []
-        var position = 0
-        while position < bytes.count {
-            starts.append(position)
-            position += 1  // the key, 0x0A
-            var length = 0
-            var shift = 0
-            while true {
-                let byte = bytes[position]
-                position += 1
-                length |= Int(byte & 0x7F) << shift
-                if byte < 0x80 { break }
-                shift += 7
-            }
-            position += length
-        }
-        return starts
+        PerfettoMalformedFileTests.packets(of: bytes).map(\.start)
     }
 
     @Test("A file over many batches reads the same both ways, whole, cut, broken or with other fields at batch edges")
