@@ -54,6 +54,9 @@ Fixtures (named after the case they test):
   process tree, every Choreographer#doFrame and DrawFrames atrace slice and every FrameTimeline
   event, timestamps unchanged. Its expected file holds the tests' outputs verbatim and the frames
   computed here from the events.
+- android-doframe-depth: the input of trace processor's stdlib/android frames_tests.py
+  test_android_frames_get_frame_table_with_id (android_doframe_depth.py, call for call): doFrames
+  nested at depths 0-3; the test keeps the frame ids at depth 0 and 1.
 - truncated-last-packet, varint-too-long, length-beyond-file, deep-nesting, undefined-iid,
   huge-timestamp: hostile bytes, written by hand, with the error or diagnostic and its byte offset.
 - first-packet-beyond-file (a first packet claiming 2^40 bytes in a 15-byte file: no whole
@@ -1760,6 +1763,85 @@ def fail_unless(condition, message):
         raise AssertionError(message)
 
 
+def android_doframe_depth():
+    """test/trace_processor/diff_tests/metrics/graphics/android_doframe_depth.py, call for call: the
+    input of stdlib/android frames_tests.py test_android_frames_get_frame_table_with_id, whose
+    expected rows keep the doFrames at depth 0 and 1 only."""
+    pid, rtid, gpu = 1000, 1555, 1666
+    prints = []  # (ts, tid, buf), in the generator's order, one cpu-0 bundle
+
+    def main_thread_from_depth(ts, ts_end, buf, depth):
+        # The generator's parents are all named '<depth %d>': its '...'.format(i) formats nothing.
+        for i in range(depth):
+            prints.append((ts - (depth - i), pid, f"B|{pid}|<depth %d>"))
+        prints.append((ts, pid, f"B|{pid}|{buf}"))
+        prints.append((ts_end, pid, f"E|{pid}"))
+        for i in range(depth):
+            prints.append((ts_end + (i + 1), pid, f"E|{pid}"))
+
+    def add_frame(vsync, ts_do, ts_end_do, ts_draw, ts_end_draw, ts_gpu=None, ts_end_gpu=None, resync=False, depth=0):
+        main_thread_from_depth(ts_do, ts_end_do, f"Choreographer#doFrame {vsync}", depth)
+        if resync:
+            main_thread_from_depth(ts_do, ts_end_do, f"Choreographer#doFrame - resynced to {vsync + 1} in 0.0s", depth)
+        fence = 1000 + vsync * 10 + 1
+        message = ("GPU completion fence %d has signaled" if ts_gpu is None else "Trace GPU completion fence %d") % fence
+        prints.append((ts_draw, rtid, f"B|{pid}|DrawFrames {vsync}"))
+        prints.append((ts_end_draw - 100, rtid, f"B|{pid}|{message}"))
+        prints.append((ts_end_draw - 1, rtid, f"E|{pid}"))
+        prints.append((ts_end_draw, rtid, f"E|{pid}"))
+        if ts_gpu is not None:
+            prints.append((ts_gpu, gpu, f"B|{pid}|waiting for GPU completion {fence}"))  # never ended, as there
+
+    add_frame(10, 1_000_000, 5_000_000, 5_000_000, 10_000_000, depth=0)
+    add_frame(11, 30_000_000, 35_000_000, 33_000_000, 38_000_000, depth=1)
+    add_frame(12, 60_000_000, 65_000_000, 6_500_000, 70_000_000, resync=True, depth=2)  # 65_00_000 there
+    add_frame(13, 90_000_000, 98_000_000, 96_000_000, 102_000_000, ts_gpu=100_000_000, ts_end_gpu=115_000_000, depth=3)
+
+    t = TraceFile()
+    process_tree_packet(t, 0, [(pid, 1, "com.android.systemui", 10001)], [(rtid, pid, "RenderThread")])
+    p = packet()
+    p.ftrace_events.cpu = 0
+    for ts, tid, buf in prints:
+        ev = p.ftrace_events.event.add()
+        ev.timestamp, ev.pid = ts, tid
+        getattr(ev, "print").buf = buf
+    t.add(p, "ftrace cpu 0: atrace prints, in the generator's order")
+    data, layout = t.build()
+    # The test's expected rows (frames_tests.py, test_android_frames_get_frame_table_with_id).
+    _, table = diff_test_csv('''"frame_id","name","depth"
+10,"Choreographer#doFrame 10",0
+11,"Choreographer#doFrame 11",1''')
+    # Cross-check from the slices: doFrames with a frame id at depth 0 or 1.
+    complete = [(ts, tid, buf) for ts, tid, buf in prints if tid != gpu]
+    slices = atrace_slices(complete)[(pid, pid)]
+    mine = [{"frame_id": stdlib_frame_id(x["name"]), "name": x["name"], "depth": x["depth"]} for x in slices
+            if x["name"].startswith("Choreographer#doFrame") and stdlib_frame_id(x["name"]) is not None and x["depth"] <= 1]
+    fail_unless(mine == table, (mine, table))
+    expected = {
+        "fixture": "android-doframe-depth.pftrace",
+        "kind": "android-frames",
+        "source": {
+            "repository": "google/perfetto",
+            "trace": "test/trace_processor/diff_tests/metrics/graphics/android_doframe_depth.py "
+                     "(286b8f7a6587d2148540f33a929ec6192f7ef3e3), built with test/synth_common.py",
+            "tests": ["test/trace_processor/diff_tests/stdlib/android/frames_tests.py "
+                      "test_android_frames_get_frame_table_with_id (d5ffabdf)"],
+        },
+        **file_facts(data),
+        "packets": len(layout),
+        "app_pid": pid,
+        "android_frames_get_frame_table_with_id": table,
+        "notes": [
+            "Choreographer#doFrame 10..13 on the main thread at depths 0..3 under parents named '<depth %d>', "
+            "each with a DrawFrames on the RenderThread; vsync 12 also has a nested resynced doFrame (frame id 0, "
+            "no frame). The test keeps the doFrames at depth 0 or 1 (the stdlib's _get_frame_table_with_id as of "
+            "that test), so frames 10 and 11 only.",
+            "The GPU thread's 'waiting for GPU completion' slice is begun and never ended, as in the generator.",
+        ],
+    }
+    return data, expected
+
+
 def android_frames_stdlib():
     """test/trace_processor/diff_tests/metrics/graphics/android_jank_cuj.py, call for call, reduced to
     what trace processor's android.frames tables read (its doFrame and DrawFrames slices, the process
@@ -2508,6 +2590,10 @@ SCHEMAS = {
                                                             "[{column: value}] (null for [NULL]; ids are trace "
                                                             "processor's slice/thread/process ids)",
     },
+    "android-frames": {
+        "app_pid": "the app's pid (com.android.systemui)",
+        "android_frames_get_frame_table_with_id": "the diff test's expected output verbatim: [{frame_id, name, depth}]",
+    },
     "hostile": {
         "packets": "[{label, tag_offset, length_offset, payload_offset, length}] (the file's framing; offsets are "
                    "0-based bytes from the start of the file)",
@@ -2795,6 +2881,7 @@ CASES = [
     ("frame-timeline-power-mode", frame_timeline_power_mode, True),
     ("android-app-frames", android_app_frames, True),
     ("android-frames-stdlib", android_frames_stdlib, True),
+    ("android-doframe-depth", android_doframe_depth, True),
     ("truncated-last-packet", truncated_last_packet, False),
     ("varint-too-long", varint_too_long, False),
     ("length-beyond-file", length_beyond_file, False),

@@ -85,4 +85,16 @@ struct AndroidAppTests {
         #expect(AndroidApp.frameID(in: "DrawFrame 5", prefix: AndroidApp.drawFramePrefix) == 5)
         #expect(AndroidApp.frameID(in: "drawFrame 5", prefix: AndroidApp.drawFramePrefix) == nil, "names match by case, as GLOB does")
     }
+
+    @Test("android-doframe-depth: the frame ids of doFrames at depth 0 and 1, as test_android_frames_get_frame_table_with_id expects")
+    func frameTableDepth() throws {
+        let trace = try AndroidFrameTimelineTests.read("android-doframe-depth")
+        let expected = try AndroidFrameTimelineTests.expected("android-doframe-depth")
+        let pid = try #require(expected["app_pid"]?.integerValue)
+        let spans = SpanIndex(trace: trace, workKinds: nil)
+        let table = AndroidApp.slicesByFrameID(prefix: AndroidApp.doFramePrefix, trace: trace, spans: spans, processID: pid)
+        let rows = expected["android_frames_get_frame_table_with_id"]?.arrayValue ?? []
+        #expect(table.keys.sorted() == rows.compactMap { $0["frame_id"]?.integerValue }.sorted())
+        #expect(table.values.allSatisfy { $0.count == 1 && $0[0].thread == ThreadKey(processID: pid, threadID: pid) })
+    }
 }

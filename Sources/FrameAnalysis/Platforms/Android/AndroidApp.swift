@@ -107,14 +107,21 @@ enum AndroidApp {
         var end: Int64
     }
 
-    /// The process's slices named `prefix <id>`, by id, each id's in start order.
+    /// The process's slices named `prefix <id>` at depth 0 or 1 on their thread, by id, each
+    /// id's in start order: trace processor's `_get_frame_table_with_id`, as its diff test
+    /// `test_android_frames_get_frame_table_with_id` expects it (a doFrame nested deeper is no
+    /// frame's).
     static func slicesByFrameID(prefix: String, trace: Trace, spans: SpanIndex, processID: Int64) -> [Int64: [FrameSlice]] {
         let idOf: [Int64?] = trace.symbols.strings.map { frameID(in: Substring($0), prefix: prefix) }
         var result: [Int64: [FrameSlice]] = [:]
         for (slot, thread) in spans.threads.enumerated() where thread.processID == processID {
+            var open: [Int64] = []  // the ends of the spans around the current one
             for span in spans.spans(inSlot: slot) {
+                while let end = open.last, end <= span.start { open.removeLast() }
+                let depth = open.count
+                open.append(span.end)
                 let raw = Int(span.name.rawValue)
-                guard raw < idOf.count, let id = idOf[raw] else { continue }
+                guard depth <= 1, raw < idOf.count, let id = idOf[raw] else { continue }
                 let name = trace.symbols[span.name].prefix { $0 != " " }
                 result[id, default: []].append(FrameSlice(name: name, thread: thread, start: span.start, end: span.end))
             }
