@@ -242,14 +242,15 @@ class Expression:
             self.take("(")
             self.take(")")
             return self.context.status(lowered)
-        path = [lowered]
+        path, written = [lowered], [value]
         while self.peek() == ("op", "."):
             self.take()
             kind, name = self.take()
             if kind != "name":
                 raise HarnessError(f"expression {self.text!r}: expected a property name after '.'")
             path.append(name.lower())
-        return self.context.lookup(path, self.text)
+            written.append(name)
+        return self.context.lookup(path, self.text, written)
 
 
 def truthy(value):
@@ -331,15 +332,16 @@ def condition(text, context):
 class Context:
     """The contexts a composite action's expressions read."""
 
-    def __init__(self, job, inputs, action_path, steps, declared_inputs, step_ids):
+    def __init__(self, job, inputs, action_path, steps, declared_inputs, step_ids, step_env=None):
         self.job, self.inputs, self.action_path, self.steps = job, inputs, action_path, steps
         self.declared_inputs, self.step_ids = declared_inputs, step_ids
+        self.step_env = step_env or {}  # the env: of the workflow step that uses the action
         self.failed = False
 
     def status(self, name):
         return {"success": not self.failed, "failure": self.failed, "always": True, "cancelled": False}[name]
 
-    def lookup(self, path, text):
+    def lookup(self, path, text, written):
         head = path[0]
         if head == "inputs" and len(path) == 2:
             if path[1] not in self.declared_inputs:
@@ -358,11 +360,37 @@ class Context:
         if head == "runner" and len(path) == 2 and path[1] in ("os", "arch", "temp", "tool_cache"):
             return {"os": self.job.runner_os, "arch": self.job.runner_arch, "temp": self.job.temp, "tool_cache": self.job.tool_cache}[path[1]]
         if head == "env" and len(path) == 2:
-            for name, value in self.job.env.items():
-                if name.lower() == path[1]:
-                    return value
-            return ""
+            # Case-sensitive, as the runner's env context is on Linux and macOS.
+            return {**self.job.env, **self.step_env}.get(written[1], "")
         raise HarnessError(f"expression {text!r}: the harness does not provide {'.'.join(path)}")
+
+
+def check_expressions():
+    """The evaluator against GitHub's documented semantics, and its refusals."""
+    class Stub:
+        def status(self, name):
+            return name != "failure" and name != "cancelled"
+
+        def lookup(self, path, text, written):
+            values = {("inputs", "empty"): "", ("inputs", "name"): "Frames", ("steps", "build", "outputs", "built"): "true"}
+            if tuple(path) in values:
+                return values[tuple(path)]
+            raise HarnessError(f"the harness does not provide {'.'.join(path)}")
+
+    cases = [("'TRUE' == 'true'", True), ("inputs.name == 'frames'", True), ("inputs.empty || 'default'", "default"),
+             ("inputs.name || 'default'", "Frames"), ("inputs.empty && 'x'", ""), ("!inputs.empty", True), ("1 == '1'", True),
+             ("'' == 0", True), ("steps.build.outputs.built != 'true'", False), ("'it''s'", "it's"), ("null == ''", True),
+             ("(inputs.empty || inputs.name) == 'FRAMES'", True), ("always() && !cancelled()", True)]
+    for text, wanted in cases:
+        got = Expression(text, Stub()).evaluate()
+        expect(got == wanted and type(got) is type(wanted), f"expression {text!r} is {got!r}, GitHub gives {wanted!r}")
+    for text in ("github.action_ref", "format('{0}', inputs.name)", "inputs.name[0]", "inputs.*", "1 < 2", "hashFiles('x')"):
+        try:
+            Expression(text, Stub()).evaluate()
+            expect(False, f"expression {text!r}: evaluated, but the harness should refuse it")
+        except HarnessError:
+            pass
+    expect(interpolate("a-${{ inputs.name }}-${{ steps.build.outputs.built }}", Stub()) == "a-Frames-true", "interpolation of two expressions")
 
 
 # --- The runner's files and workflow commands -----------------------------------------------
@@ -588,7 +616,7 @@ def run_action(action_path, with_values, job, step_env=None):
     steps_spec = action["runs"]["steps"]
     step_ids = {str(step["id"]).lower() for step in steps_spec if "id" in step}
     state = {}
-    context = Context(job, {}, action_path, state, set(declared), step_ids)
+    context = Context(job, {}, action_path, state, set(declared), step_ids, step_env)
     inputs = {}
     for name, spec in declared.items():
         given = {key.lower(): value for key, value in with_values.items()}
@@ -896,6 +924,7 @@ def main():
     if arguments.framescope and not os.access(arguments.framescope, os.X_OK):
         parser.error(f"--framescope {arguments.framescope}: not an executable file")
 
+    check_expressions()
     for script in ("tools/action/run.sh",):
         syntax = subprocess.run(["bash", "-n", os.path.join(ROOT, script)], capture_output=True, text=True)
         expect(syntax.returncode == 0, f"bash -n {script}: {syntax.stderr.strip()}")
