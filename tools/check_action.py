@@ -566,6 +566,10 @@ class Job:
         environment["PATH"] = os.pathsep.join(list(reversed(self.path_prepends)) + [path])
         environment.update({"CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": self.workspace, "RUNNER_OS": self.runner_os,
                             "RUNNER_ARCH": self.runner_arch, "RUNNER_TEMP": self.temp, "RUNNER_TOOL_CACHE": self.tool_cache})
+        # Not the runner's: SwiftPM leaves a lock file per scratch path in TMPDIR, kept here in
+        # the scratch folder rather than in /tmp.
+        environment["TMPDIR"] = os.path.join(self.runner_root, "tmp")
+        os.makedirs(environment["TMPDIR"], exist_ok=True)
         environment.update(self.env)
         return environment
 
