@@ -18,8 +18,8 @@ import FrameTrace
 ///
 /// ```
 /// budget exceeded: FAIL, 2 of 4 rules exceeded, across 1 trace
-/// - hitch-time-ratio: recording: hitch time ratio is 78.35 ms/s, over the limit 5.00 ms/s (limits.hitch-time-ratio)
-/// - main-thread-ms.p95: recording: main-thread cost per frame, p95 is 31.00 ms, over the limit 12.00 ms (limits.main-thread-ms.p95)
+/// - main-thread-ms.p95: recording: main-thread cost per frame, p95 is 16.00 ms, over the limit 12.00 ms (limits.main-thread-ms.p95)
+/// - categories.layout.main-ms-per-frame.p95: recording: layout: main-thread time per frame, p95 is 16.00 ms, over the limit 6.00 ms (categories.layout.main-ms-per-frame.p95)
 /// ```
 ///
 /// ``report`` holds the whole table, as `framescope check` prints it.

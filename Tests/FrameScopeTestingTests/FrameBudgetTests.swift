@@ -175,3 +175,56 @@ struct FrameBudgetTests {
         #expect(notATrace?.line == 2)
     }
 }
+
+/// The Getting Started article's example, as written there (GettingStarted.md, "Hold frames to a
+/// budget in a test"), so the article cannot drift from what passes.
+private struct FeedLayout {
+    let recorder: Recorder
+    let layoutCell: () -> Void
+
+    func layoutVisibleCells(_ count: Int) {
+        recorder.withSpan("layout visible cells", category: .layout) {
+            for _ in 0..<count { layoutCell() }
+        }
+    }
+}
+
+@Suite("The Getting Started article's budget test")
+struct GettingStartedBudgetTests {
+    /// The article's test, with the cost of a cell's layout as a parameter.
+    static func verdict(cellMilliseconds: Int) throws -> BudgetVerdict {
+        let test = TestRecorder()
+        let feed = FeedLayout(recorder: test.recorder, layoutCell: { test.advance(by: .milliseconds(cellMilliseconds)) })
+        let interval: Int64 = 16_666_667
+        for index in 0..<120 {
+            let vsync = Int64(index) * interval
+            test.clock.set(nanoseconds: vsync)
+            test.recorder.withFrame(vsync: vsync, deadline: vsync + interval, index: index) {
+                feed.layoutVisibleCells(4)
+            }
+        }
+        let budget = try FrameBudget(json: """
+            {"version": 1, "fps": 60,
+             "limits": {"hitch-time-ratio": 5, "frozen-frames": 0, "main-thread-ms": {"p95": 12}},
+             "categories": {"layout": {"main-ms-per-frame": {"p95": 6}}}}
+            """)
+        return budget.check(test)
+    }
+
+    @Test("As written, it passes")
+    func passes() throws {
+        let verdict = try Self.verdict(cellMilliseconds: 1)
+        #expect(verdict.passed, "\(verdict)")
+    }
+
+    @Test("With 4 ms cells, it fails with the lines the article shows")
+    func failsAsShown() throws {
+        let verdict = try Self.verdict(cellMilliseconds: 4)
+        #expect(!verdict.passed)
+        #expect(verdict.description == """
+            budget exceeded: FAIL, 2 of 4 rules exceeded, across 1 trace
+            - main-thread-ms.p95: recording: main-thread cost per frame, p95 is 16.00 ms, over the limit 12.00 ms (limits.main-thread-ms.p95)
+            - categories.layout.main-ms-per-frame.p95: recording: layout: main-thread time per frame, p95 is 16.00 ms, over the limit 6.00 ms (categories.layout.main-ms-per-frame.p95)
+            """)
+    }
+}
