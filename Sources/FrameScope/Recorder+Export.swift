@@ -122,8 +122,42 @@ extension Recorder {
             trace.events = events.indices
                 .sorted { (events[$0].timestamp, events[$1].duration, $0) < (events[$1].timestamp, events[$0].duration, $1) }
                 .map { events[$0] }
+            Self.encloseEqualSpans(&trace.events)
             trace.metadata = traceMetadata
             return trace
+        }
+    }
+}
+
+extension Recorder {
+    /// Puts the enclosing span first among complete spans of one thread that start and end at
+    /// the same moment, in `events` sorted by start, longer first, recording order on ties.
+    ///
+    /// On a manual clock that did not move between them, a frame and the one span inside it
+    /// share both ends. Records are written when spans end, so the recording order has the inner
+    /// one first, and a reader that nests ties in file order (framescope's analysis, Perfetto)
+    /// would put the frame inside its own work. Within one thread the span recorded later ended
+    /// later, so it encloses the others: each thread's complete spans in a run of equal start and
+    /// duration are reversed, in the positions they hold. Other events keep their order.
+    /// - Complexity: O(*n*); a run of ties costs O(*k* log *k*) more for its *k* events.
+    static func encloseEqualSpans(_ events: inout [TraceEvent]) {
+        var start = events.startIndex
+        while start < events.endIndex {
+            var end = start + 1
+            while end < events.endIndex, events[end].timestamp == events[start].timestamp, events[end].duration == events[start].duration {
+                end += 1
+            }
+            if end - start > 1 {
+                var positionsByThread: [ThreadKey: [Int]] = [:]
+                for index in start..<end where events[index].phase == .complete {
+                    positionsByThread[events[index].thread, default: []].append(index)
+                }
+                for positions in positionsByThread.values where positions.count > 1 {
+                    let reversed = positions.reversed().map { events[$0] }
+                    for (position, event) in zip(positions, reversed) { events[position] = event }
+                }
+            }
+            start = end
         }
     }
 }

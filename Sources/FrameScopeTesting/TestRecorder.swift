@@ -22,12 +22,19 @@ public final class TestRecorder: Sendable {
 
     /// Creates a recorder on a manual clock at `start` nanoseconds, with room for `capacity`
     /// events per thread (more are counted in ``droppedEvents``).
+    ///
+    /// The thread that creates it plays the app's main thread: its spans are on the thread named
+    /// `main`, and the analysis finds the frames it records with `withFrame` (a test framework runs
+    /// a test on a thread of its own, which is not the process's main thread). In an `async` test,
+    /// record frames in synchronous code, or call the recorder's `designateCurrentThreadAsMain()`
+    /// on the thread that records them, since a suspension can move the test to another thread.
     /// - Parameters:
     ///   - start: The clock's first reading, in nanoseconds.
     ///   - capacity: Events each thread can hold; rounded up to a power of two, at least 1.
     public init(start: Int64 = 0, capacity: Int = 1 << 16) {
         clock = ManualClock(start: start)
         recorder = Recorder(configuration: Recorder.Configuration(perThreadCapacity: capacity), clock: .manual(clock))
+        recorder.designateCurrentThreadAsMain()
     }
 
     /// Moves the clock forward, as work taking `duration` would.

@@ -40,6 +40,14 @@ struct TestRecorderTests {
         #expect(test.droppedEvents == 0)
     }
 
+    @Test("The thread that creates the test recorder plays the main thread, wherever the test runs")
+    func creatingThreadIsMain() throws {
+        let test = TestRecorder()
+        ThumbnailLoader(recorder: test.recorder, clock: test.clock).load()
+        #expect(try #require(test.spans(named: "layout").first).threadName == "main")
+        #expect(test.spans(named: "decode").first?.threadName == "decoder")
+    }
+
     @Test("Frames are the spans in the frame category; a full buffer is counted, not silent")
     func framesAndDrops() {
         let test = TestRecorder(capacity: 4)

@@ -225,6 +225,23 @@ struct RecorderExportTests {
         #expect(stamps.min() == 0)
         #expect(parsed.metadata?["clock"] as? String == RecorderClock.fastest.name)
     }
+
+    @Test("Spans of one thread that start and end together come out enclosing span first")
+    func equalSpansNestOutsideIn() throws {
+        let clock = ManualClock(start: 1_000)
+        let recorder = Recorder(clock: .manual(clock))
+        for frame in 0..<2 {
+            recorder.withFrame(vsync: clock.nanoseconds, deadline: clock.nanoseconds + 16_666_667, index: frame) {
+                recorder.withSpan("layout", category: .layout) {
+                    recorder.withSpan("measure", category: .layout) { clock.advance(by: .milliseconds(4)) }
+                }
+            }
+            recorder.withSpan("idle", category: .other) { clock.advance(by: .milliseconds(1)) }
+        }
+        let trace = recorder.snapshot()
+        let names = trace.events.filter { $0.phase == .complete }.map { trace.name(of: $0) }
+        #expect(names == ["frame", "layout", "measure", "idle", "frame", "layout", "measure", "idle"])
+    }
 }
 
 extension Dictionary where Key == String, Value == Any {

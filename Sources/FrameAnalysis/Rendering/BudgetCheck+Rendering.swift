@@ -218,7 +218,7 @@ extension BudgetCheck {
     // MARK: - Pieces
 
     /// `pass, 0 of 14 rules exceeded, across 2 traces` or `FAIL, 3 of 14 rules exceeded, across 2 traces`.
-    var resultLine: String {
+    package var resultLine: String {
         var line = "\(Self.headline(results)), across \(traces.count) trace\(traces.count == 1 ? "" : "s")"
         guard hasErrors else { return line }
         var errors: [String] = []
@@ -299,11 +299,11 @@ extension BudgetCheck {
         return text
     }
 
-    static func measured(_ rule: RuleResult) -> String {
+    package static func measured(_ rule: RuleResult) -> String {
         rule.verdict == .notInTrace ? "not in trace" : rule.measured.map(rule.unit.format) ?? "no frames"
     }
 
-    static func limit(_ rule: RuleResult) -> String {
+    package static func limit(_ rule: RuleResult) -> String {
         let formatted = rule.unit.format(rule.limit)
         guard rule.limitPath.hasPrefix("traces["), let end = rule.limitPath.firstIndex(of: "]") else { return formatted }
         return formatted + " (" + rule.limitPath[...end] + ")"
@@ -319,7 +319,7 @@ extension BudgetCheck {
     }
 
     /// One sentence for a failed rule: `reload.json: hitch time ratio is 99.23 ms/s, over the limit 5.00 ms/s (limits.hitch-time-ratio)`.
-    static func finding(_ rule: RuleResult) -> String {
+    package static func finding(_ rule: RuleResult) -> String {
         guard rule.measured != nil else { return "\(rule.traceName): \(rule.summary): the trace has no frames to measure" }
         return "\(rule.traceName): \(rule.summary) is \(measured(rule)), over the limit \(rule.unit.format(rule.limit)) (\(rule.limitPath))"
     }
