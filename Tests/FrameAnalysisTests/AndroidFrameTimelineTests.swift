@@ -223,6 +223,23 @@ struct AndroidFrameTimelineTests {
         }
     }
 
+    @Test("An expected frame that never ended: its deadline is one interval after its vsync, never before it (found by the pipeline fuzzer)")
+    func unendedExpectedFrame() throws {
+        var trace = try Self.read("android-app-frames")
+        let expectedName = try #require(trace.symbols.lookup("Expected Timeline"))
+        let firstEnd = try #require(trace.events.firstIndex { $0.phase == .asyncEnd && $0.name == expectedName })
+        trace.events.remove(at: firstEnd)
+        let report = FrameAnalyzer.analyze(trace)
+        let interval = report.method.frameRate.intervalNanoseconds
+        #expect(report.frames.count == 8)
+        for frame in report.frames {
+            #expect(frame.deadline >= frame.vsync, "frame \(frame.index)")
+        }
+        let torn = try #require(report.frames.first { $0.deadline == $0.vsync + interval && $0.android?.expectedEnd == $0.vsync - 1 })
+        // trace processor reads the unended slice's end as its start - 1, and so does Android's overrun here.
+        #expect(torn.overrun == torn.android!.actualEnd - (torn.vsync - 1))
+    }
+
     @Test("frame-timeline-metric: per process, framescope's late frames and causes agree with trace processor's frame timeline metric")
     func metric() throws {
         let trace = try Self.read("frame-timeline-metric")

@@ -144,7 +144,9 @@ enum AndroidFrameTimeline {
                 drawFrames: draws.count, presentDelay: presentDelay)
 
             let vsync = expected?.start ?? actual.start
-            let deadline = android.expectedEnd ?? vsync.addingSaturating(interval)
+            // An expected frame that never ended (a torn trace) has no deadline to judge by: one
+            // interval, as without one. Its overrun stays trace processor's (its end read as start - 1).
+            let deadline = expected?.end ?? vsync.addingSaturating(interval)
             let workStart = doFrame?.start ?? actual.start
             let commitEnd = doFrame?.end ?? android.actualEnd
             var lanes = [
