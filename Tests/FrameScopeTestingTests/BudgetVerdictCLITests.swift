@@ -6,15 +6,7 @@ import Testing
 /// The built `framescope`, and the traces and budgets the project ships.
 enum BuiltCLI {
     /// The `framescope` executable in the build's products folder, beside the test bundle.
-    static var executable: URL {
-        var directory = Bundle.main.bundleURL
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("framescope")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: "framescope")
-    }
+    static var executable: URL { ProcessRunner.builtProduct("framescope") }
 
     static let traces = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Traces").standardized
     static func trace(_ name: String) -> String { traces.appendingPathComponent(name).path }

@@ -6,16 +6,8 @@ import FramescopeTestSupport
 typealias CLIResult = ProcessResult
 
 enum CLI {
-    /// The `framescope` executable next to the test bundle in the build's products folder.
-    static var executable: URL {
-        var directory = Bundle.main.bundleURL
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("framescope")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: "framescope")
-    }
+    /// The `framescope` executable in the build's products folder, beside the test bundle.
+    static var executable: URL { ProcessRunner.builtProduct("framescope") }
 
     /// Runs `framescope` (or another program) with `arguments`, feeding `input` to its standard
     /// input, both pipes drained at once (``ProcessRunner``).

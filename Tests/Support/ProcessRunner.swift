@@ -20,6 +20,19 @@ public struct ProcessResult: Sendable {
 /// Runs programs for tests: the built `framescope`, the independent validator. One runner for
 /// every test target, so each drains both pipes the same way.
 public enum ProcessRunner {
+    /// The executable `name` (a product of this package, such as `framescope`) in the build's
+    /// products folder: the nearest folder above the test bundle that holds it; the bare name
+    /// (looked up on `PATH` by nobody, so a run fails clearly) when none does.
+    public static func builtProduct(_ name: String) -> URL {
+        var directory = Bundle.main.bundleURL
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: name)
+    }
+
     /// Runs `program` with `arguments`, feeding `input` to its standard input, and waits for it.
     ///
     /// The input is written on a thread of its own while both output pipes are drained at once,
