@@ -126,11 +126,8 @@ public enum FrameAnalyzer {
             mainThreadName: measured.main.flatMap { trace.threadName($0) }, mainThreadRule: measured.mainRule,
             frameSource: measured.found.source, frameSourceDetail: measured.found.detail, clock: trace.metadata.clock)
         method.otherRenderers = measured.otherRenderers
-        if measured.mainRule == .androidUIThread || measured.found.source == .frameTimeline, let main = measured.main {
-            method.renderThread = AndroidApp.renderThread(
-                symbols: trace.symbols, threads: trace.allThreads, spans: nil, processID: main.processID, ui: main)
-            method.renderThreadName = method.renderThread.flatMap { trace.threadName($0) }
-        }
+        method.renderThread = measured.renderThread
+        method.renderThreadName = measured.renderThread.flatMap { trace.threadName($0) }
         // The lanes' figures and the rest of the report only read the frames: on all cores, the
         // one is made beside the other.
         let onAllCores = measured.onAllCores
@@ -204,6 +201,8 @@ public enum FrameAnalyzer {
         var holds: [Int: FrameReport.HitchHold] = [:]
         /// Chrome renderers other than the analysed one that recorded frames.
         var otherRenderers: [FrameReport.RendererFrames] = []
+        /// An Android app's RenderThread (``AndroidApp/renderThread(symbols:threads:spans:processID:ui:)``).
+        var renderThread: ThreadKey? = nil
     }
 
     /// Finds the main thread, the frame interval and the frames, and sweeps each thread's spans
@@ -250,9 +249,14 @@ public enum FrameAnalyzer {
                         processID: key.processID, frames: frames.count, droppedFrames: frames.reduce(0) { $0 + ($1.outcome == .dropped ? 1 : 0) }))
             }
         }
+        // An Android app's RenderThread, found once: the report names it and FrameTimeline holds read it.
+        var renderThread: ThreadKey?
+        if mainRule == .androidUIThread || found.source == .frameTimeline, let main {
+            renderThread = AndroidApp.renderThread(symbols: trace.symbols, threads: allThreads, spans: spans, processID: main.processID, ui: main)
+        }
         let holds = findHolds(
-            found: found, render: render, spans: spans, mainSpans: mainSpans, main: main, threads: allThreads, interval: interval,
-            names: names, symbols: trace.symbols)
+            found: found, render: render, spans: spans, mainSpans: mainSpans, main: main, renderThread: renderThread, threads: allThreads,
+            interval: interval, names: names, symbols: trace.symbols)
         trace.events = []
         trace.argumentLists = [[]]
 
@@ -293,7 +297,7 @@ public enum FrameAnalyzer {
             main: main, mainRule: mainRule, frameRate: frameRate, intervalSource: intervalSource, found: found, names: names, totals: sums.totals,
             accounting: sums.accounting, threads: threads, render: render,
             renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names), jobs: jobs, input: input,
-            onAllCores: onAllCores, holds: holds, otherRenderers: otherRenderers)
+            onAllCores: onAllCores, holds: holds, otherRenderers: otherRenderers, renderThread: renderThread)
     }
 
     /// The name self time of a category is reported under: a frame span's own time, not covered

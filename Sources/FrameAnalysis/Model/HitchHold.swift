@@ -232,7 +232,7 @@ extension FrameAnalyzer {
     ///   render lane by its render deadline. A render hitch whose commit came late is so a commit
     ///   hitch, and one that waited for an earlier frame's render names that frame.
     static func findHolds(
-        found: FoundFrames, render: [RenderWork], spans: SpanIndex, mainSpans: [Span], main: ThreadKey?, threads: [TraceThread],
+        found: FoundFrames, render: [RenderWork], spans: SpanIndex, mainSpans: [Span], main: ThreadKey?, renderThread: ThreadKey?, threads: [TraceThread],
         interval: Int64, names: CategoryNames, symbols: SymbolTable
     ) -> [Int: FrameReport.HitchHold] {
         let frames = found.frames
@@ -244,10 +244,8 @@ extension FrameAnalyzer {
         // what filled them is the UI thread's and the RenderThread's work in them.
         if found.source == .frameTimeline {
             var result = found.fallbackHolds
-            if let main {
-                if let render = AndroidApp.renderThread(symbols: symbols, threads: threads, spans: spans, processID: main.processID, ui: main) {
-                    laneThreads[.render] = [render]
-                }
+            if main != nil {
+                if let renderThread { laneThreads[.render] = [renderThread] }
                 nameHoldWork(&result, threads: laneThreads, spans: spans, names: names, symbols: symbols)
             }
             return result

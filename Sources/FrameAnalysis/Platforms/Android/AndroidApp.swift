@@ -73,11 +73,8 @@ enum AndroidApp {
 
     /// The app's RenderThread: the thread of `processID` named `RenderThread`, else the thread
     /// of the process other than `ui` with the most `DrawFrame` slices.
-    /// - Parameter spans: The trace's spans, to find the thread with the most `DrawFrame` slices
-    ///   when no thread is named `RenderThread`; `nil` looks for the name only.
-    static func renderThread(symbols: SymbolTable, threads: [TraceThread], spans: SpanIndex?, processID: Int64, ui: ThreadKey?) -> ThreadKey? {
+    static func renderThread(symbols: SymbolTable, threads: [TraceThread], spans: SpanIndex, processID: Int64, ui: ThreadKey?) -> ThreadKey? {
         if let named = threads.filter({ $0.key.processID == processID && $0.name == renderThreadName }).map(\.key).min() { return named }
-        guard let spans else { return nil }
         var best: (count: Int, key: ThreadKey)?
         for (slot, thread) in spans.threads.enumerated() where thread.processID == processID && thread != ui {
             let count = spans.spans(inSlot: slot).reduce(0) { $0 + (symbols[$1.name].hasPrefix(drawFramePrefix) ? 1 : 0) }
