@@ -11,13 +11,15 @@ headless Chromium (Debian's `chromium`), driven over the DevTools protocol on a 
   chrome-trace.html `BIN report TRACE --format html` for a Chrome trace
   large.html        a generated trace of 10,000 frames
 
-For every page it checks: no console error and no uncaught exception; every timeline drew, with
+For every page it checks: no console error (a violation of the page's Content-Security-Policy is one) and no uncaught exception; every timeline drew, with
 one bar per frame, as many frames as `BIN report --format json` finds in the same trace; hovering
 a bar with the mouse shows that frame's number, main-thread cost and overrun, formatted as the
 text report formats them; the keyboard moves the focus to the next frame; the lane view has a
 `data-lane` row for main, for every other timed lane the report has (render, Chrome's stages) and for each background
 worker when frames applied background jobs, and the demo's pages show all three kinds and open
-with the verdicts. It saves screenshots
+with the verdicts. A copy of the Chrome page with markup injected into it (inline script, onerror,
+style attribute, external script and image) shows the policy blocks all of it while the page's
+own script still draws. It saves screenshots
 (demo.png, chrome-trace.png, large.png) under DIR (default .build/browser).
 
 Without Chromium it prints SKIPPED and exits 0, unless --require is given (then it exits 1).
@@ -301,6 +303,36 @@ def check_page(browser, checks, name, html, traces, screenshot):
     checks.expect(not errors, "no console errors or uncaught exceptions" + ("" if not errors else f": {errors}"))
 
 
+def check_policy(browser, checks, html):
+    """The page's Content-Security-Policy holds when escaping does not: a copy of the page with
+    markup injected as an escaping bug would let it in (an inline script, an onerror handler, an
+    inline style, an external script and image) runs and loads none of it, while the page's own
+    script still draws every timeline."""
+    with open(html, encoding="utf-8") as file:
+        text = file.read()
+    checks.expect("Content-Security-Policy" in text, "the page carries a Content-Security-Policy")
+    injected = ('<script>document.body.dataset.injected = "inline script";</script>'
+                '<img src="x.png" onerror="document.body.dataset.injected = \'onerror\'">'
+                '<div id="injected-style" style="display:none">injected</div>'
+                '<script src="https://example.invalid/x.js"></script>'
+                '<img id="injected-image" src="https://example.invalid/x.png">')
+    page_text = text.replace("<h1>", injected + "<h1>", 1)
+    attacked = os.path.join(os.path.dirname(html), "csp-injected.html")
+    with open(attacked, "w", encoding="utf-8") as file:
+        file.write(page_text)
+    page = Page(browser, attacked)
+    time.sleep(0.2)  # let a blocked image's error event fire, were it allowed to
+    ran = page.evaluate("document.body.dataset.injected || ''")
+    checks.expect(ran == "", f"no injected script or handler ran (document.body.dataset.injected: {ran!r})")
+    display = page.evaluate("getComputedStyle(document.getElementById('injected-style')).display")
+    checks.expect(display != "none", f"an injected style attribute is not applied (display: {display!r})")
+    drawn = page.evaluate("document.body.dataset.timelines || '0'")
+    wanted = str(text.count('<div class="timeline"'))
+    checks.expect(drawn == wanted, f"the page's own script still ran under the policy: {drawn} of {wanted} timelines drawn")
+    blocked = [error for error in page.errors() if "Content Security Policy" in error]
+    checks.expect(len(blocked) >= 3, f"the browser reports the policy blocking the injected markup ({len(blocked)} reports)")
+
+
 HELD_LINKS = []
 
 
@@ -370,6 +402,7 @@ def main():
         if os.path.basename(arguments.chrome_trace) == "lighthouse__frames-blocking-time.json":
             checks.expect(HELD_LINKS != [], "the Chrome trace's worst frame, held by an earlier frame, links to it")
         check_page(browser, checks, "10,000 frames", large_html, [large_trace], os.path.join(out, "large.png"))
+        check_policy(browser, checks, chrome_html)
     finally:
         browser.close()
     print(f"browser test took {time.monotonic() - started:.0f} s; screenshots in {out}")

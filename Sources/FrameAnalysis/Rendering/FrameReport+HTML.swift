@@ -1,3 +1,4 @@
+import FrameSupport
 import FrameTrace
 
 extension FrameReport {
@@ -172,12 +173,21 @@ package enum HTMLPage {
     package static func document(title: String, sections: [String], preamble: String = "") -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        html += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(contentSecurityPolicy)\">\n"
         html += "<title>\(UntrustedText.html(title))</title>\n<style>\n\(style)</style>\n</head>\n<body>\n<h1>\(UntrustedText.html(title))</h1>\n"
         html += preamble
         html += sections.joined()
         html += "<script>\n\(script)</script>\n</body>\n</html>\n"
         return html
     }
+
+    /// The page's Content-Security-Policy: its own inline script and style, named by their
+    /// SHA-256, and nothing else — no other script (an injected `<script>` or `onerror` does not
+    /// run), no inline style attribute, no network (no fetch, image, font, frame or form target).
+    /// Escaping keeps untrusted names from becoming markup; this is the wall behind it.
+    package static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'sha256-\(SHA256.base64Digest(of: "\n" + script))'; "
+        + "style-src 'sha256-\(SHA256.base64Digest(of: "\n" + style))'; img-src 'none'; base-uri 'none'; form-action 'none'"
 
     /// A ``ReportTable`` as an HTML table with its title as caption: the same cells as the text report.
     package static func table(_ table: ReportTable) -> String {
@@ -234,6 +244,7 @@ package enum HTMLPage {
         .lane-labels { flex: none; width: 92px; border-right: 1px solid var(--grid); font-size: 12px; padding-top: 14px; }
         .lane-row { height: 24px; line-height: 24px; padding: 0 6px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
         .lane-scroller { overflow-x: auto; flex: 1; }
+        .legend i.line { height: 2px; } .lane-legend i.bar { width: 2px; } .lane-legend i.wake { background: #f2f2f7; border: 1px solid #d2d2d7; }
         .outline { display: inline-block; width: 8px; height: 8px; border: 1px solid #3a3a3c; margin-right: 4px; vertical-align: -1px; }
 
         """
@@ -276,6 +287,8 @@ package enum HTMLPage {
           }
           const causeColors = \(javaScriptObject(causeColors.map { ($0.identifier, $1) }));
           function causeColor(cause) { return causeColors[cause] || "#d70015"; }
+          // The page's policy allows no inline style attribute: swatches get their colour here.
+          function paint(element) { for (const i of element.querySelectorAll("i[data-swatch]")) i.style.background = i.dataset.swatch; }
           function esc(text) { return String(text).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\\"": "&quot;" })[c]); }
           function setup(root) {
             const data = JSON.parse(root.querySelector("script.frame-data").textContent);
@@ -284,11 +297,12 @@ package enum HTMLPage {
             const legend = root.querySelector(".legend");
             // Only the causes this trace's late frames have: a simulated run never has Chrome's stages.
             const lateCauses = [...new Set(frames.filter(f => f[3] > 0).map(f => data.lanes.causes[f[8]]))];
-            legend.innerHTML = data.categories.map((name, i) => "<span><i style=\\"background:" + colors[i] + "\\"></i>" + esc(name) + "</span>").join("")
-              + "<span><i style=\\"background:#000;height:2px\\"></i>budget P = " + esc(ms(p)) + "</span>"
+            legend.innerHTML = data.categories.map((name, i) => "<span><i data-swatch=\\"" + esc(colors[i]) + "\\"></i>" + esc(name) + "</span>").join("")
+              + "<span><i class=\\"line\\" data-swatch=\\"#000\\"></i>budget P = " + esc(ms(p)) + "</span>"
               + "<span><i class=\\"outline\\"></i>frame duration, vsync to commit</span>"
               + (lateCauses.length === 0 ? "" : "<span>late frame: one tile per missed vsync, coloured by cause: "
-                + lateCauses.map(c => "<i style=\\"background:" + causeColor(c) + "\\"></i>" + esc(c)).join(" ") + "</span>");
+                + lateCauses.map(c => "<i data-swatch=\\"" + esc(causeColor(c)) + "\\"></i>" + esc(c)).join(" ") + "</span>");
+            paint(legend);
             const canvas = root.querySelector("canvas"), scroller = root.querySelector(".scroller"), tip = root.querySelector(".tooltip");
             const perBar = Math.max(1, Math.ceil(n / maxBars));
             const bars = Math.ceil(n / perBar);
@@ -479,12 +493,13 @@ package enum HTMLPage {
               g.strokeStyle = "rgba(60,60,67,0.55)"; g.lineWidth = 1;
               g.beginPath(); g.moveTo(X(j[2]), rowY(r) + rowH / 2); g.lineTo(X(j[3]), rowY(0) + rowH / 2); g.stroke();
             }
-            root.querySelector(".lane-legend").innerHTML = (f.some(x => x[1] !== null && x[1] > x[0]) ? "<span><i style=\\"background:#f2f2f7;border:1px solid #d2d2d7\\"></i>wake-up: vsync to work start</span>" : "")
-              + drawn.map(l => "<span><i style=\\"background:" + (laneColors[l] || "#8e8e93") + "\\"></i>" + esc(l === "\(Lane.main.identifier)" ? "\(Lane.main.identifier): work to commit" : l) + "</span>").join("")
+            root.querySelector(".lane-legend").innerHTML = (f.some(x => x[1] !== null && x[1] > x[0]) ? "<span><i class=\\"wake\\"></i>wake-up: vsync to work start</span>" : "")
+              + drawn.map(l => "<span><i data-swatch=\\"" + esc(laneColors[l] || "#8e8e93") + "\\"></i>" + esc(l === "\(Lane.main.identifier)" ? "\(Lane.main.identifier): work to commit" : l) + "</span>").join("")
               + (f.some(x => x[2] !== null) ? "<span>▲ presented</span>" : "")
-              + (lanes.workers ? "<span><i style=\\"background:#ff9f0a\\"></i>background job, line to the frame that applied it</span>" : "")
-              + "<span><i style=\\"background:#1d1d1f;width:2px\\"></i>deadline</span>"
+              + (lanes.workers ? "<span><i data-swatch=\\"#ff9f0a\\"></i>background job, line to the frame that applied it</span>" : "")
+              + "<span><i class=\\"bar\\" data-swatch=\\"#1d1d1f\\"></i>deadline</span>"
               + "<span>late lane in its cause colour</span><span>" + esc(pxPerMs.toFixed(2)) + " px per ms</span>";
+            paint(root.querySelector(".lane-legend"));
             root.dataset.laneRows = String(rows);
           }
           for (const root of document.querySelectorAll(".timeline")) setup(root);
