@@ -184,10 +184,12 @@ struct HostileNamesCLITests {
         #expect(!html.contains("<b>bold"))
         #expect(!html.contains("<script>alert"))
         #expect(html.contains("<td>&lt;img src=x onerror=alert(1)&gt;</td>"))
+        // Behind the escaping, the page's policy runs only its own script and style.
+        #expect(html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'sha256-"))
         let (elements, attributes) = Self.markup(html)
         #expect(elements.subtracting(allowed).isEmpty, "elements a name made: \(elements.subtracting(allowed))")
         let pageAttributes: Set<String> = [
-            "lang", "charset", "name", "content", "class", "id", "data-frames", "data-bars", "data-drawn", "aria-hidden", "tabindex", "role",
+            "lang", "charset", "http-equiv", "name", "content", "class", "id", "data-frames", "data-bars", "data-drawn", "aria-hidden", "tabindex", "role",
             "aria-label", "aria-live", "hidden", "type", "data-lane", "data-thread",
         ]
         #expect(attributes.subtracting(pageAttributes).isEmpty, "attributes a name made: \(attributes.subtracting(pageAttributes))")
