@@ -115,6 +115,16 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension FrameRate {
+    /// The vsyncs a frame missed when its work ended `lateness` nanoseconds past its deadline:
+    /// whole intervals, rounded up; 0 for a frame on time (`lateness` ≤ 0) or a non-positive
+    /// `interval`. The one definition the analysis's figures and the simulated display loop use.
+    package static func missedVsyncs(lateness: Int64, interval: Int64) -> Int64 {
+        guard lateness > 0, interval > 0 else { return 0 }
+        return lateness / interval + (lateness % interval == 0 ? 0 : 1)
+    }
+}
+
 /// A frame rate read from input that framescope cannot use: outside the accepted range, or no
 /// rate at all (NaN, zero, negative, infinite).
 ///

@@ -1,4 +1,3 @@
-import FrameTrace
 import FrameSimulation
 import FrameSupport
 

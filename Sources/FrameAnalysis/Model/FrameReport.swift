@@ -237,8 +237,7 @@ public struct FrameReport: Sendable {
 
         /// ``missedVsyncs(interval:)`` from a lateness already computed.
         static func missedVsyncs(lateness: Int64, interval: Int64) -> Int64 {
-            guard lateness > 0, interval > 0 else { return 0 }
-            return lateness / interval + (lateness % interval == 0 ? 0 : 1)
+            FrameRate.missedVsyncs(lateness: lateness, interval: interval)
         }
 
         /// ``lateness(interval:)`` from an overrun already computed.

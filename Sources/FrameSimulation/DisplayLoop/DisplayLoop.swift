@@ -97,7 +97,7 @@ package final class FrameContext {
 /// it takes; on a manual clock (``FrameScope/RecorderClock/manualClock``) waiting for a vsync moves
 /// the clock to it, and work takes what the scenario advances the clock by. When a frame's work
 /// runs past its deadline, the vsyncs it covered are missed, as on a device: the next frame
-/// starts at the first vsync after the work ends. Every frame is recorded with the public frame
+/// starts at the first vsync at or after the work ends. Every frame is recorded with the public frame
 /// API, ``FrameScope/Recorder/withFrame(vsync:deadline:index:_:)``, as an app would record its
 /// own, so analysis finds the same vsync and deadline after timestamps are rebased.
 ///
@@ -228,7 +228,7 @@ package final class DisplayLoop {
         grid = VsyncGrid(origin: recorder.clock.now() + interval, interval: interval)
         let origin = grid.origin
         var tick: Int64 = 0
-        var missed = 0
+        var missed: Int64 = 0
         var waitedForRender = 0
         var lastEnd = origin
         for index in 0..<configuration.frameCount {
@@ -254,9 +254,11 @@ package final class DisplayLoop {
                 }
             }
             lastEnd = recorder.clock.now()
-            let nextTick = max(tick + 1, (lastEnd - origin) / interval + 1)
-            missed += Int(nextTick - tick - 1)
-            tick = nextTick
+            // Missed as the analysis counts them (FrameRate.missedVsyncs); the next frame starts
+            // at the first vsync at or after the work ended.
+            let late = FrameRate.missedVsyncs(lateness: lastEnd - (vsync + interval), interval: interval)
+            missed += late
+            tick += 1 + late
             progress(index + 1)
         }
         for pool in workers { pool.waitUntilIdle() }
@@ -266,7 +268,7 @@ package final class DisplayLoop {
         var late: [HitchCause: Int] = [:]
         for frame in renderLane.takeAll() where frame.cause != .none { late[frame.cause, default: 0] += 1 }
         return Summary(
-            frames: configuration.frameCount, missedVsyncs: missed, vsyncsWaitedForRender: waitedForRender, lateFramesByCause: late,
+            frames: configuration.frameCount, missedVsyncs: Int(clamping: missed), vsyncsWaitedForRender: waitedForRender, lateFramesByCause: late,
             unappliedResults: unapplied, elapsedNanoseconds: lastEnd - origin)
     }
 

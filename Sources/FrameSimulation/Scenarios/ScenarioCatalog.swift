@@ -1,5 +1,3 @@
-import FrameTrace
-
 /// A scenario the CLI can run by name, with its strategies.
 public struct ScenarioDescriptor: Sendable {
     /// A strategy: one way of doing the scenario's work.
