@@ -7,6 +7,7 @@
 // never been built. It is written against Apple's documented `OSSignposter` API (macOS 12, iOS 15
 // and later; the package requires macOS 15 and iOS 18). What Linux builds and tests is the public
 // API (a no-op there), the environment variable's parsing and the recording paths around it.
+import FrameTrace
 #if canImport(os)
 import os
 #endif
