@@ -9,6 +9,20 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// The privacy manifests (PrivacyInfo.xcprivacy in FrameScope and FrameTrace) are resources only
+// when this manifest is evaluated on a Mac, which is where Xcode and `swift build` build for Apple
+// platforms: the manifest runs on the host, so `os(macOS)` here means "building on a Mac", for any
+// destination. A target with resources gets a generated `Bundle.module` accessor that imports
+// Foundation; on Apple platforms Foundation is part of the system and already loaded by every app,
+// but on Linux it would link Foundation, FoundationInternationalization and Dispatch into every
+// program that records (measured: each FrameScope object then autolinks them). Linux, where App
+// Store privacy reports do not exist, excludes the files instead.
+#if os(macOS)
+let privacyManifest: (resources: [Resource], exclude: [String]) = ([.copy("PrivacyInfo.xcprivacy")], [])
+#else
+let privacyManifest: (resources: [Resource], exclude: [String]) = ([], ["PrivacyInfo.xcprivacy"])
+#endif
+
 let package = Package(
     name: "framescope",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -24,7 +38,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "CFrameScope"),
-        .target(name: "FrameTrace", swiftSettings: strict),
+        .target(name: "FrameTrace", exclude: privacyManifest.exclude, resources: privacyManifest.resources, swiftSettings: strict),
         // What the reader, the analysis and the simulation share and apps never need: huge-page
         // advice, returning freed memory, the usable core count, the seeded generator. A target,
         // not a product, so FrameTrace (which apps link) does not carry it.
@@ -33,7 +47,9 @@ let package = Package(
         // the budget parser share, so reading a budget links no trace reader.
         .target(name: "FrameJSON", dependencies: ["FrameTrace"], swiftSettings: strict),
         .target(name: "FrameTraceReader", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport"], swiftSettings: strict),
-        .target(name: "FrameScope", dependencies: ["FrameTrace", "CFrameScope"], swiftSettings: strict),
+        .target(
+            name: "FrameScope", dependencies: ["FrameTrace", "CFrameScope"], exclude: privacyManifest.exclude, resources: privacyManifest.resources,
+            swiftSettings: strict),
         // Test doubles, and budgets checked in `swift test`: the analysis and the reader come in
         // through internal imports, so this product's API shows only its own types and apps,
         // which link FrameScope alone, carry none of it.

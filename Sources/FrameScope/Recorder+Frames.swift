@@ -85,6 +85,11 @@ extension Recorder {
         if let index { arguments.append(Argument(FrameContract.Key.index, .int(Int64(index)))) }
         arguments.append(Argument(FrameContract.Key.sinceVsync, .int(max(0, start &- vsync))))
         arguments.append(Argument(FrameContract.Key.budget, .int(max(1, deadline &- vsync))))
+        #if canImport(os)
+        // Declared before the recording `defer`, so it runs after it: the signpost encloses the frame.
+        let signpost = isMirroringToSignposts ? beginFrameSignpost(index: index, budget: max(1, deadline &- vsync)) : 0
+        defer { if signpost != 0 { endSignpost(FrameContract.frameSpanName, category: .frame, id: signpost) } }
+        #endif
         defer {
             let end = max(stamp, clock.timestamp())
             let attachment = storeAttachment(SpanArguments(arguments))

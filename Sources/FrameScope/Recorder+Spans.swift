@@ -23,7 +23,12 @@ extension Recorder {
         _ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:],
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        guard isEnabled else { return try body() }
+        // One load for both bits: with the mirror off this is exactly `isEnabled`'s test.
+        let mode = modeBits
+        guard mode & Recorder.recordingBit != 0 else { return try body() }
+        #if canImport(os)
+        if mode & Recorder.signpostBit != 0 { return try withMirroredSpan(name, category: category, arguments: arguments(), body) }
+        #endif
         let argumentIndex = storeAttachment(arguments())
         let start = clock.timestamp()
         do {
@@ -51,7 +56,13 @@ extension Recorder {
         named name: String, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:],
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        guard isEnabled else { return try body() }
+        let mode = modeBits
+        guard mode & Recorder.recordingBit != 0 else { return try body() }
+        #if canImport(os)
+        // Declared before the recording `defer`, so it runs after it: the signpost encloses the span.
+        let signpost = mode & Recorder.signpostBit != 0 ? beginSignpost(named: name, category: category) : 0
+        defer { if signpost != 0 { endSignpost("span", category: category, id: signpost) } }
+        #endif
         let nameID = internDynamicName(name)
         let argumentIndex = storeAttachment(arguments())
         let start = clock.timestamp()
@@ -78,7 +89,12 @@ extension Recorder {
         _ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:],
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
     ) async rethrows -> Result {
-        guard isEnabled else { return try await body() }
+        let mode = modeBits
+        guard mode & Recorder.recordingBit != 0 else { return try await body() }
+        #if canImport(os)
+        let signpost = mode & Recorder.signpostBit != 0 ? beginSignpost(name, category: category) : 0
+        defer { if signpost != 0 { endSignpost(name, category: category, id: signpost) } }
+        #endif
         let spanArguments = arguments()
         let begin = beginPoint()
         defer { finishSpan(name, category: category, begin: begin, arguments: spanArguments) }
@@ -98,8 +114,12 @@ extension Recorder {
     public func recordSpan(
         _ name: StaticString, category: Category = .other, start: Int64, end: Int64, arguments: @autoclosure () -> SpanArguments = [:]
     ) {
-        guard isEnabled else { return }
+        let mode = modeBits
+        guard mode & Recorder.recordingBit != 0 else { return }
         precondition(end >= start, "a span cannot end before it starts")
+        #if canImport(os)
+        if mode & Recorder.signpostBit != 0 { emitMeasuredSpanSignpost(name, category: category, nanoseconds: end - start) }
+        #endif
         let attachment = storeAttachment(arguments())
         let (bits, length) = nameBits(name)
         push(start: start, end: end, name: bits, meta: packMeta(.span, category, nameLength: length) | nanosecondsFlag, extra: attachment)
@@ -112,7 +132,11 @@ extension Recorder {
     ///   - arguments: Values to attach, evaluated only when recording.
     @inlinable
     public func recordInstant(_ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:]) {
-        guard isEnabled else { return }
+        let mode = modeBits
+        guard mode & Recorder.recordingBit != 0 else { return }
+        #if canImport(os)
+        if mode & Recorder.signpostBit != 0 { emitSignpostEvent(name, category: category) }
+        #endif
         let argumentIndex = storeAttachment(arguments())
         let (bits, length) = nameBits(name)
         let now = clock.timestamp()
@@ -126,7 +150,11 @@ extension Recorder {
     ///   - category: The budget category.
     @inlinable
     public func recordCounter(_ name: StaticString, value: Double, category: Category = .other) {
-        guard isEnabled else { return }
+        let mode = modeBits
+        guard mode & Recorder.recordingBit != 0 else { return }
+        #if canImport(os)
+        if mode & Recorder.signpostBit != 0 { emitSignpostCounter(name, value: value, category: category) }
+        #endif
         let (bits, length) = nameBits(name)
         let now = clock.timestamp()
         push(start: now, end: Int64(bitPattern: value.bitPattern), name: bits, meta: packMeta(.counter, category, nameLength: length), extra: 0)
@@ -159,6 +187,29 @@ extension Recorder {
     }
 
     // MARK: - Internals shared by the span forms
+
+    #if canImport(os)
+    /// ``withSpan(_:category:arguments:_:)`` with the signpost mirror on: the span recorded as
+    /// usual, inside a signpost interval. Out of line, so the mirror adds no code to the common path.
+    @usableFromInline
+    @inline(never)
+    func withMirroredSpan<Result, Failure: Error>(
+        _ name: StaticString, category: Category, arguments: SpanArguments, _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let signpost = beginSignpost(name, category: category)
+        defer { endSignpost(name, category: category, id: signpost) }
+        let argumentIndex = storeAttachment(arguments)
+        let start = clock.timestamp()
+        do {
+            let result = try body()
+            recordSpan(name, category: category, start: start, argumentIndex: argumentIndex)
+            return result
+        } catch {
+            recordSpan(name, category: category, start: start, argumentIndex: argumentIndex)
+            throw error
+        }
+    }
+    #endif
 
     @inlinable
     @inline(__always)

@@ -30,6 +30,10 @@ extension Recorder {
         argumentsAtEnd: (_ start: Int64, _ end: Int64) -> SpanArguments
     ) throws(Failure) -> Result {
         guard isEnabled else { return try body() }
+        #if canImport(os)
+        let signpost = isMirroringToSignposts ? beginSignpost(name, category: category) : 0
+        defer { if signpost != 0 { endSignpost(name, category: category, id: signpost) } }
+        #endif
         let stamp = clock.timestamp()
         let start = clock.now()
         defer {

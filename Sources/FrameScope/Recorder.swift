@@ -173,8 +173,21 @@ public final class Recorder: Sendable {
     /// The recorder's identity in threads' cache slots; never reused.
     @usableFromInline
     let id: UInt64
+    /// What the recorder does with an event, in one word so the recording path reads it with one
+    /// relaxed load: ``recordingBit`` (record it; ``isEnabled``), and on Apple platforms
+    /// ``signpostBit`` (also emit it as a signpost; ``isMirroringToSignposts``), which counts only
+    /// together with the recording bit.
     @usableFromInline
-    let enabled: Atomic<Bool>
+    let mode: Atomic<UInt8>
+    /// ``mode``'s bits, read with one relaxed load: what the recording paths test.
+    @inlinable
+    var modeBits: UInt8 { mode.load(ordering: .relaxed) }
+    /// The bit of ``mode`` that says the recorder records.
+    @usableFromInline
+    static var recordingBit: UInt8 { 1 }
+    /// The bit of ``mode`` that says recorded events are also emitted as signposts (Apple platforms only).
+    @usableFromInline
+    static var signpostBit: UInt8 { 2 }
     /// The clock every timestamp comes from.
     public let clock: RecorderClock
     /// The configuration the recorder was made with.
@@ -203,6 +216,11 @@ public final class Recorder: Sendable {
     let annotations = Mutex<[Argument]>([])
     /// The nominal frame rate; `nil` when none is stated. Read only on export, never on the hot path.
     let frameRateStorage: Mutex<FrameRate?>
+    #if canImport(os)
+    /// The signposters the mirror emits through, one per category (see Recorder+Signposts.swift).
+    @usableFromInline
+    let signpostMirror: SignpostMirror
+    #endif
 
     /// Creates a recorder.
     /// - Parameters:
@@ -216,7 +234,7 @@ public final class Recorder: Sendable {
     private init(configuration: Configuration, clock: RecorderClock, canEnable: Bool) {
         self.canEnable = canEnable
         id = Recorder.nextID.add(1, ordering: .relaxed).oldValue
-        enabled = Atomic(configuration.isEnabled)
+        mode = Atomic(configuration.isEnabled ? Recorder.recordingBit : 0)
         frameRateStorage = Mutex(configuration.frameRate)
         self.clock = clock
         self.configuration = configuration
@@ -227,6 +245,10 @@ public final class Recorder: Sendable {
         processID = configuration.processID ?? Int64(getpid())
         if clock.readsCounter { CounterCalibration.start() }
         startTimestamp = clock.now()
+        #if canImport(os)
+        signpostMirror = SignpostMirror()
+        if canEnable, let subsystem = Recorder.signpostSubsystemFromEnvironment { startMirroringToSignposts(subsystem: subsystem) }
+        #endif
     }
 
     /// Whether events are being recorded. Reading it costs one relaxed atomic load. Setting it
@@ -237,10 +259,14 @@ public final class Recorder: Sendable {
     /// Recorder.shared.isEnabled = ProcessInfo.processInfo.environment["FRAMESCOPE"] == "1"
     /// ```
     public var isEnabled: Bool {
-        @inlinable get { enabled.load(ordering: .relaxed) }
+        @inlinable get { mode.load(ordering: .relaxed) & Recorder.recordingBit != 0 }
         set {
             guard canEnable else { return }
-            enabled.store(newValue, ordering: .relaxed)
+            if newValue {
+                mode.bitwiseOr(Recorder.recordingBit, ordering: .relaxed)
+            } else {
+                mode.bitwiseAnd(~Recorder.recordingBit, ordering: .relaxed)
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import FrameTrace
 import FrameTraceReader
+import FramescopeTestSupport
 import Testing
 
 @Suite("Inputs are read up to a size cap, and file errors name the path and the system's reason")
@@ -43,13 +44,18 @@ struct InputFileTests {
         #expect(missing.description == "/nonexistent/b.json: no such file or directory")
     }
 
-    @Test("Writing to a full device fails with the path and the reason; appending keeps what the file held")
-    func outputErrors() throws {
+    @Test(
+        "Writing to a full device fails with the path and the reason", .enabled(if: FullDevice.isAvailable, Comment(rawValue: FullDevice.missingReason)))
+    func fullDeviceErrors() throws {
         let full = try OutputFile(path: "/dev/full")
         let error = try #require(throws: FileError.self) { try full.write(Array("x".utf8)) }
         #expect(error.description == "/dev/full: no space left on device")
         #expect(error.code == ENOSPC, "errno is kept")
         #expect(try #require(throws: FileError.self) { try full.write(Array("x".utf8), at: 0) }.code == ENOSPC)
+    }
+
+    @Test("Writing to a folder fails with the path and the reason; appending keeps what the file held")
+    func outputErrors() throws {
         let directory = try #require(throws: FileError.self) { try OutputFile(path: "/tmp") }
         #expect(directory.description == "/tmp: is a directory" && directory.code == EISDIR)
         // Reading keeps errno too.
@@ -90,15 +96,22 @@ struct ReplacedOutputTests {
         let missing = folder.appendingPathComponent("no/such/out.xml").path
         let error = try #require(throws: FileError.self) { try OutputFile.replace(missing, with: [1]) }
         #expect(error.path == missing)
-        // A device is written to, never replaced: /dev/full stays a device and reports it is full.
-        let full = try #require(throws: FileError.self) { try OutputFile.replace("/dev/full", with: [1]) }
-        #expect(full.description == "/dev/full: no space left on device")
+        // A device is written to, never replaced (/dev/full: replacedDeviceStaysADevice).
         var status = stat()
-        #expect(lstat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
         try OutputFile.replace("/dev/null", with: [1])
         #expect(lstat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
         let directory = try #require(throws: FileError.self) { try OutputFile.replace(folder.path, with: [1]) }
         #expect(directory.reason == "is a directory")
+    }
+
+    @Test(
+        "replace writes into a device instead of replacing it: /dev/full stays a device and reports it is full",
+        .enabled(if: FullDevice.isAvailable, Comment(rawValue: FullDevice.missingReason)))
+    func replacedDeviceStaysADevice() throws {
+        let full = try #require(throws: FileError.self) { try OutputFile.replace("/dev/full", with: [1]) }
+        #expect(full.description == "/dev/full: no space left on device")
+        var status = stat()
+        #expect(lstat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
     }
 
     @Test("append keeps appending to a file and refuses a symbolic link")

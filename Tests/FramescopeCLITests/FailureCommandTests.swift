@@ -20,6 +20,7 @@ extension CLI {
 struct FailureCommandTests {
     @Test(
         "Standard output on a full device is exit 3 with one line, for every command that prints",
+        .enabled(if: FullDevice.isAvailable, Comment(rawValue: FullDevice.missingReason)),
         arguments: [
             "report '\(ShippedTraces.reload)'",
             "check '\(ShippedTraces.reload)' --budget '\(ShippedTraces.strictBudget)'",
@@ -84,7 +85,6 @@ struct FailureCommandTests {
     func unwritableStepSummary() throws {
         for (arguments, summary, reason) in [
             (["check", ShippedTraces.snapshotDiff, "--budget", ShippedTraces.strictBudget], "/tmp", "is a directory"),
-            (["compare", ShippedTraces.snapshotDiff, ShippedTraces.snapshotDiff], "/dev/full", "no space left on device"),
             (["compare", ShippedTraces.snapshotDiff, ShippedTraces.snapshotDiff], "/nonexistent/summary.md", "no such file or directory"),
         ] {
             let result = try CLI.run(arguments, environment: ["GITHUB_STEP_SUMMARY": summary])
@@ -93,7 +93,17 @@ struct FailureCommandTests {
         }
     }
 
-    @Test("An unwritable --junit file is exit 3 with its path and reason")
+    @Test(
+        "A GITHUB_STEP_SUMMARY on a full device is exit 3 with its path and reason",
+        .enabled(if: FullDevice.isAvailable, Comment(rawValue: FullDevice.missingReason)))
+    func fullStepSummary() throws {
+        let result = try CLI.run(
+            ["compare", ShippedTraces.snapshotDiff, ShippedTraces.snapshotDiff], environment: ["GITHUB_STEP_SUMMARY": "/dev/full"])
+        #expect(result.status == 3)
+        #expect(result.standardError == "error: /dev/full: no space left on device (GITHUB_STEP_SUMMARY)\n")
+    }
+
+    @Test("An unwritable --junit file is exit 3 with its path and reason", .enabled(if: FullDevice.isAvailable, Comment(rawValue: FullDevice.missingReason)))
     func unwritableJUnit() throws {
         let result = try CLI.run(["check", ShippedTraces.snapshotDiff, "--budget", ShippedTraces.strictBudget, "--junit", "/dev/full"])
         #expect(result.status == 3)

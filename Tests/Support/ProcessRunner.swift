@@ -42,6 +42,12 @@ public enum ProcessRunner {
     public static func run(
         _ program: URL, arguments: [String], input: Data? = nil, environment: [String: String] = [:]
     ) throws -> ProcessResult {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        // Apps cannot start programs: `Foundation.Process` does not exist here. Tests that run one
+        // (the built `framescope`, the validator) are macOS and Linux only; this keeps the support
+        // target, and the test targets that use it for other things, building for iOS.
+        throw CocoaError(.featureUnsupported)
+        #else
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
@@ -60,6 +66,7 @@ public enum ProcessRunner {
         return ProcessResult(
             status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
             standardError: String(decoding: errorData, as: UTF8.self))
+        #endif
     }
 
     /// The first `name` on `PATH` that is executable, or `nil`.

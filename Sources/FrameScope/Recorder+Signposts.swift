@@ -1,0 +1,229 @@
+// The signpost mirror: on Apple platforms, every span, interval, instant, counter sample and frame
+// a recorder records can also be emitted through `OSSignposter`, so Instruments shows framescope's
+// spans on the same timeline as its own hitch instruments.
+//
+// NOT COMPILED HERE: framescope's CI runs on Linux, where `os` does not exist, so everything under
+// `#if canImport(os)` in this file (and the `#if canImport(os)` lines in the recording paths) has
+// never been built. It is written against Apple's documented `OSSignposter` API (macOS 12, iOS 15
+// and later; the package requires macOS 15 and iOS 18). What Linux builds and tests is the public
+// API (a no-op there), the environment variable's parsing and the recording paths around it.
+import FrameTrace
+#if canImport(os)
+import os
+#endif
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Recorder {
+    /// The environment variable that turns the signpost mirror on for every recorder the process
+    /// makes: `FRAMESCOPE_SIGNPOSTS`.
+    ///
+    /// `1` mirrors into the subsystem ``defaultSignpostSubsystem``; any other value except `0` and
+    /// the empty string is the subsystem to use (`FRAMESCOPE_SIGNPOSTS=com.example.feed`). It is read
+    /// once, when the first recorder is made. Set it in the scheme's Run or Profile action
+    /// (Arguments → Environment Variables) to see framescope's spans in Instruments without a code
+    /// change.
+    public static let signpostEnvironmentVariable = "FRAMESCOPE_SIGNPOSTS"
+
+    /// The signpost subsystem the mirror uses unless told otherwise: `framescope`.
+    public static let defaultSignpostSubsystem = "framescope"
+
+    /// Whether a mirror can exist on this platform: `true` where the `os` module (and so
+    /// `OSSignposter`) exists, that is on Apple platforms; `false` on Linux, Android and Windows,
+    /// where ``startMirroringToSignposts(subsystem:)`` does nothing.
+    public static var canMirrorToSignposts: Bool {
+        #if canImport(os)
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Whether the recorder also emits what it records as signposts, so that Instruments shows it.
+    ///
+    /// Always `false` where ``canMirrorToSignposts`` is `false`. The mirror takes effect only while
+    /// ``isEnabled``: a disabled recorder neither records nor mirrors.
+    public var isMirroringToSignposts: Bool {
+        mode.load(ordering: .relaxed) & Recorder.signpostBit != 0
+    }
+
+    /// Starts emitting every span, interval, instant, counter sample and frame this recorder
+    /// records through `OSSignposter` as well, with the span's category as the signpost category,
+    /// so Instruments shows framescope's spans beside its own Hitches and Animation Hitches
+    /// instruments. Does nothing where ``canMirrorToSignposts`` is `false`, and for ``disabled``.
+    ///
+    /// What each event becomes, in Instruments' os_signpost instrument, under `subsystem` and then
+    /// the category's name (`layout`, `image-decode`, `frame`, …):
+    /// - a span (``withSpan(_:category:arguments:_:)``, its async form, the `named:` form and the
+    ///   `argumentsAtEnd:` form) and an ``Interval``: an interval with the span's name, begun just
+    ///   before framescope's start and ended just after its end; a dynamic name becomes an interval
+    ///   named `span` whose begin message is the name;
+    /// - a frame (``withFrame(sinceVsync:budget:index:_:)`` and its vsync form): an interval named
+    ///   `frame` in category `frame`, with the frame's index and budget in its begin message;
+    /// - an instant: an event; a counter sample: an event whose message is the value;
+    /// - a span recorded after the fact (``recordSpan(_:category:start:end:arguments:)``): an event
+    ///   at the moment it is recorded, whose message gives the span's duration, because a signpost
+    ///   cannot be dated in the past.
+    ///
+    /// Span arguments, flows and the frame timeline tracks are not mirrored: Instruments' own
+    /// Hitches instrument shows what the frame timeline shows. Mirroring costs one `OSSignposter`
+    /// call at each end of a span and a short lock to find the category's signposter; it never
+    /// changes what the recorder records. While it is off, the recording path reads the mirror's
+    /// bit from the same word as ``isEnabled``, with the same load, so it costs nothing more.
+    ///
+    /// ```swift
+    /// Recorder.shared.startMirroringToSignposts()   // or run with FRAMESCOPE_SIGNPOSTS=1
+    /// ```
+    ///
+    /// Calling it again with another subsystem moves later signposts there; intervals open at that
+    /// moment still end in the subsystem they began in.
+    /// - Parameter subsystem: The signpost subsystem, reverse-DNS by convention; Instruments groups
+    ///   signposts by it.
+    public func startMirroringToSignposts(subsystem: String = Recorder.defaultSignpostSubsystem) {
+        #if canImport(os)
+        guard canEnable else { return }
+        signpostMirror.use(subsystem: subsystem)
+        mode.bitwiseOr(Recorder.signpostBit, ordering: .relaxed)
+        #endif
+    }
+
+    /// Stops the signpost mirror; recording goes on as before. Intervals and spans open at that
+    /// moment still end their signposts.
+    public func stopMirroringToSignposts() {
+        mode.bitwiseAnd(~Recorder.signpostBit, ordering: .relaxed)
+    }
+
+    /// The subsystem that ``signpostEnvironmentVariable`` asks for, read from the environment once
+    /// per process; `nil` when it asks for none.
+    static let signpostSubsystemFromEnvironment: String? = signpostSubsystem(environmentValue: getenv(signpostEnvironmentVariable).map { String(cString: $0) })
+
+    /// The subsystem an environment value asks for: `nil` for no value, the empty string and `0`;
+    /// ``defaultSignpostSubsystem`` for `1`; the value itself otherwise.
+    static func signpostSubsystem(environmentValue value: String?) -> String? {
+        guard let value, !value.isEmpty, value != "0" else { return nil }
+        return value == "1" ? defaultSignpostSubsystem : value
+    }
+}
+
+#if canImport(os)
+/// One `OSSignposter` per category, made on first use under the mirror's current subsystem.
+@usableFromInline
+final class SignpostMirror: Sendable {
+    /// A signposter shared by reference. `@unchecked`: `OSSignposter` is a value wrapping an
+    /// `OSLog`, which the system documents as safe to use from any thread; the box is immutable.
+    final class Box: @unchecked Sendable {
+        let signposter: OSSignposter
+        init(_ signposter: OSSignposter) { self.signposter = signposter }
+    }
+
+    struct Table: Sendable {
+        var subsystem = Recorder.defaultSignpostSubsystem
+        var byCategory: [UInt16: Box] = [:]
+    }
+
+    private let table = Mutex<Table>(Table())
+
+    init() {}
+
+    func use(subsystem: String) {
+        table.withLockAnnounced { table in
+            guard table.subsystem != subsystem else { return }
+            table = Table(subsystem: subsystem, byCategory: [:])
+        }
+    }
+
+    /// The signposter for `category`, made on first use (the category's name is looked up then).
+    func signposter(for category: Category) -> OSSignposter {
+        if let box = table.withLockAnnounced({ $0.byCategory[category.id] }) { return box.signposter }
+        let name = category.name  // takes the category registry's lock: not under ours
+        return table.withLockAnnounced { table in
+            if let box = table.byCategory[category.id] { return box }
+            let box = Box(OSSignposter(subsystem: table.subsystem, category: name))
+            table.byCategory[category.id] = box
+            return box
+        }.signposter
+    }
+}
+
+extension Recorder {
+    /// The name a signpost can carry: `OSSignposter` reads a name through its pointer, which a
+    /// one-scalar `StaticString` does not have.
+    @inline(__always)
+    static func signpostName(_ name: StaticString) -> StaticString {
+        name.hasPointerRepresentation ? name : "span"
+    }
+
+    /// Begins a signpost interval for a span and returns its signpost id, for ``endSignpost(_:category:id:)``.
+    @usableFromInline
+    @inline(never)
+    func beginSignpost(_ name: StaticString, category: Category) -> UInt64 {
+        let signposter = signpostMirror.signposter(for: category)
+        let id = signposter.makeSignpostID()
+        if name.hasPointerRepresentation {
+            _ = signposter.beginInterval(name, id: id)
+        } else {
+            _ = signposter.beginInterval("span", id: id, "\(name.description, privacy: .public)")
+        }
+        return id.rawValue
+    }
+
+    /// Begins a signpost interval for a span with a name given at run time.
+    @usableFromInline
+    @inline(never)
+    func beginSignpost(named name: String, category: Category) -> UInt64 {
+        let signposter = signpostMirror.signposter(for: category)
+        let id = signposter.makeSignpostID()
+        _ = signposter.beginInterval("span", id: id, "\(name, privacy: .public)")
+        return id.rawValue
+    }
+
+    /// Begins a frame's signpost interval, with its index and budget in the begin message.
+    func beginFrameSignpost(index: Int?, budget: Int64) -> UInt64 {
+        let signposter = signpostMirror.signposter(for: .frame)
+        let id = signposter.makeSignpostID()
+        _ = signposter.beginInterval(FrameContract.frameSpanName, id: id, "index \(index ?? -1) budget \(budget) ns")
+        return id.rawValue
+    }
+
+    /// Ends the signpost interval ``beginSignpost(_:category:)`` began; `name` is the name it was
+    /// begun with (`span` for a dynamic name).
+    @usableFromInline
+    @inline(never)
+    func endSignpost(_ name: StaticString, category: Category, id: UInt64) {
+        let signposter = signpostMirror.signposter(for: category)
+        // The state is rebuilt from the id (Apple's `beginState(id:)`), so an `Interval` carries a
+        // plain integer across threads rather than a reference to the begin call's state.
+        signposter.endInterval(Recorder.signpostName(name), OSSignpostIntervalState.beginState(id: OSSignpostID(id)))
+    }
+
+    /// Emits an instant as a signpost event.
+    @usableFromInline
+    @inline(never)
+    func emitSignpostEvent(_ name: StaticString, category: Category) {
+        let signposter = signpostMirror.signposter(for: category)
+        if name.hasPointerRepresentation {
+            signposter.emitEvent(name)
+        } else {
+            signposter.emitEvent("instant", "\(name.description, privacy: .public)")
+        }
+    }
+
+    /// Emits a counter sample as a signpost event whose message is the value.
+    @usableFromInline
+    @inline(never)
+    func emitSignpostCounter(_ name: StaticString, value: Double, category: Category) {
+        signpostMirror.signposter(for: category).emitEvent(Recorder.signpostName(name), "\(value)")
+    }
+
+    /// Emits a span measured by the caller as an event now, with its duration in the message.
+    func emitMeasuredSpanSignpost(_ name: StaticString, category: Category, nanoseconds: Int64) {
+        signpostMirror.signposter(for: category).emitEvent(Recorder.signpostName(name), "measured span: \(nanoseconds) ns")
+    }
+}
+#endif
