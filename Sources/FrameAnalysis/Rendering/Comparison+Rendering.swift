@@ -256,7 +256,8 @@ extension Comparison {
         let judged = metrics.count - unjudged
         var text = failing == 0 ? "pass, no regression in \(judged) metrics" : "REGRESSION in \(failing) of \(judged) metrics"
         if !unreadableTraces.isEmpty {
-            text = "ERROR, \(unreadableTraces.count) trace\(unreadableTraces.count == 1 ? "" : "s") not read; " + text
+            let inputs = input == .frameRows ? "rows file" : "trace"
+            text = "ERROR, \(unreadableTraces.count) \(inputs)\(unreadableTraces.count == 1 ? "" : "s") not read; " + text
         }
         if possible > 0 { text += ", \(possible) possible (not significant)" }
         if improved > 0 { text += ", \(improved) improved" }

@@ -128,6 +128,8 @@ extension FrameRows {
             case string(String)
             /// `main_by_category_ms`: names and numbers.
             case categories([(String, JSONNumberToken)])
+            /// `main_by_category_ms` with a category that is not a number: its name and what it is.
+            case categoryNotNumber(String, kind: String)
             /// An array, or an object in another column: not read.
             case container
 
@@ -137,7 +139,7 @@ extension FrameRows {
                 case .bool: "a Boolean"
                 case .number: "a number"
                 case .string: "a string"
-                case .categories, .container: "an array or object"
+                case .categories, .categoryNotNumber, .container: "an array or object"
                 }
             }
         }
@@ -185,6 +187,9 @@ extension FrameRows {
             case 0x7B where isCategories:
                 scanner.position += 1
                 var categories: [(String, JSONNumberToken)] = []
+                // The first category that is not a number; the object is still scanned to its
+                // end, so that a syntax error after it is reported as one.
+                var notNumber: Value?
                 if try scanner.peekValue("a category name or '}'") == 0x7D {
                     scanner.position += 1
                     return .categories(categories)
@@ -193,16 +198,15 @@ extension FrameRows {
                     guard try scanner.peekValue("a category name") == 0x22 else { throw scanner.unexpected(expecting: "a category name in quotes") }
                     let name = scanner.string(try scanner.scanString())
                     try scanner.expect(0x3A, "':' after a category name")
-                    switch try scanner.peekValue("a category's milliseconds") {
-                    case 0x2D, 0x30...0x39: categories.append((name, try scanner.scanNumber()))
-                    default:
-                        // Not a number: scanned for its syntax, then refused by type.
-                        _ = try scanner.skipValue()
-                        return .container
+                    let value = try Self.value(&scanner, isCategories: false)
+                    if case .number(let token) = value {
+                        categories.append((name, token))
+                    } else if notNumber == nil {
+                        notNumber = .categoryNotNumber(name, kind: value.kind)
                     }
                     let next = try scanner.peekValue("',' or '}' after a category")
                     scanner.position += 1
-                    if next == 0x7D { return .categories(categories) }
+                    if next == 0x7D { return notNumber ?? .categories(categories) }
                     guard next == 0x2C else { throw scanner.unexpected(expecting: "',' or '}' after a category", at: scanner.position - 1) }
                 }
             default:
@@ -290,6 +294,9 @@ extension FrameRows {
             let vsync = try integer("vsync_ns")
             let deadline = try integer("deadline_ns")
             let categoriesValue = try required("main_by_category_ms")
+            if case .categoryNotNumber(let name, let kind) = categoriesValue {
+                throw error(.wrongType, "main_by_category_ms." + name, "expected a number of milliseconds, got \(kind)")
+            }
             guard case .categories(let tokens) = categoriesValue else {
                 throw error(.wrongType, "main_by_category_ms", "expected an object of milliseconds by category, got \(categoriesValue.kind)")
             }
