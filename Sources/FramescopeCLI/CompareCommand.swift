@@ -15,7 +15,8 @@ enum CompareCommand: Command {
     static let help = """
         USAGE: framescope compare BASE HEAD [options]
                framescope compare --base TRACE [--base TRACE ...] --head TRACE [--head TRACE ...] [options]
-               framescope compare --rows --base ROWS [--base ROWS ...] --head ROWS [--head ROWS ...] [options]
+               framescope compare --rows --base ROWS [--base ROWS ...] --head ROWS [--head ROWS ...]
+                                  [options]
 
         Compares the per-frame distributions of head against base: main-thread cost, overrun, and
         each category's main-thread time per frame, with base and head median and p95, the change,
@@ -99,6 +100,7 @@ enum CompareCommand: Command {
             throw UsageError("option '--\(option)' does not apply to --rows: frames rows were analysed when they were written")
         }
         let format = try arguments.choice("format", among: [OutputFormat.text, .markdown, .json], default: .text)
+        let options = isRows ? nil : try ReportCommand.analysisOptions(arguments)
         var alpha = try number(arguments, "alpha") { $0 > 0 && $0 < 1 }
         var relative = try number(arguments, "min-relative") { $0 >= 0 }
         var absolute = try number(arguments, "min-absolute-ms") { $0 >= 0 }
@@ -113,10 +115,11 @@ enum CompareCommand: Command {
         // Every input that can be read is compared; one that cannot is an error line and an
         // <error> test case of its own (exit 3), not the end of the run.
         let runs: [Result<ComparedRuns, InputError>]
-        if isRows {
-            runs = (baseSources + headSources).map { source in readRows(source, maximumSize: maximumSize) }
+        if let options {
+            let jobs = try TraceBatch.jobs(arguments)
+            runs = analyzeTraces(baseSources + headSources, budget: budget, options: options, jobs: jobs, maximumSize: maximumSize)
         } else {
-            runs = try analyzeTraces(baseSources + headSources, budget: budget, arguments: arguments, maximumSize: maximumSize)
+            runs = (baseSources + headSources).map { source in readRows(source, maximumSize: maximumSize) }
         }
         var unreadable: [Comparison.UnreadableTrace] = []
         var base: [(source: String, run: ComparedRuns)] = []
@@ -157,10 +160,8 @@ enum CompareCommand: Command {
     /// Reads and analyses traces, all in one batch so that every core is busy until the last
     /// trace is read; a report without the asked-for process is unreadable.
     static func analyzeTraces(
-        _ sources: [String], budget: Budget?, arguments: ParsedArguments, maximumSize: Int
-    ) throws -> [Result<ComparedRuns, InputError>] {
-        let options = try ReportCommand.analysisOptions(arguments)
-        let jobs = try TraceBatch.jobs(arguments)
+        _ sources: [String], budget: Budget?, options: AnalysisOptions, jobs: Int, maximumSize: Int
+    ) -> [Result<ComparedRuns, InputError>] {
         let results = TraceBatch.analyze(sources, jobs: jobs, maximumSize: maximumSize) { trace in
             if let budget { return budget.analyze(consume trace, options: options) }
             return FrameAnalyzer.analyze(consume trace, options: options)
