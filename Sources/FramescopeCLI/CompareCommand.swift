@@ -9,10 +9,14 @@ enum CompareCommand: Command {
         "base", "head", "budget", "alpha", "min-relative", "min-absolute-ms", "format", "junit", "fps", "main-thread", "process", "frame-marker",
         "max-input-size", "jobs",
     ]
-    static let flags: Set<String> = ["github-annotations"]
+    static let flags: Set<String> = ["github-annotations", "rows"]
+    /// Options that choose how a trace is analysed: frames rows were analysed when written.
+    static let analysisOptionNames = ["fps", "main-thread", "process", "frame-marker", "jobs"]
     static let help = """
         USAGE: framescope compare BASE HEAD [options]
                framescope compare --base TRACE [--base TRACE ...] --head TRACE [--head TRACE ...] [options]
+               framescope compare --rows --base ROWS [--base ROWS ...] --head ROWS [--head ROWS ...]
+                                  [options]
 
         Compares the per-frame distributions of head against base: main-thread cost, overrun, and
         each category's main-thread time per frame, with base and head median and p95, the change,
@@ -27,9 +31,20 @@ enum CompareCommand: Command {
         possible regression (a warning; it passes). With fewer than \(MetricComparison.minimumFrames) frames a side a metric
         is not judged: no-data, "too few frames to judge", a warning that passes.
 
+        With --rows, each input is instead the frames rows of `framescope report TRACE --format
+        frames-jsonl` (schema framescope.frames, version 1; one file is one run, and may hold
+        several traces' rows): no trace is read again. The metrics, p-values, shifts,
+        percentiles and intervals are exactly those of comparing the traces themselves. Rows
+        carry no report summary, so the summary shows the frame counts only: hitch time
+        ratio, slow and frozen frames need the traces (JSON: "input": "frame-rows"). A bad
+        row is an error naming the file and line; that file is not compared (exit 3).
+
         OPTIONS:
           --base TRACE          A base run (repeatable); instead of the BASE HEAD positionals.
           --head TRACE          A head run (repeatable).
+          --rows                The inputs are frames-jsonl rows, not traces; --fps,
+                                --frame-marker, --main-thread, --process and --jobs do not
+                                apply to them.
           --alpha A             Significance level, between 0 and 1 (default: 0.01).
           --min-relative R      Minimum change relative to base, 0.1 = 10% (default: 0.1).
           --min-absolute-ms M   Minimum change in milliseconds (default: 0.25).
@@ -59,8 +74,8 @@ enum CompareCommand: Command {
           0  no regression
           1  a regression was found
           2  usage error
-          3  unreadable or invalid input (missing file, not a trace, a side without frames,
-             an invalid budget file), or an output that cannot be written
+          3  unreadable or invalid input (missing file, not a trace, a bad frames row, a side
+             without frames, an invalid budget file), or an output that cannot be written
         """
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
@@ -80,8 +95,12 @@ enum CompareCommand: Command {
         guard (baseSources + headSources).filter({ $0 == "-" }).count <= 1 else {
             throw UsageError("standard input (-) can be read only once")
         }
+        let isRows = arguments.has("rows")
+        if isRows, let option = analysisOptionNames.first(where: { !arguments.values($0).isEmpty }) {
+            throw UsageError("option '--\(option)' does not apply to --rows: frames rows were analysed when they were written")
+        }
         let format = try arguments.choice("format", among: [OutputFormat.text, .markdown, .json], default: .text)
-        let options = try ReportCommand.analysisOptions(arguments)
+        let options = isRows ? nil : try ReportCommand.analysisOptions(arguments)
         var alpha = try number(arguments, "alpha") { $0 > 0 && $0 < 1 }
         var relative = try number(arguments, "min-relative") { $0 >= 0 }
         var absolute = try number(arguments, "min-absolute-ms") { $0 >= 0 }
@@ -93,42 +112,40 @@ enum CompareCommand: Command {
         absolute = absolute ?? fromBudget.minimumAbsoluteMilliseconds
         let thresholds = RegressionThresholds(alpha: alpha!, minimumRelativeEffect: relative!, minimumAbsoluteMilliseconds: absolute!)
 
-        // Every trace that can be read is compared; one that cannot is an error line and an
+        // Every input that can be read is compared; one that cannot is an error line and an
         // <error> test case of its own (exit 3), not the end of the run.
-        var unreadable: [Comparison.UnreadableTrace] = []
-        // Both sides in one batch, so every core is busy until the last trace is read.
-        let jobs = try TraceBatch.jobs(arguments)
-        let results = TraceBatch.analyze(baseSources + headSources, jobs: jobs, maximumSize: maximumSize) { trace in
-            if let budget { return budget.analyze(consume trace, options: options) }
-            return FrameAnalyzer.analyze(consume trace, options: options)
+        let runs: [Result<ComparedRuns, InputError>]
+        if let options {
+            let jobs = try TraceBatch.jobs(arguments)
+            runs = analyzeTraces(baseSources + headSources, budget: budget, options: options, jobs: jobs, maximumSize: maximumSize)
+        } else {
+            runs = (baseSources + headSources).map { source in readRows(source, maximumSize: maximumSize) }
         }
-        var base: [(source: String, report: FrameReport)] = []
-        var head: [(source: String, report: FrameReport)] = []
-        for (index, (source, result)) in zip(baseSources + headSources, results).enumerated() {
+        var unreadable: [Comparison.UnreadableTrace] = []
+        var base: [(source: String, run: ComparedRuns)] = []
+        var head: [(source: String, run: ComparedRuns)] = []
+        for (index, (source, result)) in zip(baseSources + headSources, runs).enumerated() {
             switch result {
-            case .success(let report):
-                if let missing = ReportCommand.missingProcess(report, options: options) {
-                    unreadable.append(Comparison.UnreadableTrace(source: source, reason: "\(source): \(missing)"))
-                    continue
-                }
-                if index < baseSources.count { base.append((source, report)) } else { head.append((source, report)) }
+            case .success(let run):
+                if index < baseSources.count { base.append((source, run)) } else { head.append((source, run)) }
             case .failure(let error):
                 unreadable.append(Comparison.UnreadableTrace(source: source, reason: error.description))
             }
         }
         for trace in unreadable { printError("error: \(UntrustedText.terminal(trace.reason))") }
         var emptySides: [String] = []
+        let inputs = isRows ? "rows file" : "trace"
         for (side, read, given) in [("base", base, baseSources), ("head", head, headSources)]
-        where !read.contains(where: { $0.report.summary.frameCount > 0 }) {
+        where !read.contains(where: { !$0.run.frames.isEmpty }) {
             let sources = (read.isEmpty ? given : read.map(\.source)).map(UntrustedText.terminal).joined(separator: ", ")
-            emptySides.append(read.isEmpty ? "\(side): no trace could be read; nothing to compare" : "\(side): no frames found in \(sources); nothing to compare")
+            emptySides.append(read.isEmpty ? "\(side): no \(inputs) could be read; nothing to compare" : "\(side): no frames found in \(sources); nothing to compare")
         }
         guard emptySides.isEmpty else {
             if !unreadable.isEmpty { try GateOutputs.writeJUnit(arguments, Comparison.junit(unreadable: unreadable)) }
             throw InputError(emptySides.joined(separator: "; "))
         }
         var comparison = Comparison(
-            base: base.map(\.report), head: head.map(\.report),
+            base: ComparedRuns(pooling: base.map(\.run)), head: ComparedRuns(pooling: head.map(\.run)),
             baseSources: base.map(\.source), headSources: head.map(\.source), thresholds: thresholds)
         comparison.unreadableTraces = unreadable
         switch format {
@@ -138,6 +155,41 @@ enum CompareCommand: Command {
         }
         try GateOutputs.write(arguments, junit: comparison.junit(), markdown: comparison.markdown(), annotations: comparison.annotations())
         return !unreadable.isEmpty ? .input : comparison.passed ? .success : .gateFailed
+    }
+
+    /// Reads and analyses traces, all in one batch so that every core is busy until the last
+    /// trace is read; a report without the asked-for process is unreadable.
+    static func analyzeTraces(
+        _ sources: [String], budget: Budget?, options: AnalysisOptions, jobs: Int, maximumSize: Int
+    ) -> [Result<ComparedRuns, InputError>] {
+        let results = TraceBatch.analyze(sources, jobs: jobs, maximumSize: maximumSize) { trace in
+            if let budget { return budget.analyze(consume trace, options: options) }
+            return FrameAnalyzer.analyze(consume trace, options: options)
+        }
+        return zip(sources, results).map { source, result in
+            result.flatMap { report in
+                if let missing = ReportCommand.missingProcess(report, options: options) { return .failure(InputError("\(source): \(missing)")) }
+                return .success(ComparedRuns(report: report))
+            }
+        }
+    }
+
+    /// Reads one file of frames rows as a run; any problem is an input error naming the file
+    /// (and, for a bad row, its line).
+    static func readRows(_ source: String, maximumSize: Int) -> Result<ComparedRuns, InputError> {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.bytes(contentsOf: source, maximumSize: maximumSize)
+        } catch where error.code == .tooLarge {
+            return .failure(InputError(InputLimit.explain(error)))
+        } catch {
+            return .failure(InputError(error.description))  // the path and the system's reason
+        }
+        do {
+            return .success(try FrameRows.readRun(bytes))
+        } catch {
+            return .failure(InputError("\(source == "-" ? "<stdin>" : source): \(error)"))
+        }
     }
 
     /// A decimal option that must satisfy `isValid`, or `nil` when absent.

@@ -46,9 +46,22 @@ public struct Comparison: Sendable, Hashable {
     /// The first head trace's main-thread cost per frame, for the Markdown summary's chart;
     /// `nil` when it has no frames.
     public var headChart: FrameChart?
+    /// What the comparison was computed from: traces, or frames rows (which carry no summary
+    /// figure beyond the frame counts).
+    public var input: Input = .traces
     /// Traces that were given but could not be read, with their one-line reasons: the
     /// comparison is of the other traces, and `compare` exits 3.
     public var unreadableTraces: [UnreadableTrace] = []
+
+    /// What a comparison was computed from.
+    public enum Input: String, Sendable, Hashable {
+        /// Traces, analysed into reports: every metric and every summary figure.
+        case traces
+        /// Frames rows (`framescope report --format frames-jsonl`): every metric, the same as
+        /// from the traces they were written from, but of the summary figures only the frame
+        /// counts; hitch time ratio, slow-frame share and frozen frames need the reports.
+        case frameRows = "frame-rows"
+    }
 
     /// A trace `compare` could not read.
     public struct UnreadableTrace: Sendable, Hashable {
@@ -85,43 +98,67 @@ public struct Comparison: Sendable, Hashable {
         base: [FrameReport], head: [FrameReport], baseSources: [String], headSources: [String],
         thresholds: RegressionThresholds = .defaults, bootstrapResamples: Int = 2_000
     ) {
+        self.init(
+            base: ComparedRuns(reports: base), head: ComparedRuns(reports: head), baseSources: baseSources, headSources: headSources,
+            thresholds: thresholds, bootstrapResamples: bootstrapResamples)
+    }
+
+    /// Compares the per-frame values of two sides, however they were read: the one computation
+    /// behind ``init(base:head:baseSources:headSources:thresholds:bootstrapResamples:)`` and
+    /// `compare --rows`.
+    ///
+    /// Metrics as for reports. Summaries: frames, and the figures that need a report's summary
+    /// (hitch time ratio, slow-frame share, frozen frames, hitch time ratio by cause) only when
+    /// both sides carry it; ``input`` says which.
+    /// - Parameters:
+    ///   - base: The base runs' frames, pooled.
+    ///   - head: The head runs' frames, pooled.
+    ///   - baseSources: The base inputs' paths, for output.
+    ///   - headSources: The head inputs' paths.
+    ///   - thresholds: When a change counts.
+    ///   - bootstrapResamples: Rounds for the p95 interval, at least 1.
+    /// - Complexity: As for reports.
+    package init(
+        base: ComparedRuns, head: ComparedRuns, baseSources: [String], headSources: [String],
+        thresholds: RegressionThresholds = .defaults, bootstrapResamples: Int = 2_000
+    ) {
         self.baseSources = baseSources
         self.headSources = headSources
         self.thresholds = thresholds
-        let baseFrames = base.flatMap(\.frames)
-        let headFrames = head.flatMap(\.frames)
+        let baseFrames = base.frames
+        let headFrames = head.frames
         baseFrameCount = baseFrames.count
         headFrameCount = headFrames.count
-        for report in base where !baseFrameSources.contains(report.method.frameSource) { baseFrameSources.append(report.method.frameSource) }
-        for report in head where !headFrameSources.contains(report.method.frameSource) { headFrameSources.append(report.method.frameSource) }
-        headChart = head.first.flatMap { $0.frames.isEmpty ? nil : FrameChart(report: $0) }
+        baseFrameSources = base.frameSources
+        headFrameSources = head.frameSources
+        headChart = head.chart
 
         // Each metric's values are built straight from the frames, one Double per frame and side,
-        // without copying a frame (a frame holds dictionaries, and copying one retains them).
-        func milliseconds(_ frames: [FrameReport.Frame], _ value: (borrowing FrameReport.Frame) -> Int64) -> [Double] {
+        // without copying a frame (a frame holds a dictionary, and copying one retains it).
+        func milliseconds(_ frames: [ComparedRuns.Frame], _ value: (borrowing ComparedRuns.Frame) -> Int64) -> [Double] {
             var values = [Double]()
             values.reserveCapacity(frames.count)
             for index in frames.indices { values.append(Double(value(frames[index])) / 1e6) }
             return values
         }
-        func compare(_ id: String, _ label: String, offset: Double = 0, _ value: (borrowing FrameReport.Frame) -> Int64) -> MetricComparison {
+        func compare(_ id: String, _ label: String, offset: Double = 0, _ value: (borrowing ComparedRuns.Frame) -> Int64) -> MetricComparison {
             MetricComparison.compare(
                 id: id, label: label, base: milliseconds(baseFrames, value), head: milliseconds(headFrames, value),
                 thresholds: thresholds, bootstrapResamples: bootstrapResamples, relativeOffset: offset)
         }
         // Overrun is the time from vsync to commit minus the frame's budget P; a frame 10% slower
         // takes 10% longer from vsync to commit, so its overrun change is measured against that.
-        let budgetNanoseconds: Int64? = SortedSample(baseFrames.map { $0.deadline.subtractingSaturating($0.vsync) }).median
+        let budgetNanoseconds: Int64? = SortedSample(baseFrames.map(\.budgetNanoseconds)).median
         let budget: Double = budgetNanoseconds.map { Double($0) / 1e6 } ?? 0
         var metrics = [
-            compare("main-thread-ms", "main-thread cost per frame") { $0.mainThreadNanoseconds },
-            compare("overrun-ms", "overrun per frame", offset: budget) { $0.overrun },
+            compare("main-thread-ms", "main-thread cost per frame") { $0.mainNanoseconds },
+            compare("overrun-ms", "overrun per frame", offset: budget) { $0.overrunNanoseconds },
         ]
         // Every lane but main (whose cost is the main-thread metric above) that either side has:
         // a frame without work in it counts 0.
-        let lanes = Set((base + head).flatMap { $0.lanes.map(\.lane) }).subtracting([.main]).sorted()
+        let lanes = base.lanes.union(head.lanes).subtracting([.main]).sorted()
         for lane in lanes {
-            metrics.append(compare("lane-ms.\(lane.identifier)", "\(lane.identifier) lane cost per frame") { $0.lane(lane)?.costNanoseconds ?? 0 })
+            metrics.append(compare("lane-ms.\(lane.identifier)", "\(lane.identifier) lane cost per frame") { $0.cost(in: lane) })
         }
         // Categories: one pass over each side's frames collects, per category, only the frames it
         // ran in; the frames it did not run in are zeros, added when its metric is compared. Memory
@@ -164,37 +201,38 @@ public struct Comparison: Sendable, Hashable {
         }
         self.metrics = metrics
 
-        func pooled(_ reports: [FrameReport]) -> (frames: Int, hitch: Int64, measured: Int64, slow: Int, frozen: Int) {
-            reports.reduce((0, 0, 0, 0, 0)) { sum, report in
-                let s = report.summary
-                return (sum.0 + s.frameCount, sum.1.addingSaturating(s.hitchNanoseconds), sum.2.addingSaturating(s.measuredNanoseconds), sum.3 + s.slowFrames, sum.4 + s.frozenFrames)
-            }
-        }
-        let b = pooled(base), h = pooled(head)
-        func ratio(_ side: (frames: Int, hitch: Int64, measured: Int64, slow: Int, frozen: Int)) -> Double {
-            side.measured > 0 ? (Double(side.hitch) / 1e6) / (Double(side.measured) / 1e9) : 0
-        }
-        func share(_ side: (frames: Int, hitch: Int64, measured: Int64, slow: Int, frozen: Int)) -> Double {
-            side.frames > 0 ? Double(side.slow) / Double(side.frames) : 0
-        }
         summaries = [
-            SummaryComparison(id: "frames", label: "frames", base: Double(b.frames), head: Double(h.frames), unit: .frames),
-            SummaryComparison(id: "hitch-time-ratio", label: "hitch time ratio", base: ratio(b), head: ratio(h), unit: .millisecondsPerSecond),
-            SummaryComparison(id: "slow-frame-share", label: "slow frames", base: share(b), head: share(h), unit: .share),
-            SummaryComparison(id: "frozen-frames", label: "frozen frames", base: Double(b.frozen), head: Double(h.frozen), unit: .frames),
+            SummaryComparison(id: "frames", label: "frames", base: Double(baseFrames.count), head: Double(headFrames.count), unit: .frames)
+        ]
+        // The other figures need each run's report summary, which frames rows do not carry: a
+        // figure computed without it would not mean its label, so it is left out.
+        guard let b = base.summary, let h = head.summary else {
+            input = .frameRows
+            return
+        }
+        func ratio(_ hitch: Int64, _ measured: Int64) -> Double {
+            measured > 0 ? (Double(hitch) / 1e6) / (Double(measured) / 1e9) : 0
+        }
+        func share(_ slow: Int, _ frames: Int) -> Double {
+            frames > 0 ? Double(slow) / Double(frames) : 0
+        }
+        summaries += [
+            SummaryComparison(
+                id: "hitch-time-ratio", label: "hitch time ratio", base: ratio(b.hitchNanoseconds, b.measuredNanoseconds),
+                head: ratio(h.hitchNanoseconds, h.measuredNanoseconds), unit: .millisecondsPerSecond),
+            SummaryComparison(
+                id: "slow-frame-share", label: "slow frames", base: share(b.slowFrames, baseFrames.count),
+                head: share(h.slowFrames, headFrames.count), unit: .share),
+            SummaryComparison(id: "frozen-frames", label: "frozen frames", base: Double(b.frozenFrames), head: Double(h.frozenFrames), unit: .frames),
         ]
         // Hitch time ratio by cause, for every cause either side has.
-        let causes = Set((base + head).flatMap { $0.summary.hitchNanosecondsByCause.keys }).sorted()
+        let causes = Set(b.hitchNanosecondsByCause.keys).union(h.hitchNanosecondsByCause.keys).sorted()
         for cause in causes {
-            func causeRatio(_ reports: [FrameReport]) -> Double {
-                let measured = reports.reduce(Int64(0)) { $0.addingSaturating($1.summary.measuredNanoseconds) }
-                let hitch = reports.reduce(Int64(0)) { $0.addingSaturating($1.summary.hitchNanosecondsByCause[cause] ?? 0) }
-                return measured > 0 ? (Double(hitch) / 1e6) / (Double(measured) / 1e9) : 0
-            }
             summaries.append(
                 SummaryComparison(
                     id: "hitch-time-ratio-by-cause.\(cause.identifier)", label: "hitch time ratio caused by \(cause.identifier)",
-                    base: causeRatio(base), head: causeRatio(head), unit: .millisecondsPerSecond))
+                    base: ratio(b.hitchNanosecondsByCause[cause] ?? 0, b.measuredNanoseconds),
+                    head: ratio(h.hitchNanosecondsByCause[cause] ?? 0, h.measuredNanoseconds), unit: .millisecondsPerSecond))
         }
     }
 

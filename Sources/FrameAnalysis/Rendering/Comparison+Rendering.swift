@@ -20,8 +20,13 @@ extension Comparison {
                 Self.verdictText(metric.verdict),
             ]
         }
+        // Frames rows carry no report summary: say what the table leaves out, rather than show
+        // figures that would not mean their labels.
+        let summaryTitle = input == .frameRows
+            ? "Summary (for information; no verdict; from frames rows: frames only, since hitch time ratio, slow and frozen frames need the traces)"
+            : "Summary (for information; no verdict)"
         var summaryTable = ReportTable(
-            title: "Summary (for information; no verdict)",
+            title: summaryTitle,
             columns: [("figure", .left), ("base", .right), ("head", .right), ("delta", .right)])
         summaryTable.rows = summaries.map { figure in
             let delta = figure.unit.format(figure.delta)
@@ -96,7 +101,7 @@ extension Comparison {
 
     /// The comparison as JSON, schema `framescope.compare` version ``schemaVersion``.
     ///
-    /// `passed`; `base` and `head` (`sources`, `frames`, `frame-boundaries`: the frame sources); `thresholds` (`alpha`, `min-relative`,
+    /// `passed`; `input` (`traces`, or `frame-rows`: then `summary` holds only `frames`); `base` and `head` (`sources`, `frames`, `frame-boundaries`: the frame sources); `thresholds` (`alpha`, `min-relative`,
     /// `min-absolute-ms`); `metrics`, each with `id`, `label`, `verdict` (`regression`,
     /// `possible-regression`, `improvement`, `unchanged`, `no-data`), `reason`, `base` and `head`
     /// percentile objects in ms (`count p50 p90 p95 p99 max mean`), `shift-ms`, `relative-shift`,
@@ -123,6 +128,7 @@ extension Comparison {
             ("schema", .string("framescope.compare")),
             ("version", .int(Int64(Self.schemaVersion))),
             ("passed", .bool(passed)),
+            ("input", .string(input.rawValue)),
             ("errors", .array(unreadableTraces.map { trace in
                 .object([("kind", .string("unreadable")), ("source", .string(trace.source)), ("message", .string(trace.reason))])
             })),
@@ -250,7 +256,8 @@ extension Comparison {
         let judged = metrics.count - unjudged
         var text = failing == 0 ? "pass, no regression in \(judged) metrics" : "REGRESSION in \(failing) of \(judged) metrics"
         if !unreadableTraces.isEmpty {
-            text = "ERROR, \(unreadableTraces.count) trace\(unreadableTraces.count == 1 ? "" : "s") not read; " + text
+            let inputs = input == .frameRows ? "rows file" : "trace"
+            text = "ERROR, \(unreadableTraces.count) \(inputs)\(unreadableTraces.count == 1 ? "" : "s") not read; " + text
         }
         if possible > 0 { text += ", \(possible) possible (not significant)" }
         if improved > 0 { text += ", \(improved) improved" }

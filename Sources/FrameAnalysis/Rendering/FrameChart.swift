@@ -24,10 +24,20 @@ public struct FrameChart: Sendable, Hashable {
     ///   - report: The report.
     ///   - maximumPoints: The most points to draw; groups of frames share one point beyond it.
     public init(report: FrameReport, maximumPoints: Int = FrameChart.maximumPoints) {
+        self.init(
+            mainThreadNanoseconds: report.frames.map(\.mainThreadNanoseconds), intervalNanoseconds: report.method.frameRate.intervalNanoseconds,
+            maximumPoints: maximumPoints)
+    }
+
+    /// Charts frames given by their main-thread costs, as frames rows carry them.
+    /// - Parameters:
+    ///   - costs: Each frame's main-thread cost, in order.
+    ///   - intervalNanoseconds: The frame interval `P`.
+    ///   - maximumPoints: The most points to draw.
+    package init(mainThreadNanoseconds costs: [Int64], intervalNanoseconds: Int64, maximumPoints: Int = FrameChart.maximumPoints) {
         precondition(maximumPoints > 0, "maximumPoints must be positive")
-        let costs = report.frames.map(\.mainThreadNanoseconds)
         frameCount = costs.count
-        intervalNanoseconds = report.method.frameRate.intervalNanoseconds
+        self.intervalNanoseconds = intervalNanoseconds
         let group = max(1, (costs.count + maximumPoints - 1) / maximumPoints)
         framesPerPoint = group
         points = stride(from: 0, to: costs.count, by: group).map { start in
