@@ -38,7 +38,9 @@ let package = Package(
         // through internal imports, so this product's API shows only its own types and apps,
         // which link FrameScope alone, carry none of it.
         .target(name: "FrameScopeTesting", dependencies: ["FrameScope", "FrameTrace", "FrameAnalysis", "FrameTraceReader"], swiftSettings: strict),
-        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport"], swiftSettings: strict),
+        // The Parquet writer: the format on its own, no framescope types, so it tests alone.
+        .target(name: "FrameParquet", swiftSettings: strict),
+        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport", "FrameParquet"], swiftSettings: strict),
         // The simulation does not depend on the analysis, so the two largest modules build side by
         // side; FrameRuns joins them (a run's trace analysed, the demo's table).
         .target(name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameSupport"], swiftSettings: strict),
@@ -57,6 +59,7 @@ let package = Package(
         // independent trace validator, real CPU work. A target, never a product.
         .target(name: "FramescopeTestSupport", dependencies: ["FrameTrace"], path: "Tests/Support"),
         .testTarget(name: "FrameJSONTests", dependencies: ["FrameJSON", "FrameTrace"]),
+        .testTarget(name: "FrameParquetTests", dependencies: ["FrameParquet"]),
         .testTarget(
             name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader", "FrameSupport", "FramescopeTestSupport"],
             resources: [.copy("Fixtures")]
