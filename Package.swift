@@ -59,18 +59,21 @@ let package = Package(
         // independent trace validator, real CPU work. A target, never a product.
         .target(name: "FramescopeTestSupport", dependencies: ["FrameTrace"], path: "Tests/Support"),
         .testTarget(name: "FrameJSONTests", dependencies: ["FrameJSON", "FrameTrace"]),
-        .testTarget(name: "FrameParquetTests", dependencies: ["FrameParquet"]),
+        // A Parquet reader written from the spec apart from the writer, for the tests that read
+        // back what FrameParquet wrote. A target, never a product.
+        .target(name: "ParquetTestSupport", path: "Tests/ParquetSupport"),
+        .testTarget(name: "FrameParquetTests", dependencies: ["FrameParquet", "ParquetTestSupport"]),
         .testTarget(
             name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader", "FrameSupport", "FramescopeTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FramescopeTestSupport"], resources: [.copy("Golden")]),
-        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameScope", "FrameSupport"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameScope", "FrameSupport", "ParquetTestSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(
             name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameRuns", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FramescopeTestSupport", "FrameSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI", "FramescopeTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI", "FramescopeTestSupport", "ParquetTestSupport"], exclude: ["Fixtures"]),
         // What an app links: FrameScope alone. This target must build without the reader module.
         .testTarget(name: "AppLinkTests", dependencies: ["FrameScope"]),
         // FramescopeCLI so that the built `framescope` is there to compare verdicts with.

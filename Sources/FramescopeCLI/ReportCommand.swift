@@ -121,11 +121,12 @@ enum ReportCommand: Command {
     static func rows(
         _ report: FrameReport, format: OutputFormat, source: String, labels: [(key: String, value: String)], metadata: TraceMetadata
     ) -> [UInt8] {
-        let isSummary = format == .summaryJSONL || format == .summaryParquet
-        let table = isSummary
-            ? SummaryRows.table(report, trace: source, labels: labels, metadata: metadata)
-            : FrameRows.table(report, trace: source, labels: labels, metadata: metadata)
-        if format == .framesParquet || format == .summaryParquet { return table.parquet() }
+        if format == .framesParquet || format == .summaryParquet {
+            let table = format == .summaryParquet
+                ? SummaryRows.table(report, trace: source, labels: labels, metadata: metadata)
+                : FrameRows.table(report, trace: source, labels: labels, metadata: metadata)
+            return table.parquet()
+        }
         var bytes: [UInt8] = []
         rows(report, format: format, source: source, labels: labels, metadata: metadata) { bytes += $0.utf8 }
         return bytes
