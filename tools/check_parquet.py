@@ -6,7 +6,8 @@
 framescope writes Parquet with a writer of its own (Sources/FrameParquet), so this is its oracle:
 for the demo's traces (`framescope demo --frames 60`), the sample traces in Traces/, the hostile
 corpus (regenerated with tools/make_hostile_corpus.py), the overflow fixtures (values at and past
-DECIMAL(18, 6)'s 18 digits) and every trace in --corpus (the
+DECIMAL(18, 6)'s 18 digits), the readable Perfetto fixtures (Android's FrameTimeline columns) and
+every trace in --corpus (the
 third-party corpus), each with labels that include a hostile value, it writes
 
 - `report --format frames-parquet --out` and `--format frames-jsonl`, and checks that pyarrow and
@@ -234,6 +235,9 @@ def main():
         traces += sorted(path for path in glob.glob(os.path.join(hostile, "*.json")) if "budget" not in os.path.basename(path))
         # Times at the reader's bound and totals saturated at Int64.max: DECIMAL(18, 6) values past 18 digits.
         traces += sorted(glob.glob(os.path.join(ROOT, "Tests", "FrameAnalysisTests", "Fixtures", "overflow-*.json")))
+        # Perfetto fixtures that read (Android FrameTimeline's columns among them); the malformed ones are exit 3.
+        traces += [path for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "FrameTraceTests", "Fixtures", "perfetto", "*.pftrace")))
+                   if subprocess.run([binary, "report", path, "--format", "summary-jsonl"], capture_output=True).returncode == 0]
         for corpus in arguments.corpus:
             traces += sorted(glob.glob(os.path.join(corpus, "*.json")) + glob.glob(os.path.join(corpus, "*.pftrace"))
                              + glob.glob(os.path.join(corpus, "*.perfetto-trace")))
