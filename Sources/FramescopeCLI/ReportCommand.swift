@@ -8,10 +8,11 @@ enum ReportCommand: Command {
     static let options: Set<String> = ["format", "fps", "main-thread", "process", "top", "frame-marker", "label", "max-input-size", "out"]
     static let flags: Set<String> = ["wide"]
     static let help = """
-        USAGE: framescope report TRACE [--format text|markdown|json|html|frames-jsonl|frames-csv|frames-parquet|
-                                                summary-jsonl|summary-parquet] [--out FILE] [--fps N]
-                                       [--main-thread PID:TID] [--process PID] [--frame-marker NAME]
-                                       [--top N] [--wide] [--label KEY=VALUE] [--max-input-size BYTES]
+        USAGE: framescope report TRACE [--format F] [--out FILE] [--fps N] [--main-thread PID:TID]
+                                       [--process PID] [--frame-marker NAME] [--top N] [--wide]
+                                       [--label KEY=VALUE] [--max-input-size BYTES]
+               F: text|markdown|json|html|frames-jsonl|frames-csv|frames-parquet|
+                  summary-jsonl|summary-parquet
 
         Reads a trace, Chrome JSON or Perfetto protobuf (framescope's own or any other tool's,
         Android's included; told apart by content; `-` reads stdin), finds the frames, and
