@@ -54,7 +54,9 @@ let package = Package(
         // through internal imports, so this product's API shows only its own types and apps,
         // which link FrameScope alone, carry none of it.
         .target(name: "FrameScopeTesting", dependencies: ["FrameScope", "FrameTrace", "FrameAnalysis", "FrameTraceReader"], swiftSettings: strict),
-        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport"], swiftSettings: strict),
+        // The Parquet writer: the format on its own, no framescope types, so it tests alone.
+        .target(name: "FrameParquet", swiftSettings: strict),
+        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport", "FrameParquet"], swiftSettings: strict),
         // The simulation does not depend on the analysis, so the two largest modules build side by
         // side; FrameRuns joins them (a run's trace analysed, the demo's table).
         .target(name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameSupport"], swiftSettings: strict),
@@ -73,17 +75,21 @@ let package = Package(
         // independent trace validator, real CPU work. A target, never a product.
         .target(name: "FramescopeTestSupport", dependencies: ["FrameTrace"], path: "Tests/Support"),
         .testTarget(name: "FrameJSONTests", dependencies: ["FrameJSON", "FrameTrace"]),
+        // A Parquet reader written from the spec apart from the writer, for the tests that read
+        // back what FrameParquet wrote. A target, never a product.
+        .target(name: "ParquetTestSupport", path: "Tests/ParquetSupport"),
+        .testTarget(name: "FrameParquetTests", dependencies: ["FrameParquet", "ParquetTestSupport"]),
         .testTarget(
             name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader", "FrameSupport", "FramescopeTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FramescopeTestSupport"], resources: [.copy("Golden")]),
-        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameScope", "FrameSupport"], exclude: ["Golden", "Fixtures"]),
+        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameScope", "FrameSupport", "ParquetTestSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(
             name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameRuns", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FramescopeTestSupport", "FrameSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI", "FramescopeTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI", "FramescopeTestSupport", "ParquetTestSupport"], exclude: ["Fixtures"]),
         // What an app links: FrameScope alone. This target must build without the reader module.
         .testTarget(name: "AppLinkTests", dependencies: ["FrameScope"]),
         // FramescopeCLI so that the built `framescope` is there to compare verdicts with.

@@ -1,5 +1,5 @@
 // framescope-bench: prints figures, never asserts on speed. Run in release mode:
-//   swift run -c release framescope-bench [recorder|layout|diff|imaging|reader|perfetto|robust|all]   (from the repository root)
+//   swift run -c release framescope-bench [recorder|layout|diff|imaging|reader|perfetto|robust|rows|all]   (from the repository root)
 //   swift run -c release framescope-bench make-trace PATH [EVENTS]   (writes the reader's synthetic trace)
 //   swift run -c release framescope-bench make-category-trace PATH [FRAMES] [CATEGORIES]   (the many-category trace)
 //   swift run -c release framescope-bench analyze PATH [REPETITIONS]   (read once as report reads, then the analysis alone)
@@ -37,6 +37,7 @@ if wants("diff") { runDiffBenchmarks() }
 if wants("imaging") { runImagingBenchmarks() }
 if wants("reader") { runReaderBenchmarks(generatedEvents: 1_000_000) }
 if wants("perfetto") { runPerfettoBenchmarks(generatedEvents: 1_000_000) }
+if wants("rows") { runRowsBenchmarks() }
 if wants("robust") {
     runRobustnessBenchmarks()
     runAnalysisScalingBenchmarks()

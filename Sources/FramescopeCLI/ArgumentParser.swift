@@ -126,4 +126,10 @@ enum OutputFormat: String, CaseIterable {
     case html
     case framesJSONL = "frames-jsonl"
     case framesCSV = "frames-csv"
+    case framesParquet = "frames-parquet"
+    case summaryJSONL = "summary-jsonl"
+    case summaryParquet = "summary-parquet"
+
+    /// Binary output, which a terminal must not receive.
+    var isParquet: Bool { self == .framesParquet || self == .summaryParquet }
 }

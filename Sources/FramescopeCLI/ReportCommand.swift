@@ -5,12 +5,14 @@ import Foundation
 
 /// `framescope report`: where every frame's budget went, for any Chrome trace.
 enum ReportCommand: Command {
-    static let options: Set<String> = ["format", "fps", "main-thread", "process", "top", "frame-marker", "label", "max-input-size"]
+    static let options: Set<String> = ["format", "fps", "main-thread", "process", "top", "frame-marker", "label", "max-input-size", "out"]
     static let flags: Set<String> = ["wide"]
     static let help = """
-        USAGE: framescope report TRACE [--format text|markdown|json|html|frames-jsonl|frames-csv] [--fps N]
-                                       [--main-thread PID:TID] [--process PID] [--frame-marker NAME]
-                                       [--top N] [--wide] [--label KEY=VALUE] [--max-input-size BYTES]
+        USAGE: framescope report TRACE [--format F] [--out FILE] [--fps N] [--main-thread PID:TID]
+                                       [--process PID] [--frame-marker NAME] [--top N] [--wide]
+                                       [--label KEY=VALUE] [--max-input-size BYTES]
+               F: text|markdown|json|html|frames-jsonl|frames-csv|frames-parquet|
+                  summary-jsonl|summary-parquet
 
         Reads a trace, Chrome JSON or Perfetto protobuf (framescope's own or any other tool's,
         Android's included; told apart by content; `-` reads stdin), finds the frames, and
@@ -29,9 +31,14 @@ enum ReportCommand: Command {
                                 json (schema framescope.report, version \(FrameReport.schemaVersion)), or
                                 html (one self-contained page: a frame timeline and every
                                 table; redirect it to a file and open it in a browser), or
-                                frames-jsonl / frames-csv (one row per frame, schema
-                                \(FrameRows.schema) v\(FrameRows.version), for DuckDB or ClickHouse).
-          --label KEY=VALUE     frames-jsonl/csv: a label_KEY column on every row, e.g.
+                                frames-jsonl / frames-csv / frames-parquet (one row per frame,
+                                schema \(FrameRows.schema) v\(FrameRows.version), for DuckDB or ClickHouse), or
+                                summary-jsonl / summary-parquet (one row per trace, schema
+                                \(SummaryRows.schema) v\(SummaryRows.version), to pool a fleet's runs).
+                                Parquet needs --out FILE or a redirect: never a terminal.
+          --out FILE            Write the report to FILE (whole: a temporary file beside it,
+                                then renamed) instead of standard output.
+          --label KEY=VALUE     frames-* and summary-*: a label_KEY column on every row, e.g.
                                 --label branch=main (repeatable).
           --fps N               Frame rate, 1-1000; wins over the trace's metadata (default: the
                                 trace's, else Chrome's BeginFrame rate, else 60).
@@ -45,8 +52,9 @@ enum ReportCommand: Command {
           \(InputLimit.helpLine)
 
         EXIT CODES: 0 success (a trace cut off mid-write loads, with a truncated diagnostic), 2
-                    usage error, 3 unreadable input (with line:column or byte offset; a Perfetto
-                    file with no whole packet) or unwritable output.
+                    usage error (Parquet to a terminal included), 3 unreadable input (with
+                    line:column or byte offset; a Perfetto file with no whole packet) or
+                    unwritable --out.
         """
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
@@ -62,6 +70,11 @@ enum ReportCommand: Command {
             }
             labels.append((String(label[..<equals]), String(label[label.index(after: equals)...])))
         }
+        let destination = arguments.value("out")
+        if let destination, destination.isEmpty { throw UsageError("option '--out' expects a file, got ''") }
+        if format.isParquet, destination ?? "-" == "-", isatty(1) != 0 {
+            throw UsageError("--format \(format.rawValue) writes binary Parquet: give --out FILE or redirect standard output, not a terminal")
+        }
         let options = try analysisOptions(arguments)
         let trace = try readTrace(source, maximumSize: try InputLimit.maximumSize(arguments))
         let metadata = trace.metadata
@@ -70,17 +83,66 @@ enum ReportCommand: Command {
         if let missing = missingProcess(report, options: options) {
             throw InputError("\(source == "-" ? "<stdin>" : source): \(missing)")
         }
-        switch format {
-        case .markdown: printUntrusted(report.markdown(source: source))
-        case .json: report.writeJSON(source: source) { StandardOutput.write($0) }
-        case .html: print(report.html(source: source), terminator: "")
-        case .framesJSONL, .framesCSV:
-            FrameRows.write(report, trace: source, labels: labels, metadata: metadata, format: format == .framesCSV ? .csv : .jsonLines) {
-                print($0, terminator: "")
+        guard let destination, destination != "-" else {
+            switch format {
+            case .markdown: printUntrusted(report.markdown(source: source))
+            case .json: report.writeJSON(source: source) { StandardOutput.write($0) }
+            case .html: print(report.html(source: source), terminator: "")
+            case .text: printUntrusted(report.text(source: source, wide: arguments.has("wide")))
+            case .framesParquet, .summaryParquet:
+                StandardOutput.write(rows(report, format: format, source: source, labels: labels, metadata: metadata))
+            case .framesJSONL, .framesCSV, .summaryJSONL:
+                // Line by line, so a long trace's rows are never all in memory.
+                rows(report, format: format, source: source, labels: labels, metadata: metadata) { print($0, terminator: "") }
             }
-        case .text: printUntrusted(report.text(source: source, wide: arguments.has("wide")))
+            return .success
+        }
+        let bytes: [UInt8]
+        switch format {
+        case .markdown: bytes = Array((UntrustedText.neutralizingWorkflowCommands(report.markdown(source: source)) + "\n").utf8)
+        case .json:
+            var json: [UInt8] = []
+            report.writeJSON(source: source) { json += $0 }
+            bytes = json
+        case .html: bytes = Array(report.html(source: source).utf8)
+        case .text: bytes = Array((UntrustedText.neutralizingWorkflowCommands(report.text(source: source, wide: arguments.has("wide"))) + "\n").utf8)
+        case .framesJSONL, .framesCSV, .framesParquet, .summaryJSONL, .summaryParquet:
+            bytes = rows(report, format: format, source: source, labels: labels, metadata: metadata)
+        }
+        do {
+            try OutputFile.replace(destination, with: bytes)
+        } catch {
+            throw InputError("cannot write --out: \(error)")
         }
         return .success
+    }
+
+    /// A row format's whole output: the frames or summary table rendered as JSON Lines, CSV or
+    /// Parquet.
+    static func rows(
+        _ report: FrameReport, format: OutputFormat, source: String, labels: [(key: String, value: String)], metadata: TraceMetadata
+    ) -> [UInt8] {
+        if format == .framesParquet || format == .summaryParquet {
+            let table = format == .summaryParquet
+                ? SummaryRows.table(report, trace: source, labels: labels, metadata: metadata)
+                : FrameRows.table(report, trace: source, labels: labels, metadata: metadata)
+            return table.parquet()
+        }
+        var bytes: [UInt8] = []
+        rows(report, format: format, source: source, labels: labels, metadata: metadata) { bytes += $0.utf8 }
+        return bytes
+    }
+
+    /// A text row format (JSON Lines, CSV), line by line.
+    static func rows(
+        _ report: FrameReport, format: OutputFormat, source: String, labels: [(key: String, value: String)], metadata: TraceMetadata,
+        emit: (String) -> Void
+    ) {
+        if format == .summaryJSONL {
+            SummaryRows.table(report, trace: source, labels: labels, metadata: metadata).writeJSONLines(to: emit)
+        } else {
+            FrameRows.write(report, trace: source, labels: labels, metadata: metadata, format: format == .framesCSV ? .csv : .jsonLines, to: emit)
+        }
     }
 
     /// The analysis flags shared by `report`, `check` and `compare`.

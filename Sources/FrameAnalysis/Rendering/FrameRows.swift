@@ -18,7 +18,8 @@ package import FrameTrace
 /// frame had none). Milliseconds are
 /// exact: the nanoseconds with six decimals.
 ///
-/// Rows are produced one at a time, so writing them holds nothing beyond the report.
+/// Rows are produced one at a time, so writing them holds nothing beyond the report. The table
+/// (``table(_:trace:labels:metadata:)``) is one ``RowTable``; JSON Lines, CSV and Parquet render it.
 package enum FrameRows {
     /// The schema name in every row.
     package static let schema = "framescope.frames"
@@ -33,7 +34,8 @@ package enum FrameRows {
         case csv
     }
 
-    /// Writes one row per frame of `report`, each line handed to `emit` with its newline.
+    /// Writes one row per frame of `report`, each line handed to `emit` with its newline: the
+    /// JSON Lines or CSV renderer of ``table(_:trace:labels:metadata:)``.
     /// - Parameters:
     ///   - report: The report.
     ///   - trace: What was analysed (a path).
@@ -46,30 +48,58 @@ package enum FrameRows {
         _ report: FrameReport, trace: String, labels: [(key: String, value: String)], metadata: TraceMetadata, format: Format,
         to emit: (String) -> Void
     ) {
-        var fixed: [(String, Cell)] = [("schema", .text(schema)), ("version", .integer(Int64(version))), ("trace", .text(trace))]
-        fixed += labels.map { ("label_\($0.key)", .text($0.value)) }
+        let table = table(report, trace: trace, labels: labels, metadata: metadata)
+        switch format {
+        case .jsonLines: table.writeJSONLines(to: emit)
+        case .csv: table.writeCSV(to: emit)
+        }
+    }
+
+    /// The columns every table of one trace starts with: `trace`, one `label_KEY` per label,
+    /// one `meta_KEY` per scalar of the trace's metadata (a repeated name is one column, the
+    /// last value winning, as a JSON reader takes a repeated member, in the first one's place).
+    /// - Parameter prefix: Columns before `trace` (`schema`, `version`).
+    static func traceColumns(
+        prefix: [(RowTable.Column, RowTable.Cell)], trace: String, labels: [(key: String, value: String)], metadata: TraceMetadata
+    ) -> [(RowTable.Column, RowTable.Cell)] {
+        var fixed = prefix + [(RowTable.Column("trace", .text), .text(trace))]
+        fixed += labels.map { (RowTable.Column("label_\($0.key)", .text), .text($0.value)) }
         for argument in metadata.extra {
+            let name = "meta_\(argument.key)"
             switch argument.value {
-            case .int(let value): fixed.append(("meta_\(argument.key)", .integer(value)))
-            case .string(let value): fixed.append(("meta_\(argument.key)", .text(value)))
-            case .double(let value): fixed.append(("meta_\(argument.key)", value.isFinite ? .decimal(String(value)) : .text(String(value))))
-            case .bool(let value): fixed.append(("meta_\(argument.key)", .text(value ? "true" : "false")))
+            case .int(let value): fixed.append((RowTable.Column(name, .integer), .integer(value)))
+            case .string(let value): fixed.append((RowTable.Column(name, .text), .text(value)))
+            case .double(let value):
+                fixed.append(value.isFinite ? (RowTable.Column(name, .double), .double(value)) : (RowTable.Column(name, .text), .text(String(value))))
+            case .bool(let value): fixed.append((RowTable.Column(name, .text), .text(value ? "true" : "false")))
             case .null, .array, .object: continue
             }
         }
-        // A trace can repeat a metadata key: one column per name, the last value winning (as a
-        // JSON reader takes a repeated member), never two columns of one name.
         var columnOfName: [String: Int] = [:]
-        fixed = fixed.reduce(into: []) { columns, column in
-            if let index = columnOfName[column.0] {
+        return fixed.reduce(into: []) { columns, column in
+            if let index = columnOfName[column.0.name] {
                 columns[index] = column
             } else {
-                columnOfName[column.0] = columns.count
+                columnOfName[column.0.name] = columns.count
                 columns.append(column)
             }
         }
-        fixed.append(("frame_source", .text(report.method.frameSource.identifier)))
-        fixed.append(("frame_interval_ms", .milliseconds(report.method.frameRate.intervalNanoseconds)))
+    }
+
+    /// The frames table of `report`: its columns and one row per frame (see the type's
+    /// discussion for the columns).
+    /// - Parameters:
+    ///   - report: The report.
+    ///   - trace: What was analysed (a path).
+    ///   - labels: Run labels, as given on the command line.
+    ///   - metadata: The trace's metadata; its scalar `extra` entries become `meta_` columns.
+    /// - Returns: The table, whose rows are built when a renderer asks for them.
+    package static func table(_ report: FrameReport, trace: String, labels: [(key: String, value: String)], metadata: TraceMetadata) -> RowTable {
+        var fixed = traceColumns(
+            prefix: [(RowTable.Column("schema", .text), .text(schema)), (RowTable.Column("version", .integer), .integer(Int64(version)))],
+            trace: trace, labels: labels, metadata: metadata)
+        fixed.append((RowTable.Column("frame_source", .text), .text(report.method.frameSource.identifier)))
+        fixed.append((RowTable.Column("frame_interval_ms", .milliseconds), .milliseconds(report.method.frameRate.intervalNanoseconds)))
         let categories = report.categories.filter { $0.mainNanoseconds > 0 }.map(\.name).sorted()
         let interval = report.method.frameRate.intervalNanoseconds
         // render_ms and background_ms always (empty where the trace has no such lane), then any
@@ -78,63 +108,50 @@ package enum FrameRows {
         let laneColumns = Lane.allCases.filter { $0 != .main && ($0 == .render || $0 == .background || reportLanes.contains($0)) }
         // Android's own strings and a stuffed frame's added latency, for traces with FrameTimeline.
         let isAndroid = report.summary.stuffedFrames != nil
-        let androidColumns = isAndroid ? ["jank_type", "jank_tag", "present_type", "stuffing_latency_ms"] : []
-        if format == .csv {
-            let header = fixed.map(\.0) + ["index", "vsync_ns", "deadline_ns", "main_ms", "overrun_ms", "missed_vsyncs", "outcome", "hitch_cause", "held_by_frame", "hitch_stage"]
-                + androidColumns + laneColumns.map { "\($0.identifier)_ms" } + categories.map { "category:\(FrameAnalyzer.categoryLabel($0))" }
-            emit(header.map(UntrustedText.csvField).joined(separator: ",") + "\n")
+        var columns = fixed.map(\.0) + [
+            RowTable.Column("index", .integer), RowTable.Column("vsync_ns", .integer), RowTable.Column("deadline_ns", .integer),
+            RowTable.Column("main_ms", .milliseconds), RowTable.Column("overrun_ms", .milliseconds), RowTable.Column("missed_vsyncs", .integer),
+            RowTable.Column("outcome", .text), RowTable.Column("hitch_cause", .text), RowTable.Column("held_by_frame", .integer, isNullable: true),
+            RowTable.Column("hitch_stage", .text, isNullable: true),
+        ]
+        if isAndroid {
+            columns += [
+                RowTable.Column("jank_type", .text, isNullable: true), RowTable.Column("jank_tag", .text, isNullable: true),
+                RowTable.Column("present_type", .text, isNullable: true), RowTable.Column("stuffing_latency_ms", .milliseconds, isNullable: true),
+            ]
         }
-        for frame in report.frames {
-            let overrun = frame.overrun
-            let missed = frame.missedVsyncs(interval: interval)
-            let row: [(String, Cell)] = fixed + [
-                ("index", .integer(Int64(frame.index))), ("vsync_ns", .integer(frame.vsync)), ("deadline_ns", .integer(frame.deadline)),
-                ("main_ms", .milliseconds(frame.mainThreadNanoseconds)), ("overrun_ms", .milliseconds(overrun)),
-                ("missed_vsyncs", .integer(missed)), ("outcome", .text(frame.outcome.rawValue)),
-                ("hitch_cause", .text(frame.hitchCause.identifier)),
-                ("held_by_frame", frame.hitchHold?.frame.map { .integer(Int64($0)) } ?? .null),
-                ("hitch_stage", frame.hitchStage.map(Cell.text) ?? .null),
-            ] + (isAndroid ? Self.androidCells(frame.android) : []) + laneColumns.map { lane in
-                ("\(lane.identifier)_ms", reportLanes.contains(lane) ? .milliseconds(frame.lane(lane)?.costNanoseconds ?? 0) : .null)
-            }
-            switch format {
-            case .jsonLines:
-                var line = "{" + row.map { "\(JSONValue.string($0.0).description):\($0.1.json)" }.joined(separator: ",")
-                line += ",\"main_by_category_ms\":{"
-                line += frame.mainByCategory.filter { $0.value > 0 }.sorted { $0.key < $1.key }
-                    .map { "\(JSONValue.string($0.key).description):\(Cell.milliseconds($0.value).json)" }.joined(separator: ",")
-                emit(line + "}}\n")
-            case .csv:
-                let cells = row.map(\.1.text) + categories.map { Cell.milliseconds(frame.mainByCategory[$0] ?? 0).text }
-                emit(cells.map(UntrustedText.csvField).joined(separator: ",") + "\n")
-            }
-        }
-    }
-
-    enum Cell {
-        case text(String)
-        case integer(Int64)
-        case decimal(String)
-        case milliseconds(Int64)
-        /// No value: an empty CSV field, JSON `null`.
-        case null
-
-        var text: String {
-            switch self {
-            case .null: ""
-            case .text(let value): value
-            case .integer(let value): String(value)
-            case .decimal(let value): value
-            case .milliseconds(let nanoseconds): FrameRows.exactMilliseconds(nanoseconds)
-            }
-        }
-
-        var json: String {
-            if case .text(let value) = self { return JSONValue.string(value).description }
-            if case .null = self { return "null" }
-            return text
+        // Nullable whether or not this trace has the lane, so every trace's file has one schema.
+        columns += laneColumns.map { RowTable.Column("\($0.identifier)_ms", .milliseconds, isNullable: true) }
+        columns.append(RowTable.Column(
+            "main_by_category_ms", .millisecondsByName, csvKeys: categories.map { (header: "category:\(FrameAnalyzer.categoryLabel($0))", key: $0) }))
+        let fixedCells = fixed.map(\.1)
+        let frames = report.frames
+        return RowTable(schema: schema, version: version, description: columnsDescription, columns: columns, rowCount: frames.count) { index in
+            let frame = frames[index]
+            var row = fixedCells
+            row += [
+                .integer(Int64(frame.index)), .integer(frame.vsync), .integer(frame.deadline),
+                .milliseconds(frame.mainThreadNanoseconds), .milliseconds(frame.overrun),
+                .integer(frame.missedVsyncs(interval: interval)), .text(frame.outcome.rawValue),
+                .text(frame.hitchCause.identifier),
+                frame.hitchHold?.frame.map { .integer(Int64($0)) } ?? .null,
+                frame.hitchStage.map(RowTable.Cell.text) ?? .null,
+            ]
+            if isAndroid { row += Self.androidCells(frame.android) }
+            row += laneColumns.map { lane in reportLanes.contains(lane) ? .milliseconds(frame.lane(lane)?.costNanoseconds ?? 0) : .null }
+            row.append(.millisecondsByName(
+                frame.mainByCategory.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { RowTable.MillisecondsEntry($0.key, $0.value) }))
+            return row
         }
     }
+
+    /// What the columns are, in a line, for Parquet's key-value metadata.
+    static let columnsDescription = """
+        One row per frame: schema, version, trace, label_KEY (--label), meta_KEY (trace metadata), frame_source, \
+        frame_interval_ms, index, vsync_ns, deadline_ns (trace clock), main_ms, overrun_ms (negative is headroom), \
+        missed_vsyncs, outcome, hitch_cause, held_by_frame, hitch_stage, [Android: jank_type, jank_tag, present_type, \
+        stuffing_latency_ms], LANE_ms per lane, main_by_category_ms (map). *_ms are exact: DECIMAL(18,6) of the nanoseconds.
+        """
 
     /// Nanoseconds as milliseconds with six decimals, exactly (no floating point): `-1.500000`.
     static func exactMilliseconds(_ nanoseconds: Int64) -> String {
@@ -146,11 +163,11 @@ package enum FrameRows {
 
     /// The Android columns of one frame: trace processor's strings, and the added latency of a
     /// stuffed frame (`null` for any other).
-    private static func androidCells(_ android: AndroidFrame?) -> [(String, Cell)] {
+    private static func androidCells(_ android: AndroidFrame?) -> [RowTable.Cell] {
         [
-            ("jank_type", android.map { .text($0.jankType) } ?? .null), ("jank_tag", android.map { .text($0.jankTag) } ?? .null),
-            ("present_type", android.map { .text($0.presentType) } ?? .null),
-            ("stuffing_latency_ms", android.flatMap { $0.isStuffed ? .milliseconds($0.lateness) : nil } ?? .null),
+            android.map { .text($0.jankType) } ?? .null, android.map { .text($0.jankTag) } ?? .null,
+            android.map { .text($0.presentType) } ?? .null,
+            android.flatMap { $0.isStuffed ? .milliseconds($0.lateness) : nil } ?? .null,
         ]
     }
 }
