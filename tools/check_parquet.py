@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Reads framescope's Parquet with two independent readers and checks it value for value (a CI step).
 
-    python3 tools/check_parquet.py FRAMESCOPE_BINARY [--corpus DIR] [--parquet-dir DIR]
+    python3 tools/check_parquet.py FRAMESCOPE_BINARY [--corpus DIR] [--parquet-dir DIR] [--demo-dir DIR]
 
 framescope writes Parquet with a writer of its own (Sources/FrameParquet), so this is its oracle:
-for the demo's traces (`framescope demo --frames 60`), the sample traces in Traces/, the hostile
+for the demo's traces (`framescope demo --frames 60`, or the finished demo in --demo-dir), the sample traces in Traces/, the hostile
 corpus (regenerated with tools/make_hostile_corpus.py), the overflow fixtures (values at and past
 DECIMAL(18, 6)'s 18 digits), the readable Perfetto fixtures (Android's FrameTimeline columns) and
 every trace in --corpus (the
@@ -221,14 +221,16 @@ def main():
     options.add_argument("binary")
     options.add_argument("--corpus", action="append", default=[])
     options.add_argument("--parquet-dir", action="append", default=[])
+    options.add_argument("--demo-dir", help="a finished `framescope demo --out-dir DIR` to use instead of running the demo")
     arguments = options.parse_args()
     binary = os.path.abspath(arguments.binary)
     if not os.access(binary, os.X_OK):
         fail(f"{binary}: not an executable")
     scratch = tempfile.mkdtemp(prefix="framescope-parquet-")
     try:
-        demo = os.path.join(scratch, "demo")
-        run([binary, "demo", "--out-dir", demo, "--frames", "60"])
+        demo = arguments.demo_dir or os.path.join(scratch, "demo")
+        if not arguments.demo_dir:
+            run([binary, "demo", "--out-dir", demo, "--frames", "60"])
         hostile = os.path.join(scratch, "hostile")
         run([sys.executable, os.path.join(ROOT, "tools", "make_hostile_corpus.py"), hostile])
         traces = sorted(glob.glob(os.path.join(demo, "*.json"))) + sorted(glob.glob(os.path.join(ROOT, "Traces", "*.json")))

@@ -33,6 +33,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from make_fleet import make_fleet  # noqa: E402
 
+
+def spark_submit_path():
+    """spark-submit on PATH, else the one inside the pyspark package (a --user install's bin is
+    often not on PATH)."""
+    import shutil
+    found = shutil.which("spark-submit")
+    if found:
+        return found
+    import pyspark
+    return os.path.join(os.path.dirname(pyspark.__file__), "bin", "spark-submit")
+
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
@@ -95,7 +106,7 @@ def main():
 
     # 3. The Spark job, end to end.
     out = os.path.join(work, "spark-out")
-    command = ["spark-submit", "--master", f"local[{arguments.cores}]", "--conf", "spark.ui.enabled=false",
+    command = [spark_submit_path(), "--master", f"local[{arguments.cores}]", "--conf", "spark.ui.enabled=false",
                "--conf", "spark.log.level=WARN", "--driver-memory", "2g", "--files", framescope,
                os.path.join(HERE, "framescope_fleet.py"), "--traces", fleet, "--out", out, "--by", "build,device",
                "--compare", "build", "--base", "1"]

@@ -230,14 +230,20 @@ def compare_on_executor(groups, binary, compare_key, base_value, keys):
                     continue
                 for metric in comparison.get("metrics", []):
                     interval = metric.get("p95-interval") or {}
+                    base, head = metric.get("base") or {}, metric.get("head") or {}
                     yield dict(
                         common, metric=metric["id"], verdict=metric["verdict"], reason=metric.get("reason"),
-                        base_frames=(metric.get("base") or {}).get("count"), head_frames=(metric.get("head") or {}).get("count"),
-                        base_p50=(metric.get("base") or {}).get("p50"), head_p50=(metric.get("head") or {}).get("p50"),
-                        base_p95=(metric.get("base") or {}).get("p95"), head_p95=(metric.get("head") or {}).get("p95"),
-                        shift_ms=metric.get("shift-ms"), p_value=metric.get("p-value"),
-                        p95_delta_ms=metric.get("p95-delta-ms"), p95_interval_lower=interval.get("lower"),
-                        p95_interval_upper=interval.get("upper"))
+                        base_frames=base.get("count"), head_frames=head.get("count"),
+                        base_p50=real(base.get("p50")), head_p50=real(head.get("p50")),
+                        base_p95=real(base.get("p95")), head_p95=real(head.get("p95")),
+                        shift_ms=real(metric.get("shift-ms")), p_value=real(metric.get("p-value")),
+                        p95_delta_ms=real(metric.get("p95-delta-ms")), p95_interval_lower=real(interval.get("lower")),
+                        p95_interval_upper=real(interval.get("upper")))
+
+
+def real(value):
+    """A JSON number as a float column's value (JSON writes 0, not 0.0); None stays None."""
+    return None if value is None else float(value)
 
 
 def visible(text):
@@ -255,16 +261,16 @@ def group_text(row, keys):
     return ", ".join(f"{key}={row['label_' + key]}" for key in keys) or "(all traces)"
 
 
-def print_table(header, rows, width=100):
-    """A plain table cut to `width` columns, every cell passed through visible()."""
+def print_table(header, rows, align, width=100):
+    """A plain table cut to `width` columns (`align`: one `l` or `r` per column; the first column
+    is shortened with … to fit), every cell passed through visible()."""
     cells = [[visible(cell) for cell in header]] + [[visible(cell) for cell in row] for row in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
     widths[0] = min(widths[0], max(12, width - sum(widths[1:]) - 2 * (len(header) - 1)))
     for row in cells:
-        first = row[0] if len(row[0]) <= widths[0] else row[0][: widths[0] - 1] + "…"
-        line = "  ".join([first.ljust(widths[0])] + [cell.rjust(widths[i]) for i, cell in enumerate(row) if i > 0])
+        row[0] = row[0] if len(row[0]) <= widths[0] else row[0][: widths[0] - 1] + "…"
+        line = "  ".join(cell.ljust(widths[i]) if align[i] == "l" else cell.rjust(widths[i]) for i, cell in enumerate(row))
         print(line[:width].rstrip())
-
 
 def nearest_rank_index(column_count, percentile):
     """framescope's nearest-rank percentile (SortedSample.nearestRankIndex) as a Spark
@@ -408,13 +414,13 @@ def main(argv):
     shown = spark.read.parquet(f"{out}/figures").collect()
     print_table(["group", "traces", "frames", "late", "hitch ms/s", "main p95", "render p95"], [
         [group_text(row, keys), row["traces"], row["frames"], f"{row['late_share']:.1%}", f"{row['hitch_time_ratio_ms_per_s']:.1f}",
-         millis(row["main_p95_ms"]), millis(row["render_p95_ms"])] for row in shown])
+         millis(row["main_p95_ms"]), millis(row["render_p95_ms"])] for row in shown], "lrrrrrr")
     if arguments.compare:
         changed = spark.read.parquet(f"{out}/comparisons").where("verdict != 'unchanged'").orderBy("head", "metric").collect()
         print(f"\n{visible(compare_key)}: against {visible(base_value)}, {len(changed)} metric(s) changed")
         print_table(["group", "head", "metric", "verdict", "base p95", "head p95"], [
             [", ".join(f"{k}={v}" for k, v in sorted((row["group"] or {}).items())) or "(all)", row["head"], row["metric"],
-             row["verdict"], millis(row["base_p95"]), millis(row["head_p95"])] for row in changed])
+             row["verdict"], millis(row["base_p95"]), millis(row["head_p95"])] for row in changed], "lllrrr")
     spark.stop()
     return 0
 

@@ -10,8 +10,9 @@ build-against-build comparisons have a real change to find; devices alternate 60
 each run has its own seed. Traces are simulated on virtual time, so the same arguments give the
 same traces on any machine. `--copies N` hard-links every simulated trace N times under new run
 names (a large fleet for the benchmark without simulating every trace). `--hostile` adds a
-device whose name is hostile text (an escape sequence, HTML, a workflow command) and two traces
-that cannot be read (a cut-off JSON file and a file that is no trace).
+device whose name is hostile text (an escape sequence, HTML, a workflow command), a trace cut off
+mid-write (framescope reads what is complete, with a diagnostic) and two files that cannot be
+read (a malformed JSON trace and a file that is no trace).
 """
 import argparse
 import os
@@ -67,7 +68,10 @@ def make_fleet(framescope, directory, builds=2, devices=2, runs=3, frames=60, co
         not_a_trace = os.path.join(folder, "notes.json")
         with open(not_a_trace, "wb") as target:
             target.write(b"\x00\x01 this is not a trace\n")
-        broken = [cut, not_a_trace]
+        malformed = os.path.join(folder, "malformed.json")
+        with open(malformed, "wb") as target:
+            target.write(b'{"traceEvents": [{"ph": "X", "name": "a",, "ts": 1}]}\n')
+        broken = [cut, not_a_trace, malformed]
     return paths + broken
 
 
