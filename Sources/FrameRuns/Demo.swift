@@ -1,7 +1,7 @@
 import Foundation
-public import FrameAnalysis
+package import FrameAnalysis
 import FrameTrace
-public import FrameSimulation
+package import FrameSimulation
 
 /// The demo's run matrix: every scenario with every strategy, one trace each, compared side by
 /// side, with one verdict per scenario and a page of every run's frame timeline.
@@ -11,13 +11,13 @@ public import FrameSimulation
 /// print(demo.table(wide: false).text(maxWidth: 100))
 /// demo.verdicts[0].description   // "feed-scroll: constraints-main, ... win in hitches: ..."
 /// ```
-public struct Demo: Sendable {
+package struct Demo: Sendable {
     /// The settings every run used.
     package var settings: RunSettings
     /// The runs, scenario by scenario in ``ScenarioCatalog/all``'s order, strategies in theirs.
-    public var runs: [ScenarioRun]
+    package var runs: [ScenarioRun]
     /// The folder the traces are in.
-    public var directory: String
+    package var directory: String
 
     /// Runs every scenario with every strategy, writing `DIRECTORY/SCENARIO--STRATEGY.json` (or
     /// `.pftrace` when the settings choose Perfetto's format).
@@ -26,7 +26,7 @@ public struct Demo: Sendable {
     ///   - directory: Created if missing.
     ///   - progress: Called with a line before each run and during long runs.
     /// - Throws: ``SimulationError`` when the folder or a trace cannot be written.
-    public static func run(settings: RunSettings, directory: String, progress: (String) -> Void = { _ in }) throws(SimulationError) -> Demo {
+    package static func run(settings: RunSettings, directory: String, progress: (String) -> Void = { _ in }) throws(SimulationError) -> Demo {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -54,10 +54,10 @@ public struct Demo: Sendable {
     }
 
     /// The side-by-side table: the default columns, or every column with `wide`.
-    public func table(wide: Bool) -> ReportTable { RunComparisonTable.make(title: title, runs: comparedRuns, wide: wide) }
+    package func table(wide: Bool) -> ReportTable { RunComparisonTable.make(title: title, runs: comparedRuns, wide: wide) }
 
     /// One verdict per scenario: which strategy wins, in which lane, by how much, as measured.
-    public var verdicts: [RunVerdict] { RunComparisonTable.verdicts(runs: comparedRuns) }
+    package var verdicts: [RunVerdict] { RunComparisonTable.verdicts(runs: comparedRuns) }
 
     /// The page: the verdicts, the compact table, then every run's frame timeline, lanes and
     /// tables, one section per run.
@@ -77,7 +77,7 @@ public struct Demo: Sendable {
 
     /// Writes ``htmlPage(note:)`` to `DIRECTORY/index.html` and returns its path.
     /// - Throws: ``SimulationError`` when it cannot be written.
-    public func writePage(note: String? = nil) throws(SimulationError) -> String {
+    package func writePage(note: String? = nil) throws(SimulationError) -> String {
         let page = (directory as NSString).appendingPathComponent("index.html")
         do {
             try htmlPage(note: note).write(toFile: page, atomically: true, encoding: .utf8)

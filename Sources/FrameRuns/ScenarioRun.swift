@@ -1,8 +1,8 @@
 import Foundation
-public import FrameAnalysis
+package import FrameAnalysis
 import FrameScope
 import FrameTrace
-public import FrameSimulation
+package import FrameSimulation
 import FrameTraceReader
 
 /// One scenario run: the display loop on this thread, the trace file, the report.
@@ -12,15 +12,15 @@ import FrameTraceReader
 ///                                   settings: RunSettings(), tracePath: "corner.json")
 /// run.report.summary.hitchNanoseconds
 /// ```
-public struct ScenarioRun: Sendable {
+package struct ScenarioRun: Sendable {
     /// The scenario's name.
-    public var scenario: String
+    package var scenario: String
     /// The strategy's name.
-    public var strategy: String
+    package var strategy: String
     /// Where its trace is.
-    public var tracePath: String
+    package var tracePath: String
     /// The analysis of the run's trace.
-    public var report: FrameReport
+    package var report: FrameReport
     /// What the loop saw.
     package var summary: DisplayLoop.Summary
 
@@ -39,7 +39,7 @@ public struct ScenarioRun: Sendable {
     ///   - streaming: Whether to write the trace as the run goes.
     ///   - progress: Called with a line at most once a second while the run takes longer than one.
     /// - Throws: ``SimulationError``: an unknown strategy, a trace that cannot be written or read.
-    public static func execute(
+    package static func execute(
         _ descriptor: ScenarioDescriptor, strategy: String, settings: RunSettings, tracePath: String, streaming: Bool = false,
         progress: (String) -> Void = { _ in }
     ) throws(SimulationError) -> ScenarioRun {

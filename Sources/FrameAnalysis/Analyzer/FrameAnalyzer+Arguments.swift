@@ -9,7 +9,7 @@ extension FrameAnalyzer {
     /// this set does not name. A program that reads traces only to analyse them can read just
     /// these (`ChromeTraceReader.read(contentsOf:arguments: .only(FrameAnalyzer.argumentKeys))`,
     /// as the CLI does) and skip converting the rest.
-    public static let argumentKeys: Set<String> = [
+    package static let argumentKeys: Set<String> = [
         FrameContract.Key.index, FrameContract.Key.sinceVsync, FrameContract.Key.budget, FrameContract.Key.sinceInput,
         FrameContract.Key.ignored, FrameContract.Key.renderedFrame, FrameContract.Key.untilDeadline, FrameContract.Key.untilPresent,
         FrameContract.Key.sinceRequest, ChromeFrameEvents.stateKey, ChromeFrameEvents.frameTypeKey, ChromeFrameEvents.sequenceKey,

@@ -1,4 +1,4 @@
-@_spi(FramescopeInternals) public import FrameTrace
+@_spi(FramescopeInternals) package import FrameTrace
 
 extension FrameAnalyzer {
     /// Finds a trace's input events and measures how long each waited for a frame to reflect it.
@@ -28,7 +28,7 @@ extension FrameAnalyzer {
     ///   - frames: Its frames in time order, as ``analyze(_:options:)`` finds them.
     /// - Returns: The figures, or `nil` when the trace has no input events.
     /// - Complexity: O(*n* + *k* log *f*) for *n* events, *k* inputs and *f* frames.
-    public static func inputFigures(of trace: Trace, frames: [FrameReport.Frame]) -> FrameReport.InputFigures? {
+    package static func inputFigures(of trace: Trace, frames: [FrameReport.Frame]) -> FrameReport.InputFigures? {
         // Per symbol (by raw value), whether it is an input category: an array, not a set, so
         // that testing an event costs no hash.
         var isInputCategory = Array(repeating: false, count: trace.symbols.count)

@@ -4,7 +4,7 @@ extension FrameAnalyzer {
     /// Frame markers that need no flag: Android's UI-thread frame callback and its RenderThread's
     /// draw. A name matches when it is the marker or starts with it and a space
     /// (`Choreographer#doFrame 1234567` carries the vsync id).
-    public static let builtInFrameMarkers = ["Choreographer#doFrame", "DrawFrame", "DrawFrames"]
+    package static let builtInFrameMarkers = ["Choreographer#doFrame", "DrawFrame", "DrawFrames"]
 
     /// Frames from named markers, the first name in `names` then ``builtInFrameMarkers`` that
     /// the trace has.

@@ -1,32 +1,32 @@
-@_spi(FramescopeInternals) public import FrameTrace
+@_spi(FramescopeInternals) package import FrameTrace
 import FrameSupport
 
 /// Choices the analysis cannot always read from the trace.
-public struct AnalysisOptions: Sendable {
+package struct AnalysisOptions: Sendable {
     /// The frame rate (`--fps`): when set, it wins over the trace's metadata and over a rate
     /// derived from the trace's frame events; `nil` lets the trace say, else
     /// ``FrameTrace/FrameRate/standard`` (60 Hz).
-    public var frameRate: FrameRate?
+    package var frameRate: FrameRate?
     /// The main thread, overriding every other rule (`--main-thread PID:TID`).
-    public var mainThread: ThreadKey?
+    package var mainThread: ThreadKey?
     /// The process to analyse (`--process PID`): its main thread is the one named like a main
     /// thread (`CrRendererMain` for a Chrome renderer), else its busiest. Wins over every rule
     /// but ``mainThread``.
-    public var processID: Int64? = nil
+    package var processID: Int64? = nil
     /// How many worst frames to list (`--top`).
-    public var worstFrameCount: Int
+    package var worstFrameCount: Int
     /// Names of spans or instants that mark frames (`--frame-marker NAME`), tried after
     /// framescope's frame spans and Chrome's frame events, before the built-in markers.
-    public var frameMarkers: [String]
+    package var frameMarkers: [String]
     /// Who asked for ``frameRate``: the options themselves (the CLI's `--fps`) or a budget.
-    public var frameRateRequester: FrameReport.FrameIntervalSource.Requester
+    package var frameRateRequester: FrameReport.FrameIntervalSource.Requester
     /// Whether a large trace (50,000 spans or more) is analysed on all cores (the default) when
     /// the process may use two or more (its CPU affinity and quota counted); the report is the
     /// same either way. Turn it off in a program that already keeps every core busy.
-    public var usesAllCores = true
+    package var usesAllCores = true
 
     /// Creates options.
-    public init(
+    package init(
         frameRate: FrameRate? = nil, mainThread: ThreadKey? = nil, worstFrameCount: Int = 5, frameMarkers: [String] = [],
         frameRateRequester: FrameReport.FrameIntervalSource.Requester = .option
     ) {
@@ -46,13 +46,13 @@ public struct AnalysisOptions: Sendable {
 /// let report = FrameAnalyzer.analyze(trace)
 /// print(report.summary.hitchTimeRatio)
 /// ```
-public enum FrameAnalyzer {
+package enum FrameAnalyzer {
     /// A frozen frame lasts longer than this (700 ms).
-    public static let frozenThreshold: Int64 = 700_000_000
+    package static let frozenThreshold: Int64 = 700_000_000
 
     /// Names that mark a thread as a UI main thread in traces from other tools, in order of
     /// preference: a browser's UI thread comes last, since a page's frames are the renderer's.
-    public static let mainThreadNames: [String] = [
+    package static let mainThreadNames: [String] = [
         "main", "main thread", "mainthread", "crrenderermain", "ui thread", "ui", "com.apple.main-thread", "crbrowsermain",
     ]
 
@@ -85,7 +85,7 @@ public enum FrameAnalyzer {
     /// the spans are measured it drops its hold on the trace's events and argument lists before it
     /// fills in the frames. A caller that hands over the only copy (`analyze(consume trace)`, as
     /// `framescope report` does) so frees them then; any other caller keeps its trace as it was.
-    public static func analyze(_ trace: consuming Trace, options: AnalysisOptions = AnalysisOptions()) -> FrameReport {
+    package static func analyze(_ trace: consuming Trace, options: AnalysisOptions = AnalysisOptions()) -> FrameReport {
         let parallel = options.usesAllCores && AvailableProcessors.count >= 2
         return analyze(consume trace, options: options, parallelSpans: parallel ? parallelSpans : .max)
     }
@@ -308,13 +308,13 @@ public enum FrameAnalyzer {
     }
 
     /// The category name under which a frame's time not covered by a child span is reported.
-    public static let unattributedCategory = "(unattributed)"
+    package static let unattributedCategory = "(unattributed)"
 
     /// The label of the empty category name, wherever a category is shown.
-    public static let noCategory = "(none)"
+    package static let noCategory = "(none)"
 
     /// A category as it is shown: its report name, or ``noCategory`` for the empty name.
-    public static func categoryLabel(_ name: String) -> String { name.isEmpty ? noCategory : name }
+    package static func categoryLabel(_ name: String) -> String { name.isEmpty ? noCategory : name }
 
     /// A trace's category name as the report keeps it, apart from framescope's own labels.
     ///
@@ -324,7 +324,7 @@ public enum FrameAnalyzer {
     /// `""x""`); every other name is kept as it is. No trace name can then equal a label, merge
     /// with framescope's own time or collide with another trace name (the mapping is one to
     /// one: strip one pair of quotes from a name that begins with `"` to get the trace's).
-    public static func traceName(_ name: String) -> String {
+    package static func traceName(_ name: String) -> String {
         guard let first = name.unicodeScalars.first, first == "(" || first == "\"" else { return name }
         return "\"" + name + "\""
     }
@@ -559,7 +559,7 @@ public enum FrameAnalyzer {
     }
 
     /// Apple's bands for scrolling hitch time ratio.
-    public static func hitchBand(_ ratio: Double) -> HitchBand { HitchBand(hitchTimeRatio: ratio) }
+    package static func hitchBand(_ ratio: Double) -> HitchBand { HitchBand(hitchTimeRatio: ratio) }
 }
 
 /// Running per-category totals over the whole trace.

@@ -12,7 +12,7 @@ extension Budget {
     ///   - name: The name to test, compared character by character.
     /// - Returns: Whether the whole name matches.
     /// - Complexity: O(*p* · *n*) in the worst case; linear for patterns with one `*`.
-    public static func glob(_ pattern: String, matches name: String) -> Bool {
+    package static func glob(_ pattern: String, matches name: String) -> Bool {
         let pattern = Array(pattern)
         let name = Array(name)
         var p = 0, n = 0

@@ -23,7 +23,7 @@ extension Budget {
     /// - Returns: The budget.
     /// - Throws: ``BudgetError``: with a line and column when the file is not JSON, with a path
     ///   otherwise.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(BudgetError) -> Budget {
+    package static func parse(_ bytes: some Collection<UInt8>) throws(BudgetError) -> Budget {
         let document: JSONValue
         do {
             document = try JSONValue.parse(bytes)
@@ -41,7 +41,7 @@ extension Budget {
     /// - Parameter text: The JSON text.
     /// - Returns: The budget.
     /// - Throws: ``BudgetError``.
-    public static func parse(_ text: String) throws(BudgetError) -> Budget {
+    package static func parse(_ text: String) throws(BudgetError) -> Budget {
         try parse(Array(text.utf8))
     }
 }

@@ -1,4 +1,4 @@
-public import FrameTrace
+package import FrameTrace
 /// Frame-time budgets for a CI gate: absolute limits a trace must stay within, per-category limits,
 /// sections that apply to traces matched by name, and the thresholds `compare` uses to call a
 /// change a regression.
@@ -11,24 +11,24 @@ public import FrameTrace
 /// let budget = try Budget.parse(#"{"version": 1, "limits": {"hitch-time-ratio": 5}}"#)
 /// let results = BudgetCheck.evaluate(report: report, traceName: "scroll.json", budget: budget)
 /// ```
-public struct Budget: Sendable, Hashable {
+package struct Budget: Sendable, Hashable {
     /// The budget file version this framescope reads.
-    public static let supportedVersion = 1
+    package static let supportedVersion = 1
 
     /// The frame rate traces are judged against (`fps`, 1–1000 in a file); it wins over a trace's
     /// metadata (an explicit `--fps` wins over it). `nil` lets the trace say, else 60 Hz.
-    public var frameRate: FrameRate?
+    package var frameRate: FrameRate?
     /// Names of spans or instants that mark frames (`frame-markers`), as `--frame-marker`; the
     /// command line's come first.
-    public var frameMarkers: [String] = []
+    package var frameMarkers: [String] = []
     /// Limits for every trace.
-    public var limits: Limits
+    package var limits: Limits
     /// Per-category limits for every trace, in file order.
-    public var categories: [CategoryLimits]
+    package var categories: [CategoryLimits]
     /// Sections that add or override limits for traces whose file name matches, in file order.
-    public var traceSections: [TraceSection]
+    package var traceSections: [TraceSection]
     /// The thresholds `compare` uses, if the file has a `regression` section.
-    public var regression: RegressionThresholds?
+    package var regression: RegressionThresholds?
 
     /// Creates a budget.
     /// - Parameters:
@@ -37,7 +37,7 @@ public struct Budget: Sendable, Hashable {
     ///   - categories: Per-category limits for every trace.
     ///   - traceSections: Sections for traces matched by name.
     ///   - regression: Thresholds for `compare`.
-    public init(
+    package init(
         frameRate: FrameRate? = nil, limits: Limits = Limits(), categories: [CategoryLimits] = [],
         traceSections: [TraceSection] = [], regression: RegressionThresholds? = nil
     ) {
@@ -49,7 +49,7 @@ public struct Budget: Sendable, Hashable {
     }
 
     /// A percentile a limit applies to: the ones every report shows.
-    public enum Percentile: String, Sendable, Hashable, CaseIterable, Comparable {
+    package enum Percentile: String, Sendable, Hashable, CaseIterable, Comparable {
         /// The median.
         case p50
         /// The 90th percentile.
@@ -62,14 +62,14 @@ public struct Budget: Sendable, Hashable {
         case max
 
         /// Orders percentiles from p50 to max.
-        public static func < (lhs: Percentile, rhs: Percentile) -> Bool {
+        package static func < (lhs: Percentile, rhs: Percentile) -> Bool {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
         }
 
         /// This percentile of a summary.
         /// - Parameter summary: Per-frame values.
         /// - Returns: The value at this percentile.
-        public func value<Value>(in summary: PercentileSummary<Value>) -> Value {
+        package func value<Value>(in summary: PercentileSummary<Value>) -> Value {
             switch self {
             case .p50: summary.p50
             case .p90: summary.p90
@@ -81,27 +81,27 @@ public struct Budget: Sendable, Hashable {
     }
 
     /// Limits on a trace's summary figures (the JSON `limits` object).
-    public struct Limits: Sendable, Hashable {
+    package struct Limits: Sendable, Hashable {
         /// Most hitch milliseconds per measured second (`hitch-time-ratio`).
-        public var hitchTimeRatio: Double?
+        package var hitchTimeRatio: Double?
         /// Largest share of frames that may be slow, 0 to 1 (`slow-frame-share`).
-        public var slowFrameShare: Double?
+        package var slowFrameShare: Double?
         /// Most frozen frames (`frozen-frames`).
-        public var frozenFrames: Int?
+        package var frozenFrames: Int?
         /// Per-frame main-thread cost limits in milliseconds, by percentile (`main-thread-ms`).
-        public var mainThreadMilliseconds: [Percentile: Double]
+        package var mainThreadMilliseconds: [Percentile: Double]
         /// Per-frame overrun limits in milliseconds, by percentile (`overrun-ms`); negative
         /// limits demand headroom.
-        public var overrunMilliseconds: [Percentile: Double]
+        package var overrunMilliseconds: [Percentile: Double]
         /// Per lane, percentiles of its cost per frame, in milliseconds (`limits.lane-ms.render.p95`).
-        public var laneMilliseconds: [Lane: [Percentile: Double]] = [:]
+        package var laneMilliseconds: [Lane: [Percentile: Double]] = [:]
         /// Hitch milliseconds per measured second caused by one lane (`limits.hitch-time-ratio-by-cause.render`).
-        public var hitchTimeRatioByCause: [HitchCause: Double] = [:]
+        package var hitchTimeRatioByCause: [HitchCause: Double] = [:]
         /// Percentiles of background delivery latency, in frames (`limits.delivery-latency-frames.p95`).
-        public var deliveryLatencyFrames: [Percentile: Double] = [:]
+        package var deliveryLatencyFrames: [Percentile: Double] = [:]
 
         /// Creates limits; every one is optional.
-        public init(
+        package init(
             hitchTimeRatio: Double? = nil, slowFrameShare: Double? = nil, frozenFrames: Int? = nil,
             mainThreadMilliseconds: [Percentile: Double] = [:], overrunMilliseconds: [Percentile: Double] = [:]
         ) {
@@ -114,20 +114,20 @@ public struct Budget: Sendable, Hashable {
     }
 
     /// Limits on one category's main-thread time (a member of the JSON `categories` object).
-    public struct CategoryLimits: Sendable, Hashable {
+    package struct CategoryLimits: Sendable, Hashable {
         /// The category as named in traces, e.g. `layout` or `image-decode`.
-        public var name: String
+        package var name: String
         /// Limits on the category's main-thread milliseconds per frame, by percentile
         /// (`main-ms-per-frame`).
-        public var mainMillisecondsPerFrame: [Percentile: Double]
+        package var mainMillisecondsPerFrame: [Percentile: Double]
         /// A limit on the category's main-thread milliseconds over the whole trace (`main-ms-total`).
-        public var mainMillisecondsTotal: Double?
+        package var mainMillisecondsTotal: Double?
         /// `true`: the category must not run on the main thread at all (`off-main-thread`);
         /// `false` in a trace section lifts an inherited requirement; `nil` says nothing.
-        public var offMainThread: Bool?
+        package var offMainThread: Bool?
 
         /// Creates category limits.
-        public init(
+        package init(
             name: String, mainMillisecondsPerFrame: [Percentile: Double] = [:], mainMillisecondsTotal: Double? = nil,
             offMainThread: Bool? = nil
         ) {
@@ -139,16 +139,16 @@ public struct Budget: Sendable, Hashable {
     }
 
     /// Limits for traces whose file name matches a glob (an element of the JSON `traces` array).
-    public struct TraceSection: Sendable, Hashable {
+    package struct TraceSection: Sendable, Hashable {
         /// A glob on the trace's file name: `*` matches any run of characters, `?` one character.
-        public var match: String
+        package var match: String
         /// Limits that override (key by key) or add to the top-level ones.
-        public var limits: Limits
+        package var limits: Limits
         /// Category limits that override (key by key) or add to the top-level ones.
-        public var categories: [CategoryLimits]
+        package var categories: [CategoryLimits]
 
         /// Creates a section.
-        public init(match: String, limits: Limits = Limits(), categories: [CategoryLimits] = []) {
+        package init(match: String, limits: Limits = Limits(), categories: [CategoryLimits] = []) {
             self.match = match
             self.limits = limits
             self.categories = categories
@@ -156,9 +156,9 @@ public struct Budget: Sendable, Hashable {
     }
 
     /// One limit that applies to a trace, after trace sections have been merged in.
-    public struct Rule: Sendable, Hashable {
+    package struct Rule: Sendable, Hashable {
         /// What a rule measures.
-        public enum Metric: Sendable, Hashable {
+        package enum Metric: Sendable, Hashable {
             /// The hitch time ratio, in ms/s.
             case hitchTimeRatio
             /// Slow frames as a share of all frames.
@@ -185,16 +185,16 @@ public struct Budget: Sendable, Hashable {
 
         /// The rule's stable identifier, the key path below `limits` (or from `categories`):
         /// `hitch-time-ratio`, `main-thread-ms.p95`, `categories.layout.main-ms-per-frame.p95`.
-        public var id: String
+        package var id: String
         /// What it measures.
-        public var metric: Metric
+        package var metric: Metric
         /// The largest value that passes (a value exactly at the limit passes).
-        public var limit: Double
+        package var limit: Double
         /// Where in the budget file the limit was set, e.g. `traces[0].limits.hitch-time-ratio`.
-        public var path: String
+        package var path: String
 
         /// Creates a rule.
-        public init(id: String, metric: Metric, limit: Double, path: String) {
+        package init(id: String, metric: Metric, limit: Double, path: String) {
             self.id = id
             self.metric = metric
             self.limit = limit
@@ -213,7 +213,7 @@ public struct Budget: Sendable, Hashable {
     ///   section's glob.
     /// - Returns: The rules in a stable order: summary limits, percentile limits, then
     ///   categories in the order the file first names them.
-    public func rules(forTraceNamed name: String) -> [Rule] {
+    package func rules(forTraceNamed name: String) -> [Rule] {
         var rules = Self.rules(limits: limits, categories: categories, prefix: "")
         for (index, section) in traceSections.enumerated() where Budget.glob(section.match, matches: name) {
             let prefix = "traces[\(index)]."
@@ -302,7 +302,7 @@ public struct Budget: Sendable, Hashable {
 
 extension Budget.Rule.Metric {
     /// The category the metric is about, if any.
-    public var categoryName: String? {
+    package var categoryName: String? {
         switch self {
         case .categoryPerFrame(let name, _), .categoryTotal(let name), .categoryOffMainThread(let name): name
         default: nil
@@ -318,24 +318,24 @@ extension Budget.Rule.Metric {
 /// rarely produces) while a 20% main-thread regression, twice the relative minimum, fails.
 /// 0.25 ms keeps categories that cost a fraction of a millisecond from flagging on jitter; it is
 /// 1.5% of a 60 Hz frame.
-public struct RegressionThresholds: Sendable, Hashable {
+package struct RegressionThresholds: Sendable, Hashable {
     /// The significance level, strictly between 0 and 1: a Mann–Whitney p-value below it, or a
     /// (1 − alpha) bootstrap interval that excludes 0, counts as significant.
-    public var alpha: Double
+    package var alpha: Double
     /// The smallest change, relative to the base value, that counts: 0.1 is 10%.
-    public var minimumRelativeEffect: Double
+    package var minimumRelativeEffect: Double
     /// The smallest change in milliseconds that counts.
-    public var minimumAbsoluteMilliseconds: Double
+    package var minimumAbsoluteMilliseconds: Double
 
     /// alpha 0.01, minimum relative effect 10%, minimum absolute effect 0.25 ms.
-    public static let defaults = RegressionThresholds(alpha: 0.01, minimumRelativeEffect: 0.1, minimumAbsoluteMilliseconds: 0.25)
+    package static let defaults = RegressionThresholds(alpha: 0.01, minimumRelativeEffect: 0.1, minimumAbsoluteMilliseconds: 0.25)
 
     /// Creates thresholds.
     /// - Parameters:
     ///   - alpha: The significance level, strictly between 0 and 1.
     ///   - minimumRelativeEffect: At least 0.
     ///   - minimumAbsoluteMilliseconds: At least 0.
-    public init(alpha: Double, minimumRelativeEffect: Double, minimumAbsoluteMilliseconds: Double) {
+    package init(alpha: Double, minimumRelativeEffect: Double, minimumAbsoluteMilliseconds: Double) {
         precondition(alpha > 0 && alpha < 1, "alpha is strictly between 0 and 1")
         precondition(minimumRelativeEffect >= 0 && minimumRelativeEffect.isFinite, "minimumRelativeEffect must be >= 0")
         precondition(minimumAbsoluteMilliseconds >= 0 && minimumAbsoluteMilliseconds.isFinite, "minimumAbsoluteMilliseconds must be >= 0")

@@ -1,7 +1,7 @@
-public import FrameTrace
+package import FrameTrace
 
 /// The unit a measured value and its limit are in, which also says how to print them.
-public enum MetricUnit: String, Sendable, Hashable {
+package enum MetricUnit: String, Sendable, Hashable {
     /// Milliseconds: `12.34 ms`.
     case milliseconds = "ms"
     /// Hitch milliseconds per measured second: `4.20 ms/s`.
@@ -14,7 +14,7 @@ public enum MetricUnit: String, Sendable, Hashable {
     /// A value in this unit for people: fixed decimals and the unit.
     /// - Parameter value: The value.
     /// - Returns: For example `12.34 ms`, `4.20 ms/s`, `5.0%` or `3`.
-    public func format(_ value: Double) -> String {
+    package func format(_ value: Double) -> String {
         switch self {
         case .milliseconds: ReportFormat.fixed(value, decimals: 2) + " ms"
         case .millisecondsPerSecond: ReportFormat.fixed(value, decimals: 2) + " ms/s"
@@ -25,9 +25,9 @@ public enum MetricUnit: String, Sendable, Hashable {
 }
 
 /// The outcome of one budget rule on one trace.
-public struct RuleResult: Sendable, Hashable {
+package struct RuleResult: Sendable, Hashable {
     /// Whether the measured value is within the limit.
-    public enum Verdict: String, Sendable, Hashable, Comparable {
+    package enum Verdict: String, Sendable, Hashable, Comparable {
         /// Within the limit, with more than 10% of it to spare.
         case pass
         /// Within the limit, but at 90% of it or more: passes, and is flagged as a warning.
@@ -40,32 +40,32 @@ public struct RuleResult: Sendable, Hashable {
         case notInTrace = "not-in-trace"
 
         /// Orders verdicts from not judged, through pass, to fail.
-        public static func < (lhs: Verdict, rhs: Verdict) -> Bool {
+        package static func < (lhs: Verdict, rhs: Verdict) -> Bool {
             let order: [Verdict] = [.notInTrace, .pass, .nearLimit, .fail]
             return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
         }
     }
 
     /// The rule's id, e.g. `hitch-time-ratio` or `categories.layout.main-ms-per-frame.p95`.
-    public var id: String
+    package var id: String
     /// The trace's name (its file name).
-    public var traceName: String
+    package var traceName: String
     /// What is measured, for people: `layout: main-thread ms per frame, p95`.
-    public var summary: String
+    package var summary: String
     /// The measured value in ``unit``; `nil` when the trace has no frames to measure or does not
     /// have the rule's category.
-    public var measured: Double?
+    package var measured: Double?
     /// The limit in ``unit``; a value exactly at it passes.
-    public var limit: Double
+    package var limit: Double
     /// The unit of ``measured`` and ``limit``.
-    public var unit: MetricUnit
+    package var unit: MetricUnit
     /// Where the budget file sets the limit, e.g. `limits.hitch-time-ratio` or
     /// `traces[0].categories.layout.main-ms-total`.
-    public var limitPath: String
+    package var limitPath: String
     /// Pass, near the limit, fail, or not in the trace.
-    public var verdict: Verdict
+    package var verdict: Verdict
     /// The category the rule limits, for category rules.
-    public var category: String?
+    package var category: String?
 
     /// Creates a result.
     package init(
@@ -86,7 +86,7 @@ public struct RuleResult: Sendable, Hashable {
     /// How far past the limit the value is, relative to the limit, for ordering findings worst
     /// first: `(measured − limit) / limit`; for a limit of 0 or less, relative to one unit
     /// (1 ms, 1 ms/s, 1 frame, 1 percentage point) instead; infinite when nothing was measured.
-    public var excess: Double {
+    package var excess: Double {
         guard let measured else { return .infinity }
         let scale = limit > 0 ? limit : unit == .share ? 0.01 : 1
         return (measured - limit) / scale
@@ -105,35 +105,35 @@ public struct RuleResult: Sendable, Hashable {
 /// print(check.text())
 /// exit(check.passed ? 0 : 1)
 /// ```
-public struct BudgetCheck: Sendable, Hashable {
+package struct BudgetCheck: Sendable, Hashable {
     /// The version of the `framescope.check` JSON schema ``jsonValue()`` writes.
-    public static let schemaVersion = 2
+    package static let schemaVersion = 2
 
     /// The budget file's path as given, for headings.
-    public var budgetSource: String
+    package var budgetSource: String
     /// One entry per trace, in the order given.
-    public var traces: [TraceResult]
+    package var traces: [TraceResult]
 
     /// One trace's rules.
-    public struct TraceResult: Sendable, Hashable {
+    package struct TraceResult: Sendable, Hashable {
         /// The trace's file name, which trace sections match.
-        public var name: String
+        package var name: String
         /// The path as given (or `-` for stdin).
-        public var source: String
+        package var source: String
         /// Frames found.
-        public var frameCount: Int
+        package var frameCount: Int
         /// Where the frames came from.
-        public var frameSource: FrameReport.FrameSource
+        package var frameSource: FrameReport.FrameSource
         /// The frame rate whose interval `P` the trace was judged against.
-        public var frameRate: FrameRate
+        package var frameRate: FrameRate
         /// Where `P` came from: `trace metadata`, `--fps N`, `budget fps N`, `default 60 fps`.
-        public var frameIntervalSource: FrameReport.FrameIntervalSource
+        package var frameIntervalSource: FrameReport.FrameIntervalSource
         /// Every rule that applies to the trace, in the budget's order.
-        public var rules: [RuleResult]
+        package var rules: [RuleResult]
         /// Main-thread cost per frame, downsampled, for the Markdown summary's chart.
-        public var chart: FrameChart
+        package var chart: FrameChart
         /// The categories the trace has (any span, on any thread), sorted.
-        public var categories: [String]
+        package var categories: [String]
 
         /// Creates a trace's entry from its report, evaluating the budget.
         /// - Parameters:
@@ -154,16 +154,16 @@ public struct BudgetCheck: Sendable, Hashable {
         }
 
         /// The worst verdict among the rules (`pass` without rules).
-        public var verdict: RuleResult.Verdict { rules.map(\.verdict).max() ?? .pass }
+        package var verdict: RuleResult.Verdict { rules.map(\.verdict).max() ?? .pass }
 
         /// The rules that were judged: every rule but those ``RuleResult/Verdict/notInTrace``.
-        public var judgedRules: [RuleResult] { rules.filter { $0.verdict != .notInTrace } }
+        package var judgedRules: [RuleResult] { rules.filter { $0.verdict != .notInTrace } }
     }
 
     /// A trace the check could not judge: it exits 3, and the trace is reported as an error.
-    public struct SkippedTrace: Sendable, Hashable {
+    package struct SkippedTrace: Sendable, Hashable {
         /// Why a trace was not checked.
-        public enum Reason: Sendable, Hashable {
+        package enum Reason: Sendable, Hashable {
             /// It could not be read: the reader's one-line reason.
             case unreadable(String)
             /// It has no frames, so nothing in it can be measured.
@@ -173,7 +173,7 @@ public struct BudgetCheck: Sendable, Hashable {
             case noRules
 
             /// A stable identifier: `unreadable`, `no-frames`, `no-rules`.
-            public var identifier: String {
+            package var identifier: String {
                 switch self {
                 case .unreadable: "unreadable"
                 case .noFrames: "no-frames"
@@ -183,11 +183,11 @@ public struct BudgetCheck: Sendable, Hashable {
         }
 
         /// The trace's file name.
-        public var name: String
+        package var name: String
         /// The path as given.
-        public var source: String
+        package var source: String
         /// Why it was not checked.
-        public var reason: Reason
+        package var reason: Reason
 
         /// Creates an entry.
         package init(name: String, source: String, reason: Reason) {
@@ -199,13 +199,13 @@ public struct BudgetCheck: Sendable, Hashable {
 
     /// A category that rules of the budget limit but that none of the checked traces has: most
     /// often a typo, which would otherwise switch the rule off silently. An error (exit 3).
-    public struct UnknownCategory: Sendable, Hashable {
+    package struct UnknownCategory: Sendable, Hashable {
         /// The category as the budget names it.
-        public var name: String
+        package var name: String
         /// Where the budget limits it (`categories.NAME`, `traces[0].categories.NAME`), once each.
-        public var paths: [String]
+        package var paths: [String]
         /// The existing category nearest to it by edit distance, if any trace has categories.
-        public var suggestion: String?
+        package var suggestion: String?
 
         /// Creates an entry.
         package init(name: String, paths: [String], suggestion: String?) {
@@ -217,11 +217,11 @@ public struct BudgetCheck: Sendable, Hashable {
 
     /// A trace section of the budget whose `match` fits none of the traces given: a warning,
     /// since its limits then apply to nothing.
-    public struct UnmatchedSection: Sendable, Hashable {
+    package struct UnmatchedSection: Sendable, Hashable {
         /// The section's index in the budget's `traces` array.
-        public var index: Int
+        package var index: Int
         /// Its glob.
-        public var match: String
+        package var match: String
 
         /// Creates an entry.
         package init(index: Int, match: String) {
@@ -232,14 +232,14 @@ public struct BudgetCheck: Sendable, Hashable {
 
     /// The Markdown summary charts at most this many traces (each a few kilobytes), so a CI
     /// step summary stays far under GitHub's 1 MiB limit however many traces a check reads.
-    public static let maximumCharts = 20
+    package static let maximumCharts = 20
 
     /// Traces that were given but not checked, in the order given.
-    public var skippedTraces: [SkippedTrace] = []
+    package var skippedTraces: [SkippedTrace] = []
     /// Categories the budget limits that none of the checked traces has.
-    public var unknownCategories: [UnknownCategory] = []
+    package var unknownCategories: [UnknownCategory] = []
     /// Trace sections of the budget that match none of the traces given.
-    public var unmatchedSections: [UnmatchedSection] = []
+    package var unmatchedSections: [UnmatchedSection] = []
 
     /// Creates a check from evaluated traces, as they are.
     package init(budgetSource: String, traces: [TraceResult]) {
@@ -265,7 +265,7 @@ public struct BudgetCheck: Sendable, Hashable {
     ///   - budget: The budget.
     ///   - traces: The traces that were read, evaluated, in the order given.
     ///   - unreadable: The traces that could not be read.
-    public init(budgetSource: String, budget: Budget, traces: [TraceResult], unreadable: [SkippedTrace] = []) {
+    package init(budgetSource: String, budget: Budget, traces: [TraceResult], unreadable: [SkippedTrace] = []) {
         self.budgetSource = budgetSource
         var checked: [TraceResult] = []
         var skipped = unreadable
@@ -311,14 +311,14 @@ public struct BudgetCheck: Sendable, Hashable {
     }
 
     /// Every rule of every trace.
-    public var results: [RuleResult] { traces.flatMap(\.rules) }
+    package var results: [RuleResult] { traces.flatMap(\.rules) }
 
     /// Whether no rule failed. The check's exit status is 3 when it ``hasErrors``, else 0 when
     /// this is true and 1 otherwise.
-    public var passed: Bool { !results.contains { $0.verdict == .fail } }
+    package var passed: Bool { !results.contains { $0.verdict == .fail } }
 
     /// Whether something could not be checked: a trace skipped or a category no trace has.
-    public var hasErrors: Bool { !skippedTraces.isEmpty || !unknownCategories.isEmpty }
+    package var hasErrors: Bool { !skippedTraces.isEmpty || !unknownCategories.isEmpty }
 
     /// How many unknown categories get a "did you mean" suggestion: the first ones. A budget
     /// can name 100,000 categories a trace lacks; each suggestion looks at every name.
@@ -396,7 +396,7 @@ public struct BudgetCheck: Sendable, Hashable {
     ///   - budget: The budget.
     /// - Returns: One result per rule, in ``Budget/rules(forTraceNamed:)`` order.
     /// - Complexity: O(*r* + *c* · *f* log *f*) for *r* rules, *c* limited categories and *f* frames.
-    public static func evaluate(report: FrameReport, traceName: String, budget: Budget) -> [RuleResult] {
+    package static func evaluate(report: FrameReport, traceName: String, budget: Budget) -> [RuleResult] {
         let measure = RuleMeasurement(report: report)
         return budget.rules(forTraceNamed: traceName).map { rule in
             let (summary, unit) = describe(rule.metric)
@@ -498,7 +498,7 @@ extension Budget {
     ///     as ``FrameAnalyzer/analyze(_:options:)`` does.
     ///   - options: Analysis options; an explicit frame rate there wins over the budget's.
     /// - Returns: The report.
-    public func analyze(_ trace: consuming Trace, options: AnalysisOptions) -> FrameReport {
+    package func analyze(_ trace: consuming Trace, options: AnalysisOptions) -> FrameReport {
         var adjusted = options
         adjusted.frameMarkers += frameMarkers.filter { !options.frameMarkers.contains($0) }
         guard let frameRate, options.frameRate == nil else {

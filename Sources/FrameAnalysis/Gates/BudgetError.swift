@@ -1,5 +1,5 @@
 import FrameTrace
-public import FrameJSON
+package import FrameJSON
 
 /// Why a budget file could not be read, and where: a JSON path such as
 /// `categories.layout.main-ms-per-frame.p95`, or a line and column for JSON syntax errors.
@@ -11,45 +11,45 @@ public import FrameJSON
 ///     print(error)   // limits.hitch-time-ratio: expected a number, got a string
 /// }
 /// ```
-public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of problem, stable for tests and tools.
     /// A struct rather than an enum, so that a new code is not a breaking change (as swift-nio's
     /// errors do); compare with `==` or match with `case .name`.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         /// The stable identifier, e.g. `io-error`.
-        public let rawValue: String
+        package let rawValue: String
         /// Creates a code from its identifier.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
         /// The identifier.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
 
         /// The file is not JSON; ``BudgetError/line`` and ``BudgetError/column`` say where.
-        public static let invalidJSON = Code(rawValue: "invalid-json")
+        package static let invalidJSON = Code(rawValue: "invalid-json")
         /// A key the budget format does not define.
-        public static let unknownKey = Code(rawValue: "unknown-key")
+        package static let unknownKey = Code(rawValue: "unknown-key")
         /// The same key twice in one object.
-        public static let duplicateKey = Code(rawValue: "duplicate-key")
+        package static let duplicateKey = Code(rawValue: "duplicate-key")
         /// A required key is absent.
-        public static let missingKey = Code(rawValue: "missing-key")
+        package static let missingKey = Code(rawValue: "missing-key")
         /// A value of the wrong JSON type.
-        public static let wrongType = Code(rawValue: "wrong-type")
+        package static let wrongType = Code(rawValue: "wrong-type")
         /// A value of the right type but out of range (a negative limit, a share above 1).
-        public static let invalidValue = Code(rawValue: "invalid-value")
+        package static let invalidValue = Code(rawValue: "invalid-value")
         /// A `version` this framescope does not read.
-        public static let unsupportedVersion = Code(rawValue: "unsupported-version")
+        package static let unsupportedVersion = Code(rawValue: "unsupported-version")
     }
 
     /// What went wrong.
-    public var code: Code
+    package var code: Code
     /// The JSON path of the offending value, e.g. `traces[0].limits.hitch-time-ratio`; empty for
     /// the document itself and for syntax errors.
-    public var path: String
+    package var path: String
     /// A one-line explanation, e.g. `expected a number, got a string`.
-    public var message: String
+    package var message: String
     /// For ``Code/invalidJSON``: the 1-based line of the problem; otherwise 0.
-    public var line: Int
+    package var line: Int
     /// For ``Code/invalidJSON``: the 1-based column (in Unicode scalars); otherwise 0.
-    public var column: Int
+    package var column: Int
 
     /// Creates an error.
     /// - Parameters:
@@ -58,7 +58,7 @@ public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
     ///   - message: A one-line explanation.
     ///   - line: The 1-based line for syntax errors, else 0.
     ///   - column: The 1-based column for syntax errors, else 0.
-    public init(_ code: Code, path: String, _ message: String, line: Int = 0, column: Int = 0) {
+    package init(_ code: Code, path: String, _ message: String, line: Int = 0, column: Int = 0) {
         self.code = code
         self.path = path
         self.message = message
@@ -68,12 +68,12 @@ public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A syntax error from the JSON reader, keeping its position.
     /// - Parameter error: The JSON parser's error.
-    public init(syntax error: JSONParseError) {
+    package init(syntax error: JSONParseError) {
         self.init(.invalidJSON, path: "", error.message, line: error.line, column: error.column)
     }
 
     /// `path: message`, `line L, column C: message` for syntax errors, or the message alone.
-    public var description: String {
+    package var description: String {
         if line > 0 { return "line \(line), column \(column): \(message)" }
         return path.isEmpty ? message : "\(path): \(message)"
     }

@@ -20,41 +20,41 @@ import FrameTrace
 /// print(comparison.text())
 /// exit(comparison.passed ? 0 : 1)
 /// ```
-public struct Comparison: Sendable, Hashable {
+package struct Comparison: Sendable, Hashable {
     /// The version of the `framescope.compare` JSON schema ``jsonValue()`` writes.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
     /// The base traces' paths, for headings.
-    public var baseSources: [String]
+    package var baseSources: [String]
     /// The head traces' paths.
-    public var headSources: [String]
+    package var headSources: [String]
     /// Frames pooled from the base runs.
-    public var baseFrameCount: Int
+    package var baseFrameCount: Int
     /// Frames pooled from the head runs.
-    public var headFrameCount: Int
+    package var headFrameCount: Int
     /// Where the base runs' frames came from, each source once, in run order.
-    public var baseFrameSources: [FrameReport.FrameSource] = []
+    package var baseFrameSources: [FrameReport.FrameSource] = []
     /// Where the head runs' frames came from.
-    public var headFrameSources: [FrameReport.FrameSource] = []
+    package var headFrameSources: [FrameReport.FrameSource] = []
     /// The thresholds the verdicts used.
-    public var thresholds: RegressionThresholds
+    package var thresholds: RegressionThresholds
     /// Per-frame metrics with verdicts: main-thread cost, overrun, then each category's
     /// main-thread time per frame (largest first).
-    public var metrics: [MetricComparison]
+    package var metrics: [MetricComparison]
     /// Summary figures shown for information, without a verdict.
-    public var summaries: [SummaryComparison]
+    package var summaries: [SummaryComparison]
     /// The first head trace's main-thread cost per frame, for the Markdown summary's chart;
     /// `nil` when it has no frames.
-    public var headChart: FrameChart?
+    package var headChart: FrameChart?
     /// What the comparison was computed from: traces, or frames rows (which carry no summary
     /// figure beyond the frame counts).
-    public var input: Input = .traces
+    package var input: Input = .traces
     /// Traces that were given but could not be read, with their one-line reasons: the
     /// comparison is of the other traces, and `compare` exits 3.
-    public var unreadableTraces: [UnreadableTrace] = []
+    package var unreadableTraces: [UnreadableTrace] = []
 
     /// What a comparison was computed from.
-    public enum Input: String, Sendable, Hashable {
+    package enum Input: String, Sendable, Hashable {
         /// Traces, analysed into reports: every metric and every summary figure.
         case traces
         /// Frames rows (`framescope report --format frames-jsonl`): every metric, the same as
@@ -64,14 +64,14 @@ public struct Comparison: Sendable, Hashable {
     }
 
     /// A trace `compare` could not read.
-    public struct UnreadableTrace: Sendable, Hashable {
+    package struct UnreadableTrace: Sendable, Hashable {
         /// The path as given.
-        public var source: String
+        package var source: String
         /// The reader's one-line reason, naming the path.
-        public var reason: String
+        package var reason: String
 
         /// Creates an entry.
-        public init(source: String, reason: String) {
+        package init(source: String, reason: String) {
             self.source = source
             self.reason = reason
         }
@@ -94,7 +94,7 @@ public struct Comparison: Sendable, Hashable {
     ///   resamples; the bootstrap runs only where it can change a verdict. Memory is O(*n* + *e*)
     ///   for *e* category entries in all frames: a category's zeros are written only while its
     ///   metric is judged.
-    public init(
+    package init(
         base: [FrameReport], head: [FrameReport], baseSources: [String], headSources: [String],
         thresholds: RegressionThresholds = .defaults, bootstrapResamples: Int = 2_000
     ) {
@@ -238,13 +238,13 @@ public struct Comparison: Sendable, Hashable {
 
     /// Whether any metric regressed (or a side had no frames): `compare` then exits 1. A metric
     /// with too few frames to judge does not fail.
-    public var passed: Bool { !metrics.contains { $0.fails } }
+    package var passed: Bool { !metrics.contains { $0.fails } }
 }
 
 /// One metric's per-frame distributions on both sides, and the verdict.
-public struct MetricComparison: Sendable, Hashable {
+package struct MetricComparison: Sendable, Hashable {
     /// What the comparison concluded.
-    public enum Verdict: String, Sendable, Hashable {
+    package enum Verdict: String, Sendable, Hashable {
         /// Head is worse, significantly and by at least the minimum effects: fails.
         case regression
         /// Head is worse by at least the minimum effects, but not significantly: passes, with a
@@ -267,40 +267,40 @@ public struct MetricComparison: Sendable, Hashable {
     /// is not. And a two-sided Mann–Whitney test of *m* and *n* frames cannot give a p-value below
     /// 2 / C(*m* + *n*, *m*): with 4 frames a side that is 0.029, so at the default alpha of 0.01
     /// no change could ever be significant. Ten a side is the smallest round number past both.
-    public static let minimumFrames = 10
+    package static let minimumFrames = 10
 
     /// Whether this metric fails the comparison: a regression, or no frames at all on a side.
     /// Too few frames to judge is ``Verdict/noData`` too, but passes.
-    public var fails: Bool { verdict == .regression || (verdict == .noData && (base == nil || head == nil)) }
+    package var fails: Bool { verdict == .regression || (verdict == .noData && (base == nil || head == nil)) }
 
     /// The metric's id: `main-thread-ms`, `overrun-ms`, `categories.layout.main-ms-per-frame`.
-    public var id: String
+    package var id: String
     /// What it is, for people.
-    public var label: String
+    package var label: String
     /// The base side's per-frame values in ms; `nil` without frames.
-    public var base: PercentileSummary<Double>?
+    package var base: PercentileSummary<Double>?
     /// The head side's per-frame values in ms; `nil` without frames.
-    public var head: PercentileSummary<Double>?
+    package var head: PercentileSummary<Double>?
     /// The Hodges–Lehmann estimate of head − base, in ms: the median of all pairwise differences.
-    public var shift: Double?
+    package var shift: Double?
     /// ``shift`` relative to the magnitude of the base median (plus `P` for overrun); infinite for
     /// a shift away from 0.
-    public var relativeShift: Double?
+    package var relativeShift: Double?
     /// The two-sided Mann–Whitney p-value.
-    public var pValue: Double?
+    package var pValue: Double?
     /// Head p95 − base p95, in ms.
-    public var p95Difference: Double?
+    package var p95Difference: Double?
     /// ``p95Difference`` relative to the magnitude of the base p95 (plus `P` for overrun);
     /// infinite for a change from 0.
-    public var relativeP95Difference: Double?
+    package var relativeP95Difference: Double?
     /// The bootstrap interval of ``p95Difference`` at confidence 1 − alpha; computed only when it
     /// can change the verdict: the p95 moved by at least the minimum effects and the typical
     /// frame has not already decided it.
-    public var p95Interval: DifferenceInterval?
+    package var p95Interval: DifferenceInterval?
     /// The verdict.
-    public var verdict: Verdict
+    package var verdict: Verdict
     /// Why, in one line: `median shift +1.62 ms (+20.3%), p < 0.0001`.
-    public var reason: String
+    package var reason: String
 
     /// Compares two samples of per-frame values.
     ///
@@ -324,7 +324,7 @@ public struct MetricComparison: Sendable, Hashable {
     ///   ``minimumFrames`` values (`too few frames to judge: 1 base, 1 head`), with the two
     ///   sides' summaries but no shift, p-value or interval.
     /// - Complexity: O(*n* log *n*), plus O(*r* · *n*) when the p95 interval is needed.
-    public static func compare(
+    package static func compare(
         id: String, label: String, base: [Double], head: [Double], thresholds: RegressionThresholds, bootstrapResamples: Int = 2_000,
         relativeOffset: Double = 0
     ) -> MetricComparison {
@@ -402,20 +402,20 @@ public struct MetricComparison: Sendable, Hashable {
 }
 
 /// A summary figure of both sides, shown for information only.
-public struct SummaryComparison: Sendable, Hashable {
+package struct SummaryComparison: Sendable, Hashable {
     /// The figure's id: `frames`, `hitch-time-ratio`, `slow-frame-share`, `frozen-frames`.
-    public var id: String
+    package var id: String
     /// What it is, for people.
-    public var label: String
+    package var label: String
     /// The base side's value.
-    public var base: Double
+    package var base: Double
     /// The head side's value.
-    public var head: Double
+    package var head: Double
     /// The unit of both.
-    public var unit: MetricUnit
+    package var unit: MetricUnit
 
     /// Creates a summary figure.
-    public init(id: String, label: String, base: Double, head: Double, unit: MetricUnit) {
+    package init(id: String, label: String, base: Double, head: Double, unit: MetricUnit) {
         self.id = id
         self.label = label
         self.base = base
@@ -424,7 +424,7 @@ public struct SummaryComparison: Sendable, Hashable {
     }
 
     /// Head − base.
-    public var delta: Double { head - base }
+    package var delta: Double { head - base }
 }
 
 // MARK: - Formatting shared by the comparison's renderers

@@ -7,41 +7,41 @@
 /// surface frames for it (one per layer, or a buffer and its retry), the frame's figures are those
 /// of the first one trace processor parsed (`android_frames_overrun` takes the actual slice with
 /// the lowest id), and ``layers`` counts them all.
-public struct AndroidFrame: Sendable, Hashable {
+package struct AndroidFrame: Sendable, Hashable {
     /// The frame's vsync id: FrameTimeline's surface frame token, the number in
     /// `Choreographer#doFrame <id>` and `DrawFrame(s) <id>`.
-    public var token: Int64
+    package var token: Int64
     /// The layer of the frame's first actual surface frame, when FrameTimeline names it.
-    public var layer: String?
+    package var layer: String?
     /// Actual surface frames of the process for this token (one per layer drawn).
-    public var layers: Int
+    package var layers: Int
     /// The expected surface frame's start and end (the app's vsync and deadline), when the trace
     /// has it.
-    public var expectedStart: Int64?
-    public var expectedEnd: Int64?
+    package var expectedStart: Int64?
+    package var expectedEnd: Int64?
     /// The actual surface frame's start and end. An actual frame that never ended ends at
     /// `actualStart − 1`, as trace processor's `dur = -1` does.
-    public var actualStart: Int64
-    public var actualEnd: Int64
+    package var actualStart: Int64
+    package var actualEnd: Int64
     /// Trace processor's `Jank type` (`App Deadline Missed, Buffer Stuffing`), `Present type`
     /// (`Late Present`), `Jank tag` (`Self Jank`) and `On time finish`.
-    public var jankType: String
-    public var presentType: String
-    public var jankTag: String
-    public var onTimeFinish: Bool
+    package var jankType: String
+    package var presentType: String
+    package var jankTag: String
+    package var onTimeFinish: Bool
     /// The `Choreographer#doFrame <token>` slice's duration (`android_frames_ui_time`), when the
     /// process has one.
-    public var doFrameNanoseconds: Int64?
+    package var doFrameNanoseconds: Int64?
     /// The summed durations of every `DrawFrame(s) <token>` slice of the process
     /// (`android_cpu_time_per_frame.draw_frame_dur`), and how many there were.
-    public var drawFrameNanoseconds: Int64?
-    public var drawFrames: Int
+    package var drawFrameNanoseconds: Int64?
+    package var drawFrames: Int
     /// How far SurfaceFlinger's display frame ended past its expected end, when the trace has the
     /// display frame that presented this one.
-    public var presentDelay: Int64?
+    package var presentDelay: Int64?
 
     /// Creates a frame's figures.
-    public init(
+    package init(
         token: Int64, layer: String?, layers: Int, expectedStart: Int64?, expectedEnd: Int64?, actualStart: Int64, actualEnd: Int64,
         jankType: String, presentType: String, jankTag: String, onTimeFinish: Bool, doFrameNanoseconds: Int64?,
         drawFrameNanoseconds: Int64?, drawFrames: Int, presentDelay: Int64?
@@ -66,21 +66,21 @@ public struct AndroidFrame: Sendable, Hashable {
     /// Android's frame overrun (`android_frames_overrun`, Macrobenchmark's `frameOverrunMs`):
     /// the actual frame's end minus the expected frame's end. Positive when the frame finished
     /// late, negative headroom otherwise; `nil` without an expected frame.
-    public var overrun: Int64? { expectedEnd.map { actualEnd.subtractingSaturating($0) } }
+    package var overrun: Int64? { expectedEnd.map { actualEnd.subtractingSaturating($0) } }
 
     /// `android_app_vsync_delay_per_frame`: how long after its expected start the app began the
     /// frame; `nil` without an expected frame.
-    public var appVsyncDelay: Int64? { expectedStart.map { actualStart.subtractingSaturating($0) } }
+    package var appVsyncDelay: Int64? { expectedStart.map { actualStart.subtractingSaturating($0) } }
 
     /// `android_cpu_time_per_frame.cpu_time`: the app vsync delay plus the `doFrame` and the
     /// summed `DrawFrame` durations; `nil` unless the frame has all three.
-    public var cpuTime: Int64? {
+    package var cpuTime: Int64? {
         guard let delay = appVsyncDelay, let ui = doFrameNanoseconds, let draw = drawFrameNanoseconds else { return nil }
         return delay.addingSaturating(ui).addingSaturating(draw)
     }
 
     /// The jank type's reasons, as trace processor joins them.
-    public var jankReasons: [Substring] { jankType.split(separator: ",").map { $0.drop { $0 == " " } } }
+    package var jankReasons: [Substring] { jankType.split(separator: ",").map { $0.drop { $0 == " " } } }
 
     /// Whether Android calls the frame janky: its jank type names a missed deadline, the app's
     /// (`App Deadline Missed`, `App Resynced Jitter`) or SurfaceFlinger's and the display's
@@ -89,10 +89,10 @@ public struct AndroidFrame: Sendable, Hashable {
     /// `android_is_missed_frame_type`. `Buffer Stuffing` and `SurfaceFlinger Stuffing` are not
     /// jank ("more of a state than a jank"), nor are `None`, `Unknown Jank`, `Non Animating` and
     /// `Display not ON`.
-    public var isJanky: Bool { jankReasons.contains { Self.missedFrameReasons.contains(String($0)) } }
+    package var isJanky: Bool { jankReasons.contains { Self.missedFrameReasons.contains(String($0)) } }
 
     /// The jank reasons that make a frame janky (``isJanky``).
-    public static let missedFrameReasons: Set<String> = [
+    package static let missedFrameReasons: Set<String> = [
         "App Deadline Missed", "App Resynced Jitter", "SurfaceFlinger CPU Deadline Missed", "SurfaceFlinger GPU Deadline Missed",
         "SurfaceFlinger Scheduling", "Prediction Error", "Display HAL", "Dropped Frame",
     ]
@@ -101,12 +101,12 @@ public struct AndroidFrame: Sendable, Hashable {
     /// queued buffers ahead, so each is shown a vsync later) or `SurfaceFlinger Stuffing`, and no
     /// missed deadline. Android: "more of a state than a jank … frames will still be smooth in
     /// this state but there is an increased input latency". It adds latency, not hitch time.
-    public var isStuffed: Bool {
+    package var isStuffed: Bool {
         !isJanky && jankReasons.contains { $0 == "Buffer Stuffing" || $0 == "SurfaceFlinger Stuffing" }
     }
 
     /// How late the frame reached the screen: the larger of its ``overrun`` and its
     /// ``presentDelay``, 0 when neither was positive. A janky frame's hitch time and a stuffed
     /// frame's added latency.
-    public var lateness: Int64 { max(0, overrun ?? 0, presentDelay ?? 0) }
+    package var lateness: Int64 { max(0, overrun ?? 0, presentDelay ?? 0) }
 }

@@ -1,11 +1,11 @@
-public import FrameTrace
+package import FrameTrace
 
 extension FrameReport {
     /// Where the frame interval `P` came from. Outputs write ``identifier``; text renders
     /// ``description``.
-    public enum FrameIntervalSource: Sendable, Hashable, CustomStringConvertible {
+    package enum FrameIntervalSource: Sendable, Hashable, CustomStringConvertible {
         /// Who asked for a frame rate.
-        public enum Requester: String, Sendable, Hashable, CaseIterable {
+        package enum Requester: String, Sendable, Hashable, CaseIterable {
             /// The analysis options (the CLI's `--fps`).
             case option
             /// The budget file's `fps`.
@@ -23,7 +23,7 @@ extension FrameReport {
         case defaultRate
 
         /// `option`, `budget`, `trace-metadata`, `chrome-begin-frames` or `default`: what JSON keeps.
-        public var identifier: String {
+        package var identifier: String {
             switch self {
             case .requested(_, let requester, _): requester.rawValue
             case .traceMetadata: "trace-metadata"
@@ -33,20 +33,20 @@ extension FrameReport {
         }
 
         /// The rate asked for, for ``requested(_:by:overriding:)``.
-        public var requestedFrameRate: FrameRate? {
+        package var requestedFrameRate: FrameRate? {
             if case .requested(let rate, _, _) = self { return rate }
             return nil
         }
 
         /// The trace metadata's interval a requested rate replaced.
-        public var overriddenNanoseconds: Int64? {
+        package var overriddenNanoseconds: Int64? {
             if case .requested(_, _, let overriding) = self { return overriding }
             return nil
         }
 
         /// For people: `--fps 120 (over trace metadata 16.67 ms)`, `budget fps 100`, `trace metadata`,
         /// `Chrome BeginFrame interval`, `default 60 fps`.
-        public var description: String {
+        package var description: String {
             switch self {
             case .requested(let rate, let requester, let overriding):
                 let over = overriding.map { " (over trace metadata \(ReportFormat.milliseconds($0)))" } ?? ""
@@ -59,7 +59,7 @@ extension FrameReport {
     }
 
     /// How the main thread was chosen. Outputs write ``identifier``; text renders ``description``.
-    public enum MainThreadRule: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    package enum MainThreadRule: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// The analysis options named it (the CLI's `--main-thread`).
         case option
         /// The trace's metadata designates it.
@@ -82,10 +82,10 @@ extension FrameReport {
         case none
 
         /// What JSON keeps.
-        public var identifier: String { rawValue }
+        package var identifier: String { rawValue }
 
         /// For people: `--main-thread`, `--process`, `trace metadata`, the page's renderer, `thread name`, `busiest thread`, `no threads`.
-        public var description: String {
+        package var description: String {
             switch self {
             case .option: "--main-thread"
             case .process: "--process"

@@ -1,10 +1,10 @@
-public import FrameTrace
+package import FrameTrace
 
 extension FrameReport {
     /// What a frame source decided beyond its frames, as values: which events or marks made the
     /// frames and the counts of what it left out. Text and HTML print ``description``; JSON
     /// writes the fields (``FrameReport/jsonValue(source:)``, `frame-boundaries-detail`).
-    public enum SourceDetail: Sendable, Hashable, CustomStringConvertible {
+    package enum SourceDetail: Sendable, Hashable, CustomStringConvertible {
         /// Spans in the `frame` category on the main thread: `frames` of them made frames, and
         /// `nested` more lay inside them and are no frames of their own.
         case frameSpans(frames: Int, nested: Int)
@@ -31,7 +31,7 @@ extension FrameReport {
         /// The kind, as JSON writes it: `frame-spans`, `marker-spans`, `marker-instants`,
         /// `chrome-reporters`, `chrome-begin-frames`, `android-frame-timeline`, `estimated` or
         /// `unspecified`.
-        public var identifier: String {
+        package var identifier: String {
             switch self {
             case .frameSpans: "frame-spans"
             case .markerSpans: "marker-spans"
@@ -46,7 +46,7 @@ extension FrameReport {
 
         /// One line for a reader of the report; names from the trace appear as they are (each
         /// renderer escapes its own output), except a layer name, which is shortened.
-        public var description: String {
+        package var description: String {
             switch self {
             case .frameSpans(let frames, let nested):
                 var text = "\(frames) spans in category \"\(FrameContract.frameCategory)\" on the main thread"

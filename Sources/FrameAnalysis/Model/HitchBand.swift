@@ -8,7 +8,7 @@
 /// HitchBand(hitchTimeRatio: 4.2)    // .good
 /// HitchBand(hitchTimeRatio: 12)     // .critical
 /// ```
-public enum HitchBand: String, Sendable, Hashable, CaseIterable {
+package enum HitchBand: String, Sendable, Hashable, CaseIterable {
     /// Under 5 ms/s.
     case good
     /// 5 ms/s up to 10.
@@ -17,30 +17,30 @@ public enum HitchBand: String, Sendable, Hashable, CaseIterable {
     case critical
 
     /// Where ``warning`` begins, in ms/s: a ratio under it is ``good``.
-    public static let warningFrom: Double = 5
+    package static let warningFrom: Double = 5
     /// Where ``critical`` begins, in ms/s.
-    public static let criticalFrom: Double = 10
+    package static let criticalFrom: Double = 10
 
     /// The band of a hitch time ratio in ms/s: under ``warningFrom`` (5) good, up to
     /// ``criticalFrom`` (10) warning, from there on critical.
     /// - Parameter hitchTimeRatio: Hitch milliseconds per measured second.
-    public init(hitchTimeRatio: Double) {
+    package init(hitchTimeRatio: Double) {
         self = hitchTimeRatio < Self.warningFrom ? .good : hitchTimeRatio < Self.criticalFrom ? .warning : .critical
     }
 
     /// The bands' bounds as the text report prints them, from the constants the bands apply:
     /// `good < 5, warning 5-10, critical >= 10`.
-    public static var legend: String {
+    package static var legend: String {
         let warning = ReportFormat.trimmed(warningFrom), critical = ReportFormat.trimmed(criticalFrom)
         return "good < \(warning), warning \(warning)-\(critical), critical >= \(critical)"
     }
 
     /// The stable identifier JSON and HTML use: `good`, `warning`, `critical`.
-    public var identifier: String { rawValue }
+    package var identifier: String { rawValue }
 
     /// The band in words, for text and Markdown.
-    public var phrase: String { rawValue }
+    package var phrase: String { rawValue }
 
     /// What renderers print where a report has no band because it has no frames.
-    public static let noFramesPhrase = "no frames"
+    package static let noFramesPhrase = "no frames"
 }

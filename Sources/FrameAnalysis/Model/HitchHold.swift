@@ -1,4 +1,4 @@
-@_spi(FramescopeInternals) public import FrameTrace
+@_spi(FramescopeInternals) package import FrameTrace
 
 extension FrameReport {
     /// What held a late frame: the lane that was not done when the frame needed it, the work in
@@ -18,33 +18,33 @@ extension FrameReport {
     ///     print(hold.lane, hold.frame ?? -1, hold.work.first?.name ?? "")   // main 1 style
     /// }
     /// ```
-    public struct HitchHold: Sendable, Hashable {
+    package struct HitchHold: Sendable, Hashable {
         /// The lane that held the frame.
-        public var lane: Lane
+        package var lane: Lane
         /// The work that held it: a Chrome stage (`SendBeginMainFrameToCommit`), a main-thread
         /// task (`RunTask`), or `nil` for a frame's own main-thread or render work in framescope's
         /// and Android's traces.
-        public var stage: String?
+        package var stage: String?
         /// The report position of the frame whose work held the lane: the late frame itself when
         /// its own work overran, an earlier frame when the late one waited for it; `nil` when the
         /// holding work belongs to no frame of the report (a long task, a reporter that was not a
         /// frame).
-        public var frame: Int?
+        package var frame: Int?
         /// The holding work's start and end, on the trace clock.
-        public var start: Int64
-        public var end: Int64
+        package var start: Int64
+        package var end: Int64
         /// Whether the lane was found still busy when the frame needed it (`true`), or named only
         /// because the frame's own stage ran longer than usual (`false`: no lane was held).
-        public var wasPending: Bool
+        package var wasPending: Bool
         /// The kinds (categories) of the self time on the lane's threads inside the holding
         /// window, largest first, at most three.
-        public var work: [Contributor] = []
+        package var work: [Contributor] = []
         /// The span names with the most self time on the lane's threads inside the holding
         /// window, largest first, at most three.
-        public var spans: [Contributor] = []
+        package var spans: [Contributor] = []
 
         /// Creates a hold.
-        public init(lane: Lane, stage: String?, frame: Int?, start: Int64, end: Int64, wasPending: Bool) {
+        package init(lane: Lane, stage: String?, frame: Int?, start: Int64, end: Int64, wasPending: Bool) {
             self.lane = lane
             self.stage = stage
             self.frame = frame
@@ -54,11 +54,11 @@ extension FrameReport {
         }
 
         /// The holding work's duration.
-        public var duration: Int64 { end.subtractingSaturating(start) }
+        package var duration: Int64 { end.subtractingSaturating(start) }
 
         /// The work that filled the holding window, for people: `style 25.91 ms, script 3.10 ms;
         /// UpdateLayoutTree`. Empty when no span ran in the window.
-        public var workPhrase: String {
+        package var workPhrase: String {
             let kinds = work.map { "\(FrameAnalyzer.categoryLabel($0.name)) \(ReportFormat.milliseconds($0.nanoseconds))" }
             var phrase = kinds.joined(separator: ", ")
             if let top = spans.first { phrase += (phrase.isEmpty ? "" : "; ") + top.name }
@@ -70,7 +70,7 @@ extension FrameReport {
 extension FrameReport.Frame {
     /// The cause for people: `-` when on time, else the cause and, when an earlier frame's work
     /// held this one, that frame: `commit, held by #3`.
-    public var causePhrase: String {
+    package var causePhrase: String {
         guard hitchCause != .none else { return "-" }
         if let holder = hitchHold?.frame, holder != index { return "\(hitchCause.identifier), held by #\(holder)" }
         return hitchCause.identifier

@@ -1,8 +1,8 @@
-public import FrameTrace
+package import FrameTrace
 
 extension BudgetCheck {
     /// One table per trace: rule, measured value, limit and verdict.
-    public func tables() -> [ReportTable] {
+    package func tables() -> [ReportTable] {
         traces.map { trace in
             var table = ReportTable(
                 title: "\(trace.name): \(Self.headline(trace.rules)) (\(trace.frameCount) frames from \(trace.frameSource.shortPhrase) at "
@@ -29,7 +29,7 @@ extension BudgetCheck {
     ///
     /// Traces that could not be checked and categories no trace has follow the tables as
     /// `error:` lines, trace sections that matched nothing as `warning:` lines.
-    public func text() -> String {
+    package func text() -> String {
         var text = "framescope check: budget \(UntrustedText.terminal(budgetSource))\n\n"
         text += tables().map { $0.text() }.joined(separator: "\n")
         let problems = errorLines(UntrustedText.terminal).map { "error: " + $0 } + warningLines(UntrustedText.terminal).map { "warning: " + $0 }
@@ -40,7 +40,7 @@ extension BudgetCheck {
     }
 
     /// The check as GitHub Markdown (``unboundedMarkdown()``), at most ``MarkdownLimit/bytes`` long.
-    public func markdown() -> String {
+    package func markdown() -> String {
         MarkdownLimit.fit(unboundedMarkdown())
     }
 
@@ -85,7 +85,7 @@ extension BudgetCheck {
     /// `frame-interval-source`, `verdict` and `rules`, each rule `id`, `summary`, `measured`
     /// (`null` without frames), `limit`, `unit` (`ms`, `ms/s`, `share`, `frames`), `limit-path`
     /// and `verdict` (`pass`, `near-limit`, `fail`).
-    public func jsonValue() -> JSONValue {
+    package func jsonValue() -> JSONValue {
         let all = results
         return .object([
             ("schema", .string("framescope.check")),
@@ -151,7 +151,7 @@ extension BudgetCheck {
     /// A rule on a category the trace does not have is a skipped case; a trace that could not be
     /// checked is a suite of its own with one `<error>` case (its one-line reason), and a category
     /// no trace has is an `<error>` case in a suite named after the budget.
-    public func junit() -> JUnitReport {
+    package func junit() -> JUnitReport {
         var suites = traces.map { trace in
             JUnitReport.Suite(name: "framescope check: \(trace.name)", cases: trace.rules.map { rule in
                 let detail = "\(rule.summary)\nmeasured: \(Self.measured(rule))\nlimit: \(rule.unit.format(rule.limit)) (\(rule.limitPath))"
@@ -186,7 +186,7 @@ extension BudgetCheck {
     /// Render them with ``GitHubAnnotations/lines(_:limit:)``, which orders them worst first.
     /// Traces not checked and unknown categories are errors too; trace sections that matched
     /// no trace are warnings.
-    public func annotations() -> [GitHubAnnotation] {
+    package func annotations() -> [GitHubAnnotation] {
         let problems = skippedTraces.map { skipped in
             GitHubAnnotation(
                 level: .error, title: "framescope check: \(skipped.name)", message: Self.sentence(skipped, budget: budgetSource, { $0 }),
@@ -235,7 +235,7 @@ extension BudgetCheck {
     ///
     /// Each list shows its first ``listedLimit`` entries and a line that counts the rest, so a
     /// budget naming 100,000 categories no trace has gives a few hundred lines, not 100,000.
-    public func errorLines(_ escape: (String) -> String) -> [String] {
+    package func errorLines(_ escape: (String) -> String) -> [String] {
         Self.limited(skippedTraces.map { Self.sentence($0, budget: budgetSource, escape) }, more: "traces not checked")
             + Self.limited(
                 unknownCategories.prefix(Self.listedLimit + 1).map { Self.sentence($0, budget: budgetSource, escape) },
@@ -243,7 +243,7 @@ extension BudgetCheck {
     }
 
     /// The most entries of one kind the error and warning lines list.
-    public static let listedLimit = 200
+    package static let listedLimit = 200
 
     /// The first ``listedLimit`` lines, then `… and N more WHAT: --format json lists them all`.
     static func limited(_ lines: [String], total: Int? = nil, more what: String) -> [String] {
@@ -254,7 +254,7 @@ extension BudgetCheck {
 
     /// The warnings — trace sections that match no trace — as lines without the `warning: `
     /// prefix, names written through `escape`.
-    public func warningLines(_ escape: (String) -> String) -> [String] {
+    package func warningLines(_ escape: (String) -> String) -> [String] {
         Self.limited(
             unmatchedSections.prefix(Self.listedLimit + 1).map { Self.sentence($0, budget: budgetSource, escape) },
             total: unmatchedSections.count, more: "trace sections that match no trace")

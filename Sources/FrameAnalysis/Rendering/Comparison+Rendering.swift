@@ -1,8 +1,8 @@
-public import FrameTrace
+package import FrameTrace
 
 extension Comparison {
     /// The per-metric table and the summary table, shared by the text and Markdown renderers.
-    public func tables() -> [ReportTable] {
+    package func tables() -> [ReportTable] {
         var metricTable = ReportTable(
             title: "Per-frame distributions (shift: Hodges-Lehmann estimate of head - base; p: Mann-Whitney U, two-sided)",
             columns: [("metric", .left), ("base p50", .right), ("head p50", .right), ("shift", .right), ("p", .right),
@@ -37,7 +37,7 @@ extension Comparison {
 
     /// The comparison as plain text: what was compared, the thresholds, both tables, why each
     /// metric that moved got its verdict, and a result line.
-    public func text() -> String {
+    package func text() -> String {
         var text = "framescope compare: \(heading(UntrustedText.terminal))\n"
         text += "thresholds: \(thresholdsText)\n\n"
         text += tables().map { $0.text() }.joined(separator: "\n")
@@ -55,7 +55,7 @@ extension Comparison {
     }
 
     /// The comparison as GitHub Markdown (``unboundedMarkdown()``), at most ``MarkdownLimit/bytes`` long.
-    public func markdown() -> String {
+    package func markdown() -> String {
         MarkdownLimit.fit(unboundedMarkdown())
     }
 
@@ -108,7 +108,7 @@ extension Comparison {
     /// `p-value`, `p95-delta-ms`, `relative-p95-delta` and `p95-interval` (`lower upper
     /// confidence`, or `null` when it could not change the verdict); `summary`, each with `id`, `label`, `unit`,
     /// `base`, `head`, `delta`. Relative changes from 0 are `null`.
-    public func jsonValue() -> JSONValue {
+    package func jsonValue() -> JSONValue {
         func side(_ sources: [String], _ frames: Int, _ frameSources: [FrameReport.FrameSource]) -> JSONValue {
             .object([("sources", .array(sources.map(JSONValue.string))), ("frames", .int(Int64(frames))),
                      ("frame-boundaries", .array(frameSources.map { .string($0.identifier) }))])
@@ -161,7 +161,7 @@ extension Comparison {
 
     /// The comparison as a JUnit report: one test case per metric, a failure for each regression.
     /// Each trace that could not be read adds an `<error>` case (``junit(unreadable:)``).
-    public func junit() -> JUnitReport {
+    package func junit() -> JUnitReport {
         var report = junitOfMetrics()
         report.suites += Self.junit(unreadable: unreadableTraces).suites
         return report
@@ -169,7 +169,7 @@ extension Comparison {
 
     /// A JUnit report of unreadable traces alone, one `<error>` case each with its one-line
     /// reason: what `compare` writes when a side has no trace it could read.
-    public static func junit(unreadable: [UnreadableTrace]) -> JUnitReport {
+    package static func junit(unreadable: [UnreadableTrace]) -> JUnitReport {
         guard !unreadable.isEmpty else { return JUnitReport(name: "framescope compare", suites: []) }
         return JUnitReport(name: "framescope compare", suites: [
             JUnitReport.Suite(name: "framescope compare: unreadable traces", cases: unreadable.map { trace in
@@ -200,7 +200,7 @@ extension Comparison {
     /// GitHub annotations: an error per regression (or side without frames), a warning per
     /// possible regression or metric with too few frames to judge, the largest relative change
     /// first.
-    public func annotations() -> [GitHubAnnotation] {
+    package func annotations() -> [GitHubAnnotation] {
         unreadableTraces.map { trace in
             GitHubAnnotation(level: .error, title: "framescope compare: \(trace.source)", message: trace.reason, severity: .infinity)
         } + metrics.compactMap { metric in

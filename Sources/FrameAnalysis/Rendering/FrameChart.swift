@@ -6,24 +6,24 @@ import FrameTrace
 /// ```swift
 /// print(FrameChart(report: report).mermaid(title: "scroll.json"))
 /// ```
-public struct FrameChart: Sendable, Hashable {
+package struct FrameChart: Sendable, Hashable {
     /// At most this many points: a chart stays a few kilobytes whatever the frame count.
-    public static let maximumPoints = 200
+    package static let maximumPoints = 200
 
     /// Per point, the largest main-thread cost of its frames, in nanoseconds.
-    public var points: [Int64]
+    package var points: [Int64]
     /// Frames per point (the last point may have fewer).
-    public var framesPerPoint: Int
+    package var framesPerPoint: Int
     /// Frames charted.
-    public var frameCount: Int
+    package var frameCount: Int
     /// The frame interval `P`: the budget line.
-    public var intervalNanoseconds: Int64
+    package var intervalNanoseconds: Int64
 
     /// Charts a report's frames.
     /// - Parameters:
     ///   - report: The report.
     ///   - maximumPoints: The most points to draw; groups of frames share one point beyond it.
-    public init(report: FrameReport, maximumPoints: Int = FrameChart.maximumPoints) {
+    package init(report: FrameReport, maximumPoints: Int = FrameChart.maximumPoints) {
         self.init(
             mainThreadNanoseconds: report.frames.map(\.mainThreadNanoseconds), intervalNanoseconds: report.method.frameRate.intervalNanoseconds,
             maximumPoints: maximumPoints)
@@ -48,7 +48,7 @@ public struct FrameChart: Sendable, Hashable {
     /// The chart as a fenced Mermaid block (bars: main-thread ms per frame, or the largest of
     /// each group of frames; line: the budget `P`), or an empty string without frames.
     /// - Parameter title: What the chart shows, e.g. the trace's name.
-    public func mermaid(title: String) -> String {
+    package func mermaid(title: String) -> String {
         guard !points.isEmpty else { return "" }
         func ms(_ nanoseconds: Int64) -> String { ReportFormat.fixed(Double(nanoseconds) / 1e6, decimals: 2) }
         let top = Double(max(points.max() ?? 0, intervalNanoseconds)) * 1.1 / 1e6

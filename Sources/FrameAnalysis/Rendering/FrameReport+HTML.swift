@@ -13,7 +13,7 @@ extension FrameReport {
     /// - Parameter source: What was analysed, for the heading.
     /// - Returns: The page.
     /// - Complexity: O(frames + spans in the tables); one bar per frame, never one DOM node per span.
-    public func html(source: String) -> String {
+    package func html(source: String) -> String {
         HTMLPage.document(title: "framescope report: \(source)", sections: [htmlSection(heading: source, id: "report")])
     }
 
@@ -22,7 +22,7 @@ extension FrameReport {
     /// - Parameters:
     ///   - heading: The section's heading.
     ///   - id: An identifier unique on the page (letters, digits, `-`).
-    public func htmlSection(heading: String, id: String) -> String {
+    package func htmlSection(heading: String, id: String) -> String {
         typealias H = HTMLPage
         var html = "<section class=\"run\" id=\"\(UntrustedText.html(id))\">\n<h2>\(UntrustedText.html(heading))</h2>\n"
         html += "<p class=\"source\"><strong>Frames from: \(UntrustedText.html(method.frameSource.phrase))</strong>"

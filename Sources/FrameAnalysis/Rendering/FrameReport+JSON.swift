@@ -1,4 +1,4 @@
-public import FrameTrace
+package import FrameTrace
 
 extension FrameReport {
     /// The report as JSON, schema `framescope.report` version ``schemaVersion``.
@@ -15,7 +15,7 @@ extension FrameReport {
     /// reflected inputs' latency, from input time to the reflecting frame's commit end; `null`
     /// when no input was reflected).
     /// - Parameter source: What was analysed (a path, or `-`).
-    public func jsonValue(source: String) -> JSONValue {
+    package func jsonValue(source: String) -> JSONValue {
         .object(jsonMembers(source: source, includesFrames: true))
     }
 

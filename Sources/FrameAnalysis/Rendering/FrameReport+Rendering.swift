@@ -2,13 +2,13 @@ import FrameTrace
 
 extension FrameReport {
     /// The width of a terminal the text report fits by default.
-    public static let terminalWidth = 100
+    package static let terminalWidth = 100
 
     /// The sections of the report as tables, shared by the text and Markdown renderers.
     /// - Parameter wide: Every column (`true`, for Markdown and `--wide`), or the columns a
     ///   100-column terminal has room for: the categories table without span counts, p50 and
     ///   max per frame, the worst frames without top categories.
-    public func tables(wide: Bool = true) -> [ReportTable] {
+    package func tables(wide: Bool = true) -> [ReportTable] {
         typealias F = ReportFormat
         var tables: [ReportTable] = []
         let interval = method.frameRate.intervalNanoseconds
@@ -267,13 +267,13 @@ extension FrameReport {
     ///   - source: What was analysed, for the heading (a path, or `-` for stdin).
     ///   - wide: Every column, whole (`true`); by default the tables fit ``terminalWidth``
     ///     columns: fewer columns, long names cut with `…`, notes wrapped.
-    public func text(source: String, wide: Bool = false) -> String {
+    package func text(source: String, wide: Bool = false) -> String {
         "framescope report: \(UntrustedText.terminal(source))\n\n" + tables(wide: wide).map { $0.text(maxWidth: wide ? nil : FrameReport.terminalWidth) }.joined(separator: "\n")
     }
 
     /// The report as Markdown, for a pull-request comment or a CI step summary.
     /// - Parameter source: What was analysed, for the heading.
-    public func markdown(source: String) -> String {
+    package func markdown(source: String) -> String {
         MarkdownLimit.fit(
             "## framescope report: \(UntrustedText.markdownCode(source))\n\n" + FrameChart(report: self).mermaid(title: source)
                 + (frames.isEmpty ? "" : "\n") + tables().map { $0.markdown() }.joined(separator: "\n"))

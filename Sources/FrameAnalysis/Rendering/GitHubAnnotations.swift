@@ -1,9 +1,9 @@
 import FrameTrace
 
 /// One finding to show as a GitHub Actions annotation (`::error title=...::message`).
-public struct GitHubAnnotation: Sendable, Hashable {
+package struct GitHubAnnotation: Sendable, Hashable {
     /// The annotation's level, worst first.
-    public enum Level: String, Sendable, Hashable, Comparable {
+    package enum Level: String, Sendable, Hashable, Comparable {
         /// A failure: a budget exceeded, a regression.
         case error
         /// Worth a look, but passing: a value near its limit, a change too noisy to confirm.
@@ -12,23 +12,23 @@ public struct GitHubAnnotation: Sendable, Hashable {
         case notice
 
         /// Orders levels from error to notice.
-        public static func < (lhs: Level, rhs: Level) -> Bool {
+        package static func < (lhs: Level, rhs: Level) -> Bool {
             let order: [Level] = [.error, .warning, .notice]
             return order.firstIndex(of: lhs)! < order.firstIndex(of: rhs)!
         }
     }
 
     /// Error, warning or notice.
-    public var level: Level
+    package var level: Level
     /// The annotation's title.
-    public var title: String
+    package var title: String
     /// The message; one line reads best.
-    public var message: String
+    package var message: String
     /// How bad the finding is within its level, larger being worse, for ordering.
-    public var severity: Double
+    package var severity: Double
 
     /// Creates an annotation.
-    public init(level: Level, title: String, message: String, severity: Double = 0) {
+    package init(level: Level, title: String, message: String, severity: Double = 0) {
         self.level = level
         self.title = title
         self.message = message
@@ -38,7 +38,7 @@ public struct GitHubAnnotation: Sendable, Hashable {
     /// The workflow command: `::error title=T::M`, with `%`, CR and LF escaped everywhere and `:`
     /// and `,` escaped in the title, as the Actions runner expects, and control and format
     /// characters as visible escapes (``UntrustedText/annotationMessage(_:)``).
-    public var line: String {
+    package var line: String {
         "::\(level.rawValue) title=\(UntrustedText.annotationProperty(title))::\(UntrustedText.annotationMessage(message))"
     }
 }
@@ -50,9 +50,9 @@ public struct GitHubAnnotation: Sendable, Hashable {
 /// for line in GitHubAnnotations.lines(check.annotations()) { print(line) }
 /// // ::error title=framescope check%3A hitch-time-ratio::reload.json: hitch time ratio is 99.23 ms/s, ...
 /// ```
-public enum GitHubAnnotations {
+package enum GitHubAnnotations {
     /// How many annotations ``lines(_:limit:)`` prints by default.
-    public static let defaultLimit = 10
+    package static let defaultLimit = 10
 
     /// The annotations as workflow-command lines: errors before warnings before notices, the
     /// most severe first within a level (ties keep their order), at most `limit`, then one
@@ -61,7 +61,7 @@ public enum GitHubAnnotations {
     ///   - annotations: The findings, in any order.
     ///   - limit: The most annotations to print.
     /// - Returns: At most `limit + 1` lines.
-    public static func lines(_ annotations: [GitHubAnnotation], limit: Int = defaultLimit) -> [String] {
+    package static func lines(_ annotations: [GitHubAnnotation], limit: Int = defaultLimit) -> [String] {
         precondition(limit >= 0, "limit must not be negative")
         let ordered = annotations.enumerated().sorted { a, b in
             if a.element.level != b.element.level { return a.element.level < b.element.level }

@@ -13,9 +13,9 @@ import FrameTrace
 /// ```swift
 /// let xml = check.junit().xml()   // <?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="framescope check" ...
 /// ```
-public struct JUnitReport: Sendable, Hashable {
+package struct JUnitReport: Sendable, Hashable {
     /// The name of the whole run (`<testsuites name>`).
-    public var name: String
+    package var name: String
     /// The suites.
     package var suites: [Suite]
 
@@ -91,7 +91,7 @@ public struct JUnitReport: Sendable, Hashable {
 
     /// The report as an XML document, UTF-8, ending in a newline.
     /// - Complexity: O(*n*) in the length of the text.
-    public func xml() -> String {
+    package func xml() -> String {
         let tests = suites.reduce(0) { $0 + $1.cases.count }
         let failures = suites.reduce(0) { $0 + $1.failureCount }
         let errors = suites.reduce(0) { $0 + $1.errorCount }

@@ -2,17 +2,17 @@ import FrameTrace
 
 /// A titled table of already-formatted cells, rendered as aligned text or Markdown, so the text and
 /// Markdown reports share one layout.
-public struct ReportTable: Sendable, Hashable {
+package struct ReportTable: Sendable, Hashable {
     /// How a column's cells line up.
-    public enum Alignment: Sendable, Hashable {
+    package enum Alignment: Sendable, Hashable {
         case left
         case right
     }
 
     /// The table's heading.
-    public var title: String
+    package var title: String
     /// Column headings and alignments.
-    public var columns: [(name: String, alignment: Alignment)] {
+    package var columns: [(name: String, alignment: Alignment)] {
         get { zip(columnNames, alignments).map { ($0, $1) } }
         set {
             columnNames = newValue.map(\.name)
@@ -22,20 +22,20 @@ public struct ReportTable: Sendable, Hashable {
     private var columnNames: [String] = []
     private var alignments: [Alignment] = []
     /// Rows of cells, one per column.
-    public var rows: [[String]]
+    package var rows: [[String]]
 
     /// Creates a table.
-    public init(title: String, columns: [(String, Alignment)], rows: [[String]] = []) {
+    package init(title: String, columns: [(String, Alignment)], rows: [[String]] = []) {
         self.title = title
         self.rows = rows
         self.columns = columns.map { (name: $0.0, alignment: $0.1) }
     }
 
-    public static func == (lhs: ReportTable, rhs: ReportTable) -> Bool {
+    package static func == (lhs: ReportTable, rhs: ReportTable) -> Bool {
         lhs.title == rhs.title && lhs.columnNames == rhs.columnNames && lhs.alignments == rhs.alignments && lhs.rows == rhs.rows
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(title)
         hasher.combine(columnNames)
         hasher.combine(rows)
@@ -56,7 +56,7 @@ public struct ReportTable: Sendable, Hashable {
     /// The title and every cell are untrusted text (names from a trace): each is written through
     /// ``UntrustedText/terminal(_:)``, and no line of the table begins with `::`
     /// (``UntrustedText/neutralizingWorkflowCommands(_:)``).
-    public func text(maxWidth: Int? = nil) -> String {
+    package func text(maxWidth: Int? = nil) -> String {
         let title = UntrustedText.terminal(title)
         var rows = rows.prefix(Self.textRowLimit).map { $0.map(UntrustedText.terminal) }
         if self.rows.count > Self.textRowLimit {
@@ -127,7 +127,7 @@ public struct ReportTable: Sendable, Hashable {
     }
 
     /// `text` as a bulleted paragraph (`  - ` then lines indented to match) of at most `width` columns.
-    public static func bulleted(_ text: String, width: Int) -> String {
+    package static func bulleted(_ text: String, width: Int) -> String {
         wrap(text, width: max(10, width - 4)).enumerated().map { ($0.offset == 0 ? "  - " : "    ") + $0.element }.joined(separator: "\n")
     }
 
@@ -275,7 +275,7 @@ public struct ReportTable: Sendable, Hashable {
     }
 
     /// Keeps only the columns at `indices` (in that order), in the headings and every row.
-    public mutating func keepColumns(_ indices: [Int]) {
+    package mutating func keepColumns(_ indices: [Int]) {
         let kept = indices.filter { $0 < columnNames.count }
         columns = kept.map { (name: columnNames[$0], alignment: alignments[$0]) }
         rows = rows.map { row in kept.map { $0 < row.count ? row[$0] : "" } }
@@ -290,7 +290,7 @@ public struct ReportTable: Sendable, Hashable {
     ///   it returns must already be safe: built with ``UntrustedText/markdownCode(_:)`` or
     ///   ``UntrustedText/markdownText(_:)`` around any untrusted part, with no line break and no
     ///   unescaped `|`.
-    public func markdown(formatted: (_ row: Int, _ column: Int, _ cell: String) -> String? = { _, _, _ in nil }) -> String {
+    package func markdown(formatted: (_ row: Int, _ column: Int, _ cell: String) -> String? = { _, _, _ in nil }) -> String {
         let names = columnNames.map { UntrustedText.markdownText($0.replacingAll("\n", with: " ")) }
         var lines = ["### \(UntrustedText.markdownText(title))", "", "| " + names.joined(separator: " | ") + " |"]
         lines.append("|" + alignments.map { $0 == .left ? " :--- |" : " ---: |" }.joined())
@@ -306,24 +306,24 @@ public struct ReportTable: Sendable, Hashable {
     }
 
     /// The most rows a text table shows: its first ones, then a row that counts the rest.
-    public static let textRowLimit = 1_000
+    package static let textRowLimit = 1_000
 
     /// The most rows a Markdown table shows: its first ones (every table lists what matters
     /// most first), then a row that counts the rest. With names shortened
     /// (``UntrustedText/shownLength``), this keeps a table far under GitHub's step-summary limit.
-    public static let markdownRowLimit = 200
+    package static let markdownRowLimit = 200
 }
 
 /// GitHub's limit on a step summary, and how framescope's Markdown stays under it.
-public enum MarkdownLimit {
+package enum MarkdownLimit {
     /// The most bytes any Markdown output of framescope holds. GitHub discards a step summary
     /// over 1 MiB (1,048,576 bytes); this leaves room for what else a step appends.
-    public static let bytes = 1_000_000
+    package static let bytes = 1_000_000
 
     /// `markdown` whole when it fits in ``bytes``; otherwise its first lines (never half a
     /// chart: a cut inside a code fence goes back to the fence's start) and a line that says
     /// what was cut and where everything is.
-    public static func fit(_ markdown: String) -> String {
+    package static func fit(_ markdown: String) -> String {
         guard markdown.utf8.count > bytes else { return markdown }
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false)
         let room = bytes - 400  // for the note

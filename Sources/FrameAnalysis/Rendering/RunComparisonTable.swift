@@ -96,9 +96,9 @@ package enum RunComparisonTable {
 /// The demo's measured verdict on one scenario, as values: which figure separates its
 /// strategies the most, which strategies win on it and by how much; ``description`` is the
 /// sentence the demo prints.
-public struct RunVerdict: Sendable, Hashable, CustomStringConvertible {
+package struct RunVerdict: Sendable, Hashable, CustomStringConvertible {
     /// A figure a verdict compares strategies on.
-    public enum Figure: String, Sendable, Hashable, CaseIterable {
+    package enum Figure: String, Sendable, Hashable, CaseIterable {
         /// The p95 of main-thread cost per frame, in milliseconds.
         case mainP95 = "main-p95"
         /// The p95 of render-lane cost per frame, in milliseconds.
@@ -111,7 +111,7 @@ public struct RunVerdict: Sendable, Hashable, CustomStringConvertible {
         case ignoredInputs = "ignored-inputs"
 
         /// What the figure is about, in the sentence: `the main lane`, `hitches`, `input`.
-        public var lane: String {
+        package var lane: String {
             switch self {
             case .mainP95: "the main lane"
             case .renderP95: "the render lane"
@@ -121,7 +121,7 @@ public struct RunVerdict: Sendable, Hashable, CustomStringConvertible {
         }
 
         /// The figure's label in the sentence: `main p95`, `hitch time ratio`, ...
-        public var label: String {
+        package var label: String {
             switch self {
             case .mainP95: "main p95"
             case .renderP95: "render p95"
@@ -132,7 +132,7 @@ public struct RunVerdict: Sendable, Hashable, CustomStringConvertible {
         }
 
         /// The smallest difference that counts: 0.1 ms, 1 ms/s or 1 input.
-        public var floor: Double {
+        package var floor: Double {
             switch self {
             case .mainP95, .renderP95, .inputP95: 0.1
             case .hitchTimeRatio, .ignoredInputs: 1
@@ -144,7 +144,7 @@ public struct RunVerdict: Sendable, Hashable, CustomStringConvertible {
         var isCount: Bool { self == .ignoredInputs }
 
         /// A value of the figure as the sentence prints it: `2.00 ms`, `65.9 ms/s`, `9`.
-        public func format(_ value: Double) -> String {
+        package func format(_ value: Double) -> String {
             switch self {
             case .mainP95, .renderP95, .inputP95: ReportFormat.fixed(value, decimals: 2) + " ms"
             case .hitchTimeRatio: ReportFormat.fixed(value, decimals: 1) + " ms/s"
@@ -166,25 +166,25 @@ public struct RunVerdict: Sendable, Hashable, CustomStringConvertible {
 
     /// How strategies compare on one figure: the winners (within half the figure's floor of
     /// the best), the best value, and the worst strategy and its value.
-    public struct Separation: Sendable, Hashable {
+    package struct Separation: Sendable, Hashable {
         /// The figure.
-        public var figure: Figure
+        package var figure: Figure
         /// The strategies within half the figure's floor of the best, in run order.
-        public var winners: [String]
+        package var winners: [String]
         /// The best (lowest) value.
-        public var best: Double
+        package var best: Double
         /// The strategy with the worst (highest) value.
-        public var loser: String
+        package var loser: String
         /// The worst value.
-        public var worst: Double
+        package var worst: Double
 
         /// How many times less the best is than the worst (the best taken as at least the
         /// floor), or `nil` when the best is under the floor and a ratio would be noise.
-        public var ratio: Double? { best >= figure.floor ? worst / max(best, figure.floor) : nil }
+        package var ratio: Double? { best >= figure.floor ? worst / max(best, figure.floor) : nil }
     }
 
     /// What the verdict found.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// The scenario ran one strategy: nothing to compare.
         case oneStrategy
         /// No figure separates the strategies by its floor or more.
@@ -195,12 +195,12 @@ public struct RunVerdict: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The scenario.
-    public var scenario: String
+    package var scenario: String
     /// What the verdict found.
-    public var outcome: Outcome
+    package var outcome: Outcome
 
     /// The sentence the demo prints.
-    public var description: String {
+    package var description: String {
         func list(_ names: [String]) -> String {
             names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
         }
@@ -234,7 +234,7 @@ extension RunComparisonTable {
     /// says so.
     /// - Parameter runs: A label per run with its report, as for ``make(title:runs:wide:)``.
     /// - Returns: One verdict per scenario, in the order the scenarios first appear.
-    public static func verdicts(runs: [(scenario: String, strategy: String, report: FrameReport)]) -> [RunVerdict] {
+    package static func verdicts(runs: [(scenario: String, strategy: String, report: FrameReport)]) -> [RunVerdict] {
         var order: [String] = []
         for run in runs where !order.contains(run.scenario) { order.append(run.scenario) }
         typealias Run = (scenario: String, strategy: String, report: FrameReport)

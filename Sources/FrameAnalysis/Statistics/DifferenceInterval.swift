@@ -11,20 +11,20 @@ import FrameSupport
 /// let interval = bootstrapDifferenceInterval(base: before, head: after, statistic: .percentile(95), seed: 1)!
 /// if interval.lower > 0 { print("p95 grew by at least \(interval.lower) ns") }
 /// ```
-public struct DifferenceInterval: Hashable, Sendable {
+package struct DifferenceInterval: Hashable, Sendable {
     /// The difference on the observed samples.
-    public var estimate: Double
+    package var estimate: Double
     /// The lower bound.
-    public var lower: Double
+    package var lower: Double
     /// The upper bound.
-    public var upper: Double
+    package var upper: Double
     /// The confidence level, between 0 and 1 (0.95 for a 95% interval).
-    public var confidence: Double
+    package var confidence: Double
 
     /// Whether a difference lies inside the interval, bounds included.
     /// - Parameter difference: A difference, such as 0 for "no change".
     /// - Returns: Whether `lower <= difference <= upper`.
-    public func contains(_ difference: Double) -> Bool {
+    package func contains(_ difference: Double) -> Bool {
         lower <= difference && difference <= upper
     }
 }

@@ -11,23 +11,23 @@
 /// summary.max     // 31_000_000
 /// summary.mean    // 15_666_666.67
 /// ```
-public struct PercentileSummary<Value: Comparable & AdditiveArithmetic & Sendable>: Equatable, Sendable {
+package struct PercentileSummary<Value: Comparable & AdditiveArithmetic & Sendable>: Equatable, Sendable {
     /// The number of values.
-    public var count: Int
+    package var count: Int
     /// The 50th percentile (median; the lower middle value for an even count).
-    public var p50: Value
+    package var p50: Value
     /// The 90th percentile.
-    public var p90: Value
+    package var p90: Value
     /// The 95th percentile.
-    public var p95: Value
+    package var p95: Value
     /// The 99th percentile.
-    public var p99: Value
+    package var p99: Value
     /// The largest value.
-    public var max: Value
+    package var max: Value
     /// The arithmetic mean.
-    public var mean: Double
+    package var mean: Double
     /// The sum of the values.
-    public var total: Value
+    package var total: Value
 
     private init?(_ values: some Sequence<Value>, toDouble: (Value) -> Double, add: (Value, Value) -> Value) {
         let sample = SortedSample(values)
@@ -82,7 +82,7 @@ extension PercentileSummary where Value: FixedWidthInteger {
     /// - Parameter values: The values, in any order.
     /// - Returns: The summary, or `nil` when there are no values.
     /// - Complexity: O(*n*) (a radix sort).
-    public init?(_ values: some Sequence<Value>) {
+    package init?(_ values: some Sequence<Value>) {
         self.init(Array(values), zeroCount: 0)
     }
 }
@@ -92,7 +92,7 @@ extension PercentileSummary where Value: BinaryFloatingPoint {
     /// - Parameter values: The values, in any order.
     /// - Returns: The summary, or `nil` when there are no values.
     /// - Complexity: O(*n* log *n*).
-    public init?(_ values: some Sequence<Value>) {
+    package init?(_ values: some Sequence<Value>) {
         self.init(values, toDouble: { Double($0) }, add: +)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-public import FrameTrace
+package import FrameTrace
 
 /// Where a simulated run's time comes from.
-public enum SimulationClock: String, Sendable, CaseIterable {
+package enum SimulationClock: String, Sendable, CaseIterable {
     /// Each piece of work takes what the simulated device's cost model prices the work it counted
     /// at (bytes decoded, pixels drawn, solver operations, rows bound), and the lanes are laid out
     /// one at a time on the device's timeline: the same seed gives the same timeline on any host,
@@ -22,30 +22,30 @@ public enum SimulationClock: String, Sendable, CaseIterable {
 /// let settings = RunSettings(frames: 120, clock: .virtual)   // 60 Hz, seed 1, 2 simulated workers
 /// let promotion = RunSettings(frameRate: FrameRate(hertz: 120), frames: 240)
 /// ```
-public struct RunSettings: Sendable, Hashable {
+package struct RunSettings: Sendable, Hashable {
     /// The simulated device's background workers on virtual and CPU time unless told otherwise:
     /// 2, whatever the host has, so that runs agree across machines.
     package static let virtualWorkers = 2
 
     /// The simulated display's refresh rate.
-    public var frameRate: FrameRate
+    package var frameRate: FrameRate
     /// Frames to run.
-    public var frames: Int
+    package var frames: Int
     /// Fixes the generated content.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Background workers; `nil` for the default (``virtualWorkers`` on virtual and CPU time, the
     /// host's core count on real time).
-    public var workers: Int?
+    package var workers: Int?
     /// Where time comes from.
-    public var clock: SimulationClock
+    package var clock: SimulationClock
     /// The format traces are written in; `nil` for the one the trace path's ending chooses
     /// (``FrameTrace/TraceFormat/init(path:)``). The demo names its files with this format's ending.
-    public var traceFormat: TraceFormat?
+    package var traceFormat: TraceFormat?
 
     /// Creates settings.
     /// - Precondition: `frameRate` is within ``FrameTrace/FrameRate/acceptedHertz`` (1 to 1,000 Hz);
     ///   `frames` and `workers` at least 1.
-    public init(
+    package init(
         frameRate: FrameRate = .standard, frames: Int = 60, seed: UInt64 = 1, workers: Int? = nil, clock: SimulationClock = .virtual,
         traceFormat: TraceFormat? = nil
     ) {
@@ -70,24 +70,24 @@ public struct RunSettings: Sendable, Hashable {
 }
 
 /// Why a run could not be done: a code to branch on and a one-line message.
-public struct SimulationError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SimulationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, as a value that can grow without breaking users (as swift-nio's errors do).
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    package struct Code: Sendable, Hashable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
         /// The strategy is not one of the scenario's.
-        public static let unknownStrategy = Code("unknown strategy")
+        package static let unknownStrategy = Code("unknown strategy")
         /// A trace, page or folder could not be written.
-        public static let cannotWrite = Code("cannot write")
+        package static let cannotWrite = Code("cannot write")
         /// A streamed trace could not be read back.
-        public static let cannotRead = Code("cannot read")
-        public var description: String { name }
+        package static let cannotRead = Code("cannot read")
+        package var description: String { name }
     }
 
     /// What went wrong.
-    public var code: Code
+    package var code: Code
     /// What and where, in one line.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
     package init(_ code: Code, _ message: String) {
@@ -95,5 +95,5 @@ public struct SimulationError: Error, Sendable, Hashable, CustomStringConvertibl
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

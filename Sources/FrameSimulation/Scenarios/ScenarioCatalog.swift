@@ -1,19 +1,19 @@
 /// A scenario the CLI can run by name, with its strategies.
-public struct ScenarioDescriptor: Sendable {
+package struct ScenarioDescriptor: Sendable {
     /// A strategy: one way of doing the scenario's work.
-    public struct Strategy: Sendable, Hashable {
+    package struct Strategy: Sendable, Hashable {
         /// The name `--strategy` takes.
-        public var name: String
+        package var name: String
         /// One line on what it does.
-        public var summary: String
+        package var summary: String
     }
 
     /// The name `simulate` takes, e.g. `feed-scroll`.
-    public var name: String
+    package var name: String
     /// One line on what the scenario does.
-    public var summary: String
+    package var summary: String
     /// Its strategies, the first being the default.
-    public var strategies: [Strategy]
+    package var strategies: [Strategy]
     /// Makes a fresh scenario for a strategy name and seed; `nil` for an unknown strategy.
     package var make: @Sendable (_ strategy: String, _ seed: UInt64) -> (any Scenario)?
 
@@ -29,15 +29,15 @@ public struct ScenarioDescriptor: Sendable {
 }
 
 /// Every scenario `framescope simulate` and `framescope demo` can run.
-public enum ScenarioCatalog {
+package enum ScenarioCatalog {
     /// All scenarios, in the order the demo runs them.
-    public static let all: [ScenarioDescriptor] = [
+    package static let all: [ScenarioDescriptor] = [
         FeedScrollScenario.descriptor, DiffableUpdateScenario.descriptor, CornerRoundingScenario.descriptor,
         PaperTransitionScenario.descriptor,
     ]
 
     /// The scenario with this name.
-    public static func scenario(named name: String) -> ScenarioDescriptor? {
+    package static func scenario(named name: String) -> ScenarioDescriptor? {
         all.first { $0.name == name }
     }
 }

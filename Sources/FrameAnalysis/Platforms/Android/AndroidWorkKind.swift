@@ -1,4 +1,4 @@
-public import FrameTrace
+package import FrameTrace
 
 /// The kind of work an Android slice does: what a report on an Android app's trace shows instead
 /// of its categories, which atrace slices do not have (every slice would be one `(none)` row).
@@ -55,7 +55,7 @@ public import FrameTrace
 /// ```
 ///
 /// The identifiers are stable and are what every output writes as the category name.
-public enum AndroidWorkKind: Sendable, Hashable, CaseIterable {
+package enum AndroidWorkKind: Sendable, Hashable, CaseIterable {
     /// Building and placing views: inflating layouts, measuring, laying out, Compose's
     /// composition and measure, and RecyclerView's own layout pass.
     case layout
@@ -82,7 +82,7 @@ public enum AndroidWorkKind: Sendable, Hashable, CaseIterable {
 
     /// The stable identifier written in every output: framescope's own category name where the
     /// kind is one (`layout`, `image-decode`, `input`, `other`).
-    public var identifier: String {
+    package var identifier: String {
         switch self {
         case .layout: TraceCategory.layout.name
         case .imageDecode: TraceCategory.imageDecode.name
@@ -103,7 +103,7 @@ public enum AndroidWorkKind: Sendable, Hashable, CaseIterable {
     /// case: `RV OnBindView`, later `RV onBindViewHolder type=0x1`), then prefixes in
     /// ``byPrefix``'s order, then the collectors' ` GC` ending.
     /// - Parameter name: A slice's name, as atrace wrote it.
-    public init?(sliceName name: String) {
+    package init?(sliceName name: String) {
         if let kind = Self.byName[name] {
             self = kind
         } else if let kind = Self.recyclerViewKind(of: name) {
@@ -191,7 +191,7 @@ public enum AndroidWorkKind: Sendable, Hashable, CaseIterable {
     /// - Returns: `true` for an Android app's trace without categories.
     /// - Complexity: O(*n* + *s*) for *n* events and *s* distinct strings; it stops at the first
     ///   span with a category.
-    public static func isUncategorizedAndroidTrace(_ trace: Trace) -> Bool {
+    package static func isUncategorizedAndroidTrace(_ trace: Trace) -> Bool {
         if trace.metadata.producer == FramescopeVersion.producer { return false }
         let timeline = trace.symbols.lookup(FrameContract.Timeline.category)
         var isMarkerName = [Bool](repeating: false, count: trace.symbols.count)

@@ -1,4 +1,4 @@
-public import FrameTrace
+package import FrameTrace
 
 /// The kind of work a Chrome trace event does, in Chrome DevTools' categories: what a report on a
 /// Chrome trace shows instead of Chrome's trace categories (`v8`, `devtools.timeline`), which say
@@ -34,7 +34,7 @@ public import FrameTrace
 /// ```
 ///
 /// The identifiers are stable and are what every output writes as the category name.
-public enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
+package enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
     /// DevTools' Scripting, except garbage collection: function calls, script evaluation and
     /// compilation, timers, events, microtasks, animation-frame and idle callbacks.
     case script
@@ -67,7 +67,7 @@ public enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
 
     /// The stable identifier written in every output: framescope's own category name where the
     /// kind is one (`layout`, `image-decode`, `other`).
-    public var identifier: String {
+    package var identifier: String {
         switch self {
         case .script: "script"
         case .style: "style"
@@ -85,7 +85,7 @@ public enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
 
     /// The kind of an event name, or `nil` when the name is not in the table (its time then
     /// counts as the kind of the innermost span around it with a kind, `other` at the top).
-    public init?(eventName name: String) {
+    package init?(eventName name: String) {
         if let kind = Self.byName[name] {
             self = kind
         } else if let kind = Self.byPrefix.first(where: { name.hasPrefix($0.prefix) })?.kind {
@@ -165,7 +165,7 @@ public enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
     /// framescope's own traces (its producer metadata, or frame spans in category `frame`) never
     /// count, whatever categories they hold.
     /// - Complexity: O(*n*) in the trace's events, each category's name read once.
-    public static func isChromeTrace(_ trace: Trace) -> Bool {
+    package static func isChromeTrace(_ trace: Trace) -> Bool {
         if trace.metadata.producer == FramescopeVersion.producer { return false }
         let frameCategory = trace.symbols.lookup(FrameContract.frameCategory)
         var seen = [Bool](repeating: false, count: trace.symbols.count)
