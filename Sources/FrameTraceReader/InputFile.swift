@@ -61,7 +61,7 @@ public enum InputFile {
     /// Reads until the end of the input, stopping with an error once more than `maximumSize`
     /// bytes have come. Input that can start neither a JSON document (its first byte after
     /// whitespace and a byte-order mark is not `{` or `[`) nor a Perfetto trace
-    /// (``PerfettoTraceReader/looksLikePerfetto(_:)``) stops being read after its first chunk:
+    /// (``PerfettoImporter/looksLikePerfetto(_:)``) stops being read after its first chunk:
     /// the parser's error will be about that byte whatever follows.
     static func readToEnd(_ descriptor: Int32, name: String, maximumSize: Int, expected: Int = 0) throws(TraceReadError) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -86,7 +86,7 @@ public enum InputFile {
             if !checkedStart, let first = firstSignificantByte(bytes) {
                 checkedStart = true
                 let mayBeJSON = first == 0x7B || first == 0x5B
-                if !mayBeJSON, !bytes.withUnsafeBufferPointer({ PerfettoTraceReader.looksLikePerfetto($0) }) { return bytes }
+                if !mayBeJSON, !bytes.withUnsafeBufferPointer({ PerfettoImporter.looksLikePerfetto($0) }) { return bytes }
             }
         }
     }

@@ -12,7 +12,7 @@ public import FrameJSON
 ///
 /// ```swift
 /// do {
-///     let trace = try ChromeTraceReader.read(contentsOf: "run.json")
+///     let trace = try TraceReader.read(contentsOf: "run.json")
 ///     print(trace.events.count)
 /// } catch {
 ///     print(error)  // line 3, column 17 (byte 42): expected ',' or '}' after an object member

@@ -50,7 +50,7 @@ public struct TraceRepair: Sendable, Hashable {
     }
 
     private static func repair(_ buffer: UnsafeBufferPointer<UInt8>, input: [UInt8]) throws(TraceReadError) -> TraceRepair {
-        if PerfettoTraceReader.looksLikePerfetto(buffer) { return try repairPerfetto(buffer, input: input) }
+        if PerfettoImporter.looksLikePerfetto(buffer) { return try repairPerfetto(buffer, input: input) }
         var scanner = TraceScanner(buffer)
         scanner.skipByteOrderMark()
         scanner.skipWhitespace()

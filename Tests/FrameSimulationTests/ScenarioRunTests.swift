@@ -16,7 +16,7 @@ struct ScenarioRunTests {
         let run = try ScenarioRun.execute(descriptor, strategy: "snapshot-diff", settings: RunSettings(frames: 12), tracePath: path)
         #expect(run.report.summary.frameCount == 12)
         #expect(run.summary.frames == 12)
-        let trace = try ChromeTraceReader.read(contentsOf: path)
+        let trace = try TraceReader.read(contentsOf: path)
         #expect(trace.metadata.clock == .virtual)
         #expect(trace.metadata.extra["strategy"]?.stringValue == "snapshot-diff")
         // Two simulated workers by default, whatever the host has.
@@ -35,7 +35,7 @@ struct ScenarioRunTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let descriptor = try #require(ScenarioCatalog.scenario(named: "diffable-update"))
         let run = try ScenarioRun.execute(descriptor, strategy: "snapshot-diff", settings: RunSettings(frames: 4, clock: .cpuTime), tracePath: path)
-        let trace = try ChromeTraceReader.read(contentsOf: path)
+        let trace = try TraceReader.read(contentsOf: path)
         #expect(trace.metadata.clock == .cpuTime)
         #expect(trace.metadata.extra["cost-model"] == nil)
         #expect(run.report.text(source: path).contains("time            CPU time: each piece of work took its thread's CPU time"))

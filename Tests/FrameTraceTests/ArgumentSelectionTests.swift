@@ -24,7 +24,7 @@ struct ArgumentSelectionTests {
 
     @Test("Only the selected keys are kept, nested members by their joined key and escaped keys decoded")
     func keepsSelectedKeys() throws {
-        let trace = try ChromeTraceReader.read(bytes: Array(Self.trace.utf8), arguments: .only(Self.kept))
+        let trace = try TraceReader.read(bytes: Array(Self.trace.utf8), arguments: .only(Self.kept))
         #expect(trace.keptArgumentKeys == Self.kept)
         func arguments(_ name: String) -> [Argument] { trace.events.first { trace.name(of: $0) == name }.map { trace.arguments(of: $0) } ?? [] }
         #expect(arguments("a") == [Argument("frame", .int(7)), Argument("frame-budget", .int(2))])
@@ -41,27 +41,27 @@ struct ArgumentSelectionTests {
 
     @Test("A nested value is kept whole when the selection names its key; both ways of reading agree")
     func keepsNamedNestedValues() throws {
-        let selection = ChromeTraceReader.ArgumentSelection.only(["list", "deep.a", "frame"])
-        let trace = try ChromeTraceReader.read(bytes: Array(Self.trace.utf8), arguments: selection)
+        let selection = TraceReader.ArgumentSelection.only(["list", "deep.a", "frame"])
+        let trace = try TraceReader.read(bytes: Array(Self.trace.utf8), arguments: selection)
         let c = try #require(trace.events.first { trace.name(of: $0) == "c" })
         #expect(trace.arguments(of: c) == [Argument("frame", .int(8)), Argument("deep.a", .object([("b", .int(1))])), Argument("list", .array([.int(1)]))])
         // Every argument keeps them too; a selection that names neither does not keep them (nor
         // count them: they are not too deep to keep).
-        let all = try ChromeTraceReader.read(bytes: Array(Self.trace.utf8))
+        let all = try TraceReader.read(bytes: Array(Self.trace.utf8))
         #expect(all.total(.skippedArgument) == 0)
         let whole = all.arguments(of: try #require(all.events.first { all.name(of: $0) == "c" }))
         #expect(whole.filter { $0.value.arrayValue != nil || $0.value.objectValue != nil }.count == 2)
         #expect(trace.total(.skippedArgument) == 0)
-        #expect(try ChromeTraceReader.read(bytes: Array(Self.trace.utf8), arguments: .only(["frame"])).total(.skippedArgument) == 0)
-        let one = try ChromeTraceReader.read(bytes: Array(Self.trace.utf8), arguments: .only(["list"]))
+        #expect(try TraceReader.read(bytes: Array(Self.trace.utf8), arguments: .only(["frame"])).total(.skippedArgument) == 0)
+        let one = try TraceReader.read(bytes: Array(Self.trace.utf8), arguments: .only(["list"]))
         #expect(one.arguments(of: try #require(one.events.first { one.name(of: $0) == "c" })) == [Argument("list", .array([.int(1)]))])
         ReaderPipelineTests.expectSameBothWays(Array(Self.trace.utf8), "nested selection", arguments: selection)
     }
 
     @Test("A selection changes nothing but the argument lists: events, threads and diagnostics are the same")
     func sameOtherwise() throws {
-        let all = try ChromeTraceReader.read(bytes: Array(Self.trace.utf8))
-        let some = try ChromeTraceReader.read(bytes: Array(Self.trace.utf8), arguments: .only(Self.kept))
+        let all = try TraceReader.read(bytes: Array(Self.trace.utf8))
+        let some = try TraceReader.read(bytes: Array(Self.trace.utf8), arguments: .only(Self.kept))
         #expect(all.keptArgumentKeys == nil)
         #expect(all.events.count == some.events.count)
         for (whole, selected) in zip(all.events, some.events) {

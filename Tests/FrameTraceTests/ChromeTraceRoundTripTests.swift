@@ -32,7 +32,7 @@ struct ChromeTraceRoundTripTests {
     @Test("Both forms of a written trace read back to the same values", arguments: [ChromeTraceWriter.Form.object, .array])
     func roundTrip(form: ChromeTraceWriter.Form) throws {
         let original = Self.sampleTrace()
-        let read = try ChromeTraceReader.read(bytes: original.chromeJSON(form: form))
+        let read = try TraceReader.read(bytes: original.chromeJSON(form: form))
         #expect(read.events.count == original.events.count)
         for (a, b) in zip(original.events, read.events) {
             #expect(a.phase == b.phase)
@@ -60,7 +60,7 @@ struct ChromeTraceRoundTripTests {
         var bytes = writer.begin()
         bytes += writer.append(trace)
         bytes += writer.finish(metadata: trace.metadata, closeArray: false)
-        let read = try ChromeTraceReader.read(bytes: bytes)
+        let read = try TraceReader.read(bytes: bytes)
         #expect(read.events.count == trace.events.count)
         #expect(read.metadata == trace.metadata)
         #expect(!read.diagnostics.contains { $0.kind == .truncated })
@@ -69,10 +69,10 @@ struct ChromeTraceRoundTripTests {
     @Test("Reading, writing and reading again is stable for every fixture", arguments: Fixture.traces)
     func rereadFixtures(fixture: String) throws {
         let first = try Fixture.read(fixture)
-        let second = try ChromeTraceReader.read(bytes: first.chromeJSON())
+        let second = try TraceReader.read(bytes: first.chromeJSON())
         #expect(second.events.count >= first.events.count, "the writer may split an overlapping span into an async pair")
         #expect(second.metadata == first.metadata)
-        let third = try ChromeTraceReader.read(bytes: second.chromeJSON())
+        let third = try TraceReader.read(bytes: second.chromeJSON())
         #expect(third.events.count == second.events.count)
     }
 }

@@ -13,7 +13,7 @@ struct FirstStageTests {
     @Test("the JSON tokenizer reads every element of either document form, and nothing else")
     func json() {
         // Elements of every kind the reader meets (a number among them), over several batches.
-        let count = ChromeTraceReader.EventPipeline.batchSize * 2 + 17
+        let count = ChromeJSONImporter.EventPipeline.batchSize * 2 + 17
         let array = ReaderPipelineTests.largeTrace(count)
         #expect(tokenize(array) == count)
         #expect(tokenize(#"{"traceEvents":"# + array + #","metadata":{"producer":"x"}}"#) == count)

@@ -14,7 +14,7 @@ enum Fixture {
     static func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path(name)))) }
 
     /// Reads a fixture as a trace from its file.
-    static func read(_ name: String) throws -> Trace { try ChromeTraceReader.read(contentsOf: path(name)) }
+    static func read(_ name: String) throws -> Trace { try TraceReader.read(contentsOf: path(name)) }
 
     /// Every `.json` fixture, sorted.
     static var all: [String] {

@@ -19,15 +19,15 @@ struct InputFileTests {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let size = text.utf8.count
-        let error = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: path, maximumSize: size - 1) }
+        let error = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: path, maximumSize: size - 1) }
         #expect(error.code == .tooLarge)
-        #expect(try ChromeTraceReader.read(contentsOf: path, maximumSize: size).events.count == 1)
+        #expect(try TraceReader.read(contentsOf: path, maximumSize: size).events.count == 1)
         #expect(try InputFile.bytes(contentsOf: path, maximumSize: size) == Array(text.utf8))
     }
 
     @Test("A device that does not start a JSON document is rejected at its first byte, not read to the cap")
     func notJSONDevice() throws {
-        let error = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: "/dev/zero") }
+        let error = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: "/dev/zero") }
         #expect(error.code == .notJSON)
         #expect(error.byteOffset == 0)
     }
@@ -37,7 +37,7 @@ struct InputFileTests {
         let directory = try #require(throws: TraceReadError.self) { try InputFile.bytes(contentsOf: "/tmp") }
         #expect(directory.code == .ioError)
         #expect(directory.description == "/tmp: is a directory")
-        let trace = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: "/tmp") }
+        let trace = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: "/tmp") }
         #expect(trace.description == "/tmp: is a directory")
         let missing = try #require(throws: TraceReadError.self) { try InputFile.bytes(contentsOf: "/nonexistent/b.json") }
         #expect(missing.description == "/nonexistent/b.json: no such file or directory")
@@ -53,9 +53,9 @@ struct InputFileTests {
         let directory = try #require(throws: FileError.self) { try OutputFile(path: "/tmp") }
         #expect(directory.description == "/tmp: is a directory" && directory.code == EISDIR)
         // Reading keeps errno too.
-        let missing = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: "/no/such/trace.json") }
+        let missing = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: "/no/such/trace.json") }
         #expect(missing.code == .ioError && missing.systemCode == ENOENT)
-        let folder = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: "/tmp") }
+        let folder = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: "/tmp") }
         #expect(folder.systemCode == EISDIR)
 
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-append-\(UUID().uuidString).md").path

@@ -84,7 +84,7 @@ struct JSONLinearParsingTests {
         var text = Array(#"{"metadata": {"producer": "framescope", "huge": "#.utf8)
         text += Self.flatArray(150_000)
         text += Array(#"}, "traceEvents": [{"ph":"X","name":"a","ts":1,"dur":2,"pid":1,"tid":1}]}"#.utf8)
-        let trace = try ChromeTraceReader.read(bytes: text)
+        let trace = try TraceReader.read(bytes: text)
         #expect(trace.events.count == 1)
         #expect(trace.events.first.map { trace.name(of: $0) } == "a")
     }

@@ -32,8 +32,8 @@ struct MappedInputTests {
         #expect(text.utf8.count > 5 << 20)
         let path = try Self.write(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let mapped = try ChromeTraceReader.read(contentsOf: path)
-        let buffered = try ChromeTraceReader.read(bytes: try InputFile.bytes(contentsOf: path))
+        let mapped = try TraceReader.read(contentsOf: path)
+        let buffered = try TraceReader.read(bytes: try InputFile.bytes(contentsOf: path))
         #expect(mapped.events.count == 40_000)
         #expect(mapped.events == buffered.events)
         #expect(mapped.symbols.strings == buffered.symbols.strings)
@@ -50,8 +50,8 @@ struct MappedInputTests {
         let text = Self.largeTrace(events: 40_000, brokenAt: broken)
         let path = try Self.write(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let mapped = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: path) }
-        let buffered = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(bytes: Array(text.utf8)) }
+        let mapped = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: path) }
+        let buffered = try #require(throws: TraceReadError.self) { try TraceReader.read(bytes: Array(text.utf8)) }
         #expect(mapped == buffered)
         // The event on line broken + 2 lacks the comma before "ts": the error is at its quote.
         let lineStart = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).prefix(broken + 1).reduce(0) { $0 + $1.count + 1 }
@@ -66,8 +66,8 @@ struct MappedInputTests {
     func emptyFiles(text: String) throws {
         let path = try Self.write(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let fromFile = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: path) }
-        let fromBytes = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(bytes: Array(text.utf8)) }
+        let fromFile = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: path) }
+        let fromBytes = try #require(throws: TraceReadError.self) { try TraceReader.read(bytes: Array(text.utf8)) }
         #expect(fromFile.code == .notJSON)
         #expect(fromFile.message == (text.isEmpty ? "the input is empty" : "the input is \(text.utf8.count) bytes of white space: no JSON value"))
         #expect(fromFile == fromBytes)
@@ -79,11 +79,11 @@ struct MappedInputTests {
         let path = try Self.write(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let size = text.utf8.count
-        let error = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: path, maximumSize: size - 1) }
+        let error = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: path, maximumSize: size - 1) }
         #expect(error.code == .tooLarge)
         #expect(error.description == "\(path): larger than the input size limit of \(size - 1) bytes")
-        #expect(try ChromeTraceReader.read(contentsOf: path, maximumSize: size).events.count == 40_000)
-        let directory = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(contentsOf: FileManager.default.temporaryDirectory.path) }
+        #expect(try TraceReader.read(contentsOf: path, maximumSize: size).events.count == 40_000)
+        let directory = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: FileManager.default.temporaryDirectory.path) }
         #expect(directory.code == .ioError)
         #expect(directory.description.hasSuffix(": is a directory"))
     }

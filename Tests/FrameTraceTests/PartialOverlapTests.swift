@@ -53,7 +53,7 @@ struct PartialOverlapTests {
             if isSpan { spanInputs.append(lines.count) }
             lines.append(line)
         }
-        let trace = try ChromeTraceReader.read(bytes: Array(("[" + lines.joined(separator: ",\n") + "]").utf8))
+        let trace = try TraceReader.read(bytes: Array(("[" + lines.joined(separator: ",\n") + "]").utf8))
         #expect(trace.events.count == spanInputs.count)
 
         var positionsByThread: [ThreadKey: [Int]] = [:]

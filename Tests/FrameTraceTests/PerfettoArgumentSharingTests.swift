@@ -118,7 +118,7 @@ struct PerfettoArgumentSharingTests {
         trace.instant(sequence: 3, annotation: Self.integer(7))  // x 7, shared with the one before
         trace.instant(sequence: 4, clearingAs: "y", annotation: Self.integer(7))  // y 7
 
-        let read = try ChromeTraceReader.read(bytes: trace.out.bytes)
+        let read = try TraceReader.read(bytes: trace.out.bytes)
         #expect(read.diagnostics.isEmpty, "\(read.diagnostics)")
         let instants = read.events.filter { $0.phase == .instant }
         let arguments = instants.map { read.arguments(of: $0) }
@@ -146,7 +146,7 @@ struct PerfettoArgumentSharingTests {
                 value.varint(30, 5)  // no DebugAnnotation field has this number
             }
         }
-        let read = try ChromeTraceReader.read(bytes: trace.out.bytes)
+        let read = try TraceReader.read(bytes: trace.out.bytes)
         let skipped = read.diagnostics.filter { $0.kind == .skippedPhase && $0.message.contains("DebugAnnotation field 30") }
         #expect(skipped.map(\.count) == [3], "\(read.diagnostics)")
         #expect(read.events.filter { $0.phase == .instant }.map { read.arguments(of: $0) } == Array(repeating: [Argument("row", .int(1))], count: 3))
@@ -177,8 +177,8 @@ struct PerfettoArgumentSharingTests {
             }
             return trace.out.bytes
         }
-        let common = try ChromeTraceReader.read(bytes: build(packed: false))
-        let general = try ChromeTraceReader.read(bytes: build(packed: true))
+        let common = try TraceReader.read(bytes: build(packed: false))
+        let general = try TraceReader.read(bytes: build(packed: true))
         #expect(common.events == general.events)
         #expect(common.diagnostics == general.diagnostics)
         let flows = common.events.filter { [.flowStart, .flowStep, .flowEnd].contains($0.phase) }

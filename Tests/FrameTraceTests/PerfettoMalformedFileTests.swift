@@ -119,14 +119,14 @@ struct PerfettoMalformedFileTests {
         let prefix = Array(bytes.prefix(cut.length))
         let expected = Self.expected(cutAt: cut.length, of: bytes, packets: packets)
         // On the calling thread, and with the packets framed on a worker thread.
-        for pipelining in [ChromeTraceReader.Pipelining.never, .always] {
-            let result = prefix.withUnsafeBufferPointer { ChromeTraceReader.parse($0, releasesInput: false, pipelining: pipelining) }
+        for pipelining in [TraceReader.Pipelining.never, .always] {
+            let result = prefix.withUnsafeBufferPointer { TraceReader.parse($0, releasesInput: false, pipelining: pipelining) }
             switch (result, expected) {
             case (.success(let trace), .loads(let truncated)):
                 #expect(trace.diagnostics.filter { $0.kind == .truncated }.map(\.message) == (truncated.map { [$0] } ?? []), "\(pipelining)")
                 // A torn packet adds nothing: the trace is the one cut on the last whole packet.
                 if truncated != nil, let whole = packets.last(where: { $0.end <= cut.length }) {
-                    let before = try ChromeTraceReader.read(bytes: bytes.prefix(whole.end))
+                    let before = try TraceReader.read(bytes: bytes.prefix(whole.end))
                     #expect(trace.events == before.events)
                     #expect(trace.diagnostics.filter { $0.kind != .truncated } == before.diagnostics)
                 }
@@ -199,27 +199,27 @@ struct PerfettoMalformedFileTests {
     @Test("Hostile byte strings: no whole packet or a length of 2 GiB or more is one line naming the byte; a torn packet after a whole one loads", arguments: hostile)
     func hostileBytes(_ input: Hostile) throws {
         guard let expected = input.error else {
-            let trace = try ChromeTraceReader.read(bytes: input.bytes)
+            let trace = try TraceReader.read(bytes: input.bytes)
             let truncated = trace.diagnostics.filter { $0.kind == .truncated }
             #expect(truncated.count == 1 && truncated[0].message.contains("byte \(Self.wholePacket.count)"), "\(trace.diagnostics)")
             let repair = try TraceRepair.repair(input.bytes)
             #expect(repair.bytes == Self.wholePacket && repair.droppedFromOffset == Self.wholePacket.count)
             return
         }
-        let error = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(bytes: input.bytes) }
+        let error = try #require(throws: TraceReadError.self) { try TraceReader.read(bytes: input.bytes) }
         #expect(error.code == expected.code)
         #expect(error.byteOffset == expected.byteOffset)
         #expect(error.description == expected.description)
         // Repair keeps whole packets: where the reader finds none, or a corrupt length, it has
         // nothing it may cut, and says what the reader says.
-        if PerfettoTraceReader.looksLikePerfetto(bytes: input.bytes) {
+        if PerfettoImporter.looksLikePerfetto(bytes: input.bytes) {
             #expect(throws: error) { try TraceRepair.repair(input.bytes) }
         }
     }
 
     @Test("The reader alone (as the fuzz target calls it) refuses an empty input: no whole packet")
     func emptyInputToThePerfettoReader() throws {
-        let result = [UInt8]().withUnsafeBufferPointer { PerfettoTraceReader.parse($0, arguments: .all) }
+        let result = [UInt8]().withUnsafeBufferPointer { PerfettoImporter.parse($0, arguments: .all) }
         guard case .failure(let error) = result else {
             Issue.record("an empty input read as a Perfetto trace")
             return

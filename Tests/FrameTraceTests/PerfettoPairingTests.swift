@@ -22,7 +22,7 @@ struct PerfettoPairingTests {
     static func expectSameRead(_ bytes: [UInt8], _ label: String) throws {
         let records = try read(bytes, pairsAsItReads: false)
         #expect(!records.neededSecondPass, "\(label)")
-        let read = try bytes.withUnsafeBufferPointer { try PerfettoTraceReader.parse($0, arguments: .all).get() }
+        let read = try bytes.withUnsafeBufferPointer { try PerfettoImporter.parse($0, arguments: .all).get() }
         #expect(read.events == records.trace.events, "\(label)")
         #expect(read.diagnostics == records.trace.diagnostics, "\(label)")
     }
@@ -68,7 +68,7 @@ struct PerfettoPairingTests {
             let records = Result { try Self.read(bytes, pairsAsItReads: false) }
             guard case .success = records else {
                 // A malformed fixture fails the same way both ways.
-                let error = try? bytes.withUnsafeBufferPointer { try PerfettoTraceReader.parse($0, arguments: .all).get() }
+                let error = try? bytes.withUnsafeBufferPointer { try PerfettoImporter.parse($0, arguments: .all).get() }
                 #expect(error == nil, "\(name)")
                 continue
             }
@@ -95,7 +95,7 @@ struct PerfettoPairingTests {
         let first = try Self.read(bytes, pairsAsItReads: true)
         #expect(first.neededSecondPass)
         try Self.expectSameRead(bytes, "out of order")
-        let trace = try bytes.withUnsafeBufferPointer { try PerfettoTraceReader.parse($0, arguments: .all).get() }
+        let trace = try bytes.withUnsafeBufferPointer { try PerfettoImporter.parse($0, arguments: .all).get() }
         let durations = Dictionary(uniqueKeysWithValues: trace.events.filter { $0.phase == .complete }.map { (trace.name(of: $0), $0.duration) })
         #expect(durations == ["a": 300, "b": 50, "c": 30])
     }

@@ -35,7 +35,7 @@ struct PerfettoPipelineTests {
     /// counters, flows and async slices over several batches of packets.
     static let large: [UInt8] = {
         let count = PacketFramer.Batch.capacity * 3
-        let trace = try? ChromeTraceReader.read(bytes: Array(ReaderPipelineTests.largeTrace(count).utf8))
+        let trace = try? TraceReader.read(bytes: Array(ReaderPipelineTests.largeTrace(count).utf8))
         return PerfettoTraceWriter.document(for: trace ?? Trace())
     }()
 
@@ -80,7 +80,7 @@ struct PerfettoPipelineTests {
         slices += [(50, "s"), (60, nil)]
         let bytes = PerfettoPairingTests.thread(slices)
         ReaderPipelineTests.expectSameBothWays(bytes, "out of order past the first batch")
-        let read = try ChromeTraceReader.read(bytes: bytes)
+        let read = try TraceReader.read(bytes: bytes)
         #expect(read.events.count == slices.count / 2)
         #expect(read.events.allSatisfy { $0.duration == 5 || $0.duration == 10 })
     }
@@ -102,13 +102,13 @@ struct PerfettoReadPagesTests {
     @Test("From a file (mapped) and from a pipe (read to its end, not only its first chunk), a large file read twice gives the trace read from memory")
     func mappedAndPiped() throws {
         #expect(Self.bytes.count > 4 << 20, "the file is large enough to release pages and use the worker: \(Self.bytes.count) bytes")
-        let expected = try ChromeTraceReader.read(bytes: Self.bytes, workerThread: false)
+        let expected = try TraceReader.read(bytes: Self.bytes, workerThread: false)
         #expect(expected.events.count == 120_001)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-read-pages-\(getpid()).pftrace").path
         try Data(Self.bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         for workerThread in [false, true] {
-            let mapped = try ChromeTraceReader.read(contentsOf: path, workerThread: workerThread)
+            let mapped = try TraceReader.read(contentsOf: path, workerThread: workerThread)
             #expect(mapped.events == expected.events, "mapped, worker thread \(workerThread)")
             #expect(mapped.diagnostics == expected.diagnostics, "mapped, worker thread \(workerThread)")
         }
@@ -118,7 +118,7 @@ struct PerfettoReadPagesTests {
         #expect(pipe(&ends) == 0)
         let writer = PipeWriter(FileHandle(fileDescriptor: ends[1], closeOnDealloc: false), Data(Self.bytes))
         defer { close(ends[0]) }
-        let piped = try ChromeTraceReader.read(fileDescriptor: ends[0])
+        let piped = try TraceReader.read(fileDescriptor: ends[0])
         writer.finish()
         #expect(piped.events == expected.events, "piped")
         #expect(piped.diagnostics == expected.diagnostics, "piped")

@@ -252,7 +252,7 @@ struct PerfettoReaderTests {
         #expect(!repair.wasComplete && repair.format == .perfetto)
         #expect(repair.droppedFromOffset == Int(offset))
         #expect(repair.keptEventCount == Self.integer(expected["expected"]?["complete_packets"]).map(Int.init))
-        #expect(try ChromeTraceReader.read(bytes: repair.bytes).diagnostics.isEmpty)
+        #expect(try TraceReader.read(bytes: repair.bytes).diagnostics.isEmpty)
     }
 
     @Test("Malformed bytes are an error with the byte offset, never a trap", arguments: ["varint-too-long", "length-beyond-file", "first-packet-beyond-file", "last-packet-length-over-2gib"])
@@ -320,7 +320,7 @@ struct PerfettoReaderTests {
                 }
             }
         }
-        let trace = try ChromeTraceReader.read(bytes: out.bytes)
+        let trace = try TraceReader.read(bytes: out.bytes)
         #expect(trace.events.map { trace.name(of: $0) } == ["far", "n2"], "\(trace.diagnostics)")
     }
 
@@ -330,8 +330,8 @@ struct PerfettoReaderTests {
             let bytes = try Fixture.bytes("perfetto/\(name).pftrace")
             for length in stride(from: 1, through: bytes.count, by: max(1, bytes.count / 300)) {
                 do {
-                    let trace = try ChromeTraceReader.read(bytes: bytes.prefix(length))
-                    if length < bytes.count, PerfettoTraceReader.looksLikePerfetto(bytes: bytes.prefix(length)) {
+                    let trace = try TraceReader.read(bytes: bytes.prefix(length))
+                    if length < bytes.count, PerfettoImporter.looksLikePerfetto(bytes: bytes.prefix(length)) {
                         _ = trace.events.count
                     }
                 } catch {
@@ -342,7 +342,7 @@ struct PerfettoReaderTests {
     }
 }
 
-extension PerfettoTraceReader {
+extension PerfettoImporter {
     /// `looksLikePerfetto` over any bytes, for tests.
     static func looksLikePerfetto(bytes: some Collection<UInt8>) -> Bool {
         Array(bytes).withUnsafeBufferPointer { looksLikePerfetto($0) }

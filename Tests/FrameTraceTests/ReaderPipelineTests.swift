@@ -9,11 +9,11 @@ import Testing
 @Suite("Reading with the tokenizer on a worker thread")
 struct ReaderPipelineTests {
     /// Reads `bytes` both ways and records every difference.
-    static func expectSameBothWays(_ bytes: [UInt8], _ label: String, arguments: ChromeTraceReader.ArgumentSelection = .all) {
+    static func expectSameBothWays(_ bytes: [UInt8], _ label: String, arguments: TraceReader.ArgumentSelection = .all) {
         let (sequential, pipelined) = bytes.withUnsafeBufferPointer { buffer in
             (
-                ChromeTraceReader.parse(buffer, releasesInput: false, arguments: arguments, pipelining: .never),
-                ChromeTraceReader.parse(buffer, releasesInput: false, arguments: arguments, pipelining: .always)
+                TraceReader.parse(buffer, releasesInput: false, arguments: arguments, pipelining: .never),
+                TraceReader.parse(buffer, releasesInput: false, arguments: arguments, pipelining: .always)
             )
         }
         switch (sequential, pipelined) {
@@ -95,19 +95,19 @@ struct ReaderPipelineTests {
 
     @Test("A trace over many batches reads the same both ways, whole and in its object form")
     func manyBatches() {
-        let count = ChromeTraceReader.EventPipeline.batchSize * ChromeTraceReader.EventPipeline.batchCount * 2 + 17
+        let count = ChromeJSONImporter.EventPipeline.batchSize * ChromeJSONImporter.EventPipeline.batchCount * 2 + 17
         let array = Self.largeTrace(count)
         Self.expectSameBothWays(Array(array.utf8), "array form")
         Self.expectSameBothWays(Array(#"{"otherData":{},"traceEvents":\#(array),"metadata":{"producer":"x"}}"#.utf8), "object form")
         Self.expectSameBothWays(Array(#"{"traceEvents":\#(array),"traceEvents":[{"ph":"X","name":"again","pid":"p","tid":"q","ts":1,"dur":1}]}"#.utf8), "two arrays")
-        let read = try? ChromeTraceReader.read(bytes: Array(array.utf8))
+        let read = try? TraceReader.read(bytes: Array(array.utf8))
         #expect((read?.events.count ?? 0) > count / 2)
         #expect(read?.diagnostics.contains { $0.kind == .invalidEvent } == true)
     }
 
     @Test("Cut off, broken or ended oddly anywhere, including at batch edges, a trace reads or fails the same both ways")
     func oddEndings() {
-        let batch = ChromeTraceReader.EventPipeline.batchSize
+        let batch = ChromeJSONImporter.EventPipeline.batchSize
         let text = Self.largeTrace(batch * 2 + 5)
         let bytes = Array(text.utf8)
         // The byte offsets of element starts near the batch edges, and some in between.

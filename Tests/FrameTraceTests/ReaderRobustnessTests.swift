@@ -8,7 +8,7 @@ struct ReaderRobustnessTests {
     func deepNestingInArguments() throws {
         let depth = 200_000
         let text = #"[{"ph":"X","name":"a","ts":1,"args":{"deep":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}}]"
-        let error = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(bytes: Array(text.utf8)) }
+        let error = try #require(throws: TraceReadError.self) { try TraceReader.read(bytes: Array(text.utf8)) }
         #expect(error.code == .tooDeep)
     }
 
@@ -17,7 +17,7 @@ struct ReaderRobustnessTests {
         let depth = 5_000
         let nested = String(repeating: #"{"a":["#, count: depth) + "1" + String(repeating: "]}", count: depth)
         let text = #"{"otherData":"# + nested + #","traceEvents":[{"ph":"X","name":"a","ts":1,"dur":1,"args":{"n":"# + nested + "}}]}"
-        let trace = try ChromeTraceReader.read(bytes: Array(text.utf8))
+        let trace = try TraceReader.read(bytes: Array(text.utf8))
         #expect(trace.events.count == 1)
         // Too deep to keep whole: skipped and counted, even when every argument is kept.
         #expect(trace.total(.skippedArgument) == 1)
@@ -27,10 +27,10 @@ struct ReaderRobustnessTests {
     @Test("Every prefix of an array-form trace loads", arguments: ["all-phases.json", "unicode-escapes.json", "nested-args.json"])
     func everyPrefixOfArray(fixture: String) throws {
         let bytes = try Fixture.bytes(fixture)
-        let full = try ChromeTraceReader.read(bytes: bytes)
+        let full = try TraceReader.read(bytes: bytes)
         var previous = 0
         for length in 1...bytes.count {
-            let trace = try ChromeTraceReader.read(bytes: bytes[..<length])
+            let trace = try TraceReader.read(bytes: bytes[..<length])
             #expect(trace.events.count >= previous || trace.events.count <= full.events.count)
             previous = trace.events.count
             #expect(trace.diagnostics(.truncated).count <= 1)
@@ -43,7 +43,7 @@ struct ReaderRobustnessTests {
         let bytes = try Fixture.bytes(fixture)
         for length in 0..<bytes.count {
             do {
-                _ = try ChromeTraceReader.read(bytes: bytes[..<length])
+                _ = try TraceReader.read(bytes: bytes[..<length])
             } catch {
                 #expect([.unexpectedEnd, .unterminatedString, .notJSON].contains(error.code), "prefix of \(length) bytes: \(error)")
             }
@@ -61,7 +61,7 @@ struct ReaderRobustnessTests {
                 var bytes = original
                 bytes[position] = replacement
                 do {
-                    let trace = try ChromeTraceReader.read(bytes: bytes)
+                    let trace = try TraceReader.read(bytes: bytes)
                     #expect(trace.diagnostics.count < 400)
                     loaded += 1
                 } catch {
@@ -80,7 +80,7 @@ struct ReaderRobustnessTests {
         let longNumber = "1" + String(repeating: "0", count: 10_000)
         var text = #"[{"ph":"X","name":"\#(longName)","ts":1,"dur":1,"args":{"big":\#(longNumber),"digits":0.\#(String(repeating: "9", count: 10_000))}},"#
         for index in 0..<5_000 { text += #"{"ph":"i","name":"n\#(index)","ts":\#(longNumber)e-10000},"# }
-        let trace = try ChromeTraceReader.read(bytes: Array(text.utf8))
+        let trace = try TraceReader.read(bytes: Array(text.utf8))
         #expect(trace.name(of: trace.events[0]) == longName)
         #expect(trace.argumentDictionary(of: trace.events[0])["big"] == .double(.infinity))
         #expect(trace.argumentDictionary(of: trace.events[0])["digits"] == .double(1))
@@ -94,7 +94,7 @@ struct ReaderRobustnessTests {
         var text = "["
         for index in 0..<1_000 { text += #"{"ph":"Q\#(index)","ts":1},"# }
         for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { text += #"{"ph":"\#(Character(Unicode.Scalar(byte)))","ts":1},"# }
-        let trace = try ChromeTraceReader.read(bytes: Array(text.utf8))
+        let trace = try TraceReader.read(bytes: Array(text.utf8))
         #expect(trace.total(.skippedPhase) == 1_010)
         #expect(trace.diagnostics(.skippedPhase).count == 33 + 10)
         #expect(trace.diagnostics(.skippedPhase).contains { $0.message.hasPrefix(#"phase "(other)": 968 events"#) })

@@ -14,7 +14,7 @@ enum ThirdParty {
     static var isAvailable: Bool { FileManager.default.fileExists(atPath: directory.appendingPathComponent("INDEX.md").path) }
 
     static func read(_ name: String) throws -> Trace {
-        try ChromeTraceReader.read(contentsOf: directory.appendingPathComponent(name).path)
+        try TraceReader.read(contentsOf: directory.appendingPathComponent(name).path)
     }
 
     /// One row of INDEX.md.

@@ -19,7 +19,7 @@ struct TraceRepairTests {
         #expect(repair.droppedByteCount == tornEvent.utf8.count + 2)  // ",\n" before it
         #expect(repair.bytes.suffix(3) == Array("\n]\n".utf8))
         #expect(throws: Never.self) { try JSONValue.parse(repair.bytes) }
-        let repaired = try ChromeTraceReader.read(bytes: repair.bytes)
+        let repaired = try TraceReader.read(bytes: repair.bytes)
         #expect(repaired.diagnostics.isEmpty)
         #expect(repaired.events.count == read.events.count)
         // Everything before the cut is kept byte for byte.
@@ -56,7 +56,7 @@ struct TraceRepairTests {
         for cut in 1...whole.count {
             let prefix = Array(whole.prefix(cut))
             let complete = ends.filter { $0 <= cut }.count
-            #expect(throws: Never.self, "cut at \(cut)") { _ = try ChromeTraceReader.read(bytes: prefix) }
+            #expect(throws: Never.self, "cut at \(cut)") { _ = try TraceReader.read(bytes: prefix) }
             let repair = try TraceRepair.repair(prefix)
             #expect(repair.keptEventCount == complete, "cut at \(cut)")
             let value = try JSONValue.parse(repair.bytes)

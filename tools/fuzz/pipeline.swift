@@ -29,7 +29,7 @@ private let optionSets: [AnalysisOptions] = [
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
-    guard let trace = try? ChromeTraceReader.read(bytes: input) else { return 0 }
+    guard let trace = try? TraceReader.read(bytes: input) else { return 0 }
     var reports: [FrameReport] = []
     for options in optionSets {
         let report = FrameAnalyzer.analyze(trace, options: options)

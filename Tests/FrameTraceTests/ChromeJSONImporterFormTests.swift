@@ -4,7 +4,7 @@ import FrameTraceReader
 import Testing
 
 @Suite("Chrome trace reader: both forms and cut-off files")
-struct ChromeTraceReaderFormTests {
+struct ChromeJSONImporterFormTests {
     @Test("The array form and the object form read the same events", arguments: ["array-form.json", "object-form.json"])
     func bothForms(fixture: String) throws {
         let trace = try Fixture.read(fixture)
@@ -63,9 +63,9 @@ struct ChromeTraceReaderFormTests {
 
     @Test("A lone opening bracket is an empty trace; a lone brace is an error")
     func loneBrackets() throws {
-        #expect(try ChromeTraceReader.read(bytes: Array("[".utf8)).events.isEmpty)
-        #expect(try ChromeTraceReader.read(bytes: Array("  [ \n".utf8)).events.isEmpty)
-        #expect(throws: TraceReadError.self) { try ChromeTraceReader.read(bytes: Array("{".utf8)) }
+        #expect(try TraceReader.read(bytes: Array("[".utf8)).events.isEmpty)
+        #expect(try TraceReader.read(bytes: Array("  [ \n".utf8)).events.isEmpty)
+        #expect(throws: TraceReadError.self) { try TraceReader.read(bytes: Array("{".utf8)) }
     }
 
     @Test("A byte-order mark before the trace is ignored")
@@ -78,8 +78,8 @@ struct ChromeTraceReaderFormTests {
     func bytesMatchFile(fixture: String) throws {
         let fromFile = try Fixture.read(fixture)
         let bytes = try Fixture.bytes(fixture)
-        let fromBytes = try ChromeTraceReader.read(bytes: bytes)
-        let fromLazy = try ChromeTraceReader.read(bytes: bytes.lazy.map { $0 })  // not contiguous
+        let fromBytes = try TraceReader.read(bytes: bytes)
+        let fromLazy = try TraceReader.read(bytes: bytes.lazy.map { $0 })  // not contiguous
         for other in [fromBytes, fromLazy] {
             #expect(other.events == fromFile.events)
             #expect(other.symbols.strings == fromFile.symbols.strings)
@@ -99,7 +99,7 @@ struct ChromeTraceReaderFormTests {
         #expect(written == bytes.count)
         close(descriptors[1])
         defer { close(descriptors[0]) }
-        let trace = try ChromeTraceReader.read(fileDescriptor: descriptors[0])
+        let trace = try TraceReader.read(fileDescriptor: descriptors[0])
         #expect(trace.events.count == 2)
     }
 
@@ -108,14 +108,14 @@ struct ChromeTraceReaderFormTests {
         let descriptor = open(Fixture.path("object-form.json"), O_RDONLY)
         #expect(descriptor >= 0)
         defer { close(descriptor) }
-        let trace = try ChromeTraceReader.read(fileDescriptor: descriptor)
+        let trace = try TraceReader.read(fileDescriptor: descriptor)
         #expect(trace.events.count == 2)
     }
 
     @Test("A missing file is an I/O error naming the path")
     func missingFile() throws {
         let error = try #require(throws: TraceReadError.self) {
-            try ChromeTraceReader.read(contentsOf: "/nonexistent/trace.json")
+            try TraceReader.read(contentsOf: "/nonexistent/trace.json")
         }
         #expect(error.code == .ioError)
         #expect(error.message.hasPrefix("/nonexistent/trace.json: "))

@@ -3,7 +3,7 @@ import FrameTraceReader
 import Testing
 
 @Suite("Chrome trace reader: phases, metadata, ids and arguments")
-struct ChromeTraceReaderPhaseTests {
+struct ChromeJSONImporterPhaseTests {
     @Test("Every modelled phase is read; other phases are skipped and counted per phase")
     func allPhases() throws {
         let trace = try Fixture.read("all-phases.json")
@@ -153,7 +153,7 @@ struct ChromeTraceReaderPhaseTests {
         #expect(depth > 50 && value == 1)
         #expect(trace.total(.skippedArgument) == 0)
 
-        let scalars = try ChromeTraceReader.read(contentsOf: Fixture.path("nested-args.json"), arguments: .only(["int", "object.x"]))
+        let scalars = try TraceReader.read(contentsOf: Fixture.path("nested-args.json"), arguments: .only(["int", "object.x"]))
         #expect(scalars.arguments(of: try #require(scalars.event(named: "mixed"))) == [Argument("int", 42), Argument("object.x", 1)])
         #expect(scalars.total(.skippedArgument) == 0, "values not selected are not skipped ones")
     }
@@ -185,7 +185,7 @@ struct ChromeTraceReaderPhaseTests {
             text += #"{"ph":"B","name":"b","pid":1,"tid":2,"ts":\#(index * 10),"args":{"k":1}},{"ph":"E","pid":1,"tid":2,"ts":\#(index * 10 + 1),"args":{"n":\#(index)}},"#
         }
         text += "{}]"
-        let trace = try ChromeTraceReader.read(bytes: Array(text.utf8))
+        let trace = try TraceReader.read(bytes: Array(text.utf8))
         let tasks = trace.events(named: "task")
         #expect(Set(tasks.map(\.arguments)).count == 1)
         #expect(trace.arguments(of: tasks[0]) == [Argument("src_file", "a.cc"), Argument("src_func", "Run")])
@@ -208,14 +208,14 @@ struct ChromeTraceReaderPhaseTests {
             let value = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
             return Array(#"[{"ph":"X","name":"a","ts":1,"dur":1,"args":{"v":\#(value),"w":2}}]"#.utf8)
         }
-        let limit = ChromeTraceReader.keptNestingDepth
-        let kept = try ChromeTraceReader.read(bytes: trace(depth: limit))
+        let limit = TraceReader.keptNestingDepth
+        let kept = try TraceReader.read(bytes: trace(depth: limit))
         var value = kept.arguments(of: kept.events[0]).first { $0.key == "v" }?.value
         var depth = 0
         while let inner = value?[0] { depth += 1; value = inner }
         #expect(depth == limit && value == 1 && kept.total(.skippedArgument) == 0)
-        for selection in [ChromeTraceReader.ArgumentSelection.all, .only(["v", "w"]), .only(["w"])] {
-            let deep = try ChromeTraceReader.read(bytes: trace(depth: limit + 1), arguments: selection)
+        for selection in [TraceReader.ArgumentSelection.all, .only(["v", "w"]), .only(["w"])] {
+            let deep = try TraceReader.read(bytes: trace(depth: limit + 1), arguments: selection)
             #expect(deep.arguments(of: deep.events[0]) == [Argument("w", 2)])
             #expect(deep.total(.skippedArgument) == 1)
         }

@@ -1,6 +1,6 @@
 @_spi(FramescopeInternals) import FrameTrace
 
-extension PerfettoTraceReader {
+extension PerfettoImporter {
     /// How SurfaceFlinger's FrameTimeline reads, as trace processor reads it (its
     /// `FrameTimelineEventParser`, whose diff tests the reader's tests reproduce): events are
     /// taken in time order; each expected and actual frame, display (in SurfaceFlinger's process)
@@ -258,7 +258,7 @@ extension PerfettoParser {
     /// processor's sorter hands them to its parser.
     mutating func placeFrameTimeline() {
         guard !frameTimelineEvents.isEmpty else { return }
-        typealias Timeline = PerfettoTraceReader.FrameTimeline
+        typealias Timeline = PerfettoImporter.FrameTimeline
         typealias Keys = Timeline.Key
         let ordered = frameTimelineEvents.indices.sorted {
             (frameTimelineEvents[$0].timestamp, $0) < (frameTimelineEvents[$1].timestamp, $1)

@@ -5,7 +5,7 @@ import Testing
 /// The reader takes a short path for plain decimals in `ts`, `dur`, `pid` and `tid`; the same
 /// number with `e0` appended takes the general one. Both must give the same trace.
 @Suite("Chrome trace reader: the plain-number path agrees with the general one")
-struct ChromeTraceReaderNumberFastPathTests {
+struct ChromeJSONImporterNumberFastPathTests {
     static let numbers = [
         "0", "-0", "1", "-1", "7", "10", "0.5", "-0.5", "0.001", "0.0005", "0.000", "1.0", "1.00", "1.000", "1.0004",
         "1.0005", "1.2345", "1000022.330", "16666.667", "-5.25", "123456789012345", "999999999999999",
@@ -21,7 +21,7 @@ struct ChromeTraceReaderNumberFastPathTests {
             {"ph":"i","name":"b","pid":1,"tid":1,"ts":\(n)},
             {"ph":"B","name":"c","pid":\(n),"ts":\(n)},{"ph":"E","pid":\(n),"ts":\(n)}]
             """
-        return try ChromeTraceReader.read(bytes: Array(text.utf8))
+        return try TraceReader.read(bytes: Array(text.utf8))
     }
 
     @Test("ts, dur, pid and tid read the same either way", arguments: numbers)
@@ -36,9 +36,9 @@ struct ChromeTraceReaderNumberFastPathTests {
 /// The scanner finds the first quote, backslash or control byte of a string eight bytes at a time;
 /// wherever in a word it falls, it is the one found.
 @Suite("Chrome trace reader: special bytes anywhere in a string's words")
-struct ChromeTraceReaderStringWordTests {
+struct ChromeJSONImporterStringWordTests {
     static func read(name: String) throws -> Trace {
-        try ChromeTraceReader.read(bytes: Array(#"[{"ph":"i","name":"\#(name)","pid":1,"tid":1,"ts":1}]"#.utf8))
+        try TraceReader.read(bytes: Array(#"[{"ph":"i","name":"\#(name)","pid":1,"tid":1,"ts":1}]"#.utf8))
     }
 
     @Test("An escape or a closing quote at every offset", arguments: 0..<20)
@@ -55,7 +55,7 @@ struct ChromeTraceReaderStringWordTests {
         let prefix = #"[{"ph":"i","name":""#
         let text = prefix + String(repeating: "b", count: offset) + "\u{01}" + String(repeating: "c", count: 9) + #"","ts":1}]"#
         #expect {
-            _ = try ChromeTraceReader.read(bytes: Array(text.utf8))
+            _ = try TraceReader.read(bytes: Array(text.utf8))
         } throws: { error in
             guard let error = error as? TraceReadError else { return false }
             return error.code == .unexpectedToken && error.byteOffset == prefix.utf8.count + offset
@@ -64,12 +64,12 @@ struct ChromeTraceReaderStringWordTests {
 }
 
 @Suite("Chrome trace reader: extreme thread ids")
-struct ChromeTraceReaderExtremeThreadTests {
+struct ChromeJSONImporterExtremeThreadTests {
     @Test("pid and tid -2^63 (the reader's initial 'last thread') are an ordinary thread")
     func minimumThread() throws {
         let m = "-9223372036854775808"
         let text = #"[{"ph":"B","name":"a","pid":\#(m),"tid":\#(m),"ts":1},{"ph":"X","name":"b","pid":\#(m),"tid":\#(m),"ts":1,"dur":1},{"ph":"E","pid":\#(m),"tid":\#(m),"ts":2}]"#
-        let trace = try ChromeTraceReader.read(bytes: Array(text.utf8))
+        let trace = try TraceReader.read(bytes: Array(text.utf8))
         let thread = ThreadKey(processID: .min, threadID: .min)
         #expect(trace.events.map { trace.name(of: $0) } == ["a", "b"])
         #expect(trace.events.allSatisfy { $0.thread == thread })
@@ -80,7 +80,7 @@ struct ChromeTraceReaderExtremeThreadTests {
 /// A string id that is neither decimal nor hexadecimal becomes a 64-bit hash of its bytes with the
 /// top bit set; the hash must not change with how the reader computes it (ids are output).
 @Suite("Chrome trace reader: string ids hash stably")
-struct ChromeTraceReaderStringIDHashTests {
+struct ChromeJSONImporterStringIDHashTests {
     /// The reader's byte-string hash, written out byte by byte.
     static func referenceHash(_ bytes: [UInt8]) -> UInt64 {
         let multiplier: UInt64 = 0xFF51_AFD7_ED55_8CCD
@@ -113,7 +113,7 @@ struct ChromeTraceReaderStringIDHashTests {
     func hashOfLength(length: Int) throws {
         let id = String("zyxwvutsrqponmlkjihgfedcbaZYXWVU".prefix(length))
         let text = #"[{"ph":"n","name":"a","cat":"c","id":"\#(id)","pid":1,"tid":1,"ts":1}]"#
-        let trace = try ChromeTraceReader.read(bytes: Array(text.utf8))
+        let trace = try TraceReader.read(bytes: Array(text.utf8))
         #expect(trace.events.map(\.id) == [Self.referenceHash(Array(id.utf8)) | 1 << 63])
     }
 }
@@ -121,7 +121,7 @@ struct ChromeTraceReaderStringIDHashTests {
 /// Argument keys and values of up to 15 bytes come from a table of recent ones keyed by their
 /// bytes; strings that differ in any byte or in length stay apart.
 @Suite("Chrome trace reader: short argument strings")
-struct ChromeTraceReaderShortStringTests {
+struct ChromeJSONImporterShortStringTests {
     @Test("Prefixes, one-byte differences, non-ASCII and ill-formed UTF-8 read back exactly")
     func shortStrings() throws {
         var values: [[UInt8]] = []
@@ -141,7 +141,7 @@ struct ChromeTraceReaderShortStringTests {
             }
         }
         text += Array("]".utf8)
-        let trace = try ChromeTraceReader.read(bytes: text)
+        let trace = try TraceReader.read(bytes: text)
         #expect(trace.events.count == 2 * values.count)
         for (position, event) in trace.events.enumerated() {
             let value = String(decoding: values[position % values.count], as: UTF8.self)
@@ -155,7 +155,7 @@ struct ChromeTraceReaderShortStringTests {
 /// Names and categories of up to 16 bytes come from a table of recent ones keyed by their raw
 /// bytes before the interner; names that differ in any byte or in length stay apart.
 @Suite("Chrome trace reader: short names")
-struct ChromeTraceReaderShortNameTests {
+struct ChromeJSONImporterShortNameTests {
     @Test("Prefixes, one-byte differences, escapes, non-ASCII and ill-formed UTF-8 name the right events")
     func shortNames() throws {
         var names: [[UInt8]] = []
@@ -177,7 +177,7 @@ struct ChromeTraceReaderShortNameTests {
             }
         }
         text += Array("]".utf8)
-        let trace = try ChromeTraceReader.read(bytes: text)
+        let trace = try TraceReader.read(bytes: text)
         func decoded(_ raw: [UInt8]) -> String {
             let text = String(decoding: raw, as: UTF8.self)
             return text.replacing(#"\""#, with: "\"").replacing(#"\u0041"#, with: "A")

@@ -8,7 +8,7 @@ import Musl
 import Darwin
 #endif
 
-extension ChromeTraceReader {
+extension ChromeJSONImporter {
     /// The state of one read: the scanner, the trace being built, and what pairs events up.
     ///
     /// Reading goes in stages, one file each, as Perfetto's tokenizer → sorter → parser:
@@ -25,10 +25,10 @@ extension ChromeTraceReader {
         var tokenizer: EventTokenizer
         /// The input's pages already read, released when it is a private file mapping.
         var readPages: ReadPageRelease
-        /// The argument keys kept (``ChromeTraceReader/ArgumentSelection``); `nil` keeps all.
+        /// The argument keys kept (``TraceReader/ArgumentSelection``); `nil` keeps all.
         let argumentKeys: ArgumentKeyMatcher?
         /// When the event array is read with a worker thread (`+Pipeline`).
-        let pipelining: ChromeTraceReader.Pipelining
+        let pipelining: TraceReader.Pipelining
         var hasReservedCapacity = false
 
         // The trace being built.
@@ -75,8 +75,8 @@ extension ChromeTraceReader {
         var isTruncated = false
 
         init(
-            _ input: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ChromeTraceReader.ArgumentSelection = .all,
-            pipelining: ChromeTraceReader.Pipelining = .automatic
+            _ input: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: TraceReader.ArgumentSelection = .all,
+            pipelining: TraceReader.Pipelining = .automatic
         ) {
             tokenizer = EventTokenizer(scanner: TraceScanner(input))
             self.pipelining = pipelining

@@ -3,7 +3,7 @@ import FrameTraceReader
 import Testing
 
 @Suite("Chrome trace reader: input that is not a trace fails with a position")
-struct ChromeTraceReaderErrorTests {
+struct ChromeJSONImporterErrorTests {
     @Test(
         "Errors give the code, line and column of the problem",
         arguments: [
@@ -28,7 +28,7 @@ struct ChromeTraceReaderErrorTests {
         #expect(error.code == code)
         #expect(error.line == line)
         #expect(error.column == column)
-        let fromBytes = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(bytes: Fixture.bytes(fixture)) }
+        let fromBytes = try #require(throws: TraceReadError.self) { try TraceReader.read(bytes: Fixture.bytes(fixture)) }
         #expect(fromBytes == error)
     }
 
@@ -49,7 +49,7 @@ struct ChromeTraceReaderErrorTests {
             ("\u{FEFF} ", "the input is 4 bytes with nothing after its byte-order mark but white space: no JSON value"),
         ])
     func emptyInput(text: String, message: String) throws {
-        let error = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(bytes: Array(text.utf8)) }
+        let error = try #require(throws: TraceReadError.self) { try TraceReader.read(bytes: Array(text.utf8)) }
         #expect(error.code == .notJSON)
         #expect(error.message == message)
     }
@@ -57,7 +57,7 @@ struct ChromeTraceReaderErrorTests {
     @Test("Columns count Unicode scalars, not bytes")
     func columnsCountScalars() throws {
         let text = "[{\"name\":\"é€😀\" x}]"
-        let error = try #require(throws: TraceReadError.self) { try ChromeTraceReader.read(bytes: Array(text.utf8)) }
+        let error = try #require(throws: TraceReadError.self) { try TraceReader.read(bytes: Array(text.utf8)) }
         #expect(error.line == 1)
         #expect(error.column == 16)
         #expect(error.byteOffset == 21)
@@ -65,6 +65,6 @@ struct ChromeTraceReaderErrorTests {
 
     @Test("Top-level values that are not traces are rejected", arguments: ["\"trace\"", "true", "null", "-1", "[] []"])
     func notTraces(text: String) throws {
-        #expect(throws: TraceReadError.self) { try ChromeTraceReader.read(bytes: Array(text.utf8)) }
+        #expect(throws: TraceReadError.self) { try TraceReader.read(bytes: Array(text.utf8)) }
     }
 }

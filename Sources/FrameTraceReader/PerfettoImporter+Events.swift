@@ -262,7 +262,7 @@ extension PerfettoParser {
             return addArguments(arguments)
         }
         let text = UnsafeBufferPointer(rebasing: buffer[span])
-        let shares = frameReporter == nil && span.count <= ChromeTraceReader.ArgumentCache.maximumLength
+        let shares = frameReporter == nil && span.count <= ChromeJSONImporter.ArgumentCache.maximumLength
         let tag = sequences[slot].generation
         var hash: UInt64 = 0
         if shares {
@@ -357,9 +357,9 @@ extension PerfettoParser {
             case (PerfettoSchema.Annotation.legacyJSONValue, .lengthDelimited):
                 let range = try input.lengthDelimited()
                 let bytes = UnsafeBufferPointer(rebasing: buffer[range])
-                value = (try? JSONValue.parse(bytes, maxDepth: ChromeTraceReader.keptNestingDepth)) ?? .string(input.string(range))
+                value = (try? JSONValue.parse(bytes, maxDepth: TraceReader.keptNestingDepth)) ?? .string(input.string(range))
             case (PerfettoSchema.Annotation.dictEntries, .lengthDelimited), (PerfettoSchema.Annotation.arrayValues, .lengthDelimited):
-                guard depth < ChromeTraceReader.keptNestingDepth else {
+                guard depth < TraceReader.keptNestingDepth else {
                     _ = try input.lengthDelimited()
                     skippedArguments += 1
                     annotationSkips += 1
@@ -729,5 +729,5 @@ extension PerfettoParser {
         return "a track of process \(lane.owner.processID)"
     }
 
-    func quoted(_ name: String) -> String { ChromeTraceReader.quotedName(name) }
+    func quoted(_ name: String) -> String { ChromeJSONImporter.quotedName(name) }
 }

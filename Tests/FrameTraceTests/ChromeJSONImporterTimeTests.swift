@@ -3,7 +3,7 @@ import FrameTraceReader
 import Testing
 
 @Suite("Chrome trace reader: timestamps and durations")
-struct ChromeTraceReaderTimeTests {
+struct ChromeJSONImporterTimeTests {
     @Test(
         "Microseconds in every number form become exact integer nanoseconds",
         arguments: [
@@ -71,7 +71,7 @@ struct ChromeTraceReaderTimeTests {
         let thread = ThreadKey(processID: 1, threadID: 1)
         trace.append(.instant, name: "origin", thread: thread, timestamp: 0)
         trace.append(.complete, name: "span", thread: thread, timestamp: nanoseconds, duration: nanoseconds)
-        let read = try ChromeTraceReader.read(bytes: trace.chromeJSON())
+        let read = try TraceReader.read(bytes: trace.chromeJSON())
         #expect(read.event(named: "span")?.timestamp == nanoseconds)
         #expect(read.event(named: "span")?.duration == nanoseconds)
     }

@@ -1,6 +1,6 @@
 @_spi(FramescopeInternals) import FrameTrace
 import FrameJSON
-extension ChromeTraceReader.Parser {
+extension ChromeJSONImporter.Parser {
     // MARK: - Committing one event
 
     /// Turns the event just read into trace values, by phase.
@@ -15,7 +15,7 @@ extension ChromeTraceReader.Parser {
         case 0x62, 0x6E, 0x65: commitAsync(index)  // b, n, e
         case 0x73, 0x74, 0x66: commitFlow(index)  // s, t, f
         case 0: log.add(.invalidEvent, index, "the event has no \"ph\"")
-        case ChromeTraceReader.RawEvent.invalidPhase: log.add(.invalidEvent, index, "the event's \"ph\" is not a phase letter")
+        case ChromeJSONImporter.RawEvent.invalidPhase: log.add(.invalidEvent, index, "the event's \"ph\" is not a phase letter")
         default: countSkippedPhase(index)
         }
     }
@@ -155,7 +155,7 @@ extension ChromeTraceReader.Parser {
                 phase: phase, name: symbol(event.name), category: category, thread: thread, timestamp: timestamp,
                 id: id, arguments: argumentList()),
             index: index)
-        let key = ChromeTraceReader.AsyncKey(category: category, id: id)
+        let key = ChromeJSONImporter.AsyncKey(category: category, id: id)
         switch phase {
         case .asyncBegin:
             openAsync[key, default: []].append((index, events.count - 1))
@@ -218,7 +218,7 @@ extension ChromeTraceReader.Parser {
         if openFlows[id] != nil {
             openFlows[id]!.count += 1
         } else {
-            openFlows[id] = ChromeTraceReader.OpenFlow(count: 1, firstIndex: index)
+            openFlows[id] = ChromeJSONImporter.OpenFlow(count: 1, firstIndex: index)
         }
     }
 
@@ -227,7 +227,7 @@ extension ChromeTraceReader.Parser {
             report(.unmatchedFlow, index) { p in "flow end \(p.eventName) (id \(p.hex(id))) has no start" }
             return
         }
-        openFlows[id] = open.count > 1 ? ChromeTraceReader.OpenFlow(count: open.count - 1, firstIndex: open.firstIndex) : nil
+        openFlows[id] = open.count > 1 ? ChromeJSONImporter.OpenFlow(count: open.count - 1, firstIndex: open.firstIndex) : nil
     }
 
     private mutating func commitMetadata(_ index: Int) {
@@ -265,7 +265,7 @@ extension ChromeTraceReader.Parser {
 
     private mutating func countSkippedPhase(_ index: Int) {
         let phase = Int(event.phase)
-        if event.phase != ChromeTraceReader.RawEvent.otherPhase {
+        if event.phase != ChromeJSONImporter.RawEvent.otherPhase {
             skippedPhaseCounts[phase] += 1
             if skippedPhaseFirst[phase] < 0 { skippedPhaseFirst[phase] = index }
             return
@@ -362,7 +362,7 @@ extension ChromeTraceReader.Parser {
     @inline(__always)
     mutating func slot(for thread: ThreadKey) -> Int {
         let slot = threadSlots.slot(of: thread)
-        if slot == threadStates.count { threadStates.append(ChromeTraceReader.ThreadState(thread: thread)) }
+        if slot == threadStates.count { threadStates.append(ChromeJSONImporter.ThreadState(thread: thread)) }
         return slot
     }
 
@@ -392,7 +392,7 @@ extension ChromeTraceReader.Parser {
         }
         let symbol = internedSymbol(token)
         if recent >= 0 {
-            recentSymbols[recent] = ChromeTraceReader.RecentSymbol(low: low, high: high, length: token.length, value: symbol.rawValue)
+            recentSymbols[recent] = ChromeJSONImporter.RecentSymbol(low: low, high: high, length: token.length, value: symbol.rawValue)
         }
         return symbol
     }
@@ -444,7 +444,7 @@ extension ChromeTraceReader.Parser {
             return shortStrings[index].string
         }
         let string = scanner.string(token)
-        shortStrings[index] = ChromeTraceReader.ShortString(low: low, high: high, length: length, string: string)
+        shortStrings[index] = ChromeJSONImporter.ShortString(low: low, high: high, length: length, string: string)
         return string
     }
 
@@ -484,7 +484,7 @@ extension ChromeTraceReader.Parser {
         countSkippedNestedValues(eventIndex - 1)
         guard argumentCount > 0, keepsAnyArgument() else { return 0 }
         let length = event.argumentsEnd - event.argumentsStart
-        guard shared, length <= ChromeTraceReader.ArgumentCache.maximumLength else {
+        guard shared, length <= ChromeJSONImporter.ArgumentCache.maximumLength else {
             return store(argumentValues(numericOnly: numericOnly))
         }
         let text = UnsafeBufferPointer(start: scanner.base + event.argumentsStart, count: length)
@@ -561,7 +561,7 @@ extension ChromeTraceReader.Parser {
     }
 
     /// A name quoted for a diagnostic message, shortened past 80 characters.
-    func quoted(_ name: String) -> String { ChromeTraceReader.quotedName(name) }
+    func quoted(_ name: String) -> String { ChromeJSONImporter.quotedName(name) }
 
     func hex(_ id: UInt64) -> String { "0x" + String(id, radix: 16) }
 
@@ -572,7 +572,7 @@ extension ChromeTraceReader.Parser {
     }
 }
 
-extension ChromeTraceReader.Parser {
+extension ChromeJSONImporter.Parser {
     /// Adds a diagnostic, making its message (from the parser's state) only if it will be listed.
     mutating func report(_ kind: TraceDiagnostic.Kind, _ eventIndex: Int?, _ message: (borrowing Self) -> String) {
         let text = log.lists(kind) ? message(self) : ""

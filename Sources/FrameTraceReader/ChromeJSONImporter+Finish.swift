@@ -1,5 +1,5 @@
 @_spi(FramescopeInternals) import FrameTrace
-extension ChromeTraceReader.Parser {
+extension ChromeJSONImporter.Parser {
     /// Closes what is still open, runs the checks that need every event, and assembles the trace.
     mutating func finish() -> Trace {
         pairBeginsAndEnds()
@@ -142,7 +142,7 @@ extension ChromeTraceReader.Parser {
         if skippedArgumentCount > 0 {
             log.addSummary(
                 .skippedArgument, skippedArgumentFirst,
-                "\(skippedArgumentCount) argument value\(skippedArgumentCount == 1 ? "" : "s") nested more than \(ChromeTraceReader.keptNestingDepth) levels deep skipped",
+                "\(skippedArgumentCount) argument value\(skippedArgumentCount == 1 ? "" : "s") nested more than \(TraceReader.keptNestingDepth) levels deep skipped",
                 count: skippedArgumentCount)
         }
         if outOfOrderCount > 0 {
@@ -164,7 +164,7 @@ extension ChromeTraceReader.Parser {
     private mutating func nameSyntheticThreads() {
         guard !syntheticNames.isEmpty else { return }
         func syntheticName(_ id: Int64) -> String? {
-            let index = id &- ChromeTraceReader.EventTokenizer.syntheticBase
+            let index = id &- ChromeJSONImporter.EventTokenizer.syntheticBase
             guard index >= 0, index < Int64(syntheticNames.count) else { return nil }
             return syntheticNames[Int(index)]
         }
@@ -185,11 +185,11 @@ extension ChromeTraceReader.Parser {
     /// Fills ``Trace/metadata`` from framescope's metadata object (the shape
     /// `ChromeTraceWriter.writeMetadata` writes).
     mutating func adoptFramescopeMetadata(_ value: JSONValue) {
-        if let adopted = ChromeTraceReader.framescopeMetadata(from: value) { metadata = adopted }
+        if let adopted = ChromeJSONImporter.framescopeMetadata(from: value) { metadata = adopted }
     }
 }
 
-extension ChromeTraceReader {
+extension ChromeJSONImporter {
     /// A name quoted for a diagnostic message, shortened past 80 characters; `(unnamed)` when
     /// empty. Both readers' diagnostics use it.
     static func quotedName(_ name: String) -> String {
@@ -231,7 +231,7 @@ extension ChromeTraceReader {
     }
 }
 
-extension ChromeTraceReader {
+extension ChromeJSONImporter {
     /// Diagnostics as they are found, at most ``listLimit`` listed per kind.
     struct DiagnosticLog {
         /// How many diagnostics of one kind are listed individually; the rest become one summary.

@@ -1,4 +1,5 @@
 public import FrameTrace
+import FrameSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,74 +8,39 @@ import Musl
 import Darwin
 #endif
 
-/// Reads Chrome Trace Event JSON (the format of `chrome://tracing`, Perfetto's JSON importer and
-/// framescope's own writer) into a ``Trace``.
+/// Reads a trace file of any format framescope knows into a ``Trace``: the one door every
+/// command, benchmark and test goes through.
 ///
-/// The reader is a hand-written streaming byte scanner: it makes no `String` for a name it has
-/// seen before, skips unknown keys and nested arguments without building them, and never
-/// recurses, so no input can overflow the stack. Files are mapped read-only and the part already
-/// read is handed back to the system as the scan moves on, so peak memory stays near the size of
-/// the trace values rather than the file plus the values. On a machine with two cores or more, a
-/// large event array is read on two threads: one tokenizes events ahead while the calling thread
-/// builds the trace from them in order (`workerThread: false` keeps it to one), with the same
-/// result. A large Perfetto file is read the same way, its packets decoded ahead.
+/// The format is told by content, never by the file's name (``format(of:)``), and each has an
+/// importer of its own, named by what it reads:
+/// - Chrome Trace Event JSON (`chrome://tracing`, Perfetto's JSON importer, framescope's own
+///   writer): ``ChromeJSONImporter``, a streaming byte scanner in stages (tokenizer, event
+///   builder, `B`/`E` pairer).
+/// - Perfetto's protobuf trace (`.pftrace`, Android's `perfetto` tool, Chrome's tracing service):
+///   ``PerfettoImporter`` (packet framer, decoder, packet applier).
 ///
-/// What it accepts:
-/// - **Both forms**: `[event, ...]` and `{"traceEvents": [...], ...}`. The array form may lack its
-///   closing `]`, and may end with a trailing comma or whitespace: a program that died while
-///   writing leaves such a file, and the format allows it. `systemTraceEvents`, `otherData`,
-///   `stackFrames`, `samples` and `displayTimeUnit` are skipped; a top-level `metadata` object
-///   whose `producer` is `framescope` fills ``Trace/metadata``.
-/// - **Times**: `ts` and `dur` are microseconds whatever `displayTimeUnit` says, given as integers,
-///   decimals, exponents or numeric strings, and kept as integer nanoseconds (three fractional
-///   digits exact, further digits rounded half away from zero).
-/// - **Threads**: `pid` and `tid` as numbers or strings. A string holding a decimal integer is that
-///   integer; any other string gets a stable synthetic id (2^48 + *n*, in order of first
-///   appearance) and becomes the thread's (or process's) name unless metadata names it. A missing
-///   `tid` is the `pid`, as in Perfetto.
-/// - **Phases**: `X`; `B`/`E` on a per-thread stack, each pair becoming one `complete` event at the
-///   `B`'s position (arguments merged, the `E`'s winning); `i`/`I`; `C` (numeric arguments only);
-///   `M` (`process_name`, `thread_name`, `process_sort_index`, `thread_sort_index` fill
-///   ``Trace/processes`` and ``Trace/threads``; `framescope` fills ``Trace/metadata``; any other
-///   `M` is kept as a ``Phase/metadata`` event); async `b`/`n`/`e` and flows `s`/`t`/`f`, with
-///   `id`, `id2` (`local` ids are folded with the `pid`) and `scope` folded into one 64-bit id;
-///   flow v2 (`bind_id` with `flow_in`/`flow_out` on a slice) becomes `flowEnd`/`flowStart`
-///   events bound to that slice. Other phases (`S`/`T`/`F`, `P`, `O`/`N`/`D`, `R`, ...) are skipped
-///   and counted per phase.
-/// - **Arguments**: top-level scalars are kept; nested objects and arrays are skipped and counted
-///   in one ``TraceDiagnostic/Kind/skippedArgument`` summary.
-///
-/// What it reports instead of failing (as ``Trace/diagnostics``, each with the event's index in the
-/// input): an `E` with nothing open (dropped), a `B` never closed (closed at the trace's last
-/// timestamp), an `E` whose name differs from the `B` it closes, `X` events that partially overlap
-/// on one thread, a negative duration (clamped to 0), events whose timestamps go backwards on a
-/// thread (one summary), async and flow events that do not pair, events without a usable `ph`,
-/// `ts`, `pid`, `tid` or `id` (dropped), and a cut-off last event (``TraceDiagnostic/Kind/truncated``;
-/// every complete event before it is kept). Each kind lists at most 100 individual diagnostics and
-/// then one summary with the remaining count, so a hostile file cannot make the list explode.
-///
-/// What it rejects with a ``TraceReadError`` (byte offset, line and column): input that is not
-/// JSON, JSON that is not a trace, a syntax error anywhere (a cut-off file is not a syntax error),
-/// an object form cut off before its `traceEvents` began, nesting deeper than 10,000 levels, and
-/// anything after the trace's closing bracket.
+/// Both make the same ``Trace`` values, with ``Trace/diagnostics`` for whatever is inconsistent
+/// but readable, and throw the same ``TraceReadError`` for input that is not a trace. Files are
+/// mapped read-only and the part already read is handed back to the system as the read moves
+/// on, so peak memory stays near the size of the trace values rather than the file plus the
+/// values. On a machine with two cores or more, a large input is read on two threads: one
+/// tokenizes events (or frames packets) ahead while the calling thread builds the trace from them
+/// in order (`workerThread: false` keeps it to one), with the same result.
 ///
 /// ```swift
-/// let trace = try ChromeTraceReader.read(contentsOf: "run.json")
+/// let trace = try TraceReader.read(contentsOf: "run.json")   // or "run.pftrace"
 /// for diagnostic in trace.diagnostics { print(diagnostic) }
 /// let layout = trace.events.filter { trace.name(of: $0) == "layout" }
 /// ```
 ///
-/// Memory: each event is one 56-byte ``TraceEvent`` plus its share of the strings and argument
-/// lists it refers to. Names and categories are stored once per distinct value; argument keys and
-/// values of 16 to 256 bytes are shared between events; events whose `args` text repeats a recent
-/// one byte for byte share one argument list (so a list index may be used by several events; a
-/// `complete` event made from `B`/`E` always has its own). While reading, 4 more bytes per event
-/// record its input index for diagnostics; they are freed before the trace is returned.
-public enum ChromeTraceReader {
+/// Why `TraceReader` and not `TraceFile`: it is a verb's namespace, not a value. Nothing here
+/// holds a file; it reads one and returns a ``Trace``, as ``TraceRepair`` repairs one and
+/// returns bytes.
+public enum TraceReader {
     /// Reads the trace in a file; `-` reads standard input.
     ///
     /// ```swift
-    /// let trace = try ChromeTraceReader.read(contentsOf: "Traces/demo.json")
+    /// let trace = try TraceReader.read(contentsOf: "Traces/demo.json")
     /// ```
     /// - Parameters:
     ///   - path: The file to read, or `-` for standard input.
@@ -107,7 +73,7 @@ public enum ChromeTraceReader {
     /// is read to its end.
     ///
     /// ```swift
-    /// let trace = try ChromeTraceReader.read(fileDescriptor: STDIN_FILENO)
+    /// let trace = try TraceReader.read(fileDescriptor: STDIN_FILENO)
     /// ```
     /// - Parameters:
     ///   - fileDescriptor: A descriptor open for reading; it is not closed.
@@ -118,7 +84,7 @@ public enum ChromeTraceReader {
     ///     trace, when the process may use two cores or more (the default); the trace is the
     ///     same either way.
     /// - Returns: The trace, with diagnostics for anything inconsistent.
-    /// - Throws: ``TraceReadError``, as ``read(contentsOf:maximumSize:arguments:)``.
+    /// - Throws: ``TraceReadError``, as ``read(contentsOf:maximumSize:arguments:workerThread:)``.
     /// - Complexity: O(*n*) in the input's size.
     public static func read(
         fileDescriptor: Int32, maximumSize: Int = InputFile.defaultMaximumSize, arguments: ArgumentSelection = .all,
@@ -132,10 +98,10 @@ public enum ChromeTraceReader {
     /// Reads a trace from bytes in memory.
     ///
     /// ```swift
-    /// let trace = try ChromeTraceReader.read(bytes: Array(#"[{"ph":"X","name":"a","ts":1,"dur":2}]"#.utf8))
+    /// let trace = try TraceReader.read(bytes: Array(#"[{"ph":"X","name":"a","ts":1,"dur":2}]"#.utf8))
     /// ```
     /// - Parameters:
-    ///   - bytes: The UTF-8 JSON text of a trace.
+    ///   - bytes: The trace: UTF-8 JSON text or Perfetto protobuf.
     ///   - arguments: The event arguments to keep (all by default; see ``ArgumentSelection``).
     ///   - workerThread: Whether a large input (4 MiB or more) is tokenized on a second thread
     ///     (a JSON event array's events, a Perfetto file's packets) while this one builds the
@@ -155,20 +121,33 @@ public enum ChromeTraceReader {
         return try Array(bytes).withUnsafeBufferPointer { parse($0, releasesInput: false, arguments: arguments, pipelining: pipelining) }.get()
     }
 
+    /// The format of a trace, told by its content: Perfetto protobuf when the bytes look like
+    /// packets (``PerfettoImporter/looksLikePerfetto(_:)``), Chrome JSON otherwise (whose
+    /// importer reports input that is not JSON either).
+    ///
+    /// ```swift
+    /// let format = bytes.withUnsafeBufferPointer { TraceReader.format(of: $0) }   // .perfetto
+    /// ```
+    /// - Parameter bytes: The start of the input, or all of it.
+    /// - Returns: The format whose importer reads `bytes`.
+    /// - Complexity: O(1) for a trace; O(*w*) in the white space a JSON document starts with.
+    public static func format(of bytes: UnsafeBufferPointer<UInt8>) -> TraceFormat {
+        PerfettoImporter.looksLikePerfetto(bytes) ? .perfetto : .chromeJSON
+    }
+
     // MARK: - Input
 
-    /// Parses a whole input; errors come back located (line and column filled in).
+    /// Parses a whole input with the importer of its format; errors come back located (line and
+    /// column filled in for JSON, byte offsets for protobuf).
+    /// - Parameter releasesInput: Whether `buffer` is a private file mapping whose pages may be
+    ///   handed back once read (``ReadPageRelease``).
     static func parse(
         _ buffer: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ArgumentSelection = .all, pipelining: Pipelining = .automatic
     ) -> Result<Trace, TraceReadError> {
-        if PerfettoTraceReader.looksLikePerfetto(buffer) { return PerfettoTraceReader.parse(buffer, arguments: arguments, pipelining: pipelining, releasesInput: releasesInput) }
-        var parser = Parser(buffer, releasesInput: releasesInput, arguments: arguments, pipelining: pipelining)
-        do throws(TraceReadError) {
-            try parser.parseDocument()
-        } catch {
-            return .failure(error.located(in: buffer))
+        switch format(of: buffer) {
+        case .perfetto: PerfettoImporter.parse(buffer, arguments: arguments, pipelining: pipelining, releasesInput: releasesInput)
+        case .chromeJSON: ChromeJSONImporter.parse(buffer, releasesInput: releasesInput, arguments: arguments, pipelining: pipelining)
         }
-        return .success(parser.finish())
     }
 
     private static func read(
@@ -189,5 +168,33 @@ public enum ChromeTraceReader {
     private struct Options {
         var arguments: ArgumentSelection
         var pipelining: Pipelining
+    }
+
+    /// When reading uses the worker thread (a JSON event array's tokenizer, a Perfetto file's
+    /// packet framer).
+    enum Pipelining: Sendable {
+        /// For at least ``minimumBytes`` left to read, when the process may use two cores or more.
+        case automatic
+        /// Always (tests use it to compare the two ways on small inputs).
+        case always
+        /// Never.
+        case never
+
+        /// Inputs shorter than this are read on the calling thread: starting a thread costs more
+        /// than the overlap would save.
+        static let minimumBytes = 4 << 20
+
+        /// Whether `bytes` still to read are read with the worker thread.
+        func usesWorker(for bytes: Int) -> Bool {
+            #if canImport(Glibc) || canImport(Darwin)
+            switch self {
+            case .never: false
+            case .always: true
+            case .automatic: bytes >= Self.minimumBytes && AvailableProcessors.count >= 2
+            }
+            #else
+            false  // no threads here
+            #endif
+        }
     }
 }

@@ -5,7 +5,7 @@ import FrameSupport
 /// Reads Perfetto's native trace format (a protobuf `Trace`: length-delimited `TracePacket`s) into
 /// the same ``FrameTrace/Trace`` values the Chrome JSON reader makes, so every command reads both.
 ///
-/// ``ChromeTraceReader`` hands a file to this reader when its content is protobuf
+/// ``ChromeJSONImporter`` hands a file to this reader when its content is protobuf
 /// (``looksLikePerfetto(_:)``), whatever its name. What it reads:
 /// - **TrackEvent**: track descriptors become processes and threads; slices on a thread's track
 ///   become `complete` spans (a `TYPE_SLICE_END` closes the innermost open slice of its track);
@@ -20,7 +20,7 @@ import FrameSupport
 ///   as Perfetto does.
 /// - **Android**: atrace slices from ftrace `print` events (`B|pid|name`, `E|pid`, `C|pid|name|value`,
 ///   `S`/`F` async, `I` instants) with process and thread names from `process_tree`, and
-///   SurfaceFlinger's FrameTimeline (see ``PerfettoTraceReader/FrameTimeline``).
+///   SurfaceFlinger's FrameTimeline (see ``PerfettoImporter/FrameTimeline``).
 /// - **framescope's metadata**, from the `ChromeMetadata` entry named `framescope`.
 ///
 /// A file of 4 MiB or more has its packets found and decoded on a worker thread ahead of the
@@ -38,8 +38,8 @@ import FrameSupport
 /// byte offset (``TornPacket`` holds the rule). Inconsistent content loads with diagnostics, as in
 /// the JSON reader: undefined interned ids (the event keeps a placeholder name), times beyond
 /// ``FrameTrace/TraceEvent/timeLimitNanoseconds`` (the event is dropped), unknown packet fields
-/// and types (skipped), annotations nested deeper than ``ChromeTraceReader/keptNestingDepth``.
-public enum PerfettoTraceReader {
+/// and types (skipped), annotations nested deeper than ``TraceReader/keptNestingDepth``.
+public enum PerfettoImporter {
     /// Whether `bytes` look like a Perfetto protobuf trace rather than JSON: the first byte is the
     /// key of `Trace.packet` (field 1, length-delimited: `0x0A`) and the text is not a JSON
     /// document (which starts, after white space, with `{` and a key or `}`, or with `[`).
@@ -67,7 +67,7 @@ public enum PerfettoTraceReader {
     /// - Parameter releasesInput: Whether `buffer` is a private file mapping whose pages may be
     ///   handed back once read (``ReadPageRelease``).
     static func parse(
-        _ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection, pipelining: ChromeTraceReader.Pipelining = .automatic,
+        _ buffer: UnsafeBufferPointer<UInt8>, arguments: TraceReader.ArgumentSelection, pipelining: TraceReader.Pipelining = .automatic,
         releasesInput: Bool = false
     ) -> Result<Trace, TraceReadError> {
         guard !buffer.isEmpty else { return .failure(TornPacket.emptyInputError) }
@@ -109,7 +109,7 @@ struct PerfettoParser {
     var threads: [ThreadKey: TraceThread] = [:]
     var processes: [Int64: TraceProcess] = [:]
     var metadata = TraceMetadata()
-    var log = ChromeTraceReader.DiagnosticLog()
+    var log = ChromeJSONImporter.DiagnosticLog()
 
     /// Each packet sequence's state, by slot (``slot(of:)``): mutated in place, never copied.
     var sequences: [Sequence] = []
@@ -168,7 +168,7 @@ struct PerfettoParser {
     /// The generation ``newGeneration()`` gives next.
     private var nextGeneration: UInt64 = 1
     /// Recent events' annotation bytes and their argument lists (``annotationList(_:slot:frameReporter:)``).
-    var argumentCache = ChromeTraceReader.ArgumentCache()
+    var argumentCache = ChromeJSONImporter.ArgumentCache()
     /// How many annotation values or fields were skipped and counted: an event whose annotations
     /// skip any is not shared, so that each event's skips count.
     var annotationSkips = 0
@@ -225,7 +225,7 @@ struct PerfettoParser {
         var offset: Int
     }
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>, arguments: ChromeTraceReader.ArgumentSelection, pairsAsItReads: Bool = true, releasesInput: Bool = false) {
+    init(_ buffer: UnsafeBufferPointer<UInt8>, arguments: TraceReader.ArgumentSelection, pairsAsItReads: Bool = true, releasesInput: Bool = false) {
         self.buffer = buffer
         readPages = ReadPageRelease(buffer, isFileMapping: releasesInput)
         self.pairsAsItReads = pairsAsItReads
@@ -596,8 +596,8 @@ struct PerfettoParser {
             }
             guard name == PerfettoSchema.ChromeEvents.framescopeMetadataName, let json else { continue }
             let bytes = UnsafeBufferPointer(rebasing: buffer[json])
-            guard let value = try? JSONValue.parse(bytes, maxDepth: ChromeTraceReader.keptNestingDepth),
-                let adopted = ChromeTraceReader.framescopeMetadata(from: value)
+            guard let value = try? JSONValue.parse(bytes, maxDepth: TraceReader.keptNestingDepth),
+                let adopted = ChromeJSONImporter.framescopeMetadata(from: value)
             else {
                 log.add(.invalidEvent, nil, "framescope's metadata at byte \(json.lowerBound) is not the JSON object framescope writes; ignored")
                 continue
@@ -628,7 +628,7 @@ struct PerfettoParser {
         if skippedArguments > 0 {
             log.addSummary(
                 .skippedArgument, nil,
-                "\(skippedArguments) debug annotation value\(skippedArguments == 1 ? "" : "s") nested more than \(ChromeTraceReader.keptNestingDepth) levels deep skipped",
+                "\(skippedArguments) debug annotation value\(skippedArguments == 1 ? "" : "s") nested more than \(TraceReader.keptNestingDepth) levels deep skipped",
                 count: skippedArguments)
         }
         var trace = Trace()

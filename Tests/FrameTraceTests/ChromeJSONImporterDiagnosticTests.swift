@@ -3,7 +3,7 @@ import FrameTraceReader
 import Testing
 
 @Suite("Chrome trace reader: inconsistent traces load with diagnostics")
-struct ChromeTraceReaderDiagnosticTests {
+struct ChromeJSONImporterDiagnosticTests {
     @Test("An unclosed begin is closed at the trace's last timestamp and flagged")
     func unclosedBegin() throws {
         let trace = try Fixture.read("unclosed-begin.json")
@@ -92,7 +92,7 @@ struct ChromeTraceReaderDiagnosticTests {
 
     @Test("Begins and ends pair in timestamp order per thread: B A@0, B B@5, E A@10, E B@7 is A = [0, 10], B = [5, 7]")
     func pairsInTimestampOrder() throws {
-        let trace = try ChromeTraceReader.read(bytes: Array("""
+        let trace = try TraceReader.read(bytes: Array("""
             [{"ph":"B","name":"A","pid":1,"tid":1,"ts":0},{"ph":"B","name":"B","pid":1,"tid":1,"ts":5},
              {"ph":"E","name":"A","pid":1,"tid":1,"ts":10,"args":{"end":1}},{"ph":"E","name":"B","pid":1,"tid":1,"ts":7}]
             """.utf8))
@@ -104,7 +104,7 @@ struct ChromeTraceReaderDiagnosticTests {
 
     @Test("Ends that tie in time close the begins their names say, innermost first")
     func tiedEndsMatchNames() throws {
-        let trace = try ChromeTraceReader.read(bytes: Array("""
+        let trace = try TraceReader.read(bytes: Array("""
             [{"ph":"B","name":"outer","pid":1,"tid":1,"ts":1},{"ph":"B","name":"inner","pid":1,"tid":1,"ts":1},
              {"ph":"E","name":"outer","pid":1,"tid":1,"ts":2,"args":{"who":"outer"}},{"ph":"E","name":"inner","pid":1,"tid":1,"ts":2,"args":{"who":"inner"}},
              {"ph":"B","name":"next","pid":1,"tid":1,"ts":2},{"ph":"E","name":"next","pid":1,"tid":1,"ts":3}]
@@ -130,7 +130,7 @@ struct ChromeTraceReaderDiagnosticTests {
         for index in 0..<1_000 { text += #"{"ph":"E","pid":1,"tid":1,"ts":\#(index)},"# }
         for index in 0..<300 { text += #"{"ph":"B","name":"open","pid":1,"tid":2,"ts":\#(index)},"# }
         for index in 0..<500 { text += #"{"ph":"X","name":"back","pid":1,"tid":3,"ts":\#(1_000 - index),"dur":1},"# }
-        let trace = try ChromeTraceReader.read(bytes: Array(text.utf8))
+        let trace = try TraceReader.read(bytes: Array(text.utf8))
         #expect(trace.diagnostics(.unmatchedEnd).count == 101)
         #expect(trace.total(.unmatchedEnd) == 1_000)
         #expect(trace.diagnostics(.unmatchedEnd).last?.eventIndex == nil)

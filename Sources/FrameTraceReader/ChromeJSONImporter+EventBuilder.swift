@@ -8,7 +8,7 @@ import Musl
 import Darwin
 #endif
 
-extension ChromeTraceReader.Parser {
+extension ChromeJSONImporter.Parser {
     /// Reads one element of the event array and commits it to the trace once it is complete.
     @inline(__always)
     mutating func readEvent() throws(TraceReadError) {
@@ -23,10 +23,10 @@ extension ChromeTraceReader.Parser {
 }
 
 /// Stage two of reading, one event: reads an event object's members from the scanner's tokens
-/// into a ``ChromeTraceReader/ChromeTraceReader.RawEvent`` and its scalar arguments, classifying member names by
+/// into a ``ChromeJSONImporter/ChromeJSONImporter.RawEvent`` and its scalar arguments, classifying member names by
 /// their bytes and never making a string for what it skips; the parser then commits it
 /// (`+Events`).
-extension ChromeTraceReader.EventTokenizer {
+extension ChromeJSONImporter.EventTokenizer {
     // MARK: - One event
 
     /// Reads one element of the event array into ``event`` and ``arguments``; `false` (after
@@ -37,7 +37,7 @@ extension ChromeTraceReader.EventTokenizer {
             return false
         }
         scanner.position += 1
-        event = ChromeTraceReader.RawEvent()
+        event = ChromeJSONImporter.RawEvent()
         argumentCount = 0
         var next = try scanner.peekValue("a member name or '}'")
         if next != 0x7D {
@@ -66,7 +66,7 @@ extension ChromeTraceReader.EventTokenizer {
                             readPhase(token)
                         }
                     } else {
-                        event.phase = ChromeTraceReader.RawEvent.invalidPhase
+                        event.phase = ChromeJSONImporter.RawEvent.invalidPhase
                     }
                 case .name:
                     event.name = try stringOrSkip(byte)
@@ -266,12 +266,12 @@ extension ChromeTraceReader.EventTokenizer {
         if token.hasEscapes {
             scratchBytes.removeAll(keepingCapacity: true)
             scanner.decode(token, into: &scratchBytes)
-            if scratchBytes.count == 1, scratchBytes[0] != ChromeTraceReader.RawEvent.otherPhase, scratchBytes[0] != 0 {
+            if scratchBytes.count == 1, scratchBytes[0] != ChromeJSONImporter.RawEvent.otherPhase, scratchBytes[0] != 0 {
                 event.phase = scratchBytes[0]
                 return
             }
         }
-        event.phase = token.length == 0 ? ChromeTraceReader.RawEvent.invalidPhase : ChromeTraceReader.RawEvent.otherPhase
+        event.phase = token.length == 0 ? ChromeJSONImporter.RawEvent.invalidPhase : ChromeJSONImporter.RawEvent.otherPhase
         event.phaseToken = token
     }
 
@@ -291,7 +291,7 @@ extension ChromeTraceReader.EventTokenizer {
 
     /// A `pid` or `tid`: an integer (a fraction is truncated), a string, or null. (`readEvent`
     /// has already tried a plain decimal.)
-    private mutating func threadPart(_ byte: UInt8) throws(TraceReadError) -> ChromeTraceReader.RawEvent.ThreadPart {
+    private mutating func threadPart(_ byte: UInt8) throws(TraceReadError) -> ChromeJSONImporter.RawEvent.ThreadPart {
         switch byte {
         case 0x2D, 0x30...0x39:
             let token = try scanner.scanNumber()
@@ -341,7 +341,7 @@ extension ChromeTraceReader.EventTokenizer {
 
     /// A timestamp or duration in nanoseconds, from microseconds given as a number or a
     /// numeric string. (`readEvent` has already tried a plain decimal.)
-    private mutating func time(_ byte: UInt8) throws(TraceReadError) -> ChromeTraceReader.RawEvent.Time {
+    private mutating func time(_ byte: UInt8) throws(TraceReadError) -> ChromeJSONImporter.RawEvent.Time {
         switch byte {
         case 0x2D, 0x30...0x39:
             let token = try scanner.scanNumber()
@@ -364,7 +364,7 @@ extension ChromeTraceReader.EventTokenizer {
     /// A time within ``TraceEvent/timeLimitNanoseconds`` (read once per parser, not per call:
     /// another module's static costs an accessor call each time).
     @inline(__always)
-    private func bounded(_ nanoseconds: Int64) -> ChromeTraceReader.RawEvent.Time {
+    private func bounded(_ nanoseconds: Int64) -> ChromeJSONImporter.RawEvent.Time {
         nanoseconds.magnitude <= timeLimit ? .value(nanoseconds) : .invalid
     }
 
@@ -475,7 +475,7 @@ extension ChromeTraceReader.EventTokenizer {
 
     /// Adds a scalar argument of the event being read, reusing the scratch array's slots.
     @inline(__always)
-    mutating func appendArgument(_ argument: ChromeTraceReader.ScratchArgument) {
+    mutating func appendArgument(_ argument: ChromeJSONImporter.ScratchArgument) {
         if argumentCount < arguments.count {
             arguments[argumentCount] = argument
         } else {
@@ -499,12 +499,12 @@ extension ChromeTraceReader.EventTokenizer {
                 let byte = try scanner.peekValue("an argument value")
                 switch byte {
                 case 0x22:
-                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, kind: .string, string: try scanner.scanString()))
+                    appendArgument(ChromeJSONImporter.ScratchArgument(key: key, kind: .string, string: try scanner.scanString()))
                 case 0x2D, 0x30...0x39:
-                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, kind: .number, number: try scanner.scanNumber()))
+                    appendArgument(ChromeJSONImporter.ScratchArgument(key: key, kind: .number, number: try scanner.scanNumber()))
                 case 0x74, 0x66, 0x6E:
                     let literal = try scanner.scanLiteral()
-                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, kind: literal == nil ? .null : .bool, bool: literal ?? false))
+                    appendArgument(ChromeJSONImporter.ScratchArgument(key: key, kind: literal == nil ? .null : .bool, bool: literal ?? false))
                 case 0x7B:
                     try readNestedArguments(prefix: key)
                 case 0x5B:
@@ -532,15 +532,15 @@ extension ChromeTraceReader.EventTokenizer {
 
     /// Skips a nested value (an array, or an object deeper than one level), noting its bounds
     /// so that a selection that keeps it can parse it whole; one nested deeper than
-    /// ``ChromeTraceReader/keptNestingDepth`` is counted as skipped instead.
+    /// ``TraceReader/keptNestingDepth`` is counted as skipped instead.
     private mutating func appendNestedValue(key: JSONStringToken, prefix: JSONStringToken?) throws(TraceReadError) {
         let start = scanner.position
-        guard try scanner.skipValue() <= ChromeTraceReader.keptNestingDepth else {
+        guard try scanner.skipValue() <= TraceReader.keptNestingDepth else {
             event.nestedArguments += 1
             return
         }
         appendArgument(
-            ChromeTraceReader.ScratchArgument(
+            ChromeJSONImporter.ScratchArgument(
                 key: key, prefix: prefix, kind: .nested, string: JSONStringToken(start: start, end: scanner.position, hasEscapes: false)))
     }
 
@@ -558,12 +558,12 @@ extension ChromeTraceReader.EventTokenizer {
                 let byte = try scanner.peekValue("an argument value")
                 switch byte {
                 case 0x22:
-                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: .string, string: try scanner.scanString()))
+                    appendArgument(ChromeJSONImporter.ScratchArgument(key: key, prefix: prefix, kind: .string, string: try scanner.scanString()))
                 case 0x2D, 0x30...0x39:
-                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: .number, number: try scanner.scanNumber()))
+                    appendArgument(ChromeJSONImporter.ScratchArgument(key: key, prefix: prefix, kind: .number, number: try scanner.scanNumber()))
                 case 0x74, 0x66, 0x6E:
                     let literal = try scanner.scanLiteral()
-                    appendArgument(ChromeTraceReader.ScratchArgument(key: key, prefix: prefix, kind: literal == nil ? .null : .bool, bool: literal ?? false))
+                    appendArgument(ChromeJSONImporter.ScratchArgument(key: key, prefix: prefix, kind: literal == nil ? .null : .bool, bool: literal ?? false))
                 case 0x7B, 0x5B:
                     try appendNestedValue(key: key, prefix: prefix)
                 default:

@@ -12,7 +12,7 @@ import Darwin
 /// Stage two of reading, the document: walks either form of a trace (an array of events, or an
 /// object with `traceEvents` and `metadata`), hands each element of the event array to the event
 /// builder (`+EventBuilder`), and deals with an input that ends early and with memory.
-extension ChromeTraceReader.Parser {
+extension ChromeJSONImporter.Parser {
     // MARK: - Document
 
     /// Why an input of `count` bytes that holds no JSON value (only white space, perhaps after a
@@ -130,7 +130,7 @@ extension ChromeTraceReader.Parser {
     }
 
     /// Reads the event array from its first element to its end on the calling thread.
-    private mutating func readEvents() -> ChromeTraceReader.ArrayEnding {
+    private mutating func readEvents() -> ChromeJSONImporter.ArrayEnding {
         while true {
             do throws(TraceReadError) {
                 try readEvent()
@@ -174,7 +174,7 @@ extension ChromeTraceReader.Parser {
     /// Parses an already validated stretch of the input as a small document.
     func subdocument(from start: Int, to end: Int) -> JSONValue? {
         var sub = JSONScanner<JSONParseError>(UnsafeBufferPointer(start: scanner.base + start, count: end - start))
-        return try? JSONValue.parseValue(&sub, maxDepth: ChromeTraceReader.keptNestingDepth)
+        return try? JSONValue.parseValue(&sub, maxDepth: TraceReader.keptNestingDepth)
     }
 
     // MARK: - Memory

@@ -18,37 +18,7 @@ import Darwin
 /// every corpus trace both ways). The worker names string thread ids, which depends only on the
 /// order of the events, and hands its tokenizer back when the array ends. Memory is bounded:
 /// three batches circulate between the two threads.
-extension ChromeTraceReader {
-    /// When reading uses the worker thread (a JSON event array's tokenizer, a Perfetto file's
-    /// packet framer).
-    enum Pipelining: Sendable {
-        /// For at least ``minimumBytes`` left to read, when the process may use two cores or more.
-        case automatic
-        /// Always (tests use it to compare the two ways on small inputs).
-        case always
-        /// Never.
-        case never
-
-        /// Inputs shorter than this are read on the calling thread: starting a thread costs more
-        /// than the overlap would save.
-        static let minimumBytes = 4 << 20
-
-        /// Whether `bytes` still to read are read with the worker thread.
-        func usesWorker(for bytes: Int) -> Bool {
-            #if canImport(Glibc) || canImport(Darwin)
-            switch self {
-            case .never: false
-            case .always: true
-            case .automatic: bytes >= Self.minimumBytes && AvailableProcessors.count >= 2
-            }
-            #else
-            false  // no threads here
-            #endif
-        }
-    }
-}
-
-extension ChromeTraceReader.Parser {
+extension ChromeJSONImporter.Parser {
     /// Whether to read the rest of the event array with a worker thread.
     func usesPipeline() -> Bool { pipelining.usesWorker(for: scanner.count - scanner.position) }
 
@@ -56,14 +26,14 @@ extension ChromeTraceReader.Parser {
     /// tokenizer on a worker thread. Returns how the array ended; the scanner and the event count
     /// are then where `readEvents()` would have left them.
     /// - Returns: `nil` when no thread could be started (nothing has been read then).
-    mutating func readEventsPipelined() -> ChromeTraceReader.ArrayEnding? {
+    mutating func readEventsPipelined() -> ChromeJSONImporter.ArrayEnding? {
         #if !(canImport(Glibc) || canImport(Darwin))
         return nil  // no threads here: `usesPipeline()` is false
         #else
         let pipeline = BatchPipeline(
-            filler: tokenizer, batches: (0..<ChromeTraceReader.EventPipeline.batchCount).map { _ in ChromeTraceReader.EventPipeline.Batch() })
+            filler: tokenizer, batches: (0..<ChromeJSONImporter.EventPipeline.batchCount).map { _ in ChromeJSONImporter.EventPipeline.Batch() })
         guard pipeline.start() else { return nil }
-        var ending = ChromeTraceReader.ArrayEnding.closed
+        var ending = ChromeJSONImporter.ArrayEnding.closed
         while true {
             let batch = pipeline.takeFilled()
             let arguments = UnsafePointer(batch.arguments)
@@ -96,10 +66,10 @@ extension ChromeTraceReader.Parser {
     }
 }
 
-extension ChromeTraceReader.EventTokenizer {
+extension ChromeJSONImporter.EventTokenizer {
     /// Makes element `element` of `batch` the event being read.
     @inline(__always)
-    mutating func load(_ batch: ChromeTraceReader.EventPipeline.Batch, _ element: Int, arguments source: UnsafePointer<ChromeTraceReader.ScratchArgument>) {
+    mutating func load(_ batch: ChromeJSONImporter.EventPipeline.Batch, _ element: Int, arguments source: UnsafePointer<ChromeJSONImporter.ScratchArgument>) {
         event = batch.events[element]
         argumentCount = 0
         let start = element == 0 ? 0 : batch.argumentEnds[element - 1]
@@ -108,7 +78,7 @@ extension ChromeTraceReader.EventTokenizer {
 
     /// Reads elements of the event array into `batch` until it is full or the array ends, as
     /// `readEvents()` does: the element, then what follows it.
-    mutating func fillEvents(_ batch: ChromeTraceReader.EventPipeline.Batch) {
+    mutating func fillEvents(_ batch: ChromeJSONImporter.EventPipeline.Batch) {
         var count = 0
         var argumentsUsed = 0
         defer {
@@ -116,7 +86,7 @@ extension ChromeTraceReader.EventTokenizer {
             batch.argumentCount = argumentsUsed
         }
         batch.ending = nil
-        while count < ChromeTraceReader.EventPipeline.batchSize {
+        while count < ChromeJSONImporter.EventPipeline.batchSize {
             let isObject: Bool
             do throws(TraceReadError) {
                 isObject = try readEvent()
@@ -124,7 +94,7 @@ extension ChromeTraceReader.EventTokenizer {
                 batch.ending = error.isEndOfInput ? .truncated : .failed(error)
                 return
             }
-            (batch.events + count).initialize(to: isObject ? event : ChromeTraceReader.RawEvent())
+            (batch.events + count).initialize(to: isObject ? event : ChromeJSONImporter.RawEvent())
             if isObject, argumentCount > 0 {
                 batch.reserveArguments(argumentsUsed + argumentCount, keeping: argumentsUsed)
                 arguments.withUnsafeBufferPointer { (batch.arguments + argumentsUsed).initialize(from: $0.baseAddress!, count: argumentCount) }
@@ -145,7 +115,7 @@ extension ChromeTraceReader.EventTokenizer {
     /// element behind it, else how the array ended. A trailing comma before `]` is accepted, as
     /// viewers accept it.
     @inline(__always)
-    mutating func skipSeparator() -> ChromeTraceReader.ArrayEnding? {
+    mutating func skipSeparator() -> ChromeJSONImporter.ArrayEnding? {
         // The usual case, a comma and the next event's brace with at most a line feed between
         // them, is stepped over here; the general path below would end at the same brace.
         let at = scanner.position
@@ -162,7 +132,7 @@ extension ChromeTraceReader.EventTokenizer {
         return skipSeparatorGenerally()
     }
 
-    private mutating func skipSeparatorGenerally() -> ChromeTraceReader.ArrayEnding? {
+    private mutating func skipSeparatorGenerally() -> ChromeJSONImporter.ArrayEnding? {
         scanner.skipWhitespace()
         guard !scanner.isAtEnd else { return .endOfInput }
         let next = scanner.current
@@ -180,14 +150,14 @@ extension ChromeTraceReader.EventTokenizer {
     }
 }
 
-extension ChromeTraceReader.EventTokenizer: BatchFilling {
-    mutating func fill(_ batch: ChromeTraceReader.EventPipeline.Batch) -> Bool {
+extension ChromeJSONImporter.EventTokenizer: BatchFilling {
+    mutating func fill(_ batch: ChromeJSONImporter.EventPipeline.Batch) -> Bool {
         fillEvents(batch)
         return batch.ending != nil
     }
 }
 
-extension ChromeTraceReader {
+extension ChromeJSONImporter {
     /// The batches the tokenizer fills on the worker thread (``BatchPipeline``) and their sizes.
     enum EventPipeline {
 
