@@ -155,7 +155,7 @@ extension ChromeJSONImporter.Parser {
     }
 
     mutating func markTruncated(eventIndex: Int?, _ message: String) {
-        if !isTruncated || log.count(of: .truncated) == 0 { log.add(.truncated, eventIndex, message) }
+        if !isTruncated || trace.log.count(of: .truncated) == 0 { trace.log.add(.truncated, eventIndex, message) }
         isTruncated = true
     }
 
@@ -197,10 +197,10 @@ extension ChromeJSONImporter.Parser {
         hasReservedCapacity = true
         let bytesPerEvent = max(8, scanner.position / max(eventIndex, 1))
         let estimate = min(scanner.count / bytesPerEvent + scanner.count / bytesPerEvent / 8 + 1024, scanner.count / 8)
-        guard estimate > events.capacity else { return }
-        events.reserveCapacity(estimate)
+        guard estimate > trace.events.capacity else { return }
+        trace.events.reserveCapacity(estimate)
         inputIndexes.reserveCapacity(estimate)
-        events.adviseHugePages()
+        trace.events.adviseHugePages()
         inputIndexes.adviseHugePages()
         // Each count so far is at most `eventIndex` + 1, and `scale` times `eventIndex` at most
         // `estimate`, so the products below cannot overflow. Each reservation stops at 4 Mi
@@ -209,7 +209,7 @@ extension ChromeJSONImporter.Parser {
         // reserves little beyond the event array; past that the arrays grow as before.
         let scale = estimate / max(eventIndex, 1) + 1
         let most = 1 << 22
-        argumentLists.reserveCapacity(min(argumentLists.count * scale, most))
+        trace.argumentLists.reserveCapacity(min(trace.argumentLists.count * scale, most))
         for slot in threadStates.indices where !threadStates[slot].beginsAndEnds.isEmpty {
             threadStates[slot].beginsAndEnds.reserveCapacity(min(threadStates[slot].beginsAndEnds.count * scale, most))
         }

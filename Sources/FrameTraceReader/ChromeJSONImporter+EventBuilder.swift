@@ -17,7 +17,7 @@ extension ChromeJSONImporter.Parser {
         if try tokenizer.readEvent() {
             commit(index)
         } else {
-            log.add(.invalidEvent, index, "the event is not an object")
+            trace.log.add(.invalidEvent, index, "the event is not an object")
         }
     }
 }

@@ -14,8 +14,8 @@ extension ChromeJSONImporter.Parser {
         case 0x4D: commitMetadata(index)  // M
         case 0x62, 0x6E, 0x65: commitAsync(index)  // b, n, e
         case 0x73, 0x74, 0x66: commitFlow(index)  // s, t, f
-        case 0: log.add(.invalidEvent, index, "the event has no \"ph\"")
-        case ChromeJSONImporter.RawEvent.invalidPhase: log.add(.invalidEvent, index, "the event's \"ph\" is not a phase letter")
+        case 0: trace.log.add(.invalidEvent, index, "the event has no \"ph\"")
+        case ChromeJSONImporter.RawEvent.invalidPhase: trace.log.add(.invalidEvent, index, "the event's \"ph\" is not a phase letter")
         default: countSkippedPhase(index)
         }
     }
@@ -26,7 +26,7 @@ extension ChromeJSONImporter.Parser {
         switch event.duration {
         case .missing: break
         case .invalid:
-            log.add(.invalidEvent, index, "\"dur\" is not a number of microseconds within ±2^60 ns (about 36 years); the event is dropped")
+            trace.log.add(.invalidEvent, index, "\"dur\" is not a number of microseconds within ±2^60 ns (about 36 years); the event is dropped")
             return
         case .value(let value):
             duration = value
@@ -53,7 +53,7 @@ extension ChromeJSONImporter.Parser {
         let slice = TraceEvent(
             phase: .complete, name: name, category: symbol(event.category), thread: thread,
             timestamp: timestamp, arguments: argumentList(shared: false))
-        threadStates[slot].beginsAndEnds.append(.init(timestamp: timestamp, inputIndex: index, name: name, isEnd: false, payload: events.count))
+        threadStates[slot].beginsAndEnds.append(.init(timestamp: timestamp, inputIndex: index, name: name, isEnd: false, payload: trace.events.count))
         append(slice, index: index)
         appendBoundFlows(of: slice, index: index)
     }
@@ -87,16 +87,16 @@ extension ChromeJSONImporter.Parser {
                 case .unmatched(let end, let hadOpenBegins):
                     let endName = end.name
                     report(.unmatchedEnd, end.inputIndex) { p in
-                        let name = endName.map { "end \(p.quoted(p.symbols[$0]))" } ?? "end"
+                        let name = endName.map { "end \(p.quoted(p.trace.symbols[$0]))" } ?? "end"
                         return "\(name) on thread \(thread) has no open begin\(hadOpenBegins ? " of that name" : ""); it is dropped"
                     }
                 case .closed(let begin, let end):
                     let position = begin.payload
-                    let beginName = events[position].name
+                    let beginName = trace.events[position].name
                     if let endName = end.name, endName != beginName {
-                        report(.mismatchedEndName, end.inputIndex) { p in "end \(p.quoted(p.symbols[endName])) closes begin \(p.quoted(p.symbols[beginName])) (the innermost open one)" }
+                        report(.mismatchedEndName, end.inputIndex) { p in "end \(p.quoted(p.trace.symbols[endName])) closes begin \(p.quoted(p.trace.symbols[beginName])) (the innermost open one)" }
                     }
-                    events[position].duration = max(0, saturatingDifference(end.timestamp, events[position].timestamp))
+                    trace.events[position].duration = max(0, saturatingDifference(end.timestamp, trace.events[position].timestamp))
                     if end.payload >= 0 { mergeEndArguments(pendingEndArguments[end.payload], into: position) }
                 }
             }
@@ -107,16 +107,16 @@ extension ChromeJSONImporter.Parser {
 
     /// Merges an end's arguments into its begin's own (unshared) list; the end's value wins.
     private mutating func mergeEndArguments(_ endArguments: [Argument], into position: Int) {
-        if events[position].arguments == 0 {
-            events[position].arguments = store(endArguments)
+        if trace.events[position].arguments == 0 {
+            trace.events[position].arguments = store(endArguments)
             return
         }
-        let list = Int(events[position].arguments)
+        let list = Int(trace.events[position].arguments)
         for argument in endArguments {
-            if let existing = argumentLists[list].firstIndex(where: { $0.key == argument.key }) {
-                argumentLists[list][existing].value = argument.value
+            if let existing = trace.argumentLists[list].firstIndex(where: { $0.key == argument.key }) {
+                trace.argumentLists[list][existing].value = argument.value
             } else {
-                argumentLists[list].append(argument)
+                trace.argumentLists[list].append(argument)
             }
         }
     }
@@ -158,7 +158,7 @@ extension ChromeJSONImporter.Parser {
         let key = ChromeJSONImporter.AsyncKey(category: category, id: id)
         switch phase {
         case .asyncBegin:
-            openAsync[key, default: []].append((index, events.count - 1))
+            openAsync[key, default: []].append((index, trace.events.count - 1))
         case .asyncEnd:
             if openAsync[key]?.popLast() == nil {
                 report(.unmatchedAsync, index) { p in "async end \(p.eventName) (id \(p.hex(id))) has no open begin" }
@@ -236,16 +236,16 @@ extension ChromeJSONImporter.Parser {
         switch name {
         case "process_name":
             if let value = stringArgument("name") {
-                processes[thread.processID, default: TraceProcess(processID: thread.processID)].name = value
+                trace.processes[thread.processID, default: TraceProcess(processID: thread.processID)].name = value
             }
         case "process_sort_index":
             if let value = integerArgument("sort_index") {
-                processes[thread.processID, default: TraceProcess(processID: thread.processID)].sortIndex = value
+                trace.processes[thread.processID, default: TraceProcess(processID: thread.processID)].sortIndex = value
             }
         case "thread_name":
-            if let value = stringArgument("name") { threads[thread, default: TraceThread(key: thread)].name = value }
+            if let value = stringArgument("name") { trace.threads[thread, default: TraceThread(key: thread)].name = value }
         case "thread_sort_index":
-            if let value = integerArgument("sort_index") { threads[thread, default: TraceThread(key: thread)].sortIndex = value }
+            if let value = integerArgument("sort_index") { trace.threads[thread, default: TraceThread(key: thread)].sortIndex = value }
         case "framescope":
             if event.argumentsEnd > event.argumentsStart,
                 let value = subdocument(from: event.argumentsStart, to: event.argumentsEnd)
@@ -264,17 +264,11 @@ extension ChromeJSONImporter.Parser {
     }
 
     private mutating func countSkippedPhase(_ index: Int) {
-        let phase = Int(event.phase)
         if event.phase != ChromeJSONImporter.RawEvent.otherPhase {
-            skippedPhaseCounts[phase] += 1
-            if skippedPhaseFirst[phase] < 0 { skippedPhaseFirst[phase] = index }
-            return
+            skipped.countPhase(event.phase, index: index)
+        } else {
+            skipped.countPhase(named: scanner.string(event.phaseToken), index: index)
         }
-        // Distinct multi-letter phases are counted apart up to a limit, then together, so a
-        // hostile file cannot make the list of summaries grow with its size.
-        var letter = scanner.string(event.phaseToken)
-        if skippedOtherPhases[letter] == nil, skippedOtherPhases.count >= 32 { letter = "(other)" }
-        skippedOtherPhases[letter, default: (0, index)].count += 1
     }
 
     // MARK: - Pieces
@@ -287,14 +281,14 @@ extension ChromeJSONImporter.Parser {
         case .number(let value): processID = value
         case .missing: processID = 0
         case .invalid:
-            log.add(.invalidEvent, index, "\"pid\" is not an integer or a string; the event is dropped")
+            trace.log.add(.invalidEvent, index, "\"pid\" is not an integer or a string; the event is dropped")
             return nil
         }
         switch event.threadID {
         case .number(let value): return ThreadKey(processID: processID, threadID: value)
         case .missing: return ThreadKey(processID: processID, threadID: processID)
         case .invalid:
-            log.add(.invalidEvent, index, "\"tid\" is not an integer or a string; the event is dropped")
+            trace.log.add(.invalidEvent, index, "\"tid\" is not an integer or a string; the event is dropped")
             return nil
         }
     }
@@ -304,8 +298,8 @@ extension ChromeJSONImporter.Parser {
     private mutating func timestamp(_ index: Int) -> Int64? {
         switch event.timestamp {
         case .value(let value): return value
-        case .missing: log.add(.invalidEvent, index, "the event has no \"ts\"; it is dropped")
-        case .invalid: log.add(.invalidEvent, index, "\"ts\" is not a number of microseconds within ±2^60 ns (about 36 years); the event is dropped")
+        case .missing: trace.log.add(.invalidEvent, index, "the event has no \"ts\"; it is dropped")
+        case .invalid: trace.log.add(.invalidEvent, index, "\"ts\" is not a number of microseconds within ±2^60 ns (about 36 years); the event is dropped")
         }
         return nil
     }
@@ -350,9 +344,7 @@ extension ChromeJSONImporter.Parser {
     private mutating func noteTimestamp(_ timestamp: Int64, thread: ThreadKey, index: Int) -> Int {
         let slot = self.slot(for: thread)
         if timestamp < threadStates[slot].lastTimestamp {
-            outOfOrderCount += 1
-            if outOfOrderFirst < 0 { outOfOrderFirst = index }
-            if outOfOrderThreads.count < 1000 { outOfOrderThreads.insert(thread) }
+            skipped.countOutOfOrder(thread: thread, index: index)
         }
         threadStates[slot].lastTimestamp = timestamp
         return slot
@@ -368,7 +360,7 @@ extension ChromeJSONImporter.Parser {
 
     @inline(__always)
     private mutating func append(_ traceEvent: TraceEvent, index: Int, extendsTrace: Bool = true) {
-        events.append(traceEvent)
+        trace.events.append(traceEvent)
         inputIndexes.append(UInt32(truncatingIfNeeded: index))
         if extendsTrace {
             let end = traceEvent.endTimestamp
@@ -403,7 +395,7 @@ extension ChromeJSONImporter.Parser {
         let bytes = scanner.rawBytes(token)
         let probe = symbolCache.probe(bytes)
         if let value = probe.value { return Symbol(rawValue: value) }
-        let symbol = symbols.intern(scanner.string(token))
+        let symbol = trace.symbols.intern(scanner.string(token))
         symbolCache.insert(bytes, at: probe, value: symbol.rawValue)
         return symbol
     }
@@ -484,7 +476,7 @@ extension ChromeJSONImporter.Parser {
         countSkippedNestedValues(eventIndex - 1)
         guard argumentCount > 0, keepsAnyArgument() else { return 0 }
         let length = event.argumentsEnd - event.argumentsStart
-        guard shared, length <= ChromeJSONImporter.ArgumentCache.maximumLength else {
+        guard shared, length <= ArgumentCache.maximumLength else {
             return store(argumentValues(numericOnly: numericOnly))
         }
         let text = UnsafeBufferPointer(start: scanner.base + event.argumentsStart, count: length)
@@ -498,8 +490,8 @@ extension ChromeJSONImporter.Parser {
     /// Appends a list to the trace's argument lists and returns its index (0 for an empty one).
     private mutating func store(_ list: consuming [Argument]) -> UInt32 {
         guard !list.isEmpty else { return 0 }
-        argumentLists.append(list)
-        return UInt32(truncatingIfNeeded: argumentLists.count - 1)
+        trace.argumentLists.append(list)
+        return UInt32(truncatingIfNeeded: trace.argumentLists.count - 1)
     }
 
     /// The event's scalar arguments as values.
@@ -536,8 +528,7 @@ extension ChromeJSONImporter.Parser {
     /// ``FrameTrace/TraceDiagnostic/Kind/skippedArgument`` summary.
     private mutating func countSkippedNestedValues(_ index: Int) {
         guard event.nestedArguments > 0 else { return }
-        skippedArgumentCount += event.nestedArguments
-        if skippedArgumentFirst < 0 { skippedArgumentFirst = index }
+        skipped.countNestedArguments(event.nestedArguments, index: index)
     }
 
     private func stringArgument(_ key: String) -> String? {
@@ -561,7 +552,7 @@ extension ChromeJSONImporter.Parser {
     }
 
     /// A name quoted for a diagnostic message, shortened past 80 characters.
-    func quoted(_ name: String) -> String { ChromeJSONImporter.quotedName(name) }
+    func quoted(_ name: String) -> String { TraceAssembly.quotedName(name) }
 
     func hex(_ id: UInt64) -> String { "0x" + String(id, radix: 16) }
 
@@ -575,7 +566,7 @@ extension ChromeJSONImporter.Parser {
 extension ChromeJSONImporter.Parser {
     /// Adds a diagnostic, making its message (from the parser's state) only if it will be listed.
     mutating func report(_ kind: TraceDiagnostic.Kind, _ eventIndex: Int?, _ message: (borrowing Self) -> String) {
-        let text = log.lists(kind) ? message(self) : ""
-        log.add(kind, eventIndex, text)
+        let text = trace.log.lists(kind) ? message(self) : ""
+        trace.log.add(kind, eventIndex, text)
     }
 }

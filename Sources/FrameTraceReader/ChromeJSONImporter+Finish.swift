@@ -9,16 +9,7 @@ extension ChromeJSONImporter.Parser {
         reportSummaries()
         nameSyntheticThreads()
 
-        var trace = Trace()
-        trace.events = events
-        trace.symbols = symbols
-        trace.argumentLists = argumentLists
-        trace.keptArgumentKeys = argumentKeys?.keys
-        trace.processes = processes
-        for thread in threads.values { trace.setThread(thread) }
-        trace.metadata = metadata
-        trace.diagnostics = log.finished()
-        return trace
+        return trace.finished(keptArgumentKeys: argumentKeys?.keys)
     }
 
     /// A `B` never closed ends at the trace's last timestamp.
@@ -27,9 +18,9 @@ extension ChromeJSONImporter.Parser {
         for state in threadStates { unclosed += state.open }
         unclosed.sort { $0.inputIndex < $1.inputIndex }
         for (position, inputIndex) in unclosed {
-            let begin = events[position]
-            events[position].duration = max(0, saturatingDifference(lastTimestamp, begin.timestamp))
-            report(.unclosedBegin, inputIndex) { p in "begin \(p.quoted(p.symbols[begin.name])) on thread \(begin.thread) is never closed; it is closed at the trace's end" }
+            let begin = trace.events[position]
+            trace.events[position].duration = max(0, saturatingDifference(lastTimestamp, begin.timestamp))
+            report(.unclosedBegin, inputIndex) { p in "begin \(p.quoted(p.trace.symbols[begin.name])) on thread \(begin.thread) is never closed; it is closed at the trace's end" }
         }
         for slot in threadStates.indices { threadStates[slot].open = [] }
     }
@@ -40,8 +31,8 @@ extension ChromeJSONImporter.Parser {
         begins.sort { $0.inputIndex < $1.inputIndex }
         for (index, position) in begins {
             report(.unmatchedAsync, index) { p in
-                let begin = p.events[position]
-                return "async begin \(p.quoted(p.symbols[begin.name])) (id \(p.hex(begin.id))) has no end"
+                let begin = p.trace.events[position]
+                return "async begin \(p.quoted(p.trace.symbols[begin.name])) (id \(p.hex(begin.id))) has no end"
             }
         }
         let flows = openFlows.sorted { $0.value.firstIndex < $1.value.firstIndex }
@@ -68,7 +59,7 @@ extension ChromeJSONImporter.Parser {
             /// from `unsortedFrom` on.
             var positions: [Int] = []
         }
-        let events = self.events
+        let events = trace.events
         var slots = threadSlots  // every event's thread has its slot: this walk adds none
         var tracks = [Track](repeating: Track(), count: threadStates.count)
         var rewalkEnd = 0
@@ -118,7 +109,7 @@ extension ChromeJSONImporter.Parser {
         overlapping.sort()
         for position in overlapping {
             let event = events[position]
-            report(.partialOverlap, Int(inputIndexes[position])) { p in "\(p.quoted(p.symbols[event.name])) on thread \(event.thread) starts inside an enclosing span but ends after it" }
+            report(.partialOverlap, Int(inputIndexes[position])) { p in "\(p.quoted(p.trace.symbols[event.name])) on thread \(event.thread) starts inside an enclosing span but ends after it" }
         }
         inputIndexes = []
     }
@@ -126,35 +117,10 @@ extension ChromeJSONImporter.Parser {
     /// One diagnostic per skipped phase, one for skipped arguments, one for out-of-order events,
     /// one for events the recorder dropped.
     private mutating func reportSummaries() {
-        for phase in 0..<256 where skippedPhaseCounts[phase] > 0 {
-            let count = skippedPhaseCounts[phase]
-            let letter = String(decoding: [UInt8(phase)], as: UTF8.self)
-            log.addSummary(
-                .skippedPhase, skippedPhaseFirst[phase],
-                "phase \"\(letter)\": \(count) event\(count == 1 ? "" : "s") skipped (not modelled)", count: count)
-        }
-        for (letter, skipped) in skippedOtherPhases.sorted(by: { $0.value.first < $1.value.first }) {
-            log.addSummary(
-                .skippedPhase, skipped.first,
-                "phase \"\(letter)\": \(skipped.count) event\(skipped.count == 1 ? "" : "s") skipped (not modelled)",
-                count: skipped.count)
-        }
-        if skippedArgumentCount > 0 {
-            log.addSummary(
-                .skippedArgument, skippedArgumentFirst,
-                "\(skippedArgumentCount) argument value\(skippedArgumentCount == 1 ? "" : "s") nested more than \(TraceReader.keptNestingDepth) levels deep skipped",
-                count: skippedArgumentCount)
-        }
-        if outOfOrderCount > 0 {
-            let threadCount = outOfOrderThreads.count
-            log.addSummary(
-                .outOfOrder, outOfOrderFirst,
-                "\(outOfOrderCount) begin/end event\(outOfOrderCount == 1 ? "" : "s") \(outOfOrderCount == 1 ? "is" : "are") earlier than the begin/end event before on the same thread (\(threadCount)\(threadCount >= 1000 ? "+" : "") thread\(threadCount == 1 ? "" : "s"))",
-                count: outOfOrderCount)
-        }
-        let dropped = metadata.droppedEvents.values.reduce(0) { $0.addingReportingOverflow($1).overflow ? .max : $0 + $1 }
+        skipped.report(into: &trace.log)
+        let dropped = trace.metadata.droppedEvents.values.reduce(0) { $0.addingReportingOverflow($1).overflow ? .max : $0 + $1 }
         if dropped > 0 {
-            log.addSummary(
+            trace.log.addSummary(
                 .droppedEvents, nil, "the recorder dropped \(dropped) event\(dropped == 1 ? "" : "s") because a buffer was full",
                 count: Int(clamping: dropped))
         }
@@ -169,13 +135,13 @@ extension ChromeJSONImporter.Parser {
             return syntheticNames[Int(index)]
         }
         var keys = Set(threadSlots.threads)
-        keys.formUnion(threads.keys)
+        keys.formUnion(trace.threads.keys)
         for key in keys {
-            if threads[key]?.name == nil, let name = syntheticName(key.threadID) {
-                threads[key, default: TraceThread(key: key)].name = name
+            if trace.threads[key]?.name == nil, let name = syntheticName(key.threadID) {
+                trace.threads[key, default: TraceThread(key: key)].name = name
             }
-            if processes[key.processID]?.name == nil, let name = syntheticName(key.processID) {
-                processes[key.processID, default: TraceProcess(processID: key.processID)].name = name
+            if trace.processes[key.processID]?.name == nil, let name = syntheticName(key.processID) {
+                trace.processes[key.processID, default: TraceProcess(processID: key.processID)].name = name
             }
         }
     }
@@ -185,97 +151,6 @@ extension ChromeJSONImporter.Parser {
     /// Fills ``Trace/metadata`` from framescope's metadata object (the shape
     /// `ChromeTraceWriter.writeMetadata` writes).
     mutating func adoptFramescopeMetadata(_ value: JSONValue) {
-        if let adopted = ChromeJSONImporter.framescopeMetadata(from: value) { metadata = adopted }
-    }
-}
-
-extension ChromeJSONImporter {
-    /// A name quoted for a diagnostic message, shortened past 80 characters; `(unnamed)` when
-    /// empty. Both readers' diagnostics use it.
-    static func quotedName(_ name: String) -> String {
-        if name.isEmpty { return "(unnamed)" }
-        return "\"" + (name.count > 80 ? String(name.prefix(77)) + "..." : name) + "\""
-    }
-
-    /// framescope's metadata object (the shape `ChromeTraceWriter.writeMetadata` writes) as
-    /// values; `nil` when `value` is not an object. Shared by the JSON and Perfetto readers.
-    static func framescopeMetadata(from value: JSONValue) -> TraceMetadata? {
-        guard case .object = value else { return nil }
-        var result = TraceMetadata()
-        result.producer = value[FrameContract.Metadata.producer]?.stringValue
-        result.producerVersion = value[FrameContract.Metadata.version]?.stringValue
-        result.clock = value[FrameContract.Metadata.clock]?.stringValue.map(TraceClock.init(rawValue:))
-        result.frameIntervalNanoseconds = value[FrameContract.Metadata.frameInterval]?.integerValue
-        if let main = value[FrameContract.Metadata.mainThread], let pid = main["pid"]?.integerValue, let tid = main["tid"]?.integerValue {
-            result.mainThread = ThreadKey(processID: pid, threadID: tid)
-        }
-        for entry in value[FrameContract.Metadata.droppedEvents]?["threads"]?.arrayValue ?? [] {
-            guard let pid = entry["pid"]?.integerValue, let tid = entry["tid"]?.integerValue,
-                let count = entry["count"]?.integerValue
-            else { continue }
-            let key = ThreadKey(processID: pid, threadID: tid)
-            let (sum, overflow) = result.droppedEvents[key, default: 0].addingReportingOverflow(count)
-            result.droppedEvents[key] = overflow ? .max : sum
-        }
-        for (key, member) in value[FrameContract.Metadata.extra]?.objectValue ?? [] {
-            switch member {
-            case .null: result.extra.append(Argument(key, .null))
-            case .bool(let bool): result.extra.append(Argument(key, .bool(bool)))
-            case .int(let integer): result.extra.append(Argument(key, .int(integer)))
-            case .double(let number): result.extra.append(Argument(key, .double(number)))
-            case .string(let string): result.extra.append(Argument(key, .string(string)))
-            case .array, .object: continue
-            }
-        }
-        return result
-    }
-}
-
-extension ChromeJSONImporter {
-    /// Diagnostics as they are found, at most ``listLimit`` listed per kind.
-    struct DiagnosticLog {
-        /// How many diagnostics of one kind are listed individually; the rest become one summary.
-        static let listLimit = 100
-
-        private var listed: [TraceDiagnostic] = []
-        private var counts: [TraceDiagnostic.Kind: Int] = [:]
-
-        /// How many diagnostics of `kind` were added (listed or not).
-        func count(of kind: TraceDiagnostic.Kind) -> Int { counts[kind, default: 0] }
-
-        /// Whether the next diagnostic of `kind` will be listed (so its message is worth making).
-        func lists(_ kind: TraceDiagnostic.Kind) -> Bool { counts[kind, default: 0] < DiagnosticLog.listLimit }
-
-        /// Adds one occurrence, listed while fewer than ``listLimit`` of its kind are.
-        mutating func add(_ kind: TraceDiagnostic.Kind, _ eventIndex: Int?, _ message: String) {
-            let count = counts[kind, default: 0] + 1
-            counts[kind] = count
-            if count <= DiagnosticLog.listLimit { listed.append(TraceDiagnostic(kind, eventIndex: eventIndex, message)) }
-        }
-
-        /// Adds a summary that stands for `count` occurrences; always listed.
-        mutating func addSummary(_ kind: TraceDiagnostic.Kind, _ eventIndex: Int?, _ message: String, count: Int) {
-            listed.append(TraceDiagnostic(kind, eventIndex: eventIndex, message, count: count))
-        }
-
-        /// The listed diagnostics in input order (whole-trace ones last), then one "more" line per
-        /// kind that had more than ``listLimit``.
-        func finished() -> [TraceDiagnostic] {
-            var result = listed.enumerated().sorted { a, b in
-                let ia = a.element.eventIndex ?? Int.max
-                let ib = b.element.eventIndex ?? Int.max
-                return ia != ib ? ia < ib : a.offset < b.offset
-            }.map(\.element)
-            for kind in TraceDiagnostic.Kind.allCases {
-                let count = counts[kind, default: 0]
-                guard count > DiagnosticLog.listLimit else { continue }
-                let more = count - DiagnosticLog.listLimit
-                result.append(
-                    TraceDiagnostic(
-                        kind, eventIndex: nil, "\(more) more \(kind.rawValue) diagnostics not listed (\(count) in total)",
-                        count: more))
-            }
-            return result
-        }
+        if let adopted = TraceAssembly.framescopeMetadata(from: value) { trace.metadata = adopted }
     }
 }

@@ -44,7 +44,7 @@ extension ChromeJSONImporter.Parser {
                     tokenizer.load(batch, element, arguments: arguments)
                     commit(index)
                 } else {
-                    log.add(.invalidEvent, index, "the event is not an object")
+                    trace.log.add(.invalidEvent, index, "the event is not an object")
                 }
                 tokenizer.scanner.position = batch.ends[element]
                 releaseReadInput()

@@ -159,24 +159,24 @@ extension PerfettoParser {
         let pid = parts.count > 1 ? Int64(parts[1].trimmingSpaces) : nil
         let process = pid ?? threadProcess[tid] ?? tid
         let thread = ThreadKey(processID: process, threadID: tid)
-        if threads[thread] == nil { threads[thread] = TraceThread(key: thread) }
-        if processes[process] == nil { processes[process] = TraceProcess(processID: process) }
+        if trace.threads[thread] == nil { trace.threads[thread] = TraceThread(key: thread) }
+        if trace.processes[process] == nil { trace.processes[process] = TraceProcess(processID: process) }
         func rest(from index: Int) -> String { parts.count > index ? parts[index...].joined(separator: "|") : "" }
         switch kind {
         case "B":
             let lane = atraceLane(tid: tid, thread: thread)
-            place(PendingEvent(uuid: 0, type: PerfettoSchema.Event.sliceBegin, timestamp: timestamp, name: symbols.intern(rest(from: 2)),
+            place(PendingEvent(uuid: 0, type: PerfettoSchema.Event.sliceBegin, timestamp: timestamp, name: trace.symbols.intern(rest(from: 2)),
                                category: .empty, arguments: 0, flows: 0..<0, counter: nil, offset: 0), on: lane)
         case "E":
             let lane = atraceLane(tid: tid, thread: thread)
             place(PendingEvent(uuid: 0, type: PerfettoSchema.Event.sliceEnd, timestamp: timestamp, name: .empty, category: .empty,
                                arguments: 0, flows: 0..<0, counter: nil, offset: 0), on: lane)
         case "I":
-            events.append(TraceEvent(phase: .instant, name: symbols.intern(rest(from: 2)), thread: thread, timestamp: timestamp))
+            trace.events.append(TraceEvent(phase: .instant, name: trace.symbols.intern(rest(from: 2)), thread: thread, timestamp: timestamp))
         case "N":
             guard parts.count >= 4 else { return skipAtrace() }
-            events.append(
-                TraceEvent(phase: .instant, name: symbols.intern(rest(from: 3)), category: symbols.intern(String(parts[2])),
+            trace.events.append(
+                TraceEvent(phase: .instant, name: trace.symbols.intern(rest(from: 3)), category: trace.symbols.intern(String(parts[2])),
                            thread: ThreadKey(processID: process, threadID: 0), timestamp: timestamp, scope: .process))
         case "C":
             guard parts.count >= 4 else { return skipAtrace() }
@@ -189,8 +189,8 @@ extension PerfettoParser {
             } else {
                 return skipAtrace()
             }
-            events.append(
-                TraceEvent(phase: .counter, name: symbols.intern(String(parts[2])), thread: ThreadKey(processID: process, threadID: 0),
+            trace.events.append(
+                TraceEvent(phase: .counter, name: trace.symbols.intern(String(parts[2])), thread: ThreadKey(processID: process, threadID: 0),
                            timestamp: timestamp, arguments: addArguments([Argument("value", value)])))
         case "S", "F", "G", "H":
             // S/F: name and cookie; G/H: a named track, then name and cookie.
@@ -200,17 +200,17 @@ extension PerfettoParser {
             let cookie = String(parts[named ? 4 : 3])
             let key = AtraceAsyncKey(process: process, track: named ? String(parts[2]) : "", name: name, cookie: cookie)
             let isBegin = kind == "S" || kind == "G"
-            let symbol = symbols.intern(name)
+            let symbol = trace.symbols.intern(name)
             let owner = ThreadKey(processID: process, threadID: 0)
             if isBegin {
                 let id = nextAsyncID
                 nextAsyncID += 1
                 atraceAsync[key, default: []].append(id)
-                events.append(TraceEvent(phase: .asyncBegin, name: symbol, thread: owner, timestamp: timestamp, id: id))
+                trace.events.append(TraceEvent(phase: .asyncBegin, name: symbol, thread: owner, timestamp: timestamp, id: id))
             } else if let id = atraceAsync[key]?.popLast() {
-                events.append(TraceEvent(phase: .asyncEnd, name: symbol, thread: owner, timestamp: timestamp, id: id))
+                trace.events.append(TraceEvent(phase: .asyncEnd, name: symbol, thread: owner, timestamp: timestamp, id: id))
             } else {
-                log.add(.unmatchedAsync, nil, "atrace async end \(quoted(name)) (cookie \(cookie)) in process \(process) has no begin")
+                trace.log.add(.unmatchedAsync, nil, "atrace async end \(quoted(name)) (cookie \(cookie)) in process \(process) has no begin")
             }
         default:
             skipAtrace()
@@ -265,26 +265,26 @@ extension PerfettoParser {
         }
         var open: [Int64: (begin: Int, inner: Int)?] = [:]  // nil: a dropped duplicate's cookie
         var expectedTokens: Set<[Int64]> = []
-        let category = symbols.intern(FrameContract.Timeline.category)
-        let expectedName = symbols.intern(String(describing: FrameContract.Timeline.expectedTrack))
-        let actualName = symbols.intern(String(describing: FrameContract.Timeline.actualTrack))
+        let category = trace.symbols.intern(FrameContract.Timeline.category)
+        let expectedName = trace.symbols.intern(String(describing: FrameContract.Timeline.expectedTrack))
+        let actualName = trace.symbols.intern(String(describing: FrameContract.Timeline.actualTrack))
         for index in ordered {
             let event = frameTimelineEvents[index]
             let values = event.values
             let cookie = Int64(bitPattern: values[PerfettoSchema.FrameTimeline.cookie] ?? 0)
             if event.kind == PerfettoSchema.FrameTimeline.frameEnd {
                 guard let entry = open.removeValue(forKey: cookie) else {
-                    log.add(.unmatchedAsync, nil, "packet at byte \(event.offset): FrameTimeline end for cookie \(cookie) ends no frame")
+                    trace.log.add(.unmatchedAsync, nil, "packet at byte \(event.offset): FrameTimeline end for cookie \(cookie) ends no frame")
                     continue
                 }
                 guard let slice = entry else { continue }
-                let end = max(event.timestamp, events[slice.begin].timestamp)
+                let end = max(event.timestamp, trace.events[slice.begin].timestamp)
                 for position in [slice.inner, slice.begin] {
-                    var ending = events[position]
+                    var ending = trace.events[position]
                     ending.phase = .asyncEnd
                     ending.timestamp = end
                     ending.arguments = 0
-                    events.append(ending)
+                    trace.events.append(ending)
                 }
                 continue
             }
@@ -326,25 +326,25 @@ extension PerfettoParser {
             }
             arguments = arguments.filter { keeps($0.key) }
             let owner = ThreadKey(processID: pid, threadID: 0)
-            if processes[pid] == nil { processes[pid] = TraceProcess(processID: pid) }
+            if trace.processes[pid] == nil { trace.processes[pid] = TraceProcess(processID: pid) }
             let id = nextAsyncID
             nextAsyncID += 1
-            let begin = events.count
-            events.append(
+            let begin = trace.events.count
+            trace.events.append(
                 TraceEvent(phase: .asyncBegin, name: isActual ? actualName : expectedName, category: category, thread: owner,
                            timestamp: event.timestamp, id: id, arguments: addArguments(arguments)))
-            events.append(
-                TraceEvent(phase: .asyncBegin, name: symbols.intern(String(token)), category: category, thread: owner,
+            trace.events.append(
+                TraceEvent(phase: .asyncBegin, name: trace.symbols.intern(String(token)), category: category, thread: owner,
                            timestamp: event.timestamp, id: id))
             if case .some(.some) = open[cookie] {
-                log.add(.unmatchedAsync, nil, "packet at byte \(event.offset): FrameTimeline cookie \(cookie) starts a frame while another is open; the earlier one never ends")
+                trace.log.add(.unmatchedAsync, nil, "packet at byte \(event.offset): FrameTimeline cookie \(cookie) starts a frame while another is open; the earlier one never ends")
             }
             open[cookie] = (begin, begin + 1)
         }
         frameTimelineEvents = []
         for (cookie, entry) in open.sorted(by: { $0.key < $1.key }) {
             guard let slice = entry else { continue }
-            log.add(.unmatchedAsync, nil, "FrameTimeline frame \(quoted(symbols[events[slice.inner].name])) (cookie \(cookie)) never ends")
+            trace.log.add(.unmatchedAsync, nil, "FrameTimeline frame \(quoted(trace.symbols[trace.events[slice.inner].name])) (cookie \(cookie)) never ends")
         }
     }
 

@@ -128,13 +128,13 @@ extension PerfettoParser {
         // Name and category.
         var name = Symbol.empty
         if let nameString {
-            name = symbols.intern(input.string(nameString))
+            name = trace.symbols.intern(input.string(nameString))
         } else if let nameIID {
             if let raw = sequences[slot].names[nameIID] {
                 name = Symbol(rawValue: raw)
             } else {
-                name = symbols.intern("(undefined name iid \(nameIID))")
-                log.add(.invalidEvent, nil, "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name")
+                name = trace.symbols.intern("(undefined name iid \(nameIID))")
+                trace.log.add(.invalidEvent, nil, "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name")
             }
         }
         var category = Symbol.empty
@@ -144,13 +144,13 @@ extension PerfettoParser {
             var parts: [String] = categoryStrings.map { input.string($0) }
             for iid in categoryIIDs {
                 if let raw = sequences[slot].categories[iid] {
-                    parts.append(symbols[Symbol(rawValue: raw)])
+                    parts.append(trace.symbols[Symbol(rawValue: raw)])
                 } else {
                     parts.append("(undefined category iid \(iid))")
-                    log.add(.invalidEvent, nil, "packet at byte \(offset): category iid \(iid) is never defined on sequence \(sequence)")
+                    trace.log.add(.invalidEvent, nil, "packet at byte \(offset): category iid \(iid) is never defined on sequence \(sequence)")
                 }
             }
-            category = symbols.intern(parts.joined(separator: ","))
+            category = trace.symbols.intern(parts.joined(separator: ","))
         }
         let flowStart = flowArena.count
         for id in flowIDs { flowArena.append((id, false)) }
@@ -167,7 +167,7 @@ extension PerfettoParser {
             case "e", "F": .asyncEnd
             default: .asyncInstant
             }
-            events.append(TraceEvent(
+            trace.events.append(TraceEvent(
                 phase: phase, name: name, category: category, thread: owner, timestamp: time, id: id,
                 arguments: phase == .asyncEnd ? 0 : try annotationList(annotations, slot: slot, frameReporter: frameReporter)))
             return
@@ -241,8 +241,8 @@ extension PerfettoParser {
 
     mutating func addArguments(_ arguments: [Argument]) -> UInt32 {
         guard !arguments.isEmpty else { return 0 }
-        argumentLists.append(arguments)
-        return UInt32(argumentLists.count - 1)
+        trace.argumentLists.append(arguments)
+        return UInt32(trace.argumentLists.count - 1)
     }
 
     /// The argument list of an event: the debug annotations in `span` of its TrackEvent (from
@@ -262,7 +262,7 @@ extension PerfettoParser {
             return addArguments(arguments)
         }
         let text = UnsafeBufferPointer(rebasing: buffer[span])
-        let shares = frameReporter == nil && span.count <= ChromeJSONImporter.ArgumentCache.maximumLength
+        let shares = frameReporter == nil && span.count <= ArgumentCache.maximumLength
         let tag = sequences[slot].generation
         var hash: UInt64 = 0
         if shares {
@@ -317,7 +317,7 @@ extension PerfettoParser {
                 let index = Int(raw)
                 if index >= keptAnnotationNames.count { keptAnnotationNames += repeatElement(0, count: index - keptAnnotationNames.count + 1) }
                 if keptAnnotationNames[index] == 0 {
-                    let name = symbols[Symbol(rawValue: raw)]
+                    let name = trace.symbols[Symbol(rawValue: raw)]
                     keptAnnotationNames[index] = matcher.matches(name) || keptPrefixes.contains(name) ? 1 : 2
                 }
                 return keptAnnotationNames[index] == 1
@@ -341,7 +341,7 @@ extension PerfettoParser {
             switch (field, type) {
             case (PerfettoSchema.Annotation.nameIID, .varint):
                 let iid = try input.varint()
-                name = sequences[slot].annotationNames[iid].map { symbols[Symbol(rawValue: $0)] } ?? "(undefined annotation name iid \(iid))"
+                name = sequences[slot].annotationNames[iid].map { trace.symbols[Symbol(rawValue: $0)] } ?? "(undefined annotation name iid \(iid))"
             case (PerfettoSchema.Annotation.name, .lengthDelimited): name = try input.string()
             case (PerfettoSchema.Annotation.boolValue, .varint): value = .bool(try input.varint() != 0)
             case (PerfettoSchema.Annotation.uintValue, .varint):
@@ -352,7 +352,7 @@ extension PerfettoParser {
             case (PerfettoSchema.Annotation.stringValue, .lengthDelimited): value = .string(try input.string())
             case (PerfettoSchema.Annotation.stringValueIID, .varint):
                 let iid = try input.varint()
-                value = .string(sequences[slot].stringValues[iid].map { symbols[Symbol(rawValue: $0)] } ?? "(undefined string iid \(iid))")
+                value = .string(sequences[slot].stringValues[iid].map { trace.symbols[Symbol(rawValue: $0)] } ?? "(undefined string iid \(iid))")
             case (PerfettoSchema.Annotation.pointerValue, .varint): value = .string("0x" + String(try input.varint(), radix: 16))
             case (PerfettoSchema.Annotation.legacyJSONValue, .lengthDelimited):
                 let range = try input.lengthDelimited()
@@ -511,27 +511,27 @@ extension PerfettoParser {
             if pairsNow {
                 // As pairLanes pairs an ordered lane: the innermost open begin, whatever its name.
                 if let begin = lanes[lane].open.popLast() {
-                    events[begin].duration = max(0, timestamp &- events[begin].timestamp)
+                    trace.events[begin].duration = max(0, timestamp &- trace.events[begin].timestamp)
                 } else {
                     lanes[lane].unmatched += 1
                 }
             } else {
                 lanes[lane].records.append(
-                    BeginEndPairer.Record(timestamp: timestamp, inputIndex: events.count, name: nil, isEnd: true, payload: -1))
+                    BeginEndPairer.Record(timestamp: timestamp, inputIndex: trace.events.count, name: nil, isEnd: true, payload: -1))
             }
         case PerfettoSchema.Event.sliceBegin:
             if pairsNow {
-                lanes[lane].open.append(events.count)
+                lanes[lane].open.append(trace.events.count)
             } else {
                 lanes[lane].records.append(
-                    BeginEndPairer.Record(timestamp: timestamp, inputIndex: events.count, name: name, isEnd: false, payload: events.count))
+                    BeginEndPairer.Record(timestamp: timestamp, inputIndex: trace.events.count, name: name, isEnd: false, payload: trace.events.count))
             }
-            events.append(
+            trace.events.append(
                 TraceEvent(
                     phase: isThread ? .complete : .asyncBegin, name: name, category: category, thread: owner,
                     timestamp: timestamp, arguments: arguments))
         default:  // instant
-            events.append(
+            trace.events.append(
                 TraceEvent(
                     phase: .instant, name: name, category: category, thread: owner, timestamp: timestamp,
                     scope: isThread || owner.threadID != 0 ? .thread : (owner.processID == 0 ? .global : .process), arguments: arguments))
@@ -564,16 +564,16 @@ extension PerfettoParser {
             } else if started.insert(event.id).inserted {
                 event.phase = .flowStart
             }
-            events.append(event)
+            trace.events.append(event)
         }
         flowEvents = []
         let unfinished = started.subtracting(ended).count
         let unstarted = ended.subtracting(started).count
         if unfinished > 0 {
-            log.addSummary(.unmatchedFlow, nil, "\(unfinished) flow\(unfinished == 1 ? "" : "s") start but never end", count: unfinished)
+            trace.log.addSummary(.unmatchedFlow, nil, "\(unfinished) flow\(unfinished == 1 ? "" : "s") start but never end", count: unfinished)
         }
         if unstarted > 0 {
-            log.addSummary(.unmatchedFlow, nil, "\(unstarted) flow\(unstarted == 1 ? "" : "s") end but never start", count: unstarted)
+            trace.log.addSummary(.unmatchedFlow, nil, "\(unstarted) flow\(unstarted == 1 ? "" : "s") end but never start", count: unstarted)
         }
     }
 
@@ -583,7 +583,7 @@ extension PerfettoParser {
     /// known thread keeps thread 0.
     mutating func attributeProcessEvents() {
         var representative: [Int64: ThreadKey] = [:]
-        for thread in threads.values.sorted(by: { ($0.sortIndex ?? .max, $0.key) < ($1.sortIndex ?? .max, $1.key) })
+        for thread in trace.threads.values.sorted(by: { ($0.sortIndex ?? .max, $0.key) < ($1.sortIndex ?? .max, $1.key) })
         where thread.key.threadID != 0 {
             let pid = thread.key.processID
             if thread.key.threadID == pid || representative[pid] == nil {
@@ -591,10 +591,10 @@ extension PerfettoParser {
             }
         }
         guard !representative.isEmpty else { return }
-        for index in events.indices where events[index].thread.threadID == 0 {
-            let key = events[index].thread
-            guard threads[key] == nil, let main = representative[key.processID] else { continue }
-            events[index].thread = main
+        for index in trace.events.indices where trace.events[index].thread.threadID == 0 {
+            let key = trace.events[index].thread
+            guard trace.threads[key] == nil, let main = representative[key.processID] else { continue }
+            trace.events[index].thread = main
         }
     }
 
@@ -608,10 +608,10 @@ extension PerfettoParser {
                                              arguments: 0, flows: 0..<0, counter: value, offset: offset))
                 return
             }
-            track = (symbols.intern(name), owner(of: parent))
+            track = (trace.symbols.intern(name), owner(of: parent))
             counterTracks[uuid] = track
         }
-        events.append(
+        trace.events.append(
             TraceEvent(phase: .counter, name: track.name, thread: track.owner, timestamp: timestamp, arguments: addArguments([Argument("value", value)])))
     }
 
@@ -626,9 +626,9 @@ extension PerfettoParser {
                     appendCounter(event.counter ?? .int(0), uuid: event.uuid, timestamp: event.timestamp, offset: event.offset)
                 } else {
                     undescribed += 1
-                    events.append(
+                    trace.events.append(
                         TraceEvent(
-                            phase: .counter, name: symbols.intern("track \(event.uuid)"), thread: ThreadKey(processID: 0, threadID: 0),
+                            phase: .counter, name: trace.symbols.intern("track \(event.uuid)"), thread: ThreadKey(processID: 0, threadID: 0),
                             timestamp: event.timestamp, arguments: addArguments([Argument("value", event.counter ?? .int(0))])))
                 }
                 continue
@@ -643,7 +643,7 @@ extension PerfettoParser {
         }
         deferred = []
         if undescribed > 0 {
-            log.addSummary(
+            trace.log.addSummary(
                 .invalidEvent, nil,
                 "\(undescribed) event\(undescribed == 1 ? " is" : "s are") on tracks no descriptor describes; kept as async slices of process 0",
                 count: undescribed)
@@ -684,41 +684,41 @@ extension PerfettoParser {
                 open = left.map(\.payload)
             }
             if unmatched > 0 {
-                log.addSummary(
+                trace.log.addSummary(
                     .unmatchedEnd, nil,
                     "\(unmatched) slice end\(unmatched == 1 ? "" : "s") on \(describe(lane)) close\(unmatched == 1 ? "s" : "") nothing", count: unmatched)
             }
             if lane.thread != nil {
-                for (begin, end) in closed { events[begin].duration = max(0, end &- events[begin].timestamp) }
+                for (begin, end) in closed { trace.events[begin].duration = max(0, end &- trace.events[begin].timestamp) }
                 for begin in open {
-                    events[begin].duration = max(0, lastTimestamp &- events[begin].timestamp)
-                    log.add(.unclosedBegin, nil, "slice \(quoted(symbols[events[begin].name])) on \(describe(lane)) is never closed; it is closed at the trace's end")
+                    trace.events[begin].duration = max(0, lastTimestamp &- trace.events[begin].timestamp)
+                    trace.log.add(.unclosedBegin, nil, "slice \(quoted(trace.symbols[trace.events[begin].name])) on \(describe(lane)) is never closed; it is closed at the trace's end")
                 }
             } else {
                 // One id per top-level slice: begins in time order against a stack of ends.
                 var pairs = closed.map { (begin: $0.begin, end: Optional($0.end)) } + open.map { (begin: $0, end: Int64?.none) }
-                pairs.sort { (events[$0.begin].timestamp, $0.begin) < (events[$1.begin].timestamp, $1.begin) }
+                pairs.sort { (trace.events[$0.begin].timestamp, $0.begin) < (trace.events[$1.begin].timestamp, $1.begin) }
                 var ends: [Int64] = []
                 var id: UInt64 = 0
                 for pair in pairs {
-                    let start = events[pair.begin].timestamp
+                    let start = trace.events[pair.begin].timestamp
                     while let top = ends.last, top <= start { ends.removeLast() }
                     if ends.isEmpty {
                         id = nextAsyncID
                         nextAsyncID += 1
                     }
-                    events[pair.begin].id = id
+                    trace.events[pair.begin].id = id
                     guard let end = pair.end else {
-                        log.add(.unmatchedAsync, nil, "slice \(quoted(symbols[events[pair.begin].name])) on \(describe(lane)) is never closed")
+                        trace.log.add(.unmatchedAsync, nil, "slice \(quoted(trace.symbols[trace.events[pair.begin].name])) on \(describe(lane)) is never closed")
                         ends.append(.max)
                         continue
                     }
                     ends.append(max(start, end))
-                    var endEvent = events[pair.begin]
+                    var endEvent = trace.events[pair.begin]
                     endEvent.phase = .asyncEnd
                     endEvent.timestamp = max(start, end)
                     endEvent.arguments = 0
-                    events.append(endEvent)
+                    trace.events.append(endEvent)
                 }
             }
         }
@@ -729,5 +729,5 @@ extension PerfettoParser {
         return "a track of process \(lane.owner.processID)"
     }
 
-    func quoted(_ name: String) -> String { ChromeJSONImporter.quotedName(name) }
+    func quoted(_ name: String) -> String { TraceAssembly.quotedName(name) }
 }

@@ -180,8 +180,8 @@ extension PerfettoParser {
         if flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 { sequences[slot] = makeSequence(isValid: true) }
         if flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !sequences[slot].isValid {
             droppedPackets += 1
-            if log.lists(.invalidEvent) {
-                log.add(.invalidEvent, nil, "packet at byte \(offset) needs incremental state that sequence \(sequence) never set; dropped, as Perfetto drops it")
+            if trace.log.lists(.invalidEvent) {
+                trace.log.add(.invalidEvent, nil, "packet at byte \(offset) needs incremental state that sequence \(sequence) never set; dropped, as Perfetto drops it")
             }
             return true
         }
@@ -208,8 +208,8 @@ extension PerfettoParser {
             if let raw = sequences[slot].names[nameIID] {
                 name = Symbol(rawValue: raw)
             } else {
-                name = symbols.intern("(undefined name iid \(nameIID))")
-                log.add(.invalidEvent, nil, "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name")
+                name = trace.symbols.intern("(undefined name iid \(nameIID))")
+                trace.log.add(.invalidEvent, nil, "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name")
             }
         }
         var category = Symbol.empty
@@ -217,8 +217,8 @@ extension PerfettoParser {
             if let raw = sequences[slot].categories[categoryIID] {
                 category = Symbol(rawValue: raw)
             } else {
-                category = symbols.intern("(undefined category iid \(categoryIID))")
-                log.add(.invalidEvent, nil, "packet at byte \(offset): category iid \(categoryIID) is never defined on sequence \(sequence)")
+                category = trace.symbols.intern("(undefined category iid \(categoryIID))")
+                trace.log.add(.invalidEvent, nil, "packet at byte \(offset): category iid \(categoryIID) is never defined on sequence \(sequence)")
             }
         }
         // Malformed inside an annotation: the general path reports it. Nothing of this packet has

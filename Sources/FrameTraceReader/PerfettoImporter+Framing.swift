@@ -158,7 +158,7 @@ extension PerfettoParser {
             // mid-write (a killed TraceStream): the packets before it are whole, and read. In the
             // first packet, or with a length no protobuf message has, it is no trace.
             if let error = torn.error { throw error }
-            log.add(.truncated, nil, torn.diagnostic(packetsRead: packets))
+            trace.log.add(.truncated, nil, torn.diagnostic(packetsRead: packets))
             return true
         case .failed(let error)?:
             throw error

@@ -103,13 +103,8 @@ struct PerfettoParser {
     /// The file's pages already applied, handed back when it is mapped.
     var readPages: ReadPageRelease
 
-    var events: [TraceEvent] = []
-    var symbols = SymbolTable()
-    var argumentLists: [[Argument]] = [[]]
-    var threads: [ThreadKey: TraceThread] = [:]
-    var processes: [Int64: TraceProcess] = [:]
-    var metadata = TraceMetadata()
-    var log = ChromeJSONImporter.DiagnosticLog()
+    /// The trace being built, as the JSON importer builds it.
+    var trace = TraceAssembly()
 
     /// Each packet sequence's state, by slot (``slot(of:)``): mutated in place, never copied.
     var sequences: [Sequence] = []
@@ -168,7 +163,7 @@ struct PerfettoParser {
     /// The generation ``newGeneration()`` gives next.
     private var nextGeneration: UInt64 = 1
     /// Recent events' annotation bytes and their argument lists (``annotationList(_:slot:frameReporter:)``).
-    var argumentCache = ChromeJSONImporter.ArgumentCache()
+    var argumentCache = ArgumentCache()
     /// How many annotation values or fields were skipped and counted: an event whose annotations
     /// skip any is not shared, so that each event's skips count.
     var annotationSkips = 0
@@ -296,8 +291,8 @@ struct PerfettoParser {
         }
         if fields.flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !sequences[slot].isValid {
             droppedPackets += 1
-            if log.lists(.invalidEvent) {
-                log.add(.invalidEvent, nil, "packet at byte \(offset) needs incremental state that sequence \(fields.sequence) never set; dropped, as Perfetto drops it")
+            if trace.log.lists(.invalidEvent) {
+                trace.log.add(.invalidEvent, nil, "packet at byte \(offset) needs incremental state that sequence \(fields.sequence) never set; dropped, as Perfetto drops it")
             }
             return
         }
@@ -323,13 +318,13 @@ struct PerfettoParser {
     mutating func checkedTime(_ timestamp: UInt64?, offset: Int) -> Int64? {
         guard let timestamp else {
             droppedTimes += 1
-            if log.lists(.invalidEvent) { log.add(.invalidEvent, nil, "packet at byte \(offset) has an event but no timestamp; dropped") }
+            if trace.log.lists(.invalidEvent) { trace.log.add(.invalidEvent, nil, "packet at byte \(offset) has an event but no timestamp; dropped") }
             return nil
         }
         guard timestamp <= UInt64(TraceEvent.timeLimitNanoseconds) else {
             droppedTimes += 1
-            if log.lists(.invalidEvent) {
-                log.add(.invalidEvent, nil, "packet at byte \(offset): timestamp \(timestamp) ns is beyond 2^60 ns (about 36.5 years); dropped")
+            if trace.log.lists(.invalidEvent) {
+                trace.log.add(.invalidEvent, nil, "packet at byte \(offset): timestamp \(timestamp) ns is beyond 2^60 ns (about 36.5 years); dropped")
             }
             return nil
         }
@@ -346,9 +341,9 @@ struct PerfettoParser {
         guard readSoFar > 0 else { return }
         let scale = Double(buffer.count) / Double(readSoFar) * 1.125
         func estimate(_ count: Int, cap: Int = .max) -> Int { min(cap, Int(min(Double(count) * scale + 1024, Double(buffer.count)))) }
-        events.reserveCapacity(estimate(events.count))
-        events.adviseHugePages()
-        argumentLists.reserveCapacity(estimate(argumentLists.count, cap: 1 << 22))
+        trace.events.reserveCapacity(estimate(trace.events.count))
+        trace.events.adviseHugePages()
+        trace.argumentLists.reserveCapacity(estimate(trace.argumentLists.count, cap: 1 << 22))
         for index in lanes.indices where !lanes[index].records.isEmpty {
             lanes[index].records.reserveCapacity(estimate(lanes[index].records.count, cap: 1 << 22))
         }
@@ -397,13 +392,13 @@ struct PerfettoParser {
             guard let value else { continue }
             let string = input.string(value)
             switch field {
-            case PerfettoSchema.Interned.eventNames: sequences[slot].names[iid] = symbols.intern(string).rawValue
-            case PerfettoSchema.Interned.eventCategories: sequences[slot].categories[iid] = symbols.intern(string).rawValue
+            case PerfettoSchema.Interned.eventNames: sequences[slot].names[iid] = trace.symbols.intern(string).rawValue
+            case PerfettoSchema.Interned.eventCategories: sequences[slot].categories[iid] = trace.symbols.intern(string).rawValue
             case PerfettoSchema.Interned.debugAnnotationNames:
-                sequences[slot].annotationNames[iid] = symbols.intern(string).rawValue
+                sequences[slot].annotationNames[iid] = trace.symbols.intern(string).rawValue
                 changesAnnotations = true
             case PerfettoSchema.Interned.debugAnnotationStringValues:
-                sequences[slot].stringValues[iid] = symbols.intern(string).rawValue
+                sequences[slot].stringValues[iid] = trace.symbols.intern(string).rawValue
                 changesAnnotations = true
             default: skippedFields["InternedData field \(field)", default: 0] += 1
             }
@@ -485,17 +480,17 @@ struct PerfettoParser {
         }
         if let thread {
             tracks[uuid] = .thread(thread.key)
-            var described = threads[thread.key] ?? TraceThread(key: thread.key)
+            var described = trace.threads[thread.key] ?? TraceThread(key: thread.key)
             if let name = thread.name ?? name { described.name = name }
             if let sortIndex = thread.sortIndex { described.sortIndex = sortIndex }
-            threads[thread.key] = described
-            if processes[thread.key.processID] == nil { processes[thread.key.processID] = TraceProcess(processID: thread.key.processID) }
+            trace.threads[thread.key] = described
+            if trace.processes[thread.key.processID] == nil { trace.processes[thread.key.processID] = TraceProcess(processID: thread.key.processID) }
         } else if let process {
             tracks[uuid] = .process(process.pid)
-            var described = processes[process.pid] ?? TraceProcess(processID: process.pid)
+            var described = trace.processes[process.pid] ?? TraceProcess(processID: process.pid)
             if let name = process.name ?? name { described.name = name }
             if let sortIndex = process.sortIndex { described.sortIndex = sortIndex }
-            processes[process.pid] = described
+            trace.processes[process.pid] = described
         } else if isCounter {
             tracks[uuid] = .counter(name: name ?? "counter \(uuid)", parent: parent)
         } else {
@@ -515,7 +510,7 @@ struct PerfettoParser {
             }
         }
         guard let pid else { return }
-        if let name { processes[pid, default: TraceProcess(processID: pid)].name = name }
+        if let name { trace.processes[pid, default: TraceProcess(processID: pid)].name = name }
     }
 
     private mutating func parseLegacyThreadDescriptor(_ input: ProtobufInput, slot: Int) throws(TraceReadError) {
@@ -533,7 +528,7 @@ struct PerfettoParser {
         }
         let key = ThreadKey(processID: pid, threadID: tid)
         sequences[slot].legacyThread = key
-        if let name { threads[key, default: TraceThread(key: key)].name = name }
+        if let name { trace.threads[key, default: TraceThread(key: key)].name = name }
     }
 
     private mutating func parseProcessTree(_ input: ProtobufInput) throws(TraceReadError) {
@@ -564,15 +559,15 @@ struct PerfettoParser {
                 }
             }
             if field == PerfettoSchema.ProcessTree.processes {
-                if let name { processes[id, default: TraceProcess(processID: id)].name = name }
+                if let name { trace.processes[id, default: TraceProcess(processID: id)].name = name }
                 // A process's main thread has the process's id.
                 threadProcess[id] = id
             } else {
                 let process = tgid ?? id
                 threadProcess[id] = process
                 let key = ThreadKey(processID: process, threadID: id)
-                if let name { threads[key, default: TraceThread(key: key)].name = name }
-                if processes[process] == nil { processes[process] = TraceProcess(processID: process) }
+                if let name { trace.threads[key, default: TraceThread(key: key)].name = name }
+                if trace.processes[process] == nil { trace.processes[process] = TraceProcess(processID: process) }
             }
         }
     }
@@ -597,12 +592,12 @@ struct PerfettoParser {
             guard name == PerfettoSchema.ChromeEvents.framescopeMetadataName, let json else { continue }
             let bytes = UnsafeBufferPointer(rebasing: buffer[json])
             guard let value = try? JSONValue.parse(bytes, maxDepth: TraceReader.keptNestingDepth),
-                let adopted = ChromeJSONImporter.framescopeMetadata(from: value)
+                let adopted = TraceAssembly.framescopeMetadata(from: value)
             else {
-                log.add(.invalidEvent, nil, "framescope's metadata at byte \(json.lowerBound) is not the JSON object framescope writes; ignored")
+                trace.log.add(.invalidEvent, nil, "framescope's metadata at byte \(json.lowerBound) is not the JSON object framescope writes; ignored")
                 continue
             }
-            metadata = adopted
+            trace.metadata = adopted
         }
     }
 
@@ -618,29 +613,20 @@ struct PerfettoParser {
         // can use every field number); the rest in one line.
         let skipped = skippedFields.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
         for (what, count) in skipped.prefix(Self.listedSkippedKinds) {
-            log.addSummary(.skippedPhase, nil, "\(what): \(count) skipped (framescope does not read \(count == 1 ? "it" : "them"))", count: count)
+            trace.log.addSummary(.skippedPhase, nil, "\(what): \(count) skipped (framescope does not read \(count == 1 ? "it" : "them"))", count: count)
         }
         if skipped.count > Self.listedSkippedKinds {
             let rest = skipped.dropFirst(Self.listedSkippedKinds)
             let count = rest.reduce(0) { $0 + $1.value }
-            log.addSummary(.skippedPhase, nil, "\(count) values of \(rest.count) more kinds of field skipped", count: count)
+            trace.log.addSummary(.skippedPhase, nil, "\(count) values of \(rest.count) more kinds of field skipped", count: count)
         }
         if skippedArguments > 0 {
-            log.addSummary(
+            trace.log.addSummary(
                 .skippedArgument, nil,
                 "\(skippedArguments) debug annotation value\(skippedArguments == 1 ? "" : "s") nested more than \(TraceReader.keptNestingDepth) levels deep skipped",
                 count: skippedArguments)
         }
-        var trace = Trace()
-        trace.events = events
-        trace.symbols = symbols
-        trace.argumentLists = argumentLists
-        trace.keptArgumentKeys = argumentKeys?.keys
-        trace.processes = processes
-        for thread in threads.values { trace.setThread(thread) }
-        trace.metadata = metadata
-        trace.diagnostics = log.finished()
-        return trace
+        return trace.finished(keptArgumentKeys: argumentKeys?.keys)
     }
 
     /// The thread each tid belongs to, from `process_tree` (atrace lines may omit it).
