@@ -56,7 +56,7 @@ extension ChromeJSONImporter.Parser {
         scratchBytes.removeAll(keepingCapacity: true)
         if let prefix = argument.prefix {
             scanner.decode(prefix, into: &scratchBytes)
-            scratchBytes.append(0x2E)  // .
+            scratchBytes.append(UInt8(ascii: "."))
         }
         scanner.decode(key, into: &scratchBytes)
         return scratchBytes.withUnsafeBufferPointer { matcher.matches($0) }

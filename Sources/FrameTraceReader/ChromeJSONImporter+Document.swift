@@ -22,9 +22,9 @@ extension ChromeJSONImporter.Parser {
     static func blankInputMessage(count: Int, first: UInt8?) -> String {
         switch (count, first) {
         case (0, _): return "the input is empty"
-        case (1, 0x0A?): return "the input is 1 byte, a line feed: no JSON value, and too short to hold one Perfetto packet"
+        case (1, UInt8(ascii: "\n")): return "the input is 1 byte, a line feed: no JSON value, and too short to hold one Perfetto packet"
         case (_, 0xEF?): return "the input is \(count) bytes with nothing after its byte-order mark but white space: no JSON value"
-        case (_, 0x0A?): return "the input is \(count) bytes of white space: no JSON value, nor a Perfetto trace"
+        case (_, UInt8(ascii: "\n")): return "the input is \(count) bytes of white space: no JSON value, nor a Perfetto trace"
         default: return "the input is \(count) byte\(count == 1 ? "" : "s") of white space: no JSON value"
         }
     }
@@ -37,15 +37,15 @@ extension ChromeJSONImporter.Parser {
             throw TraceReadError(.notJSON, Self.blankInputMessage(count: scanner.count, first: scanner.count > 0 ? scanner.base[0] : nil), at: 0)
         }
         switch scanner.current {
-        case 0x5B:
+        case UInt8(ascii: "["):
             try readEventArray(isTopLevel: true)
-        case 0x7B:
+        case UInt8(ascii: "{"):
             try readObjectForm()
-        case 0x22:
+        case UInt8(ascii: "\""):
             throw TraceReadError(.notATrace, "expected an array of trace events or an object with \"traceEvents\", found a string", at: scanner.position)
-        case 0x2D, 0x30...0x39:
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             throw TraceReadError(.notATrace, "expected an array of trace events or an object with \"traceEvents\", found a number", at: scanner.position)
-        case 0x74, 0x66, 0x6E:
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             _ = try scanner.scanLiteral()
             throw TraceReadError(.notATrace, "expected an array of trace events or an object with \"traceEvents\", found a literal", at: 0)
         default:
@@ -63,14 +63,14 @@ extension ChromeJSONImporter.Parser {
         scanner.position += 1
         do throws(TraceReadError) {
             var next = try scanner.peekValue("a member name or '}'")
-            if next != 0x7D {
+            if next != UInt8(ascii: "}") {
                 while true {
-                    guard next == 0x22 else { throw scanner.unexpected(expecting: "a member name in quotes") }
+                    guard next == UInt8(ascii: "\"") else { throw scanner.unexpected(expecting: "a member name in quotes") }
                     let key = try scanner.scanString()
-                    try scanner.expect(0x3A, "':' after a member name")
+                    try scanner.expect(UInt8(ascii: ":"), "':' after a member name")
                     switch topLevelKey(key) {
                     case "traceEvents":
-                        guard try scanner.peekValue("an array of events") == 0x5B else {
+                        guard try scanner.peekValue("an array of events") == UInt8(ascii: "[") else {
                             throw TraceReadError(.notATrace, "\"traceEvents\" must be an array of events", at: scanner.position)
                         }
                         try readEventArray(isTopLevel: false)
@@ -81,12 +81,12 @@ extension ChromeJSONImporter.Parser {
                         try scanner.skipValue()  // systemTraceEvents, otherData, stackFrames, samples, ...
                     }
                     next = try scanner.peekValue("',' or '}' after a member")
-                    if next == 0x2C {
+                    if next == UInt8(ascii: ",") {
                         scanner.position += 1
                         next = try scanner.peekValue("a member name")
                         continue
                     }
-                    guard next == 0x7D else { throw scanner.unexpected(expecting: "',' or '}' after a member") }
+                    guard next == UInt8(ascii: "}") else { throw scanner.unexpected(expecting: "',' or '}' after a member") }
                     break
                 }
             }
@@ -116,7 +116,7 @@ extension ChromeJSONImporter.Parser {
         scanner.position += 1
         scanner.skipWhitespace()
         guard !scanner.isAtEnd else { return endOfArray(isTopLevel: isTopLevel) }
-        if scanner.current == 0x5D {
+        if scanner.current == UInt8(ascii: "]") {
             scanner.position += 1
             return
         }

@@ -32,7 +32,7 @@ extension ChromeJSONImporter.EventTokenizer {
     /// Reads one element of the event array into ``event`` and ``arguments``; `false` (after
     /// skipping it) when it is not an object.
     mutating func readEvent() throws(TraceReadError) -> Bool {
-        guard scanner.current == 0x7B else {
+        guard scanner.current == UInt8(ascii: "{") else {
             try scanner.skipValue()
             return false
         }
@@ -40,16 +40,16 @@ extension ChromeJSONImporter.EventTokenizer {
         event = ChromeJSONImporter.RawEvent()
         argumentCount = 0
         var next = try scanner.peekValue("a member name or '}'")
-        if next != 0x7D {
+        if next != UInt8(ascii: "}") {
             while true {
-                guard next == 0x22 else { throw scanner.unexpected(expecting: "a member name in quotes") }
+                guard next == UInt8(ascii: "\"") else { throw scanner.unexpected(expecting: "a member name in quotes") }
                 let field: Field
                 if let (quick, length) = quickMemberName() {
                     scanner.position &+= length
                     field = quick
                 } else {
                     let key = try scanner.scanString()
-                    try scanner.expect(0x3A, "':' after a member name")
+                    try scanner.expect(UInt8(ascii: ":"), "':' after a member name")
                     field = self.field(of: key)
                 }
                 // The member's value, read into `event`. This switch is written out here rather
@@ -105,16 +105,16 @@ extension ChromeJSONImporter.EventTokenizer {
                 case .instantScope:
                     if let token = try stringOrSkip(byte), token.length > 0 {
                         switch scanner.base[token.start] {
-                        case 0x70: event.instantScope = .process
-                        case 0x67: event.instantScope = .global
+                        case UInt8(ascii: "p"): event.instantScope = .process
+                        case UInt8(ascii: "g"): event.instantScope = .global
                         default: event.instantScope = .thread
                         }
                     }
                 case .bindingPoint:
                     if let token = try stringOrSkip(byte), token.length > 0 {
                         switch scanner.base[token.start] {
-                        case 0x65: event.bindingPoint = .enclosing
-                        case 0x6E: event.bindingPoint = .next
+                        case UInt8(ascii: "e"): event.bindingPoint = .enclosing
+                        case UInt8(ascii: "n"): event.bindingPoint = .next
                         default: break
                         }
                     }
@@ -125,10 +125,10 @@ extension ChromeJSONImporter.EventTokenizer {
                 case .flowOut:
                     event.flowOut = try boolOrSkip(byte)
                 case .arguments:
-                    if byte == 0x7B {
+                    if byte == UInt8(ascii: "{") {
                         try readArguments()
                     } else {
-                        if byte != 0x6E { event.nestedArguments += 1 }  // anything but null is not an argument list
+                        if byte != UInt8(ascii: "n") { event.nestedArguments += 1 }  // anything but null is not an argument list
                         try scanner.skipValue()
                     }
                 case .other:
@@ -138,16 +138,16 @@ extension ChromeJSONImporter.EventTokenizer {
                     try scanner.skipValue()
                 }
                 if scanner.skipCommaBeforeName() {
-                    next = 0x22
+                    next = UInt8(ascii: "\"")
                     continue
                 }
                 next = try scanner.peekValue("',' or '}' after an event member")
-                if next == 0x2C {
+                if next == UInt8(ascii: ",") {
                     scanner.position += 1
                     next = try scanner.peekValue("a member name")
                     continue
                 }
-                guard next == 0x7D else { throw scanner.unexpected(expecting: "',' or '}' after an event member") }
+                guard next == UInt8(ascii: "}") else { throw scanner.unexpected(expecting: "',' or '}' after an event member") }
                 break
             }
         }
@@ -166,22 +166,22 @@ extension ChromeJSONImporter.EventTokenizer {
     static func field(_ p: UnsafePointer<UInt8>, _ length: Int) -> Field {
         switch length {
         case 1:
-            return p[0] == 0x73 ? .instantScope : .other  // s
+            return p[0] == UInt8(ascii: "s") ? .instantScope : .other
         case 2:
             switch (p[0], p[1]) {
-            case (0x70, 0x68): return .phase  // ph
-            case (0x74, 0x73): return .timestamp  // ts
-            case (0x69, 0x64): return .id  // id
-            case (0x62, 0x70): return .bindingPoint  // bp
+            case (UInt8(ascii: "p"), UInt8(ascii: "h")): return .phase
+            case (UInt8(ascii: "t"), UInt8(ascii: "s")): return .timestamp
+            case (UInt8(ascii: "i"), UInt8(ascii: "d")): return .id
+            case (UInt8(ascii: "b"), UInt8(ascii: "p")): return .bindingPoint
             default: return .other
             }
         case 3:
             switch (p[0], p[1], p[2]) {
-            case (0x70, 0x69, 0x64): return .processID  // pid
-            case (0x74, 0x69, 0x64): return .threadID  // tid
-            case (0x63, 0x61, 0x74): return .category  // cat
-            case (0x64, 0x75, 0x72): return .duration  // dur
-            case (0x69, 0x64, 0x32): return .id2  // id2
+            case (UInt8(ascii: "p"), UInt8(ascii: "i"), UInt8(ascii: "d")): return .processID
+            case (UInt8(ascii: "t"), UInt8(ascii: "i"), UInt8(ascii: "d")): return .threadID
+            case (UInt8(ascii: "c"), UInt8(ascii: "a"), UInt8(ascii: "t")): return .category
+            case (UInt8(ascii: "d"), UInt8(ascii: "u"), UInt8(ascii: "r")): return .duration
+            case (UInt8(ascii: "i"), UInt8(ascii: "d"), UInt8(ascii: "2")): return .id2
             default: return .other
             }
         case 4:
@@ -255,7 +255,7 @@ extension ChromeJSONImporter.EventTokenizer {
     /// Whether a value starting with `byte` is a number (`-` or a digit).
     @inline(__always)
     private static func startsNumber(_ byte: UInt8) -> Bool {
-        byte == 0x2D || byte &- 0x30 < 10
+        byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10
     }
 
     private mutating func readPhase(_ token: JSONStringToken) {
@@ -278,13 +278,13 @@ extension ChromeJSONImporter.EventTokenizer {
     /// A string value, or `nil` after skipping a value of another type.
     @inline(__always)
     private mutating func stringOrSkip(_ byte: UInt8) throws(TraceReadError) -> JSONStringToken? {
-        if byte == 0x22 { return try scanner.scanString() }
+        if byte == UInt8(ascii: "\"") { return try scanner.scanString() }
         try scanner.skipValue()
         return nil
     }
 
     private mutating func boolOrSkip(_ byte: UInt8) throws(TraceReadError) -> Bool {
-        if byte == 0x74 || byte == 0x66 || byte == 0x6E { return try scanner.scanLiteral() ?? false }
+        if byte == UInt8(ascii: "t") || byte == UInt8(ascii: "f") || byte == UInt8(ascii: "n") { return try scanner.scanLiteral() ?? false }
         try scanner.skipValue()
         return false
     }
@@ -293,13 +293,13 @@ extension ChromeJSONImporter.EventTokenizer {
     /// has already tried a plain decimal.)
     private mutating func threadPart(_ byte: UInt8) throws(TraceReadError) -> ChromeJSONImporter.RawEvent.ThreadPart {
         switch byte {
-        case 0x2D, 0x30...0x39:
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let token = try scanner.scanNumber()
             guard let value = token.scaledInteger(shift: 0, rounding: .towardZero) else { return .invalid }
             return .number(value)
-        case 0x22:
+        case UInt8(ascii: "\""):
             return .number(threadID(named: try scanner.scanString()))
-        case 0x6E, 0x74, 0x66:
+        case UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "f"):
             return try scanner.scanLiteral() == nil ? .missing : .invalid
         default:
             try scanner.skipValue()
@@ -343,17 +343,17 @@ extension ChromeJSONImporter.EventTokenizer {
     /// numeric string. (`readEvent` has already tried a plain decimal.)
     private mutating func time(_ byte: UInt8) throws(TraceReadError) -> ChromeJSONImporter.RawEvent.Time {
         switch byte {
-        case 0x2D, 0x30...0x39:
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let token = try scanner.scanNumber()
             guard let value = token.scaledInteger(shift: 3) else { return .invalid }
             return bounded(value)
-        case 0x22:
+        case UInt8(ascii: "\""):
             let token = try scanner.scanString()
             guard !token.hasEscapes, let number = Self.number(in: scanner.rawBytes(token)),
                 let value = number.scaledInteger(shift: 3)
             else { return .invalid }
             return bounded(value)
-        case 0x6E, 0x74, 0x66:
+        case UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "f"):
             return try scanner.scanLiteral() == nil ? .missing : .invalid
         default:
             try scanner.skipValue()
@@ -370,7 +370,7 @@ extension ChromeJSONImporter.EventTokenizer {
 
     /// The number that a byte string consists of exactly, if it does.
     static func number(in bytes: UnsafeBufferPointer<UInt8>) -> JSONNumberToken? {
-        guard let first = bytes.first, first == 0x2D || first &- 0x30 < 10 else { return nil }
+        guard let first = bytes.first, first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10 else { return nil }
         var sub = TraceScanner(bytes)
         guard let token = try? sub.scanNumber(), sub.isAtEnd else { return nil }
         return token
@@ -386,11 +386,11 @@ extension ChromeJSONImporter.EventTokenizer {
     /// (or a number with a fraction) hashed to a stable 64-bit value with the top bit set.
     private mutating func idValue(_ byte: UInt8) throws(TraceReadError) -> UInt64? {
         switch byte {
-        case 0x2D, 0x30...0x39:
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let token = try scanner.scanNumber()
             let text = UnsafeBufferPointer(start: scanner.base + token.start, count: token.end - token.start)
             return Self.integerID(text) ?? Self.hashID(text)
-        case 0x22:
+        case UInt8(ascii: "\""):
             return withBytes(of: try scanner.scanString()) { _, bytes in
                 Self.integerID(bytes) ?? Self.hexID(bytes) ?? Self.hashID(bytes)
             }
@@ -402,17 +402,17 @@ extension ChromeJSONImporter.EventTokenizer {
 
     /// `id2`: `{"local": id}` (scoped to the process) or `{"global": id}`.
     private mutating func readID2(_ byte: UInt8) throws(TraceReadError) {
-        guard byte == 0x7B else {
+        guard byte == UInt8(ascii: "{") else {
             try scanner.skipValue()
             return
         }
         scanner.position += 1
         var next = try scanner.peekValue("a member name or '}'")
-        if next != 0x7D {
+        if next != UInt8(ascii: "}") {
             while true {
-                guard next == 0x22 else { throw scanner.unexpected(expecting: "a member name in quotes") }
+                guard next == UInt8(ascii: "\"") else { throw scanner.unexpected(expecting: "a member name in quotes") }
                 let key = scanner.string(try scanner.scanString())
-                try scanner.expect(0x3A, "':' after a member name")
+                try scanner.expect(UInt8(ascii: ":"), "':' after a member name")
                 let valueByte = try scanner.peekValue("a value")
                 if key == "local" || key == "global" {
                     if let id = try idValue(valueByte) {
@@ -423,12 +423,12 @@ extension ChromeJSONImporter.EventTokenizer {
                     try scanner.skipValue()
                 }
                 next = try scanner.peekValue("',' or '}' after an object member")
-                if next == 0x2C {
+                if next == UInt8(ascii: ",") {
                     scanner.position += 1
                     next = try scanner.peekValue("a member name")
                     continue
                 }
-                guard next == 0x7D else { throw scanner.unexpected(expecting: "',' or '}' after an object member") }
+                guard next == UInt8(ascii: "}") else { throw scanner.unexpected(expecting: "',' or '}' after an object member") }
                 break
             }
         }
@@ -437,12 +437,12 @@ extension ChromeJSONImporter.EventTokenizer {
 
     static func integerID(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
         var index = 0
-        let negative = bytes.first == 0x2D
+        let negative = bytes.first == UInt8(ascii: "-")
         if negative { index = 1 }
         guard index < bytes.count else { return nil }
         var value: UInt64 = 0
         while index < bytes.count {
-            let digit = bytes[index] &- 0x30
+            let digit = bytes[index] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
@@ -456,7 +456,7 @@ extension ChromeJSONImporter.EventTokenizer {
     }
 
     static func hexID(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        guard bytes.count > 2, bytes.count <= 18, bytes[0] == 0x30, bytes[1] | 0x20 == 0x78 else { return nil }
+        guard bytes.count > 2, bytes.count <= 18, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x") else { return nil }
         var value: UInt64 = 0
         for index in 2..<bytes.count {
             guard let digit = TraceScanner.hexValue(bytes[index]) else { return nil }
@@ -489,44 +489,7 @@ extension ChromeJSONImporter.EventTokenizer {
     private mutating func readArguments() throws(TraceReadError) {
         event.argumentsStart = scanner.position
         argumentCount = 0  // a repeated "args": the last wins
-        scanner.position += 1
-        var next = try scanner.peekValue("an argument name or '}'")
-        if next != 0x7D {
-            while true {
-                guard next == 0x22 else { throw scanner.unexpected(expecting: "an argument name in quotes") }
-                let key = try scanner.scanString()
-                try scanner.expect(0x3A, "':' after an argument name")
-                let byte = try scanner.peekValue("an argument value")
-                switch byte {
-                case 0x22:
-                    appendArgument(ChromeJSONImporter.ScratchArgument(key: key, kind: .string, string: try scanner.scanString()))
-                case 0x2D, 0x30...0x39:
-                    appendArgument(ChromeJSONImporter.ScratchArgument(key: key, kind: .number, number: try scanner.scanNumber()))
-                case 0x74, 0x66, 0x6E:
-                    let literal = try scanner.scanLiteral()
-                    appendArgument(ChromeJSONImporter.ScratchArgument(key: key, kind: literal == nil ? .null : .bool, bool: literal ?? false))
-                case 0x7B:
-                    try readNestedArguments(prefix: key)
-                case 0x5B:
-                    try appendNestedValue(key: key, prefix: nil)
-                default:
-                    throw scanner.unexpected(expecting: "a value")
-                }
-                if scanner.skipCommaBeforeName() {
-                    next = 0x22
-                    continue
-                }
-                next = try scanner.peekValue("',' or '}' after an argument")
-                if next == 0x2C {
-                    scanner.position += 1
-                    next = try scanner.peekValue("an argument name")
-                    continue
-                }
-                guard next == 0x7D else { throw scanner.unexpected(expecting: "',' or '}' after an argument") }
-                break
-            }
-        }
-        scanner.position += 1
+        try readArgumentMembers(prefix: nil)
         event.argumentsEnd = scanner.position
     }
 
@@ -544,42 +507,45 @@ extension ChromeJSONImporter.EventTokenizer {
                 key: key, prefix: prefix, kind: .nested, string: JSONStringToken(start: start, end: scanner.position, hasEscapes: false)))
     }
 
-    /// Reads an object nested in `args` one level deep: its scalar members become arguments
-    /// keyed `outer.inner` (Chrome's `chrome_frame_reporter.state`, `data.url`); values nested
-    /// deeper are skipped and counted.
-    private mutating func readNestedArguments(prefix: JSONStringToken) throws(TraceReadError) {
+    /// Reads an argument object from its `{` past its `}`: `args` itself (`prefix` nil), or an
+    /// object nested in it one level deep, whose scalar members become arguments keyed
+    /// `outer.inner` (Chrome's `chrome_frame_reporter.state`, `data.url`). An array, or an object
+    /// nested deeper, is one nested value (``appendNestedValue(key:prefix:)``).
+    private mutating func readArgumentMembers(prefix: JSONStringToken?) throws(TraceReadError) {
         scanner.position += 1
         var next = try scanner.peekValue("an argument name or '}'")
-        if next != 0x7D {
+        if next != UInt8(ascii: "}") {
             while true {
-                guard next == 0x22 else { throw scanner.unexpected(expecting: "an argument name in quotes") }
+                guard next == UInt8(ascii: "\"") else { throw scanner.unexpected(expecting: "an argument name in quotes") }
                 let key = try scanner.scanString()
-                try scanner.expect(0x3A, "':' after an argument name")
+                try scanner.expect(UInt8(ascii: ":"), "':' after an argument name")
                 let byte = try scanner.peekValue("an argument value")
                 switch byte {
-                case 0x22:
+                case UInt8(ascii: "\""):
                     appendArgument(ChromeJSONImporter.ScratchArgument(key: key, prefix: prefix, kind: .string, string: try scanner.scanString()))
-                case 0x2D, 0x30...0x39:
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                     appendArgument(ChromeJSONImporter.ScratchArgument(key: key, prefix: prefix, kind: .number, number: try scanner.scanNumber()))
-                case 0x74, 0x66, 0x6E:
+                case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                     let literal = try scanner.scanLiteral()
                     appendArgument(ChromeJSONImporter.ScratchArgument(key: key, prefix: prefix, kind: literal == nil ? .null : .bool, bool: literal ?? false))
-                case 0x7B, 0x5B:
+                case UInt8(ascii: "{") where prefix == nil:
+                    try readArgumentMembers(prefix: key)
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
                     try appendNestedValue(key: key, prefix: prefix)
                 default:
                     throw scanner.unexpected(expecting: "a value")
                 }
                 if scanner.skipCommaBeforeName() {
-                    next = 0x22
+                    next = UInt8(ascii: "\"")
                     continue
                 }
                 next = try scanner.peekValue("',' or '}' after an argument")
-                if next == 0x2C {
+                if next == UInt8(ascii: ",") {
                     scanner.position += 1
                     next = try scanner.peekValue("an argument name")
                     continue
                 }
-                guard next == 0x7D else { throw scanner.unexpected(expecting: "',' or '}' after an argument") }
+                guard next == UInt8(ascii: "}") else { throw scanner.unexpected(expecting: "',' or '}' after an argument") }
                 break
             }
         }

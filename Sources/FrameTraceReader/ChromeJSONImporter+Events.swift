@@ -6,14 +6,14 @@ extension ChromeJSONImporter.Parser {
     /// Turns the event just read into trace values, by phase.
     mutating func commit(_ index: Int) {
         switch event.phase {
-        case 0x58: commitComplete(index)  // X
-        case 0x42: commitBegin(index)  // B
-        case 0x45: commitEnd(index)  // E
-        case 0x69, 0x49: commitInstant(index)  // i, I
-        case 0x43: commitCounter(index)  // C
-        case 0x4D: commitMetadata(index)  // M
-        case 0x62, 0x6E, 0x65: commitAsync(index)  // b, n, e
-        case 0x73, 0x74, 0x66: commitFlow(index)  // s, t, f
+        case UInt8(ascii: "X"): commitComplete(index)
+        case UInt8(ascii: "B"): commitBegin(index)
+        case UInt8(ascii: "E"): commitEnd(index)
+        case UInt8(ascii: "i"), UInt8(ascii: "I"): commitInstant(index)
+        case UInt8(ascii: "C"): commitCounter(index)
+        case UInt8(ascii: "M"): commitMetadata(index)
+        case UInt8(ascii: "b"), UInt8(ascii: "n"), UInt8(ascii: "e"): commitAsync(index)
+        case UInt8(ascii: "s"), UInt8(ascii: "t"), UInt8(ascii: "f"): commitFlow(index)
         case 0: trace.log.add(.invalidEvent, index, "the event has no \"ph\"")
         case ChromeJSONImporter.RawEvent.invalidPhase: trace.log.add(.invalidEvent, index, "the event's \"ph\" is not a phase letter")
         default: countSkippedPhase(index)
@@ -147,7 +147,7 @@ extension ChromeJSONImporter.Parser {
             report(.invalidEvent, index) { p in "async event \(p.eventName) has no \"id\" or \"id2\"; it is dropped" }
             return
         }
-        let phase: Phase = event.phase == 0x62 ? .asyncBegin : event.phase == 0x65 ? .asyncEnd : .asyncInstant
+        let phase: Phase = event.phase == UInt8(ascii: "b") ? .asyncBegin : event.phase == UInt8(ascii: "e") ? .asyncEnd : .asyncInstant
         _ = slot(for: thread)
         let category = symbol(event.category)
         append(
@@ -176,7 +176,7 @@ extension ChromeJSONImporter.Parser {
             report(.invalidEvent, index) { p in "flow event \(p.eventName) has no \"id\"; it is dropped" }
             return
         }
-        let phase: Phase = event.phase == 0x73 ? .flowStart : event.phase == 0x66 ? .flowEnd : .flowStep
+        let phase: Phase = event.phase == UInt8(ascii: "s") ? .flowStart : event.phase == UInt8(ascii: "f") ? .flowEnd : .flowStep
         _ = slot(for: thread)
         append(
             TraceEvent(

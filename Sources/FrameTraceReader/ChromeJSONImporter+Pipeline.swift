@@ -119,12 +119,12 @@ extension ChromeJSONImporter.EventTokenizer {
         // The usual case, a comma and the next event's brace with at most a line feed between
         // them, is stepped over here; the general path below would end at the same brace.
         let at = scanner.position
-        if at &+ 2 < scanner.count, scanner.base[at] == 0x2C {
-            if scanner.base[at &+ 1] == 0x7B {
+        if at &+ 2 < scanner.count, scanner.base[at] == UInt8(ascii: ",") {
+            if scanner.base[at &+ 1] == UInt8(ascii: "{") {
                 scanner.position = at &+ 1
                 return nil
             }
-            if scanner.base[at &+ 1] == 0x0A, scanner.base[at &+ 2] == 0x7B {
+            if scanner.base[at &+ 1] == UInt8(ascii: "\n"), scanner.base[at &+ 2] == UInt8(ascii: "{") {
                 scanner.position = at &+ 2
                 return nil
             }
@@ -136,15 +136,15 @@ extension ChromeJSONImporter.EventTokenizer {
         scanner.skipWhitespace()
         guard !scanner.isAtEnd else { return .endOfInput }
         let next = scanner.current
-        if next == 0x2C {
+        if next == UInt8(ascii: ",") {
             scanner.position += 1
             scanner.skipWhitespace()
             guard !scanner.isAtEnd else { return .endOfInput }
-            guard scanner.current == 0x5D else { return nil }
+            guard scanner.current == UInt8(ascii: "]") else { return nil }
             scanner.position += 1
             return .closed
         }
-        guard next == 0x5D else { return .failed(scanner.unexpected(expecting: "',' or ']' after an event")) }
+        guard next == UInt8(ascii: "]") else { return .failed(scanner.unexpected(expecting: "',' or ']' after an event")) }
         scanner.position += 1
         return .closed
     }

@@ -27,7 +27,7 @@ package enum FirstStage {
         }
         guard skip("[") || skip("{") && skip("\"traceEvents\"") && skip(":") && skip("[") else { return nil }
         tokenizer.scanner.skipWhitespace()
-        if !tokenizer.scanner.isAtEnd, tokenizer.scanner.current == 0x5D { return 0 }
+        if !tokenizer.scanner.isAtEnd, tokenizer.scanner.current == UInt8(ascii: "]") { return 0 }
         let batch = ChromeJSONImporter.EventPipeline.Batch()
         var elements = 0
         while true {

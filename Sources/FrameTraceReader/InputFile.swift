@@ -85,7 +85,7 @@ public enum InputFile {
             guard bytes.count <= maximumSize else { throw tooLarge(name, maximumSize: maximumSize) }
             if !checkedStart, let first = firstSignificantByte(bytes) {
                 checkedStart = true
-                let mayBeJSON = first == 0x7B || first == 0x5B
+                let mayBeJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
                 if !mayBeJSON, !bytes.withUnsafeBufferPointer({ PerfettoImporter.looksLikePerfetto($0) }) { return bytes }
             }
         }
@@ -96,7 +96,7 @@ public enum InputFile {
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while index < bytes.count {
             switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): index += 1
             case let byte: return byte
             }
         }

@@ -46,14 +46,14 @@ public enum PerfettoImporter {
     public static func looksLikePerfetto(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, first == 0x0A else { return false }
         var index = 0
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[index]) { index += 1 }
         guard index < bytes.count else { return false }
         switch bytes[index] {
         case UInt8(ascii: "["):
             return false
         case UInt8(ascii: "{"):
             var next = index + 1
-            while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
+            while next < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[next]) { next += 1 }
             return !(next >= bytes.count || bytes[next] == UInt8(ascii: "\"") || bytes[next] == UInt8(ascii: "}"))
         default:
             return true
