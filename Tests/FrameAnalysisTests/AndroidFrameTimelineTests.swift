@@ -7,11 +7,11 @@ import Testing
 
 /// Android's frames from Perfetto traces: FrameTimeline's verdicts as trace processor's diff tests
 /// expect them, with lanes from the app's own slices. The fixtures and their expected files come
-/// from `tools/make_perfetto_fixtures.py` (see `Tests/FrameTraceTests/Fixtures/perfetto`).
+/// from `tools/make_perfetto_fixtures.py` (see `Tests/FrameTraceReaderTests/Fixtures/perfetto`).
 @Suite("Android frames from FrameTimeline: causes, lanes and missed frames as Perfetto counts them")
 struct AndroidFrameTimelineTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("FrameTraceTests/Fixtures/perfetto")
+        .appendingPathComponent("FrameTraceReaderTests/Fixtures/perfetto")
 
     static func read(_ name: String) throws -> Trace {
         try TraceReader.read(contentsOf: folder.appendingPathComponent("\(name).pftrace").path)

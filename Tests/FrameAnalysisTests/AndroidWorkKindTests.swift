@@ -12,7 +12,7 @@ import Testing
 @Suite("Android's kinds of work: atrace slices by name, in place of categories they do not have")
 struct AndroidWorkKindTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("FrameTraceTests/Fixtures/perfetto")
+        .appendingPathComponent("FrameTraceReaderTests/Fixtures/perfetto")
 
     /// Real slice names, as AOSP, androidx, ART and trace processor write them, and their kinds.
     static let namedSlices: [(name: String, kind: AndroidWorkKind)] = [

@@ -28,7 +28,7 @@ struct ParallelSweepTests {
     /// example traces.
     static let traceFiles: [String] = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folders = ["Tests/FrameAnalysisTests/Fixtures", "Tests/FrameTraceTests/Fixtures", "Traces"]
+        let folders = ["Tests/FrameAnalysisTests/Fixtures", "Tests/FrameTraceReaderTests/Fixtures", "Traces"]
         return folders.flatMap { folder in
             let directory = root.appendingPathComponent(folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

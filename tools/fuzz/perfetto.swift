@@ -1,6 +1,6 @@
 // fuzz-sources: Sources/FrameTrace Sources/FrameSupport Sources/FrameJSON Sources/FrameTraceReader
 // fuzz-merge-modules: FrameTrace FrameSupport FrameJSON FrameTraceReader
-// fuzz-seeds: Tests/FrameTraceTests/Fixtures/perfetto
+// fuzz-seeds: Tests/FrameTraceReaderTests/Fixtures/perfetto
 // libFuzzer target for the Perfetto protobuf reader (and framescope's protobuf codec). Its sources
 // compile into one module with this harness, so internal symbols are reachable.
 //

@@ -1,6 +1,6 @@
 // fuzz-sources: Sources/FrameTrace Sources/FrameSupport Sources/FrameJSON Sources/FrameTraceReader
 // fuzz-merge-modules: FrameTrace FrameSupport FrameJSON FrameTraceReader
-// fuzz-seeds: Tests/FrameTraceTests/Fixtures ../shared/traces/third-party
+// fuzz-seeds: Tests/FrameTraceReaderTests/Fixtures ../shared/traces/third-party
 // libFuzzer target for the Chrome trace reader and the JSONValue parser (modules FrameTraceReader
 // and FrameJSON; their sources compile into one module with this harness, so internal symbols
 // are reachable).
