@@ -210,8 +210,8 @@ extension ChromeJSONImporter.Parser {
         let scale = estimate / max(eventIndex, 1) + 1
         let most = 1 << 22
         trace.argumentLists.reserveCapacity(min(trace.argumentLists.count * scale, most))
-        for slot in threadStates.indices where !threadStates[slot].beginsAndEnds.isEmpty {
-            threadStates[slot].beginsAndEnds.reserveCapacity(min(threadStates[slot].beginsAndEnds.count * scale, most))
+        for slot in pairing.threadStates.indices where !pairing.threadStates[slot].beginsAndEnds.isEmpty {
+            pairing.threadStates[slot].beginsAndEnds.reserveCapacity(min(pairing.threadStates[slot].beginsAndEnds.count * scale, most))
         }
     }
 }

@@ -59,7 +59,7 @@ extension ChromeJSONImporter.Parser {
         let slice = TraceEvent(
             phase: .complete, name: name, category: symbol(event.category), thread: thread,
             timestamp: timestamp, arguments: argumentList(shared: false))
-        threadStates[slot].beginsAndEnds.append(.init(timestamp: timestamp, inputIndex: index, name: name, isEnd: false, payload: trace.events.count))
+        pairing.threadStates[slot].beginsAndEnds.append(.init(timestamp: timestamp, inputIndex: index, name: name, isEnd: false, payload: trace.events.count))
         append(slice, index: index)
         appendBoundFlows(of: slice, index: index)
     }
@@ -74,57 +74,10 @@ extension ChromeJSONImporter.Parser {
         let endArguments = argumentValues()
         var payload = -1
         if !endArguments.isEmpty {
-            payload = pendingEndArguments.count
-            pendingEndArguments.append(endArguments)
+            payload = pairing.pendingEndArguments.count
+            pairing.pendingEndArguments.append(endArguments)
         }
-        threadStates[slot].beginsAndEnds.append(.init(timestamp: timestamp, inputIndex: index, name: name, isEnd: true, payload: payload))
-    }
-
-    /// Pairs every thread's `B` and `E` events (``BeginEndPairer``) and applies the outcome:
-    /// each closed begin gets its duration and its end's arguments; an end that closes a begin
-    /// of another name is kept and flagged; one that closes nothing is dropped and reported.
-    mutating func pairBeginsAndEnds() {
-        for slot in threadStates.indices where !threadStates[slot].beginsAndEnds.isEmpty {
-            let (outcomes, open) = BeginEndPairer.pair(threadStates[slot].beginsAndEnds)
-            threadStates[slot].beginsAndEnds = []
-            let thread = threadStates[slot].thread
-            for outcome in outcomes {
-                switch outcome {
-                case .unmatched(let end, let hadOpenBegins):
-                    let endName = end.name
-                    report(.unmatchedEnd, end.inputIndex) { p in
-                        let name = endName.map { "end \(p.quoted(p.trace.symbols[$0]))" } ?? "end"
-                        return "\(name) on thread \(thread) has no open begin\(hadOpenBegins ? " of that name" : ""); it is dropped"
-                    }
-                case .closed(let begin, let end):
-                    let position = begin.payload
-                    let beginName = trace.events[position].name
-                    if let endName = end.name, endName != beginName {
-                        report(.mismatchedEndName, end.inputIndex) { p in "end \(p.quoted(p.trace.symbols[endName])) closes begin \(p.quoted(p.trace.symbols[beginName])) (the innermost open one)" }
-                    }
-                    trace.events[position].duration = max(0, saturatingDifference(end.timestamp, trace.events[position].timestamp))
-                    if end.payload >= 0 { mergeEndArguments(pendingEndArguments[end.payload], into: position) }
-                }
-            }
-            threadStates[slot].open = open.map { (position: $0.payload, inputIndex: $0.inputIndex) }
-        }
-        pendingEndArguments = []
-    }
-
-    /// Merges an end's arguments into its begin's own (unshared) list; the end's value wins.
-    private mutating func mergeEndArguments(_ endArguments: [Argument], into position: Int) {
-        if trace.events[position].arguments == 0 {
-            trace.events[position].arguments = store(endArguments)
-            return
-        }
-        let list = Int(trace.events[position].arguments)
-        for argument in endArguments {
-            if let existing = trace.argumentLists[list].firstIndex(where: { $0.key == argument.key }) {
-                trace.argumentLists[list][existing].value = argument.value
-            } else {
-                trace.argumentLists[list].append(argument)
-            }
-        }
+        pairing.threadStates[slot].beginsAndEnds.append(.init(timestamp: timestamp, inputIndex: index, name: name, isEnd: true, payload: payload))
     }
 
     private mutating func commitInstant(_ index: Int) {
@@ -164,12 +117,12 @@ extension ChromeJSONImporter.Parser {
         let key = ChromeJSONImporter.AsyncKey(category: category, id: id)
         switch phase {
         case .asyncBegin:
-            openAsync[key, default: []].append((index, trace.events.count - 1))
+            pairing.openAsync[key, default: []].append((index, trace.events.count - 1))
         case .asyncEnd:
-            if openAsync[key]?.popLast() == nil {
+            if pairing.openAsync[key]?.popLast() == nil {
                 report(.unmatchedAsync, index) { p in "async end \(p.eventName) (id \(p.hex(id))) has no open begin" }
-            } else if openAsync[key]?.isEmpty == true {
-                openAsync[key] = nil
+            } else if pairing.openAsync[key]?.isEmpty == true {
+                pairing.openAsync[key] = nil
             }
         default:
             break
@@ -193,7 +146,7 @@ extension ChromeJSONImporter.Parser {
         case .flowStart: openFlow(id, index: index)
         case .flowEnd: closeFlow(id, index: index)
         default:
-            if openFlows[id] == nil {
+            if pairing.openFlows[id] == nil {
                 report(.unmatchedFlow, index) { p in "flow step \(p.eventName) (id \(p.hex(id))) has no open flow" }
             }
         }
@@ -221,19 +174,19 @@ extension ChromeJSONImporter.Parser {
     }
 
     private mutating func openFlow(_ id: UInt64, index: Int) {
-        if openFlows[id] != nil {
-            openFlows[id]!.count += 1
+        if pairing.openFlows[id] != nil {
+            pairing.openFlows[id]!.count += 1
         } else {
-            openFlows[id] = ChromeJSONImporter.OpenFlow(count: 1, firstIndex: index)
+            pairing.openFlows[id] = ChromeJSONImporter.OpenFlow(count: 1, firstIndex: index)
         }
     }
 
     private mutating func closeFlow(_ id: UInt64, index: Int) {
-        guard let open = openFlows[id] else {
+        guard let open = pairing.openFlows[id] else {
             report(.unmatchedFlow, index) { p in "flow end \(p.eventName) (id \(p.hex(id))) has no start" }
             return
         }
-        openFlows[id] = open.count > 1 ? ChromeJSONImporter.OpenFlow(count: open.count - 1, firstIndex: open.firstIndex) : nil
+        pairing.openFlows[id] = open.count > 1 ? ChromeJSONImporter.OpenFlow(count: open.count - 1, firstIndex: open.firstIndex) : nil
     }
 
     private mutating func commitMetadata(_ index: Int) {
@@ -349,10 +302,10 @@ extension ChromeJSONImporter.Parser {
     @discardableResult
     private mutating func noteTimestamp(_ timestamp: Int64, thread: ThreadKey, index: Int) -> Int {
         let slot = self.slot(for: thread)
-        if timestamp < threadStates[slot].lastTimestamp {
+        if timestamp < pairing.threadStates[slot].lastTimestamp {
             skipped.countOutOfOrder(thread: thread, index: index)
         }
-        threadStates[slot].lastTimestamp = timestamp
+        pairing.threadStates[slot].lastTimestamp = timestamp
         return slot
     }
 
@@ -360,7 +313,7 @@ extension ChromeJSONImporter.Parser {
     @inline(__always)
     mutating func slot(for thread: ThreadKey) -> Int {
         let slot = threadSlots.slot(of: thread)
-        if slot == threadStates.count { threadStates.append(ChromeJSONImporter.ThreadState(thread: thread)) }
+        if slot == pairing.threadStates.count { pairing.threadStates.append(ChromeJSONImporter.ThreadState(thread: thread)) }
         return slot
     }
 
@@ -494,7 +447,7 @@ extension ChromeJSONImporter.Parser {
     }
 
     /// Appends a list to the trace's argument lists and returns its index (0 for an empty one).
-    private mutating func store(_ list: consuming [Argument]) -> UInt32 {
+    mutating func store(_ list: consuming [Argument]) -> UInt32 {
         guard !list.isEmpty else { return 0 }
         trace.argumentLists.append(list)
         return UInt32(truncatingIfNeeded: trace.argumentLists.count - 1)

@@ -12,35 +12,6 @@ extension ChromeJSONImporter.Parser {
         return trace.finished(keptArgumentKeys: argumentKeys?.keys)
     }
 
-    /// A `B` never closed ends at the trace's last timestamp.
-    private mutating func closeUnclosedBegins() {
-        var unclosed: [(position: Int, inputIndex: Int)] = []
-        for state in threadStates { unclosed += state.open }
-        unclosed.sort { $0.inputIndex < $1.inputIndex }
-        for (position, inputIndex) in unclosed {
-            let begin = trace.events[position]
-            trace.events[position].duration = max(0, saturatingDifference(lastTimestamp, begin.timestamp))
-            report(.unclosedBegin, inputIndex) { p in "begin \(p.quoted(p.trace.symbols[begin.name])) on thread \(begin.thread) is never closed; it is closed at the trace's end" }
-        }
-        for slot in threadStates.indices { threadStates[slot].open = [] }
-    }
-
-    private mutating func reportUnpairedAsyncAndFlows() {
-        var begins: [(inputIndex: Int, position: Int)] = []
-        for open in openAsync.values { begins += open }
-        begins.sort { $0.inputIndex < $1.inputIndex }
-        for (index, position) in begins {
-            report(.unmatchedAsync, index) { p in
-                let begin = p.trace.events[position]
-                return "async begin \(p.quoted(p.trace.symbols[begin.name])) (id \(p.hex(begin.id))) has no end"
-            }
-        }
-        let flows = openFlows.sorted { $0.value.firstIndex < $1.value.firstIndex }
-        for (id, open) in flows {
-            report(.unmatchedFlow, open.firstIndex) { p in "flow (id \(p.hex(id))) starts but never ends" }
-        }
-    }
-
     /// Finds `complete` events that start inside another on the same thread but end after it.
     ///
     /// Threads whose spans arrive in start order (longer first on equal starts) are checked in
@@ -61,7 +32,7 @@ extension ChromeJSONImporter.Parser {
         }
         let events = trace.events
         var slots = threadSlots  // every event's thread has its slot: this walk adds none
-        var tracks = [Track](repeating: Track(), count: threadStates.count)
+        var tracks = [Track](repeating: Track(), count: pairing.threadStates.count)
         var rewalkEnd = 0
         tracks.withUnsafeMutableBufferPointer { tracks in
             for position in events.indices where events[position].phase == .complete {

@@ -49,14 +49,10 @@ extension ChromeJSONImporter {
         // State across events.
         var eventIndex = 0
         var threadSlots = ThreadSlots()
-        var threadStates: [ThreadState] = []
         /// The latest end of any timed event: where unclosed `B` events are closed.
         var lastTimestamp: Int64 = .min
-        /// Open nestable async spans: input index and position in `events` of each `b`.
-        var openAsync: [AsyncKey: [(inputIndex: Int, position: Int)]] = [:]
-        /// The arguments of `E` events, until they are merged into their begins.
-        var pendingEndArguments: [[Argument]] = []
-        var openFlows: [UInt64: OpenFlow] = [:]
+        /// What is open and waits for its other half: per-thread `B`/`E`, async spans, flows.
+        var pairing = Pairing()
         /// What was skipped or out of order, for the summary diagnostics.
         var skipped = SkipSummary()
         var sawEventArray = false
@@ -198,27 +194,5 @@ extension ChromeJSONImporter {
         case truncated
         /// A syntax error.
         case failed(TraceReadError)
-    }
-
-    /// The key that nestable async events pair on.
-    struct AsyncKey: Hashable {
-        var category: Symbol
-        var id: UInt64
-    }
-
-    /// Flow starts still waiting for their end.
-    struct OpenFlow {
-        var count: Int
-        var firstIndex: Int
-    }
-
-    /// What the reader tracks per thread while reading.
-    struct ThreadState {
-        var thread: ThreadKey
-        var lastTimestamp: Int64 = .min
-        /// The thread's `B` and `E` events in input order, paired when reading ends.
-        var beginsAndEnds: [BeginEndPairer.Record] = []
-        /// `B` events left open after pairing: their position in `events` and their input index.
-        var open: [(position: Int, inputIndex: Int)] = []
     }
 }
