@@ -79,16 +79,21 @@ let package = Package(
         // back what FrameParquet wrote. A target, never a product.
         .target(name: "ParquetTestSupport", path: "Tests/ParquetSupport"),
         .testTarget(name: "FrameParquetTests", dependencies: ["FrameParquet", "ParquetTestSupport"]),
+        // The trace values and writers; PerfettoWriterTests reads its output back with the reader.
+        .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameTraceReader", "FrameSupport"]),
+        // The reader's suites and their fixtures (tools/make_perfetto_fixtures.py writes Fixtures/perfetto).
         .testTarget(
-            name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader", "FrameSupport", "FramescopeTestSupport"],
+            name: "FrameTraceReaderTests", dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader", "FrameSupport", "FramescopeTestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "FrameSupportTests", dependencies: ["FrameSupport", "FrameTrace"]),
         .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FramescopeTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameScope", "FrameSupport", "ParquetTestSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(
             name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameRuns", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FramescopeTestSupport", "FrameSupport"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "FrameRunsTests", dependencies: ["FrameRuns", "FrameSimulation", "FrameAnalysis", "FrameTrace", "FrameTraceReader"]),
         .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI", "FramescopeTestSupport", "ParquetTestSupport"], exclude: ["Fixtures"]),
         // What an app links: FrameScope alone. This target must build without the reader module.
         .testTarget(name: "AppLinkTests", dependencies: ["FrameScope"]),

@@ -238,7 +238,7 @@ def main():
         # Times at the reader's bound and totals saturated at Int64.max: DECIMAL(18, 6) values past 18 digits.
         traces += sorted(glob.glob(os.path.join(ROOT, "Tests", "FrameAnalysisTests", "Fixtures", "overflow-*.json")))
         # Perfetto fixtures that read (Android FrameTimeline's columns among them); the malformed ones are exit 3.
-        traces += [path for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "FrameTraceTests", "Fixtures", "perfetto", "*.pftrace")))
+        traces += [path for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "FrameTraceReaderTests", "Fixtures", "perfetto", "*.pftrace")))
                    if subprocess.run([binary, "report", path, "--format", "summary-jsonl"], capture_output=True).returncode == 0]
         for corpus in arguments.corpus:
             traces += sorted(glob.glob(os.path.join(corpus, "*.json")) + glob.glob(os.path.join(corpus, "*.pftrace"))

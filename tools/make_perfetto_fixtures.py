@@ -2,7 +2,7 @@
 """Writes the Perfetto protobuf fixtures the Swift reader tests read, each with what a correct
 reader must produce (deterministic: the same bytes on every run, no inputs, no clock, no network).
 
-    python3 tools/make_perfetto_fixtures.py            # writes Tests/FrameTraceTests/Fixtures/perfetto/
+    python3 tools/make_perfetto_fixtures.py            # writes Tests/FrameTraceReaderTests/Fixtures/perfetto/
     python3 tools/make_perfetto_fixtures.py --check    # regenerates into a temporary folder and exits 1,
                                                        # naming each file, if a committed one differs
     python3 tools/make_perfetto_fixtures.py --out DIR  # writes somewhere else
@@ -78,7 +78,7 @@ import tempfile
 from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_OUT = os.path.join(ROOT, "Tests", "FrameTraceTests", "Fixtures", "perfetto")
+DEFAULT_OUT = os.path.join(ROOT, "Tests", "FrameTraceReaderTests", "Fixtures", "perfetto")
 GENERATOR = "tools/make_perfetto_fixtures.py"
 
 SEQ_INCREMENTAL_STATE_CLEARED = 1
@@ -2432,7 +2432,7 @@ def deep_nesting():
         "notes": [
             "The slice's second annotation, 'nest', is a dict_entries chain 200 DebugAnnotations deep (199 "
             "dicts, then int 1). It must not overflow the stack. Recommended, as the JSON reader does with "
-            "ChromeTraceReader.keptNestingDepth (64): skip that argument with a 'skipped-argument' diagnostic and "
+            "TraceReader.keptNestingDepth (64): skip that argument with a 'skipped-argument' diagnostic and "
             "keep the slice and its other argument.",
             "byte_offset is the key byte of the 'nest' annotation (TrackEvent.debug_annotations, field 4).",
             "The file is well-formed protobuf (203 nested messages at the deepest), but Python's protobuf (upb) "
@@ -2611,7 +2611,7 @@ COMMON_SCHEMA = {
     "args": "an event's arguments as Chrome's JSON would write them (objects and arrays nested)",
     "arguments": "the same as framescope's Trace holds them, in order: [[key, value]], scalars and arrays under "
                  "their key, an object's members as 'outer.inner' one level deep (deeper values whole), as "
-                 "ChromeTraceReader reads the JSON form",
+                 "ChromeJSONImporter reads the JSON form",
     "ts, dur": "integer nanoseconds as in the file; strings where past 2^53; dur -1: never ended",
     "track_uuid, id": "decimal strings (uint64)",
 }

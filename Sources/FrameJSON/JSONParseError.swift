@@ -15,33 +15,9 @@
 /// }
 /// ```
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kind of failure, stable for tests and tools.
-    /// A struct rather than an enum, so that a new code is not a breaking change (as swift-nio's
-    /// errors do); compare with `==` or match with `case .name`. The identifiers are those of the
-    /// readers' `TraceReadError.Code` for the same failures.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        /// The stable identifier, e.g. `unexpected-token`.
-        public let rawValue: String
-        /// Creates a code from its identifier.
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// The identifier.
-        public var description: String { rawValue }
-
-        /// The input is empty (or only whitespace).
-        public static let notJSON = Code(rawValue: "not-json")
-        /// A byte that the JSON grammar does not allow where it appears.
-        public static let unexpectedToken = Code(rawValue: "unexpected-token")
-        /// The input ends in the middle of a value.
-        public static let unexpectedEnd = Code(rawValue: "unexpected-end")
-        /// A string that the input ends inside of.
-        public static let unterminatedString = Code(rawValue: "unterminated-string")
-        /// A backslash escape that JSON does not define, or a malformed `\u` escape.
-        public static let invalidEscape = Code(rawValue: "invalid-escape")
-        /// A number that does not follow JSON's number grammar.
-        public static let invalidNumber = Code(rawValue: "invalid-number")
-        /// Arrays and objects nested deeper than the parser's limit.
-        public static let tooDeep = Code(rawValue: "too-deep")
-    }
+    /// The kind of failure, stable for tests and tools: the table the readers' `TraceReadError`
+    /// shares (``ReadErrorCode``).
+    public typealias Code = ReadErrorCode
 
     /// What went wrong.
     public var code: Code
@@ -97,7 +73,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         let end = min(max(offset, 0), input.count)
         var line = 1
         var lineStart = 0
-        for index in 0..<end where input[index] == 0x0A {
+        for index in 0..<end where input[index] == UInt8(ascii: "\n") {
             line += 1
             lineStart = index + 1
         }

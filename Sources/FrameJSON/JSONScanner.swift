@@ -55,8 +55,8 @@
     @inlinable package mutating func skipWhitespace() {
         while position < count {
             let byte = base[position]
-            if byte > 0x20 { return }
-            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            if byte > UInt8(ascii: " ") { return }
+            guard byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t") else { return }
             position += 1
         }
     }
@@ -65,7 +65,7 @@
     /// - Throws: ``TraceReadError/Code/unexpectedEnd`` at the end of the input.
     @inline(__always)
     @inlinable package mutating func peekValue(_ expectation: @autoclosure () -> String) throws(Failure) -> UInt8 {
-        if position < count, base[position] > 0x20 { return base[position] }  // no whitespace, the usual case
+        if position < count, base[position] > UInt8(ascii: " ") { return base[position] }  // no whitespace, the usual case
         skipWhitespace()
         guard position < count else { throw endOfInput(expecting: expectation()) }
         return base[position]
@@ -111,10 +111,10 @@
     /// A byte as a person would name it in an error message.
     @inlinable package static func describe(_ byte: UInt8) -> String {
         switch byte {
-        case 0x22: return "'\"'"
-        case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
-        case 0x20: return "a space"
-        case 0x0A: return "a line feed"
+        case UInt8(ascii: "\""): return "'\"'"
+        case UInt8(ascii: "!")...UInt8(ascii: "~"): return "'\(Character(Unicode.Scalar(byte)))'"
+        case UInt8(ascii: " "): return "a space"
+        case UInt8(ascii: "\n"): return "a line feed"
         default:
             let hex = String(byte, radix: 16, uppercase: true)
             return "byte 0x\(hex.count == 1 ? "0" : "")\(hex)"
@@ -152,16 +152,16 @@
                     throw Failure.syntax(.unterminatedString, "the input ends inside a string that starts here", at: open)
                 }
                 let byte = base[index]
-                if byte == 0x22 {
+                if byte == UInt8(ascii: "\"") {
                     position = index + 1
                     return JSONStringToken(start: open + 1, end: index, hasEscapes: hasEscapes)
                 }
-                if byte == 0x5C {
+                if byte == UInt8(ascii: "\\") {
                     hasEscapes = true
                     index = try validateEscape(at: index, stringStart: open)
                     break
                 }
-                if byte < 0x20 {
+                if byte < UInt8(ascii: " ") {
                     throw Failure.syntax(
                         .unexpectedToken, "a string may not contain \(JSONScanner.describe(byte)) unescaped", at: index)
                 }
@@ -178,11 +178,11 @@
     @inlinable package static func specialStringBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (ones &* 0x22)
-        let backslashes = word ^ (ones &* 0x5C)
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
         let hasQuote = (quotes &- ones) & ~quotes
         let hasBackslash = (backslashes &- ones) & ~backslashes
-        let hasControl = (word &- ones &* 0x20) & ~word
+        let hasControl = (word &- ones &* UInt64(UInt8(ascii: " "))) & ~word
         return (hasQuote | hasBackslash | hasControl) & highs
     }
 
@@ -192,9 +192,9 @@
             throw Failure.syntax(.unterminatedString, "the input ends inside a string that starts here", at: stringStart)
         }
         switch base[index + 1] {
-        case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74:
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             return index + 2
-        case 0x75:
+        case UInt8(ascii: "u"):
             for offset in (index + 2)..<(index + 6) {
                 guard offset < count else {
                     throw Failure.syntax(.unterminatedString, "the input ends inside a string that starts here", at: stringStart)
@@ -214,9 +214,9 @@
     @inline(__always)
     @inlinable package static func hexValue(_ byte: UInt8) -> UInt32? {
         switch byte {
-        case 0x30...0x39: UInt32(byte - 0x30)
-        case 0x41...0x46: UInt32(byte - 0x41 + 10)
-        case 0x61...0x66: UInt32(byte - 0x61 + 10)
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
         default: nil
         }
     }
@@ -244,7 +244,7 @@
         var index = token.start
         while index < token.end {
             let byte = base[index]
-            guard byte == 0x5C else {
+            guard byte == UInt8(ascii: "\\") else {
                 output.append(byte)
                 index += 1
                 continue
@@ -252,17 +252,17 @@
             let escape = base[index + 1]
             index += 2
             switch escape {
-            case 0x62: output.append(0x08)
-            case 0x66: output.append(0x0C)
-            case 0x6E: output.append(0x0A)
-            case 0x72: output.append(0x0D)
-            case 0x74: output.append(0x09)
-            case 0x75:
+            case UInt8(ascii: "b"): output.append(UInt8(ascii: "\u{08}"))
+            case UInt8(ascii: "f"): output.append(UInt8(ascii: "\u{0C}"))
+            case UInt8(ascii: "n"): output.append(UInt8(ascii: "\n"))
+            case UInt8(ascii: "r"): output.append(UInt8(ascii: "\r"))
+            case UInt8(ascii: "t"): output.append(UInt8(ascii: "\t"))
+            case UInt8(ascii: "u"):
                 var scalar = hex4(at: index)
                 index += 4
                 if (0xD800...0xDBFF).contains(scalar) {
                     // A high surrogate pairs with an immediately following \u low surrogate.
-                    if index + 6 <= token.end, base[index] == 0x5C, base[index + 1] == 0x75 {
+                    if index + 6 <= token.end, base[index] == UInt8(ascii: "\\"), base[index + 1] == UInt8(ascii: "u") {
                         let low = hex4(at: index + 2)
                         if (0xDC00...0xDFFF).contains(low) {
                             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
@@ -322,21 +322,21 @@
         let start = position
         var index = position
         var token = JSONNumberToken(start: start)
-        if base[index] == 0x2D {
+        if base[index] == UInt8(ascii: "-") {
             token.isNegative = true
             index += 1
         }
         guard index < count else { throw endOfInput(expecting: "a digit") }
         var significant = 0
         let first = base[index]
-        if first == 0x30 {
+        if first == UInt8(ascii: "0") {
             index += 1
-            if index < count, base[index] &- 0x30 < 10 {
+            if index < count, base[index] &- UInt8(ascii: "0") < 10 {
                 throw Failure.syntax(.invalidNumber, "a number may not have a leading zero", at: start)
             }
-        } else if first &- 0x31 < 9 {
+        } else if first &- UInt8(ascii: "1") < 9 {
             while index < count {
-                let digit = base[index] &- 0x30
+                let digit = base[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { break }
                 if significant < 19 {
                     token.mantissa = token.mantissa &* 10 &+ UInt64(digit)
@@ -350,15 +350,15 @@
         } else {
             throw Failure.syntax(.invalidNumber, "expected a digit after '-'", at: index)
         }
-        if index < count, base[index] == 0x2E {
+        if index < count, base[index] == UInt8(ascii: ".") {
             token.isInteger = false
             index += 1
             guard index < count else { throw endOfInput(expecting: "a digit after '.'") }
-            guard base[index] &- 0x30 < 10 else {
+            guard base[index] &- UInt8(ascii: "0") < 10 else {
                 throw Failure.syntax(.invalidNumber, "expected a digit after '.'", at: index)
             }
             while index < count {
-                let digit = base[index] &- 0x30
+                let digit = base[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { break }
                 if significant < 19 {
                     token.mantissa = token.mantissa &* 10 &+ UInt64(digit)
@@ -370,22 +370,22 @@
                 index += 1
             }
         }
-        if index < count, base[index] | 0x20 == 0x65 {
+        if index < count, base[index] | 0x20 == UInt8(ascii: "e") {
             token.isInteger = false
             index += 1
             guard index < count else { throw endOfInput(expecting: "an exponent") }
             var negativeExponent = false
-            if base[index] == 0x2B || base[index] == 0x2D {
-                negativeExponent = base[index] == 0x2D
+            if base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") {
+                negativeExponent = base[index] == UInt8(ascii: "-")
                 index += 1
                 guard index < count else { throw endOfInput(expecting: "an exponent") }
             }
-            guard base[index] &- 0x30 < 10 else {
+            guard base[index] &- UInt8(ascii: "0") < 10 else {
                 throw Failure.syntax(.invalidNumber, "expected a digit in the exponent", at: index)
             }
             var exponent = 0
             while index < count {
-                let digit = base[index] &- 0x30
+                let digit = base[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { break }
                 if exponent < 100_000_000 { exponent = exponent * 10 + Int(digit) }
                 index += 1
@@ -407,7 +407,7 @@
     @inline(__always)
     @inlinable package mutating func scanPlainDecimal(fractionDigits: Int) -> Int64? {
         var index = position
-        let isNegative = base[index] == 0x2D
+        let isNegative = base[index] == UInt8(ascii: "-")
         if isNegative { index &+= 1 }
         let integerStart = index
         var value: Int64 = 0
@@ -421,22 +421,22 @@
             }
         }
         while index < count {
-            let digit = base[index] &- 0x30
+            let digit = base[index] &- UInt8(ascii: "0")
             guard digit < 10 else { break }
             value = value &* 10 &+ Int64(digit)
             index &+= 1
         }
         let integerDigits = index &- integerStart
         guard integerDigits > 0, integerDigits <= 15 else { return nil }
-        if integerDigits > 1, base[integerStart] == 0x30 { return nil }  // a leading zero: scanNumber's error
+        if integerDigits > 1, base[integerStart] == UInt8(ascii: "0") { return nil }  // a leading zero: scanNumber's error
         var scale = fractionDigits
         if index < count {
-            if base[index] == 0x2E {
+            if base[index] == UInt8(ascii: ".") {
                 guard fractionDigits > 0 else { return nil }
                 index &+= 1
                 let fractionStart = index
                 while index < count {
-                    let digit = base[index] &- 0x30
+                    let digit = base[index] &- UInt8(ascii: "0")
                     guard digit < 10 else { break }
                     value = value &* 10 &+ Int64(digit)
                     index &+= 1
@@ -445,7 +445,7 @@
                 guard digits > 0, digits <= fractionDigits else { return nil }
                 scale = fractionDigits &- digits
             }
-            if index < count, base[index] | 0x20 == 0x65 { return nil }  // an exponent
+            if index < count, base[index] | 0x20 == UInt8(ascii: "e") { return nil }  // an exponent
         }
         while scale > 0 {
             value &*= 10
@@ -484,8 +484,8 @@
     @inlinable package mutating func scanLiteral() throws(Failure) -> Bool? {
         let (word, value): (StaticString, Bool?) =
             switch base[position] {
-            case 0x74: ("true", true)
-            case 0x66: ("false", false)
+            case UInt8(ascii: "t"): ("true", true)
+            case UInt8(ascii: "f"): ("false", false)
             default: ("null", nil)
             }
         let length = word.utf8CodeUnitCount
@@ -515,24 +515,24 @@
             // A value is expected.
             let byte = try peekValue("a value")
             switch byte {
-            case 0x7B, 0x5B:
-                let isObject = byte == 0x7B
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = byte == UInt8(ascii: "{")
                 try push(isObject: isObject, depth: &depth)
                 deepest = max(deepest, depth)
                 position += 1
                 let next = try peekValue(isObject ? "a member name or '}'" : "a value or ']'")
-                if next == (isObject ? 0x7D : 0x5D) {
+                if next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     position += 1
                     depth -= 1
                 } else {
                     if isObject { try skipMemberName() }
                     continue
                 }
-            case 0x22:
+            case UInt8(ascii: "\""):
                 _ = try scanString()
-            case 0x2D, 0x30...0x39:
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 _ = try scanNumber()
-            case 0x74, 0x66, 0x6E:
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 _ = try scanLiteral()
             default:
                 throw unexpected(expecting: "a value")
@@ -541,12 +541,12 @@
             while depth > 0 {
                 let isObject = isObjectLevel(depth)
                 let next = try peekValue(isObject ? "',' or '}' after an object member" : "',' or ']' after an array element")
-                if next == 0x2C {
+                if next == UInt8(ascii: ",") {
                     position += 1
                     if isObject { try skipMemberName() }
                     break
                 }
-                guard next == (isObject ? 0x7D : 0x5D) else {
+                guard next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
                     throw unexpected(expecting: isObject ? "',' or '}' after an object member" : "',' or ']' after an array element")
                 }
                 position += 1
@@ -558,9 +558,9 @@
 
     /// Consumes `"name" :` in an object being skipped.
     @inlinable mutating func skipMemberName() throws(Failure) {
-        guard try peekValue("a member name") == 0x22 else { throw unexpected(expecting: "a member name in quotes") }
+        guard try peekValue("a member name") == UInt8(ascii: "\"") else { throw unexpected(expecting: "a member name in quotes") }
         _ = try scanString()
-        try expect(0x3A, "':' after a member name")
+        try expect(UInt8(ascii: ":"), "':' after a member name")
     }
 
     @inlinable mutating func push(isObject: Bool, depth: inout Int) throws(Failure) {

@@ -78,7 +78,7 @@ extension JSONValue {
             var value: JSONValue
             let byte = try scanner.peekValue("a value")
             switch byte {
-            case 0x7B, 0x5B:
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard stack.count < maxDepth else {
                     throw JSONParseError.syntax(.tooDeep, "values are nested more than \(maxDepth) levels deep", at: scanner.position)
                 }
@@ -90,8 +90,8 @@ extension JSONValue {
                     values.reserveCapacity(8)
                     keys.reserveCapacity(8)
                 }
-                if byte == 0x7B {
-                    if try scanner.peekValue("a member name or '}'") == 0x7D {
+                if byte == UInt8(ascii: "{") {
+                    if try scanner.peekValue("a member name or '}'") == UInt8(ascii: "}") {
                         scanner.position += 1
                         value = .object([])
                     } else {
@@ -100,7 +100,7 @@ extension JSONValue {
                         continue
                     }
                 } else {
-                    if try scanner.peekValue("a value or ']'") == 0x5D {
+                    if try scanner.peekValue("a value or ']'") == UInt8(ascii: "]") {
                         scanner.position += 1
                         value = .array([])
                     } else {
@@ -108,16 +108,16 @@ extension JSONValue {
                         continue
                     }
                 }
-            case 0x22:
+            case UInt8(ascii: "\""):
                 value = .string(scanner.string(try scanner.scanString()))
-            case 0x2D, 0x30...0x39:
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let token = try scanner.scanNumber()
                 if let integer = token.exactInteger {
                     value = .int(integer)
                 } else {
                     value = .double(token.double(in: scanner))
                 }
-            case 0x74, 0x66, 0x6E:
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                 value = try scanner.scanLiteral().map(JSONValue.bool) ?? .null
             default:
                 throw scanner.unexpected(expecting: "a value")
@@ -128,11 +128,11 @@ extension JSONValue {
                 values.append(value)
                 if frame.isObject {
                     let next = try scanner.peekValue("',' or '}' after an object member")
-                    if next == 0x2C {
+                    if next == UInt8(ascii: ",") {
                         scanner.position += 1
                         keys.append(try memberName(&scanner))
                         break
-                    } else if next == 0x7D {
+                    } else if next == UInt8(ascii: "}") {
                         scanner.position += 1
                         var members: [(String, JSONValue)] = []
                         members.reserveCapacity(values.count - frame.firstValue)
@@ -148,10 +148,10 @@ extension JSONValue {
                     }
                 } else {
                     let next = try scanner.peekValue("',' or ']' after an array element")
-                    if next == 0x2C {
+                    if next == UInt8(ascii: ",") {
                         scanner.position += 1
                         break
-                    } else if next == 0x5D {
+                    } else if next == UInt8(ascii: "]") {
                         scanner.position += 1
                         let elements = Array(values[frame.firstValue...])
                         values.removeSubrange(frame.firstValue...)
@@ -167,11 +167,11 @@ extension JSONValue {
 
     /// Consumes `"name" :` and returns the name.
     private static func memberName(_ scanner: inout JSONScanner<JSONParseError>) throws(JSONParseError) -> String {
-        guard try scanner.peekValue("a member name") == 0x22 else {
+        guard try scanner.peekValue("a member name") == UInt8(ascii: "\"") else {
             throw scanner.unexpected(expecting: "a member name in quotes")
         }
         let name = scanner.string(try scanner.scanString())
-        try scanner.expect(0x3A, "':' after a member name")
+        try scanner.expect(UInt8(ascii: ":"), "':' after a member name")
         return name
     }
 }

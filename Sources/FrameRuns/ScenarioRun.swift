@@ -118,7 +118,7 @@ package struct ScenarioRun: Sendable {
         }
         guard streaming else { return run(FrameAnalyzer.analyze(recorder.snapshot())) }
         do {
-            return run(FrameAnalyzer.analyze(try ChromeTraceReader.read(contentsOf: tracePath)))
+            return run(FrameAnalyzer.analyze(try TraceReader.read(contentsOf: tracePath)))
         } catch {
             throw SimulationError(.cannotRead, "\(tracePath): \(error)")
         }

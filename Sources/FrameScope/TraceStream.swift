@@ -18,7 +18,7 @@ public import FrameTrace
 ///   killed outside a flush loses only what it recorded since its last flush.
 /// - **A kill during a flush** can leave that one write cut short: the file then ends with a
 ///   prefix of the flush (events complete, then at most one torn event, and no `]`).
-///   `ChromeTraceReader` (module FrameTraceReader) reads such a file with a `truncated`
+///   `TraceReader` (module FrameTraceReader) reads such a file with a `truncated`
 ///   diagnostic, and `TraceRepair` (same module; `framescope repair`) turns it into a complete
 ///   trace, dropping only the torn event.
 /// - Flows are written once both ends are recorded, and spans that cross threads as one async

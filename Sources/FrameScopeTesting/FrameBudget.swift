@@ -146,7 +146,7 @@ public struct FrameBudget: Sendable, Hashable {
         let trace: Trace
         do {
             // What `framescope check` reads: the arguments the analysis uses, nothing else.
-            trace = try ChromeTraceReader.read(contentsOf: path, arguments: .only(FrameAnalyzer.argumentKeys))
+            trace = try TraceReader.read(contentsOf: path, arguments: .only(FrameAnalyzer.argumentKeys))
         } catch {
             throw FrameBudgetError(reading: error, file: path)
         }

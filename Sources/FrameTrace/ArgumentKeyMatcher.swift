@@ -3,7 +3,7 @@
 /// rules out. Keys compare as Swift strings do (by canonical equivalence, so the Kelvin sign
 /// is a `K`): bytes decide only when both sides are ASCII, where the two agree.
 ///
-/// The readers match keys with it while they read (`ChromeTraceReader.ArgumentSelection`), and the
+/// The readers match keys with it while they read (`TraceReader.ArgumentSelection`), and the
 /// analysis when it narrows a trace's argument lists to the keys it reads, so it lives here with the
 /// arguments rather than in a reader: the analysis needs no reader to use it. `package`, not public:
 /// it is not part of FrameTrace's API. `@inlinable`, so the readers' per-argument check is inlined

@@ -13,7 +13,7 @@
 /// It is also the value of an event's argument (``Argument``): the reader stores scalars there
 /// (`int`, `double`, `string`, `bool`, `null`); a producer may record arrays and objects, which
 /// the writer writes as they are. FrameJSON parses documents into it (`JSONValue.parse`); for
-/// traces use FrameTraceReader's `ChromeTraceReader`, which streams without building a tree.
+/// traces use FrameTraceReader's `ChromeJSONImporter`, which streams without building a tree.
 public enum JSONValue: Sendable {
     /// `null`.
     case null

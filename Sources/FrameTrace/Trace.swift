@@ -2,7 +2,7 @@
 /// the producer's metadata, and diagnostics from reading it.
 ///
 /// Build one by appending events with ``append(_:name:category:thread:timestamp:duration:id:bindingPoint:scope:arguments:)``,
-/// get one from a reader (`ChromeTraceReader` and `PerfettoTraceReader`, module FrameTraceReader),
+/// get one from a reader (`ChromeJSONImporter` and `PerfettoImporter`, module FrameTraceReader),
 /// or from a FrameScope `Recorder`. Write it with ``chromeJSON(form:)``, ``encoded(as:)`` or
 /// ``write(toFile:format:)``.
 ///
@@ -29,7 +29,7 @@ public struct Trace: Sendable {
     /// Inconsistencies found while reading or building the trace.
     public var diagnostics: [TraceDiagnostic] = []
     /// The only argument keys ``argumentLists`` may hold, when the trace was read keeping only
-    /// those (`ChromeTraceReader.ArgumentSelection`); `nil` when it holds whatever its source had.
+    /// those (`TraceReader.ArgumentSelection`); `nil` when it holds whatever its source had.
     public var keptArgumentKeys: Set<String>?
 
     /// Creates an empty trace.

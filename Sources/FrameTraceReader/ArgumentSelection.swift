@@ -1,7 +1,7 @@
 import FrameTrace
 import FrameJSON
 
-extension ChromeTraceReader {
+extension TraceReader {
     /// Which event arguments a read keeps: all of them, or only those with given keys.
     ///
     /// A program that reads only a few keys (framescope's analysis reads 15) saves the time and
@@ -14,7 +14,7 @@ extension ChromeTraceReader {
     /// when kept: by ``all``, or by `only` naming its key (the analysis names Chrome's
     /// `data.frames` list in `TracingStartedInBrowser`), so a selection's reads pay nothing for
     /// a trace's stack traces and URL lists. Values nested more than
-    /// ``ChromeTraceReader/keptNestingDepth`` levels deep are never kept, whatever the
+    /// ``TraceReader/keptNestingDepth`` levels deep are never kept, whatever the
     /// selection, and are counted in the ``FrameTrace/TraceDiagnostic/Kind/skippedArgument``
     /// summary.
     /// Everything else a read does is the same for every selection: arguments that `M` events
@@ -22,7 +22,7 @@ extension ChromeTraceReader {
     /// always. The trace says what it kept in ``FrameTrace/Trace/keptArgumentKeys``.
     ///
     /// ```swift
-    /// let trace = try ChromeTraceReader.read(contentsOf: "run.json", arguments: .only(["frame", "budget"]))
+    /// let trace = try TraceReader.read(contentsOf: "run.json", arguments: .only(["frame", "budget"]))
     /// ```
     public struct ArgumentSelection: Sendable {
         /// The keys kept; `nil` keeps every argument.
@@ -38,16 +38,16 @@ extension ChromeTraceReader {
     }
 }
 
-extension ChromeTraceReader {
+extension TraceReader {
     /// How deep a nested argument value may be to be kept whole (its own arrays and objects).
     public static let keptNestingDepth = 64
 }
 
-extension ChromeTraceReader.Parser {
+extension ChromeJSONImporter.Parser {
     /// Whether a scratch argument's key (`outer.inner` for a nested member) is kept; every key
     /// is when the read keeps every argument.
     @inline(__always)
-    mutating func isKept(_ argument: ChromeTraceReader.ScratchArgument) -> Bool {
+    mutating func isKept(_ argument: ChromeJSONImporter.ScratchArgument) -> Bool {
         guard let matcher = argumentKeys else { return true }
         let key = argument.key
         // The common case, a plain top-level key, is decided from the input's bytes.
@@ -56,7 +56,7 @@ extension ChromeTraceReader.Parser {
         scratchBytes.removeAll(keepingCapacity: true)
         if let prefix = argument.prefix {
             scanner.decode(prefix, into: &scratchBytes)
-            scratchBytes.append(0x2E)  // .
+            scratchBytes.append(UInt8(ascii: "."))
         }
         scanner.decode(key, into: &scratchBytes)
         return scratchBytes.withUnsafeBufferPointer { matcher.matches($0) }

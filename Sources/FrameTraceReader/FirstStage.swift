@@ -15,7 +15,7 @@ package enum FirstStage {
     /// - Returns: The number of elements, or `nil` when the document has neither form or its
     ///   array does not tokenize to its closing `]`.
     package static func tokenizeJSONEventArray(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var tokenizer = ChromeTraceReader.EventTokenizer(scanner: TraceScanner(bytes))
+        var tokenizer = ChromeJSONImporter.EventTokenizer(scanner: TraceScanner(bytes))
         // Whitespace, then `token` exactly.
         func skip(_ token: String) -> Bool {
             tokenizer.scanner.skipWhitespace()
@@ -27,8 +27,8 @@ package enum FirstStage {
         }
         guard skip("[") || skip("{") && skip("\"traceEvents\"") && skip(":") && skip("[") else { return nil }
         tokenizer.scanner.skipWhitespace()
-        if !tokenizer.scanner.isAtEnd, tokenizer.scanner.current == 0x5D { return 0 }
-        let batch = ChromeTraceReader.EventPipeline.Batch()
+        if !tokenizer.scanner.isAtEnd, tokenizer.scanner.current == UInt8(ascii: "]") { return 0 }
+        let batch = ChromeJSONImporter.EventPipeline.Batch()
         var elements = 0
         while true {
             tokenizer.fillEvents(batch)

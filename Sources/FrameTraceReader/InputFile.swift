@@ -61,7 +61,7 @@ public enum InputFile {
     /// Reads until the end of the input, stopping with an error once more than `maximumSize`
     /// bytes have come. Input that can start neither a JSON document (its first byte after
     /// whitespace and a byte-order mark is not `{` or `[`) nor a Perfetto trace
-    /// (``PerfettoTraceReader/looksLikePerfetto(_:)``) stops being read after its first chunk:
+    /// (``PerfettoImporter/looksLikePerfetto(_:)``) stops being read after its first chunk:
     /// the parser's error will be about that byte whatever follows.
     static func readToEnd(_ descriptor: Int32, name: String, maximumSize: Int, expected: Int = 0) throws(TraceReadError) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -85,8 +85,8 @@ public enum InputFile {
             guard bytes.count <= maximumSize else { throw tooLarge(name, maximumSize: maximumSize) }
             if !checkedStart, let first = firstSignificantByte(bytes) {
                 checkedStart = true
-                let mayBeJSON = first == 0x7B || first == 0x5B
-                if !mayBeJSON, !bytes.withUnsafeBufferPointer({ PerfettoTraceReader.looksLikePerfetto($0) }) { return bytes }
+                let mayBeJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+                if !mayBeJSON, !bytes.withUnsafeBufferPointer({ PerfettoImporter.looksLikePerfetto($0) }) { return bytes }
             }
         }
     }
@@ -96,7 +96,7 @@ public enum InputFile {
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while index < bytes.count {
             switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): index += 1
             case let byte: return byte
             }
         }

@@ -8,7 +8,7 @@ import FrameTrace
 ///   the trace loads with a ``TraceDiagnostic/Kind/truncated`` diagnostic naming the packet's
 ///   byte and how many of its bytes are missing (``diagnostic(packetsRead:)``), and `repair`
 ///   cuts it.
-/// - In the first packet (byte 0 is always one: ``PerfettoTraceReader/looksLikePerfetto(_:)``)
+/// - In the first packet (byte 0 is always one: ``PerfettoImporter/looksLikePerfetto(_:)``)
 ///   nothing whole can be read, so the input is no Perfetto trace: ``error`` says so, and where.
 /// - A declared length of 2 GiB or more is never a packet cut off: protobuf's encoding allows no
 ///   message that large, so no writer, Perfetto's or any other, can have been writing one. It is

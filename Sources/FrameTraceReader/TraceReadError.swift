@@ -12,52 +12,16 @@ public import FrameJSON
 ///
 /// ```swift
 /// do {
-///     let trace = try ChromeTraceReader.read(contentsOf: "run.json")
+///     let trace = try TraceReader.read(contentsOf: "run.json")
 ///     print(trace.events.count)
 /// } catch {
 ///     print(error)  // line 3, column 17 (byte 42): expected ',' or '}' after an object member
 /// }
 /// ```
 public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kind of failure, stable for tests and exit codes.
-    /// A struct rather than an enum, so that a new code is not a breaking change (as swift-nio's
-    /// errors do); compare with `==` or match with `case .name`.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        /// The stable identifier, e.g. `io-error`.
-        public let rawValue: String
-        /// Creates a code from its identifier.
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// The identifier.
-        public var description: String { rawValue }
-
-        /// The input is not JSON at all (empty, or starts with something no JSON value starts with).
-        public static let notJSON = Code(rawValue: "not-json")
-        /// The input is JSON, but not an array of events or an object with a `traceEvents` array.
-        public static let notATrace = Code(rawValue: "not-a-trace")
-        /// A byte that the JSON grammar does not allow where it appears.
-        public static let unexpectedToken = Code(rawValue: "unexpected-token")
-        /// The input ends in the middle of a value where the format does not allow it.
-        public static let unexpectedEnd = Code(rawValue: "unexpected-end")
-        /// A string that the input ends inside of.
-        public static let unterminatedString = Code(rawValue: "unterminated-string")
-        /// A backslash escape that JSON does not define, or a malformed `\u` escape.
-        public static let invalidEscape = Code(rawValue: "invalid-escape")
-        /// A number that does not follow JSON's number grammar.
-        public static let invalidNumber = Code(rawValue: "invalid-number")
-        /// Arrays and objects nested deeper than the reader's limit.
-        public static let tooDeep = Code(rawValue: "too-deep")
-        /// The file could not be opened or read.
-        public static let ioError = Code(rawValue: "io-error")
-        /// The input is larger than the reader's size limit (``InputFile/defaultMaximumSize``
-        /// unless the caller set another).
-        public static let tooLarge = Code(rawValue: "too-large")
-        /// Perfetto protobuf input that breaks the wire format: a varint over ten bytes, a
-        /// length past its message, a group, a field number of 0, a packet length of 2 GiB or
-        /// more (past protobuf's limit for a message). (A file cut off inside its first packet is
-        /// ``unexpectedEnd``; one cut off after a whole packet loads with a `truncated`
-        /// diagnostic, as a cut-off JSON event array does.)
-        public static let invalidProtobuf = Code(rawValue: "invalid-protobuf")
-    }
+    /// The kind of failure, stable for tests and exit codes: FrameJSON's table, which
+    /// ``JSONParseError`` shares, with the codes only a trace read has (below).
+    public typealias Code = ReadErrorCode
 
     /// What went wrong.
     public var code: Code
@@ -128,8 +92,24 @@ public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible
 /// ``JSONParseError`` it would make, and no conversion on the hot path.
 extension TraceReadError: JSONScanFailure {
     @usableFromInline package static func syntax(_ code: JSONParseError.Code, _ message: String, at byteOffset: Int) -> TraceReadError {
-        TraceReadError(Code(rawValue: code.rawValue), message, at: byteOffset)
+        TraceReadError(code, message, at: byteOffset)
     }
+}
+
+extension ReadErrorCode {
+    /// The input is JSON, but not an array of events or an object with a `traceEvents` array.
+    public static let notATrace = ReadErrorCode(rawValue: "not-a-trace")
+    /// The file could not be opened or read.
+    public static let ioError = ReadErrorCode(rawValue: "io-error")
+    /// The input is larger than the reader's size limit (``InputFile/defaultMaximumSize``
+    /// unless the caller set another).
+    public static let tooLarge = ReadErrorCode(rawValue: "too-large")
+    /// Perfetto protobuf input that breaks the wire format: a varint over ten bytes, a
+    /// length past its message, a group, a field number of 0, a packet length of 2 GiB or
+    /// more (past protobuf's limit for a message). (A file cut off inside its first packet is
+    /// ``unexpectedEnd``; one cut off after a whole packet loads with a `truncated`
+    /// diagnostic, as a cut-off JSON event array does.)
+    public static let invalidProtobuf = ReadErrorCode(rawValue: "invalid-protobuf")
 }
 
 /// The scanner the readers tokenize JSON with, throwing their own error.

@@ -50,11 +50,11 @@ public struct TraceRepair: Sendable, Hashable {
     }
 
     private static func repair(_ buffer: UnsafeBufferPointer<UInt8>, input: [UInt8]) throws(TraceReadError) -> TraceRepair {
-        if PerfettoTraceReader.looksLikePerfetto(buffer) { return try repairPerfetto(buffer, input: input) }
+        if PerfettoImporter.looksLikePerfetto(buffer) { return try repairPerfetto(buffer, input: input) }
         var scanner = TraceScanner(buffer)
         scanner.skipByteOrderMark()
         scanner.skipWhitespace()
-        guard !scanner.isAtEnd, scanner.current == 0x5B else {
+        guard !scanner.isAtEnd, scanner.current == UInt8(ascii: "[") else {
             throw TraceReadError(.notATrace, "only the array form ([{...},...) can be repaired; this input does not start with '['", at: scanner.position)
         }
         scanner.position += 1
@@ -63,23 +63,23 @@ public struct TraceRepair: Sendable, Hashable {
         while true {
             scanner.skipWhitespace()
             if scanner.isAtEnd { break }
-            if scanner.current == 0x5D {
+            if scanner.current == UInt8(ascii: "]") {
                 let close = scanner.position
                 scanner.position += 1
                 scanner.skipWhitespace()
                 guard scanner.isAtEnd else { throw scanner.unexpected(expecting: "the end of the input after ']'") }
                 // A trailing comma before `]` is tolerated by readers but not by JSON itself.
                 let between = buffer[lastEventEnd..<close]
-                if between.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+                if between.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) {
                     return TraceRepair(bytes: input, keptEventCount: events, droppedByteCount: 0, droppedFromOffset: nil, wasComplete: true)
                 }
                 break
             }
             if events > 0 {
-                guard scanner.current == 0x2C else { throw scanner.unexpected(expecting: "',' or ']' after an event") }
+                guard scanner.current == UInt8(ascii: ",") else { throw scanner.unexpected(expecting: "',' or ']' after an event") }
                 scanner.position += 1
                 scanner.skipWhitespace()
-                if scanner.isAtEnd || scanner.current == 0x5D { continue }
+                if scanner.isAtEnd || scanner.current == UInt8(ascii: "]") { continue }
             }
             do throws(TraceReadError) {
                 try scanner.skipValue()

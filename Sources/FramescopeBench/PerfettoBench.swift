@@ -11,7 +11,7 @@ import Foundation
 func runPerfettoBenchmarks(generatedEvents: Int) {
     section("Perfetto protobuf vs Chrome JSON (the same \(generatedEvents)-event trace, same run)")
     let source = makeSyntheticTrace(events: generatedEvents, seed: 0x5EED)
-    guard let trace = try? ChromeTraceReader.read(bytes: source) else {
+    guard let trace = try? TraceReader.read(bytes: source) else {
         print("(the generated trace does not read; skipped)")
         return
     }
@@ -42,13 +42,13 @@ func runPerfettoBenchmarks(generatedEvents: Int) {
     var events = (json: 0, protobuf: 0)
     // Best one-thread reads (nanoseconds), in the order of the selections below.
     var reads: [(json: Double, protobuf: Double)] = []
-    for (label, arguments) in [("every argument", ChromeTraceReader.ArgumentSelection.all), ("as report reads", .only(FrameAnalyzer.argumentKeys))] {
+    for (label, arguments) in [("every argument", TraceReader.ArgumentSelection.all), ("as report reads", .only(FrameAnalyzer.argumentKeys))] {
         let jsonRead = measure(repetitions: 5, operations: 1) {
-            let read = try? ChromeTraceReader.read(contentsOf: jsonPath, arguments: arguments, workerThread: false)
+            let read = try? TraceReader.read(contentsOf: jsonPath, arguments: arguments, workerThread: false)
             events.json = read?.events.count ?? -1
         }
         let protobufRead = measure(repetitions: 5, operations: 1) {
-            let read = try? ChromeTraceReader.read(contentsOf: protobufPath, arguments: arguments, workerThread: false)
+            let read = try? TraceReader.read(contentsOf: protobufPath, arguments: arguments, workerThread: false)
             events.protobuf = read?.events.count ?? -1
         }
         reads.append((jsonRead.min, protobufRead.min))
@@ -58,8 +58,8 @@ func runPerfettoBenchmarks(generatedEvents: Int) {
             note: "\(events.protobuf) events; \(formatFixed(jsonRead.min / protobufRead.min, decimals: 2))x JSON's speed; target: at least 3x")
     }
     firstStages(json: json, protobuf: protobuf, reads: reads[0])  // every argument
-    let jsonDefault = measure(repetitions: 5, operations: 1) { blackHole(try? ChromeTraceReader.read(contentsOf: jsonPath)) }
-    let protobufDefault = measure(repetitions: 5, operations: 1) { blackHole(try? ChromeTraceReader.read(contentsOf: protobufPath)) }
+    let jsonDefault = measure(repetitions: 5, operations: 1) { blackHole(try? TraceReader.read(contentsOf: jsonPath)) }
+    let protobufDefault = measure(repetitions: 5, operations: 1) { blackHole(try? TraceReader.read(contentsOf: protobufPath)) }
     figure("read JSON, with its worker thread (best of 5)", jsonDefault.min / 1e6, "ms")
     figure(
         "read protobuf, default (best of 5)", protobufDefault.min / 1e6, "ms",

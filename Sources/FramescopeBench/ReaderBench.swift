@@ -13,9 +13,9 @@ private let readOnlyVariable = "FRAMESCOPE_BENCH_READ_ONLY"
 private let reportOnlyVariable = "FRAMESCOPE_BENCH_REPORT_ONLY"
 
 /// What `framescope report` keeps of a trace's arguments: only the keys the analysis reads.
-private let reportArguments = ChromeTraceReader.ArgumentSelection.only(FrameAnalyzer.argumentKeys)
+private let reportArguments = TraceReader.ArgumentSelection.only(FrameAnalyzer.argumentKeys)
 
-/// Reader figures: throughput (MB/s, events/s) of `ChromeTraceReader` on a generated trace and on
+/// Reader figures: throughput (MB/s, events/s) of `ChromeJSONImporter` on a generated trace and on
 /// the largest third-party file, each beside Python's `json.load` on the same file in the same
 /// run, and the peak memory of a process that only reads the file, against the file's size.
 ///
@@ -27,7 +27,7 @@ func runReaderBenchmarks(generatedEvents: Int) {
     if let path = ProcessInfo.processInfo.environment[reportOnlyVariable] {
         readOnly(path, report: true)  // does not return
     }
-    section("Reader (ChromeTraceReader vs Python json.load on the same file)")
+    section("Reader (ChromeJSONImporter vs Python json.load on the same file)")
     let generatedPath = FileManager.default.temporaryDirectory.appendingPathComponent(
         "framescope-bench-\(generatedEvents)-events.json"
     ).path
@@ -62,7 +62,7 @@ private func compare(path: String, label: String, repetitions: Int, issueTargets
         var samples: [UInt64] = []
         for _ in 0..<repetitions {
             let start = benchNow()
-            guard let trace = try? ChromeTraceReader.read(contentsOf: path, workerThread: workerThread) else { return nil }
+            guard let trace = try? TraceReader.read(contentsOf: path, workerThread: workerThread) else { return nil }
             samples.append(benchNow() - start)
             inputEvents = trace.events.count
             blackHole(trace)
@@ -93,7 +93,7 @@ private func compare(path: String, label: String, repetitions: Int, issueTargets
         options.usesAllCores = allCores
         for _ in 0..<reportRepetitions {
             let start = benchNow()
-            guard let trace = try? ChromeTraceReader.read(contentsOf: path, arguments: reportArguments, workerThread: allCores) else { return nil }
+            guard let trace = try? TraceReader.read(contentsOf: path, arguments: reportArguments, workerThread: allCores) else { return nil }
             let text = FrameAnalyzer.analyze(consume trace, options: options).text(source: label)
             best = min(best, benchNow() - start)
             blackHole(text)
@@ -227,7 +227,7 @@ private func readOnlyPeak(path: String, report: Bool = false) -> (Int, Int)? {
 private func readOnly(_ path: String, report: Bool) -> Never {
     let events: Int
     do {
-        let trace = try ChromeTraceReader.read(contentsOf: path, arguments: report ? reportArguments : .all)
+        let trace = try TraceReader.read(contentsOf: path, arguments: report ? reportArguments : .all)
         events = trace.events.count
         if report { blackHole(FrameAnalyzer.analyze(consume trace).text(source: path)) } else { blackHole(trace) }
     } catch {

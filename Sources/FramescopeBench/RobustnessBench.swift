@@ -29,7 +29,7 @@ func runRobustnessBenchmarks() {
         trace = makeSyntheticTrace(events: events, seed: 0x5EED)
     }
     let traceMegabytes = Double(trace.count) / 1e6
-    let readerTiming = measure(repetitions: 20, operations: 1) { blackHole(try? ChromeTraceReader.read(bytes: trace)) }
+    let readerTiming = measure(repetitions: 20, operations: 1) { blackHole(try? TraceReader.read(bytes: trace)) }
     figure("event reader: synthetic trace", traceMegabytes, "MB", note: "\(events) events")
     figure("event reader: synthetic trace, median", readerTiming.median / 1e6 / traceMegabytes, "ms/MB", note: "\(formatFixed(readerTiming.median / 1e6, decimals: 2)) ms per read")
 }
@@ -68,7 +68,7 @@ func writeManyCategoryTrace(frames: Int, categories: Int, to path: String) -> Ne
 func runAnalysisBenchmark(path: String, repetitions: Int) -> Never {
     let readStart = benchNow()
     // Read as `framescope report` reads: only the argument keys the analysis looks at.
-    guard let trace = try? ChromeTraceReader.read(contentsOf: path, arguments: .only(FrameAnalyzer.argumentKeys)) else {
+    guard let trace = try? TraceReader.read(contentsOf: path, arguments: .only(FrameAnalyzer.argumentKeys)) else {
         print("error: cannot read \(path)")
         exit(1)
     }
@@ -98,7 +98,7 @@ func runReadBenchmark(path: String, repetitions: Int, workerThread: Bool = false
     var events = 0
     for _ in 0..<max(1, repetitions) {
         let start = benchNow()
-        guard let trace = try? ChromeTraceReader.read(contentsOf: path, workerThread: workerThread) else {
+        guard let trace = try? TraceReader.read(contentsOf: path, workerThread: workerThread) else {
             print("error: cannot read \(path)")
             exit(1)
         }
@@ -115,7 +115,7 @@ func runReadBenchmark(path: String, repetitions: Int, workerThread: Bool = false
 func runAnalysisScalingBenchmarks() {
     section("Analysis cost: many frames x many categories vs an event-heavy trace")
     func analyse(_ label: String, _ bytes: [UInt8], repetitions: Int) {
-        guard let trace = try? ChromeTraceReader.read(bytes: bytes) else {
+        guard let trace = try? TraceReader.read(bytes: bytes) else {
             print("\(label): the reader failed")
             return
         }
@@ -144,7 +144,7 @@ func runCompareBenchmarks() {
         return
     }
     defer { try? FileManager.default.removeItem(atPath: path) }
-    guard let trace = try? ChromeTraceReader.read(contentsOf: path) else {
+    guard let trace = try? TraceReader.read(contentsOf: path) else {
         print("the reader failed")
         return
     }
@@ -158,7 +158,7 @@ func runCompareBenchmarks() {
     var endToEnd = UInt64.max
     for _ in 0..<3 {
         let start = benchNow()
-        guard let base = try? ChromeTraceReader.read(contentsOf: path), let head = try? ChromeTraceReader.read(contentsOf: path) else { return }
+        guard let base = try? TraceReader.read(contentsOf: path), let head = try? TraceReader.read(contentsOf: path) else { return }
         let result = Comparison(base: [FrameAnalyzer.analyze(base)], head: [FrameAnalyzer.analyze(head)], baseSources: [path], headSources: [path])
         blackHole(result.text())
         endToEnd = min(endToEnd, benchNow() - start)
@@ -185,8 +185,8 @@ func runCompareBenchmarks() {
 /// `compare-only <peak RSS KiB>`, exit.
 private func compareOnly(_ request: String) -> Never {
     let parts = request.split(separator: "\n").map(String.init)
-    guard parts.count == 2, let base = try? ChromeTraceReader.read(contentsOf: parts[0]),
-          let head = try? ChromeTraceReader.read(contentsOf: parts[0]) else {
+    guard parts.count == 2, let base = try? TraceReader.read(contentsOf: parts[0]),
+          let head = try? TraceReader.read(contentsOf: parts[0]) else {
         print("compare-only failed")
         exit(1)
     }

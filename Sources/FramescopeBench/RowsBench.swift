@@ -12,7 +12,7 @@ func runRowsBenchmarks() {
         ("generated 1M events", makeSyntheticTrace(events: 1_000_000, seed: 0x5EED)),
         ("200k frames x 200 categories", makeManyCategoryTrace(frames: 200_000, categories: 200)),
     ] {
-        guard let trace = try? ChromeTraceReader.read(bytes: bytes) else {
+        guard let trace = try? TraceReader.read(bytes: bytes) else {
             print("(\(label): the trace did not read; skipped)")
             continue
         }

@@ -41,7 +41,7 @@ enum ConvertCommand: Command {
         let maximumSize = try InputLimit.maximumSize(arguments)
         let trace: Trace
         do {
-            trace = try ChromeTraceReader.read(contentsOf: source, maximumSize: maximumSize)
+            trace = try TraceReader.read(contentsOf: source, maximumSize: maximumSize)
         } catch where error.code == .ioError {
             throw InputError(error.description)
         } catch where error.code == .tooLarge {

@@ -183,7 +183,7 @@ enum ReportCommand: Command {
     static func readTrace(_ source: String, maximumSize: Int = InputFile.defaultMaximumSize) throws(InputError) -> Trace {
         do {
             // Every command that reads a trace analyses it, and the analysis reads only these.
-            return try ChromeTraceReader.read(contentsOf: source, maximumSize: maximumSize, arguments: .only(FrameAnalyzer.argumentKeys))
+            return try TraceReader.read(contentsOf: source, maximumSize: maximumSize, arguments: .only(FrameAnalyzer.argumentKeys))
         } catch where error.code == .ioError {
             throw InputError(error.description)  // already names the file
         } catch where error.code == .tooLarge {

@@ -85,9 +85,9 @@ struct AnalysisArgumentTests {
     static func expectSameReports(_ paths: [String]) -> Int {
         var compared = 0
         for path in paths {
-            let whole = Result { () throws(TraceReadError) in try ChromeTraceReader.read(contentsOf: path) }
+            let whole = Result { () throws(TraceReadError) in try TraceReader.read(contentsOf: path) }
             let selected = Result { () throws(TraceReadError) in
-                try ChromeTraceReader.read(contentsOf: path, arguments: .only(FrameAnalyzer.argumentKeys))
+                try TraceReader.read(contentsOf: path, arguments: .only(FrameAnalyzer.argumentKeys))
             }
             switch (whole, selected) {
             case (.success(let whole), .success(let selected)):

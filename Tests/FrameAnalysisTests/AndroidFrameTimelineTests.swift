@@ -7,14 +7,14 @@ import Testing
 
 /// Android's frames from Perfetto traces: FrameTimeline's verdicts as trace processor's diff tests
 /// expect them, with lanes from the app's own slices. The fixtures and their expected files come
-/// from `tools/make_perfetto_fixtures.py` (see `Tests/FrameTraceTests/Fixtures/perfetto`).
+/// from `tools/make_perfetto_fixtures.py` (see `Tests/FrameTraceReaderTests/Fixtures/perfetto`).
 @Suite("Android frames from FrameTimeline: causes, lanes and missed frames as Perfetto counts them")
 struct AndroidFrameTimelineTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("FrameTraceTests/Fixtures/perfetto")
+        .appendingPathComponent("FrameTraceReaderTests/Fixtures/perfetto")
 
     static func read(_ name: String) throws -> Trace {
-        try ChromeTraceReader.read(contentsOf: folder.appendingPathComponent("\(name).pftrace").path)
+        try TraceReader.read(contentsOf: folder.appendingPathComponent("\(name).pftrace").path)
     }
 
     static func expected(_ name: String) throws -> JSONValue {
@@ -287,7 +287,7 @@ struct AndroidFrameTimelineTests {
     @Test("A FrameTimeline trace converted to JSON and read back gives the same frames")
     func throughJSON() throws {
         let trace = try Self.read("android-app-frames")
-        let json = try ChromeTraceReader.read(bytes: trace.chromeJSON())
+        let json = try TraceReader.read(bytes: trace.chromeJSON())
         let direct = FrameAnalyzer.analyze(trace)
         let converted = FrameAnalyzer.analyze(json)
         #expect(converted.method.frameSource == .frameTimeline)

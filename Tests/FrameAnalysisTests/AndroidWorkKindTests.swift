@@ -12,7 +12,7 @@ import Testing
 @Suite("Android's kinds of work: atrace slices by name, in place of categories they do not have")
 struct AndroidWorkKindTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("FrameTraceTests/Fixtures/perfetto")
+        .appendingPathComponent("FrameTraceReaderTests/Fixtures/perfetto")
 
     /// Real slice names, as AOSP, androidx, ART and trace processor write them, and their kinds.
     static let namedSlices: [(name: String, kind: AndroidWorkKind)] = [
@@ -74,7 +74,7 @@ struct AndroidWorkKindTests {
     }
 
     static func read(_ name: String) throws -> Trace {
-        try ChromeTraceReader.read(contentsOf: fixtures.appendingPathComponent("\(name).pftrace").path)
+        try TraceReader.read(contentsOf: fixtures.appendingPathComponent("\(name).pftrace").path)
     }
 
     @Test("android-app-frames reports kinds, traversal as layout, with no (none) row and no time lost")
@@ -114,7 +114,7 @@ struct AndroidWorkKindTests {
     @Test("The .pftrace and its Chrome JSON twin report the same kinds")
     func throughJSON() throws {
         let trace = try Self.read("android-app-frames")
-        let json = try ChromeTraceReader.read(bytes: trace.chromeJSON())
+        let json = try TraceReader.read(bytes: trace.chromeJSON())
         #expect(AndroidWorkKind.isUncategorizedAndroidTrace(json))
         #expect(FrameAnalyzer.analyze(json).categories == FrameAnalyzer.analyze(trace).categories)
     }

@@ -7,7 +7,7 @@ import Testing
 /// A fixture of this target, read by path (fixtures are not bundled resources).
 func analysisFixture(_ name: String) throws -> Trace {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").appendingPathComponent(name).path
-    return try ChromeTraceReader.read(contentsOf: path)
+    return try TraceReader.read(contentsOf: path)
 }
 
 /// Chrome's own frame accounting: the frames a report finds in a Chrome trace are the ones Chrome
@@ -102,7 +102,7 @@ struct ChromeFrameTests {
     func lighthouseRecording(_ expected: Expectation) throws {
         let path = LighthouseCorpus.path(expected.file)
         try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing from the corpus")
-        let report = FrameAnalyzer.analyze(try ChromeTraceReader.read(contentsOf: path))
+        let report = FrameAnalyzer.analyze(try TraceReader.read(contentsOf: path))
         #expect(report.method.frameSource == .chromeFrames)
         #expect(report.method.mainThread?.processID == expected.processID)
         guard case .chromeReporters(let noUpdate, _, _, _) = report.method.frameSourceDetail else {

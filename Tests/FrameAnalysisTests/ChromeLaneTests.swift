@@ -285,7 +285,7 @@ struct ChromeLaneTests {
     func lighthouseLanes(file: String) throws {
         let path = LighthouseCorpus.path(file)
         try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing from the corpus")
-        let report = FrameAnalyzer.analyze(try ChromeTraceReader.read(contentsOf: path))
+        let report = FrameAnalyzer.analyze(try TraceReader.read(contentsOf: path))
         let processID = try #require(report.method.mainThread?.processID)
         let expected = try Self.expectedFrames(path: path, processID: processID)
         let actual = report.frames.map { frame in

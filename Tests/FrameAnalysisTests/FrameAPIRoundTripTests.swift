@@ -42,7 +42,7 @@ struct FrameAPIRoundTripTests {
             while vsync < end { vsync += next }
         }
         let trace = recorder.snapshot()
-        let readBack = try ChromeTraceReader.read(bytes: trace.chromeJSON())
+        let readBack = try TraceReader.read(bytes: trace.chromeJSON())
         return (FrameAnalyzer.analyze(readBack), vsyncs)
     }
 

@@ -9,7 +9,7 @@ struct FrameRowsReadingTests {
     /// The shipped sample traces, beside the tests' package.
     static func shippedTrace(_ name: String) throws -> Trace {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Traces").appendingPathComponent(name)
-        return try ChromeTraceReader.read(contentsOf: path.standardized.path)
+        return try TraceReader.read(contentsOf: path.standardized.path)
     }
 
     static func trace(_ name: String) throws -> Trace {

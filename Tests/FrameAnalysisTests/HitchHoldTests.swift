@@ -79,7 +79,7 @@ struct ChromeSketch {
     var trace: Trace {
         get throws {
             let text = #"{"traceEvents":["# + events.joined(separator: ",\n") + "]}"
-            return try ChromeTraceReader.read(bytes: Array(text.utf8))
+            return try TraceReader.read(bytes: Array(text.utf8))
         }
     }
 }
@@ -308,7 +308,7 @@ struct HitchHoldTests {
         // A ninth frame, the longest, comes last.
         events.append(#"{"ph":"X","name":"frame","cat":"frame","pid":1,"tid":1,"ts":400000,"dur":30000}"#)
         let text = #"{"traceEvents":["# + events.joined(separator: ",") + "]}"
-        let report = FrameAnalyzer.analyze(try ChromeTraceReader.read(bytes: Array(text.utf8)))
+        let report = FrameAnalyzer.analyze(try TraceReader.read(bytes: Array(text.utf8)))
         #expect(report.frames.filter { $0.hitchHold != nil }.count == 9)
         let table = try #require(report.holdsTable)
         #expect(table.rows.count == FrameReport.holdRowLimit + 1)

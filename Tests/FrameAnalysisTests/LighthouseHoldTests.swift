@@ -156,7 +156,7 @@ struct LighthouseHoldTests {
     ])
     func holdsMatchRawEvents(file: String) throws {
         try #require(LighthouseCorpus.isAvailable, "needs ../shared/traces/third-party beside the clone")
-        let report = FrameAnalyzer.analyze(try ChromeTraceReader.read(contentsOf: LighthouseCorpus.path(file)))
+        let report = FrameAnalyzer.analyze(try TraceReader.read(contentsOf: LighthouseCorpus.path(file)))
         let (pid, expected) = try Self.expectedHolds(file: file, interval: report.method.frameRate.intervalNanoseconds)
         #expect(report.method.mainThread?.processID == pid && report.method.mainThreadRule == .pageRenderer)
         let dropped = report.frames.filter { $0.outcome == .dropped }
@@ -176,7 +176,7 @@ struct LighthouseHoldTests {
     func notTheCompositor() throws {
         try #require(LighthouseCorpus.isAvailable, "needs ../shared/traces/third-party beside the clone")
         for (file, droppedCount, commit) in [("lighthouse__frames-blocking-time.json", 5, 5), ("lighthouse__frames-intercom-widget.json", 38, 11)] {
-            let report = FrameAnalyzer.analyze(try ChromeTraceReader.read(contentsOf: LighthouseCorpus.path(file)))
+            let report = FrameAnalyzer.analyze(try TraceReader.read(contentsOf: LighthouseCorpus.path(file)))
             let dropped = report.frames.filter { $0.outcome == .dropped }
             #expect(dropped.count == droppedCount)
             #expect(dropped.filter { $0.hitchCause == .commit }.count == commit)

@@ -28,7 +28,7 @@ struct ParallelSweepTests {
     /// example traces.
     static let traceFiles: [String] = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folders = ["Tests/FrameAnalysisTests/Fixtures", "Tests/FrameTraceTests/Fixtures", "Traces"]
+        let folders = ["Tests/FrameAnalysisTests/Fixtures", "Tests/FrameTraceReaderTests/Fixtures", "Traces"]
         return folders.flatMap { folder in
             let directory = root.appendingPathComponent(folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -41,7 +41,7 @@ struct ParallelSweepTests {
         #expect(Self.traceFiles.count > 20)
         var analysed = 0
         for path in Self.traceFiles {
-            guard let trace = try? ChromeTraceReader.read(contentsOf: path) else { continue }
+            guard let trace = try? TraceReader.read(contentsOf: path) else { continue }
             analysed += 1
             let name = URL(fileURLWithPath: path).lastPathComponent
             Self.expectSame(trace, options: AnalysisOptions(worstFrameCount: 1000), name)

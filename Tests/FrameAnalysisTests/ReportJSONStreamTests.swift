@@ -21,7 +21,7 @@ struct ReportJSONStreamTests {
     func repositoryTraces() throws {
         var compared = 0
         for path in ParallelSweepTests.traceFiles {
-            guard let trace = try? ChromeTraceReader.read(contentsOf: path) else { continue }
+            guard let trace = try? TraceReader.read(contentsOf: path) else { continue }
             let report = FrameAnalyzer.analyze(trace, options: AnalysisOptions(worstFrameCount: 1000))
             let (bytes, pieces) = Self.streamed(report, source: path)
             #expect(bytes == Array((report.jsonValue(source: path).description + "\n").utf8), "\(path)")

@@ -32,7 +32,7 @@ struct SparsePercentileTests {
             text += #",{"ph":"X","cat":"\#(category)","name":"w","pid":1,"tid":1,"ts":\#(start + 100),"dur":\#(1000 + index)}"#
         }
         text += "]"
-        let report = FrameAnalyzer.analyze(try ChromeTraceReader.read(bytes: Array(text.utf8)))
+        let report = FrameAnalyzer.analyze(try TraceReader.read(bytes: Array(text.utf8)))
         #expect(report.summary.frameCount == 400)
         #expect(report.categories.count == 52)
         let rare = try #require(report.categories.first { $0.name == "rare" }?.perFrameMain)

@@ -89,7 +89,7 @@ struct TraceStreamTests {
         #expect(parsed.events(named: "flushed later").count == 2)
         #expect(parsed.events(named: "never flushed").isEmpty)
         #expect(parsed.threadNames.values.contains("late worker"))
-        let read = try ChromeTraceReader.read(bytes: bytes)
+        let read = try TraceReader.read(bytes: bytes)
         #expect(read.diagnostics.isEmpty, "\(read.diagnostics)")
 
         // And a stream finished after all still closes properly.
@@ -113,12 +113,12 @@ struct TraceStreamTests {
         }
         Self.record(recorder, clock: clock, name: "after", count: 1)
         try stream.flush()
-        let trace = try ChromeTraceReader.read(contentsOf: path)
+        let trace = try TraceReader.read(contentsOf: path)
         #expect(trace.diagnostics.isEmpty, "\(trace.diagnostics)")
         let names = trace.events.filter { $0.phase == .complete }.map { trace.name(of: $0) }
         #expect(names == ["inner", "inner", "inner", "outer", "after"])
         try stream.finish()
-        #expect(try ChromeTraceReader.read(contentsOf: path).diagnostics.isEmpty)
+        #expect(try TraceReader.read(contentsOf: path).diagnostics.isEmpty)
     }
 
     @Test("A stream between flushes passes the independent validator as it is", .enabled(if: TraceValidator.isAvailable, Comment(rawValue: TraceValidator.missingReason)))

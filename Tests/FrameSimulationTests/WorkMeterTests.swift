@@ -140,7 +140,7 @@ struct VirtualTimeTests {
             name: "1 ms a call", rates: Dictionary(uniqueKeysWithValues: WorkKind.allCases.map { ($0, CostModel.Rate(perCall: 1_000_000, perUnit: 0)) }))
         let corner = try #require(ScenarioCatalog.scenario(named: "corner-rounding"))
         let run = try ScenarioRun.execute(corner, strategy: "prerendered-opaque", settings: RunSettings(frames: 4), tracePath: path, costModel: everyCall)
-        let trace = try ChromeTraceReader.read(contentsOf: path)
+        let trace = try TraceReader.read(contentsOf: path)
         #expect(trace.metadata.extra["cost-model"]?.stringValue == "1 ms a call")
         func durations(_ name: String) -> [Int64] {
             trace.events.filter { $0.phase == .complete && trace.name(of: $0) == name }.map(\.duration)

@@ -92,10 +92,10 @@ struct PerfettoWriterTests {
         let trace = Self.richTrace()
         let bytes = Self.encoded(trace)
         #expect(bytes.first == 0x0A)
-        let read = try ChromeTraceReader.read(bytes: bytes)
+        let read = try TraceReader.read(bytes: bytes)
         #expect(read.diagnostics.isEmpty, "\(read.diagnostics)")
         // Arguments come back as the JSON reader gives them: an object's members as `outer.inner`.
-        let json = try ChromeTraceReader.read(bytes: Self.json(trace))
+        let json = try TraceReader.read(bytes: Self.json(trace))
         // The JSON writer makes the overlapping span an async pair; the Perfetto writer keeps it
         // on its thread's own track, so it comes back a span of its thread.
         #expect(Self.spanRows(read).filter { !$0.contains("overlap") } == Self.spanRows(json))
@@ -125,8 +125,8 @@ struct PerfettoWriterTests {
     @Test("Chrome JSON to Perfetto and back keeps every span, async slice and thread; the same trace always makes the same bytes")
     func throughJSON() throws {
         let trace = Self.richTrace()
-        let viaJSON = try ChromeTraceReader.read(bytes: trace.chromeJSON())
-        let viaBoth = try ChromeTraceReader.read(bytes: try ChromeTraceReader.read(bytes: viaJSON.perfettoProtobuf()).chromeJSON())
+        let viaJSON = try TraceReader.read(bytes: trace.chromeJSON())
+        let viaBoth = try TraceReader.read(bytes: try TraceReader.read(bytes: viaJSON.perfettoProtobuf()).chromeJSON())
         // The JSON writer makes the overlapping span an async pair; the Perfetto writer keeps it on
         // its thread, so it comes back a span: compare the rest.
         #expect(Self.spanRows(viaBoth) == Self.spanRows(viaJSON))
@@ -155,22 +155,22 @@ struct PerfettoWriterTests {
             boundaries.append(bytes.count)
         }
         bytes += writer.finish(metadata: trace.metadata)
-        let whole = try ChromeTraceReader.read(bytes: bytes)
+        let whole = try TraceReader.read(bytes: bytes)
         #expect(whole.diagnostics.isEmpty, "\(whole.diagnostics)")
-        #expect(Self.spanRows(whole) == Self.spanRows(try ChromeTraceReader.read(bytes: Self.encoded(trace))))
+        #expect(Self.spanRows(whole) == Self.spanRows(try TraceReader.read(bytes: Self.encoded(trace))))
         // Names interned in one chunk are referred to by later chunks without being repeated.
         let second = Array(bytes[boundaries[1]..<boundaries[2]])
         #expect(!second.contains(subsequence: Array("layout,ui".utf8)))
         for boundary in boundaries {
-            let read = try ChromeTraceReader.read(bytes: bytes.prefix(boundary))
+            let read = try TraceReader.read(bytes: bytes.prefix(boundary))
             #expect(read.diagnostics.allSatisfy { $0.kind != .truncated })
         }
         for cut in (boundaries[1] + 1)..<boundaries[2] {
             // Cut anywhere: what is read is whole packets, torn or not; repair keeps exactly those.
-            let read = try ChromeTraceReader.read(bytes: bytes.prefix(cut))
+            let read = try TraceReader.read(bytes: bytes.prefix(cut))
             let repair = try TraceRepair.repair(Array(bytes.prefix(cut)))
             #expect(repair.wasComplete == !read.diagnostics.contains { $0.kind == .truncated }, "cut at \(cut)")
-            let repaired = try ChromeTraceReader.read(bytes: repair.bytes)
+            let repaired = try TraceReader.read(bytes: repair.bytes)
             #expect(repaired.diagnostics.allSatisfy { $0.kind != .truncated })
             #expect(repaired.events.count == read.events.count, "cut at \(cut)")
         }
@@ -183,7 +183,7 @@ struct PerfettoWriterTests {
         trace.append(.complete, name: "a", thread: thread, timestamp: 1_000_000_123, duration: 7)
         trace.append(.complete, name: "b", thread: thread, timestamp: 999_999_999, duration: 1)
         var writer = PerfettoTraceWriter(baseTimestamp: 1_000_000_000)
-        let read = try ChromeTraceReader.read(bytes: writer.begin() + writer.append(trace) + writer.finish(metadata: TraceMetadata()))
+        let read = try TraceReader.read(bytes: writer.begin() + writer.append(trace) + writer.finish(metadata: TraceMetadata()))
         let spans = read.events.filter { $0.phase == .complete }.sorted { $0.timestamp < $1.timestamp }
         #expect(spans.map(\.timestamp) == [0, 123])
         #expect(spans.map(\.duration) == [1, 7])

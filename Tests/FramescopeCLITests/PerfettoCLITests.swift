@@ -6,7 +6,7 @@ import Testing
 @Suite("framescope and Perfetto protobuf: simulate, report, convert, repair")
 struct PerfettoCLITests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("FrameTraceTests/Fixtures/perfetto")
+        .appendingPathComponent("FrameTraceReaderTests/Fixtures/perfetto")
 
     /// A report as JSON, without the input's name; `input` goes to standard input.
     static func report(_ path: String, input: Data? = nil) throws -> [String: Any] {

@@ -1,6 +1,6 @@
 // fuzz-sources: Sources/FrameTrace Sources/FrameSupport Sources/FrameJSON Sources/FrameTraceReader
 // fuzz-merge-modules: FrameTrace FrameSupport FrameJSON FrameTraceReader
-// fuzz-seeds: Tests/FrameTraceTests/Fixtures/perfetto
+// fuzz-seeds: Tests/FrameTraceReaderTests/Fixtures/perfetto
 // libFuzzer target for the Perfetto protobuf reader (and framescope's protobuf codec). Its sources
 // compile into one module with this harness, so internal symbols are reachable.
 //
@@ -18,17 +18,17 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
-    let result = PerfettoTraceReader.parse(input, arguments: .all)
+    let result = PerfettoImporter.parse(input, arguments: .all)
     switch result {
     case .success(let trace):
         check(trace)
         let spans = trace.events.filter { $0.phase == .complete }.count
-        guard let again = try? ChromeTraceReader.read(bytes: trace.perfettoProtobuf()) else {
+        guard let again = try? TraceReader.read(bytes: trace.perfettoProtobuf()) else {
             fatalError("a trace the Perfetto writer wrote does not read back")
         }
         check(again)
         precondition(again.events.filter { $0.phase == .complete }.count == spans, "spans lost through the Perfetto writer")
-        guard let json = try? ChromeTraceReader.read(bytes: trace.chromeJSON()) else {
+        guard let json = try? TraceReader.read(bytes: trace.chromeJSON()) else {
             fatalError("a trace read from protobuf does not read back from JSON")
         }
         check(json)
@@ -38,8 +38,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     // Repair cuts only a torn last packet: what read (perhaps with a truncated diagnostic) reads
     // cleanly after it.
-    if case .success = result, PerfettoTraceReader.looksLikePerfetto(input), let repair = try? TraceRepair.repair(Array(input)) {
-        guard let repaired = try? ChromeTraceReader.read(bytes: repair.bytes) else { fatalError("repaired bytes do not read") }
+    if case .success = result, PerfettoImporter.looksLikePerfetto(input), let repair = try? TraceRepair.repair(Array(input)) {
+        guard let repaired = try? TraceReader.read(bytes: repair.bytes) else { fatalError("repaired bytes do not read") }
         precondition(!repaired.diagnostics.contains { $0.kind == .truncated }, "a repaired trace is still cut off")
     }
     return 0

@@ -1,5 +1,5 @@
 // fuzz-sources: Sources/FrameTrace Sources/FrameSupport Sources/FrameJSON Sources/FrameTraceReader Sources/FrameAnalysis
-// fuzz-seeds: Tests/FrameAnalysisTests/Fixtures Tests/FrameTraceTests/Fixtures ../shared/traces/third-party
+// fuzz-seeds: Tests/FrameAnalysisTests/Fixtures Tests/FrameTraceReaderTests/Fixtures ../shared/traces/third-party
 // fuzz-merge-modules: FrameTrace FrameSupport FrameJSON FrameTraceReader FrameAnalysis
 // libFuzzer target past the reader: read → analyse (several option sets) → render every format
 // → compare → budget check, FrameTrace and FrameAnalysis compiled as one module with this harness.
@@ -29,7 +29,7 @@ private let optionSets: [AnalysisOptions] = [
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
-    guard let trace = try? ChromeTraceReader.read(bytes: input) else { return 0 }
+    guard let trace = try? TraceReader.read(bytes: input) else { return 0 }
     var reports: [FrameReport] = []
     for options in optionSets {
         let report = FrameAnalyzer.analyze(trace, options: options)

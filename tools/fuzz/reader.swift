@@ -1,6 +1,6 @@
 // fuzz-sources: Sources/FrameTrace Sources/FrameSupport Sources/FrameJSON Sources/FrameTraceReader
 // fuzz-merge-modules: FrameTrace FrameSupport FrameJSON FrameTraceReader
-// fuzz-seeds: Tests/FrameTraceTests/Fixtures ../shared/traces/third-party
+// fuzz-seeds: Tests/FrameTraceReaderTests/Fixtures ../shared/traces/third-party
 // libFuzzer target for the Chrome trace reader and the JSONValue parser (modules FrameTraceReader
 // and FrameJSON; their sources compile into one module with this harness, so internal symbols
 // are reachable).
@@ -23,14 +23,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
     // Input that starts like a Perfetto protobuf trace goes to that reader (tools/fuzz/perfetto.swift
     // checks it); the JSON agreements below are for JSON.
-    let isProtobuf = PerfettoTraceReader.looksLikePerfetto(input)
+    let isProtobuf = PerfettoImporter.looksLikePerfetto(input)
     let document = Result { () throws(JSONParseError) in try JSONValue.parse(input, maxDepth: 1_000) }
     if !isProtobuf { checkPipeline(input) }
     do {
-        let trace = try ChromeTraceReader.read(bytes: input)
+        let trace = try TraceReader.read(bytes: input)
         check(trace)
         do {
-            let again = try ChromeTraceReader.read(bytes: trace.chromeJSON())
+            let again = try TraceReader.read(bytes: trace.chromeJSON())
             check(again)
         } catch {
             fatalError("a trace the writer wrote does not read back: \(error)")
@@ -59,8 +59,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 /// The worker-thread reading against the single-threaded one.
 private func checkPipeline(_ input: UnsafeBufferPointer<UInt8>) {
-    let sequential = ChromeTraceReader.parse(input, releasesInput: false, pipelining: .never)
-    let pipelined = ChromeTraceReader.parse(input, releasesInput: false, pipelining: .always)
+    let sequential = TraceReader.parse(input, releasesInput: false, pipelining: .never)
+    let pipelined = TraceReader.parse(input, releasesInput: false, pipelining: .always)
     switch (sequential, pipelined) {
     case (.success(let expected), .success(let trace)):
         precondition(trace.events == expected.events, "the pipelined read's events differ")

@@ -7,7 +7,7 @@ extension FrameAnalyzer {
     /// reads another key must add it here, or it finds the key missing in ``analyze(_:options:)``;
     /// a test (`everyLookupIsDeclared`) reads the module's sources and fails on a lookup of a key
     /// this set does not name. A program that reads traces only to analyse them can read just
-    /// these (`ChromeTraceReader.read(contentsOf:arguments: .only(FrameAnalyzer.argumentKeys))`,
+    /// these (`TraceReader.read(contentsOf:arguments: .only(FrameAnalyzer.argumentKeys))`,
     /// as the CLI does) and skip converting the rest.
     package static let argumentKeys: Set<String> = [
         FrameContract.Key.index, FrameContract.Key.sinceVsync, FrameContract.Key.budget, FrameContract.Key.sinceInput,

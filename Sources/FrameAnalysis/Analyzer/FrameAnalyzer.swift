@@ -42,7 +42,7 @@ package struct AnalysisOptions: Sendable {
 /// Finds the frames in a trace and says where each frame's budget went.
 ///
 /// ```swift
-/// let trace = try ChromeTraceReader.read(contentsOf: "run.json")
+/// let trace = try TraceReader.read(contentsOf: "run.json")
 /// let report = FrameAnalyzer.analyze(trace)
 /// print(report.summary.hitchTimeRatio)
 /// ```

@@ -3,7 +3,7 @@ import FrameTrace
 /// Android's frames from SurfaceFlinger's FrameTimeline, as the Perfetto reader gives them:
 /// `Actual Timeline` and `Expected Timeline` async slices in category `frame-timeline` whose
 /// arguments carry trace processor's fields (`Surface frame token`, `Display frame token`,
-/// `Present type`, `Jank type`; see `PerfettoTraceReader.FrameTimeline`), with the figures
+/// `Present type`, `Jank type`; see `PerfettoImporter.FrameTimeline`), with the figures
 /// trace processor's standard library gives each frame (``AndroidFrame``).
 ///
 /// One frame per vsync id (surface frame token) of the analysed app process:

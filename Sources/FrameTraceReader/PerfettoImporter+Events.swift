@@ -1,0 +1,733 @@
+@_spi(FramescopeInternals) import FrameTrace
+import FrameJSON
+
+extension PerfettoParser {
+    // MARK: - TrackEvent
+
+    /// Reads repeated integers, packed or not.
+    private func appendRepeated(_ type: ProtobufInput.WireType, _ input: inout ProtobufInput, to values: inout [UInt64], fixed: Bool) throws(TraceReadError) {
+        if type == .lengthDelimited {
+            var packed = try input.message()
+            while !packed.isAtEnd { values.append(fixed ? try packed.fixed64() : try packed.varint()) }
+        } else if let value = try input.integer(type) {
+            values.append(value)
+        }
+    }
+
+    mutating func parseTrackEvent(_ input: ProtobufInput, timestamp: UInt64?, sequence: UInt64, slot: Int, offset: Int) throws(TraceReadError) {
+        var input = input
+        var type: UInt64 = 0
+        var nameIID: UInt64?
+        var nameString: Range<Int>?
+        var categoryIIDs: [UInt64] = []
+        var categoryStrings: [Range<Int>] = []
+        var trackUUID: UInt64?
+        var counter: JSONValue?
+        var flowIDs: [UInt64] = []
+        var terminatingIDs: [UInt64] = []
+        var annotations: Range<Int>?
+        var frameReporter: Range<Int>?
+        var legacy: Range<Int>?
+        var absoluteMicroseconds: Int64?
+        var extraTracks: [UInt64] = []
+        var extraValues: [UInt64] = []
+        var extraDoubleTracks: [UInt64] = []
+        var extraDoubleValues: [UInt64] = []
+        while true {
+            let fieldStart = input.position
+            guard let (field, wireType) = try input.nextField() else { break }
+            switch (field, wireType) {
+            case (PerfettoSchema.Event.type, .varint): type = try input.varint()
+            case (PerfettoSchema.Event.nameIID, .varint): nameIID = try input.varint()
+            case (PerfettoSchema.Event.name, .lengthDelimited): nameString = try input.lengthDelimited()
+            case (PerfettoSchema.Event.categoryIIDs, _): try appendRepeated(wireType, &input, to: &categoryIIDs, fixed: false)
+            case (PerfettoSchema.Event.categories, .lengthDelimited): categoryStrings.append(try input.lengthDelimited())
+            case (PerfettoSchema.Event.trackUUID, .varint): trackUUID = try input.varint()
+            case (PerfettoSchema.Event.counterValue, .varint): counter = .int(Int64(bitPattern: try input.varint()))
+            case (PerfettoSchema.Event.doubleCounterValue, .fixed64): counter = .double(Double(bitPattern: try input.fixed64()))
+            case (PerfettoSchema.Event.flowIDs, _), (PerfettoSchema.Event.flowIDsOld, _):
+                try appendRepeated(wireType, &input, to: &flowIDs, fixed: field == PerfettoSchema.Event.flowIDs)
+            case (PerfettoSchema.Event.terminatingFlowIDs, _), (PerfettoSchema.Event.terminatingFlowIDsOld, _):
+                try appendRepeated(wireType, &input, to: &terminatingIDs, fixed: field == PerfettoSchema.Event.terminatingFlowIDs)
+            case (PerfettoSchema.Event.debugAnnotations, .lengthDelimited):
+                _ = try input.lengthDelimited()
+                annotations = (annotations?.lowerBound ?? fieldStart)..<input.position
+            case (PerfettoSchema.Event.chromeFrameReporter, .lengthDelimited): frameReporter = try input.lengthDelimited()
+            case (PerfettoSchema.Event.legacyEvent, .lengthDelimited): legacy = try input.lengthDelimited()
+            case (PerfettoSchema.Event.timestampAbsoluteMicroseconds, .varint):
+                absoluteMicroseconds = Int64(bitPattern: try input.varint())
+            case (PerfettoSchema.Event.extraCounterTrackUUIDs, _): try appendRepeated(wireType, &input, to: &extraTracks, fixed: false)
+            case (PerfettoSchema.Event.extraCounterValues, _): try appendRepeated(wireType, &input, to: &extraValues, fixed: false)
+            case (PerfettoSchema.Event.extraDoubleCounterTrackUUIDs, _): try appendRepeated(wireType, &input, to: &extraDoubleTracks, fixed: false)
+            case (PerfettoSchema.Event.extraDoubleCounterValues, _): try appendRepeated(wireType, &input, to: &extraDoubleValues, fixed: true)
+            default:
+                try input.skip(wireType)
+                skippedFields["TrackEvent field \(field)", default: 0] += 1
+            }
+        }
+        // Time: the packet's, else the event's own absolute microseconds.
+        var packetTime = timestamp
+        if packetTime == nil, let absoluteMicroseconds {
+            let (nanoseconds, overflow) = absoluteMicroseconds.multipliedReportingOverflow(by: 1000)
+            packetTime = overflow || nanoseconds < 0 ? UInt64.max : UInt64(nanoseconds)
+        }
+        guard let time = checkedTime(packetTime, offset: offset) else { return }
+        var uuid = trackUUID ?? sequences[slot].defaultTrack
+        var legacyThread = sequences[slot].legacyThread
+        // Chrome's legacy events (TrackEvent.legacy_event, type unspecified): the JSON phase and
+        // what goes with it, mapped to the typed events below or to async pairs by id.
+        var legacyEvent: LegacyEvent?
+        if type == 0, let legacy {
+            let parsed = try parseLegacyEvent(input.input(over: legacy))
+            if let override = parsed.threadOverride(default: owner(legacyThread: legacyThread, uuid: uuid)) {
+                uuid = nil
+                legacyThread = override
+            }
+            switch parsed.phase {
+            case "B": type = PerfettoSchema.Event.sliceBegin
+            case "E": type = PerfettoSchema.Event.sliceEnd
+            case "X": type = PerfettoSchema.Event.sliceBegin
+            case "I", "i", "R": type = PerfettoSchema.Event.instant
+            case "n" where parsed.id == nil: type = PerfettoSchema.Event.instant
+            case "b", "e", "n", "S", "F":
+                guard parsed.id != nil else {
+                    skippedFields["legacy event of phase \(parsed.phaseText) without an id", default: 0] += 1
+                    return
+                }
+            default:
+                skippedFields["legacy event of phase \(parsed.phaseText)", default: 0] += 1
+                return
+            }
+            if nameIID == nil, nameString == nil { nameIID = parsed.nameIID }
+            legacyEvent = parsed
+        }
+
+        for (position, track) in extraTracks.enumerated() where position < extraValues.count {
+            appendCounter(.int(Int64(bitPattern: extraValues[position])), uuid: track, timestamp: time, offset: offset)
+        }
+        for (position, track) in extraDoubleTracks.enumerated() where position < extraDoubleValues.count {
+            appendCounter(.double(Double(bitPattern: extraDoubleValues[position])), uuid: track, timestamp: time, offset: offset)
+        }
+        switch type {
+        case PerfettoSchema.Event.counter:
+            guard let counter, let uuid else { return }
+            appendCounter(counter, uuid: uuid, timestamp: time, offset: offset)
+            return
+        case PerfettoSchema.Event.sliceEnd:
+            appendToTrack(uuid: uuid, legacyThread: legacyThread, PendingEvent(
+                uuid: uuid ?? 0, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: 0..<0, counter: nil, offset: offset))
+            return
+        case PerfettoSchema.Event.sliceBegin, PerfettoSchema.Event.instant:
+            break
+        case 0 where legacyEvent != nil:
+            break  // an async legacy event: placed by id below
+        default:
+            skippedFields["TrackEvent of type \(type)", default: 0] += 1
+            return
+        }
+        // Name and category.
+        var name = Symbol.empty
+        if let nameString {
+            name = trace.symbols.intern(input.string(nameString))
+        } else if let nameIID {
+            if let raw = sequences[slot].names[nameIID] {
+                name = Symbol(rawValue: raw)
+            } else {
+                name = trace.symbols.intern("(undefined name iid \(nameIID))")
+                trace.log.add(.invalidEvent, nil, "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name")
+            }
+        }
+        var category = Symbol.empty
+        if categoryIIDs.count == 1, categoryStrings.isEmpty, let raw = sequences[slot].categories[categoryIIDs[0]] {
+            category = Symbol(rawValue: raw)  // the common case: one interned category, no string made
+        } else if !categoryIIDs.isEmpty || !categoryStrings.isEmpty {
+            var parts: [String] = categoryStrings.map { input.string($0) }
+            for iid in categoryIIDs {
+                if let raw = sequences[slot].categories[iid] {
+                    parts.append(trace.symbols[Symbol(rawValue: raw)])
+                } else {
+                    parts.append("(undefined category iid \(iid))")
+                    trace.log.add(.invalidEvent, nil, "packet at byte \(offset): category iid \(iid) is never defined on sequence \(sequence)")
+                }
+            }
+            category = trace.symbols.intern(parts.joined(separator: ","))
+        }
+        let flowStart = flowArena.count
+        for id in flowIDs { flowArena.append((id, false)) }
+        for id in terminatingIDs { flowArena.append((id, true)) }
+        let flows = flowStart..<flowArena.count
+        if let legacyEvent, type == 0 {
+            // Async by id, in the thread's process, as Chrome's JSON writes it.
+            guard let owner = owner(legacyThread: legacyThread, uuid: uuid), let id = legacyEvent.id else {
+                skippedFields["legacy async event on no known thread", default: 0] += 1
+                return
+            }
+            let phase: Phase = switch legacyEvent.phase {
+            case "b", "S": .asyncBegin
+            case "e", "F": .asyncEnd
+            default: .asyncInstant
+            }
+            trace.events.append(TraceEvent(
+                phase: phase, name: name, category: category, thread: owner, timestamp: time, id: id,
+                arguments: phase == .asyncEnd ? 0 : try annotationList(annotations, slot: slot, frameReporter: frameReporter)))
+            return
+        }
+        let arguments = try annotationList(annotations, slot: slot, frameReporter: frameReporter)
+        appendToTrack(uuid: uuid, legacyThread: legacyThread, PendingEvent(
+            uuid: uuid ?? 0, type: type, timestamp: time, name: name, category: category, arguments: arguments,
+            flows: flows, counter: nil, offset: offset))
+        if let legacyEvent, legacyEvent.phase == "X" {
+            // A complete event: its end, `duration_us` later; a negative duration is none, and one
+            // that runs past the time limit ends at the limit.
+            let (duration, overflow) = max(0, legacyEvent.durationMicroseconds).multipliedReportingOverflow(by: 1000)
+            let (sum, sumOverflow) = time.addingReportingOverflow(duration)
+            let end = overflow || sumOverflow ? TraceEvent.timeLimitNanoseconds : min(TraceEvent.timeLimitNanoseconds, sum)
+            appendToTrack(uuid: uuid, legacyThread: legacyThread, PendingEvent(
+                uuid: uuid ?? 0, type: PerfettoSchema.Event.sliceEnd, timestamp: max(time, end), name: .empty, category: .empty, arguments: 0,
+                flows: 0..<0, counter: nil, offset: offset))
+        }
+    }
+
+    /// The thread a legacy event belongs to: its sequence's thread descriptor, else its track's.
+    private mutating func owner(legacyThread: ThreadKey?, uuid: UInt64?) -> ThreadKey? {
+        legacyThread ?? uuid.flatMap { self.lane(forUUID: $0) }.map { lanes[$0].owner }
+    }
+
+    /// The fields of a `TrackEvent.LegacyEvent` the reader uses.
+    struct LegacyEvent {
+        var phase: Character = "?"
+        var phaseText: String = "?"
+        var nameIID: UInt64?
+        var durationMicroseconds: Int64 = 0
+        var id: UInt64?
+        var processOverride: Int64?
+        var threadOverride: Int64?
+
+        /// The thread `pid_override`/`tid_override` name, when either is set: the override over
+        /// `default`'s process and thread.
+        func threadOverride(default key: ThreadKey?) -> ThreadKey? {
+            guard processOverride != nil || threadOverride != nil else { return nil }
+            return ThreadKey(processID: processOverride ?? key?.processID ?? 0, threadID: threadOverride ?? key?.threadID ?? 0)
+        }
+    }
+
+    /// Reads a `LegacyEvent`: its phase (a character code, as in Chrome's JSON), duration, id
+    /// (unscoped, local or global, whichever is set) and thread overrides.
+    func parseLegacyEvent(_ input: ProtobufInput) throws(TraceReadError) -> LegacyEvent {
+        var input = input
+        var event = LegacyEvent()
+        while let (field, wireType) = try input.nextField() {
+            switch (field, wireType) {
+            case (PerfettoSchema.LegacyEvent.nameIID, .varint): event.nameIID = try input.varint()
+            case (PerfettoSchema.LegacyEvent.phase, .varint):
+                let code = Int32(truncatingIfNeeded: try input.varint())
+                if (0x21...0x7E).contains(code), let scalar = Unicode.Scalar(UInt32(code)) {
+                    event.phase = Character(scalar)
+                    event.phaseText = "'\(event.phase)'"
+                } else {
+                    event.phaseText = "\(code)"
+                }
+            case (PerfettoSchema.LegacyEvent.durationMicroseconds, .varint): event.durationMicroseconds = Int64(bitPattern: try input.varint())
+            case (PerfettoSchema.LegacyEvent.unscopedID, .varint), (PerfettoSchema.LegacyEvent.localID, .varint),
+                (PerfettoSchema.LegacyEvent.globalID, .varint):
+                event.id = try input.varint()
+            case (PerfettoSchema.LegacyEvent.pidOverride, .varint): event.processOverride = Int64(Int32(truncatingIfNeeded: try input.varint()))
+            case (PerfettoSchema.LegacyEvent.tidOverride, .varint): event.threadOverride = Int64(Int32(truncatingIfNeeded: try input.varint()))
+            default: try input.skip(wireType)
+            }
+        }
+        return event
+    }
+
+    mutating func addArguments(_ arguments: [Argument]) -> UInt32 {
+        guard !arguments.isEmpty else { return 0 }
+        trace.argumentLists.append(arguments)
+        return UInt32(trace.argumentLists.count - 1)
+    }
+
+    /// The argument list of an event: the debug annotations in `span` of its TrackEvent (from
+    /// the first annotation's key to the end of the last; other fields between them are stepped
+    /// over), then Chrome's frame reporter's fields. Returns the list's index (0 for none).
+    ///
+    /// Events whose annotation bytes are the same as a recent event's, on the same version of
+    /// their sequence's interned strings, share its list (as the JSON reader shares lists of the
+    /// same `args` text): most events repeat their arguments, and then cost neither decoding nor
+    /// memory. A list whose reading skipped and counted something is not shared, so the counts
+    /// stay per event.
+    mutating func annotationList(_ span: Range<Int>?, slot: Int, frameReporter: Range<Int>? = nil) throws(TraceReadError) -> UInt32 {
+        guard let span else {
+            guard let frameReporter else { return 0 }
+            var arguments: [Argument] = []
+            try appendFrameReporter(ProtobufInput(buffer).input(over: frameReporter), to: &arguments)
+            return addArguments(arguments)
+        }
+        let text = UnsafeBufferPointer(rebasing: buffer[span])
+        let shares = frameReporter == nil && span.count <= ArgumentCache.maximumLength
+        let tag = sequences[slot].generation
+        var hash: UInt64 = 0
+        if shares {
+            hash = JSONStringInterner.hash(text)
+            if let index = argumentCache.index(for: text, hash: hash, tag: tag) { return index }
+        }
+        let skipsBefore = annotationSkips
+        var arguments: [Argument] = []
+        var input = ProtobufInput(buffer).input(over: span)
+        while let (field, type) = try input.nextField() {
+            guard field == PerfettoSchema.Event.debugAnnotations, type == .lengthDelimited else {
+                try input.skip(type)
+                continue
+            }
+            try appendAnnotation(input.input(over: try input.lengthDelimited()), slot: slot, to: &arguments)
+        }
+        if let frameReporter { try appendFrameReporter(input.input(over: frameReporter), to: &arguments) }
+        let index = addArguments(arguments)
+        if shares, annotationSkips == skipsBefore { argumentCache.remember(text, hash: hash, index: index, tag: tag) }
+        return index
+    }
+
+    /// Whether the read keeps an argument of this key (every key unless reading only some).
+    func keeps(_ key: String) -> Bool { argumentKeys?.matches(key) ?? true }
+
+    /// A debug annotation as arguments: a dictionary's members as `name.member`, as the JSON
+    /// reader flattens an object one level.
+    mutating func appendAnnotation(_ input: ProtobufInput, slot: Int, to arguments: inout [Argument]) throws(TraceReadError) {
+        // Reading only some keys (framescope report), an annotation whose name no kept key is
+        // or begins with is skipped before its value is decoded: most are.
+        if let matcher = argumentKeys, !(try annotationMayBeKept(input, slot: slot, matcher: matcher)) { return }
+        var input = input
+        let (name, value) = try annotation(&input, slot: slot, depth: 1)
+        let key = name ?? ""
+        guard let value else { return }
+        if case .object(let members) = value, !members.isEmpty {
+            for (member, memberValue) in members where keeps(key + "." + member) {
+                arguments.append(Argument(key + "." + member, memberValue))
+            }
+        } else if keeps(key) {
+            arguments.append(Argument(key, value))
+        }
+    }
+
+    /// Whether an annotation's name is a kept key or the `outer` of a kept `outer.inner`, from
+    /// its name alone; decided once per interned name.
+    private mutating func annotationMayBeKept(_ input: ProtobufInput, slot: Int, matcher: ArgumentKeyMatcher) throws(TraceReadError) -> Bool {
+        var input = input
+        while let (field, type) = try input.nextField() {
+            if field == PerfettoSchema.Annotation.nameIID, type == .varint {
+                guard let raw = sequences[slot].annotationNames[try input.varint()] else { return true }
+                let index = Int(raw)
+                if index >= keptAnnotationNames.count { keptAnnotationNames += repeatElement(0, count: index - keptAnnotationNames.count + 1) }
+                if keptAnnotationNames[index] == 0 {
+                    let name = trace.symbols[Symbol(rawValue: raw)]
+                    keptAnnotationNames[index] = matcher.matches(name) || keptPrefixes.contains(name) ? 1 : 2
+                }
+                return keptAnnotationNames[index] == 1
+            }
+            if field == PerfettoSchema.Annotation.name, type == .lengthDelimited {
+                let name = try input.string()
+                return matcher.matches(name) || keptPrefixes.contains(name)
+            }
+            try input.skip(type)
+        }
+        return true
+    }
+
+    /// One annotation's name and value; nesting past the kept depth is skipped and counted.
+    private mutating func annotation(_ input: inout ProtobufInput, slot: Int, depth: Int) throws(TraceReadError) -> (String?, JSONValue?) {
+        var name: String?
+        var value: JSONValue?
+        var dictionary: [(String, JSONValue)]?
+        var array: [JSONValue]?
+        while let (field, type) = try input.nextField() {
+            switch (field, type) {
+            case (PerfettoSchema.Annotation.nameIID, .varint):
+                let iid = try input.varint()
+                name = sequences[slot].annotationNames[iid].map { trace.symbols[Symbol(rawValue: $0)] } ?? "(undefined annotation name iid \(iid))"
+            case (PerfettoSchema.Annotation.name, .lengthDelimited): name = try input.string()
+            case (PerfettoSchema.Annotation.boolValue, .varint): value = .bool(try input.varint() != 0)
+            case (PerfettoSchema.Annotation.uintValue, .varint):
+                let unsigned = try input.varint()
+                value = unsigned <= UInt64(Int64.max) ? .int(Int64(unsigned)) : .double(Double(unsigned))
+            case (PerfettoSchema.Annotation.intValue, .varint): value = .int(Int64(bitPattern: try input.varint()))
+            case (PerfettoSchema.Annotation.doubleValue, .fixed64): value = .double(Double(bitPattern: try input.fixed64()))
+            case (PerfettoSchema.Annotation.stringValue, .lengthDelimited): value = .string(try input.string())
+            case (PerfettoSchema.Annotation.stringValueIID, .varint):
+                let iid = try input.varint()
+                value = .string(sequences[slot].stringValues[iid].map { trace.symbols[Symbol(rawValue: $0)] } ?? "(undefined string iid \(iid))")
+            case (PerfettoSchema.Annotation.pointerValue, .varint): value = .string("0x" + String(try input.varint(), radix: 16))
+            case (PerfettoSchema.Annotation.legacyJSONValue, .lengthDelimited):
+                let range = try input.lengthDelimited()
+                let bytes = UnsafeBufferPointer(rebasing: buffer[range])
+                value = (try? JSONValue.parse(bytes, maxDepth: TraceReader.keptNestingDepth)) ?? .string(input.string(range))
+            case (PerfettoSchema.Annotation.dictEntries, .lengthDelimited), (PerfettoSchema.Annotation.arrayValues, .lengthDelimited):
+                guard depth < TraceReader.keptNestingDepth else {
+                    _ = try input.lengthDelimited()
+                    skippedArguments += 1
+                    annotationSkips += 1
+                    continue
+                }
+                var nested = try input.message()
+                let (memberName, memberValue) = try annotation(&nested, slot: slot, depth: depth + 1)
+                if field == PerfettoSchema.Annotation.dictEntries {
+                    if let memberValue { dictionary = (dictionary ?? []) + [(memberName ?? "", memberValue)] }
+                } else if let memberValue {
+                    array = (array ?? []) + [memberValue]
+                }
+            default:
+                try input.skip(type)
+                skippedFields["DebugAnnotation field \(field)", default: 0] += 1
+                annotationSkips += 1
+            }
+        }
+        if let dictionary { value = .object(dictionary) }
+        if let array { value = .array(array) }
+        return (name, value)
+    }
+
+    /// Chrome's typed `chrome_frame_reporter` as the arguments Chrome's JSON gives it.
+    private mutating func appendFrameReporter(_ input: ProtobufInput, to arguments: inout [Argument]) throws(TraceReadError) {
+        var input = input
+        let prefix = "chrome_frame_reporter."
+        while let (field, type) = try input.nextField() {
+            guard type == .varint else {
+                try input.skip(type)
+                continue
+            }
+            let raw = try input.varint()
+            let argument: Argument
+            switch field {
+            case PerfettoSchema.FrameReporter.state:
+                let states = PerfettoSchema.FrameReporter.states
+                argument = Argument(prefix + "state", .string(raw < UInt64(states.count) ? states[Int(raw)] : "STATE_\(raw)"))
+            case PerfettoSchema.FrameReporter.frameType:
+                let types = PerfettoSchema.FrameReporter.frameTypes
+                argument = Argument(prefix + "frame_type", .string(raw < UInt64(types.count) ? types[Int(raw)] : "\(raw)"))
+            case PerfettoSchema.FrameReporter.frameSequence: argument = Argument(prefix + "frame_sequence", .int(Int64(bitPattern: raw)))
+            case PerfettoSchema.FrameReporter.layerTreeHostID: argument = Argument(prefix + "layer_tree_host_id", .int(Int64(bitPattern: raw)))
+            case PerfettoSchema.FrameReporter.affectsSmoothness: argument = Argument(prefix + "affects_smoothness", .bool(raw != 0))
+            default: continue
+            }
+            if keeps(argument.key) { arguments.append(argument) }
+        }
+    }
+
+    // MARK: - Tracks to events
+
+    /// The lane of a described track, made on first use; `nil` while the track is undescribed.
+    mutating func lane(forUUID uuid: UInt64) -> Int? {
+        if lastLane.uuid == uuid { return lastLane.lane }
+        if let lane = laneByUUID[uuid] {
+            lastLane = (uuid, lane)
+            return lane
+        }
+        guard let track = tracks[uuid] else { return nil }
+        let lane: SliceLane
+        switch track {
+        case .thread(let key): lane = SliceLane(thread: key, owner: key)
+        case .process(let pid): lane = SliceLane(thread: nil, owner: ThreadKey(processID: pid, threadID: 0))
+        case .other(_, let parent?) where isThreadTrack(parent):
+            // A thread's child track holds that thread's work that does not nest with the rest
+            // (framescope writes partially overlapping spans there): spans of the thread.
+            let key = owner(of: parent)
+            lane = SliceLane(thread: key, owner: key)
+        case .counter(_, let parent), .other(_, let parent): lane = SliceLane(thread: nil, owner: owner(of: parent))
+        }
+        lanes.append(lane)
+        laneByUUID[uuid] = lanes.count - 1
+        lastLane = (uuid, lanes.count - 1)
+        return lanes.count - 1
+    }
+
+    func isThreadTrack(_ uuid: UInt64) -> Bool {
+        if case .thread? = tracks[uuid] { return true }
+        return false
+    }
+
+    /// The process (and thread, for a thread's child track) that a track's parent chain reaches.
+    func owner(of parent: UInt64?) -> ThreadKey {
+        var next = parent
+        var steps = 0
+        while let uuid = next, steps < 32 {
+            steps += 1
+            switch tracks[uuid] {
+            case .thread(let key)?: return key
+            case .process(let pid)?: return ThreadKey(processID: pid, threadID: 0)
+            case .counter(_, let parent)?, .other(_, let parent)?: next = parent
+            case nil: next = nil
+            }
+        }
+        return ThreadKey(processID: 0, threadID: 0)
+    }
+
+    /// Places a slice begin, end or instant on its track's lane, or keeps it until the track is
+    /// described.
+    mutating func appendToTrack(uuid: UInt64?, legacyThread: ThreadKey?, _ event: PendingEvent) {
+        let lane: Int
+        if let uuid {
+            guard let described = self.lane(forUUID: uuid) else {
+                deferred.append(event)
+                return
+            }
+            lane = described
+        } else if let legacyThread {
+            lane = self.lane(forThread: legacyThread)
+        } else {
+            deferred.append(event)  // no track at all: Perfetto's default track
+            return
+        }
+        place(event, on: lane)
+    }
+
+    mutating func lane(forThread key: ThreadKey) -> Int {
+        if let lane = laneByThread[key] { return lane }
+        lanes.append(SliceLane(thread: key, owner: key))
+        laneByThread[key] = lanes.count - 1
+        return lanes.count - 1
+    }
+
+    mutating func place(_ event: PendingEvent, on lane: Int) {
+        place(
+            type: event.type, timestamp: event.timestamp, name: event.name, category: event.category, arguments: event.arguments,
+            flows: event.flows, on: lane)
+    }
+
+    /// A track event of a described track, on its lane (its fields as in ``PendingEvent``).
+    mutating func place(type: UInt64, timestamp: Int64, name: Symbol, category: Symbol, arguments: UInt32, flows: Range<Int>, on lane: Int) {
+        let owner = lanes[lane].owner
+        let isThread = lanes[lane].thread != nil
+        let pairsNow = isThread && pairsAsItReads
+        // Begins and ends in time order pair with a stack; out of order, the lane is sorted first.
+        if type != PerfettoSchema.Event.instant {
+            if timestamp < lanes[lane].lastTimestamp {
+                lanes[lane].isOrdered = false
+                if pairsNow {
+                    needsSecondPass = true  // the stack paired what it saw; read again with records
+                    return
+                }
+            }
+            lanes[lane].lastTimestamp = timestamp
+        }
+        switch type {
+        case PerfettoSchema.Event.sliceEnd:
+            if pairsNow {
+                // As pairLanes pairs an ordered lane: the innermost open begin, whatever its name.
+                if let begin = lanes[lane].open.popLast() {
+                    trace.events[begin].duration = max(0, timestamp &- trace.events[begin].timestamp)
+                } else {
+                    lanes[lane].unmatched += 1
+                }
+            } else {
+                lanes[lane].records.append(
+                    BeginEndPairer.Record(timestamp: timestamp, inputIndex: trace.events.count, name: nil, isEnd: true, payload: -1))
+            }
+        case PerfettoSchema.Event.sliceBegin:
+            if pairsNow {
+                lanes[lane].open.append(trace.events.count)
+            } else {
+                lanes[lane].records.append(
+                    BeginEndPairer.Record(timestamp: timestamp, inputIndex: trace.events.count, name: name, isEnd: false, payload: trace.events.count))
+            }
+            trace.events.append(
+                TraceEvent(
+                    phase: isThread ? .complete : .asyncBegin, name: name, category: category, thread: owner,
+                    timestamp: timestamp, arguments: arguments))
+        default:  // instant
+            trace.events.append(
+                TraceEvent(
+                    phase: .instant, name: name, category: category, thread: owner, timestamp: timestamp,
+                    scope: isThread || owner.threadID != 0 ? .thread : (owner.processID == 0 ? .global : .process), arguments: arguments))
+        }
+        for flow in flowArena[flows] {
+            // Kept aside and appended in time order at the end (``settleFlows()``): the file
+            // need not be in time order, and which occurrence starts a flow depends on it.
+            flowEvents.append(
+                TraceEvent(
+                    phase: flow.terminating ? .flowEnd : .flowStep, name: name, category: category, thread: owner,
+                    timestamp: timestamp, id: flow.id, bindingPoint: .enclosing))
+        }
+    }
+
+    /// Appends the flow events in time order: each id's earliest occurrence that does not end
+    /// it is its start. Flows that start and never end, or end without starting, are counted.
+    mutating func settleFlows() {
+        guard !flowEvents.isEmpty else { return }
+        var ordered: [(timestamp: Int64, index: Int)] = []
+        ordered.reserveCapacity(flowEvents.count)
+        for (index, event) in flowEvents.enumerated() { ordered.append((event.timestamp, index)) }
+        ordered.sort { ($0.timestamp, $0.index) < ($1.timestamp, $1.index) }
+        var started: Set<UInt64> = []
+        var ended: Set<UInt64> = []
+        started.reserveCapacity(flowEvents.count / 2)
+        for (_, index) in ordered {
+            var event = flowEvents[index]
+            if event.phase == .flowEnd {
+                ended.insert(event.id)
+            } else if started.insert(event.id).inserted {
+                event.phase = .flowStart
+            }
+            trace.events.append(event)
+        }
+        flowEvents = []
+        let unfinished = started.subtracting(ended).count
+        let unstarted = ended.subtracting(started).count
+        if unfinished > 0 {
+            trace.log.addSummary(.unmatchedFlow, nil, "\(unfinished) flow\(unfinished == 1 ? "" : "s") start but never end", count: unfinished)
+        }
+        if unstarted > 0 {
+            trace.log.addSummary(.unmatchedFlow, nil, "\(unstarted) flow\(unstarted == 1 ? "" : "s") end but never start", count: unstarted)
+        }
+    }
+
+    /// Events of process-scoped tracks carry thread 0 of their process while reading; they are
+    /// given the process's main thread (the one whose id is the process id, else the first by
+    /// sort index and id) so that they do not make a thread of their own. A process with no
+    /// known thread keeps thread 0.
+    mutating func attributeProcessEvents() {
+        var representative: [Int64: ThreadKey] = [:]
+        for thread in trace.threads.values.sorted(by: { ($0.sortIndex ?? .max, $0.key) < ($1.sortIndex ?? .max, $1.key) })
+        where thread.key.threadID != 0 {
+            let pid = thread.key.processID
+            if thread.key.threadID == pid || representative[pid] == nil {
+                if representative[pid]?.threadID != pid { representative[pid] = thread.key }
+            }
+        }
+        guard !representative.isEmpty else { return }
+        for index in trace.events.indices where trace.events[index].thread.threadID == 0 {
+            let key = trace.events[index].thread
+            guard trace.threads[key] == nil, let main = representative[key.processID] else { continue }
+            trace.events[index].thread = main
+        }
+    }
+
+    mutating func appendCounter(_ value: JSONValue, uuid: UInt64, timestamp: Int64, offset: Int) {
+        let track: (name: Symbol, owner: ThreadKey)
+        if let known = counterTracks[uuid] {
+            track = known
+        } else {
+            guard case .counter(let name, let parent)? = tracks[uuid] else {
+                deferred.append(PendingEvent(uuid: uuid, type: PerfettoSchema.Event.counter, timestamp: timestamp, name: .empty, category: .empty,
+                                             arguments: 0, flows: 0..<0, counter: value, offset: offset))
+                return
+            }
+            track = (trace.symbols.intern(name), owner(of: parent))
+            counterTracks[uuid] = track
+        }
+        trace.events.append(
+            TraceEvent(phase: .counter, name: track.name, thread: track.owner, timestamp: timestamp, arguments: addArguments([Argument("value", value)])))
+    }
+
+    /// Events read before their track's descriptor, placed now that every descriptor is read;
+    /// those whose track is never described go to a track of their own in process 0, counted.
+    mutating func placeDeferredEvents() {
+        guard !deferred.isEmpty else { return }
+        var undescribed = 0
+        for event in deferred {
+            if event.type == PerfettoSchema.Event.counter {
+                if case .counter? = tracks[event.uuid] {
+                    appendCounter(event.counter ?? .int(0), uuid: event.uuid, timestamp: event.timestamp, offset: event.offset)
+                } else {
+                    undescribed += 1
+                    trace.events.append(
+                        TraceEvent(
+                            phase: .counter, name: trace.symbols.intern("track \(event.uuid)"), thread: ThreadKey(processID: 0, threadID: 0),
+                            timestamp: event.timestamp, arguments: addArguments([Argument("value", event.counter ?? .int(0))])))
+                }
+                continue
+            }
+            if let lane = lane(forUUID: event.uuid) {
+                place(event, on: lane)
+                continue
+            }
+            undescribed += 1
+            tracks[event.uuid] = .other(name: nil, parent: nil)
+            place(event, on: lane(forUUID: event.uuid)!)
+        }
+        deferred = []
+        if undescribed > 0 {
+            trace.log.addSummary(
+                .invalidEvent, nil,
+                "\(undescribed) event\(undescribed == 1 ? " is" : "s are") on tracks no descriptor describes; kept as async slices of process 0",
+                count: undescribed)
+        }
+    }
+
+    /// Pairs every lane's begins and ends: spans on thread lanes, async pairs (one id per
+    /// top-level slice) elsewhere.
+    mutating func pairLanes() {
+        for index in lanes.indices {
+            let lane = lanes[index]
+            guard !lane.records.isEmpty || !lane.open.isEmpty || lane.unmatched > 0 else { continue }
+            var closed: [(begin: Int, end: Int64)] = []
+            var open: [Int] = lane.open
+            var unmatched = lane.unmatched
+            if lane.records.isEmpty {
+                // Paired as it was read (``place(_:on:)``): only what stayed open or closed nothing.
+            } else if lane.isOrdered {
+                var stack: [Int] = []
+                for record in lane.records {
+                    if !record.isEnd {
+                        stack.append(record.payload)
+                    } else if let begin = stack.popLast() {
+                        closed.append((begin, record.timestamp))
+                    } else {
+                        unmatched += 1
+                    }
+                }
+                open = stack
+            } else {
+                let (outcomes, left) = BeginEndPairer.pair(lane.records)
+                for outcome in outcomes {
+                    switch outcome {
+                    case .closed(let begin, let end): closed.append((begin.payload, end.timestamp))
+                    case .unmatched: unmatched += 1
+                    }
+                }
+                open = left.map(\.payload)
+            }
+            if unmatched > 0 {
+                trace.log.addSummary(
+                    .unmatchedEnd, nil,
+                    "\(unmatched) slice end\(unmatched == 1 ? "" : "s") on \(describe(lane)) close\(unmatched == 1 ? "s" : "") nothing", count: unmatched)
+            }
+            if lane.thread != nil {
+                for (begin, end) in closed { trace.events[begin].duration = max(0, end &- trace.events[begin].timestamp) }
+                for begin in open {
+                    trace.events[begin].duration = max(0, lastTimestamp &- trace.events[begin].timestamp)
+                    trace.log.add(.unclosedBegin, nil, "slice \(quoted(trace.symbols[trace.events[begin].name])) on \(describe(lane)) is never closed; it is closed at the trace's end")
+                }
+            } else {
+                // One id per top-level slice: begins in time order against a stack of ends.
+                var pairs = closed.map { (begin: $0.begin, end: Optional($0.end)) } + open.map { (begin: $0, end: Int64?.none) }
+                pairs.sort { (trace.events[$0.begin].timestamp, $0.begin) < (trace.events[$1.begin].timestamp, $1.begin) }
+                var ends: [Int64] = []
+                var id: UInt64 = 0
+                for pair in pairs {
+                    let start = trace.events[pair.begin].timestamp
+                    while let top = ends.last, top <= start { ends.removeLast() }
+                    if ends.isEmpty {
+                        id = nextAsyncID
+                        nextAsyncID += 1
+                    }
+                    trace.events[pair.begin].id = id
+                    guard let end = pair.end else {
+                        trace.log.add(.unmatchedAsync, nil, "slice \(quoted(trace.symbols[trace.events[pair.begin].name])) on \(describe(lane)) is never closed")
+                        ends.append(.max)
+                        continue
+                    }
+                    ends.append(max(start, end))
+                    var endEvent = trace.events[pair.begin]
+                    endEvent.phase = .asyncEnd
+                    endEvent.timestamp = max(start, end)
+                    endEvent.arguments = 0
+                    trace.events.append(endEvent)
+                }
+            }
+        }
+    }
+
+    func describe(_ lane: SliceLane) -> String {
+        if let thread = lane.thread { return "thread \(thread)" }
+        return "a track of process \(lane.owner.processID)"
+    }
+
+    func quoted(_ name: String) -> String { TraceAssembly.quotedName(name) }
+}

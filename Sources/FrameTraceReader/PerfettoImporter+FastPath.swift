@@ -1,0 +1,290 @@
+@_spi(FramescopeInternals) import FrameTrace
+
+// The common packet, read in one pass over raw bytes: a TrackEvent slice or instant (or a
+// counter) with a timestamp, a sequence id, sequence flags and perhaps interned data, which is
+// what Perfetto's SDK and framescope's writer emit for nearly every packet.
+//
+// `CommonPacketDecoder` reads a packet's fields only when every field is one it knows, in the
+// wire type it expects, and every varint and length is well formed; anything else (another
+// field, a malformed byte, a legacy event) leaves it to the general reader
+// (`PerfettoParser.parsePacket`), which reads the packet and reports any error with
+// its byte. `PerfettoParser.applyCommon` then applies what it read, or hands the
+// packet to the general reader as well before changing anything but interned state. So this
+// path only decides how fast a packet is read, never what it reads as.
+//
+// Decoding depends on the packet's bytes alone, so a worker thread can run it ahead of the
+// parser (`PacketFramer`); applying needs the state of every packet before.
+
+/// A packet of the common shape, its fields read: plain values without references, so that a
+/// worker thread can decode packets ahead of the parser and hand them over in batches.
+struct CommonPacket {
+    var timestamp: UInt64 = 0
+    var sequence: UInt64 = 0
+    var flags: UInt64 = 0
+    var interned: Range<Int>?
+    var type: UInt64 = 0
+    var track: UInt64 = 0
+    var nameIID: UInt64?
+    var categoryIID: UInt64?
+    /// 0: no counter value; 1: `counterBits` is an integer's; 2: a double's.
+    var counterKind: UInt8 = 0
+    var counterBits: UInt64 = 0
+    /// From the first annotation's key to the end of the last
+    /// (``PerfettoParser/annotationList(_:slot:frameReporter:)``).
+    var annotations: Range<Int>?
+    var flows = InlineFlows()
+}
+
+/// Reads packets of the common shape from raw bytes. It changes nothing, so it runs on either
+/// thread.
+struct CommonPacketDecoder {
+    let buffer: UnsafeBufferPointer<UInt8>
+
+    /// A varint at `position` before `end`: its value and the position after it, or `nil` when
+    /// it is malformed or cut off (the general reader then says which).
+    @inline(__always)
+    private func rawVarint(_ position: inout Int, _ end: Int) -> UInt64? {
+        guard position < end else { return nil }
+        let first = buffer[position]
+        if first < 0x80 {
+            position += 1
+            return UInt64(first)
+        }
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        var index = position
+        while index < end, shift <= 63 {
+            let byte = buffer[index]
+            if shift == 63, byte > 1 { return nil }
+            result |= UInt64(byte & 0x7F) << shift
+            index += 1
+            if byte < 0x80 {
+                position = index
+                return result
+            }
+            shift += 7
+        }
+        return nil
+    }
+
+    /// A length-delimited value's bounds, or `nil` when its length is malformed or runs past `end`.
+    @inline(__always)
+    private func rawLength(_ position: inout Int, _ end: Int) -> Range<Int>? {
+        guard let length = rawVarint(&position, end), length <= UInt64(end - position) else { return nil }
+        let range = position..<(position + Int(length))
+        position = range.upperBound
+        return range
+    }
+
+    /// Reads the fields of the packet in `range` into `packet`, overwriting all of them; `false`
+    /// (and `packet` is not to be read) when the packet is not of the common shape.
+    func decode(_ range: Range<Int>, into packet: inout CommonPacket) -> Bool {
+        packet.flows = InlineFlows()
+        packet.counterKind = 0
+        var position = range.lowerBound
+        let end = range.upperBound
+        var timestamp: UInt64?
+        var sequence: UInt64 = 0
+        var flags: UInt64 = 0
+        var trackEvent: Range<Int>?
+        var interned: Range<Int>?
+        while position < end {
+            guard let key = rawVarint(&position, end) else { return false }
+            switch key {
+            case 0x40: guard let value = rawVarint(&position, end) else { return false }; timestamp = value  // 8, varint
+            case 0x50: guard let value = rawVarint(&position, end) else { return false }; sequence = value  // 10, varint
+            case 0x68: guard let value = rawVarint(&position, end) else { return false }; flags = value  // 13, varint
+            case 0x5A: guard trackEvent == nil, let value = rawLength(&position, end) else { return false }; trackEvent = value  // 11
+            case 0x62: guard interned == nil, let value = rawLength(&position, end) else { return false }; interned = value  // 12
+            default: return false
+            }
+        }
+        guard flags & ~(PerfettoSchema.Packet.incrementalStateClearedFlag | PerfettoSchema.Packet.needsIncrementalStateFlag) == 0,
+            let trackEvent, let timestamp, timestamp <= UInt64(TraceEvent.timeLimitNanoseconds)
+        else { return false }
+
+        var type: UInt64 = 0
+        var track: UInt64?
+        var nameIID: UInt64?
+        var categoryIID: UInt64?
+        var annotations: Range<Int>?
+        var eventPosition = trackEvent.lowerBound
+        while eventPosition < trackEvent.upperBound {
+            let fieldStart = eventPosition
+            guard let key = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+            switch key {
+            case 0x48: guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }; type = value  // 9
+            case 0x58: guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }; track = value  // 11
+            case 0x50: guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }; nameIID = value  // 10
+            case 0x18:  // 3, category_iids: one
+                guard categoryIID == nil, let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+                categoryIID = value
+            case 0x22:  // 4, debug_annotations
+                guard let value = rawLength(&eventPosition, trackEvent.upperBound) else { return false }
+                annotations = (annotations?.lowerBound ?? fieldStart)..<value.upperBound
+            case 0x179, 0x181:  // 47 and 48, flow_ids and terminating_flow_ids: fixed64, not packed
+                guard trackEvent.upperBound - eventPosition >= 8, packet.flows.count < InlineFlows.capacity else { return false }
+                packet.flows.append(fixed64(at: eventPosition), terminating: key == 0x181)
+                eventPosition += 8
+            case 0xF0:  // 30, counter_value
+                guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+                packet.counterKind = 1
+                packet.counterBits = value
+            case 0x161:  // 44, double_counter_value
+                guard trackEvent.upperBound - eventPosition >= 8 else { return false }
+                packet.counterKind = 2
+                packet.counterBits = fixed64(at: eventPosition)
+                eventPosition += 8
+            default:
+                return false
+            }
+        }
+        guard let track, type == PerfettoSchema.Event.sliceBegin || type == PerfettoSchema.Event.sliceEnd
+            || type == PerfettoSchema.Event.instant || type == PerfettoSchema.Event.counter
+        else { return false }
+        packet.timestamp = timestamp
+        packet.sequence = sequence
+        packet.flags = flags
+        packet.interned = interned
+        packet.type = type
+        packet.track = track
+        packet.nameIID = nameIID
+        packet.categoryIID = categoryIID
+        packet.annotations = annotations
+        return true
+    }
+
+    /// The eight little-endian bytes at `position` (the caller checked they are there).
+    @inline(__always)
+    private func fixed64(at position: Int) -> UInt64 {
+        UnsafeRawPointer(buffer.baseAddress! + position).loadUnaligned(as: UInt64.self).littleEndian
+    }
+}
+
+extension PerfettoParser {
+    /// Reads the packet in `range` if it has the common shape; `false` (nothing changed) otherwise.
+    mutating func fastPacket(_ range: Range<Int>, offset: Int) -> Bool {
+        var packet = CommonPacket()
+        return CommonPacketDecoder(buffer: buffer).decode(range, into: &packet) && applyCommon(packet, offset: offset)
+    }
+
+    /// Applies a decoded packet as the general path would; `false` when the general path must
+    /// read it after all (an annotation or interned data malformed inside), before anything but
+    /// interned state changed.
+    mutating func applyCommon(_ packet: borrowing CommonPacket, offset: Int) -> Bool {
+        let sequence = packet.sequence
+        let flags = packet.flags
+        let type = packet.type
+        let track = packet.track
+        let slot = self.slot(of: sequence)
+        if flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 { sequences[slot] = makeSequence(isValid: true) }
+        if flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !sequences[slot].isValid {
+            droppedPackets += 1
+            if trace.log.lists(.invalidEvent) {
+                trace.log.add(.invalidEvent, nil, "packet at byte \(offset) needs incremental state that sequence \(sequence) never set; dropped, as Perfetto drops it")
+            }
+            return true
+        }
+        if let interned = packet.interned {
+            let input = ProtobufInput(buffer).input(over: interned)
+            guard (try? parseInternedData(input, slot: slot)) != nil else { return false }
+        }
+        let time = Int64(packet.timestamp)
+        if time > lastTimestamp { lastTimestamp = time }
+        if type == PerfettoSchema.Event.counter {
+            switch packet.counterKind {
+            case 1: appendCounter(.int(Int64(bitPattern: packet.counterBits)), uuid: track, timestamp: time, offset: offset)
+            case 2: appendCounter(.double(Double(bitPattern: packet.counterBits)), uuid: track, timestamp: time, offset: offset)
+            default: break
+            }
+            return true
+        }
+        if type == PerfettoSchema.Event.sliceEnd {
+            appendToTrack(uuid: track, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: 0..<0, offset: offset)
+            return true
+        }
+        var name = Symbol.empty
+        if let nameIID = packet.nameIID {
+            if let raw = sequences[slot].names[nameIID] {
+                name = Symbol(rawValue: raw)
+            } else {
+                name = trace.symbols.intern("(undefined name iid \(nameIID))")
+                trace.log.add(.invalidEvent, nil, "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name")
+            }
+        }
+        var category = Symbol.empty
+        if let categoryIID = packet.categoryIID {
+            if let raw = sequences[slot].categories[categoryIID] {
+                category = Symbol(rawValue: raw)
+            } else {
+                category = trace.symbols.intern("(undefined category iid \(categoryIID))")
+                trace.log.add(.invalidEvent, nil, "packet at byte \(offset): category iid \(categoryIID) is never defined on sequence \(sequence)")
+            }
+        }
+        // Malformed inside an annotation: the general path reports it. Nothing of this packet has
+        // been placed yet, but the state above was: re-reading it is harmless (interning again
+        // gives the same symbols; a cleared sequence clears again).
+        guard let arguments = try? annotationList(packet.annotations, slot: slot) else { return false }
+        let flowStart = flowArena.count
+        if packet.flows.count > 0 { packet.flows.appendOrdered(to: &flowArena) }
+        appendToTrack(
+            uuid: track, type: type, timestamp: time, name: name, category: category, arguments: arguments, flows: flowStart..<flowArena.count,
+            offset: offset)
+        return true
+    }
+
+    /// ``appendToTrack(uuid:legacyThread:_:)`` for an event on a track, without making a
+    /// ``PendingEvent`` unless the track is not described yet.
+    @inline(__always)
+    private mutating func appendToTrack(
+        uuid: UInt64, type: UInt64, timestamp: Int64, name: Symbol, category: Symbol, arguments: UInt32, flows: Range<Int>, offset: Int
+    ) {
+        guard let lane = lane(forUUID: uuid) else {
+            deferred.append(
+                PendingEvent(
+                    uuid: uuid, type: type, timestamp: timestamp, name: name, category: category, arguments: arguments, flows: flows,
+                    counter: nil, offset: offset))
+            return
+        }
+        place(type: type, timestamp: timestamp, name: name, category: category, arguments: arguments, flows: flows, on: lane)
+    }
+
+}
+
+/// Up to four flow ids of one event, held without an array until the event is placed.
+struct InlineFlows {
+    static let capacity = 4
+    private var ids: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    /// Bit `n` set: the `n`th id terminates its flow.
+    private var terminating: UInt8 = 0
+    private(set) var count = 0
+
+    /// Adds an id; the caller checked that there is room.
+    mutating func append(_ id: UInt64, terminating isTerminating: Bool) {
+        switch count {
+        case 0: ids.0 = id
+        case 1: ids.1 = id
+        case 2: ids.2 = id
+        default: ids.3 = id
+        }
+        if isTerminating { terminating |= 1 << count }
+        count += 1
+    }
+
+    /// Appends the ids as the general reader orders them: flow ids, then terminating flow ids,
+    /// each in the order they were read.
+    func appendOrdered(to arena: inout [(id: UInt64, terminating: Bool)]) {
+        guard count > 0 else { return }
+        for pass: UInt8 in 0...1 {  // flow ids, then terminating ones
+            for index in 0..<count where (terminating >> index) & 1 == pass {
+                let id = switch index {
+                case 0: ids.0
+                case 1: ids.1
+                case 2: ids.2
+                default: ids.3
+                }
+                arena.append((id, pass == 1))
+            }
+        }
+    }
+}
