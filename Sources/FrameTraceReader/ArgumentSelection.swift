@@ -24,15 +24,15 @@ extension TraceReader {
     /// ```swift
     /// let trace = try TraceReader.read(contentsOf: "run.json", arguments: .only(["frame", "budget"]))
     /// ```
-    public struct ArgumentSelection: Sendable {
+    package struct ArgumentSelection: Sendable {
         /// The keys kept; `nil` keeps every argument.
-        public let keys: Set<String>?
+        package let keys: Set<String>?
 
         /// Keeps every argument, nested values whole.
-        public static let all = ArgumentSelection(keys: nil)
+        package static let all = ArgumentSelection(keys: nil)
 
         /// Keeps only the arguments whose key is in `keys`, nested values whole.
-        public static func only(_ keys: Set<String>) -> ArgumentSelection { ArgumentSelection(keys: keys) }
+        package static func only(_ keys: Set<String>) -> ArgumentSelection { ArgumentSelection(keys: keys) }
 
         private init(keys: Set<String>?) { self.keys = keys }
     }
@@ -40,7 +40,7 @@ extension TraceReader {
 
 extension TraceReader {
     /// How deep a nested argument value may be to be kept whole (its own arrays and objects).
-    public static let keptNestingDepth = 64
+    package static let keptNestingDepth = 64
 }
 
 extension ChromeJSONImporter.Parser {

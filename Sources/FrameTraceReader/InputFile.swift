@@ -13,13 +13,13 @@ import Darwin
 /// ```swift
 /// let bytes = try InputFile.bytes(contentsOf: "budget.json", maximumSize: 1 << 20)
 /// ```
-public enum InputFile {
+package enum InputFile {
     /// The default cap on an input's size: 2 GiB.
     ///
     /// A 1,000,000-event trace is about 130 MB, so the cap leaves room for traces fifteen times
     /// that, and keeps the reader's worst case (the input plus its values) within a small
     /// machine's memory.
-    public static let defaultMaximumSize = 2 << 30
+    package static let defaultMaximumSize = 2 << 30
 
     /// Reads a whole file; `-` reads standard input.
     ///
@@ -32,7 +32,7 @@ public enum InputFile {
     ///   system's reason (`budget.json: permission denied`, `/tmp: is a directory`), or
     ///   ``TraceReadError/Code/tooLarge`` beyond `maximumSize`.
     /// - Complexity: O(*n*) in the file's size.
-    public static func bytes(contentsOf path: String, maximumSize: Int = defaultMaximumSize) throws(TraceReadError) -> [UInt8] {
+    package static func bytes(contentsOf path: String, maximumSize: Int = defaultMaximumSize) throws(TraceReadError) -> [UInt8] {
         if path == "-" { return try bytes(fileDescriptor: 0, name: "standard input", maximumSize: maximumSize) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ioError(path) }

@@ -11,24 +11,24 @@ extension PerfettoImporter {
     /// for the same process and token is dropped, as trace processor drops it. The outer slice
     /// carries the frame's fields as arguments under trace processor's names, with its strings
     /// (``Key``): `Jank type` reads `App Deadline Missed, Buffer Stuffing`.
-    public enum FrameTimeline {
+    package enum FrameTimeline {
         /// Argument keys of FrameTimeline slices.
-        public enum Key {
-            public static let surfaceFrameToken = "Surface frame token"
-            public static let displayFrameToken = "Display frame token"
-            public static let layerName = "Layer name"
-            public static let presentType = "Present type"
-            public static let onTimeFinish = "On time finish"
-            public static let gpuComposition = "GPU composition"
-            public static let jankType = "Jank type"
-            public static let jankSeverityType = "Jank severity type"
-            public static let predictionType = "Prediction type"
-            public static let jankTag = "Jank tag"
-            public static let isBuffer = "Is Buffer?"
+        package enum Key {
+            package static let surfaceFrameToken = "Surface frame token"
+            package static let displayFrameToken = "Display frame token"
+            package static let layerName = "Layer name"
+            package static let presentType = "Present type"
+            package static let onTimeFinish = "On time finish"
+            package static let gpuComposition = "GPU composition"
+            package static let jankType = "Jank type"
+            package static let jankSeverityType = "Jank severity type"
+            package static let predictionType = "Prediction type"
+            package static let jankTag = "Jank tag"
+            package static let isBuffer = "Is Buffer?"
         }
 
         /// `JankType` bits, named as trace processor names them, in the order it joins them.
-        public static let jankBits: [(bit: UInt64, name: String)] = [
+        package static let jankBits: [(bit: UInt64, name: String)] = [
             (2, "SurfaceFlinger Scheduling"), (4, "Prediction Error"), (8, "Display HAL"),
             (16, "SurfaceFlinger CPU Deadline Missed"), (32, "SurfaceFlinger GPU Deadline Missed"),
             (64, "App Deadline Missed"), (4096, "App Resynced Jitter"), (128, "Buffer Stuffing"), (256, "Unknown Jank"),
@@ -52,17 +52,17 @@ extension PerfettoImporter {
         static let presentDropped: UInt64 = 4
 
         /// `PresentType` by value.
-        public static let presentTypes = ["Unspecified Present", "On-time Present", "Late Present", "Early Present", "Dropped Frame", "Unknown Present"]
+        package static let presentTypes = ["Unspecified Present", "On-time Present", "Late Present", "Early Present", "Dropped Frame", "Unknown Present"]
         /// `PredictionType` by value.
-        public static let predictionTypes = ["Unspecified Prediction", "Valid Prediction", "Expired Prediction", "Unknown Prediction"]
+        package static let predictionTypes = ["Unspecified Prediction", "Valid Prediction", "Expired Prediction", "Unknown Prediction"]
         /// `JankSeverityType` by value.
-        public static let jankSeverityTypes = ["Unknown", "None", "Partial", "Full"]
+        package static let jankSeverityTypes = ["Unknown", "None", "Partial", "Full"]
 
         /// The `Jank type` string: `Unspecified` for 0, `None` for exactly 1, else the names of
         /// the set bits joined by `, ` in trace processor's order (bits it does not name add
         /// nothing). The mode-change bits (16384, 32768) are named as SurfaceFlinger's
         /// `FrameTimeline` and Perfetto's UI name them, last.
-        public static func jankTypeName(_ bits: UInt64) -> String {
+        package static func jankTypeName(_ bits: UInt64) -> String {
             if bits == 0 { return "Unspecified" }
             if bits == jankNone { return "None" }
             return jankBits.filter { bits & $0.bit != 0 }.map(\.name).joined(separator: ", ")

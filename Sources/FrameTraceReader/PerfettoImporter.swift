@@ -39,11 +39,11 @@ import FrameSupport
 /// the JSON reader: undefined interned ids (the event keeps a placeholder name), times beyond
 /// ``FrameTrace/TraceEvent/timeLimitNanoseconds`` (the event is dropped), unknown packet fields
 /// and types (skipped), annotations nested deeper than ``TraceReader/keptNestingDepth``.
-public enum PerfettoImporter {
+package enum PerfettoImporter {
     /// Whether `bytes` look like a Perfetto protobuf trace rather than JSON: the first byte is the
     /// key of `Trace.packet` (field 1, length-delimited: `0x0A`) and the text is not a JSON
     /// document (which starts, after white space, with `{` and a key or `}`, or with `[`).
-    public static func looksLikePerfetto(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func looksLikePerfetto(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, first == 0x0A else { return false }
         var index = 0
         while index < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[index]) { index += 1 }

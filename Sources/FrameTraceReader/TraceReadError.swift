@@ -1,5 +1,5 @@
 // Public: the scanner conformance below is @usableFromInline, so inlined scanner code can use it.
-public import FrameJSON
+package import FrameJSON
 /// Why input could not be read as a trace (or as JSON), and where.
 ///
 /// Readers throw this for input that is not JSON, JSON that is not a trace, and files that cannot
@@ -18,27 +18,27 @@ public import FrameJSON
 ///     print(error)  // line 3, column 17 (byte 42): expected ',' or '}' after an object member
 /// }
 /// ```
-public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure, stable for tests and exit codes: FrameJSON's table, which
     /// ``JSONParseError`` shares, with the codes only a trace read has (below).
-    public typealias Code = ReadErrorCode
+    package typealias Code = ReadErrorCode
 
     /// What went wrong.
-    public var code: Code
+    package var code: Code
     /// A one-line explanation, e.g. `expected ',' or '}' after an object member`.
-    public var message: String
+    package var message: String
     /// The 0-based offset of the offending byte in the input.
-    public var byteOffset: Int
+    package var byteOffset: Int
     /// The 1-based line of the offending byte; 0 when there is no position.
-    public var line: Int
+    package var line: Int
     /// The 1-based column (in Unicode scalars) of the offending byte; 0 when there is no position.
-    public var column: Int
+    package var column: Int
     /// For ``Code/ioError``, the system's error number (`errno`: `ENOENT`, `EACCES`, `EISDIR`,
     /// ...), so a program can act on it without matching ``message``'s words; `nil` otherwise.
-    public var systemCode: Int32?
+    package var systemCode: Int32?
     /// Whether the input is binary (Perfetto protobuf), so the position is a byte offset only:
     /// ``line`` and ``column`` stay 0 and the description says `byte B`.
-    public var isBinaryPosition = false
+    package var isBinaryPosition = false
 
     /// Creates an error.
     ///
@@ -51,7 +51,7 @@ public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible
     ///   - byteOffset: The 0-based offset of the offending byte.
     ///   - line: The 1-based line, or 0 without a position.
     ///   - column: The 1-based column in Unicode scalars, or 0 without a position.
-    public init(_ code: Code, _ message: String, byteOffset: Int, line: Int, column: Int) {
+    package init(_ code: Code, _ message: String, byteOffset: Int, line: Int, column: Int) {
         self.code = code
         self.message = message
         self.byteOffset = byteOffset
@@ -65,7 +65,7 @@ public struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// `line L, column C (byte B): message`, or just the message when there is no position.
-    public var description: String {
+    package var description: String {
         if isBinaryPosition { return "byte \(byteOffset): \(message)" }
         guard line > 0 else { return message }
         return "line \(line), column \(column) (byte \(byteOffset)): \(message)"
@@ -98,18 +98,18 @@ extension TraceReadError: JSONScanFailure {
 
 extension ReadErrorCode {
     /// The input is JSON, but not an array of events or an object with a `traceEvents` array.
-    public static let notATrace = ReadErrorCode(rawValue: "not-a-trace")
+    package static let notATrace = ReadErrorCode(rawValue: "not-a-trace")
     /// The file could not be opened or read.
-    public static let ioError = ReadErrorCode(rawValue: "io-error")
+    package static let ioError = ReadErrorCode(rawValue: "io-error")
     /// The input is larger than the reader's size limit (``InputFile/defaultMaximumSize``
     /// unless the caller set another).
-    public static let tooLarge = ReadErrorCode(rawValue: "too-large")
+    package static let tooLarge = ReadErrorCode(rawValue: "too-large")
     /// Perfetto protobuf input that breaks the wire format: a varint over ten bytes, a
     /// length past its message, a group, a field number of 0, a packet length of 2 GiB or
     /// more (past protobuf's limit for a message). (A file cut off inside its first packet is
     /// ``unexpectedEnd``; one cut off after a whole packet loads with a `truncated`
     /// diagnostic, as a cut-off JSON event array does.)
-    public static let invalidProtobuf = ReadErrorCode(rawValue: "invalid-protobuf")
+    package static let invalidProtobuf = ReadErrorCode(rawValue: "invalid-protobuf")
 }
 
 /// The scanner the readers tokenize JSON with, throwing their own error.

@@ -1,4 +1,4 @@
-public import FrameTrace
+package import FrameTrace
 import FrameSupport
 #if canImport(Glibc)
 import Glibc
@@ -36,7 +36,7 @@ import Darwin
 /// Why `TraceReader` and not `TraceFile`: it is a verb's namespace, not a value. Nothing here
 /// holds a file; it reads one and returns a ``Trace``, as ``TraceRepair`` repairs one and
 /// returns bytes.
-public enum TraceReader {
+package enum TraceReader {
     /// Reads the trace in a file; `-` reads standard input.
     ///
     /// ```swift
@@ -57,7 +57,7 @@ public enum TraceReader {
     ///   with the position when it is not a trace.
     /// - Complexity: O(*n*) in the file's size, plus O(*e* log *e*) for the events of threads
     ///   whose `X` events are not in start order (the partial-overlap check sorts those).
-    public static func read(
+    package static func read(
         contentsOf path: String, maximumSize: Int = InputFile.defaultMaximumSize, arguments: ArgumentSelection = .all,
         workerThread: Bool = true
     ) throws(TraceReadError) -> Trace {
@@ -86,7 +86,7 @@ public enum TraceReader {
     /// - Returns: The trace, with diagnostics for anything inconsistent.
     /// - Throws: ``TraceReadError``, as ``read(contentsOf:maximumSize:arguments:workerThread:)``.
     /// - Complexity: O(*n*) in the input's size.
-    public static func read(
+    package static func read(
         fileDescriptor: Int32, maximumSize: Int = InputFile.defaultMaximumSize, arguments: ArgumentSelection = .all,
         workerThread: Bool = true
     ) throws(TraceReadError) -> Trace {
@@ -110,7 +110,7 @@ public enum TraceReader {
     /// - Returns: The trace, with diagnostics for anything inconsistent.
     /// - Throws: ``TraceReadError`` with the position when the bytes are not a trace.
     /// - Complexity: O(*n*) in the number of bytes (a non-contiguous collection is copied first).
-    public static func read(
+    package static func read(
         bytes: some Collection<UInt8>, arguments: ArgumentSelection = .all, workerThread: Bool = true
     ) throws(TraceReadError) -> Trace {
         let pipelining: Pipelining = workerThread ? .automatic : .never
@@ -131,7 +131,7 @@ public enum TraceReader {
     /// - Parameter bytes: The start of the input, or all of it.
     /// - Returns: The format whose importer reads `bytes`.
     /// - Complexity: O(1) for a trace; O(*w*) in the white space a JSON document starts with.
-    public static func format(of bytes: UnsafeBufferPointer<UInt8>) -> TraceFormat {
+    package static func format(of bytes: UnsafeBufferPointer<UInt8>) -> TraceFormat {
         PerfettoImporter.looksLikePerfetto(bytes) ? .perfetto : .chromeJSON
     }
 

@@ -1,4 +1,4 @@
-public import FrameTrace
+package import FrameTrace
 import FrameJSON
 /// Turns an array-form trace cut off by a crash into a complete one, dropping only the event the
 /// cut went through.
@@ -14,20 +14,20 @@ import FrameJSON
 /// print("dropped \(repair.droppedByteCount) bytes")
 /// try OutputFile(path: "fixed.json").write(repair.bytes)
 /// ```
-public struct TraceRepair: Sendable, Hashable {
+package struct TraceRepair: Sendable, Hashable {
     /// The complete trace.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// Complete events kept.
-    public var keptEventCount: Int
+    package var keptEventCount: Int
     /// Bytes of the input after the last complete event that were dropped (a torn event, a
     /// trailing comma, whitespace); 0 when the input was already complete.
-    public var droppedByteCount: Int
+    package var droppedByteCount: Int
     /// Where the dropped bytes began in the input, when any were dropped.
-    public var droppedFromOffset: Int?
+    package var droppedFromOffset: Int?
     /// Whether the input was already a complete trace (it is returned unchanged).
-    public var wasComplete: Bool
+    package var wasComplete: Bool
     /// The trace's format: for ``FrameTrace/TraceFormat/perfetto`` the counts are of packets.
-    public var format: TraceFormat = .chromeJSON
+    package var format: TraceFormat = .chromeJSON
 
     /// Repairs an array-form trace.
     ///
@@ -38,7 +38,7 @@ public struct TraceRepair: Sendable, Hashable {
     ///   Perfetto trace, also when no packet is whole or the torn one claims 2 GiB or more (the
     ///   reader's errors for the same input).
     /// - Complexity: O(*n*) in the input's size.
-    public static func repair(_ input: [UInt8]) throws(TraceReadError) -> TraceRepair {
+    package static func repair(_ input: [UInt8]) throws(TraceReadError) -> TraceRepair {
         let result: Result<TraceRepair, TraceReadError> = input.withUnsafeBufferPointer { buffer in
             do throws(TraceReadError) {
                 return .success(try repair(buffer, input: input))
