@@ -18,9 +18,9 @@ let strict: [SwiftSetting] = [
 // program that records (measured: each FrameScope object then autolinks them). Linux, where App
 // Store privacy reports do not exist, excludes the files instead.
 #if os(macOS)
-let privacyManifest: (resources: [Resource], exclude: [String]) = ([.copy("PrivacyInfo.xcprivacy")], [])
+    let privacyManifest: (resources: [Resource], exclude: [String]) = ([.copy("PrivacyInfo.xcprivacy")], [])
 #else
-let privacyManifest: (resources: [Resource], exclude: [String]) = ([], ["PrivacyInfo.xcprivacy"])
+    let privacyManifest: (resources: [Resource], exclude: [String]) = ([], ["PrivacyInfo.xcprivacy"])
 #endif
 
 let package = Package(
@@ -38,7 +38,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "CFrameScope"),
-        .target(name: "FrameTrace", exclude: privacyManifest.exclude, resources: privacyManifest.resources, swiftSettings: strict),
+        .target(
+            name: "FrameTrace", exclude: privacyManifest.exclude, resources: privacyManifest.resources,
+            swiftSettings: strict),
         // What the reader, the analysis and the simulation share and apps never need: huge-page
         // advice, returning freed memory, the usable core count, the seeded generator. A target,
         // not a product, so FrameTrace (which apps link) does not carry it.
@@ -46,29 +48,45 @@ let package = Package(
         // JSON on its own: the scanner, numbers and JSONValue.parse, which the Chrome reader and
         // the budget parser share, so reading a budget links no trace reader.
         .target(name: "FrameJSON", dependencies: ["FrameTrace"], swiftSettings: strict),
-        .target(name: "FrameTraceReader", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport"], swiftSettings: strict),
         .target(
-            name: "FrameScope", dependencies: ["FrameTrace", "CFrameScope"], exclude: privacyManifest.exclude, resources: privacyManifest.resources,
+            name: "FrameTraceReader", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport"], swiftSettings: strict),
+        .target(
+            name: "FrameScope", dependencies: ["FrameTrace", "CFrameScope"], exclude: privacyManifest.exclude,
+            resources: privacyManifest.resources,
             swiftSettings: strict),
         // Test doubles, and budgets checked in `swift test`: the analysis and the reader come in
         // through internal imports, so this product's API shows only its own types and apps,
         // which link FrameScope alone, carry none of it.
-        .target(name: "FrameScopeTesting", dependencies: ["FrameScope", "FrameTrace", "FrameAnalysis", "FrameTraceReader"], swiftSettings: strict),
+        .target(
+            name: "FrameScopeTesting", dependencies: ["FrameScope", "FrameTrace", "FrameAnalysis", "FrameTraceReader"],
+            swiftSettings: strict),
         // The Parquet writer: the format on its own, no framescope types, so it tests alone.
         .target(name: "FrameParquet", swiftSettings: strict),
-        .target(name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport", "FrameParquet"], swiftSettings: strict),
+        .target(
+            name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport", "FrameParquet"],
+            swiftSettings: strict),
         // The simulation does not depend on the analysis, so the two largest modules build side by
         // side; FrameRuns joins them (a run's trace analysed, the demo's table).
-        .target(name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameSupport"], swiftSettings: strict),
-        .target(name: "FrameRuns", dependencies: ["FrameSimulation", "FrameAnalysis", "FrameScope", "FrameTrace", "FrameTraceReader"], swiftSettings: strict),
+        .target(
+            name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameSupport"], swiftSettings: strict),
+        .target(
+            name: "FrameRuns",
+            dependencies: ["FrameSimulation", "FrameAnalysis", "FrameScope", "FrameTrace", "FrameTraceReader"],
+            swiftSettings: strict),
         .executableTarget(
             name: "FramescopeCLI",
-            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation", "FrameRuns", "FrameSupport"],
+            dependencies: [
+                "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation", "FrameRuns",
+                "FrameSupport",
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "FramescopeBench",
-            dependencies: ["FrameScope", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameAnalysis", "FrameSimulation", "FrameRuns", "FrameSupport"],
+            dependencies: [
+                "FrameScope", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameAnalysis", "FrameSimulation",
+                "FrameRuns", "FrameSupport",
+            ],
             swiftSettings: strict
         ),
         // What several test targets share: running programs (both pipes drained), the
@@ -83,22 +101,43 @@ let package = Package(
         .testTarget(name: "FrameTraceTests", dependencies: ["FrameTrace", "FrameTraceReader", "FrameSupport"]),
         // The reader's suites and their fixtures (tools/make_perfetto_fixtures.py writes Fixtures/perfetto).
         .testTarget(
-            name: "FrameTraceReaderTests", dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader", "FrameSupport", "FramescopeTestSupport"],
+            name: "FrameTraceReaderTests",
+            dependencies: ["FrameTrace", "FrameJSON", "FrameTraceReader", "FrameSupport", "FramescopeTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "FrameSupportTests", dependencies: ["FrameSupport", "FrameTrace"]),
-        .testTarget(name: "FrameScopeTests", dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FramescopeTestSupport"], resources: [.copy("Golden")]),
-        .testTarget(name: "FrameAnalysisTests", dependencies: ["FrameAnalysis", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameScope", "FrameSupport", "ParquetTestSupport"], exclude: ["Golden", "Fixtures"]),
         .testTarget(
-            name: "FrameSimulationTests", dependencies: ["FrameSimulation", "FrameRuns", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FramescopeTestSupport", "FrameSupport"],
+            name: "FrameScopeTests",
+            dependencies: ["FrameScope", "FrameTrace", "FrameTraceReader", "FramescopeTestSupport"],
+            resources: [.copy("Golden")]),
+        .testTarget(
+            name: "FrameAnalysisTests",
+            dependencies: [
+                "FrameAnalysis", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameScope", "FrameSupport",
+                "ParquetTestSupport",
+            ], exclude: ["Golden", "Fixtures"]),
+        .testTarget(
+            name: "FrameSimulationTests",
+            dependencies: [
+                "FrameSimulation", "FrameRuns", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis",
+                "FramescopeTestSupport", "FrameSupport",
+            ],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "FrameRunsTests", dependencies: ["FrameRuns", "FrameSimulation", "FrameAnalysis", "FrameTrace", "FrameTraceReader"]),
-        .testTarget(name: "FramescopeCLITests", dependencies: ["FrameTrace", "FrameTraceReader", "FramescopeCLI", "FramescopeTestSupport", "ParquetTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "FrameRunsTests",
+            dependencies: ["FrameRuns", "FrameSimulation", "FrameAnalysis", "FrameTrace", "FrameTraceReader"]),
+        .testTarget(
+            name: "FramescopeCLITests",
+            dependencies: [
+                "FrameTrace", "FrameTraceReader", "FramescopeCLI", "FramescopeTestSupport", "ParquetTestSupport",
+            ], exclude: ["Fixtures"]),
         // What an app links: FrameScope alone. This target must build without the reader module.
         .testTarget(name: "AppLinkTests", dependencies: ["FrameScope"]),
         // FramescopeCLI so that the built `framescope` is there to compare verdicts with.
-        .testTarget(name: "FrameScopeTestingTests", dependencies: ["FrameScopeTesting", "FrameScope", "FrameTrace", "FramescopeCLI", "FramescopeTestSupport"]),
+        .testTarget(
+            name: "FrameScopeTestingTests",
+            dependencies: ["FrameScopeTesting", "FrameScope", "FrameTrace", "FramescopeCLI", "FramescopeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 // Public: argumentValue(in:) is @inlinable and makes a JSONValue.
 public import FrameTrace
+
 /// A JSON number as scanned: up to 19 significant decimal digits and a decimal exponent.
 ///
 /// The value is `mantissa × 10^exponent`, negated when ``isNegative``. Conversions never trap:

@@ -69,7 +69,9 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// Positions are computed only when an error escapes to the caller, so the scanner's hot
     /// path never counts lines.
     /// - Complexity: O(`offset`).
-    package static func position(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> (byteOffset: Int, line: Int, column: Int) {
+    package static func position(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> (
+        byteOffset: Int, line: Int, column: Int
+    ) {
         let end = min(max(offset, 0), input.count)
         var line = 1
         var lineStart = 0
@@ -94,7 +96,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 extension JSONParseError: JSONScanFailure {
-    @usableFromInline package static func syntax(_ code: Code, _ message: String, at byteOffset: Int) -> JSONParseError {
+    @usableFromInline package static func syntax(_ code: Code, _ message: String, at byteOffset: Int) -> JSONParseError
+    {
         JSONParseError(code, message, byteOffset: byteOffset, line: 0, column: 0)
     }
 }

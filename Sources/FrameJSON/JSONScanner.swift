@@ -56,7 +56,10 @@
         while position < count {
             let byte = base[position]
             if byte > UInt8(ascii: " ") { return }
-            guard byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t") else { return }
+            guard
+                byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+                    || byte == UInt8(ascii: "\t")
+            else { return }
             position += 1
         }
     }
@@ -65,7 +68,8 @@
     /// - Throws: ``TraceReadError/Code/unexpectedEnd`` at the end of the input.
     @inline(__always)
     @inlinable package mutating func peekValue(_ expectation: @autoclosure () -> String) throws(Failure) -> UInt8 {
-        if position < count, base[position] > UInt8(ascii: " ") { return base[position] }  // no whitespace, the usual case
+        // no whitespace, the usual case
+        if position < count, base[position] > UInt8(ascii: " ") { return base[position] }
         skipWhitespace()
         guard position < count else { throw endOfInput(expecting: expectation()) }
         return base[position]
@@ -87,7 +91,9 @@
     @inline(__always)
     @inlinable package mutating func skipCommaBeforeName() -> Bool {
         let at = position
-        guard at &+ 2 <= count, UInt16(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt16.self)) == 0x222C else {
+        guard at &+ 2 <= count,
+            UInt16(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt16.self)) == 0x222C
+        else {
             return false
         }
         position = at &+ 1
@@ -105,7 +111,8 @@
     @inlinable package func unexpected(expecting expectation: String, at offset: Int? = nil) -> Failure {
         let offset = offset ?? position
         guard offset < count else { return endOfInput(expecting: expectation) }
-        return Failure.syntax(.unexpectedToken, "expected \(expectation), found \(JSONScanner.describe(base[offset]))", at: offset)
+        return Failure.syntax(
+            .unexpectedToken, "expected \(expectation), found \(JSONScanner.describe(base[offset]))", at: offset)
     }
 
     /// A byte as a person would name it in an error message.
@@ -149,7 +156,8 @@
             // One byte at a time from the special byte (or, near the end, up to it or to the end).
             while true {
                 guard index < count else {
-                    throw Failure.syntax(.unterminatedString, "the input ends inside a string that starts here", at: open)
+                    throw Failure.syntax(
+                        .unterminatedString, "the input ends inside a string that starts here", at: open)
                 }
                 let byte = base[index]
                 if byte == UInt8(ascii: "\"") {
@@ -189,15 +197,18 @@
     /// Checks the escape whose backslash is at `index` and returns the offset after it.
     @inlinable func validateEscape(at index: Int, stringStart: Int) throws(Failure) -> Int {
         guard index + 1 < count else {
-            throw Failure.syntax(.unterminatedString, "the input ends inside a string that starts here", at: stringStart)
+            throw Failure.syntax(
+                .unterminatedString, "the input ends inside a string that starts here", at: stringStart)
         }
         switch base[index + 1] {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             return index + 2
         case UInt8(ascii: "u"):
             for offset in (index + 2)..<(index + 6) {
                 guard offset < count else {
-                    throw Failure.syntax(.unterminatedString, "the input ends inside a string that starts here", at: stringStart)
+                    throw Failure.syntax(
+                        .unterminatedString, "the input ends inside a string that starts here", at: stringStart)
                 }
                 guard JSONScanner.hexValue(base[offset]) != nil else {
                     throw Failure.syntax(.invalidEscape, "a \\u escape needs four hexadecimal digits", at: index)
@@ -206,7 +217,8 @@
             return index + 6
         default:
             throw Failure.syntax(
-                .invalidEscape, "\\\(JSONScanner.describe(base[index + 1]).dropFirst().dropLast()) is not a JSON escape", at: index)
+                .invalidEscape,
+                "\\\(JSONScanner.describe(base[index + 1]).dropFirst().dropLast()) is not a JSON escape", at: index)
         }
     }
 
@@ -428,7 +440,8 @@
         }
         let integerDigits = index &- integerStart
         guard integerDigits > 0, integerDigits <= 15 else { return nil }
-        if integerDigits > 1, base[integerStart] == UInt8(ascii: "0") { return nil }  // a leading zero: scanNumber's error
+        // a leading zero: scanNumber's error
+        if integerDigits > 1, base[integerStart] == UInt8(ascii: "0") { return nil }
         var scale = fractionDigits
         if index < count {
             if base[index] == UInt8(ascii: ".") {
@@ -540,14 +553,16 @@
             // After a value: close containers until a separator leads to the next value.
             while depth > 0 {
                 let isObject = isObjectLevel(depth)
-                let next = try peekValue(isObject ? "',' or '}' after an object member" : "',' or ']' after an array element")
+                let next = try peekValue(
+                    isObject ? "',' or '}' after an object member" : "',' or ']' after an array element")
                 if next == UInt8(ascii: ",") {
                     position += 1
                     if isObject { try skipMemberName() }
                     break
                 }
                 guard next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
-                    throw unexpected(expecting: isObject ? "',' or '}' after an object member" : "',' or ']' after an array element")
+                    throw unexpected(
+                        expecting: isObject ? "',' or '}' after an object member" : "',' or ']' after an array element")
                 }
                 position += 1
                 depth -= 1
@@ -558,14 +573,17 @@
 
     /// Consumes `"name" :` in an object being skipped.
     @inlinable mutating func skipMemberName() throws(Failure) {
-        guard try peekValue("a member name") == UInt8(ascii: "\"") else { throw unexpected(expecting: "a member name in quotes") }
+        guard try peekValue("a member name") == UInt8(ascii: "\"") else {
+            throw unexpected(expecting: "a member name in quotes")
+        }
         _ = try scanString()
         try expect(UInt8(ascii: ":"), "':' after a member name")
     }
 
     @inlinable mutating func push(isObject: Bool, depth: inout Int) throws(Failure) {
         guard depth < JSONScanner.maximumSkipDepth else {
-            throw Failure.syntax(.tooDeep, "values are nested more than \(JSONScanner.maximumSkipDepth) levels deep", at: position)
+            throw Failure.syntax(
+                .tooDeep, "values are nested more than \(JSONScanner.maximumSkipDepth) levels deep", at: position)
         }
         let word = depth >> 6
         let bit = UInt64(1) << UInt64(depth & 63)

@@ -1,4 +1,5 @@
 public import FrameTrace
+
 extension JSONValue {
     /// The default limit on nesting for ``parse(_:maxDepth:)``.
     public static let defaultMaxDepth = 512
@@ -16,7 +17,9 @@ extension JSONValue {
     ///   ``JSONParseError/Code/tooDeep`` beyond `maxDepth` and
     ///   ``JSONParseError/Code/unexpectedToken`` for anything after the value.
     /// - Complexity: O(*n*) in the length of the input.
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError)
+        -> JSONValue
+    {
         let result: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
             parseDocument(buffer, maxDepth: maxDepth)
         }
@@ -40,7 +43,9 @@ extension JSONValue {
         try parse(Array(text.utf8), maxDepth: maxDepth)
     }
 
-    private static func parseDocument(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONParseError> {
+    private static func parseDocument(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<
+        JSONValue, JSONParseError
+    > {
         var scanner = JSONScanner<JSONParseError>(buffer)
         do throws(JSONParseError) {
             scanner.skipByteOrderMark()
@@ -69,7 +74,9 @@ extension JSONValue {
     /// into it once, so every value is copied a bounded number of times whatever the document's
     /// shape: O(*n*) in the input (a container held in a stack frame and appended to would be
     /// copied on every append, which is quadratic for a long array).
-    package static func parseValue(_ scanner: inout JSONScanner<JSONParseError>, maxDepth: Int) throws(JSONParseError) -> JSONValue {
+    package static func parseValue(_ scanner: inout JSONScanner<JSONParseError>, maxDepth: Int) throws(JSONParseError)
+        -> JSONValue
+    {
         var stack: [Frame] = []
         var values: [JSONValue] = []
         var keys: [String] = []
@@ -80,7 +87,8 @@ extension JSONValue {
             switch byte {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard stack.count < maxDepth else {
-                    throw JSONParseError.syntax(.tooDeep, "values are nested more than \(maxDepth) levels deep", at: scanner.position)
+                    throw JSONParseError.syntax(
+                        .tooDeep, "values are nested more than \(maxDepth) levels deep", at: scanner.position)
                 }
                 scanner.position += 1
                 if stack.isEmpty {

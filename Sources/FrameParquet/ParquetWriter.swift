@@ -58,12 +58,17 @@ package struct ParquetWriter {
         self.rowGroupByteLimit = rowGroupByteLimit
         for column in columns {
             switch column.kind {
-            case .int64, .decimal: leaves.append(Leaf(path: [column.name], type: .int64, maxDefinition: column.isOptional ? 1 : 0))
-            case .double: leaves.append(Leaf(path: [column.name], type: .double, maxDefinition: column.isOptional ? 1 : 0))
-            case .string: leaves.append(Leaf(path: [column.name], type: .byteArray, maxDefinition: column.isOptional ? 1 : 0))
+            case .int64, .decimal:
+                leaves.append(Leaf(path: [column.name], type: .int64, maxDefinition: column.isOptional ? 1 : 0))
+            case .double:
+                leaves.append(Leaf(path: [column.name], type: .double, maxDefinition: column.isOptional ? 1 : 0))
+            case .string:
+                leaves.append(Leaf(path: [column.name], type: .byteArray, maxDefinition: column.isOptional ? 1 : 0))
             case .decimalMap:
-                leaves.append(Leaf(path: [column.name, "key_value", "key"], type: .byteArray, maxDefinition: 2, maxRepetition: 1))
-                leaves.append(Leaf(path: [column.name, "key_value", "value"], type: .int64, maxDefinition: 2, maxRepetition: 1))
+                leaves.append(
+                    Leaf(path: [column.name, "key_value", "key"], type: .byteArray, maxDefinition: 2, maxRepetition: 1))
+                leaves.append(
+                    Leaf(path: [column.name, "key_value", "value"], type: .int64, maxDefinition: 2, maxRepetition: 1))
             }
         }
     }
@@ -78,7 +83,8 @@ package struct ParquetWriter {
         for (column, value) in zip(columns, row) {
             if case .decimalMap = column.kind {
                 var values = leaves[leafIndex + 1]
-                leaves[leafIndex + 1] = Leaf(path: [], type: .int64, maxDefinition: 0)  // keeps `values` uniquely referenced
+                // keeps `values` uniquely referenced
+                leaves[leafIndex + 1] = Leaf(path: [], type: .int64, maxDefinition: 0)
                 bufferedBytes += leaves[leafIndex].appendMap(value, values: &values)
                 leaves[leafIndex + 1] = values
                 leafIndex += 2
@@ -113,7 +119,8 @@ package struct ParquetWriter {
             leaves[index].removeAll()
         }
         let size = Int64(output.count - start)
-        rowGroups.append(RowGroupRecord(chunks: chunks, rows: Int64(bufferedRows), byteSize: size, fileOffset: Int64(start)))
+        rowGroups.append(
+            RowGroupRecord(chunks: chunks, rows: Int64(bufferedRows), byteSize: size, fileOffset: Int64(start)))
         totalRows += Int64(bufferedRows)
         bufferedRows = 0
         bufferedBytes = 0
@@ -123,10 +130,12 @@ package struct ParquetWriter {
         let start = output.count
         var levels: [UInt8] = []
         if leaf.maxRepetition > 0 {
-            levels += HybridEncoder.encodeWithLength(leaf.repetitions, bitWidth: HybridEncoder.bitWidth(forMaximum: UInt32(leaf.maxRepetition)))
+            levels += HybridEncoder.encodeWithLength(
+                leaf.repetitions, bitWidth: HybridEncoder.bitWidth(forMaximum: UInt32(leaf.maxRepetition)))
         }
         if leaf.maxDefinition > 0 {
-            levels += HybridEncoder.encodeWithLength(leaf.definitions, bitWidth: HybridEncoder.bitWidth(forMaximum: UInt32(leaf.maxDefinition)))
+            levels += HybridEncoder.encodeWithLength(
+                leaf.definitions, bitWidth: HybridEncoder.bitWidth(forMaximum: UInt32(leaf.maxDefinition)))
         }
         var dictionaryOffset: Int64?
         var values: [UInt8]
@@ -147,10 +156,12 @@ package struct ParquetWriter {
                 var page: [UInt8] = []
                 for entry in dictionary.entries { Self.appendPlain(entry, to: &page) }
                 output += Self.pageHeader(type: .dictionary, size: page.count) { writer in
-                    writer.field(7, structure: { header in
-                        header.field(1, i32: Int32(dictionary.entries.count))
-                        header.field(2, i32: Encoding.plain.rawValue)
-                    })
+                    writer.field(
+                        7,
+                        structure: { header in
+                            header.field(1, i32: Int32(dictionary.entries.count))
+                            header.field(2, i32: Encoding.plain.rawValue)
+                        })
                 }
                 output += page
                 let width = max(1, HybridEncoder.bitWidth(forMaximum: UInt32(dictionary.entries.count - 1)))
@@ -165,17 +176,20 @@ package struct ParquetWriter {
         let dataOffset = Int64(output.count)
         let body = levels + values
         output += Self.pageHeader(type: .data, size: body.count) { writer in
-            writer.field(5, structure: { header in
-                header.field(1, i32: Int32(leaf.levelCount))
-                header.field(2, i32: encoding.rawValue)
-                header.field(3, i32: Encoding.rle.rawValue)
-                header.field(4, i32: Encoding.rle.rawValue)
-            })
+            writer.field(
+                5,
+                structure: { header in
+                    header.field(1, i32: Int32(leaf.levelCount))
+                    header.field(2, i32: encoding.rawValue)
+                    header.field(3, i32: Encoding.rle.rawValue)
+                    header.field(4, i32: Encoding.rle.rawValue)
+                })
         }
         output += body
         let encodings: [Encoding] = dictionaryOffset == nil ? [.plain, .rle] : [.plain, .rle, .rleDictionary]
         return ChunkRecord(
-            leaf: leaf.path, type: leaf.type, encodings: encodings, valueCount: Int64(leaf.levelCount), size: Int64(output.count - start),
+            leaf: leaf.path, type: leaf.type, encodings: encodings, valueCount: Int64(leaf.levelCount),
+            size: Int64(output.count - start),
             dataPageOffset: dataOffset, dictionaryPageOffset: dictionaryOffset, statistics: leaf.statistics)
     }
 
@@ -200,10 +214,12 @@ package struct ParquetWriter {
     private func footerBytes() -> [UInt8] {
         var writer = CompactProtocolWriter()
         writer.field(1, i32: 1)
-        let elementCount = 1 + columns.reduce(0) { count, column in
-            if case .decimalMap = column.kind { return count + 4 }
-            return count + 1
-        }
+        let elementCount =
+            1
+            + columns.reduce(0) { count, column in
+                if case .decimalMap = column.kind { return count + 4 }
+                return count + 1
+            }
         writer.field(2, listOf: .structure, count: elementCount) { list in
             list.writeStruct { root in
                 root.field(4, string: "schema")
@@ -249,10 +265,14 @@ package struct ParquetWriter {
                 element.field(4, string: column.name)
             }
         case .string:
-            list.writeStruct { element in writeStringElement(name: column.name, repetition: column.isOptional ? 1 : 0, to: &element) }
+            list.writeStruct { element in
+                writeStringElement(name: column.name, repetition: column.isOptional ? 1 : 0, to: &element)
+            }
         case .decimal(let precision, let scale):
             list.writeStruct { element in
-                writeDecimalElement(name: column.name, repetition: column.isOptional ? 1 : 0, precision: precision, scale: scale, to: &element)
+                writeDecimalElement(
+                    name: column.name, repetition: column.isOptional ? 1 : 0, precision: precision, scale: scale,
+                    to: &element)
             }
         case .decimalMap(let precision, let scale):
             list.writeStruct { group in
@@ -268,7 +288,9 @@ package struct ParquetWriter {
                 group.field(5, i32: 2)
             }
             list.writeStruct { element in writeStringElement(name: "key", repetition: 0, to: &element) }
-            list.writeStruct { element in writeDecimalElement(name: "value", repetition: 0, precision: precision, scale: scale, to: &element) }
+            list.writeStruct { element in
+                writeDecimalElement(name: "value", repetition: 0, precision: precision, scale: scale, to: &element)
+            }
         }
     }
 
@@ -280,19 +302,25 @@ package struct ParquetWriter {
         element.field(10, structure: { logical in logical.field(1, structure: { _ in }) })  // StringType
     }
 
-    private static func writeDecimalElement(name: String, repetition: Int32, precision: Int, scale: Int, to element: inout CompactProtocolWriter) {
+    private static func writeDecimalElement(
+        name: String, repetition: Int32, precision: Int, scale: Int, to element: inout CompactProtocolWriter
+    ) {
         element.field(1, i32: PhysicalType.int64.rawValue)
         element.field(3, i32: repetition)
         element.field(4, string: name)
         element.field(6, i32: 5)  // converted type DECIMAL
         element.field(7, i32: Int32(scale))
         element.field(8, i32: Int32(precision))
-        element.field(10, structure: { logical in
-            logical.field(5, structure: { decimal in
-                decimal.field(1, i32: Int32(scale))
-                decimal.field(2, i32: Int32(precision))
+        element.field(
+            10,
+            structure: { logical in
+                logical.field(
+                    5,
+                    structure: { decimal in
+                        decimal.field(1, i32: Int32(scale))
+                        decimal.field(2, i32: Int32(precision))
+                    })
             })
-        })
     }
 
     private static func writeRowGroup(_ group: RowGroupRecord, to list: inout CompactProtocolWriter) {
@@ -326,13 +354,15 @@ package struct ParquetWriter {
         meta.field(7, i64: chunk.size)
         meta.field(9, i64: chunk.dataPageOffset)
         if let offset = chunk.dictionaryPageOffset { meta.field(11, i64: offset) }
-        meta.field(12, structure: { statistics in
-            statistics.field(3, i64: chunk.statistics.nullCount)
-            if let bounds = chunk.statistics.bounds {
-                statistics.field(5, binary: bounds.max)
-                statistics.field(6, binary: bounds.min)
-            }
-        })
+        meta.field(
+            12,
+            structure: { statistics in
+                statistics.field(3, i64: chunk.statistics.nullCount)
+                if let bounds = chunk.statistics.bounds {
+                    statistics.field(5, binary: bounds.max)
+                    statistics.field(6, binary: bounds.min)
+                }
+            })
     }
 }
 
@@ -473,17 +503,24 @@ struct Leaf {
         let nullCount = maxDefinition == 0 ? 0 : Int64(definitions.lazy.filter { $0 < UInt32(maxDefinition) }.count)
         switch type {
         case .int64:
-            guard let low = integers.min(), let high = integers.max() else { return ChunkStatistics(nullCount: nullCount) }
+            guard let low = integers.min(), let high = integers.max() else {
+                return ChunkStatistics(nullCount: nullCount)
+            }
             return ChunkStatistics(nullCount: nullCount, bounds: (littleEndian(low), littleEndian(high)))
         case .double:
             let ordered = doubles.filter { !$0.isNaN }
-            guard var low = ordered.min(), var high = ordered.max() else { return ChunkStatistics(nullCount: nullCount) }
+            guard var low = ordered.min(), var high = ordered.max() else {
+                return ChunkStatistics(nullCount: nullCount)
+            }
             // The spec's rule for zeros: a minimum of ±0 is written -0, a maximum +0.
             if low == 0 { low = -0.0 }
             if high == 0 { high = 0.0 }
-            return ChunkStatistics(nullCount: nullCount, bounds: (littleEndian(low.bitPattern), littleEndian(high.bitPattern)))
+            return ChunkStatistics(
+                nullCount: nullCount, bounds: (littleEndian(low.bitPattern), littleEndian(high.bitPattern)))
         case .byteArray:
-            guard var low = strings.first, var high = strings.first else { return ChunkStatistics(nullCount: nullCount) }
+            guard var low = strings.first, var high = strings.first else {
+                return ChunkStatistics(nullCount: nullCount)
+            }
             for string in strings.dropFirst() {
                 if string.utf8.lexicographicallyPrecedes(low.utf8) { low = string }
                 if high.utf8.lexicographicallyPrecedes(string.utf8) { high = string }

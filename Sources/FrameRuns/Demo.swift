@@ -1,7 +1,7 @@
 import Foundation
 package import FrameAnalysis
-import FrameTrace
 package import FrameSimulation
+import FrameTrace
 
 /// The demo's run matrix: every scenario with every strategy, one trace each, compared side by
 /// side, with one verdict per scenario and a page of every run's frame timeline.
@@ -26,19 +26,27 @@ package struct Demo: Sendable {
     ///   - directory: Created if missing.
     ///   - progress: Called with a line before each run and during long runs.
     /// - Throws: ``SimulationError`` when the folder or a trace cannot be written.
-    package static func run(settings: RunSettings, directory: String, progress: (String) -> Void = { _ in }) throws(SimulationError) -> Demo {
+    package static func run(settings: RunSettings, directory: String, progress: (String) -> Void = { _ in })
+        throws(SimulationError) -> Demo
+    {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw SimulationError(.cannotWrite, "cannot create output directory '\(directory)': \(error.localizedDescription)")
+            throw SimulationError(
+                .cannotWrite, "cannot create output directory '\(directory)': \(error.localizedDescription)")
         }
         var runs: [ScenarioRun] = []
         let total = ScenarioCatalog.all.reduce(0) { $0 + $1.strategies.count }
         for scenario in ScenarioCatalog.all {
             for strategy in scenario.strategies {
-                progress("[\(runs.count + 1)/\(total)] \(scenario.name) --strategy \(strategy.name): \(settings.frames) frames at \(settings.frameRate)")
-                let path = (directory as NSString).appendingPathComponent("\(scenario.name)--\(strategy.name)\((settings.traceFormat ?? .chromeJSON).fileExtension)")
-                runs.append(try ScenarioRun.execute(scenario, strategy: strategy.name, settings: settings, tracePath: path, progress: progress))
+                progress(
+                    "[\(runs.count + 1)/\(total)] \(scenario.name) --strategy \(strategy.name): \(settings.frames) frames at \(settings.frameRate)"
+                )
+                let path = (directory as NSString).appendingPathComponent(
+                    "\(scenario.name)--\(strategy.name)\((settings.traceFormat ?? .chromeJSON).fileExtension)")
+                runs.append(
+                    try ScenarioRun.execute(
+                        scenario, strategy: strategy.name, settings: settings, tracePath: path, progress: progress))
             }
         }
         return Demo(settings: settings, runs: runs, directory: directory)
@@ -54,7 +62,9 @@ package struct Demo: Sendable {
     }
 
     /// The side-by-side table: the default columns, or every column with `wide`.
-    package func table(wide: Bool) -> ReportTable { RunComparisonTable.make(title: title, runs: comparedRuns, wide: wide) }
+    package func table(wide: Bool) -> ReportTable {
+        RunComparisonTable.make(title: title, runs: comparedRuns, wide: wide)
+    }
 
     /// One verdict per scenario: which strategy wins, in which lane, by how much, as measured.
     package var verdicts: [RunVerdict] { RunComparisonTable.verdicts(runs: comparedRuns) }

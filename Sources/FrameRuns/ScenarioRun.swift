@@ -1,8 +1,8 @@
 import Foundation
 package import FrameAnalysis
 import FrameScope
-import FrameTrace
 package import FrameSimulation
+import FrameTrace
 import FrameTraceReader
 
 /// One scenario run: the display loop on this thread, the trace file, the report.
@@ -40,16 +40,20 @@ package struct ScenarioRun: Sendable {
     ///   - progress: Called with a line at most once a second while the run takes longer than one.
     /// - Throws: ``SimulationError``: an unknown strategy, a trace that cannot be written or read.
     package static func execute(
-        _ descriptor: ScenarioDescriptor, strategy: String, settings: RunSettings, tracePath: String, streaming: Bool = false,
+        _ descriptor: ScenarioDescriptor, strategy: String, settings: RunSettings, tracePath: String,
+        streaming: Bool = false,
         progress: (String) -> Void = { _ in }
     ) throws(SimulationError) -> ScenarioRun {
-        try execute(descriptor, strategy: strategy, settings: settings, tracePath: tracePath, streaming: streaming, costModel: .reference, progress: progress)
+        try execute(
+            descriptor, strategy: strategy, settings: settings, tracePath: tracePath, streaming: streaming,
+            costModel: .reference, progress: progress)
     }
 
     /// ``execute(_:strategy:settings:tracePath:streaming:progress:)`` with a cost model of one's
     /// own for virtual time, or a calibrating ``WorkMeter`` that counts and times the work.
     package static func execute(
-        _ descriptor: ScenarioDescriptor, strategy: String, settings: RunSettings, tracePath: String, streaming: Bool = false,
+        _ descriptor: ScenarioDescriptor, strategy: String, settings: RunSettings, tracePath: String,
+        streaming: Bool = false,
         costModel: CostModel, calibrating: WorkMeter? = nil, progress: (String) -> Void = { _ in }
     ) throws(SimulationError) -> ScenarioRun {
         let configuration = DisplayConfiguration(
@@ -80,7 +84,8 @@ package struct ScenarioRun: Sendable {
         let loop = DisplayLoop(recorder: recorder, configuration: configuration, meter: meter)
         let stream: TraceStream?
         do {
-            stream = streaming ? try TraceStream(recorder: recorder, path: tracePath, format: settings.traceFormat) : nil
+            stream =
+                streaming ? try TraceStream(recorder: recorder, path: tracePath, format: settings.traceFormat) : nil
         } catch {
             throw SimulationError(.cannotWrite, error.description)
         }
@@ -97,7 +102,9 @@ package struct ScenarioRun: Sendable {
                 do throws(FileError) { try stream.flush() } catch { streamError = error }
             }
             let now = Date()
-            if now.timeIntervalSince(lastProgress) >= 1 || (done == settings.frames && now.timeIntervalSince(started) >= 1) {
+            if now.timeIntervalSince(lastProgress) >= 1
+                || (done == settings.frames && now.timeIntervalSince(started) >= 1)
+            {
                 let written = stream.map { ", \($0.eventCount) events in \($0.path)" } ?? ""
                 progress("  \(descriptor.name) / \(strategy): frame \(done) of \(settings.frames)\(written)")
                 lastProgress = now
@@ -114,7 +121,8 @@ package struct ScenarioRun: Sendable {
             throw SimulationError(.cannotWrite, "cannot write trace: \(error)")
         }
         let run = { (report: FrameReport) in
-            ScenarioRun(scenario: descriptor.name, strategy: strategy, tracePath: tracePath, report: report, summary: summary)
+            ScenarioRun(
+                scenario: descriptor.name, strategy: strategy, tracePath: tracePath, report: report, summary: summary)
         }
         guard streaming else { return run(FrameAnalyzer.analyze(recorder.snapshot())) }
         do {

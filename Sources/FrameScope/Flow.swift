@@ -59,6 +59,8 @@ extension Recorder {
     private func recordFlow(_ flow: Flow, kind: RecordKind) {
         guard isEnabled else { return }
         let (bits, length) = nameBits(flow.name)
-        push(start: clock.timestamp(), end: Int64(bitPattern: flow.id), name: bits, meta: packMeta(kind, flow.category, nameLength: length), extra: 0)
+        push(
+            start: clock.timestamp(), end: Int64(bitPattern: flow.id), name: bits,
+            meta: packMeta(kind, flow.category, nameLength: length), extra: 0)
     }
 }

@@ -15,8 +15,8 @@ public struct Interval: ~Copyable, Sendable {
     let category: Category
     let begin: Recorder.BeginPoint
     #if canImport(os)
-    /// The signpost interval's id when the recorder was mirroring to signposts at the begin; 0 otherwise.
-    var signpostID: UInt64 = 0
+        /// The signpost interval's id when the recorder was mirroring to signposts at the begin; 0 otherwise.
+        var signpostID: UInt64 = 0
     #endif
 
     /// Ends the span now.
@@ -25,7 +25,7 @@ public struct Interval: ~Copyable, Sendable {
         recorder.finishSpan(name, category: category, begin: begin, arguments: [:])
         recorder.openIntervals.subtract(1, ordering: .relaxed)
         #if canImport(os)
-        if signpostID != 0 { recorder.endSignpost(name, category: category, id: signpostID) }
+            if signpostID != 0 { recorder.endSignpost(name, category: category, id: signpostID) }
         #endif
     }
 }
@@ -41,14 +41,16 @@ extension Recorder {
     /// - Returns: The open interval.
     public func beginInterval(_ name: StaticString, category: Category = .other) -> Interval {
         guard isEnabled else {
-            return Interval(recorder: nil, name: name, category: category, begin: Recorder.BeginPoint(timestamp: 0, serial: 0))
+            return Interval(
+                recorder: nil, name: name, category: category, begin: Recorder.BeginPoint(timestamp: 0, serial: 0))
         }
         openIntervals.add(1, ordering: .relaxed)
         #if canImport(os)
-        if isMirroringToSignposts {
-            let signpost = beginSignpost(name, category: category)
-            return Interval(recorder: self, name: name, category: category, begin: beginPoint(), signpostID: signpost)
-        }
+            if isMirroringToSignposts {
+                let signpost = beginSignpost(name, category: category)
+                return Interval(
+                    recorder: self, name: name, category: category, begin: beginPoint(), signpostID: signpost)
+            }
         #endif
         return Interval(recorder: self, name: name, category: category, begin: beginPoint())
     }

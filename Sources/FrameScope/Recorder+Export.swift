@@ -82,7 +82,8 @@ extension Recorder {
         let open = openIntervalCount
         if open > 0 { extra.append(Argument("open-intervals", .int(open))) }
         return TraceMetadata(
-            producer: FramescopeVersion.producer, producerVersion: FramescopeVersion.current, clock: TraceClock(rawValue: clock.name),
+            producer: FramescopeVersion.producer, producerVersion: FramescopeVersion.current,
+            clock: TraceClock(rawValue: clock.name),
             frameIntervalNanoseconds: frameRate?.intervalNanoseconds, mainThread: mainThreadKey,
             droppedEvents: droppedEventCounts, extra: extra)
     }
@@ -120,7 +121,9 @@ extension Recorder {
             // end at the same moment rely on: outer begin first, outer end last.
             let events = trace.events
             trace.events = events.indices
-                .sorted { (events[$0].timestamp, events[$1].duration, $0) < (events[$1].timestamp, events[$0].duration, $1) }
+                .sorted {
+                    (events[$0].timestamp, events[$1].duration, $0) < (events[$1].timestamp, events[$0].duration, $1)
+                }
                 .map { events[$0] }
             Self.encloseEqualSpans(&trace.events)
             trace.metadata = traceMetadata
@@ -144,7 +147,9 @@ extension Recorder {
         var start = events.startIndex
         while start < events.endIndex {
             var end = start + 1
-            while end < events.endIndex, events[end].timestamp == events[start].timestamp, events[end].duration == events[start].duration {
+            while end < events.endIndex, events[end].timestamp == events[start].timestamp,
+                events[end].duration == events[start].duration
+            {
                 end += 1
             }
             if end - start > 1 {
@@ -179,12 +184,16 @@ private struct TraceAssembler {
     init(recorder: Recorder) {
         self.recorder = recorder
         dynamicNames = recorder.dynamicNames.withLockAnnounced { $0.names }
-        trace.processes[recorder.processID] = TraceProcess(processID: recorder.processID, name: recorder.configuration.processName)
+        trace.processes[recorder.processID] = TraceProcess(
+            processID: recorder.processID, name: recorder.configuration.processName)
     }
 
     mutating func add(_ buffer: ThreadBuffer, consume: Bool, state: inout ExportState) {
         let key = recorder.threadKey(serial: buffer.serial)
-        trace.setThread(TraceThread(key: key, name: buffer.name.withLockAnnounced { $0 }, sortIndex: buffer.serial == mainSerial ? 0 : Int64(buffer.serial)))
+        trace.setThread(
+            TraceThread(
+                key: key, name: buffer.name.withLockAnnounced { $0 },
+                sortIndex: buffer.serial == mainSerial ? 0 : Int64(buffer.serial)))
         let ring = buffer.ring
         let head = fs_ring_head(ring)
         let tail = fs_ring_tail_acquire(ring)
@@ -210,13 +219,17 @@ private struct TraceAssembler {
         if consume { fs_ring_release(ring, tail) }
     }
 
-    private mutating func append(_ record: fs_record, thread: ThreadKey, attachment: Attachment?, state: inout ExportState) {
+    private mutating func append(
+        _ record: fs_record, thread: ThreadKey, attachment: Attachment?, state: inout ExportState
+    ) {
         let kind = RecordKind(rawValue: record.meta & 0x7) ?? .instant
         var record = record
         if let conversion, record.meta & nanosecondsFlag == 0 {
             record.start = conversion.nanoseconds(ticks: record.start)
             // `end` is a time only for spans; counters and flows keep a value or an id there.
-            if kind == .span || kind == .crossThreadSpan { record.end = max(record.start, conversion.nanoseconds(ticks: record.end)) }
+            if kind == .span || kind == .crossThreadSpan {
+                record.end = max(record.start, conversion.nanoseconds(ticks: record.end))
+            }
         }
         let categoryIndex = Int((record.meta >> 4) & 0xFFF)
         if categoryIndex >= categoryNames.count { categoryNames = CategoryRegistry.shared.allNames() }
@@ -226,30 +239,38 @@ private struct TraceAssembler {
         switch kind {
         case .span:
             trace.events.append(
-                TraceEvent(phase: .complete, name: name, category: category, thread: thread, timestamp: record.start,
-                           duration: record.end - record.start, arguments: arguments))
+                TraceEvent(
+                    phase: .complete, name: name, category: category, thread: thread, timestamp: record.start,
+                    duration: record.end - record.start, arguments: arguments))
         case .crossThreadSpan:
             let id = state.nextAsyncID
             state.nextAsyncID += 1
             let beginThread = recorder.threadKey(serial: attachment?.beginSerial ?? 0)
             trace.events.append(
-                TraceEvent(phase: .asyncBegin, name: name, category: category, thread: beginThread, timestamp: record.start,
-                           id: id, arguments: arguments))
+                TraceEvent(
+                    phase: .asyncBegin, name: name, category: category, thread: beginThread, timestamp: record.start,
+                    id: id, arguments: arguments))
             trace.events.append(
-                TraceEvent(phase: .asyncEnd, name: name, category: category, thread: thread, timestamp: record.end, id: id))
+                TraceEvent(
+                    phase: .asyncEnd, name: name, category: category, thread: thread, timestamp: record.end, id: id))
         case .instant:
             trace.events.append(
-                TraceEvent(phase: .instant, name: name, category: category, thread: thread, timestamp: record.start,
-                           arguments: arguments))
+                TraceEvent(
+                    phase: .instant, name: name, category: category, thread: thread, timestamp: record.start,
+                    arguments: arguments))
         case .counter:
             let value = Double(bitPattern: UInt64(bitPattern: record.end))
             trace.events.append(
-                TraceEvent(phase: .counter, name: name, category: category, thread: thread, timestamp: record.start,
-                           arguments: trace.addArguments([Argument("value", .double(value))])))
+                TraceEvent(
+                    phase: .counter, name: name, category: category, thread: thread, timestamp: record.start,
+                    arguments: trace.addArguments([Argument("value", .double(value))])))
         case .timelineSlice:
-            appendTimelineSlice(record, name: name, category: category, thread: thread, arguments: arguments, attachment: attachment, state: &state)
+            appendTimelineSlice(
+                record, name: name, category: category, thread: thread, arguments: arguments, attachment: attachment,
+                state: &state)
         case .flowStart, .flowEnd:
-            appendFlowEnd(record, isStart: kind == .flowStart, name: name, category: category, thread: thread, state: &state)
+            appendFlowEnd(
+                record, isStart: kind == .flowStart, name: name, category: category, thread: thread, state: &state)
         }
     }
 
@@ -257,20 +278,30 @@ private struct TraceAssembler {
     /// with a hitch cause) gets a slice named by its outcome inside it, over the same time, so the
     /// track keeps the outer slice's name (viewers name an async track after its first slice).
     private mutating func appendTimelineSlice(
-        _ record: fs_record, name: Symbol, category: Symbol, thread: ThreadKey, arguments: UInt32, attachment: Attachment?,
+        _ record: fs_record, name: Symbol, category: Symbol, thread: ThreadKey, arguments: UInt32,
+        attachment: Attachment?,
         state: inout ExportState
     ) {
         let id = state.nextAsyncID
         state.nextAsyncID += 1
-        let outcome = attachment?.timelineCause.map { trace.symbols.intern($0 == .none ? "on time" : "late: \($0.identifier)") }
+        let outcome = attachment?.timelineCause.map {
+            trace.symbols.intern($0 == .none ? "on time" : "late: \($0.identifier)")
+        }
         trace.events.append(
-            TraceEvent(phase: .asyncBegin, name: name, category: category, thread: thread, timestamp: record.start, id: id, arguments: arguments))
+            TraceEvent(
+                phase: .asyncBegin, name: name, category: category, thread: thread, timestamp: record.start, id: id,
+                arguments: arguments))
         if let outcome {
             trace.events.append(
-                TraceEvent(phase: .asyncBegin, name: outcome, category: category, thread: thread, timestamp: record.start, id: id, arguments: arguments))
-            trace.events.append(TraceEvent(phase: .asyncEnd, name: outcome, category: category, thread: thread, timestamp: record.end, id: id))
+                TraceEvent(
+                    phase: .asyncBegin, name: outcome, category: category, thread: thread, timestamp: record.start,
+                    id: id, arguments: arguments))
+            trace.events.append(
+                TraceEvent(
+                    phase: .asyncEnd, name: outcome, category: category, thread: thread, timestamp: record.end, id: id))
         }
-        trace.events.append(TraceEvent(phase: .asyncEnd, name: name, category: category, thread: thread, timestamp: record.end, id: id))
+        trace.events.append(
+            TraceEvent(phase: .asyncEnd, name: name, category: category, thread: thread, timestamp: record.end, id: id))
     }
 
     /// Emits a flow's two events once both ends are known; holds the first end until then.
@@ -280,16 +311,22 @@ private struct TraceAssembler {
         let id = UInt64(bitPattern: record.end)
         guard let other = state.pendingFlows.removeValue(forKey: id), other.isStart != isStart else {
             state.pendingFlows[id] = PendingFlow(
-                name: trace.symbols[name], category: trace.symbols[category], thread: thread, timestamp: record.start, isStart: isStart)
+                name: trace.symbols[name], category: trace.symbols[category], thread: thread, timestamp: record.start,
+                isStart: isStart)
             return
         }
         let here = (thread: thread, timestamp: record.start)
         let start = isStart ? here : (thread: other.thread, timestamp: other.timestamp)
         let finish = isStart ? (thread: other.thread, timestamp: other.timestamp) : here
-        trace.events.append(TraceEvent(phase: .flowStart, name: name, category: category, thread: start.thread, timestamp: start.timestamp, id: id))
         trace.events.append(
-            TraceEvent(phase: .flowEnd, name: name, category: category, thread: finish.thread, timestamp: finish.timestamp, id: id,
-                       bindingPoint: .enclosing))
+            TraceEvent(
+                phase: .flowStart, name: name, category: category, thread: start.thread, timestamp: start.timestamp,
+                id: id))
+        trace.events.append(
+            TraceEvent(
+                phase: .flowEnd, name: name, category: category, thread: finish.thread, timestamp: finish.timestamp,
+                id: id,
+                bindingPoint: .enclosing))
     }
 
     private mutating func symbol(forName bits: UInt64, length: Int, state: inout ExportState) -> Symbol {

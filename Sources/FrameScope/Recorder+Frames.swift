@@ -86,15 +86,18 @@ extension Recorder {
         arguments.append(Argument(FrameContract.Key.sinceVsync, .int(max(0, start &- vsync))))
         arguments.append(Argument(FrameContract.Key.budget, .int(max(1, deadline &- vsync))))
         #if canImport(os)
-        // Declared before the recording `defer`, so it runs after it: the signpost encloses the frame.
-        let signpost = isMirroringToSignposts ? beginFrameSignpost(index: index, budget: max(1, deadline &- vsync)) : 0
-        defer { if signpost != 0 { endSignpost(FrameContract.frameSpanName, category: .frame, id: signpost) } }
+            // Declared before the recording `defer`, so it runs after it: the signpost encloses the frame.
+            let signpost =
+                isMirroringToSignposts ? beginFrameSignpost(index: index, budget: max(1, deadline &- vsync)) : 0
+            defer { if signpost != 0 { endSignpost(FrameContract.frameSpanName, category: .frame, id: signpost) } }
         #endif
         defer {
             let end = max(stamp, clock.timestamp())
             let attachment = storeAttachment(SpanArguments(arguments))
             let (bits, length) = nameBits(FrameContract.frameSpanName)
-            push(start: stamp, end: end, name: bits, meta: packMeta(.span, .frame, nameLength: length), extra: attachment)
+            push(
+                start: stamp, end: end, name: bits, meta: packMeta(.span, .frame, nameLength: length), extra: attachment
+            )
         }
         return try body()
     }

@@ -8,16 +8,17 @@
 // and later; the package requires macOS 15 and iOS 18). What Linux builds and tests is the public
 // API (a no-op there), the environment variable's parsing and the recording paths around it.
 import FrameTrace
-#if canImport(os)
-import os
-#endif
 import Synchronization
+
+#if canImport(os)
+    import os
+#endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension Recorder {
@@ -39,9 +40,9 @@ extension Recorder {
     /// where ``startMirroringToSignposts(subsystem:)`` does nothing.
     public static var canMirrorToSignposts: Bool {
         #if canImport(os)
-        true
+            true
         #else
-        false
+            false
         #endif
     }
 
@@ -87,9 +88,9 @@ extension Recorder {
     ///   signposts by it.
     public func startMirroringToSignposts(subsystem: String = Recorder.defaultSignpostSubsystem) {
         #if canImport(os)
-        guard canEnable else { return }
-        signpostMirror.use(subsystem: subsystem)
-        mode.bitwiseOr(Recorder.signpostBit, ordering: .relaxed)
+            guard canEnable else { return }
+            signpostMirror.use(subsystem: subsystem)
+            mode.bitwiseOr(Recorder.signpostBit, ordering: .relaxed)
         #endif
     }
 
@@ -101,7 +102,8 @@ extension Recorder {
 
     /// The subsystem that ``signpostEnvironmentVariable`` asks for, read from the environment once
     /// per process; `nil` when it asks for none.
-    static let signpostSubsystemFromEnvironment: String? = signpostSubsystem(environmentValue: getenv(signpostEnvironmentVariable).map { String(cString: $0) })
+    static let signpostSubsystemFromEnvironment: String? = signpostSubsystem(
+        environmentValue: getenv(signpostEnvironmentVariable).map { String(cString: $0) })
 
     /// The subsystem an environment value asks for: `nil` for no value, the empty string and `0`;
     /// ``defaultSignpostSubsystem`` for `1`; the value itself otherwise.
@@ -112,118 +114,121 @@ extension Recorder {
 }
 
 #if canImport(os)
-/// One `OSSignposter` per category, made on first use under the mirror's current subsystem.
-@usableFromInline
-final class SignpostMirror: Sendable {
-    /// A signposter shared by reference. `@unchecked`: `OSSignposter` is a value wrapping an
-    /// `OSLog`, which the system documents as safe to use from any thread; the box is immutable.
-    final class Box: @unchecked Sendable {
-        let signposter: OSSignposter
-        init(_ signposter: OSSignposter) { self.signposter = signposter }
-    }
+    /// One `OSSignposter` per category, made on first use under the mirror's current subsystem.
+    @usableFromInline
+    final class SignpostMirror: Sendable {
+        /// A signposter shared by reference. `@unchecked`: `OSSignposter` is a value wrapping an
+        /// `OSLog`, which the system documents as safe to use from any thread; the box is immutable.
+        final class Box: @unchecked Sendable {
+            let signposter: OSSignposter
+            init(_ signposter: OSSignposter) { self.signposter = signposter }
+        }
 
-    struct Table: Sendable {
-        var subsystem = Recorder.defaultSignpostSubsystem
-        var byCategory: [UInt16: Box] = [:]
-    }
+        struct Table: Sendable {
+            var subsystem = Recorder.defaultSignpostSubsystem
+            var byCategory: [UInt16: Box] = [:]
+        }
 
-    private let table = Mutex<Table>(Table())
+        private let table = Mutex<Table>(Table())
 
-    init() {}
+        init() {}
 
-    func use(subsystem: String) {
-        table.withLockAnnounced { table in
-            guard table.subsystem != subsystem else { return }
-            table = Table(subsystem: subsystem, byCategory: [:])
+        func use(subsystem: String) {
+            table.withLockAnnounced { table in
+                guard table.subsystem != subsystem else { return }
+                table = Table(subsystem: subsystem, byCategory: [:])
+            }
+        }
+
+        /// The signposter for `category`, made on first use (the category's name is looked up then).
+        func signposter(for category: Category) -> OSSignposter {
+            if let box = table.withLockAnnounced({ $0.byCategory[category.id] }) { return box.signposter }
+            let name = category.name  // takes the category registry's lock: not under ours
+            return table.withLockAnnounced { table in
+                if let box = table.byCategory[category.id] { return box }
+                let box = Box(OSSignposter(subsystem: table.subsystem, category: name))
+                table.byCategory[category.id] = box
+                return box
+            }.signposter
         }
     }
 
-    /// The signposter for `category`, made on first use (the category's name is looked up then).
-    func signposter(for category: Category) -> OSSignposter {
-        if let box = table.withLockAnnounced({ $0.byCategory[category.id] }) { return box.signposter }
-        let name = category.name  // takes the category registry's lock: not under ours
-        return table.withLockAnnounced { table in
-            if let box = table.byCategory[category.id] { return box }
-            let box = Box(OSSignposter(subsystem: table.subsystem, category: name))
-            table.byCategory[category.id] = box
-            return box
-        }.signposter
-    }
-}
-
-extension Recorder {
-    /// The name a signpost can carry: `OSSignposter` reads a name through its pointer, which a
-    /// one-scalar `StaticString` does not have.
-    @inline(__always)
-    static func signpostName(_ name: StaticString) -> StaticString {
-        name.hasPointerRepresentation ? name : "span"
-    }
-
-    /// Begins a signpost interval for a span and returns its signpost id, for ``endSignpost(_:category:id:)``.
-    @usableFromInline
-    @inline(never)
-    func beginSignpost(_ name: StaticString, category: Category) -> UInt64 {
-        let signposter = signpostMirror.signposter(for: category)
-        let id = signposter.makeSignpostID()
-        if name.hasPointerRepresentation {
-            _ = signposter.beginInterval(name, id: id)
-        } else {
-            _ = signposter.beginInterval("span", id: id, "\(name.description, privacy: .public)")
+    extension Recorder {
+        /// The name a signpost can carry: `OSSignposter` reads a name through its pointer, which a
+        /// one-scalar `StaticString` does not have.
+        @inline(__always)
+        static func signpostName(_ name: StaticString) -> StaticString {
+            name.hasPointerRepresentation ? name : "span"
         }
-        return id.rawValue
-    }
 
-    /// Begins a signpost interval for a span with a name given at run time.
-    @usableFromInline
-    @inline(never)
-    func beginSignpost(named name: String, category: Category) -> UInt64 {
-        let signposter = signpostMirror.signposter(for: category)
-        let id = signposter.makeSignpostID()
-        _ = signposter.beginInterval("span", id: id, "\(name, privacy: .public)")
-        return id.rawValue
-    }
+        /// Begins a signpost interval for a span and returns its signpost id, for ``endSignpost(_:category:id:)``.
+        @usableFromInline
+        @inline(never)
+        func beginSignpost(_ name: StaticString, category: Category) -> UInt64 {
+            let signposter = signpostMirror.signposter(for: category)
+            let id = signposter.makeSignpostID()
+            if name.hasPointerRepresentation {
+                _ = signposter.beginInterval(name, id: id)
+            } else {
+                _ = signposter.beginInterval("span", id: id, "\(name.description, privacy: .public)")
+            }
+            return id.rawValue
+        }
 
-    /// Begins a frame's signpost interval, with its index and budget in the begin message.
-    func beginFrameSignpost(index: Int?, budget: Int64) -> UInt64 {
-        let signposter = signpostMirror.signposter(for: .frame)
-        let id = signposter.makeSignpostID()
-        _ = signposter.beginInterval(FrameContract.frameSpanName, id: id, "index \(index ?? -1) budget \(budget) ns")
-        return id.rawValue
-    }
+        /// Begins a signpost interval for a span with a name given at run time.
+        @usableFromInline
+        @inline(never)
+        func beginSignpost(named name: String, category: Category) -> UInt64 {
+            let signposter = signpostMirror.signposter(for: category)
+            let id = signposter.makeSignpostID()
+            _ = signposter.beginInterval("span", id: id, "\(name, privacy: .public)")
+            return id.rawValue
+        }
 
-    /// Ends the signpost interval ``beginSignpost(_:category:)`` began; `name` is the name it was
-    /// begun with (`span` for a dynamic name).
-    @usableFromInline
-    @inline(never)
-    func endSignpost(_ name: StaticString, category: Category, id: UInt64) {
-        let signposter = signpostMirror.signposter(for: category)
-        // The state is rebuilt from the id (Apple's `beginState(id:)`), so an `Interval` carries a
-        // plain integer across threads rather than a reference to the begin call's state.
-        signposter.endInterval(Recorder.signpostName(name), OSSignpostIntervalState.beginState(id: OSSignpostID(id)))
-    }
+        /// Begins a frame's signpost interval, with its index and budget in the begin message.
+        func beginFrameSignpost(index: Int?, budget: Int64) -> UInt64 {
+            let signposter = signpostMirror.signposter(for: .frame)
+            let id = signposter.makeSignpostID()
+            _ = signposter.beginInterval(
+                FrameContract.frameSpanName, id: id, "index \(index ?? -1) budget \(budget) ns")
+            return id.rawValue
+        }
 
-    /// Emits an instant as a signpost event.
-    @usableFromInline
-    @inline(never)
-    func emitSignpostEvent(_ name: StaticString, category: Category) {
-        let signposter = signpostMirror.signposter(for: category)
-        if name.hasPointerRepresentation {
-            signposter.emitEvent(name)
-        } else {
-            signposter.emitEvent("instant", "\(name.description, privacy: .public)")
+        /// Ends the signpost interval ``beginSignpost(_:category:)`` began; `name` is the name it was
+        /// begun with (`span` for a dynamic name).
+        @usableFromInline
+        @inline(never)
+        func endSignpost(_ name: StaticString, category: Category, id: UInt64) {
+            let signposter = signpostMirror.signposter(for: category)
+            // The state is rebuilt from the id (Apple's `beginState(id:)`), so an `Interval` carries a
+            // plain integer across threads rather than a reference to the begin call's state.
+            signposter.endInterval(
+                Recorder.signpostName(name), OSSignpostIntervalState.beginState(id: OSSignpostID(id)))
+        }
+
+        /// Emits an instant as a signpost event.
+        @usableFromInline
+        @inline(never)
+        func emitSignpostEvent(_ name: StaticString, category: Category) {
+            let signposter = signpostMirror.signposter(for: category)
+            if name.hasPointerRepresentation {
+                signposter.emitEvent(name)
+            } else {
+                signposter.emitEvent("instant", "\(name.description, privacy: .public)")
+            }
+        }
+
+        /// Emits a counter sample as a signpost event whose message is the value.
+        @usableFromInline
+        @inline(never)
+        func emitSignpostCounter(_ name: StaticString, value: Double, category: Category) {
+            signpostMirror.signposter(for: category).emitEvent(Recorder.signpostName(name), "\(value)")
+        }
+
+        /// Emits a span measured by the caller as an event now, with its duration in the message.
+        func emitMeasuredSpanSignpost(_ name: StaticString, category: Category, nanoseconds: Int64) {
+            signpostMirror.signposter(for: category).emitEvent(
+                Recorder.signpostName(name), "measured span: \(nanoseconds) ns")
         }
     }
-
-    /// Emits a counter sample as a signpost event whose message is the value.
-    @usableFromInline
-    @inline(never)
-    func emitSignpostCounter(_ name: StaticString, value: Double, category: Category) {
-        signpostMirror.signposter(for: category).emitEvent(Recorder.signpostName(name), "\(value)")
-    }
-
-    /// Emits a span measured by the caller as an event now, with its duration in the message.
-    func emitMeasuredSpanSignpost(_ name: StaticString, category: Category, nanoseconds: Int64) {
-        signpostMirror.signposter(for: category).emitEvent(Recorder.signpostName(name), "measured span: \(nanoseconds) ns")
-    }
-}
 #endif

@@ -27,7 +27,9 @@ extension Recorder {
         let mode = modeBits
         guard mode & Recorder.recordingBit != 0 else { return try body() }
         #if canImport(os)
-        if mode & Recorder.signpostBit != 0 { return try withMirroredSpan(name, category: category, arguments: arguments(), body) }
+            if mode & Recorder.signpostBit != 0 {
+                return try withMirroredSpan(name, category: category, arguments: arguments(), body)
+            }
         #endif
         let argumentIndex = storeAttachment(arguments())
         let start = clock.timestamp()
@@ -59,15 +61,17 @@ extension Recorder {
         let mode = modeBits
         guard mode & Recorder.recordingBit != 0 else { return try body() }
         #if canImport(os)
-        // Declared before the recording `defer`, so it runs after it: the signpost encloses the span.
-        let signpost = mode & Recorder.signpostBit != 0 ? beginSignpost(named: name, category: category) : 0
-        defer { if signpost != 0 { endSignpost("span", category: category, id: signpost) } }
+            // Declared before the recording `defer`, so it runs after it: the signpost encloses the span.
+            let signpost = mode & Recorder.signpostBit != 0 ? beginSignpost(named: name, category: category) : 0
+            defer { if signpost != 0 { endSignpost("span", category: category, id: signpost) } }
         #endif
         let nameID = internDynamicName(name)
         let argumentIndex = storeAttachment(arguments())
         let start = clock.timestamp()
         defer {
-            push(start: start, end: clock.timestamp(), name: nameID, meta: packMeta(.span, category, nameLength: 0), extra: argumentIndex)
+            push(
+                start: start, end: clock.timestamp(), name: nameID, meta: packMeta(.span, category, nameLength: 0),
+                extra: argumentIndex)
         }
         return try body()
     }
@@ -92,8 +96,8 @@ extension Recorder {
         let mode = modeBits
         guard mode & Recorder.recordingBit != 0 else { return try await body() }
         #if canImport(os)
-        let signpost = mode & Recorder.signpostBit != 0 ? beginSignpost(name, category: category) : 0
-        defer { if signpost != 0 { endSignpost(name, category: category, id: signpost) } }
+            let signpost = mode & Recorder.signpostBit != 0 ? beginSignpost(name, category: category) : 0
+            defer { if signpost != 0 { endSignpost(name, category: category, id: signpost) } }
         #endif
         let spanArguments = arguments()
         let begin = beginPoint()
@@ -112,17 +116,22 @@ extension Recorder {
     ///   - end: The end; at least `start`.
     ///   - arguments: Values to attach, evaluated only when recording.
     public func recordSpan(
-        _ name: StaticString, category: Category = .other, start: Int64, end: Int64, arguments: @autoclosure () -> SpanArguments = [:]
+        _ name: StaticString, category: Category = .other, start: Int64, end: Int64,
+        arguments: @autoclosure () -> SpanArguments = [:]
     ) {
         let mode = modeBits
         guard mode & Recorder.recordingBit != 0 else { return }
         precondition(end >= start, "a span cannot end before it starts")
         #if canImport(os)
-        if mode & Recorder.signpostBit != 0 { emitMeasuredSpanSignpost(name, category: category, nanoseconds: end - start) }
+            if mode & Recorder.signpostBit != 0 {
+                emitMeasuredSpanSignpost(name, category: category, nanoseconds: end - start)
+            }
         #endif
         let attachment = storeAttachment(arguments())
         let (bits, length) = nameBits(name)
-        push(start: start, end: end, name: bits, meta: packMeta(.span, category, nameLength: length) | nanosecondsFlag, extra: attachment)
+        push(
+            start: start, end: end, name: bits, meta: packMeta(.span, category, nameLength: length) | nanosecondsFlag,
+            extra: attachment)
     }
 
     /// Records an instant: a point in time, such as an input event or a vsync.
@@ -131,16 +140,20 @@ extension Recorder {
     ///   - category: The budget category.
     ///   - arguments: Values to attach, evaluated only when recording.
     @inlinable
-    public func recordInstant(_ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:]) {
+    public func recordInstant(
+        _ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:]
+    ) {
         let mode = modeBits
         guard mode & Recorder.recordingBit != 0 else { return }
         #if canImport(os)
-        if mode & Recorder.signpostBit != 0 { emitSignpostEvent(name, category: category) }
+            if mode & Recorder.signpostBit != 0 { emitSignpostEvent(name, category: category) }
         #endif
         let argumentIndex = storeAttachment(arguments())
         let (bits, length) = nameBits(name)
         let now = clock.timestamp()
-        push(start: now, end: now, name: bits, meta: packMeta(.instant, category, nameLength: length), extra: argumentIndex)
+        push(
+            start: now, end: now, name: bits, meta: packMeta(.instant, category, nameLength: length),
+            extra: argumentIndex)
     }
 
     /// Records a sample of a numeric series, such as queue depth or cache hit rate.
@@ -153,11 +166,13 @@ extension Recorder {
         let mode = modeBits
         guard mode & Recorder.recordingBit != 0 else { return }
         #if canImport(os)
-        if mode & Recorder.signpostBit != 0 { emitSignpostCounter(name, value: value, category: category) }
+            if mode & Recorder.signpostBit != 0 { emitSignpostCounter(name, value: value, category: category) }
         #endif
         let (bits, length) = nameBits(name)
         let now = clock.timestamp()
-        push(start: now, end: Int64(bitPattern: value.bitPattern), name: bits, meta: packMeta(.counter, category, nameLength: length), extra: 0)
+        push(
+            start: now, end: Int64(bitPattern: value.bitPattern), name: bits,
+            meta: packMeta(.counter, category, nameLength: length), extra: 0)
     }
 
     /// Records an instant.
@@ -169,7 +184,9 @@ extension Recorder {
     ///   - arguments: Values to attach, evaluated only when recording.
     @available(*, deprecated, renamed: "recordInstant(_:category:arguments:)")
     @inlinable
-    public func instant(_ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:]) {
+    public func instant(
+        _ name: StaticString, category: Category = .other, arguments: @autoclosure () -> SpanArguments = [:]
+    ) {
         recordInstant(name, category: category, arguments: arguments())
     }
 
@@ -189,26 +206,26 @@ extension Recorder {
     // MARK: - Internals shared by the span forms
 
     #if canImport(os)
-    /// ``withSpan(_:category:arguments:_:)`` with the signpost mirror on: the span recorded as
-    /// usual, inside a signpost interval. Out of line, so the mirror adds no code to the common path.
-    @usableFromInline
-    @inline(never)
-    func withMirroredSpan<Result, Failure: Error>(
-        _ name: StaticString, category: Category, arguments: SpanArguments, _ body: () throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        let signpost = beginSignpost(name, category: category)
-        defer { endSignpost(name, category: category, id: signpost) }
-        let argumentIndex = storeAttachment(arguments)
-        let start = clock.timestamp()
-        do {
-            let result = try body()
-            recordSpan(name, category: category, start: start, argumentIndex: argumentIndex)
-            return result
-        } catch {
-            recordSpan(name, category: category, start: start, argumentIndex: argumentIndex)
-            throw error
+        /// ``withSpan(_:category:arguments:_:)`` with the signpost mirror on: the span recorded as
+        /// usual, inside a signpost interval. Out of line, so the mirror adds no code to the common path.
+        @usableFromInline
+        @inline(never)
+        func withMirroredSpan<Result, Failure: Error>(
+            _ name: StaticString, category: Category, arguments: SpanArguments, _ body: () throws(Failure) -> Result
+        ) throws(Failure) -> Result {
+            let signpost = beginSignpost(name, category: category)
+            defer { endSignpost(name, category: category, id: signpost) }
+            let argumentIndex = storeAttachment(arguments)
+            let start = clock.timestamp()
+            do {
+                let result = try body()
+                recordSpan(name, category: category, start: start, argumentIndex: argumentIndex)
+                return result
+            } catch {
+                recordSpan(name, category: category, start: start, argumentIndex: argumentIndex)
+                throw error
+            }
         }
-    }
     #endif
 
     @inlinable
@@ -216,7 +233,9 @@ extension Recorder {
     func recordSpan(_ name: StaticString, category: Category, start: Int64, argumentIndex: UInt32) {
         let end = clock.timestamp()
         let (bits, length) = nameBits(name)
-        push(start: start, end: end, name: bits, meta: packMeta(.span, category, nameLength: length), extra: argumentIndex)
+        push(
+            start: start, end: end, name: bits, meta: packMeta(.span, category, nameLength: length),
+            extra: argumentIndex)
     }
 
     /// Where and when a span that may cross threads began.
@@ -244,6 +263,8 @@ extension Recorder {
         let sameThread = fs_thread_serial() == begin.serial
         let attachment = storeAttachment(arguments, beginSerial: sameThread ? nil : begin.serial)
         let kind: RecordKind = sameThread ? .span : .crossThreadSpan
-        push(start: begin.timestamp, end: end, name: bits, meta: packMeta(kind, category, nameLength: length), extra: attachment)
+        push(
+            start: begin.timestamp, end: end, name: bits, meta: packMeta(kind, category, nameLength: length),
+            extra: attachment)
     }
 }

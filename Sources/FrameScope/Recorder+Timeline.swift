@@ -31,8 +31,8 @@ extension Recorder {
     ) throws(Failure) -> Result {
         guard isEnabled else { return try body() }
         #if canImport(os)
-        let signpost = isMirroringToSignposts ? beginSignpost(name, category: category) : 0
-        defer { if signpost != 0 { endSignpost(name, category: category, id: signpost) } }
+            let signpost = isMirroringToSignposts ? beginSignpost(name, category: category) : 0
+            defer { if signpost != 0 { endSignpost(name, category: category, id: signpost) } }
         #endif
         let stamp = clock.timestamp()
         let start = clock.now()
@@ -43,7 +43,9 @@ extension Recorder {
             let end = max(start, clock.now())
             let attachment = storeAttachment(argumentsAtEnd(start, end))
             let (bits, length) = nameBits(name)
-            push(start: stamp, end: endStamp, name: bits, meta: packMeta(.span, category, nameLength: length), extra: attachment)
+            push(
+                start: stamp, end: endStamp, name: bits, meta: packMeta(.span, category, nameLength: length),
+                extra: attachment)
         }
         return try body()
     }
@@ -72,12 +74,14 @@ extension Recorder {
         let (expectedName, expectedLength) = nameBits(FrameContract.Timeline.expectedTrack)
         push(
             start: frame.vsync, end: max(frame.vsync, frame.expectedPresentation), name: expectedName,
-            meta: packMeta(.timelineSlice, .frameTimeline, nameLength: expectedLength) | nanosecondsFlag, extra: expected)
-        let actual = storeAttachment([
-            FrameContract.Key.index: index,
-            FrameContract.Timeline.causeKey: .string(frame.cause.identifier),
-            FrameContract.Timeline.lateKey: .int(frame.lateNanoseconds),
-        ], timelineCause: frame.cause)
+            meta: packMeta(.timelineSlice, .frameTimeline, nameLength: expectedLength) | nanosecondsFlag,
+            extra: expected)
+        let actual = storeAttachment(
+            [
+                FrameContract.Key.index: index,
+                FrameContract.Timeline.causeKey: .string(frame.cause.identifier),
+                FrameContract.Timeline.lateKey: .int(frame.lateNanoseconds),
+            ], timelineCause: frame.cause)
         let (actualName, actualLength) = nameBits(FrameContract.Timeline.actualTrack)
         push(
             start: frame.start, end: max(frame.start, frame.presentation), name: actualName,
@@ -90,7 +94,8 @@ extension Recorder {
             let (laneName, laneLength) = nameBits(FrameContract.Timeline.laneTrack(lane.lane))
             push(
                 start: lane.start, end: max(lane.start, lane.end), name: laneName,
-                meta: packMeta(.timelineSlice, .frameTimeline, nameLength: laneLength) | nanosecondsFlag, extra: arguments)
+                meta: packMeta(.timelineSlice, .frameTimeline, nameLength: laneLength) | nanosecondsFlag,
+                extra: arguments)
         }
     }
 }
@@ -158,7 +163,8 @@ public struct FrameTimelineEntry: Sendable, Hashable {
     ///   - cause: The lane that missed its deadline first, or `.none` when the frame was on time.
     ///   - lanes: Each lane's work for the frame, one track each; empty records no lane tracks.
     public init(
-        index: Int, vsync: Int64, expectedPresentation: Int64, start: Int64, presentation: Int64, cause: HitchCause, lanes: [LaneWork] = []
+        index: Int, vsync: Int64, expectedPresentation: Int64, start: Int64, presentation: Int64, cause: HitchCause,
+        lanes: [LaneWork] = []
     ) {
         self.index = index
         self.vsync = vsync

@@ -1,12 +1,13 @@
 public import CFrameScope
 public import FrameTrace
 public import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Records spans, instants, counters and flows from any thread, cheaply, and exports them as a
@@ -113,7 +114,11 @@ public final class Recorder: Sendable {
         ///   - processID: The process id the trace gives its threads, or `nil` for this process's.
         /// - Precondition: `perThreadCapacity` and `totalCapacity` are at least 1, and
         ///   `frameInterval` is positive.
-        @available(*, deprecated, message: "use init(perThreadCapacity:totalCapacity:frameRate:processName:isEnabled:processID:) with FrameRate(interval:)")
+        @available(
+            *, deprecated,
+            message:
+                "use init(perThreadCapacity:totalCapacity:frameRate:processName:isEnabled:processID:) with FrameRate(interval:)"
+        )
         @_disfavoredOverload  // so that a call naming neither frameRate nor frameInterval means the new init
         public init(
             perThreadCapacity: Int = 65_536, totalCapacity: Int? = nil, frameInterval: Duration? = nil,
@@ -121,7 +126,8 @@ public final class Recorder: Sendable {
         ) {
             precondition(frameInterval.map { $0 > .zero } ?? true, "frameInterval must be positive")
             self.init(
-                perThreadCapacity: perThreadCapacity, totalCapacity: totalCapacity, frameRate: frameInterval.flatMap(FrameRate.init(interval:)),
+                perThreadCapacity: perThreadCapacity, totalCapacity: totalCapacity,
+                frameRate: frameInterval.flatMap(FrameRate.init(interval:)),
                 processName: processName, isEnabled: isEnabled, processID: processID)
         }
     }
@@ -136,7 +142,8 @@ public final class Recorder: Sendable {
         return Recorder(configuration: configuration, clock: clock)
     }()
 
-    private static let sharedSetup = Mutex<(configuration: Configuration, clock: RecorderClock, isMade: Bool)>((Configuration(), .fastest, false))
+    private static let sharedSetup = Mutex<(configuration: Configuration, clock: RecorderClock, isMade: Bool)>(
+        (Configuration(), .fastest, false))
 
     /// Configures ``shared`` before its first use, for example with a larger buffer or a frame
     /// interval, at the start of `main` or in the app delegate.
@@ -166,7 +173,8 @@ public final class Recorder: Sendable {
     /// ```swift
     /// let engine = LayoutEngine(recorder: profiling ? .shared : .disabled)
     /// ```
-    public static let disabled = Recorder(configuration: Configuration(isEnabled: false), clock: .monotonic, canEnable: false)
+    public static let disabled = Recorder(
+        configuration: Configuration(isEnabled: false), clock: .monotonic, canEnable: false)
 
     private static let nextID = Atomic<UInt64>(1)
 
@@ -217,9 +225,9 @@ public final class Recorder: Sendable {
     /// The nominal frame rate; `nil` when none is stated. Read only on export, never on the hot path.
     let frameRateStorage: Mutex<FrameRate?>
     #if canImport(os)
-    /// The signposters the mirror emits through, one per category (see Recorder+Signposts.swift).
-    @usableFromInline
-    let signpostMirror: SignpostMirror
+        /// The signposters the mirror emits through, one per category (see Recorder+Signposts.swift).
+        @usableFromInline
+        let signpostMirror: SignpostMirror
     #endif
 
     /// Creates a recorder.
@@ -246,8 +254,10 @@ public final class Recorder: Sendable {
         if clock.readsCounter { CounterCalibration.start() }
         startTimestamp = clock.now()
         #if canImport(os)
-        signpostMirror = SignpostMirror()
-        if canEnable, let subsystem = Recorder.signpostSubsystemFromEnvironment { startMirroringToSignposts(subsystem: subsystem) }
+            signpostMirror = SignpostMirror()
+            if canEnable, let subsystem = Recorder.signpostSubsystemFromEnvironment {
+                startMirroringToSignposts(subsystem: subsystem)
+            }
         #endif
     }
 
@@ -335,7 +345,9 @@ public final class Recorder: Sendable {
                 allocatedRings.add(1, ordering: .relaxed)
             }
             fs_ring_adopt(ring)
-            let name = serial == mainSerial.load(ordering: .relaxed) ? "main" : serial == 1 ? "process-main" : Recorder.systemThreadName(serial: serial)
+            let name =
+                serial == mainSerial.load(ordering: .relaxed)
+                ? "main" : serial == 1 ? "process-main" : Recorder.systemThreadName(serial: serial)
             let buffer = ThreadBuffer(ring: ring, serial: serial, name: name)
             buffers.bySerial[serial] = buffer
             return buffer
@@ -364,16 +376,21 @@ public final class Recorder: Sendable {
     /// thread's next record; returns the index the record carries, 0 when there is nothing to store.
     @inlinable
     @inline(__always)
-    func storeAttachment(_ arguments: SpanArguments, beginSerial: UInt64? = nil, timelineCause: HitchCause? = nil) -> UInt32 {
+    func storeAttachment(_ arguments: SpanArguments, beginSerial: UInt64? = nil, timelineCause: HitchCause? = nil)
+        -> UInt32
+    {
         guard !arguments.list.isEmpty || beginSerial != nil || timelineCause != nil else { return 0 }
         return storeAttachmentSlowly(arguments, beginSerial: beginSerial, timelineCause: timelineCause)
     }
 
     @usableFromInline
     @inline(never)
-    func storeAttachmentSlowly(_ arguments: SpanArguments, beginSerial: UInt64?, timelineCause: HitchCause? = nil) -> UInt32 {
+    func storeAttachmentSlowly(_ arguments: SpanArguments, beginSerial: UInt64?, timelineCause: HitchCause? = nil)
+        -> UInt32
+    {
         guard let buffer = currentBuffer() else { return 0 }
-        return buffer.store(Attachment(arguments: arguments.list, beginSerial: beginSerial, timelineCause: timelineCause))
+        return buffer.store(
+            Attachment(arguments: arguments.list, beginSerial: beginSerial, timelineCause: timelineCause))
     }
 
     /// The calling thread's serial number, its id in the trace.

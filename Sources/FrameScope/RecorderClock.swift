@@ -1,12 +1,13 @@
 public import CFrameScope
-public import Synchronization
 import FrameTrace
+public import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where a recorder's timestamps come from: the CPU's invariant counter, the monotonic clock, or
@@ -46,7 +47,9 @@ public struct RecorderClock: Sendable {
     /// A clock that moves only when told to, so traces are identical on every machine.
     /// - Parameter clock: The manual clock to read; the caller keeps it to advance it.
     /// - Returns: A recorder clock whose readings are `clock`'s, in nanoseconds.
-    public static func manual(_ clock: ManualClock) -> RecorderClock { RecorderClock(manual: clock, readsCounter: false) }
+    public static func manual(_ clock: ManualClock) -> RecorderClock {
+        RecorderClock(manual: clock, readsCounter: false)
+    }
 
     /// The current time in nanoseconds: the manual clock's reading, else the monotonic clock.
     ///
@@ -109,7 +112,8 @@ struct TickConversion: Sendable, Equatable {
         // Differences from the origin keep full precision: 60 s of a 3 GHz counter is 1.8e11 ticks,
         // far inside a Double's 53-bit mantissa.
         let (delta, overflow) = ticks.subtractingReportingOverflow(origin.ticks)
-        let offset = overflow ? (ticks < origin.ticks ? -9.2e18 : 9.2e18) : (Double(delta) * nanosecondsPerTick).rounded()
+        let offset =
+            overflow ? (ticks < origin.ticks ? -9.2e18 : 9.2e18) : (Double(delta) * nanosecondsPerTick).rounded()
         guard offset.magnitude < 9.2e18 else { return offset < 0 ? .min : .max }
         let (sum, sumOverflow) = origin.nanoseconds.addingReportingOverflow(Int64(offset))
         if sumOverflow { return offset < 0 ? .min : .max }
@@ -242,7 +246,8 @@ public final class ManualClock: Sendable {
     /// - Parameter start: The reading before the first (which is `start + 1`), in nanoseconds.
     /// - Returns: A new virtual clock.
     public static func virtual(start: Int64 = 0) -> ManualClock {
-        ManualClock(start: start, name: TraceClock.virtual.rawValue, followsThreadCPUTime: false, nanosecondsPerReading: 1)
+        ManualClock(
+            start: start, name: TraceClock.virtual.rawValue, followsThreadCPUTime: false, nanosecondsPerReading: 1)
     }
 
     /// The current reading. On a thread-CPU-time clock read by its owner, the owner's CPU time since
@@ -257,7 +262,9 @@ public final class ManualClock: Sendable {
     @usableFromInline
     func ownerReading() -> Int64 {
         owner.withLock { state in
-            guard state.isOwned, pthread_equal(state.thread, pthread_self()) != 0 else { return value.load(ordering: .relaxed) }
+            guard state.isOwned, pthread_equal(state.thread, pthread_self()) != 0 else {
+                return value.load(ordering: .relaxed)
+            }
             let cpu = threadCPUNanoseconds()
             let elapsed = max(0, cpu - state.cpu)
             state.cpu = cpu

@@ -1,6 +1,6 @@
+import FrameAnalysis
 public import FrameScope
 public import FrameTrace
-import FrameAnalysis
 import FrameTraceReader
 
 /// A budget file, read for a test: the same format, the same rules and the same verdicts as

@@ -65,7 +65,9 @@ public final class TestRecorder: Sendable {
     /// The spans in `category`.
     /// - Parameter category: The category to look for, compared by name.
     /// - Returns: The matching spans of ``spans``, in its order.
-    public func spans(in category: FrameScope.Category) -> [RecordedSpan] { spans.filter { $0.category == category.name } }
+    public func spans(in category: FrameScope.Category) -> [RecordedSpan] {
+        spans.filter { $0.category == category.name }
+    }
 
     /// The frames recorded with the recorder's `withFrame` methods: spans in the frame category.
     public var frames: [RecordedSpan] { spans.filter { $0.category == FrameContract.frameCategory } }

@@ -1,11 +1,11 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 
-/// glibc's `sched_getaffinity`, which the `Glibc` module does not export (it needs `_GNU_SOURCE`).
-@_silgen_name("sched_getaffinity")
-private func schedGetAffinity(_ pid: Int32, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
+    /// glibc's `sched_getaffinity`, which the `Glibc` module does not export (it needs `_GNU_SOURCE`).
+    @_silgen_name("sched_getaffinity")
+    private func schedGetAffinity(_ pid: Int32, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How many processors this process can use at once: the online ones, or fewer where Linux
@@ -23,14 +23,14 @@ package enum AvailableProcessors {
         var affinity: Int?
         var quota: String?
         #if canImport(Glibc) || canImport(Darwin)
-        online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+            online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         #endif
         #if canImport(Glibc)
-        var mask = [UInt64](repeating: 0, count: 16)  // 1,024 processors, glibc's cpu_set_t
-        if mask.withUnsafeMutableBytes({ schedGetAffinity(0, $0.count, $0.baseAddress!) }) == 0 {
-            affinity = mask.reduce(0) { $0 + $1.nonzeroBitCount }
-        }
-        quota = smallFile("/sys/fs/cgroup/cpu.max")
+            var mask = [UInt64](repeating: 0, count: 16)  // 1,024 processors, glibc's cpu_set_t
+            if mask.withUnsafeMutableBytes({ schedGetAffinity(0, $0.count, $0.baseAddress!) }) == 0 {
+                affinity = mask.reduce(0) { $0 + $1.nonzeroBitCount }
+            }
+            quota = smallFile("/sys/fs/cgroup/cpu.max")
         #endif
         return count(online: online, affinity: affinity, cpuMax: quota)
     }()
@@ -55,15 +55,15 @@ package enum AvailableProcessors {
     }
 
     #if canImport(Glibc)
-    /// The first bytes of a small system file as text; `nil` when it cannot be read.
-    private static func smallFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 64)
-        let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-        guard got > 0 else { return nil }
-        return String(decoding: bytes[..<got], as: UTF8.self)
-    }
+        /// The first bytes of a small system file as text; `nil` when it cannot be read.
+        private static func smallFile(_ path: String) -> String? {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            var bytes = [UInt8](repeating: 0, count: 64)
+            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+            guard got > 0 else { return nil }
+            return String(decoding: bytes[..<got], as: UTF8.self)
+        }
     #endif
 }

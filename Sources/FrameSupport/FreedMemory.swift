@@ -1,13 +1,13 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 
-/// glibc's `malloc_trim`, which the `Glibc` module does not export (it lives in `malloc.h`).
-@_silgen_name("malloc_trim")
-private func mallocTrim(_ pad: Int) -> Int32
+    /// glibc's `malloc_trim`, which the `Glibc` module does not export (it lives in `malloc.h`).
+    @_silgen_name("malloc_trim")
+    private func mallocTrim(_ pad: Int) -> Int32
 #elseif canImport(Darwin)
-/// libmalloc's `malloc_zone_pressure_relief` (`malloc/malloc.h`): with no zone, every zone.
-@_silgen_name("malloc_zone_pressure_relief")
-private func mallocZonePressureRelief(_ zone: OpaquePointer?, _ goal: Int) -> Int
+    /// libmalloc's `malloc_zone_pressure_relief` (`malloc/malloc.h`): with no zone, every zone.
+    @_silgen_name("malloc_zone_pressure_relief")
+    private func mallocZonePressureRelief(_ zone: OpaquePointer?, _ goal: Int) -> Int
 #endif
 
 /// The C heap's free memory, handed back to the system on request.
@@ -24,9 +24,9 @@ package enum FreedMemory {
     /// - Complexity: O(*h*) in the heap's size.
     package static func returnToSystem() {
         #if canImport(Glibc)
-        _ = mallocTrim(0)
+            _ = mallocTrim(0)
         #elseif canImport(Darwin)
-        _ = mallocZonePressureRelief(nil, 0)
+            _ = mallocZonePressureRelief(nil, 0)
         #endif
     }
 }

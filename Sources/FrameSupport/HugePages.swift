@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 extension Array {
@@ -14,17 +14,17 @@ extension Array {
     /// advised, so the advice never reaches memory the array does not own.
     package mutating func adviseHugePages() {
         #if os(Linux)
-        let bytes = capacity &* MemoryLayout<Element>.stride
-        guard bytes >= 4 << 20 else { return }
-        withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let hugePage = 2 << 20
-            let address = Int(bitPattern: UnsafeMutableRawPointer(base))
-            let start = (address &+ hugePage &- 1) & ~(hugePage &- 1)
-            let end = (address &+ bytes) & ~(hugePage &- 1)
-            guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-            _ = madvise(pointer, end &- start, MADV_HUGEPAGE)
-        }
+            let bytes = capacity &* MemoryLayout<Element>.stride
+            guard bytes >= 4 << 20 else { return }
+            withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                let hugePage = 2 << 20
+                let address = Int(bitPattern: UnsafeMutableRawPointer(base))
+                let start = (address &+ hugePage &- 1) & ~(hugePage &- 1)
+                let end = (address &+ bytes) & ~(hugePage &- 1)
+                guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+                _ = madvise(pointer, end &- start, MADV_HUGEPAGE)
+            }
         #endif
     }
 }

@@ -1,5 +1,8 @@
 /// The value of an argument: a JSON value.
-@available(*, deprecated, renamed: "JSONValue", message: "arguments hold a JSONValue; its accessors are stringValue, doubleValue and integerValue")
+@available(
+    *, deprecated, renamed: "JSONValue",
+    message: "arguments hold a JSONValue; its accessors are stringValue, doubleValue and integerValue"
+)
 public typealias ArgumentValue = JSONValue
 
 /// One key and value of an event's `args`.

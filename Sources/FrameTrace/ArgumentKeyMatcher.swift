@@ -39,7 +39,9 @@ package struct ArgumentKeyMatcher {
     /// Whether these bytes (decoded UTF-8) are a kept key.
     @inline(__always)
     @inlinable package func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let asciiKeys, let first = bytes.first, first < 0x80 else { return keys.contains(String(decoding: bytes, as: UTF8.self)) }
+        guard let asciiKeys, let first = bytes.first, first < 0x80 else {
+            return keys.contains(String(decoding: bytes, as: UTF8.self))
+        }
         guard shapes[Int(first)] & ArgumentKeyMatcher.lengthBit(bytes.count) != 0 else {
             // Only a key with a byte past ASCII can still equal a kept key.
             return bytes.contains { $0 >= 0x80 } && keys.contains(String(decoding: bytes, as: UTF8.self))

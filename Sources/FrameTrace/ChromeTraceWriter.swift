@@ -71,7 +71,9 @@ public struct ChromeTraceWriter: Sendable {
         let overlapping = ChromeTraceWriter.partiallyOverlappingSpans(in: trace.events)
         for (index, event) in trace.events.enumerated() {
             if event.phase == .counter, event.arguments != 0,
-                !trace.argumentLists[Int(event.arguments)].contains(where: { ChromeTraceWriter.isCounterValue($0.value) })
+                !trace.argumentLists[Int(event.arguments)].contains(where: {
+                    ChromeTraceWriter.isCounterValue($0.value)
+                })
             {
                 continue  // every sample is NaN, infinite or not a number: nothing a viewer can plot
             }
@@ -188,7 +190,8 @@ public struct ChromeTraceWriter: Sendable {
                 out.append("}}")
             }
         }
-        for thread in trace.threads.values.sorted(by: { $0.key < $1.key }) where !describedThreads.contains(thread.key) {
+        for thread in trace.threads.values.sorted(by: { $0.key < $1.key }) where !describedThreads.contains(thread.key)
+        {
             describedThreads.insert(thread.key)
             if let name = thread.name {
                 separator(into: &out)
@@ -217,7 +220,9 @@ public struct ChromeTraceWriter: Sendable {
         out.append(",\"args\":{")
     }
 
-    private mutating func write(_ event: TraceEvent, of trace: Trace, escaped: inout EscapedSymbols, into out: inout JSONOutput) {
+    private mutating func write(
+        _ event: TraceEvent, of trace: Trace, escaped: inout EscapedSymbols, into out: inout JSONOutput
+    ) {
         separator(into: &out)
         out.append("{\"ph\":\"")
         out.append(event.phase.rawValue)
@@ -254,7 +259,10 @@ public struct ChromeTraceWriter: Sendable {
         if event.phase == .counter, event.arguments != 0 {
             // Counter values must be numbers; JSON has none for NaN or infinity.
             out.append(",\"args\":")
-            out.append(arguments: trace.argumentLists[Int(event.arguments)].filter { ChromeTraceWriter.isCounterValue($0.value) })
+            out.append(
+                arguments: trace.argumentLists[Int(event.arguments)].filter {
+                    ChromeTraceWriter.isCounterValue($0.value)
+                })
         } else if event.arguments != 0 {
             out.append(",\"args\":")
             out.append(arguments: trace.argumentLists[Int(event.arguments)])

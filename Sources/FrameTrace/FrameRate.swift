@@ -44,7 +44,8 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
     ///   2,000,000,000 Hz). Use ``init(validating:in:)`` for a rate read from input.
     public init(hertz: Double) {
         guard let interval = Self.interval(hertz: hertz) else {
-            preconditionFailure("a frame rate must be finite and positive, with an interval of 1 ns to 9e18 ns; got \(hertz)")
+            preconditionFailure(
+                "a frame rate must be finite and positive, with an interval of 1 ns to 9e18 ns; got \(hertz)")
         }
         self.hertz = hertz
         intervalNanoseconds = interval
@@ -62,7 +63,9 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``FrameRateError`` when `hertz` is outside `range`, or is a rate no frame rate can
     ///   hold (NaN, zero or negative, or so small or large that its interval is under 1 ns or
     ///   overflows).
-    public init(validating hertz: Double, in range: ClosedRange<Double> = FrameRate.acceptedHertz) throws(FrameRateError) {
+    public init(validating hertz: Double, in range: ClosedRange<Double> = FrameRate.acceptedHertz)
+        throws(FrameRateError)
+    {
         guard range.contains(hertz), let interval = Self.interval(hertz: hertz) else {
             throw FrameRateError(value: hertz, range: range)
         }

@@ -156,12 +156,16 @@ package struct JSONOutput {
             var index = 0
             while index < utf8.count {
                 let byte = utf8[index]
-                if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte != UInt8(ascii: "#") {
+                if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"),
+                    byte != UInt8(ascii: "#")
+                {
                     index += 1
                     continue
                 }
                 if byte == UInt8(ascii: "#") {
-                    let opensCommand = index > 0 && utf8[index - 1] == UInt8(ascii: "#") && index + 1 < utf8.count && utf8[index + 1] == UInt8(ascii: "[")
+                    let opensCommand =
+                        index > 0 && utf8[index - 1] == UInt8(ascii: "#") && index + 1 < utf8.count
+                        && utf8[index + 1] == UInt8(ascii: "[")
                     guard opensCommand else {
                         index += 1
                         continue
@@ -175,8 +179,11 @@ package struct JSONOutput {
                 if byte >= 0x7F {
                     // A scalar past ASCII: decoded only to ask whether it is hidden.
                     let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
-                    var value = UInt32(byte < 0x80 ? byte : byte < 0xE0 ? byte & 0x1F : byte < 0xF0 ? byte & 0x0F : byte & 0x07)
-                    for offset in 1..<max(length, 1) where index + offset < utf8.count { value = value << 6 | UInt32(utf8[index + offset] & 0x3F) }
+                    var value = UInt32(
+                        byte < 0x80 ? byte : byte < 0xE0 ? byte & 0x1F : byte < 0xF0 ? byte & 0x0F : byte & 0x07)
+                    for offset in 1..<max(length, 1) where index + offset < utf8.count {
+                        value = value << 6 | UInt32(utf8[index + offset] & 0x3F)
+                    }
                     guard let scalar = Unicode.Scalar(value), UntrustedText.isHidden(scalar) else {
                         index += length
                         continue
@@ -204,7 +211,9 @@ package struct JSONOutput {
                 case 0x08: output.append(UInt8(ascii: "b"))
                 case 0x0C: output.append(UInt8(ascii: "f"))
                 default:
-                    output.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+                    output.append(contentsOf: [
+                        UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)],
+                    ])
                 }
                 index += 1
                 start = index
@@ -217,6 +226,8 @@ package struct JSONOutput {
     private static func appendUnicodeEscape(_ unit: UInt32, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\\"))
         output.append(UInt8(ascii: "u"))
-        for shift in stride(from: 12, through: 0, by: -4) { output.append(hexDigits[Int((unit >> UInt32(shift)) & 0xF)]) }
+        for shift in stride(from: 12, through: 0, by: -4) {
+            output.append(hexDigits[Int((unit >> UInt32(shift)) & 0xF)])
+        }
     }
 }

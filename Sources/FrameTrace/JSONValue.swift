@@ -124,7 +124,8 @@ extension JSONValue: Hashable {
         case (.double(let a), .double(let b)): a == b
         case (.string(let a), .string(let b)): a == b
         case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.object(let a), .object(let b)):
+            a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: false
         }
     }
@@ -134,11 +135,21 @@ extension JSONValue: Hashable {
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
-        case .bool(let bool): hasher.combine(1); hasher.combine(bool)
-        case .int(let integer): hasher.combine(2); hasher.combine(integer)
-        case .double(let number): hasher.combine(3); hasher.combine(number)
-        case .string(let string): hasher.combine(4); hasher.combine(string)
-        case .array(let elements): hasher.combine(5); hasher.combine(elements)
+        case .bool(let bool):
+            hasher.combine(1)
+            hasher.combine(bool)
+        case .int(let integer):
+            hasher.combine(2)
+            hasher.combine(integer)
+        case .double(let number):
+            hasher.combine(3)
+            hasher.combine(number)
+        case .string(let string):
+            hasher.combine(4)
+            hasher.combine(string)
+        case .array(let elements):
+            hasher.combine(5)
+            hasher.combine(elements)
         case .object(let members):
             hasher.combine(6)
             hasher.combine(members.count)

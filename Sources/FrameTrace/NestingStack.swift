@@ -36,7 +36,8 @@
     /// starts, then by position.
     public static func sort(_ positions: inout [Int], of events: [TraceEvent]) {
         positions.sort { a, b in
-            let ea = events[a], eb = events[b]
+            let ea = events[a]
+            let eb = events[b]
             if ea.timestamp != eb.timestamp { return ea.timestamp < eb.timestamp }
             if ea.endTimestamp != eb.endTimestamp { return ea.endTimestamp > eb.endTimestamp }
             return a < b

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A failure to create or write a file, with the path and the system's reason.
@@ -45,7 +45,8 @@ package func writeFully(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, a
     guard let base = buffer.baseAddress else { return nil }
     var done = 0
     while done < buffer.count {
-        let written = offset.map { systemPositionedWrite(descriptor, base + done, buffer.count - done, $0 + done) }
+        let written =
+            offset.map { systemPositionedWrite(descriptor, base + done, buffer.count - done, $0 + done) }
             ?? systemWrite(descriptor, base + done, buffer.count - done)
         if written < 0 {
             if errno == EINTR { continue }
@@ -104,7 +105,9 @@ public final class OutputFile {
 
     /// The error for a failed write: the system's, or one that says no byte was accepted.
     private func error(_ code: Int32, unwritten count: Int) -> FileError {
-        code == 0 ? FileError(path: path, reason: "the system accepted none of the \(count) bytes") : .fromErrno(path, code: code)
+        code == 0
+            ? FileError(path: path, reason: "the system accepted none of the \(count) bytes")
+            : .fromErrno(path, code: code)
     }
 
     /// Writes bytes at an offset from the start of the file (`pwrite`), retrying short writes;
@@ -207,31 +210,32 @@ public final class OutputFile {
 
 private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Darwin)
-    Darwin.write(descriptor, pointer, count)
+        Darwin.write(descriptor, pointer, count)
     #elseif canImport(Musl)
-    Musl.write(descriptor, pointer, count)
+        Musl.write(descriptor, pointer, count)
     #else
-    Glibc.write(descriptor, pointer, count)
+        Glibc.write(descriptor, pointer, count)
     #endif
 }
 
-private func systemPositionedWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int {
+private func systemPositionedWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int, _ offset: Int) -> Int
+{
     #if canImport(Darwin)
-    Darwin.pwrite(descriptor, pointer, count, off_t(offset))
+        Darwin.pwrite(descriptor, pointer, count, off_t(offset))
     #elseif canImport(Musl)
-    Musl.pwrite(descriptor, pointer, count, off_t(offset))
+        Musl.pwrite(descriptor, pointer, count, off_t(offset))
     #else
-    Glibc.pwrite(descriptor, pointer, count, off_t(offset))
+        Glibc.pwrite(descriptor, pointer, count, off_t(offset))
     #endif
 }
 
 private func systemClose(_ descriptor: Int32) -> Int32 {
     #if canImport(Darwin)
-    Darwin.close(descriptor)
+        Darwin.close(descriptor)
     #elseif canImport(Musl)
-    Musl.close(descriptor)
+        Musl.close(descriptor)
     #else
-    Glibc.close(descriptor)
+        Glibc.close(descriptor)
     #endif
 }
 

@@ -168,7 +168,9 @@
         @inlinable package static var layerTreeHostID: Int { 11 }
         @inlinable package static var frameType: Int { 13 }
         /// `ChromeFrameReporter.State` by value, as Chrome's JSON writes it.
-        package static let states = ["STATE_NO_UPDATE_DESIRED", "STATE_PRESENTED_ALL", "STATE_PRESENTED_PARTIAL", "STATE_DROPPED"]
+        package static let states = [
+            "STATE_NO_UPDATE_DESIRED", "STATE_PRESENTED_ALL", "STATE_PRESENTED_PARTIAL", "STATE_DROPPED",
+        ]
         /// `ChromeFrameReporter.FrameType` by value.
         package static let frameTypes = ["FORKED", "BACKFILL"]
     }

@@ -124,7 +124,8 @@ public struct PerfettoTraceWriter: Sendable {
             packet.varint(PerfettoSchema.Packet.trustedPacketSequenceID, Self.sequenceID)
             packet.message(PerfettoSchema.Packet.chromeEvents) { bundle in
                 bundle.message(PerfettoSchema.ChromeEvents.metadata) { entry in
-                    entry.string(PerfettoSchema.ChromeEvents.metadataName, PerfettoSchema.ChromeEvents.framescopeMetadataName)
+                    entry.string(
+                        PerfettoSchema.ChromeEvents.metadataName, PerfettoSchema.ChromeEvents.framescopeMetadataName)
                     entry.bytes(PerfettoSchema.ChromeEvents.metadataJSONValue, json.bytes)
                 }
             }
@@ -209,7 +210,9 @@ public struct PerfettoTraceWriter: Sendable {
                 track.message(PerfettoSchema.Track.thread) { descriptor in
                     descriptor.int(PerfettoSchema.Thread.pid, thread.key.processID)
                     descriptor.int(PerfettoSchema.Thread.tid, thread.key.threadID)
-                    if let sortIndex = thread.sortIndex { descriptor.int(PerfettoSchema.Thread.legacySortIndex, sortIndex) }
+                    if let sortIndex = thread.sortIndex {
+                        descriptor.int(PerfettoSchema.Thread.legacySortIndex, sortIndex)
+                    }
                     if let name = thread.name { descriptor.string(PerfettoSchema.Thread.threadName, name) }
                 }
             }
@@ -231,7 +234,9 @@ public struct PerfettoTraceWriter: Sendable {
             packet.message(PerfettoSchema.Packet.trackDescriptor) { track in
                 track.varint(PerfettoSchema.Track.uuid, uuid)
                 track.varint(PerfettoSchema.Track.parentUUID, parent)
-                track.string(PerfettoSchema.Track.name, key.series == Self.counterValueKey ? key.name : "\(key.name) \(key.series)")
+                track.string(
+                    PerfettoSchema.Track.name,
+                    key.series == Self.counterValueKey ? key.name : "\(key.name) \(key.series)")
                 track.message(PerfettoSchema.Track.counter) { _ in }
             }
         }
@@ -249,7 +254,8 @@ public struct PerfettoTraceWriter: Sendable {
     /// A track named `name` under `parent` (a process's track, or a thread's for its spans that
     /// do not nest) that is free from `start` on, described if new.
     private mutating func asyncTrack(
-        parent: UInt64, name: Symbol, from start: Int64, until end: Int64, of trace: Trace, into out: inout ProtobufOutput
+        parent: UInt64, name: Symbol, from start: Int64, until end: Int64, of trace: Trace,
+        into out: inout ProtobufOutput
     ) -> UInt64 {
         let key = AsyncKey(parent: parent, name: trace.symbols[name])
         var pool = asyncTracks[key] ?? []
@@ -293,7 +299,9 @@ public struct PerfettoTraceWriter: Sendable {
                 // `ts` and `dur`: a span that began before the base keeps its length.
                 let span = trace.events[top]
                 let end = rebased(span.timestamp).addingReportingOverflow(UInt64(max(0, span.duration)))
-                writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, rebasedTimestamp: end.overflow ? .max : end.partialValue, into: &out)
+                writeEvent(
+                    type: PerfettoSchema.Event.sliceEnd, track: track,
+                    rebasedTimestamp: end.overflow ? .max : end.partialValue, into: &out)
             }
         }
         // Instants, counters and unbound flow points go between the slices in time order (the
@@ -309,14 +317,17 @@ public struct PerfettoTraceWriter: Sendable {
                 let event = trace.events[index]
                 closeSpans(before: event.timestamp, into: &out)
                 if unbound.contains(index) {
-                    writeEvent(type: PerfettoSchema.Event.instant, track: track, event: event, flows: [flowID(of: event)], of: trace, into: &out)
+                    writeEvent(
+                        type: PerfettoSchema.Event.instant, track: track, event: event, flows: [flowID(of: event)],
+                        of: trace, into: &out)
                     continue
                 }
                 switch event.phase {
                 case .begin:
                     writeEvent(type: PerfettoSchema.Event.sliceBegin, track: track, event: event, of: trace, into: &out)
                 case .end:
-                    writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: event.timestamp, into: &out)
+                    writeEvent(
+                        type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: event.timestamp, into: &out)
                 case .instant:
                     let scoped: UInt64
                     switch event.scope {
@@ -339,7 +350,8 @@ public struct PerfettoTraceWriter: Sendable {
                         default: continue  // not a number a viewer can plot, as in the JSON writer
                         }
                         let uuid = counterTrack(
-                            CounterKey(processID: thread.processID, name: trace.name(of: event), series: argument.key), into: &out)
+                            CounterKey(processID: thread.processID, name: trace.name(of: event), series: argument.key),
+                            into: &out)
                         writeCounter(value, track: uuid, timestamp: event.timestamp, into: &out)
                     }
                 default:
@@ -352,7 +364,8 @@ public struct PerfettoTraceWriter: Sendable {
             writeOthers(before: event.timestamp, into: &out)
             closeSpans(before: event.timestamp, into: &out)
             writeEvent(
-                type: PerfettoSchema.Event.sliceBegin, track: track, event: event, flows: bound.slices[index] ?? [], of: trace,
+                type: PerfettoSchema.Event.sliceBegin, track: track, event: event, flows: bound.slices[index] ?? [],
+                of: trace,
                 into: &out)
             open.append(index)
         }
@@ -366,12 +379,16 @@ public struct PerfettoTraceWriter: Sendable {
         var terminating: Bool
     }
 
-    private func flowID(of event: TraceEvent) -> BoundFlow { BoundFlow(id: event.id, terminating: event.phase == .flowEnd) }
+    private func flowID(of event: TraceEvent) -> BoundFlow {
+        BoundFlow(id: event.id, terminating: event.phase == .flowEnd)
+    }
 
     /// Which slice each flow point binds to: for `s`, `t` and an `f` with `bp: e`, the innermost
     /// span enclosing it (the last one, in nesting order, that starts by it and ends at or after
     /// it); for an `f` without `bp`, the first span that starts at or after it.
-    private func bindFlows(_ flows: [Int], to spans: [Int], of trace: Trace) -> (slices: [Int: [BoundFlow]], unbound: [Int]) {
+    private func bindFlows(_ flows: [Int], to spans: [Int], of trace: Trace) -> (
+        slices: [Int: [BoundFlow]], unbound: [Int]
+    ) {
         guard !flows.isEmpty else { return ([:], []) }
         var slices: [Int: [BoundFlow]] = [:]
         var unbound: [Int] = []
@@ -411,7 +428,9 @@ public struct PerfettoTraceWriter: Sendable {
 
     /// Async events: grouped by process and id, paired by name within a group, and each nested
     /// tree placed on a free track named after its root.
-    private mutating func writeAsync(_ indexes: [Int], overlapping: Set<Int>, of trace: Trace, into out: inout ProtobufOutput) {
+    private mutating func writeAsync(
+        _ indexes: [Int], overlapping: Set<Int>, of trace: Trace, into out: inout ProtobufOutput
+    ) {
         guard !indexes.isEmpty else { return }
         struct Slice {
             var begin: Int
@@ -486,7 +505,9 @@ public struct PerfettoTraceWriter: Sendable {
         units.sort { ($0.slices[0].start, $0.slices[0].begin) < ($1.slices[0].start, $1.slices[0].begin) }
         for unit in units {
             let root = trace.events[unit.slices[0].begin]
-            let track = asyncTrack(parent: unit.parent, name: root.name, from: unit.slices[0].start, until: unit.end, of: trace, into: &out)
+            let track = asyncTrack(
+                parent: unit.parent, name: root.name, from: unit.slices[0].start, until: unit.end, of: trace, into: &out
+            )
             var ends: [Int64] = []
             for slice in unit.slices {
                 while let top = ends.last, top <= slice.start {
@@ -560,7 +581,8 @@ public struct PerfettoTraceWriter: Sendable {
     /// A slice begin or an instant with its name, category, arguments and flows; strings new to
     /// the sequence are defined in the same packet.
     private mutating func writeEvent(
-        type: UInt64, track: UInt64, event: TraceEvent, flows: [BoundFlow] = [], of trace: Trace, into out: inout ProtobufOutput
+        type: UInt64, track: UInt64, event: TraceEvent, flows: [BoundFlow] = [], of trace: Trace,
+        into out: inout ProtobufOutput
     ) {
         let (nameID, newName) = names.id(for: event.name, in: trace.symbols)
         let category = event.category == .empty ? nil : categories.id(for: event.category, in: trace.symbols)
@@ -611,7 +633,9 @@ public struct PerfettoTraceWriter: Sendable {
                     }
                 }
                 for flow in flows {
-                    out.fixed64(flow.terminating ? PerfettoSchema.Event.terminatingFlowIDs : PerfettoSchema.Event.flowIDs, flow.id)
+                    out.fixed64(
+                        flow.terminating ? PerfettoSchema.Event.terminatingFlowIDs : PerfettoSchema.Event.flowIDs,
+                        flow.id)
                 }
             }
         }
@@ -630,7 +654,9 @@ public struct PerfettoTraceWriter: Sendable {
                 out.string(PerfettoSchema.Annotation.legacyJSONValue, "[]")
             }
             for element in elements {
-                out.message(PerfettoSchema.Annotation.arrayValues) { writeAnnotationValue(element, into: &$0, depth: depth + 1) }
+                out.message(PerfettoSchema.Annotation.arrayValues) {
+                    writeAnnotationValue(element, into: &$0, depth: depth + 1)
+                }
             }
         case .object(let members):
             if members.isEmpty {

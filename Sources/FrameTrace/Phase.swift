@@ -34,7 +34,10 @@ public enum Phase: UInt8, Sendable, CaseIterable, Hashable {
     /// - Parameter byte: The ASCII byte of the `ph` field.
     /// - Returns: The phase, or `nil` for phases framescope does not model.
     public init?(byte: UInt8) {
-        if byte == 0x49 { self = .instant; return }
+        if byte == 0x49 {
+            self = .instant
+            return
+        }
         self.init(rawValue: byte)
     }
 }

@@ -41,11 +41,16 @@
     /// The slot of `thread`, numbering it if it is new (its slot is then the old ``count``).
     @inlinable @inline(__always)
     public mutating func slot(of thread: ThreadKey) -> Int {
-        if lastSlot >= 0, thread.threadID == lastThread.threadID, thread.processID == lastThread.processID { return lastSlot }
-        let mixed = (UInt64(bitPattern: thread.processID) &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(bitPattern: thread.threadID)
+        if lastSlot >= 0, thread.threadID == lastThread.threadID, thread.processID == lastThread.processID {
+            return lastSlot
+        }
+        let mixed =
+            (UInt64(bitPattern: thread.processID) &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(bitPattern: thread.threadID)
         let line = Int(truncatingIfNeeded: (mixed &* 0xBF58_476D_1CE4_E5B9) &>> 58)  // top six bits: 64 lines
         var slot = cache[line].slot
-        if slot < 0 || cache[line].thread.threadID != thread.threadID || cache[line].thread.processID != thread.processID {
+        if slot < 0 || cache[line].thread.threadID != thread.threadID
+            || cache[line].thread.processID != thread.processID
+        {
             slot = hashedSlot(of: thread)
             cache[line] = CacheLine(thread: thread, slot: slot)
         }

@@ -74,7 +74,9 @@ public enum UntrustedText {
         var previous: [Unicode.Scalar] = []
         for scalar in visible(shortened(text), keepingTab: false).unicodeScalars {
             var escape = markdownPunctuation.contains(scalar)
-            if scalar == ".", previous.count >= 3, previous.suffix(3).allSatisfy({ $0 == "w" || $0 == "W" }) { escape = true }
+            if scalar == ".", previous.count >= 3, previous.suffix(3).allSatisfy({ $0 == "w" || $0 == "W" }) {
+                escape = true
+            }
             if scalar == "@" {
                 // cmark-gfm finds email autolinks after escapes and entities are decoded (`a\@b.com`
                 // and `a&#64;b.com` still link); an `@` in a code span of its own is apart.
@@ -107,7 +109,8 @@ public enum UntrustedText {
             longest = max(longest, run)
         }
         let fence = String(repeating: "`", count: longest + 1)
-        let first = content.first!, last = content.last!
+        let first = content.first!
+        let last = content.last!
         let pad = first == "`" || last == "`" || (first == " " && last == " " && content.contains { $0 != " " })
         return pad ? fence + " " + content + " " + fence : fence + content + fence
     }
@@ -245,7 +248,9 @@ public enum UntrustedText {
         if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), !isDecimalNumber(text) {
             field = "'" + field
         }
-        guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" }) || startsWorkflowCommand(field) else { return field }
+        guard field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" }) || startsWorkflowCommand(field) else {
+            return field
+        }
         var result = "\""
         for scalar in field.unicodeScalars {
             if scalar == "\"" { result += "\"\"" } else { result.unicodeScalars.append(scalar) }
@@ -316,7 +321,9 @@ public enum UntrustedText {
         let properties = scalar.properties
         switch properties.generalCategory {
         case .control, .format, .privateUse, .unassigned, .surrogate, .lineSeparator, .paragraphSeparator: return true
-        default: return properties.isDefaultIgnorableCodePoint || properties.isNoncharacterCodePoint || properties.isBidiControl
+        default:
+            return properties.isDefaultIgnorableCodePoint || properties.isNoncharacterCodePoint
+                || properties.isBidiControl
         }
     }
 
@@ -365,7 +372,8 @@ public enum UntrustedText {
     private static func isDecimalNumber(_ text: String) -> Bool {
         var scalars = text.unicodeScalars[...]
         if scalars.first == "-" { scalars = scalars.dropFirst() }
-        var digits = 0, dots = 0
+        var digits = 0
+        var dots = 0
         for scalar in scalars {
             if scalar == "." { dots += 1 } else if ("0"..."9").contains(scalar) { digits += 1 } else { return false }
         }

@@ -1,5 +1,5 @@
-import FrameTrace
 import FrameJSON
+import FrameTrace
 
 extension TraceReader {
     /// Which event arguments a read keeps: all of them, or only those with given keys.

@@ -46,7 +46,9 @@ package struct BeginEndPairer {
     package static func pair(_ records: [Record]) -> (outcomes: [Outcome], open: [Record]) {
         var records = records
         if zip(records, records.dropFirst()).contains(where: { $0.timestamp > $1.timestamp }) {
-            records = records.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
+            records = records.enumerated().sorted {
+                ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset)
+            }.map(\.element)
         }
         var outcomes: [Outcome] = []
         outcomes.reserveCapacity(records.reduce(0) { $0 + ($1.isEnd ? 1 : 0) })  // one per end
@@ -60,7 +62,9 @@ package struct BeginEndPairer {
             }
             // The run of ends at this timestamp, matched to the open begins innermost first.
             var run = next
-            while run < records.count, records[run].isEnd, records[run].timestamp == records[next].timestamp { run += 1 }
+            while run < records.count, records[run].isEnd, records[run].timestamp == records[next].timestamp {
+                run += 1
+            }
             var ends = Array(records[next..<run])
             next = run
             while !ends.isEmpty {

@@ -1,12 +1,13 @@
-import FrameTrace
 import FrameJSON
 import FrameSupport
+import FrameTrace
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Stage two of reading, the document: walks either form of a trace (an array of events, or an
@@ -22,9 +23,12 @@ extension ChromeJSONImporter.Parser {
     static func blankInputMessage(count: Int, first: UInt8?) -> String {
         switch (count, first) {
         case (0, _): return "the input is empty"
-        case (1, UInt8(ascii: "\n")): return "the input is 1 byte, a line feed: no JSON value, and too short to hold one Perfetto packet"
-        case (_, 0xEF?): return "the input is \(count) bytes with nothing after its byte-order mark but white space: no JSON value"
-        case (_, UInt8(ascii: "\n")): return "the input is \(count) bytes of white space: no JSON value, nor a Perfetto trace"
+        case (1, UInt8(ascii: "\n")):
+            return "the input is 1 byte, a line feed: no JSON value, and too short to hold one Perfetto packet"
+        case (_, 0xEF?):
+            return "the input is \(count) bytes with nothing after its byte-order mark but white space: no JSON value"
+        case (_, UInt8(ascii: "\n")):
+            return "the input is \(count) bytes of white space: no JSON value, nor a Perfetto trace"
         default: return "the input is \(count) byte\(count == 1 ? "" : "s") of white space: no JSON value"
         }
     }
@@ -34,7 +38,9 @@ extension ChromeJSONImporter.Parser {
         scanner.skipByteOrderMark()
         scanner.skipWhitespace()
         guard !scanner.isAtEnd else {
-            throw TraceReadError(.notJSON, Self.blankInputMessage(count: scanner.count, first: scanner.count > 0 ? scanner.base[0] : nil), at: 0)
+            throw TraceReadError(
+                .notJSON,
+                Self.blankInputMessage(count: scanner.count, first: scanner.count > 0 ? scanner.base[0] : nil), at: 0)
         }
         switch scanner.current {
         case UInt8(ascii: "["):
@@ -42,14 +48,22 @@ extension ChromeJSONImporter.Parser {
         case UInt8(ascii: "{"):
             try readObjectForm()
         case UInt8(ascii: "\""):
-            throw TraceReadError(.notATrace, "expected an array of trace events or an object with \"traceEvents\", found a string", at: scanner.position)
+            throw TraceReadError(
+                .notATrace, "expected an array of trace events or an object with \"traceEvents\", found a string",
+                at: scanner.position)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            throw TraceReadError(.notATrace, "expected an array of trace events or an object with \"traceEvents\", found a number", at: scanner.position)
+            throw TraceReadError(
+                .notATrace, "expected an array of trace events or an object with \"traceEvents\", found a number",
+                at: scanner.position)
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             _ = try scanner.scanLiteral()
-            throw TraceReadError(.notATrace, "expected an array of trace events or an object with \"traceEvents\", found a literal", at: 0)
+            throw TraceReadError(
+                .notATrace, "expected an array of trace events or an object with \"traceEvents\", found a literal",
+                at: 0)
         default:
-            throw TraceReadError(.notJSON, "the input is not JSON: it starts with \(TraceScanner.describe(scanner.current))", at: scanner.position)
+            throw TraceReadError(
+                .notJSON, "the input is not JSON: it starts with \(TraceScanner.describe(scanner.current))",
+                at: scanner.position)
         }
         guard !isTruncated else { return }
         scanner.skipWhitespace()
@@ -65,13 +79,16 @@ extension ChromeJSONImporter.Parser {
             var next = try scanner.peekValue("a member name or '}'")
             if next != UInt8(ascii: "}") {
                 while true {
-                    guard next == UInt8(ascii: "\"") else { throw scanner.unexpected(expecting: "a member name in quotes") }
+                    guard next == UInt8(ascii: "\"") else {
+                        throw scanner.unexpected(expecting: "a member name in quotes")
+                    }
                     let key = try scanner.scanString()
                     try scanner.expect(UInt8(ascii: ":"), "':' after a member name")
                     switch topLevelKey(key) {
                     case "traceEvents":
                         guard try scanner.peekValue("an array of events") == UInt8(ascii: "[") else {
-                            throw TraceReadError(.notATrace, "\"traceEvents\" must be an array of events", at: scanner.position)
+                            throw TraceReadError(
+                                .notATrace, "\"traceEvents\" must be an array of events", at: scanner.position)
                         }
                         try readEventArray(isTopLevel: false)
                         if isTruncated { return }
@@ -86,7 +103,9 @@ extension ChromeJSONImporter.Parser {
                         next = try scanner.peekValue("a member name")
                         continue
                     }
-                    guard next == UInt8(ascii: "}") else { throw scanner.unexpected(expecting: "',' or '}' after a member") }
+                    guard next == UInt8(ascii: "}") else {
+                        throw scanner.unexpected(expecting: "',' or '}' after a member")
+                    }
                     break
                 }
             }
@@ -146,7 +165,9 @@ extension ChromeJSONImporter.Parser {
     private mutating func markCutOff() {
         let cut = eventIndex - 1
         markTruncated(
-            eventIndex: cut, "the input ends inside event \(cut); the \(cut) event\(cut == 1 ? "" : "s") before it \(cut == 1 ? "was" : "were") read")
+            eventIndex: cut,
+            "the input ends inside event \(cut); the \(cut) event\(cut == 1 ? "" : "s") before it \(cut == 1 ? "was" : "were") read"
+        )
     }
 
     private mutating func endOfArray(isTopLevel: Bool) {
@@ -211,7 +232,8 @@ extension ChromeJSONImporter.Parser {
         let most = 1 << 22
         trace.argumentLists.reserveCapacity(min(trace.argumentLists.count * scale, most))
         for slot in pairing.threadStates.indices where !pairing.threadStates[slot].beginsAndEnds.isEmpty {
-            pairing.threadStates[slot].beginsAndEnds.reserveCapacity(min(pairing.threadStates[slot].beginsAndEnds.count * scale, most))
+            pairing.threadStates[slot].beginsAndEnds.reserveCapacity(
+                min(pairing.threadStates[slot].beginsAndEnds.count * scale, most))
         }
     }
 }

@@ -1,11 +1,12 @@
-import FrameTrace
 import FrameJSON
+import FrameTrace
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ChromeJSONImporter.Parser {
@@ -128,7 +129,8 @@ extension ChromeJSONImporter.EventTokenizer {
                     if byte == UInt8(ascii: "{") {
                         try readArguments()
                     } else {
-                        if byte != UInt8(ascii: "n") { event.nestedArguments += 1 }  // anything but null is not an argument list
+                        // anything but null is not an argument list
+                        if byte != UInt8(ascii: "n") { event.nestedArguments += 1 }
                         try scanner.skipValue()
                     }
                 case .other:
@@ -147,7 +149,9 @@ extension ChromeJSONImporter.EventTokenizer {
                     next = try scanner.peekValue("a member name")
                     continue
                 }
-                guard next == UInt8(ascii: "}") else { throw scanner.unexpected(expecting: "',' or '}' after an event member") }
+                guard next == UInt8(ascii: "}") else {
+                    throw scanner.unexpected(expecting: "',' or '}' after an event member")
+                }
                 break
             }
         }
@@ -266,12 +270,14 @@ extension ChromeJSONImporter.EventTokenizer {
         if token.hasEscapes {
             scratchBytes.removeAll(keepingCapacity: true)
             scanner.decode(token, into: &scratchBytes)
-            if scratchBytes.count == 1, scratchBytes[0] != ChromeJSONImporter.RawEvent.otherPhase, scratchBytes[0] != 0 {
+            if scratchBytes.count == 1, scratchBytes[0] != ChromeJSONImporter.RawEvent.otherPhase, scratchBytes[0] != 0
+            {
                 event.phase = scratchBytes[0]
                 return
             }
         }
-        event.phase = token.length == 0 ? ChromeJSONImporter.RawEvent.invalidPhase : ChromeJSONImporter.RawEvent.otherPhase
+        event.phase =
+            token.length == 0 ? ChromeJSONImporter.RawEvent.invalidPhase : ChromeJSONImporter.RawEvent.otherPhase
         event.phaseToken = token
     }
 
@@ -284,7 +290,9 @@ extension ChromeJSONImporter.EventTokenizer {
     }
 
     private mutating func boolOrSkip(_ byte: UInt8) throws(TraceReadError) -> Bool {
-        if byte == UInt8(ascii: "t") || byte == UInt8(ascii: "f") || byte == UInt8(ascii: "n") { return try scanner.scanLiteral() ?? false }
+        if byte == UInt8(ascii: "t") || byte == UInt8(ascii: "f") || byte == UInt8(ascii: "n") {
+            return try scanner.scanLiteral() ?? false
+        }
         try scanner.skipValue()
         return false
     }
@@ -428,7 +436,9 @@ extension ChromeJSONImporter.EventTokenizer {
                     next = try scanner.peekValue("a member name")
                     continue
                 }
-                guard next == UInt8(ascii: "}") else { throw scanner.unexpected(expecting: "',' or '}' after an object member") }
+                guard next == UInt8(ascii: "}") else {
+                    throw scanner.unexpected(expecting: "',' or '}' after an object member")
+                }
                 break
             }
         }
@@ -456,7 +466,8 @@ extension ChromeJSONImporter.EventTokenizer {
     }
 
     static func hexID(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        guard bytes.count > 2, bytes.count <= 18, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x") else { return nil }
+        guard bytes.count > 2, bytes.count <= 18, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x")
+        else { return nil }
         var value: UInt64 = 0
         for index in 2..<bytes.count {
             guard let digit = TraceScanner.hexValue(bytes[index]) else { return nil }
@@ -504,7 +515,8 @@ extension ChromeJSONImporter.EventTokenizer {
         }
         appendArgument(
             ChromeJSONImporter.ScratchArgument(
-                key: key, prefix: prefix, kind: .nested, string: JSONStringToken(start: start, end: scanner.position, hasEscapes: false)))
+                key: key, prefix: prefix, kind: .nested,
+                string: JSONStringToken(start: start, end: scanner.position, hasEscapes: false)))
     }
 
     /// Reads an object nested in `args` one level deep: its scalar members become arguments
@@ -527,20 +539,32 @@ extension ChromeJSONImporter.EventTokenizer {
         var next = try scanner.peekValue("an argument name or '}'")
         if next != UInt8(ascii: "}") {
             while true {
-                guard next == UInt8(ascii: "\"") else { throw scanner.unexpected(expecting: "an argument name in quotes") }
+                guard next == UInt8(ascii: "\"") else {
+                    throw scanner.unexpected(expecting: "an argument name in quotes")
+                }
                 let key = try scanner.scanString()
                 try scanner.expect(UInt8(ascii: ":"), "':' after an argument name")
                 let byte = try scanner.peekValue("an argument value")
                 switch byte {
                 case UInt8(ascii: "\""):
-                    appendArgument(ChromeJSONImporter.ScratchArgument(key: key, prefix: prefix, kind: .string, string: try scanner.scanString()))
+                    appendArgument(
+                        ChromeJSONImporter.ScratchArgument(
+                            key: key, prefix: prefix, kind: .string, string: try scanner.scanString()))
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    appendArgument(ChromeJSONImporter.ScratchArgument(key: key, prefix: prefix, kind: .number, number: try scanner.scanNumber()))
+                    appendArgument(
+                        ChromeJSONImporter.ScratchArgument(
+                            key: key, prefix: prefix, kind: .number, number: try scanner.scanNumber()))
                 case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
                     let literal = try scanner.scanLiteral()
-                    appendArgument(ChromeJSONImporter.ScratchArgument(key: key, prefix: prefix, kind: literal == nil ? .null : .bool, bool: literal ?? false))
+                    appendArgument(
+                        ChromeJSONImporter.ScratchArgument(
+                            key: key, prefix: prefix, kind: literal == nil ? .null : .bool, bool: literal ?? false))
                 case UInt8(ascii: "{"):
-                    if prefix == nil { try readNestedArguments(prefix: key) } else { try appendNestedValue(key: key, prefix: prefix) }
+                    if prefix == nil {
+                        try readNestedArguments(prefix: key)
+                    } else {
+                        try appendNestedValue(key: key, prefix: prefix)
+                    }
                 case UInt8(ascii: "["):
                     try appendNestedValue(key: key, prefix: prefix)
                 default:
@@ -556,7 +580,9 @@ extension ChromeJSONImporter.EventTokenizer {
                     next = try scanner.peekValue("an argument name")
                     continue
                 }
-                guard next == UInt8(ascii: "}") else { throw scanner.unexpected(expecting: "',' or '}' after an argument") }
+                guard next == UInt8(ascii: "}") else {
+                    throw scanner.unexpected(expecting: "',' or '}' after an argument")
+                }
                 break
             }
         }

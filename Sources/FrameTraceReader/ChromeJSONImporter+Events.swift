@@ -1,5 +1,6 @@
-@_spi(FramescopeInternals) import FrameTrace
 import FrameJSON
+@_spi(FramescopeInternals) import FrameTrace
+
 extension ChromeJSONImporter.Parser {
     // MARK: - Committing one event
 
@@ -21,7 +22,8 @@ extension ChromeJSONImporter.Parser {
         case UInt8(ascii: "b"), UInt8(ascii: "n"), UInt8(ascii: "e"): commitAsync(index)
         case UInt8(ascii: "s"), UInt8(ascii: "t"), UInt8(ascii: "f"): commitFlow(index)
         case 0: trace.log.add(.invalidEvent, index, "the event has no \"ph\"")
-        case ChromeJSONImporter.RawEvent.invalidPhase: trace.log.add(.invalidEvent, index, "the event's \"ph\" is not a phase letter")
+        case ChromeJSONImporter.RawEvent.invalidPhase:
+            trace.log.add(.invalidEvent, index, "the event's \"ph\" is not a phase letter")
         default: countSkippedPhase(index)
         }
     }
@@ -32,7 +34,9 @@ extension ChromeJSONImporter.Parser {
         switch event.duration {
         case .missing: break
         case .invalid:
-            trace.log.add(.invalidEvent, index, "\"dur\" is not a number of microseconds within ±2^60 ns (about 36 years); the event is dropped")
+            trace.log.add(
+                .invalidEvent, index,
+                "\"dur\" is not a number of microseconds within ±2^60 ns (about 36 years); the event is dropped")
             return
         case .value(let value):
             duration = value
@@ -59,7 +63,8 @@ extension ChromeJSONImporter.Parser {
         let slice = TraceEvent(
             phase: .complete, name: name, category: symbol(event.category), thread: thread,
             timestamp: timestamp, arguments: argumentList(shared: false))
-        pairing.threadStates[slot].beginsAndEnds.append(.init(timestamp: timestamp, inputIndex: index, name: name, isEnd: false, payload: trace.events.count))
+        pairing.threadStates[slot].beginsAndEnds.append(
+            .init(timestamp: timestamp, inputIndex: index, name: name, isEnd: false, payload: trace.events.count))
         append(slice, index: index)
         appendBoundFlows(of: slice, index: index)
     }
@@ -77,7 +82,8 @@ extension ChromeJSONImporter.Parser {
             payload = pairing.pendingEndArguments.count
             pairing.pendingEndArguments.append(endArguments)
         }
-        pairing.threadStates[slot].beginsAndEnds.append(.init(timestamp: timestamp, inputIndex: index, name: name, isEnd: true, payload: payload))
+        pairing.threadStates[slot].beginsAndEnds.append(
+            .init(timestamp: timestamp, inputIndex: index, name: name, isEnd: true, payload: payload))
     }
 
     private mutating func commitInstant(_ index: Int) {
@@ -106,7 +112,9 @@ extension ChromeJSONImporter.Parser {
             report(.invalidEvent, index) { p in "async event \(p.eventName) has no \"id\" or \"id2\"; it is dropped" }
             return
         }
-        let phase: Phase = event.phase == UInt8(ascii: "b") ? .asyncBegin : event.phase == UInt8(ascii: "e") ? .asyncEnd : .asyncInstant
+        let phase: Phase =
+            event.phase == UInt8(ascii: "b")
+            ? .asyncBegin : event.phase == UInt8(ascii: "e") ? .asyncEnd : .asyncInstant
         _ = slot(for: thread)
         let category = symbol(event.category)
         append(
@@ -135,7 +143,8 @@ extension ChromeJSONImporter.Parser {
             report(.invalidEvent, index) { p in "flow event \(p.eventName) has no \"id\"; it is dropped" }
             return
         }
-        let phase: Phase = event.phase == UInt8(ascii: "s") ? .flowStart : event.phase == UInt8(ascii: "f") ? .flowEnd : .flowStep
+        let phase: Phase =
+            event.phase == UInt8(ascii: "s") ? .flowStart : event.phase == UInt8(ascii: "f") ? .flowEnd : .flowStep
         _ = slot(for: thread)
         append(
             TraceEvent(
@@ -186,7 +195,8 @@ extension ChromeJSONImporter.Parser {
             report(.unmatchedFlow, index) { p in "flow end \(p.eventName) (id \(p.hex(id))) has no start" }
             return
         }
-        pairing.openFlows[id] = open.count > 1 ? ChromeJSONImporter.OpenFlow(count: open.count - 1, firstIndex: open.firstIndex) : nil
+        pairing.openFlows[id] =
+            open.count > 1 ? ChromeJSONImporter.OpenFlow(count: open.count - 1, firstIndex: open.firstIndex) : nil
     }
 
     private mutating func commitMetadata(_ index: Int) {
@@ -202,9 +212,13 @@ extension ChromeJSONImporter.Parser {
                 trace.processes[thread.processID, default: TraceProcess(processID: thread.processID)].sortIndex = value
             }
         case "thread_name":
-            if let value = stringArgument("name") { trace.threads[thread, default: TraceThread(key: thread)].name = value }
+            if let value = stringArgument("name") {
+                trace.threads[thread, default: TraceThread(key: thread)].name = value
+            }
         case "thread_sort_index":
-            if let value = integerArgument("sort_index") { trace.threads[thread, default: TraceThread(key: thread)].sortIndex = value }
+            if let value = integerArgument("sort_index") {
+                trace.threads[thread, default: TraceThread(key: thread)].sortIndex = value
+            }
         case "framescope":
             if event.argumentsEnd > event.argumentsStart,
                 let value = subdocument(from: event.argumentsStart, to: event.argumentsEnd)
@@ -258,7 +272,10 @@ extension ChromeJSONImporter.Parser {
         switch event.timestamp {
         case .value(let value): return value
         case .missing: trace.log.add(.invalidEvent, index, "the event has no \"ts\"; it is dropped")
-        case .invalid: trace.log.add(.invalidEvent, index, "\"ts\" is not a number of microseconds within ±2^60 ns (about 36 years); the event is dropped")
+        case .invalid:
+            trace.log.add(
+                .invalidEvent, index,
+                "\"ts\" is not a number of microseconds within ±2^60 ns (about 36 years); the event is dropped")
         }
         return nil
     }
@@ -313,7 +330,9 @@ extension ChromeJSONImporter.Parser {
     @inline(__always)
     mutating func slot(for thread: ThreadKey) -> Int {
         let slot = threadSlots.slot(of: thread)
-        if slot == pairing.threadStates.count { pairing.threadStates.append(ChromeJSONImporter.ThreadState(thread: thread)) }
+        if slot == pairing.threadStates.count {
+            pairing.threadStates.append(ChromeJSONImporter.ThreadState(thread: thread))
+        }
         return slot
     }
 
@@ -339,11 +358,14 @@ extension ChromeJSONImporter.Parser {
             (low, high) = shortWords(token)
             recent = Self.recentIndex(low, high, token.length)
             let entry = recentSymbols[recent]
-            if entry.length == token.length, entry.low == low, entry.high == high { return Symbol(rawValue: entry.value) }
+            if entry.length == token.length, entry.low == low, entry.high == high {
+                return Symbol(rawValue: entry.value)
+            }
         }
         let symbol = internedSymbol(token)
         if recent >= 0 {
-            recentSymbols[recent] = ChromeJSONImporter.RecentSymbol(low: low, high: high, length: token.length, value: symbol.rawValue)
+            recentSymbols[recent] = ChromeJSONImporter.RecentSymbol(
+                low: low, high: high, length: token.length, value: symbol.rawValue)
         }
         return symbol
     }
@@ -491,14 +513,16 @@ extension ChromeJSONImporter.Parser {
     }
 
     private func stringArgument(_ key: String) -> String? {
-        for argument in arguments[..<argumentCount].reversed() where argument.kind == .string && argument.prefix == nil && scanner.string(argument.key) == key {
+        for argument in arguments[..<argumentCount].reversed()
+        where argument.kind == .string && argument.prefix == nil && scanner.string(argument.key) == key {
             return scanner.string(argument.string)
         }
         return nil
     }
 
     private func integerArgument(_ key: String) -> Int64? {
-        for argument in arguments[..<argumentCount].reversed() where argument.kind == .number && argument.prefix == nil && scanner.string(argument.key) == key {
+        for argument in arguments[..<argumentCount].reversed()
+        where argument.kind == .number && argument.prefix == nil && scanner.string(argument.key) == key {
             return argument.number.scaledInteger(shift: 0, rounding: .towardZero)
         }
         return nil

@@ -1,4 +1,5 @@
 @_spi(FramescopeInternals) import FrameTrace
+
 extension ChromeJSONImporter.Parser {
     /// Closes what is still open, runs the checks that need every event, and assembles the trace.
     mutating func finish() -> Trace {
@@ -73,14 +74,17 @@ extension ChromeJSONImporter.Parser {
             tracks[slot].positions = []
             NestingStack.sort(&positions, of: events)
             var open = NestingStack()
-            for position in positions where !open.push(start: events[position].timestamp, end: events[position].endTimestamp) {
+            for position in positions
+            where !open.push(start: events[position].timestamp, end: events[position].endTimestamp) {
                 overlapping.append(position)
             }
         }
         overlapping.sort()
         for position in overlapping {
             let event = events[position]
-            report(.partialOverlap, Int(inputIndexes[position])) { p in "\(p.quoted(p.trace.symbols[event.name])) on thread \(event.thread) starts inside an enclosing span but ends after it" }
+            report(.partialOverlap, Int(inputIndexes[position])) { p in
+                "\(p.quoted(p.trace.symbols[event.name])) on thread \(event.thread) starts inside an enclosing span but ends after it"
+            }
         }
         inputIndexes = []
     }
@@ -89,10 +93,13 @@ extension ChromeJSONImporter.Parser {
     /// one for events the recorder dropped.
     private mutating func reportSummaries() {
         skipped.report(into: &trace.log)
-        let dropped = trace.metadata.droppedEvents.values.reduce(0) { $0.addingReportingOverflow($1).overflow ? .max : $0 + $1 }
+        let dropped = trace.metadata.droppedEvents.values.reduce(0) {
+            $0.addingReportingOverflow($1).overflow ? .max : $0 + $1
+        }
         if dropped > 0 {
             trace.log.addSummary(
-                .droppedEvents, nil, "the recorder dropped \(dropped) event\(dropped == 1 ? "" : "s") because a buffer was full",
+                .droppedEvents, nil,
+                "the recorder dropped \(dropped) event\(dropped == 1 ? "" : "s") because a buffer was full",
                 count: Int(clamping: dropped))
         }
     }

@@ -56,15 +56,19 @@ extension ChromeJSONImporter.Parser {
                     let endName = end.name
                     report(.unmatchedEnd, end.inputIndex) { p in
                         let name = endName.map { "end \(p.quoted(p.trace.symbols[$0]))" } ?? "end"
-                        return "\(name) on thread \(thread) has no open begin\(hadOpenBegins ? " of that name" : ""); it is dropped"
+                        return
+                            "\(name) on thread \(thread) has no open begin\(hadOpenBegins ? " of that name" : ""); it is dropped"
                     }
                 case .closed(let begin, let end):
                     let position = begin.payload
                     let beginName = trace.events[position].name
                     if let endName = end.name, endName != beginName {
-                        report(.mismatchedEndName, end.inputIndex) { p in "end \(p.quoted(p.trace.symbols[endName])) closes begin \(p.quoted(p.trace.symbols[beginName])) (the innermost open one)" }
+                        report(.mismatchedEndName, end.inputIndex) { p in
+                            "end \(p.quoted(p.trace.symbols[endName])) closes begin \(p.quoted(p.trace.symbols[beginName])) (the innermost open one)"
+                        }
                     }
-                    trace.events[position].duration = max(0, saturatingDifference(end.timestamp, trace.events[position].timestamp))
+                    trace.events[position].duration = max(
+                        0, saturatingDifference(end.timestamp, trace.events[position].timestamp))
                     if end.payload >= 0 { mergeEndArguments(pairing.pendingEndArguments[end.payload], into: position) }
                 }
             }
@@ -97,7 +101,9 @@ extension ChromeJSONImporter.Parser {
         for (position, inputIndex) in unclosed {
             let begin = trace.events[position]
             trace.events[position].duration = max(0, saturatingDifference(lastTimestamp, begin.timestamp))
-            report(.unclosedBegin, inputIndex) { p in "begin \(p.quoted(p.trace.symbols[begin.name])) on thread \(begin.thread) is never closed; it is closed at the trace's end" }
+            report(.unclosedBegin, inputIndex) { p in
+                "begin \(p.quoted(p.trace.symbols[begin.name])) on thread \(begin.thread) is never closed; it is closed at the trace's end"
+            }
         }
         for slot in pairing.threadStates.indices { pairing.threadStates[slot].open = [] }
     }

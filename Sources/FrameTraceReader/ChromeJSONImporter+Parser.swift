@@ -1,11 +1,12 @@
-@_spi(FramescopeInternals) import FrameTrace
 import FrameJSON
+@_spi(FramescopeInternals) import FrameTrace
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ChromeJSONImporter {

@@ -1,10 +1,11 @@
-import FrameTrace
 import FrameJSON
 import FrameSupport
+import FrameTrace
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reading a large event array on two cores: a worker thread runs the tokenizer (stage one of
@@ -28,40 +29,43 @@ extension ChromeJSONImporter.Parser {
     /// - Returns: `nil` when no thread could be started (nothing has been read then).
     mutating func readEventsPipelined() -> ChromeJSONImporter.ArrayEnding? {
         #if !(canImport(Glibc) || canImport(Darwin))
-        return nil  // no threads here: `usesPipeline()` is false
+            return nil  // no threads here: `usesPipeline()` is false
         #else
-        let pipeline = BatchPipeline(
-            filler: tokenizer, batches: (0..<ChromeJSONImporter.EventPipeline.batchCount).map { _ in ChromeJSONImporter.EventPipeline.Batch() })
-        guard pipeline.start() else { return nil }
-        var ending = ChromeJSONImporter.ArrayEnding.closed
-        while true {
-            let batch = pipeline.takeFilled()
-            let arguments = UnsafePointer(batch.arguments)
-            for element in 0..<batch.count {
-                let index = eventIndex
-                eventIndex += 1
-                if batch.isObject[element] {
-                    tokenizer.load(batch, element, arguments: arguments)
-                    commit(index)
-                } else {
-                    trace.log.add(.invalidEvent, index, "the event is not an object")
+            let pipeline = BatchPipeline(
+                filler: tokenizer,
+                batches: (0..<ChromeJSONImporter.EventPipeline.batchCount).map { _ in
+                    ChromeJSONImporter.EventPipeline.Batch()
+                })
+            guard pipeline.start() else { return nil }
+            var ending = ChromeJSONImporter.ArrayEnding.closed
+            while true {
+                let batch = pipeline.takeFilled()
+                let arguments = UnsafePointer(batch.arguments)
+                for element in 0..<batch.count {
+                    let index = eventIndex
+                    eventIndex += 1
+                    if batch.isObject[element] {
+                        tokenizer.load(batch, element, arguments: arguments)
+                        commit(index)
+                    } else {
+                        trace.log.add(.invalidEvent, index, "the event is not an object")
+                    }
+                    tokenizer.scanner.position = batch.ends[element]
+                    releaseReadInput()
                 }
-                tokenizer.scanner.position = batch.ends[element]
-                releaseReadInput()
+                let last = batch.ending
+                pipeline.recycle(batch)
+                if let last {
+                    ending = last
+                    break
+                }
             }
-            let last = batch.ending
-            pipeline.recycle(batch)
-            if let last {
-                ending = last
-                break
-            }
-        }
-        // The worker has stopped: its tokenizer (position, synthetic ids) is the parser's again.
-        tokenizer = pipeline.finish()
-        // `readEvents()` counts the element cut off before its read fails; the worker's batches hold
-        // complete elements only.
-        if case .truncated = ending { eventIndex += 1 }
-        return ending
+            // The worker has stopped: its tokenizer (position, synthetic ids) is the parser's again.
+            tokenizer = pipeline.finish()
+            // `readEvents()` counts the element cut off before its read fails; the worker's batches hold
+            // complete elements only.
+            if case .truncated = ending { eventIndex += 1 }
+            return ending
         #endif
     }
 }
@@ -69,7 +73,10 @@ extension ChromeJSONImporter.Parser {
 extension ChromeJSONImporter.EventTokenizer {
     /// Makes element `element` of `batch` the event being read.
     @inline(__always)
-    mutating func load(_ batch: ChromeJSONImporter.EventPipeline.Batch, _ element: Int, arguments source: UnsafePointer<ChromeJSONImporter.ScratchArgument>) {
+    mutating func load(
+        _ batch: ChromeJSONImporter.EventPipeline.Batch, _ element: Int,
+        arguments source: UnsafePointer<ChromeJSONImporter.ScratchArgument>
+    ) {
         event = batch.events[element]
         argumentCount = 0
         let start = element == 0 ? 0 : batch.argumentEnds[element - 1]
@@ -97,7 +104,9 @@ extension ChromeJSONImporter.EventTokenizer {
             (batch.events + count).initialize(to: isObject ? event : ChromeJSONImporter.RawEvent())
             if isObject, argumentCount > 0 {
                 batch.reserveArguments(argumentsUsed + argumentCount, keeping: argumentsUsed)
-                arguments.withUnsafeBufferPointer { (batch.arguments + argumentsUsed).initialize(from: $0.baseAddress!, count: argumentCount) }
+                arguments.withUnsafeBufferPointer {
+                    (batch.arguments + argumentsUsed).initialize(from: $0.baseAddress!, count: argumentCount)
+                }
                 argumentsUsed += argumentCount
             }
             batch.argumentEnds[count] = argumentsUsed
@@ -144,7 +153,9 @@ extension ChromeJSONImporter.EventTokenizer {
             scanner.position += 1
             return .closed
         }
-        guard next == UInt8(ascii: "]") else { return .failed(scanner.unexpected(expecting: "',' or ']' after an event")) }
+        guard next == UInt8(ascii: "]") else {
+            return .failed(scanner.unexpected(expecting: "',' or ']' after an event"))
+        }
         scanner.position += 1
         return .closed
     }

@@ -1,10 +1,11 @@
 import FrameTrace
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reading whole inputs (traces, budget files) with a cap on their size, so an endless or huge
@@ -32,7 +33,9 @@ package enum InputFile {
     ///   system's reason (`budget.json: permission denied`, `/tmp: is a directory`), or
     ///   ``TraceReadError/Code/tooLarge`` beyond `maximumSize`.
     /// - Complexity: O(*n*) in the file's size.
-    package static func bytes(contentsOf path: String, maximumSize: Int = defaultMaximumSize) throws(TraceReadError) -> [UInt8] {
+    package static func bytes(contentsOf path: String, maximumSize: Int = defaultMaximumSize) throws(TraceReadError)
+        -> [UInt8]
+    {
         if path == "-" { return try bytes(fileDescriptor: 0, name: "standard input", maximumSize: maximumSize) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ioError(path) }
@@ -41,7 +44,9 @@ package enum InputFile {
     }
 
     /// Reads an open descriptor to its end (it is not closed).
-    static func bytes(fileDescriptor descriptor: Int32, name: String, maximumSize: Int) throws(TraceReadError) -> [UInt8] {
+    static func bytes(fileDescriptor descriptor: Int32, name: String, maximumSize: Int) throws(TraceReadError)
+        -> [UInt8]
+    {
         let size = try checkedSize(of: descriptor, name: name, maximumSize: maximumSize)
         return try readToEnd(descriptor, name: name, maximumSize: maximumSize, expected: size)
     }
@@ -63,7 +68,9 @@ package enum InputFile {
     /// whitespace and a byte-order mark is not `{` or `[`) nor a Perfetto trace
     /// (``PerfettoImporter/looksLikePerfetto(_:)``) stops being read after its first chunk:
     /// the parser's error will be about that byte whatever follows.
-    static func readToEnd(_ descriptor: Int32, name: String, maximumSize: Int, expected: Int = 0) throws(TraceReadError) -> [UInt8] {
+    static func readToEnd(_ descriptor: Int32, name: String, maximumSize: Int, expected: Int = 0) throws(TraceReadError)
+        -> [UInt8]
+    {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(expected, maximumSize) + 1)
         let chunk = 1 << 20
@@ -86,7 +93,9 @@ package enum InputFile {
             if !checkedStart, let first = firstSignificantByte(bytes) {
                 checkedStart = true
                 let mayBeJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-                if !mayBeJSON, !bytes.withUnsafeBufferPointer({ PerfettoImporter.looksLikePerfetto($0) }) { return bytes }
+                if !mayBeJSON, !bytes.withUnsafeBufferPointer({ PerfettoImporter.looksLikePerfetto($0) }) {
+                    return bytes
+                }
             }
         }
     }
@@ -112,17 +121,18 @@ package enum InputFile {
 
     static func tooLarge(_ name: String, maximumSize: Int) -> TraceReadError {
         TraceReadError(
-            .tooLarge, "\(name): larger than the input size limit of \(maximumSize) bytes", byteOffset: 0, line: 0, column: 0)
+            .tooLarge, "\(name): larger than the input size limit of \(maximumSize) bytes", byteOffset: 0, line: 0,
+            column: 0)
     }
 }
 
 func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
-    Glibc.read(descriptor, buffer, count)
+        Glibc.read(descriptor, buffer, count)
     #elseif canImport(Musl)
-    Musl.read(descriptor, buffer, count)
+        Musl.read(descriptor, buffer, count)
     #else
-    Darwin.read(descriptor, buffer, count)
+        Darwin.read(descriptor, buffer, count)
     #endif
 }
 

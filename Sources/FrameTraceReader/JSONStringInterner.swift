@@ -1,10 +1,11 @@
 import FrameTrace
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Maps byte strings (raw JSON string contents) to small integers, so a reader can recognise a
@@ -56,7 +57,8 @@ struct JSONStringInterner {
     mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>, at probe: Probe, value: UInt32) {
         let offset = arena.count
         arena.append(contentsOf: bytes)
-        slots[probe.slot] = Slot(hash: probe.hash, offset: offset, length: Int32(truncatingIfNeeded: bytes.count), value: value)
+        slots[probe.slot] = Slot(
+            hash: probe.hash, offset: offset, length: Int32(truncatingIfNeeded: bytes.count), value: value)
         count += 1
     }
 

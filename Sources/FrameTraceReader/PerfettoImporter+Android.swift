@@ -32,7 +32,8 @@ extension PerfettoImporter {
             (2, "SurfaceFlinger Scheduling"), (4, "Prediction Error"), (8, "Display HAL"),
             (16, "SurfaceFlinger CPU Deadline Missed"), (32, "SurfaceFlinger GPU Deadline Missed"),
             (64, "App Deadline Missed"), (4096, "App Resynced Jitter"), (128, "Buffer Stuffing"), (256, "Unknown Jank"),
-            (512, "SurfaceFlinger Stuffing"), (1024, "Dropped Frame"), (2048, "Non Animating"), (8192, "Display not ON"),
+            (512, "SurfaceFlinger Stuffing"), (1024, "Dropped Frame"), (2048, "Non Animating"),
+            (8192, "Display not ON"),
             (16384, "ModeChange in progress"), (32768, "PowerModeChange in progress"),
         ]
         static let jankNone: UInt64 = 1
@@ -52,9 +53,14 @@ extension PerfettoImporter {
         static let presentDropped: UInt64 = 4
 
         /// `PresentType` by value.
-        package static let presentTypes = ["Unspecified Present", "On-time Present", "Late Present", "Early Present", "Dropped Frame", "Unknown Present"]
+        package static let presentTypes = [
+            "Unspecified Present", "On-time Present", "Late Present", "Early Present", "Dropped Frame",
+            "Unknown Present",
+        ]
         /// `PredictionType` by value.
-        package static let predictionTypes = ["Unspecified Prediction", "Valid Prediction", "Expired Prediction", "Unknown Prediction"]
+        package static let predictionTypes = [
+            "Unspecified Prediction", "Valid Prediction", "Expired Prediction", "Unknown Prediction",
+        ]
         /// `JankSeverityType` by value.
         package static let jankSeverityTypes = ["Unknown", "None", "Partial", "Full"]
 
@@ -165,19 +171,28 @@ extension PerfettoParser {
         switch kind {
         case "B":
             let lane = atraceLane(tid: tid, thread: thread)
-            place(PendingEvent(uuid: 0, type: PerfettoSchema.Event.sliceBegin, timestamp: timestamp, name: trace.symbols.intern(rest(from: 2)),
-                               category: .empty, arguments: 0, flows: 0..<0, counter: nil, offset: 0), on: lane)
+            place(
+                PendingEvent(
+                    uuid: 0, type: PerfettoSchema.Event.sliceBegin, timestamp: timestamp,
+                    name: trace.symbols.intern(rest(from: 2)),
+                    category: .empty, arguments: 0, flows: 0..<0, counter: nil, offset: 0), on: lane)
         case "E":
             let lane = atraceLane(tid: tid, thread: thread)
-            place(PendingEvent(uuid: 0, type: PerfettoSchema.Event.sliceEnd, timestamp: timestamp, name: .empty, category: .empty,
-                               arguments: 0, flows: 0..<0, counter: nil, offset: 0), on: lane)
+            place(
+                PendingEvent(
+                    uuid: 0, type: PerfettoSchema.Event.sliceEnd, timestamp: timestamp, name: .empty, category: .empty,
+                    arguments: 0, flows: 0..<0, counter: nil, offset: 0), on: lane)
         case "I":
-            trace.events.append(TraceEvent(phase: .instant, name: trace.symbols.intern(rest(from: 2)), thread: thread, timestamp: timestamp))
+            trace.events.append(
+                TraceEvent(
+                    phase: .instant, name: trace.symbols.intern(rest(from: 2)), thread: thread, timestamp: timestamp))
         case "N":
             guard parts.count >= 4 else { return skipAtrace() }
             trace.events.append(
-                TraceEvent(phase: .instant, name: trace.symbols.intern(rest(from: 3)), category: trace.symbols.intern(String(parts[2])),
-                           thread: ThreadKey(processID: process, threadID: 0), timestamp: timestamp, scope: .process))
+                TraceEvent(
+                    phase: .instant, name: trace.symbols.intern(rest(from: 3)),
+                    category: trace.symbols.intern(String(parts[2])),
+                    thread: ThreadKey(processID: process, threadID: 0), timestamp: timestamp, scope: .process))
         case "C":
             guard parts.count >= 4 else { return skipAtrace() }
             let valueText = parts[3].trimmingSpaces
@@ -190,8 +205,10 @@ extension PerfettoParser {
                 return skipAtrace()
             }
             trace.events.append(
-                TraceEvent(phase: .counter, name: trace.symbols.intern(String(parts[2])), thread: ThreadKey(processID: process, threadID: 0),
-                           timestamp: timestamp, arguments: addArguments([Argument("value", value)])))
+                TraceEvent(
+                    phase: .counter, name: trace.symbols.intern(String(parts[2])),
+                    thread: ThreadKey(processID: process, threadID: 0),
+                    timestamp: timestamp, arguments: addArguments([Argument("value", value)])))
         case "S", "F", "G", "H":
             // S/F: name and cookie; G/H: a named track, then name and cookie.
             let named = kind == "G" || kind == "H"
@@ -206,11 +223,15 @@ extension PerfettoParser {
                 let id = nextAsyncID
                 nextAsyncID += 1
                 atraceAsync[key, default: []].append(id)
-                trace.events.append(TraceEvent(phase: .asyncBegin, name: symbol, thread: owner, timestamp: timestamp, id: id))
+                trace.events.append(
+                    TraceEvent(phase: .asyncBegin, name: symbol, thread: owner, timestamp: timestamp, id: id))
             } else if let id = atraceAsync[key]?.popLast() {
-                trace.events.append(TraceEvent(phase: .asyncEnd, name: symbol, thread: owner, timestamp: timestamp, id: id))
+                trace.events.append(
+                    TraceEvent(phase: .asyncEnd, name: symbol, thread: owner, timestamp: timestamp, id: id))
             } else {
-                trace.log.add(.unmatchedAsync, nil, "atrace async end \(quoted(name)) (cookie \(cookie)) in process \(process) has no begin")
+                trace.log.add(
+                    .unmatchedAsync, nil,
+                    "atrace async end \(quoted(name)) (cookie \(cookie)) in process \(process) has no begin")
             }
         default:
             skipAtrace()
@@ -240,7 +261,9 @@ extension PerfettoParser {
             }
             var message = try input.message()
             var event = FrameTimelineEvent(kind: field, timestamp: timestamp, offset: offset)
-            let isSurface = field == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart || field == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
+            let isSurface =
+                field == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart
+                || field == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
             while let (inner, innerType) = try message.nextField() {
                 if innerType == .varint {
                     event.values[inner] = try message.varint()
@@ -274,7 +297,9 @@ extension PerfettoParser {
             let cookie = Int64(bitPattern: values[PerfettoSchema.FrameTimeline.cookie] ?? 0)
             if event.kind == PerfettoSchema.FrameTimeline.frameEnd {
                 guard let entry = open.removeValue(forKey: cookie) else {
-                    trace.log.add(.unmatchedAsync, nil, "packet at byte \(event.offset): FrameTimeline end for cookie \(cookie) ends no frame")
+                    trace.log.add(
+                        .unmatchedAsync, nil,
+                        "packet at byte \(event.offset): FrameTimeline end for cookie \(cookie) ends no frame")
                     continue
                 }
                 guard let slice = entry else { continue }
@@ -289,9 +314,11 @@ extension PerfettoParser {
                 continue
             }
             let token = Int64(bitPattern: values[PerfettoSchema.FrameTimeline.token] ?? 0)
-            let isSurface = event.kind == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart
+            let isSurface =
+                event.kind == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart
                 || event.kind == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
-            let isActual = event.kind == PerfettoSchema.FrameTimeline.actualDisplayFrameStart
+            let isActual =
+                event.kind == PerfettoSchema.FrameTimeline.actualDisplayFrameStart
                 || event.kind == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
             let pid = Int64(Int32(truncatingIfNeeded: values[isSurface ? 4 : 3] ?? 0))
             if event.kind == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart {
@@ -300,11 +327,13 @@ extension PerfettoParser {
             }
             var arguments: [Argument] = []
             if isSurface { arguments.append(Argument(Keys.surfaceFrameToken, .int(token))) }
-            arguments.append(Argument(Keys.displayFrameToken, .int(isSurface ? Int64(bitPattern: values[3] ?? 0) : token)))
+            arguments.append(
+                Argument(Keys.displayFrameToken, .int(isSurface ? Int64(bitPattern: values[3] ?? 0) : token)))
             if isSurface, let layer = event.layer { arguments.append(Argument(Keys.layerName, .string(layer))) }
             if isActual {
                 // Outcome fields: display frames number them 4-9, surface frames 6-12.
-                let (present, onTime, gpu, jank, prediction, severity) = isSurface ? (6, 7, 8, 9, 10, 12) : (4, 5, 6, 7, 8, 9)
+                let (present, onTime, gpu, jank, prediction, severity) =
+                    isSurface ? (6, 7, 8, 9, 10, 12) : (4, 5, 6, 7, 8, 9)
                 func name(_ table: [String], _ raw: UInt64?) -> String {
                     guard let raw, raw > 0, raw < UInt64(table.count) else { return table[0] }
                     return table[Int(raw)]
@@ -315,13 +344,21 @@ extension PerfettoParser {
                 arguments.append(Argument(Keys.onTimeFinish, .int((values[onTime] ?? 0) != 0 ? 1 : 0)))
                 arguments.append(Argument(Keys.gpuComposition, .int((values[gpu] ?? 0) != 0 ? 1 : 0)))
                 arguments.append(Argument(Keys.jankType, .string(Timeline.jankTypeName(bits))))
-                let severityName = values[severity].map { $0 < UInt64(Timeline.jankSeverityTypes.count) ? Timeline.jankSeverityTypes[Int($0)] : "Unknown" }
-                arguments.append(Argument(Keys.jankSeverityType, .string(severityName ?? (bits == Timeline.jankNone ? "None" : "Unknown"))))
-                arguments.append(Argument(Keys.predictionType, .string(name(Timeline.predictionTypes, values[prediction]))))
-                let tag = isSurface ? Timeline.surfaceJankTag(bits, present: presentType) : Timeline.displayJankTag(bits)
+                let severityName = values[severity].map {
+                    $0 < UInt64(Timeline.jankSeverityTypes.count) ? Timeline.jankSeverityTypes[Int($0)] : "Unknown"
+                }
+                arguments.append(
+                    Argument(
+                        Keys.jankSeverityType, .string(severityName ?? (bits == Timeline.jankNone ? "None" : "Unknown"))
+                    ))
+                arguments.append(
+                    Argument(Keys.predictionType, .string(name(Timeline.predictionTypes, values[prediction]))))
+                let tag =
+                    isSurface ? Timeline.surfaceJankTag(bits, present: presentType) : Timeline.displayJankTag(bits)
                 arguments.append(Argument(Keys.jankTag, .string(tag)))
                 if isSurface {
-                    arguments.append(Argument(Keys.isBuffer, .string(values[11].map { $0 != 0 ? "Yes" : "No" } ?? "Unspecified")))
+                    arguments.append(
+                        Argument(Keys.isBuffer, .string(values[11].map { $0 != 0 ? "Yes" : "No" } ?? "Unspecified")))
                 }
             }
             arguments = arguments.filter { keeps($0.key) }
@@ -331,20 +368,28 @@ extension PerfettoParser {
             nextAsyncID += 1
             let begin = trace.events.count
             trace.events.append(
-                TraceEvent(phase: .asyncBegin, name: isActual ? actualName : expectedName, category: category, thread: owner,
-                           timestamp: event.timestamp, id: id, arguments: addArguments(arguments)))
+                TraceEvent(
+                    phase: .asyncBegin, name: isActual ? actualName : expectedName, category: category, thread: owner,
+                    timestamp: event.timestamp, id: id, arguments: addArguments(arguments)))
             trace.events.append(
-                TraceEvent(phase: .asyncBegin, name: trace.symbols.intern(String(token)), category: category, thread: owner,
-                           timestamp: event.timestamp, id: id))
+                TraceEvent(
+                    phase: .asyncBegin, name: trace.symbols.intern(String(token)), category: category, thread: owner,
+                    timestamp: event.timestamp, id: id))
             if case .some(.some) = open[cookie] {
-                trace.log.add(.unmatchedAsync, nil, "packet at byte \(event.offset): FrameTimeline cookie \(cookie) starts a frame while another is open; the earlier one never ends")
+                trace.log.add(
+                    .unmatchedAsync, nil,
+                    "packet at byte \(event.offset): FrameTimeline cookie \(cookie) starts a frame while another is open; the earlier one never ends"
+                )
             }
             open[cookie] = (begin, begin + 1)
         }
         frameTimelineEvents = []
         for (cookie, entry) in open.sorted(by: { $0.key < $1.key }) {
             guard let slice = entry else { continue }
-            trace.log.add(.unmatchedAsync, nil, "FrameTimeline frame \(quoted(trace.symbols[trace.events[slice.inner].name])) (cookie \(cookie)) never ends")
+            trace.log.add(
+                .unmatchedAsync, nil,
+                "FrameTimeline frame \(quoted(trace.symbols[trace.events[slice.inner].name])) (cookie \(cookie)) never ends"
+            )
         }
     }
 

@@ -1,11 +1,13 @@
-@_spi(FramescopeInternals) import FrameTrace
 import FrameJSON
+@_spi(FramescopeInternals) import FrameTrace
 
 extension PerfettoParser {
     // MARK: - TrackEvent
 
     /// Reads repeated integers, packed or not.
-    private func appendRepeated(_ type: ProtobufInput.WireType, _ input: inout ProtobufInput, to values: inout [UInt64], fixed: Bool) throws(TraceReadError) {
+    private func appendRepeated(
+        _ type: ProtobufInput.WireType, _ input: inout ProtobufInput, to values: inout [UInt64], fixed: Bool
+    ) throws(TraceReadError) {
         if type == .lengthDelimited {
             var packed = try input.message()
             while !packed.isAtEnd { values.append(fixed ? try packed.fixed64() : try packed.varint()) }
@@ -14,7 +16,9 @@ extension PerfettoParser {
         }
     }
 
-    mutating func parseTrackEvent(_ input: ProtobufInput, timestamp: UInt64?, sequence: UInt64, slot: Int, offset: Int) throws(TraceReadError) {
+    mutating func parseTrackEvent(_ input: ProtobufInput, timestamp: UInt64?, sequence: UInt64, slot: Int, offset: Int)
+        throws(TraceReadError)
+    {
         var input = input
         var type: UInt64 = 0
         var nameIID: UInt64?
@@ -40,26 +44,35 @@ extension PerfettoParser {
             case (PerfettoSchema.Event.type, .varint): type = try input.varint()
             case (PerfettoSchema.Event.nameIID, .varint): nameIID = try input.varint()
             case (PerfettoSchema.Event.name, .lengthDelimited): nameString = try input.lengthDelimited()
-            case (PerfettoSchema.Event.categoryIIDs, _): try appendRepeated(wireType, &input, to: &categoryIIDs, fixed: false)
-            case (PerfettoSchema.Event.categories, .lengthDelimited): categoryStrings.append(try input.lengthDelimited())
+            case (PerfettoSchema.Event.categoryIIDs, _):
+                try appendRepeated(wireType, &input, to: &categoryIIDs, fixed: false)
+            case (PerfettoSchema.Event.categories, .lengthDelimited):
+                categoryStrings.append(try input.lengthDelimited())
             case (PerfettoSchema.Event.trackUUID, .varint): trackUUID = try input.varint()
             case (PerfettoSchema.Event.counterValue, .varint): counter = .int(Int64(bitPattern: try input.varint()))
-            case (PerfettoSchema.Event.doubleCounterValue, .fixed64): counter = .double(Double(bitPattern: try input.fixed64()))
+            case (PerfettoSchema.Event.doubleCounterValue, .fixed64):
+                counter = .double(Double(bitPattern: try input.fixed64()))
             case (PerfettoSchema.Event.flowIDs, _), (PerfettoSchema.Event.flowIDsOld, _):
                 try appendRepeated(wireType, &input, to: &flowIDs, fixed: field == PerfettoSchema.Event.flowIDs)
             case (PerfettoSchema.Event.terminatingFlowIDs, _), (PerfettoSchema.Event.terminatingFlowIDsOld, _):
-                try appendRepeated(wireType, &input, to: &terminatingIDs, fixed: field == PerfettoSchema.Event.terminatingFlowIDs)
+                try appendRepeated(
+                    wireType, &input, to: &terminatingIDs, fixed: field == PerfettoSchema.Event.terminatingFlowIDs)
             case (PerfettoSchema.Event.debugAnnotations, .lengthDelimited):
                 _ = try input.lengthDelimited()
                 annotations = (annotations?.lowerBound ?? fieldStart)..<input.position
-            case (PerfettoSchema.Event.chromeFrameReporter, .lengthDelimited): frameReporter = try input.lengthDelimited()
+            case (PerfettoSchema.Event.chromeFrameReporter, .lengthDelimited):
+                frameReporter = try input.lengthDelimited()
             case (PerfettoSchema.Event.legacyEvent, .lengthDelimited): legacy = try input.lengthDelimited()
             case (PerfettoSchema.Event.timestampAbsoluteMicroseconds, .varint):
                 absoluteMicroseconds = Int64(bitPattern: try input.varint())
-            case (PerfettoSchema.Event.extraCounterTrackUUIDs, _): try appendRepeated(wireType, &input, to: &extraTracks, fixed: false)
-            case (PerfettoSchema.Event.extraCounterValues, _): try appendRepeated(wireType, &input, to: &extraValues, fixed: false)
-            case (PerfettoSchema.Event.extraDoubleCounterTrackUUIDs, _): try appendRepeated(wireType, &input, to: &extraDoubleTracks, fixed: false)
-            case (PerfettoSchema.Event.extraDoubleCounterValues, _): try appendRepeated(wireType, &input, to: &extraDoubleValues, fixed: true)
+            case (PerfettoSchema.Event.extraCounterTrackUUIDs, _):
+                try appendRepeated(wireType, &input, to: &extraTracks, fixed: false)
+            case (PerfettoSchema.Event.extraCounterValues, _):
+                try appendRepeated(wireType, &input, to: &extraValues, fixed: false)
+            case (PerfettoSchema.Event.extraDoubleCounterTrackUUIDs, _):
+                try appendRepeated(wireType, &input, to: &extraDoubleTracks, fixed: false)
+            case (PerfettoSchema.Event.extraDoubleCounterValues, _):
+                try appendRepeated(wireType, &input, to: &extraDoubleValues, fixed: true)
             default:
                 try input.skip(wireType)
                 skippedFields["TrackEvent field \(field)", default: 0] += 1
@@ -106,7 +119,8 @@ extension PerfettoParser {
             appendCounter(.int(Int64(bitPattern: extraValues[position])), uuid: track, timestamp: time, offset: offset)
         }
         for (position, track) in extraDoubleTracks.enumerated() where position < extraDoubleValues.count {
-            appendCounter(.double(Double(bitPattern: extraDoubleValues[position])), uuid: track, timestamp: time, offset: offset)
+            appendCounter(
+                .double(Double(bitPattern: extraDoubleValues[position])), uuid: track, timestamp: time, offset: offset)
         }
         switch type {
         case PerfettoSchema.Event.counter:
@@ -114,8 +128,11 @@ extension PerfettoParser {
             appendCounter(counter, uuid: uuid, timestamp: time, offset: offset)
             return
         case PerfettoSchema.Event.sliceEnd:
-            appendToTrack(uuid: uuid, legacyThread: legacyThread, PendingEvent(
-                uuid: uuid ?? 0, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: 0..<0, counter: nil, offset: offset))
+            appendToTrack(
+                uuid: uuid, legacyThread: legacyThread,
+                PendingEvent(
+                    uuid: uuid ?? 0, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0,
+                    flows: 0..<0, counter: nil, offset: offset))
             return
         case PerfettoSchema.Event.sliceBegin, PerfettoSchema.Event.instant:
             break
@@ -134,7 +151,10 @@ extension PerfettoParser {
                 name = Symbol(rawValue: raw)
             } else {
                 name = trace.symbols.intern("(undefined name iid \(nameIID))")
-                trace.log.add(.invalidEvent, nil, "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name")
+                trace.log.add(
+                    .invalidEvent, nil,
+                    "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name"
+                )
             }
         }
         var category = Symbol.empty
@@ -147,7 +167,9 @@ extension PerfettoParser {
                     parts.append(trace.symbols[Symbol(rawValue: raw)])
                 } else {
                     parts.append("(undefined category iid \(iid))")
-                    trace.log.add(.invalidEvent, nil, "packet at byte \(offset): category iid \(iid) is never defined on sequence \(sequence)")
+                    trace.log.add(
+                        .invalidEvent, nil,
+                        "packet at byte \(offset): category iid \(iid) is never defined on sequence \(sequence)")
                 }
             }
             category = trace.symbols.intern(parts.joined(separator: ","))
@@ -162,29 +184,38 @@ extension PerfettoParser {
                 skippedFields["legacy async event on no known thread", default: 0] += 1
                 return
             }
-            let phase: Phase = switch legacyEvent.phase {
-            case "b", "S": .asyncBegin
-            case "e", "F": .asyncEnd
-            default: .asyncInstant
-            }
-            trace.events.append(TraceEvent(
-                phase: phase, name: name, category: category, thread: owner, timestamp: time, id: id,
-                arguments: phase == .asyncEnd ? 0 : try annotationList(annotations, slot: slot, frameReporter: frameReporter)))
+            let phase: Phase =
+                switch legacyEvent.phase {
+                case "b", "S": .asyncBegin
+                case "e", "F": .asyncEnd
+                default: .asyncInstant
+                }
+            trace.events.append(
+                TraceEvent(
+                    phase: phase, name: name, category: category, thread: owner, timestamp: time, id: id,
+                    arguments: phase == .asyncEnd
+                        ? 0 : try annotationList(annotations, slot: slot, frameReporter: frameReporter)))
             return
         }
         let arguments = try annotationList(annotations, slot: slot, frameReporter: frameReporter)
-        appendToTrack(uuid: uuid, legacyThread: legacyThread, PendingEvent(
-            uuid: uuid ?? 0, type: type, timestamp: time, name: name, category: category, arguments: arguments,
-            flows: flows, counter: nil, offset: offset))
+        appendToTrack(
+            uuid: uuid, legacyThread: legacyThread,
+            PendingEvent(
+                uuid: uuid ?? 0, type: type, timestamp: time, name: name, category: category, arguments: arguments,
+                flows: flows, counter: nil, offset: offset))
         if let legacyEvent, legacyEvent.phase == "X" {
             // A complete event: its end, `duration_us` later; a negative duration is none, and one
             // that runs past the time limit ends at the limit.
             let (duration, overflow) = max(0, legacyEvent.durationMicroseconds).multipliedReportingOverflow(by: 1000)
             let (sum, sumOverflow) = time.addingReportingOverflow(duration)
-            let end = overflow || sumOverflow ? TraceEvent.timeLimitNanoseconds : min(TraceEvent.timeLimitNanoseconds, sum)
-            appendToTrack(uuid: uuid, legacyThread: legacyThread, PendingEvent(
-                uuid: uuid ?? 0, type: PerfettoSchema.Event.sliceEnd, timestamp: max(time, end), name: .empty, category: .empty, arguments: 0,
-                flows: 0..<0, counter: nil, offset: offset))
+            let end =
+                overflow || sumOverflow ? TraceEvent.timeLimitNanoseconds : min(TraceEvent.timeLimitNanoseconds, sum)
+            appendToTrack(
+                uuid: uuid, legacyThread: legacyThread,
+                PendingEvent(
+                    uuid: uuid ?? 0, type: PerfettoSchema.Event.sliceEnd, timestamp: max(time, end), name: .empty,
+                    category: .empty, arguments: 0,
+                    flows: 0..<0, counter: nil, offset: offset))
         }
     }
 
@@ -207,7 +238,8 @@ extension PerfettoParser {
         /// `default`'s process and thread.
         func threadOverride(default key: ThreadKey?) -> ThreadKey? {
             guard processOverride != nil || threadOverride != nil else { return nil }
-            return ThreadKey(processID: processOverride ?? key?.processID ?? 0, threadID: threadOverride ?? key?.threadID ?? 0)
+            return ThreadKey(
+                processID: processOverride ?? key?.processID ?? 0, threadID: threadOverride ?? key?.threadID ?? 0)
         }
     }
 
@@ -227,12 +259,15 @@ extension PerfettoParser {
                 } else {
                     event.phaseText = "\(code)"
                 }
-            case (PerfettoSchema.LegacyEvent.durationMicroseconds, .varint): event.durationMicroseconds = Int64(bitPattern: try input.varint())
+            case (PerfettoSchema.LegacyEvent.durationMicroseconds, .varint):
+                event.durationMicroseconds = Int64(bitPattern: try input.varint())
             case (PerfettoSchema.LegacyEvent.unscopedID, .varint), (PerfettoSchema.LegacyEvent.localID, .varint),
                 (PerfettoSchema.LegacyEvent.globalID, .varint):
                 event.id = try input.varint()
-            case (PerfettoSchema.LegacyEvent.pidOverride, .varint): event.processOverride = Int64(Int32(truncatingIfNeeded: try input.varint()))
-            case (PerfettoSchema.LegacyEvent.tidOverride, .varint): event.threadOverride = Int64(Int32(truncatingIfNeeded: try input.varint()))
+            case (PerfettoSchema.LegacyEvent.pidOverride, .varint):
+                event.processOverride = Int64(Int32(truncatingIfNeeded: try input.varint()))
+            case (PerfettoSchema.LegacyEvent.tidOverride, .varint):
+                event.threadOverride = Int64(Int32(truncatingIfNeeded: try input.varint()))
             default: try input.skip(wireType)
             }
         }
@@ -254,7 +289,9 @@ extension PerfettoParser {
     /// same `args` text): most events repeat their arguments, and then cost neither decoding nor
     /// memory. A list whose reading skipped and counted something is not shared, so the counts
     /// stay per event.
-    mutating func annotationList(_ span: Range<Int>?, slot: Int, frameReporter: Range<Int>? = nil) throws(TraceReadError) -> UInt32 {
+    mutating func annotationList(_ span: Range<Int>?, slot: Int, frameReporter: Range<Int>? = nil)
+        throws(TraceReadError) -> UInt32
+    {
         guard let span else {
             guard let frameReporter else { return 0 }
             var arguments: [Argument] = []
@@ -290,7 +327,9 @@ extension PerfettoParser {
 
     /// A debug annotation as arguments: a dictionary's members as `name.member`, as the JSON
     /// reader flattens an object one level.
-    mutating func appendAnnotation(_ input: ProtobufInput, slot: Int, to arguments: inout [Argument]) throws(TraceReadError) {
+    mutating func appendAnnotation(_ input: ProtobufInput, slot: Int, to arguments: inout [Argument])
+        throws(TraceReadError)
+    {
         // Reading only some keys (framescope report), an annotation whose name no kept key is
         // or begins with is skipped before its value is decoded: most are.
         if let matcher = argumentKeys, !(try annotationMayBeKept(input, slot: slot, matcher: matcher)) { return }
@@ -309,13 +348,17 @@ extension PerfettoParser {
 
     /// Whether an annotation's name is a kept key or the `outer` of a kept `outer.inner`, from
     /// its name alone; decided once per interned name.
-    private mutating func annotationMayBeKept(_ input: ProtobufInput, slot: Int, matcher: ArgumentKeyMatcher) throws(TraceReadError) -> Bool {
+    private mutating func annotationMayBeKept(_ input: ProtobufInput, slot: Int, matcher: ArgumentKeyMatcher)
+        throws(TraceReadError) -> Bool
+    {
         var input = input
         while let (field, type) = try input.nextField() {
             if field == PerfettoSchema.Annotation.nameIID, type == .varint {
                 guard let raw = sequences[slot].annotationNames[try input.varint()] else { return true }
                 let index = Int(raw)
-                if index >= keptAnnotationNames.count { keptAnnotationNames += repeatElement(0, count: index - keptAnnotationNames.count + 1) }
+                if index >= keptAnnotationNames.count {
+                    keptAnnotationNames += repeatElement(0, count: index - keptAnnotationNames.count + 1)
+                }
                 if keptAnnotationNames[index] == 0 {
                     let name = trace.symbols[Symbol(rawValue: raw)]
                     keptAnnotationNames[index] = matcher.matches(name) || keptPrefixes.contains(name) ? 1 : 2
@@ -332,7 +375,9 @@ extension PerfettoParser {
     }
 
     /// One annotation's name and value; nesting past the kept depth is skipped and counted.
-    private mutating func annotation(_ input: inout ProtobufInput, slot: Int, depth: Int) throws(TraceReadError) -> (String?, JSONValue?) {
+    private mutating func annotation(_ input: inout ProtobufInput, slot: Int, depth: Int) throws(TraceReadError) -> (
+        String?, JSONValue?
+    ) {
         var name: String?
         var value: JSONValue?
         var dictionary: [(String, JSONValue)]?
@@ -341,24 +386,33 @@ extension PerfettoParser {
             switch (field, type) {
             case (PerfettoSchema.Annotation.nameIID, .varint):
                 let iid = try input.varint()
-                name = sequences[slot].annotationNames[iid].map { trace.symbols[Symbol(rawValue: $0)] } ?? "(undefined annotation name iid \(iid))"
+                name =
+                    sequences[slot].annotationNames[iid].map { trace.symbols[Symbol(rawValue: $0)] }
+                    ?? "(undefined annotation name iid \(iid))"
             case (PerfettoSchema.Annotation.name, .lengthDelimited): name = try input.string()
             case (PerfettoSchema.Annotation.boolValue, .varint): value = .bool(try input.varint() != 0)
             case (PerfettoSchema.Annotation.uintValue, .varint):
                 let unsigned = try input.varint()
                 value = unsigned <= UInt64(Int64.max) ? .int(Int64(unsigned)) : .double(Double(unsigned))
             case (PerfettoSchema.Annotation.intValue, .varint): value = .int(Int64(bitPattern: try input.varint()))
-            case (PerfettoSchema.Annotation.doubleValue, .fixed64): value = .double(Double(bitPattern: try input.fixed64()))
+            case (PerfettoSchema.Annotation.doubleValue, .fixed64):
+                value = .double(Double(bitPattern: try input.fixed64()))
             case (PerfettoSchema.Annotation.stringValue, .lengthDelimited): value = .string(try input.string())
             case (PerfettoSchema.Annotation.stringValueIID, .varint):
                 let iid = try input.varint()
-                value = .string(sequences[slot].stringValues[iid].map { trace.symbols[Symbol(rawValue: $0)] } ?? "(undefined string iid \(iid))")
-            case (PerfettoSchema.Annotation.pointerValue, .varint): value = .string("0x" + String(try input.varint(), radix: 16))
+                value = .string(
+                    sequences[slot].stringValues[iid].map { trace.symbols[Symbol(rawValue: $0)] }
+                        ?? "(undefined string iid \(iid))")
+            case (PerfettoSchema.Annotation.pointerValue, .varint):
+                value = .string("0x" + String(try input.varint(), radix: 16))
             case (PerfettoSchema.Annotation.legacyJSONValue, .lengthDelimited):
                 let range = try input.lengthDelimited()
                 let bytes = UnsafeBufferPointer(rebasing: buffer[range])
-                value = (try? JSONValue.parse(bytes, maxDepth: TraceReader.keptNestingDepth)) ?? .string(input.string(range))
-            case (PerfettoSchema.Annotation.dictEntries, .lengthDelimited), (PerfettoSchema.Annotation.arrayValues, .lengthDelimited):
+                value =
+                    (try? JSONValue.parse(bytes, maxDepth: TraceReader.keptNestingDepth))
+                    ?? .string(input.string(range))
+            case (PerfettoSchema.Annotation.dictEntries, .lengthDelimited),
+                (PerfettoSchema.Annotation.arrayValues, .lengthDelimited):
                 guard depth < TraceReader.keptNestingDepth else {
                     _ = try input.lengthDelimited()
                     skippedArguments += 1
@@ -384,7 +438,9 @@ extension PerfettoParser {
     }
 
     /// Chrome's typed `chrome_frame_reporter` as the arguments Chrome's JSON gives it.
-    private mutating func appendFrameReporter(_ input: ProtobufInput, to arguments: inout [Argument]) throws(TraceReadError) {
+    private mutating func appendFrameReporter(_ input: ProtobufInput, to arguments: inout [Argument])
+        throws(TraceReadError)
+    {
         var input = input
         let prefix = "chrome_frame_reporter."
         while let (field, type) = try input.nextField() {
@@ -397,13 +453,18 @@ extension PerfettoParser {
             switch field {
             case PerfettoSchema.FrameReporter.state:
                 let states = PerfettoSchema.FrameReporter.states
-                argument = Argument(prefix + "state", .string(raw < UInt64(states.count) ? states[Int(raw)] : "STATE_\(raw)"))
+                argument = Argument(
+                    prefix + "state", .string(raw < UInt64(states.count) ? states[Int(raw)] : "STATE_\(raw)"))
             case PerfettoSchema.FrameReporter.frameType:
                 let types = PerfettoSchema.FrameReporter.frameTypes
-                argument = Argument(prefix + "frame_type", .string(raw < UInt64(types.count) ? types[Int(raw)] : "\(raw)"))
-            case PerfettoSchema.FrameReporter.frameSequence: argument = Argument(prefix + "frame_sequence", .int(Int64(bitPattern: raw)))
-            case PerfettoSchema.FrameReporter.layerTreeHostID: argument = Argument(prefix + "layer_tree_host_id", .int(Int64(bitPattern: raw)))
-            case PerfettoSchema.FrameReporter.affectsSmoothness: argument = Argument(prefix + "affects_smoothness", .bool(raw != 0))
+                argument = Argument(
+                    prefix + "frame_type", .string(raw < UInt64(types.count) ? types[Int(raw)] : "\(raw)"))
+            case PerfettoSchema.FrameReporter.frameSequence:
+                argument = Argument(prefix + "frame_sequence", .int(Int64(bitPattern: raw)))
+            case PerfettoSchema.FrameReporter.layerTreeHostID:
+                argument = Argument(prefix + "layer_tree_host_id", .int(Int64(bitPattern: raw)))
+            case PerfettoSchema.FrameReporter.affectsSmoothness:
+                argument = Argument(prefix + "affects_smoothness", .bool(raw != 0))
             default: continue
             }
             if keeps(argument.key) { arguments.append(argument) }
@@ -486,12 +547,16 @@ extension PerfettoParser {
 
     mutating func place(_ event: PendingEvent, on lane: Int) {
         place(
-            type: event.type, timestamp: event.timestamp, name: event.name, category: event.category, arguments: event.arguments,
+            type: event.type, timestamp: event.timestamp, name: event.name, category: event.category,
+            arguments: event.arguments,
             flows: event.flows, on: lane)
     }
 
     /// A track event of a described track, on its lane (its fields as in ``PendingEvent``).
-    mutating func place(type: UInt64, timestamp: Int64, name: Symbol, category: Symbol, arguments: UInt32, flows: Range<Int>, on lane: Int) {
+    mutating func place(
+        type: UInt64, timestamp: Int64, name: Symbol, category: Symbol, arguments: UInt32, flows: Range<Int>,
+        on lane: Int
+    ) {
         let owner = lanes[lane].owner
         let isThread = lanes[lane].thread != nil
         let pairsNow = isThread && pairsAsItReads
@@ -517,14 +582,17 @@ extension PerfettoParser {
                 }
             } else {
                 lanes[lane].records.append(
-                    BeginEndPairer.Record(timestamp: timestamp, inputIndex: trace.events.count, name: nil, isEnd: true, payload: -1))
+                    BeginEndPairer.Record(
+                        timestamp: timestamp, inputIndex: trace.events.count, name: nil, isEnd: true, payload: -1))
             }
         case PerfettoSchema.Event.sliceBegin:
             if pairsNow {
                 lanes[lane].open.append(trace.events.count)
             } else {
                 lanes[lane].records.append(
-                    BeginEndPairer.Record(timestamp: timestamp, inputIndex: trace.events.count, name: name, isEnd: false, payload: trace.events.count))
+                    BeginEndPairer.Record(
+                        timestamp: timestamp, inputIndex: trace.events.count, name: name, isEnd: false,
+                        payload: trace.events.count))
             }
             trace.events.append(
                 TraceEvent(
@@ -534,7 +602,8 @@ extension PerfettoParser {
             trace.events.append(
                 TraceEvent(
                     phase: .instant, name: name, category: category, thread: owner, timestamp: timestamp,
-                    scope: isThread || owner.threadID != 0 ? .thread : (owner.processID == 0 ? .global : .process), arguments: arguments))
+                    scope: isThread || owner.threadID != 0 ? .thread : (owner.processID == 0 ? .global : .process),
+                    arguments: arguments))
         }
         for flow in flowArena[flows] {
             // Kept aside and appended in time order at the end (``settleFlows()``): the file
@@ -570,10 +639,14 @@ extension PerfettoParser {
         let unfinished = started.subtracting(ended).count
         let unstarted = ended.subtracting(started).count
         if unfinished > 0 {
-            trace.log.addSummary(.unmatchedFlow, nil, "\(unfinished) flow\(unfinished == 1 ? "" : "s") start but never end", count: unfinished)
+            trace.log.addSummary(
+                .unmatchedFlow, nil, "\(unfinished) flow\(unfinished == 1 ? "" : "s") start but never end",
+                count: unfinished)
         }
         if unstarted > 0 {
-            trace.log.addSummary(.unmatchedFlow, nil, "\(unstarted) flow\(unstarted == 1 ? "" : "s") end but never start", count: unstarted)
+            trace.log.addSummary(
+                .unmatchedFlow, nil, "\(unstarted) flow\(unstarted == 1 ? "" : "s") end but never start",
+                count: unstarted)
         }
     }
 
@@ -583,7 +656,9 @@ extension PerfettoParser {
     /// known thread keeps thread 0.
     mutating func attributeProcessEvents() {
         var representative: [Int64: ThreadKey] = [:]
-        for thread in trace.threads.values.sorted(by: { ($0.sortIndex ?? .max, $0.key) < ($1.sortIndex ?? .max, $1.key) })
+        for thread in trace.threads.values.sorted(by: {
+            ($0.sortIndex ?? .max, $0.key) < ($1.sortIndex ?? .max, $1.key)
+        })
         where thread.key.threadID != 0 {
             let pid = thread.key.processID
             if thread.key.threadID == pid || representative[pid] == nil {
@@ -604,15 +679,20 @@ extension PerfettoParser {
             track = known
         } else {
             guard case .counter(let name, let parent)? = tracks[uuid] else {
-                deferred.append(PendingEvent(uuid: uuid, type: PerfettoSchema.Event.counter, timestamp: timestamp, name: .empty, category: .empty,
-                                             arguments: 0, flows: 0..<0, counter: value, offset: offset))
+                deferred.append(
+                    PendingEvent(
+                        uuid: uuid, type: PerfettoSchema.Event.counter, timestamp: timestamp, name: .empty,
+                        category: .empty,
+                        arguments: 0, flows: 0..<0, counter: value, offset: offset))
                 return
             }
             track = (trace.symbols.intern(name), owner(of: parent))
             counterTracks[uuid] = track
         }
         trace.events.append(
-            TraceEvent(phase: .counter, name: track.name, thread: track.owner, timestamp: timestamp, arguments: addArguments([Argument("value", value)])))
+            TraceEvent(
+                phase: .counter, name: track.name, thread: track.owner, timestamp: timestamp,
+                arguments: addArguments([Argument("value", value)])))
     }
 
     /// Events read before their track's descriptor, placed now that every descriptor is read;
@@ -623,13 +703,16 @@ extension PerfettoParser {
         for event in deferred {
             if event.type == PerfettoSchema.Event.counter {
                 if case .counter? = tracks[event.uuid] {
-                    appendCounter(event.counter ?? .int(0), uuid: event.uuid, timestamp: event.timestamp, offset: event.offset)
+                    appendCounter(
+                        event.counter ?? .int(0), uuid: event.uuid, timestamp: event.timestamp, offset: event.offset)
                 } else {
                     undescribed += 1
                     trace.events.append(
                         TraceEvent(
-                            phase: .counter, name: trace.symbols.intern("track \(event.uuid)"), thread: ThreadKey(processID: 0, threadID: 0),
-                            timestamp: event.timestamp, arguments: addArguments([Argument("value", event.counter ?? .int(0))])))
+                            phase: .counter, name: trace.symbols.intern("track \(event.uuid)"),
+                            thread: ThreadKey(processID: 0, threadID: 0),
+                            timestamp: event.timestamp,
+                            arguments: addArguments([Argument("value", event.counter ?? .int(0))])))
                 }
                 continue
             }
@@ -686,18 +769,27 @@ extension PerfettoParser {
             if unmatched > 0 {
                 trace.log.addSummary(
                     .unmatchedEnd, nil,
-                    "\(unmatched) slice end\(unmatched == 1 ? "" : "s") on \(describe(lane)) close\(unmatched == 1 ? "s" : "") nothing", count: unmatched)
+                    "\(unmatched) slice end\(unmatched == 1 ? "" : "s") on \(describe(lane)) close\(unmatched == 1 ? "s" : "") nothing",
+                    count: unmatched)
             }
             if lane.thread != nil {
-                for (begin, end) in closed { trace.events[begin].duration = max(0, end &- trace.events[begin].timestamp) }
+                for (begin, end) in closed {
+                    trace.events[begin].duration = max(0, end &- trace.events[begin].timestamp)
+                }
                 for begin in open {
                     trace.events[begin].duration = max(0, lastTimestamp &- trace.events[begin].timestamp)
-                    trace.log.add(.unclosedBegin, nil, "slice \(quoted(trace.symbols[trace.events[begin].name])) on \(describe(lane)) is never closed; it is closed at the trace's end")
+                    trace.log.add(
+                        .unclosedBegin, nil,
+                        "slice \(quoted(trace.symbols[trace.events[begin].name])) on \(describe(lane)) is never closed; it is closed at the trace's end"
+                    )
                 }
             } else {
                 // One id per top-level slice: begins in time order against a stack of ends.
-                var pairs = closed.map { (begin: $0.begin, end: Optional($0.end)) } + open.map { (begin: $0, end: Int64?.none) }
-                pairs.sort { (trace.events[$0.begin].timestamp, $0.begin) < (trace.events[$1.begin].timestamp, $1.begin) }
+                var pairs =
+                    closed.map { (begin: $0.begin, end: Optional($0.end)) } + open.map { (begin: $0, end: Int64?.none) }
+                pairs.sort {
+                    (trace.events[$0.begin].timestamp, $0.begin) < (trace.events[$1.begin].timestamp, $1.begin)
+                }
                 var ends: [Int64] = []
                 var id: UInt64 = 0
                 for pair in pairs {
@@ -709,7 +801,10 @@ extension PerfettoParser {
                     }
                     trace.events[pair.begin].id = id
                     guard let end = pair.end else {
-                        trace.log.add(.unmatchedAsync, nil, "slice \(quoted(trace.symbols[trace.events[pair.begin].name])) on \(describe(lane)) is never closed")
+                        trace.log.add(
+                            .unmatchedAsync, nil,
+                            "slice \(quoted(trace.symbols[trace.events[pair.begin].name])) on \(describe(lane)) is never closed"
+                        )
                         ends.append(.max)
                         continue
                     }

@@ -91,15 +91,28 @@ struct CommonPacketDecoder {
         while position < end {
             guard let key = rawVarint(&position, end) else { return false }
             switch key {
-            case 0x40: guard let value = rawVarint(&position, end) else { return false }; timestamp = value  // 8, varint
-            case 0x50: guard let value = rawVarint(&position, end) else { return false }; sequence = value  // 10, varint
-            case 0x68: guard let value = rawVarint(&position, end) else { return false }; flags = value  // 13, varint
-            case 0x5A: guard trackEvent == nil, let value = rawLength(&position, end) else { return false }; trackEvent = value  // 11
-            case 0x62: guard interned == nil, let value = rawLength(&position, end) else { return false }; interned = value  // 12
+            case 0x40:
+                guard let value = rawVarint(&position, end) else { return false }
+                timestamp = value  // 8, varint
+            case 0x50:
+                guard let value = rawVarint(&position, end) else { return false }
+                sequence = value  // 10, varint
+            case 0x68:
+                guard let value = rawVarint(&position, end) else { return false }
+                flags = value  // 13, varint
+            case 0x5A:
+                guard trackEvent == nil, let value = rawLength(&position, end) else { return false }
+                trackEvent = value  // 11
+            case 0x62:
+                guard interned == nil, let value = rawLength(&position, end) else { return false }
+                interned = value  // 12
             default: return false
             }
         }
-        guard flags & ~(PerfettoSchema.Packet.incrementalStateClearedFlag | PerfettoSchema.Packet.needsIncrementalStateFlag) == 0,
+        guard
+            flags
+                & ~(PerfettoSchema.Packet.incrementalStateClearedFlag | PerfettoSchema.Packet.needsIncrementalStateFlag)
+                == 0,
             let trackEvent, let timestamp, timestamp <= UInt64(TraceEvent.timeLimitNanoseconds)
         else { return false }
 
@@ -113,17 +126,27 @@ struct CommonPacketDecoder {
             let fieldStart = eventPosition
             guard let key = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
             switch key {
-            case 0x48: guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }; type = value  // 9
-            case 0x58: guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }; track = value  // 11
-            case 0x50: guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }; nameIID = value  // 10
+            case 0x48:
+                guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+                type = value  // 9
+            case 0x58:
+                guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+                track = value  // 11
+            case 0x50:
+                guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+                nameIID = value  // 10
             case 0x18:  // 3, category_iids: one
-                guard categoryIID == nil, let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+                guard categoryIID == nil, let value = rawVarint(&eventPosition, trackEvent.upperBound) else {
+                    return false
+                }
                 categoryIID = value
             case 0x22:  // 4, debug_annotations
                 guard let value = rawLength(&eventPosition, trackEvent.upperBound) else { return false }
                 annotations = (annotations?.lowerBound ?? fieldStart)..<value.upperBound
             case 0x179, 0x181:  // 47 and 48, flow_ids and terminating_flow_ids: fixed64, not packed
-                guard trackEvent.upperBound - eventPosition >= 8, packet.flows.count < InlineFlows.capacity else { return false }
+                guard trackEvent.upperBound - eventPosition >= 8, packet.flows.count < InlineFlows.capacity else {
+                    return false
+                }
                 packet.flows.append(fixed64(at: eventPosition), terminating: key == 0x181)
                 eventPosition += 8
             case 0xF0:  // 30, counter_value
@@ -139,8 +162,9 @@ struct CommonPacketDecoder {
                 return false
             }
         }
-        guard let track, type == PerfettoSchema.Event.sliceBegin || type == PerfettoSchema.Event.sliceEnd
-            || type == PerfettoSchema.Event.instant || type == PerfettoSchema.Event.counter
+        guard let track,
+            type == PerfettoSchema.Event.sliceBegin || type == PerfettoSchema.Event.sliceEnd
+                || type == PerfettoSchema.Event.instant || type == PerfettoSchema.Event.counter
         else { return false }
         packet.timestamp = timestamp
         packet.sequence = sequence
@@ -177,11 +201,16 @@ extension PerfettoParser {
         let type = packet.type
         let track = packet.track
         let slot = self.slot(of: sequence)
-        if flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 { sequences[slot] = makeSequence(isValid: true) }
+        if flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 {
+            sequences[slot] = makeSequence(isValid: true)
+        }
         if flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !sequences[slot].isValid {
             droppedPackets += 1
             if trace.log.lists(.invalidEvent) {
-                trace.log.add(.invalidEvent, nil, "packet at byte \(offset) needs incremental state that sequence \(sequence) never set; dropped, as Perfetto drops it")
+                trace.log.add(
+                    .invalidEvent, nil,
+                    "packet at byte \(offset) needs incremental state that sequence \(sequence) never set; dropped, as Perfetto drops it"
+                )
             }
             return true
         }
@@ -193,14 +222,19 @@ extension PerfettoParser {
         if time > lastTimestamp { lastTimestamp = time }
         if type == PerfettoSchema.Event.counter {
             switch packet.counterKind {
-            case 1: appendCounter(.int(Int64(bitPattern: packet.counterBits)), uuid: track, timestamp: time, offset: offset)
-            case 2: appendCounter(.double(Double(bitPattern: packet.counterBits)), uuid: track, timestamp: time, offset: offset)
+            case 1:
+                appendCounter(.int(Int64(bitPattern: packet.counterBits)), uuid: track, timestamp: time, offset: offset)
+            case 2:
+                appendCounter(
+                    .double(Double(bitPattern: packet.counterBits)), uuid: track, timestamp: time, offset: offset)
             default: break
             }
             return true
         }
         if type == PerfettoSchema.Event.sliceEnd {
-            appendToTrack(uuid: track, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: 0..<0, offset: offset)
+            appendToTrack(
+                uuid: track, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0, flows: 0..<0,
+                offset: offset)
             return true
         }
         var name = Symbol.empty
@@ -209,7 +243,10 @@ extension PerfettoParser {
                 name = Symbol(rawValue: raw)
             } else {
                 name = trace.symbols.intern("(undefined name iid \(nameIID))")
-                trace.log.add(.invalidEvent, nil, "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name")
+                trace.log.add(
+                    .invalidEvent, nil,
+                    "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name"
+                )
             }
         }
         var category = Symbol.empty
@@ -218,7 +255,9 @@ extension PerfettoParser {
                 category = Symbol(rawValue: raw)
             } else {
                 category = trace.symbols.intern("(undefined category iid \(categoryIID))")
-                trace.log.add(.invalidEvent, nil, "packet at byte \(offset): category iid \(categoryIID) is never defined on sequence \(sequence)")
+                trace.log.add(
+                    .invalidEvent, nil,
+                    "packet at byte \(offset): category iid \(categoryIID) is never defined on sequence \(sequence)")
             }
         }
         // Malformed inside an annotation: the general path reports it. Nothing of this packet has
@@ -228,7 +267,8 @@ extension PerfettoParser {
         let flowStart = flowArena.count
         if packet.flows.count > 0 { packet.flows.appendOrdered(to: &flowArena) }
         appendToTrack(
-            uuid: track, type: type, timestamp: time, name: name, category: category, arguments: arguments, flows: flowStart..<flowArena.count,
+            uuid: track, type: type, timestamp: time, name: name, category: category, arguments: arguments,
+            flows: flowStart..<flowArena.count,
             offset: offset)
         return true
     }
@@ -237,16 +277,20 @@ extension PerfettoParser {
     /// ``PendingEvent`` unless the track is not described yet.
     @inline(__always)
     private mutating func appendToTrack(
-        uuid: UInt64, type: UInt64, timestamp: Int64, name: Symbol, category: Symbol, arguments: UInt32, flows: Range<Int>, offset: Int
+        uuid: UInt64, type: UInt64, timestamp: Int64, name: Symbol, category: Symbol, arguments: UInt32,
+        flows: Range<Int>, offset: Int
     ) {
         guard let lane = lane(forUUID: uuid) else {
             deferred.append(
                 PendingEvent(
-                    uuid: uuid, type: type, timestamp: timestamp, name: name, category: category, arguments: arguments, flows: flows,
+                    uuid: uuid, type: type, timestamp: timestamp, name: name, category: category, arguments: arguments,
+                    flows: flows,
                     counter: nil, offset: offset))
             return
         }
-        place(type: type, timestamp: timestamp, name: name, category: category, arguments: arguments, flows: flows, on: lane)
+        place(
+            type: type, timestamp: timestamp, name: name, category: category, arguments: arguments, flows: flows,
+            on: lane)
     }
 
 }
@@ -277,12 +321,13 @@ struct InlineFlows {
         guard count > 0 else { return }
         for pass: UInt8 in 0...1 {  // flow ids, then terminating ones
             for index in 0..<count where (terminating >> index) & 1 == pass {
-                let id = switch index {
-                case 0: ids.0
-                case 1: ids.1
-                case 2: ids.2
-                default: ids.3
-                }
+                let id =
+                    switch index {
+                    case 0: ids.0
+                    case 1: ids.1
+                    case 2: ids.2
+                    default: ids.3
+                    }
                 arena.append((id, pass == 1))
             }
         }

@@ -1,5 +1,5 @@
-@_spi(FramescopeInternals) import FrameTrace
 import FrameSupport
+@_spi(FramescopeInternals) import FrameTrace
 
 /// A `Trace` field as the framer found it: a packet (its bytes and, when it has the common shape,
 /// its decoded fields) or another field, skipped. A plain value, so batches of them are written
@@ -84,7 +84,7 @@ struct PacketFramer: BatchFilling {
                     try input.skip(type)
                     framed.pointee.skippedField = field
                 }
-            } catch where error.code == .unexpectedEnd {
+            } catch  where error.code == .unexpectedEnd {
                 batch.ending = .truncated(TornPacket(in: input.buffer, at: framed.pointee.start))
                 return true
             } catch {
@@ -104,21 +104,23 @@ extension PerfettoParser {
     mutating func parseTrace(pipelined: Bool = false) throws(TraceReadError) {
         var packets = 0
         #if canImport(Glibc) || canImport(Darwin)
-        if pipelined {
-            let pipeline = BatchPipeline(filler: PacketFramer(buffer), batches: (0..<PacketFramer.batchCount).map { _ in PacketFramer.Batch() })
-            if pipeline.start() {
-                defer {
-                    pipeline.cancel()  // when the read stops early; after the end it changes nothing
-                    _ = pipeline.finish()
-                }
-                while true {
-                    let batch = pipeline.takeFilled()
-                    let ended = try apply(batch, packets: &packets)
-                    pipeline.recycle(batch)
-                    if ended { return }
+            if pipelined {
+                let pipeline = BatchPipeline(
+                    filler: PacketFramer(buffer),
+                    batches: (0..<PacketFramer.batchCount).map { _ in PacketFramer.Batch() })
+                if pipeline.start() {
+                    defer {
+                        pipeline.cancel()  // when the read stops early; after the end it changes nothing
+                        _ = pipeline.finish()
+                    }
+                    while true {
+                        let batch = pipeline.takeFilled()
+                        let ended = try apply(batch, packets: &packets)
+                        pipeline.recycle(batch)
+                        if ended { return }
+                    }
                 }
             }
-        }
         #endif
         var framer = PacketFramer(buffer)
         let batch = PacketFramer.Batch()

@@ -1,6 +1,6 @@
-import FrameTrace
 import FrameJSON
 import FrameSupport
+import FrameTrace
 
 /// Reads Perfetto's native trace format (a protobuf `Trace`: length-delimited `TracePacket`s) into
 /// the same ``FrameTrace/Trace`` values the Chrome JSON reader makes, so every command reads both.
@@ -46,14 +46,18 @@ package enum PerfettoImporter {
     package static func looksLikePerfetto(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, first == 0x0A else { return false }
         var index = 0
-        while index < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[index]) { index += 1 }
+        while index < bytes.count,
+            [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[index])
+        { index += 1 }
         guard index < bytes.count else { return false }
         switch bytes[index] {
         case UInt8(ascii: "["):
             return false
         case UInt8(ascii: "{"):
             var next = index + 1
-            while next < bytes.count, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[next]) { next += 1 }
+            while next < bytes.count,
+                [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[next])
+            { next += 1 }
             return !(next >= bytes.count || bytes[next] == UInt8(ascii: "\"") || bytes[next] == UInt8(ascii: "}"))
         default:
             return true
@@ -67,7 +71,8 @@ package enum PerfettoImporter {
     /// - Parameter releasesInput: Whether `buffer` is a private file mapping whose pages may be
     ///   handed back once read (``ReadPageRelease``).
     static func parse(
-        _ buffer: UnsafeBufferPointer<UInt8>, arguments: TraceReader.ArgumentSelection, pipelining: TraceReader.Pipelining = .automatic,
+        _ buffer: UnsafeBufferPointer<UInt8>, arguments: TraceReader.ArgumentSelection,
+        pipelining: TraceReader.Pipelining = .automatic,
         releasesInput: Bool = false
     ) -> Result<Trace, TraceReadError> {
         guard !buffer.isEmpty else { return .failure(TornPacket.emptyInputError) }
@@ -80,7 +85,8 @@ package enum PerfettoImporter {
             try parser.parseTrace(pipelined: pipelined)
             if !parser.needsSecondPass { parser.placeDeferredEvents() }
             if parser.needsSecondPass {
-                parser = PerfettoParser(buffer, arguments: arguments, pairsAsItReads: false, releasesInput: releasesInput)
+                parser = PerfettoParser(
+                    buffer, arguments: arguments, pairsAsItReads: false, releasesInput: releasesInput)
                 try parser.parseTrace(pipelined: pipelined)
             }
         } catch {
@@ -220,12 +226,16 @@ struct PerfettoParser {
         var offset: Int
     }
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>, arguments: TraceReader.ArgumentSelection, pairsAsItReads: Bool = true, releasesInput: Bool = false) {
+    init(
+        _ buffer: UnsafeBufferPointer<UInt8>, arguments: TraceReader.ArgumentSelection, pairsAsItReads: Bool = true,
+        releasesInput: Bool = false
+    ) {
         self.buffer = buffer
         readPages = ReadPageRelease(buffer, isFileMapping: releasesInput)
         self.pairsAsItReads = pairsAsItReads
         self.argumentKeys = arguments.keys.map { ArgumentKeyMatcher($0) }
-        self.keptPrefixes = Set((arguments.keys ?? []).compactMap { key in key.firstIndex(of: ".").map { String(key[..<$0]) } })
+        self.keptPrefixes = Set(
+            (arguments.keys ?? []).compactMap { key in key.firstIndex(of: ".").map { String(key[..<$0]) } })
     }
 
     /// The `outer` of each kept `outer.inner` key: an annotation so named is a dictionary whose
@@ -269,15 +279,21 @@ struct PerfettoParser {
                 let range = try input.lengthDelimited()
                 if fields.interned == nil { fields.interned = range } else { fields.moreInterned.append(range) }
             case (PerfettoSchema.Packet.trackEvent, .lengthDelimited): fields.trackEvent = try input.lengthDelimited()
-            case (PerfettoSchema.Packet.trackDescriptor, .lengthDelimited): fields.trackDescriptor = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.trackDescriptor, .lengthDelimited):
+                fields.trackDescriptor = try input.lengthDelimited()
             case (PerfettoSchema.Packet.processTree, .lengthDelimited): fields.processTree = try input.lengthDelimited()
             case (PerfettoSchema.Packet.ftraceEvents, .lengthDelimited): fields.ftrace = try input.lengthDelimited()
-            case (PerfettoSchema.Packet.frameTimelineEvent, .lengthDelimited): fields.frameTimeline = try input.lengthDelimited()
-            case (PerfettoSchema.Packet.chromeEvents, .lengthDelimited): fields.chromeEvents = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.frameTimelineEvent, .lengthDelimited):
+                fields.frameTimeline = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.chromeEvents, .lengthDelimited):
+                fields.chromeEvents = try input.lengthDelimited()
             case (PerfettoSchema.Packet.defaults, .lengthDelimited): fields.defaults = try input.lengthDelimited()
-            case (PerfettoSchema.Packet.processDescriptor, .lengthDelimited): fields.processDescriptor = try input.lengthDelimited()
-            case (PerfettoSchema.Packet.threadDescriptor, .lengthDelimited): fields.threadDescriptor = try input.lengthDelimited()
-            case (PerfettoSchema.Packet.firstPacketOnSequence, .varint), (PerfettoSchema.Packet.previousPacketDropped, .varint),
+            case (PerfettoSchema.Packet.processDescriptor, .lengthDelimited):
+                fields.processDescriptor = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.threadDescriptor, .lengthDelimited):
+                fields.threadDescriptor = try input.lengthDelimited()
+            case (PerfettoSchema.Packet.firstPacketOnSequence, .varint),
+                (PerfettoSchema.Packet.previousPacketDropped, .varint),
                 (PerfettoSchema.Packet.timestampClockID, .varint):
                 try input.skip(type)
             default:
@@ -292,7 +308,10 @@ struct PerfettoParser {
         if fields.flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !sequences[slot].isValid {
             droppedPackets += 1
             if trace.log.lists(.invalidEvent) {
-                trace.log.add(.invalidEvent, nil, "packet at byte \(offset) needs incremental state that sequence \(fields.sequence) never set; dropped, as Perfetto drops it")
+                trace.log.add(
+                    .invalidEvent, nil,
+                    "packet at byte \(offset) needs incremental state that sequence \(fields.sequence) never set; dropped, as Perfetto drops it"
+                )
             }
             return
         }
@@ -310,7 +329,9 @@ struct PerfettoParser {
             try parseFrameTimeline(input.input(over: range), timestamp: time, offset: offset)
         }
         if let range = fields.trackEvent {
-            try parseTrackEvent(input.input(over: range), timestamp: fields.timestamp, sequence: fields.sequence, slot: slot, offset: offset)
+            try parseTrackEvent(
+                input.input(over: range), timestamp: fields.timestamp, sequence: fields.sequence, slot: slot,
+                offset: offset)
         }
     }
 
@@ -318,13 +339,17 @@ struct PerfettoParser {
     mutating func checkedTime(_ timestamp: UInt64?, offset: Int) -> Int64? {
         guard let timestamp else {
             droppedTimes += 1
-            if trace.log.lists(.invalidEvent) { trace.log.add(.invalidEvent, nil, "packet at byte \(offset) has an event but no timestamp; dropped") }
+            if trace.log.lists(.invalidEvent) {
+                trace.log.add(.invalidEvent, nil, "packet at byte \(offset) has an event but no timestamp; dropped")
+            }
             return nil
         }
         guard timestamp <= UInt64(TraceEvent.timeLimitNanoseconds) else {
             droppedTimes += 1
             if trace.log.lists(.invalidEvent) {
-                trace.log.add(.invalidEvent, nil, "packet at byte \(offset): timestamp \(timestamp) ns is beyond 2^60 ns (about 36.5 years); dropped")
+                trace.log.add(
+                    .invalidEvent, nil,
+                    "packet at byte \(offset): timestamp \(timestamp) ns is beyond 2^60 ns (about 36.5 years); dropped")
             }
             return nil
         }
@@ -340,7 +365,9 @@ struct PerfettoParser {
     mutating func reserveCapacity(readSoFar: Int) {
         guard readSoFar > 0 else { return }
         let scale = Double(buffer.count) / Double(readSoFar) * 1.125
-        func estimate(_ count: Int, cap: Int = .max) -> Int { min(cap, Int(min(Double(count) * scale + 1024, Double(buffer.count)))) }
+        func estimate(_ count: Int, cap: Int = .max) -> Int {
+            min(cap, Int(min(Double(count) * scale + 1024, Double(buffer.count))))
+        }
         trace.events.reserveCapacity(estimate(trace.events.count))
         trace.events.adviseHugePages()
         trace.argumentLists.reserveCapacity(estimate(trace.argumentLists.count, cap: 1 << 22))
@@ -393,7 +420,8 @@ struct PerfettoParser {
             let string = input.string(value)
             switch field {
             case PerfettoSchema.Interned.eventNames: sequences[slot].names[iid] = trace.symbols.intern(string).rawValue
-            case PerfettoSchema.Interned.eventCategories: sequences[slot].categories[iid] = trace.symbols.intern(string).rawValue
+            case PerfettoSchema.Interned.eventCategories:
+                sequences[slot].categories[iid] = trace.symbols.intern(string).rawValue
             case PerfettoSchema.Interned.debugAnnotationNames:
                 sequences[slot].annotationNames[iid] = trace.symbols.intern(string).rawValue
                 changesAnnotations = true
@@ -450,7 +478,8 @@ struct PerfettoParser {
                     switch (inner, innerType) {
                     case (PerfettoSchema.Process.pid, .varint): pid = Int64(bitPattern: try descriptor.varint())
                     case (PerfettoSchema.Process.processName, .lengthDelimited): processName = try descriptor.string()
-                    case (PerfettoSchema.Process.legacySortIndex, .varint): sortIndex = Int64(bitPattern: try descriptor.varint())
+                    case (PerfettoSchema.Process.legacySortIndex, .varint):
+                        sortIndex = Int64(bitPattern: try descriptor.varint())
                     case (PerfettoSchema.Process.cmdline, .lengthDelimited):
                         let line = try descriptor.string()
                         if processName == nil { processName = line }
@@ -469,7 +498,8 @@ struct PerfettoParser {
                     case (PerfettoSchema.Thread.pid, .varint): pid = Int64(bitPattern: try descriptor.varint())
                     case (PerfettoSchema.Thread.tid, .varint): tid = Int64(bitPattern: try descriptor.varint())
                     case (PerfettoSchema.Thread.threadName, .lengthDelimited): threadName = try descriptor.string()
-                    case (PerfettoSchema.Thread.legacySortIndex, .varint): sortIndex = Int64(bitPattern: try descriptor.varint())
+                    case (PerfettoSchema.Thread.legacySortIndex, .varint):
+                        sortIndex = Int64(bitPattern: try descriptor.varint())
                     default: try descriptor.skip(innerType)
                     }
                 }
@@ -484,7 +514,9 @@ struct PerfettoParser {
             if let name = thread.name ?? name { described.name = name }
             if let sortIndex = thread.sortIndex { described.sortIndex = sortIndex }
             trace.threads[thread.key] = described
-            if trace.processes[thread.key.processID] == nil { trace.processes[thread.key.processID] = TraceProcess(processID: thread.key.processID) }
+            if trace.processes[thread.key.processID] == nil {
+                trace.processes[thread.key.processID] = TraceProcess(processID: thread.key.processID)
+            }
         } else if let process {
             tracks[uuid] = .process(process.pid)
             var described = trace.processes[process.pid] ?? TraceProcess(processID: process.pid)
@@ -534,7 +566,9 @@ struct PerfettoParser {
     private mutating func parseProcessTree(_ input: ProtobufInput) throws(TraceReadError) {
         var input = input
         while let (field, type) = try input.nextField() {
-            guard type == .lengthDelimited, field == PerfettoSchema.ProcessTree.processes || field == PerfettoSchema.ProcessTree.threads else {
+            guard type == .lengthDelimited,
+                field == PerfettoSchema.ProcessTree.processes || field == PerfettoSchema.ProcessTree.threads
+            else {
                 try input.skip(type)
                 continue
             }
@@ -585,7 +619,8 @@ struct PerfettoParser {
             while let (inner, innerType) = try entry.nextField() {
                 switch (inner, innerType) {
                 case (PerfettoSchema.ChromeEvents.metadataName, .lengthDelimited): name = try entry.string()
-                case (PerfettoSchema.ChromeEvents.metadataJSONValue, .lengthDelimited): json = try entry.lengthDelimited()
+                case (PerfettoSchema.ChromeEvents.metadataJSONValue, .lengthDelimited):
+                    json = try entry.lengthDelimited()
                 default: try entry.skip(innerType)
                 }
             }
@@ -594,7 +629,10 @@ struct PerfettoParser {
             guard let value = try? JSONValue.parse(bytes, maxDepth: TraceReader.keptNestingDepth),
                 let adopted = TraceAssembly.framescopeMetadata(from: value)
             else {
-                trace.log.add(.invalidEvent, nil, "framescope's metadata at byte \(json.lowerBound) is not the JSON object framescope writes; ignored")
+                trace.log.add(
+                    .invalidEvent, nil,
+                    "framescope's metadata at byte \(json.lowerBound) is not the JSON object framescope writes; ignored"
+                )
                 continue
             }
             trace.metadata = adopted
@@ -613,12 +651,15 @@ struct PerfettoParser {
         // can use every field number); the rest in one line.
         let skipped = skippedFields.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
         for (what, count) in skipped.prefix(Self.listedSkippedKinds) {
-            trace.log.addSummary(.skippedPhase, nil, "\(what): \(count) skipped (framescope does not read \(count == 1 ? "it" : "them"))", count: count)
+            trace.log.addSummary(
+                .skippedPhase, nil,
+                "\(what): \(count) skipped (framescope does not read \(count == 1 ? "it" : "them"))", count: count)
         }
         if skipped.count > Self.listedSkippedKinds {
             let rest = skipped.dropFirst(Self.listedSkippedKinds)
             let count = rest.reduce(0) { $0 + $1.value }
-            trace.log.addSummary(.skippedPhase, nil, "\(count) values of \(rest.count) more kinds of field skipped", count: count)
+            trace.log.addSummary(
+                .skippedPhase, nil, "\(count) values of \(rest.count) more kinds of field skipped", count: count)
         }
         if skippedArguments > 0 {
             trace.log.addSummary(

@@ -97,7 +97,9 @@ struct ProtobufInput {
     }
 
     mutating func fixed64() throws(TraceReadError) -> UInt64 {
-        guard end - position >= 8 else { throw Self.error("a 64-bit field runs past the end of its message", at: position, end: isWholeFile) }
+        guard end - position >= 8 else {
+            throw Self.error("a 64-bit field runs past the end of its message", at: position, end: isWholeFile)
+        }
         var value: UInt64 = 0
         for index in 0..<8 { value |= UInt64(buffer[position + index]) << (8 * UInt64(index)) }
         position += 8
@@ -105,7 +107,9 @@ struct ProtobufInput {
     }
 
     mutating func fixed32() throws(TraceReadError) -> UInt32 {
-        guard end - position >= 4 else { throw Self.error("a 32-bit field runs past the end of its message", at: position, end: isWholeFile) }
+        guard end - position >= 4 else {
+            throw Self.error("a 32-bit field runs past the end of its message", at: position, end: isWholeFile)
+        }
         var value: UInt32 = 0
         for index in 0..<4 { value |= UInt32(buffer[position + index]) << (8 * UInt32(index)) }
         position += 4
@@ -134,7 +138,9 @@ struct ProtobufInput {
     }
 
     /// A cursor over a range of the same buffer.
-    func input(over range: Range<Int>) -> ProtobufInput { ProtobufInput(buffer, from: range.lowerBound, to: range.upperBound) }
+    func input(over range: Range<Int>) -> ProtobufInput {
+        ProtobufInput(buffer, from: range.lowerBound, to: range.upperBound)
+    }
 
     /// The UTF-8 string in a range (invalid sequences become U+FFFD).
     func string(_ range: Range<Int>) -> String {

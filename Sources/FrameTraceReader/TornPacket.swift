@@ -89,13 +89,16 @@ struct TornPacket: Hashable {
         if inputSize == 1 { return "the input is 1 byte: too short to hold one Perfetto packet" }
         switch cut {
         case .value(let declared, let present) where isPacket:
-            return "the first packet claims \(declared) bytes but only \(present) follow its length, in an input of \(inputSize) bytes: not a whole Perfetto packet"
+            return
+                "the first packet claims \(declared) bytes but only \(present) follow its length, in an input of \(inputSize) bytes: not a whole Perfetto packet"
         case .varint(isLength: true) where isPacket:
-            return "the input is \(inputSize) bytes and ends inside the first packet's length: not a whole Perfetto packet"
+            return
+                "the input is \(inputSize) bytes and ends inside the first packet's length: not a whole Perfetto packet"
         case .key:
             return "the input is \(inputSize) bytes and ends inside its first field's key: not a whole Perfetto packet"
         default:
-            return "the input is \(inputSize) bytes and ends inside its first field, Trace field \(field): not a whole Perfetto packet"
+            return
+                "the input is \(inputSize) bytes and ends inside its first field, Trace field \(field): not a whole Perfetto packet"
         }
     }
 
@@ -105,12 +108,14 @@ struct TornPacket: Hashable {
     /// The ``TraceDiagnostic/Kind/truncated`` diagnostic's message, when ``error`` is `nil`.
     /// - Parameter packetsRead: The whole packets before the torn field.
     func diagnostic(packetsRead: Int) -> String {
-        let read = "the \(packetsRead) packet\(packetsRead == 1 ? "" : "s") before it \(packetsRead == 1 ? "was" : "were") read"
+        let read =
+            "the \(packetsRead) packet\(packetsRead == 1 ? "" : "s") before it \(packetsRead == 1 ? "was" : "were") read"
         switch cut {
         case .key:
             return "the input ends inside the key of the Trace field that starts at byte \(start); \(read)"
         case .varint(isLength: true):
-            return "the input ends inside the length of \(subject) that starts at byte \(start), so how many bytes are missing is not known; \(read)"
+            return
+                "the input ends inside the length of \(subject) that starts at byte \(start), so how many bytes are missing is not known; \(read)"
         case .varint(isLength: false):
             return "the input ends inside the value of \(subject) that starts at byte \(start); \(read)"
         case .value(let declared, let present):

@@ -49,7 +49,9 @@ struct TraceAssembly {
         result.producerVersion = value[FrameContract.Metadata.version]?.stringValue
         result.clock = value[FrameContract.Metadata.clock]?.stringValue.map(TraceClock.init(rawValue:))
         result.frameIntervalNanoseconds = value[FrameContract.Metadata.frameInterval]?.integerValue
-        if let main = value[FrameContract.Metadata.mainThread], let pid = main["pid"]?.integerValue, let tid = main["tid"]?.integerValue {
+        if let main = value[FrameContract.Metadata.mainThread], let pid = main["pid"]?.integerValue,
+            let tid = main["tid"]?.integerValue
+        {
             result.mainThread = ThreadKey(processID: pid, threadID: tid)
         }
         for entry in value[FrameContract.Metadata.droppedEvents]?["threads"]?.arrayValue ?? [] {

@@ -1,5 +1,6 @@
 // Public: the scanner conformance below is @usableFromInline, so inlined scanner code can use it.
 package import FrameJSON
+
 /// Why input could not be read as a trace (or as JSON), and where.
 ///
 /// Readers throw this for input that is not JSON, JSON that is not a trace, and files that cannot
@@ -91,7 +92,9 @@ package struct TraceReadError: Error, Sendable, Hashable, CustomStringConvertibl
 /// errors directly: the same code (the identifiers are shared), message and offset as the
 /// ``JSONParseError`` it would make, and no conversion on the hot path.
 extension TraceReadError: JSONScanFailure {
-    @usableFromInline package static func syntax(_ code: JSONParseError.Code, _ message: String, at byteOffset: Int) -> TraceReadError {
+    @usableFromInline package static func syntax(_ code: JSONParseError.Code, _ message: String, at byteOffset: Int)
+        -> TraceReadError
+    {
         TraceReadError(code, message, at: byteOffset)
     }
 }

@@ -1,11 +1,12 @@
-package import FrameTrace
 import FrameSupport
+package import FrameTrace
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads a trace file of any format framescope knows into a ``Trace``: the one door every
@@ -62,7 +63,9 @@ package enum TraceReader {
         workerThread: Bool = true
     ) throws(TraceReadError) -> Trace {
         let options = Options(arguments: arguments, pipelining: workerThread ? .automatic : .never)
-        if path == "-" { return try read(fileDescriptor: 0, name: "standard input", maximumSize: maximumSize, options: options) }
+        if path == "-" {
+            return try read(fileDescriptor: 0, name: "standard input", maximumSize: maximumSize, options: options)
+        }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw InputFile.ioError(path) }
         defer { close(descriptor) }
@@ -118,7 +121,9 @@ package enum TraceReader {
             parse(buffer, releasesInput: false, arguments: arguments, pipelining: pipelining)
         }
         if let result { return try result.get() }
-        return try Array(bytes).withUnsafeBufferPointer { parse($0, releasesInput: false, arguments: arguments, pipelining: pipelining) }.get()
+        return try Array(bytes).withUnsafeBufferPointer {
+            parse($0, releasesInput: false, arguments: arguments, pipelining: pipelining)
+        }.get()
     }
 
     /// The format of a trace, told by its content: Perfetto protobuf when the bytes look like
@@ -142,11 +147,14 @@ package enum TraceReader {
     /// - Parameter releasesInput: Whether `buffer` is a private file mapping whose pages may be
     ///   handed back once read (``ReadPageRelease``).
     static func parse(
-        _ buffer: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ArgumentSelection = .all, pipelining: Pipelining = .automatic
+        _ buffer: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ArgumentSelection = .all,
+        pipelining: Pipelining = .automatic
     ) -> Result<Trace, TraceReadError> {
         switch format(of: buffer) {
-        case .perfetto: PerfettoImporter.parse(buffer, arguments: arguments, pipelining: pipelining, releasesInput: releasesInput)
-        case .chromeJSON: ChromeJSONImporter.parse(buffer, releasesInput: releasesInput, arguments: arguments, pipelining: pipelining)
+        case .perfetto:
+            PerfettoImporter.parse(buffer, arguments: arguments, pipelining: pipelining, releasesInput: releasesInput)
+        case .chromeJSON:
+            ChromeJSONImporter.parse(buffer, releasesInput: releasesInput, arguments: arguments, pipelining: pipelining)
         }
     }
 
@@ -158,10 +166,13 @@ package enum TraceReader {
             defer { munmap(mapping, size) }
             _ = madvise(mapping, size, MADV_SEQUENTIAL)
             let buffer = UnsafeBufferPointer(start: mapping.assumingMemoryBound(to: UInt8.self), count: size)
-            return try parse(buffer, releasesInput: true, arguments: options.arguments, pipelining: options.pipelining).get()
+            return try parse(buffer, releasesInput: true, arguments: options.arguments, pipelining: options.pipelining)
+                .get()
         }
         let bytes = try InputFile.readToEnd(descriptor, name: name, maximumSize: maximumSize, expected: size)
-        return try bytes.withUnsafeBufferPointer { parse($0, releasesInput: false, arguments: options.arguments, pipelining: options.pipelining) }.get()
+        return try bytes.withUnsafeBufferPointer {
+            parse($0, releasesInput: false, arguments: options.arguments, pipelining: options.pipelining)
+        }.get()
     }
 
     /// How a file is read, past where it comes from.
@@ -187,13 +198,13 @@ package enum TraceReader {
         /// Whether `bytes` still to read are read with the worker thread.
         func usesWorker(for bytes: Int) -> Bool {
             #if canImport(Glibc) || canImport(Darwin)
-            switch self {
-            case .never: false
-            case .always: true
-            case .automatic: bytes >= Self.minimumBytes && AvailableProcessors.count >= 2
-            }
+                switch self {
+                case .never: false
+                case .always: true
+                case .automatic: bytes >= Self.minimumBytes && AvailableProcessors.count >= 2
+                }
             #else
-            false  // no threads here
+                false  // no threads here
             #endif
         }
     }

@@ -1,5 +1,6 @@
-package import FrameTrace
 import FrameJSON
+package import FrameTrace
+
 /// Turns an array-form trace cut off by a crash into a complete one, dropping only the event the
 /// cut went through.
 ///
@@ -49,13 +50,17 @@ package struct TraceRepair: Sendable, Hashable {
         return try result.get()
     }
 
-    private static func repair(_ buffer: UnsafeBufferPointer<UInt8>, input: [UInt8]) throws(TraceReadError) -> TraceRepair {
+    private static func repair(_ buffer: UnsafeBufferPointer<UInt8>, input: [UInt8]) throws(TraceReadError)
+        -> TraceRepair
+    {
         if PerfettoImporter.looksLikePerfetto(buffer) { return try repairPerfetto(buffer, input: input) }
         var scanner = TraceScanner(buffer)
         scanner.skipByteOrderMark()
         scanner.skipWhitespace()
         guard !scanner.isAtEnd, scanner.current == UInt8(ascii: "[") else {
-            throw TraceReadError(.notATrace, "only the array form ([{...},...) can be repaired; this input does not start with '['", at: scanner.position)
+            throw TraceReadError(
+                .notATrace, "only the array form ([{...},...) can be repaired; this input does not start with '['",
+                at: scanner.position)
         }
         scanner.position += 1
         var events = 0
@@ -70,13 +75,20 @@ package struct TraceRepair: Sendable, Hashable {
                 guard scanner.isAtEnd else { throw scanner.unexpected(expecting: "the end of the input after ']'") }
                 // A trailing comma before `]` is tolerated by readers but not by JSON itself.
                 let between = buffer[lastEventEnd..<close]
-                if between.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) {
-                    return TraceRepair(bytes: input, keptEventCount: events, droppedByteCount: 0, droppedFromOffset: nil, wasComplete: true)
+                if between.allSatisfy({
+                    $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
+                        || $0 == UInt8(ascii: "\t")
+                }) {
+                    return TraceRepair(
+                        bytes: input, keptEventCount: events, droppedByteCount: 0, droppedFromOffset: nil,
+                        wasComplete: true)
                 }
                 break
             }
             if events > 0 {
-                guard scanner.current == UInt8(ascii: ",") else { throw scanner.unexpected(expecting: "',' or ']' after an event") }
+                guard scanner.current == UInt8(ascii: ",") else {
+                    throw scanner.unexpected(expecting: "',' or ']' after an event")
+                }
                 scanner.position += 1
                 scanner.skipWhitespace()
                 if scanner.isAtEnd || scanner.current == UInt8(ascii: "]") { continue }
@@ -94,7 +106,8 @@ package struct TraceRepair: Sendable, Hashable {
         bytes += Array("\n]\n".utf8)
         let dropped = input.count - lastEventEnd
         return TraceRepair(
-            bytes: bytes, keptEventCount: events, droppedByteCount: dropped, droppedFromOffset: dropped > 0 ? lastEventEnd : nil,
+            bytes: bytes, keptEventCount: events, droppedByteCount: dropped,
+            droppedFromOffset: dropped > 0 ? lastEventEnd : nil,
             wasComplete: false)
     }
 
@@ -103,7 +116,9 @@ package struct TraceRepair: Sendable, Hashable {
     /// kept reads. Anything malformed before the cut is an error, as for JSON; so is a cut in
     /// the first packet (nothing to keep) or a length no packet can have, as the reader says
     /// (``TornPacket``).
-    private static func repairPerfetto(_ buffer: UnsafeBufferPointer<UInt8>, input: [UInt8]) throws(TraceReadError) -> TraceRepair {
+    private static func repairPerfetto(_ buffer: UnsafeBufferPointer<UInt8>, input: [UInt8]) throws(TraceReadError)
+        -> TraceRepair
+    {
         var cursor = ProtobufInput(buffer)
         var packets = 0
         var lastPacketEnd = 0
@@ -122,7 +137,8 @@ package struct TraceRepair: Sendable, Hashable {
         }
         let dropped = input.count - lastPacketEnd
         return TraceRepair(
-            bytes: dropped == 0 ? input : Array(input[..<lastPacketEnd]), keptEventCount: packets, droppedByteCount: dropped,
+            bytes: dropped == 0 ? input : Array(input[..<lastPacketEnd]), keptEventCount: packets,
+            droppedByteCount: dropped,
             droppedFromOffset: dropped > 0 ? lastPacketEnd : nil, wasComplete: dropped == 0, format: .perfetto)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import FrameAnalysis
-import FrameSimulation
 import FrameRuns
+import FrameSimulation
 
 /// `framescope-bench calibrate [FRAMES]`: derives virtual time's cost model on this machine.
 ///
@@ -23,7 +23,8 @@ func runCalibration(frames: Int) {
             let path = "\(directory)/\(scenario.name)--\(strategy.name)-cpu.json"
             guard
                 let run = try? ScenarioRun.execute(
-                    scenario, strategy: strategy.name, settings: RunSettings(frames: frames, clock: .cpuTime), tracePath: path,
+                    scenario, strategy: strategy.name, settings: RunSettings(frames: frames, clock: .cpuTime),
+                    tracePath: path,
                     costModel: .reference, calibrating: meter)
             else {
                 print("could not run \(scenario.name) / \(strategy.name)")
@@ -35,25 +36,34 @@ func runCalibration(frames: Int) {
     let fits = WorkMeter.fit(meter.samples)
     let total = fits.reduce(0) { $0 + $1.measured }
     var fitTable = ReportTable(
-        title: "Fitted rates", columns: [("kind", .left), ("calls", .right), ("units", .right), ("per call", .right), ("per unit", .right),
-                                         ("R^2", .right), ("share of counted CPU time", .right)])
+        title: "Fitted rates",
+        columns: [
+            ("kind", .left), ("calls", .right), ("units", .right), ("per call", .right), ("per unit", .right),
+            ("R^2", .right), ("share of counted CPU time", .right),
+        ])
     fitTable.rows = fits.map { fit in
-        [fit.kind.rawValue, "\(fit.calls)", "\(fit.units)", formatFixed(fit.rate.perCall / 1000, decimals: 1) + " us",
-         formatFixed(fit.rate.perUnit, decimals: 2) + " ns", formatFixed(fit.rSquared, decimals: 2),
-         formatFixed(100 * fit.measured / max(1, total), decimals: 1) + "%"]
+        [
+            fit.kind.rawValue, "\(fit.calls)", "\(fit.units)",
+            formatFixed(fit.rate.perCall / 1000, decimals: 1) + " us",
+            formatFixed(fit.rate.perUnit, decimals: 2) + " ns", formatFixed(fit.rSquared, decimals: 2),
+            formatFixed(100 * fit.measured / max(1, total), decimals: 1) + "%",
+        ]
     }
     print(fitTable.text())
     let model = CostModel(name: "reference", rates: Dictionary(uniqueKeysWithValues: fits.map { ($0.kind, $0.rate) }))
 
     var fidelity = ReportTable(
         title: "Virtual time priced by this fit, beside the CPU-time runs it was fitted on (late frames; work in ms)",
-        columns: [("run", .left), ("late\ncpu", .right), ("late\nvirtual", .right), ("main\ncpu", .right),
-                  ("main\nvirtual", .right), ("main\nratio", .right), ("render\ncpu", .right), ("render\nvirtual", .right)])
+        columns: [
+            ("run", .left), ("late\ncpu", .right), ("late\nvirtual", .right), ("main\ncpu", .right),
+            ("main\nvirtual", .right), ("main\nratio", .right), ("render\ncpu", .right), ("render\nvirtual", .right),
+        ])
     for (scenario, strategy, cpu) in measured {
         let path = "\(directory)/\(scenario.name)--\(strategy)-virtual.json"
         guard
             let priced = try? ScenarioRun.execute(
-                scenario, strategy: strategy, settings: RunSettings(frames: frames, clock: .virtual), tracePath: path, costModel: model)
+                scenario, strategy: strategy, settings: RunSettings(frames: frames, clock: .virtual), tracePath: path,
+                costModel: model)
         else {
             print("could not run \(scenario.name) / \(strategy) on virtual time")
             return
@@ -61,7 +71,8 @@ func runCalibration(frames: Int) {
         let (cpuMain, virtualMain) = (mainWork(cpu), mainWork(priced.report))
         fidelity.rows.append([
             "\(scenario.name) / \(strategy)", "\(cpu.summary.lateFrames)", "\(priced.report.summary.lateFrames)",
-            formatFixed(cpuMain, decimals: 1), formatFixed(virtualMain, decimals: 1), formatFixed(virtualMain / max(0.001, cpuMain), decimals: 2),
+            formatFixed(cpuMain, decimals: 1), formatFixed(virtualMain, decimals: 1),
+            formatFixed(virtualMain / max(0.001, cpuMain), decimals: 2),
             formatFixed(renderWork(cpu), decimals: 1), formatFixed(renderWork(priced.report), decimals: 1),
         ])
     }
@@ -83,5 +94,8 @@ private func mainWork(_ report: FrameReport) -> Double {
 
 /// Render-lane work over all frames, in milliseconds.
 private func renderWork(_ report: FrameReport) -> Double {
-    Double(report.frames.reduce(Int64(0)) { sum, frame in sum + frame.lanes.filter { $0.lane == .render }.reduce(0) { $0 + $1.costNanoseconds } }) / 1e6
+    Double(
+        report.frames.reduce(Int64(0)) { sum, frame in
+            sum + frame.lanes.filter { $0.lane == .render }.reduce(0) { $0 + $1.costNanoseconds }
+        }) / 1e6
 }

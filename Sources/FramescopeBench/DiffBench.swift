@@ -1,6 +1,6 @@
-import FrameTrace
 import FrameSimulation
 import FrameSupport
+import FrameTrace
 
 /// List-update figures (technique 5): a full reload against diffing identifier snapshots, for
 /// one update touching about 5% of the rows of lists of 100, 1,000 and 10,000 rows.
@@ -31,15 +31,28 @@ func runDiffBenchmarks() {
             blackHole(rows)
         }
 
-        let touched = diff.itemInserts.count + diff.itemDeletes.count + diff.itemMoves.count + diff.itemReconfigures.count
-        figure("row changes in the diff", Double(touched), "changes",
-               note: "\(diff.itemInserts.count) inserts, \(diff.itemDeletes.count) deletes, \(diff.itemMoves.count) moves, \(diff.itemReconfigures.count) reconfigures")
-        figure("reload: rebuild, bind, measure all (main)", reload.median / 1_000, "µs", note: "p99 \(formatFixed(reload.p99 / 1_000, decimals: 1))")
-        figure("snapshot: build identifiers (background)", snapshot.median / 1_000, "µs", note: "p99 \(formatFixed(snapshot.p99 / 1_000, decimals: 1))")
-        figure("snapshot: diff (background)", diffing.median / 1_000, "µs", note: "p99 \(formatFixed(diffing.p99 / 1_000, decimals: 1))")
-        figure("snapshot: apply changed rows (main)", apply.median / 1_000, "µs", note: "p99 \(formatFixed(apply.p99 / 1_000, decimals: 1))")
+        let touched =
+            diff.itemInserts.count + diff.itemDeletes.count + diff.itemMoves.count + diff.itemReconfigures.count
+        figure(
+            "row changes in the diff", Double(touched), "changes",
+            note:
+                "\(diff.itemInserts.count) inserts, \(diff.itemDeletes.count) deletes, \(diff.itemMoves.count) moves, \(diff.itemReconfigures.count) reconfigures"
+        )
+        figure(
+            "reload: rebuild, bind, measure all (main)", reload.median / 1_000, "µs",
+            note: "p99 \(formatFixed(reload.p99 / 1_000, decimals: 1))")
+        figure(
+            "snapshot: build identifiers (background)", snapshot.median / 1_000, "µs",
+            note: "p99 \(formatFixed(snapshot.p99 / 1_000, decimals: 1))")
+        figure(
+            "snapshot: diff (background)", diffing.median / 1_000, "µs",
+            note: "p99 \(formatFixed(diffing.p99 / 1_000, decimals: 1))")
+        figure(
+            "snapshot: apply changed rows (main)", apply.median / 1_000, "µs",
+            note: "p99 \(formatFixed(apply.p99 / 1_000, decimals: 1))")
         figure("snapshot: total work", (snapshot.median + diffing.median + apply.median) / 1_000, "µs")
         figure("main thread: reload / apply", reload.median / apply.median, "x")
-        figure("all work: reload / snapshot total", reload.median / (snapshot.median + diffing.median + apply.median), "x")
+        figure(
+            "all work: reload / snapshot total", reload.median / (snapshot.median + diffing.median + apply.median), "x")
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Monotonic nanoseconds for benchmark timing (not the recorder's clock).
@@ -10,11 +11,11 @@ import Darwin
 func benchNow() -> UInt64 {
     var ts = timespec()
     #if canImport(Darwin)
-    // Darwin's `clockid_t` constants are spelled `_CLOCK_…`; `CLOCK_MONOTONIC` is a `#define` alias
-    // the Swift importer need not import.
-    clock_gettime(_CLOCK_MONOTONIC, &ts)
+        // Darwin's `clockid_t` constants are spelled `_CLOCK_…`; `CLOCK_MONOTONIC` is a `#define` alias
+        // the Swift importer need not import.
+        clock_gettime(_CLOCK_MONOTONIC, &ts)
     #else
-    clock_gettime(CLOCK_MONOTONIC, &ts)
+        clock_gettime(CLOCK_MONOTONIC, &ts)
     #endif
     return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
 }

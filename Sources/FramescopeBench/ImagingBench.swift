@@ -1,7 +1,7 @@
 import Foundation
-import FrameTrace
 import FrameSimulation
 import FrameSupport
+import FrameTrace
 
 /// Imaging figures: inflate throughput beside Python's zlib on the same bytes, decode and
 /// downsample cost per image size, corner rounding cost per strategy per frame, and the rounded
@@ -31,7 +31,9 @@ private func benchmarkInflate(png: [UInt8]) {
     let stream = try! PNGDecoder.compressedImageData(of: png)
     let outputSize = try! Inflater().inflate(stream).count
     let repetitions = 30
-    section("Imaging: inflate photo-1200x900's IDAT (\(stream.count) bytes in, \(outputSize) out; median of \(repetitions))")
+    section(
+        "Imaging: inflate photo-1200x900's IDAT (\(stream.count) bytes in, \(outputSize) out; median of \(repetitions))"
+    )
     let timing = measure(repetitions: repetitions, operations: 1) { blackHole(try! Inflater().inflate(stream)) }
     let swiftRate = Double(outputSize) / timing.median * 1e3
     figure("framescope Inflater", swiftRate, "MB/s", note: "\(formatFixed(timing.median / 1e6, decimals: 2)) ms")
@@ -40,7 +42,9 @@ private func benchmarkInflate(png: [UInt8]) {
         return
     }
     let pythonRate = Double(outputSize) / pythonNanoseconds * 1e3
-    figure("Python zlib.decompress (C zlib)", pythonRate, "MB/s", note: "\(formatFixed(pythonNanoseconds / 1e6, decimals: 2)) ms")
+    figure(
+        "Python zlib.decompress (C zlib)", pythonRate, "MB/s",
+        note: "\(formatFixed(pythonNanoseconds / 1e6, decimals: 2)) ms")
     figure("framescope / zlib", swiftRate / pythonRate, "x")
 }
 
@@ -86,7 +90,9 @@ private func benchmarkDecode(fixtures: [(name: String, png: [UInt8], width: Int,
         figure("\(fixture.name) decode", decode.median / 1e6, "ms", note: "\(fixture.png.count) bytes")
         for filter in ResamplingFilter.allCases {
             let total = measure(repetitions: 20, operations: 1) {
-                blackHole(try! PNGDecoder.decode(fixture.png).downsampled(toWidth: fixture.width, height: fixture.height, filter: filter))
+                blackHole(
+                    try! PNGDecoder.decode(fixture.png).downsampled(
+                        toWidth: fixture.width, height: fixture.height, filter: filter))
             }
             figure("  + \(filter) to \(fixture.width)×\(fixture.height)", total.median / 1e6, "ms")
         }
@@ -95,9 +101,12 @@ private func benchmarkDecode(fixtures: [(name: String, png: [UInt8], width: Int,
 
 private func benchmarkRounding(photo: Bitmap) {
     let white = Pixel(red: 255, green: 255, blue: 255)
-    section("Imaging: corner rounding (µs; one-time preparation, then per frame into a 750×1334 framebuffer; median of 200)")
+    section(
+        "Imaging: corner rounding (µs; one-time preparation, then per frame into a 750×1334 framebuffer; median of 200)"
+    )
     var framebuffer = Bitmap(width: 750, height: 1334, filledWith: white)
-    for (label, width, height, radius) in [("avatar 120×120 r60", 120, 120, 60.0), ("photo 600×400 r16", 600, 400, 16)] {
+    for (label, width, height, radius) in [("avatar 120×120 r60", 120, 120, 60.0), ("photo 600×400 r16", 600, 400, 16)]
+    {
         let image = photo.downsampled(toWidth: width, height: height)
         for strategy in CornerRoundingStrategy.allCases {
             let prepare = measure(repetitions: 50, operations: 1) {
@@ -105,8 +114,14 @@ private func benchmarkRounding(photo: Bitmap) {
             }
             let rounded = RoundedImage(image: image, cornerRadius: radius, strategy: strategy, background: white)
             let work = rounded.draw(into: &framebuffer, atX: 40, y: 300)
-            let frame = measure(repetitions: 200, operations: 1) { blackHole(rounded.draw(into: &framebuffer, atX: 40, y: 300)) }
-            figure("\(label) \(strategy) per frame", frame.median / 1e3, "µs", note: "prepare \(formatFixed(prepare.median / 1e3, decimals: 1)) µs; copied \(work.copiedPixels), blended \(work.blendedPixels), offscreen \(work.offscreenPixels) px")
+            let frame = measure(repetitions: 200, operations: 1) {
+                blackHole(rounded.draw(into: &framebuffer, atX: 40, y: 300))
+            }
+            figure(
+                "\(label) \(strategy) per frame", frame.median / 1e3, "µs",
+                note:
+                    "prepare \(formatFixed(prepare.median / 1e3, decimals: 1)) µs; copied \(work.copiedPixels), blended \(work.blendedPixels), offscreen \(work.offscreenPixels) px"
+            )
         }
     }
 }
@@ -122,18 +137,23 @@ private func benchmarkCache(avatarPNG: [UInt8]) {
     var hitNanoseconds: UInt64 = 0
     for _ in 0..<600 {
         let person = Int.random(in: 0..<40, using: &rng)
-        let key = RoundedImageCache.Key(imageID: "avatar/\(person)", width: 64, height: 64, cornerRadius: 32, strategy: .prerenderedOpaque, background: white)
+        let key = RoundedImageCache.Key(
+            imageID: "avatar/\(person)", width: 64, height: 64, cornerRadius: 32, strategy: .prerenderedOpaque,
+            background: white)
         let missesBefore = cache.statistics.misses
         let start = benchNow()
-        blackHole(cache.roundedImage(for: key) {
-            let decoded = try! PNGDecoder.decode(avatarPNG).downsampled(toWidth: 64, height: 64)
-            return RoundedImage(image: decoded, cornerRadius: 32, strategy: .prerenderedOpaque, background: white)
-        })
+        blackHole(
+            cache.roundedImage(for: key) {
+                let decoded = try! PNGDecoder.decode(avatarPNG).downsampled(toWidth: 64, height: 64)
+                return RoundedImage(image: decoded, cornerRadius: 32, strategy: .prerenderedOpaque, background: white)
+            })
         let elapsed = benchNow() - start
         if cache.statistics.misses > missesBefore { missNanoseconds += elapsed } else { hitNanoseconds += elapsed }
     }
     let statistics = cache.statistics
     figure("hit rate", statistics.hitRate * 100, "%", note: "\(statistics.hits) hits, \(statistics.misses) misses")
-    figure("miss: decode + downsample + pre-render", Double(missNanoseconds) / Double(max(statistics.misses, 1)) / 1e3, "µs")
+    figure(
+        "miss: decode + downsample + pre-render", Double(missNanoseconds) / Double(max(statistics.misses, 1)) / 1e3,
+        "µs")
     figure("hit: lookup", Double(hitNanoseconds) / Double(max(statistics.hits, 1)) / 1e3, "µs")
 }

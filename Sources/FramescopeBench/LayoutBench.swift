@@ -11,7 +11,9 @@ func runLayoutBenchmarks() {
     let repetitions = 100
     var generator = SeededGenerator(seed: 42)
     let cells = (0..<100).map { _ in FeedCellContent.random(using: &generator) }
-    section("Layout (ns per cell; median and p99 over \(repetitions) repetitions of \(cells.count) seeded cells at width 375)")
+    section(
+        "Layout (ns per cell; median and p99 over \(repetitions) repetitions of \(cells.count) seeded cells at width 375)"
+    )
 
     let manual = timeLayout(ManualLayoutEngine(), cells: cells, width: width, repetitions: repetitions)
     let spec = timeLayout(SpecLayoutEngine(), cells: cells, width: width, repetitions: repetitions)

@@ -1,7 +1,7 @@
+import Foundation
 import FrameAnalysis
 import FrameTrace
 import FrameTraceReader
-import Foundation
 
 /// Perfetto protobuf against Chrome JSON on the same trace, in the same run: the generated
 /// 1,000,000-event trace (the reader benchmark's) exported both ways, then each file read back.
@@ -20,14 +20,20 @@ func runPerfettoBenchmarks(generatedEvents: Int) {
     var protobuf: [UInt8] = []
     let jsonExport = measure(repetitions: 5, operations: 1) { json = ChromeTraceWriter.document(for: trace) }
     let protobufExport = measure(repetitions: 5, operations: 1) { protobuf = PerfettoTraceWriter.document(for: trace) }
-    figure("export, Chrome JSON (best of 5)", jsonExport.min / 1e6, "ms", note: "median \(formatFixed(jsonExport.median / 1e6, decimals: 1)) ms")
+    figure(
+        "export, Chrome JSON (best of 5)", jsonExport.min / 1e6, "ms",
+        note: "median \(formatFixed(jsonExport.median / 1e6, decimals: 1)) ms")
     figure(
         "export, Perfetto protobuf (best of 5)", protobufExport.min / 1e6, "ms",
-        note: "median \(formatFixed(protobufExport.median / 1e6, decimals: 1)) ms; \(formatFixed(jsonExport.min / protobufExport.min, decimals: 2))x JSON's speed; target: no slower")
+        note:
+            "median \(formatFixed(protobufExport.median / 1e6, decimals: 1)) ms; \(formatFixed(jsonExport.min / protobufExport.min, decimals: 2))x JSON's speed; target: no slower"
+    )
     figure("file size, Chrome JSON", Double(json.count) / 1e6, "MB")
     figure(
         "file size, Perfetto protobuf", Double(protobuf.count) / 1e6, "MB",
-        note: "\(formatFixed(100 * Double(protobuf.count) / Double(json.count), decimals: 1))% of the JSON; target: at most 40%")
+        note:
+            "\(formatFixed(100 * Double(protobuf.count) / Double(json.count), decimals: 1))% of the JSON; target: at most 40%"
+    )
 
     // Read: from files, as every command reads them (mapped), one thread and the default.
     let folder = FileManager.default.temporaryDirectory
@@ -42,7 +48,9 @@ func runPerfettoBenchmarks(generatedEvents: Int) {
     var events = (json: 0, protobuf: 0)
     // Best one-thread reads (nanoseconds), in the order of the selections below.
     var reads: [(json: Double, protobuf: Double)] = []
-    for (label, arguments) in [("every argument", TraceReader.ArgumentSelection.all), ("as report reads", .only(FrameAnalyzer.argumentKeys))] {
+    for (label, arguments) in [
+        ("every argument", TraceReader.ArgumentSelection.all), ("as report reads", .only(FrameAnalyzer.argumentKeys)),
+    ] {
         let jsonRead = measure(repetitions: 5, operations: 1) {
             let read = try? TraceReader.read(contentsOf: jsonPath, arguments: arguments, workerThread: false)
             events.json = read?.events.count ?? -1
@@ -55,15 +63,20 @@ func runPerfettoBenchmarks(generatedEvents: Int) {
         figure("read JSON, one thread, \(label) (best of 5)", jsonRead.min / 1e6, "ms", note: "\(events.json) events")
         figure(
             "read protobuf, one thread, \(label) (best of 5)", protobufRead.min / 1e6, "ms",
-            note: "\(events.protobuf) events; \(formatFixed(jsonRead.min / protobufRead.min, decimals: 2))x JSON's speed; target: at least 3x")
+            note:
+                "\(events.protobuf) events; \(formatFixed(jsonRead.min / protobufRead.min, decimals: 2))x JSON's speed; target: at least 3x"
+        )
     }
     firstStages(json: json, protobuf: protobuf, reads: reads[0])  // every argument
     let jsonDefault = measure(repetitions: 5, operations: 1) { blackHole(try? TraceReader.read(contentsOf: jsonPath)) }
-    let protobufDefault = measure(repetitions: 5, operations: 1) { blackHole(try? TraceReader.read(contentsOf: protobufPath)) }
+    let protobufDefault = measure(repetitions: 5, operations: 1) {
+        blackHole(try? TraceReader.read(contentsOf: protobufPath))
+    }
     figure("read JSON, with its worker thread (best of 5)", jsonDefault.min / 1e6, "ms")
     figure(
         "read protobuf, default (best of 5)", protobufDefault.min / 1e6, "ms",
-        note: "\(formatFixed(jsonDefault.min / protobufDefault.min, decimals: 2))x the speed of JSON read on two threads")
+        note:
+            "\(formatFixed(jsonDefault.min / protobufDefault.min, decimals: 2))x the speed of JSON read on two threads")
 }
 
 /// Each format's first stage alone (``FirstStage``), on the bytes in memory: the JSON tokenizer

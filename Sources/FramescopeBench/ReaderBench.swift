@@ -1,9 +1,8 @@
+import Foundation
 import FrameAnalysis
+import FrameSupport
 import FrameTrace
 import FrameTraceReader
-import Foundation
-import FrameSupport
-
 
 /// The environment variable that turns this process into a reader and nothing else, so its peak
 /// memory can be measured apart from the benchmark's own.
@@ -34,14 +33,20 @@ func runReaderBenchmarks(generatedEvents: Int) {
     let startGenerate = benchNow()
     let bytes = makeSyntheticTrace(events: generatedEvents, seed: 0x5EED)
     _ = FileManager.default.createFile(atPath: generatedPath, contents: Data(bytes))
-    figure("generated trace", Double(bytes.count) / 1e6, "MB", note: "\(generatedEvents) events, made in \(formatFixed(Double(benchNow() - startGenerate) / 1e9, decimals: 1)) s")
+    figure(
+        "generated trace", Double(bytes.count) / 1e6, "MB",
+        note:
+            "\(generatedEvents) events, made in \(formatFixed(Double(benchNow() - startGenerate) / 1e9, decimals: 1)) s"
+    )
     compare(path: generatedPath, label: "generated", repetitions: 5, issueTargets: true)
     fleet(path: generatedPath, copies: 4)
     try? FileManager.default.removeItem(atPath: generatedPath)
 
     let thirdParty = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/traces/third-party/speedscope__chrome65_simple-timeline.json").path
+        .deletingLastPathComponent().appendingPathComponent(
+            "shared/traces/third-party/speedscope__chrome65_simple-timeline.json"
+        ).path
     if FileManager.default.fileExists(atPath: thirdParty) {
         compare(path: thirdParty, label: "chrome65 (largest third-party)", repetitions: 200)
     } else {
@@ -70,15 +75,22 @@ private func compare(path: String, label: String, repetitions: Int, issueTargets
         samples.sort()
         return (Double(samples[0]) / 1e9, Double(samples[samples.count / 2]) / 1e9)
     }
-    guard let single = readerSeconds(workerThread: false), let (seconds, median) = readerSeconds(workerThread: true) else {
+    guard let single = readerSeconds(workerThread: false), let (seconds, median) = readerSeconds(workerThread: true)
+    else {
         print("\(label): the reader failed")
         return
     }
     let cores = AvailableProcessors.count  // what the reader, the analysis and check use
     let readerRate = Double(size) / seconds / 1e6
     figure("\(label): file", Double(size) / 1e6, "MB", note: "\(inputEvents) trace events after reading")
-    figure("\(label): reader, 1 thread, best of \(repetitions)", single.best * 1e3, "ms", note: "median \(formatFixed(single.median * 1e3, decimals: 1)) ms; \(formatFixed(Double(size) / single.best / 1e6, decimals: 0)) MB/s\(target(">= 800 MB/s"))")
-    figure("\(label): reader, all cores (\(cores)), best of \(repetitions)", seconds * 1e3, "ms", note: "median \(formatFixed(median * 1e3, decimals: 1)) ms")
+    figure(
+        "\(label): reader, 1 thread, best of \(repetitions)", single.best * 1e3, "ms",
+        note:
+            "median \(formatFixed(single.median * 1e3, decimals: 1)) ms; \(formatFixed(Double(size) / single.best / 1e6, decimals: 0)) MB/s\(target(">= 800 MB/s"))"
+    )
+    figure(
+        "\(label): reader, all cores (\(cores)), best of \(repetitions)", seconds * 1e3, "ms",
+        note: "median \(formatFixed(median * 1e3, decimals: 1)) ms")
     figure("\(label): reader throughput", readerRate, "MB/s")
     figure("\(label): reader event rate", Double(inputEvents) / seconds / 1e6, "M events/s")
 
@@ -93,44 +105,69 @@ private func compare(path: String, label: String, repetitions: Int, issueTargets
         options.usesAllCores = allCores
         for _ in 0..<reportRepetitions {
             let start = benchNow()
-            guard let trace = try? TraceReader.read(contentsOf: path, arguments: reportArguments, workerThread: allCores) else { return nil }
+            guard
+                let trace = try? TraceReader.read(contentsOf: path, arguments: reportArguments, workerThread: allCores)
+            else { return nil }
             let text = FrameAnalyzer.analyze(consume trace, options: options).text(source: label)
             best = min(best, benchNow() - start)
             blackHole(text)
         }
         return Double(best) / 1e9
     }
-    guard let reportSingle = reportSeconds(allCores: false), let reportSeconds = reportSeconds(allCores: true) else { return }
-    figure("\(label): report end to end, 1 thread, best of \(reportRepetitions)", reportSingle * 1e3, "ms", note: "read + analyse + text; \(formatFixed(Double(size) / reportSingle / 1e6, decimals: 1)) MB/s")
-    figure("\(label): report end to end, all cores (\(cores)), best of \(reportRepetitions)", reportSeconds * 1e3, "ms", note: "\(formatFixed(Double(size) / reportSeconds / 1e6, decimals: 1)) MB/s; the figures below use this one\(target(">= 400 MB/s"))")
+    guard let reportSingle = reportSeconds(allCores: false), let reportSeconds = reportSeconds(allCores: true) else {
+        return
+    }
+    figure(
+        "\(label): report end to end, 1 thread, best of \(reportRepetitions)", reportSingle * 1e3, "ms",
+        note: "read + analyse + text; \(formatFixed(Double(size) / reportSingle / 1e6, decimals: 1)) MB/s")
+    figure(
+        "\(label): report end to end, all cores (\(cores)), best of \(reportRepetitions)", reportSeconds * 1e3, "ms",
+        note:
+            "\(formatFixed(Double(size) / reportSeconds / 1e6, decimals: 1)) MB/s; the figures below use this one\(target(">= 400 MB/s"))"
+    )
 
     if let python = pythonSeconds(path: path, repetitions: max(1, min(repetitions, size > 50_000_000 ? 3 : 50))) {
         let pythonRate = Double(size) / python / 1e6
         figure("\(label): python json.load, best", python * 1e3, "ms")
         figure("\(label): python json.load throughput", pythonRate, "MB/s")
         figure("\(label): reader / python", readerRate / pythonRate, "x", note: "target >= 5")
-        figure("\(label): report end to end / python json.load", python / reportSeconds, "x", note: "speed ratio; > 1 means report is faster\(target(">= 10"))")
+        figure(
+            "\(label): report end to end / python json.load", python / reportSeconds, "x",
+            note: "speed ratio; > 1 means report is faster\(target(">= 10"))")
     } else {
         print("(python3 not available; comparison skipped)")
     }
     if let simdjson = simdjsonSeconds(path: path, repetitions: max(1, min(repetitions, size > 50_000_000 ? 5 : 50))) {
-        figure("\(label): simdjson parse (pysimdjson), best", simdjson * 1e3, "ms", note: "file read + parse, in Python")
+        figure(
+            "\(label): simdjson parse (pysimdjson), best", simdjson * 1e3, "ms", note: "file read + parse, in Python")
         figure("\(label): simdjson throughput", Double(size) / simdjson / 1e6, "MB/s")
-        figure("\(label): reader / simdjson", simdjson / seconds, "x", note: "speed ratio: simdjson time over reader time")
-        figure("\(label): report end to end / simdjson", simdjson / reportSeconds, "x", note: "speed ratio\(target(">= 0.33, within 3x"))")
+        figure(
+            "\(label): reader / simdjson", simdjson / seconds, "x", note: "speed ratio: simdjson time over reader time")
+        figure(
+            "\(label): report end to end / simdjson", simdjson / reportSeconds, "x",
+            note: "speed ratio\(target(">= 0.33, within 3x"))")
     } else {
         print("(simdjson comparison skipped: python3 -c \"import simdjson\" failed; pip install pysimdjson)")
     }
     if let (rssKilobytes, events) = readOnlyPeak(path: path), rssKilobytes > 0 {
         let baseline = baselinePeak() ?? 0
-        figure("\(label): peak RSS of a read-only process", Double(rssKilobytes) / 1024, "MiB", note: "\(events) events; VmHWM")
-        figure("\(label): of which process baseline", Double(baseline) / 1024, "MiB", note: "same process reading \"[]\"")
+        figure(
+            "\(label): peak RSS of a read-only process", Double(rssKilobytes) / 1024, "MiB",
+            note: "\(events) events; VmHWM")
+        figure(
+            "\(label): of which process baseline", Double(baseline) / 1024, "MiB", note: "same process reading \"[]\"")
         figure("\(label): peak RSS / file size", Double(rssKilobytes) * 1024 / Double(max(size, 1)), "x")
-        figure("\(label): (peak RSS - baseline) / events", Double(rssKilobytes - baseline) * 1024 / Double(max(events, 1)), "bytes/event")
+        figure(
+            "\(label): (peak RSS - baseline) / events", Double(rssKilobytes - baseline) * 1024 / Double(max(events, 1)),
+            "bytes/event")
     }
     if let (rssKilobytes, _) = readOnlyPeak(path: path, report: true), rssKilobytes > 0 {
-        figure("\(label): peak RSS of a report-only process", Double(rssKilobytes) / 1024, "MiB", note: "read + analyse + text; VmHWM")
-        figure("\(label): report peak RSS / file size", Double(rssKilobytes) * 1024 / Double(max(size, 1)), "x", note: issueTargets ? "target <= 1" : "")
+        figure(
+            "\(label): peak RSS of a report-only process", Double(rssKilobytes) / 1024, "MiB",
+            note: "read + analyse + text; VmHWM")
+        figure(
+            "\(label): report peak RSS / file size", Double(rssKilobytes) * 1024 / Double(max(size, 1)), "x",
+            note: issueTargets ? "target <= 1" : "")
     }
 }
 
@@ -139,7 +176,9 @@ private func compare(path: String, label: String, repetitions: Int, issueTargets
 /// use every core, so `--jobs` adds what is left: the stretches of one trace's work that run on
 /// one thread.
 private func fleet(path: String, copies: Int) {
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("framescope").path
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+        "framescope"
+    ).path
     guard FileManager.default.isExecutableFile(atPath: executable) else {
         print("(fleet: \(executable) not built; run swift build -c release first; skipped)")
         return
@@ -154,14 +193,18 @@ private func fleet(path: String, copies: Int) {
         traces.append(link)
     }
     let budget = (directory as NSString).appendingPathComponent("budget.json")
-    _ = FileManager.default.createFile(atPath: budget, contents: Data(#"{"version": 1, "limits": {"hitch-time-ratio": 1000}}"#.utf8))
+    _ = FileManager.default.createFile(
+        atPath: budget, contents: Data(#"{"version": 1, "limits": {"hitch-time-ratio": 1000}}"#.utf8))
     let cores = AvailableProcessors.count  // what the reader, the analysis and check use
     var seconds: [Int: Double] = [:]
     for jobs in Set([1, min(cores, copies)]).sorted() {
         var best = UInt64.max
         for _ in 0..<2 {
             let start = benchNow()
-            guard run(executable, ["check"] + traces + ["--budget", budget, "--jobs", String(jobs)], environment: nil) != nil else {
+            guard
+                run(executable, ["check"] + traces + ["--budget", budget, "--jobs", String(jobs)], environment: nil)
+                    != nil
+            else {
                 print("(fleet: framescope check failed; skipped)")
                 return
             }
@@ -171,7 +214,9 @@ private func fleet(path: String, copies: Int) {
         figure("fleet: check of \(copies) copies, --jobs \(jobs), best of 2", Double(best) / 1e6, "ms")
     }
     if let one = seconds[1], let all = seconds[min(cores, copies)], min(cores, copies) > 1 {
-        figure("fleet: --jobs \(min(cores, copies)) (all \(cores) cores) / --jobs 1", one / all, "x", note: "speed-up over one trace at a time, each on all cores")
+        figure(
+            "fleet: --jobs \(min(cores, copies)) (all \(cores) cores) / --jobs 1", one / all, "x",
+            note: "speed-up over one trace at a time, each on all cores")
     }
 }
 
@@ -184,7 +229,8 @@ private func pythonSeconds(path: String, repetitions: Int) -> Double? {
 /// Python; `nil` when the module is not installed.
 private func simdjsonSeconds(path: String, repetitions: Int) -> Double? {
     bestPythonSeconds(
-        path: path, repetitions: repetitions, setup: "import simdjson\nparser = simdjson.Parser()", parse: "parser.parse(f.read())")
+        path: path, repetitions: repetitions, setup: "import simdjson\nparser = simdjson.Parser()",
+        parse: "parser.parse(f.read())")
 }
 
 /// Best wall time over `repetitions` of opening the file as `f` and running the `parse`
@@ -202,7 +248,8 @@ private func bestPythonSeconds(path: String, repetitions: Int, setup: String, pa
             del document
         print(best)
         """
-    guard let output = run("/usr/bin/env", ["python3", "-c", script, path, String(repetitions)], environment: nil) else { return nil }
+    guard let output = run("/usr/bin/env", ["python3", "-c", script, path, String(repetitions)], environment: nil)
+    else { return nil }
     return Double(output.trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
@@ -335,47 +382,72 @@ func makeSyntheticTrace(events target: Int, seed: UInt64) -> [UInt8] {
         let start = now
         var t = start + span(20_000, 80_000)
         event(#""ph":"i","name":"vsync","cat":"frame","s":"t",\#(mainThread),"ts":\#(micros(start))"#)
-        event(#""ph":"B","name":"frame","cat":"frame",\#(mainThread),"ts":\#(micros(start)),"args":{"frame":\#(frame)}"#)
+        event(
+            #""ph":"B","name":"frame","cat":"frame",\#(mainThread),"ts":\#(micros(start)),"args":{"frame":\#(frame)}"#)
         let (file, function) = pick(tasks)
         let task = span(200_000, 900_000)
-        event(#""ph":"X","name":"ThreadControllerImpl::RunTask","cat":"toplevel",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(task)),"tdur":\#(task / 1000 - 3),"tts":\#(frame * 311),"args":{"src_file":"\#(file)","src_func":"\#(function)"}"#)
+        event(
+            #""ph":"X","name":"ThreadControllerImpl::RunTask","cat":"toplevel",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(task)),"tdur":\#(task / 1000 - 3),"tts":\#(frame * 311),"args":{"src_file":"\#(file)","src_func":"\#(function)"}"#
+        )
         let input = span(50_000, 150_000)
-        event(#""ph":"X","name":"handle input","cat":"input",\#(mainThread),"ts":\#(micros(t + 10_000)),"dur":\#(micros(input)),"args":{"touches":1,"phase":"\#(pick(["moved", "moved", "moved", "ended"]))"}"#)
+        event(
+            #""ph":"X","name":"handle input","cat":"input",\#(mainThread),"ts":\#(micros(t + 10_000)),"dur":\#(micros(input)),"args":{"touches":1,"phase":"\#(pick(["moved", "moved", "moved", "ended"]))"}"#
+        )
         t += task + 10_000
         for _ in 0..<Int.random(in: 1...4, using: &rng) {
             let layout = span(30_000, 900_000)
-            event(#""ph":"X","name":"layout \#(pick(cells))","cat":"layout",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(layout)),"args":{"row":\#(frame * 3 + Int.random(in: 0...8, using: &rng))}"#)
+            event(
+                #""ph":"X","name":"layout \#(pick(cells))","cat":"layout",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(layout)),"args":{"row":\#(frame * 3 + Int.random(in: 0...8, using: &rng))}"#
+            )
             t += layout + 5_000
             if Int.random(in: 0..<3, using: &rng) == 0 {
                 let worker = pick(workers)
-                event(#""ph":"s","name":"decode request","cat":"image","id":\#(flow),\#(mainThread),"ts":\#(micros(t))"#)
+                event(
+                    #""ph":"s","name":"decode request","cat":"image","id":\#(flow),\#(mainThread),"ts":\#(micros(t))"#)
                 let decodeStart = t + span(20_000, 200_000)
                 let decode = span(400_000, 6_000_000)
-                event(#""ph":"f","name":"decode request","cat":"image","bp":"e","id":\#(flow),\#(worker),"ts":\#(micros(decodeStart))"#)
-                event(#""ph":"X","name":"decode image","cat":"image",\#(worker),"ts":\#(micros(decodeStart)),"dur":\#(micros(decode)),"args":{"url":"https://\#(pick(hosts))/photos/\#(Int.random(in: 100_000...999_999, using: &rng)).jpg","bytes":\#(Int.random(in: 20_000...900_000, using: &rng))}"#)
-                event(#""ph":"X","name":"round corners","cat":"image",\#(worker),"ts":\#(micros(decodeStart + decode + 10_000)),"dur":\#(micros(span(50_000, 400_000))),"args":{"radius":12,"opaque":true}"#)
+                event(
+                    #""ph":"f","name":"decode request","cat":"image","bp":"e","id":\#(flow),\#(worker),"ts":\#(micros(decodeStart))"#
+                )
+                event(
+                    #""ph":"X","name":"decode image","cat":"image",\#(worker),"ts":\#(micros(decodeStart)),"dur":\#(micros(decode)),"args":{"url":"https://\#(pick(hosts))/photos/\#(Int.random(in: 100_000...999_999, using: &rng)).jpg","bytes":\#(Int.random(in: 20_000...900_000, using: &rng))}"#
+                )
+                event(
+                    #""ph":"X","name":"round corners","cat":"image",\#(worker),"ts":\#(micros(decodeStart + decode + 10_000)),"dur":\#(micros(span(50_000, 400_000))),"args":{"radius":12,"opaque":true}"#
+                )
                 flow += 1
             }
         }
         if frame % 3 == 0 {
-            event(#""ph":"X","name":"UpdateLayerTree","cat":"devtools.timeline",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(120_000)),"tdur":100,"tts":\#(frame * 17),"args":{"data":{"frame":"F\#(frame % 7)","layerIds":[1,2,3,5,8],"rect":{"x":0,"y":\#(frame),"w":390,"h":844}}}"#)
+            event(
+                #""ph":"X","name":"UpdateLayerTree","cat":"devtools.timeline",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(120_000)),"tdur":100,"tts":\#(frame * 17),"args":{"data":{"frame":"F\#(frame % 7)","layerIds":[1,2,3,5,8],"rect":{"x":0,"y":\#(frame),"w":390,"h":844}}}"#
+            )
             t += 125_000
         }
         if frame % 30 == 0 {
             let id = "0x\(String(request, radix: 16))"
             request += 1
-            event(#""ph":"b","name":"fetch page","cat":"network","id2":{"local":"\#(id)"},\#(mainThread),"ts":\#(micros(t)),"args":{}"#)
-            event(#""ph":"e","name":"fetch page","cat":"network","id2":{"local":"\#(id)"},\#(mainThread),"ts":\#(micros(t + 40_000_000)),"args":{"status":200}"#)
+            event(
+                #""ph":"b","name":"fetch page","cat":"network","id2":{"local":"\#(id)"},\#(mainThread),"ts":\#(micros(t)),"args":{}"#
+            )
+            event(
+                #""ph":"e","name":"fetch page","cat":"network","id2":{"local":"\#(id)"},\#(mainThread),"ts":\#(micros(t + 40_000_000)),"args":{"status":200}"#
+            )
         }
         let draw = span(300_000, 3_000_000)
-        event(#""ph":"X","name":"draw","cat":"draw",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(draw)),"args":{}"#)
+        event(
+            #""ph":"X","name":"draw","cat":"draw",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(draw)),"args":{}"#)
         t += draw
         let commit = span(100_000, 900_000)
-        event(#""ph":"X","name":"commit","cat":"commit",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(commit)),"args":{"layers":\#(Int.random(in: 20...40, using: &rng))}"#)
+        event(
+            #""ph":"X","name":"commit","cat":"commit",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(commit)),"args":{"layers":\#(Int.random(in: 20...40, using: &rng))}"#
+        )
         t += commit
         event(#""ph":"E","name":"frame","cat":"frame",\#(mainThread),"ts":\#(micros(t)),"args":{}"#)
         if frame % 2 == 0 {
-            event(#""ph":"C","name":"memory","cat":"memory",\#(mainThread),"ts":\#(micros(t)),"args":{"resident-mb":\#(Double(Int.random(in: 18_000...26_000, using: &rng)) / 100),"images":\#(Int.random(in: 10...90, using: &rng))}"#)
+            event(
+                #""ph":"C","name":"memory","cat":"memory",\#(mainThread),"ts":\#(micros(t)),"args":{"resident-mb":\#(Double(Int.random(in: 18_000...26_000, using: &rng)) / 100),"images":\#(Int.random(in: 10...90, using: &rng))}"#
+            )
         }
         let interval = FrameRate.standard.intervalNanoseconds
         now = start + max(interval, (t - start + interval - 1) / interval * interval)

@@ -1,7 +1,7 @@
 import CFrameScope
+import Foundation
 import FrameScope
 import FrameTrace
-import Foundation
 import Synchronization
 
 /// Recorder figures: span cost against the raw clock, disabled cost, two threads at once, export.
@@ -27,10 +27,17 @@ func runRecorderBenchmarks() {
         for _ in 0..<operations { sum &+= fs_monotonic_ns() }
         blackHole(sum)
     }
-    let counterNote = RecorderClock.counter == nil ? "no invariant counter: fs_counter_ticks reads the monotonic clock; " : ""
-    figure("raw counter read", counterRead.median, "ns", note: "\(counterNote)p99 \(formatFixed(counterRead.p99, decimals: 1)) ns")
-    figure("two raw counter reads (baseline)", twoCounterReads.median, "ns", note: "p99 \(formatFixed(twoCounterReads.p99, decimals: 1)) ns")
-    figure("raw clock_gettime read", clockGettime.median, "ns", note: "p99 \(formatFixed(clockGettime.p99, decimals: 1)) ns")
+    let counterNote =
+        RecorderClock.counter == nil ? "no invariant counter: fs_counter_ticks reads the monotonic clock; " : ""
+    figure(
+        "raw counter read", counterRead.median, "ns",
+        note: "\(counterNote)p99 \(formatFixed(counterRead.p99, decimals: 1)) ns")
+    figure(
+        "two raw counter reads (baseline)", twoCounterReads.median, "ns",
+        note: "p99 \(formatFixed(twoCounterReads.p99, decimals: 1)) ns")
+    figure(
+        "raw clock_gettime read", clockGettime.median, "ns",
+        note: "p99 \(formatFixed(clockGettime.p99, decimals: 1)) ns")
 
     // The default 65,536-event (2 MiB) capacity, filled once and drained before timing: the steady
     // state, in which the thread's chunks come from the pool and every page has been touched. A
@@ -43,13 +50,19 @@ func runRecorderBenchmarks() {
 
     recorder.isEnabled = false
     let disabled = measureSpans(recorder: recorder, repetitions: repetitions, operations: operations * 10)
-    figure("disabled span", disabled.median, "ns", note: "target <= 1 ns; p99 \(formatFixed(disabled.p99, decimals: 2)) ns")
+    figure(
+        "disabled span", disabled.median, "ns", note: "target <= 1 ns; p99 \(formatFixed(disabled.p99, decimals: 2)) ns"
+    )
     recorder.isEnabled = true
     let disabledValue = measureSpans(recorder: .disabled, repetitions: repetitions, operations: operations * 10)
-    figure("span on Recorder.disabled", disabledValue.median, "ns", note: "p99 \(formatFixed(disabledValue.p99, decimals: 2)) ns")
+    figure(
+        "span on Recorder.disabled", disabledValue.median, "ns",
+        note: "p99 \(formatFixed(disabledValue.p99, decimals: 2)) ns")
 
     let contended = measureTwoThreads(repetitions: repetitions, operations: operations)
-    figure("enabled span, 2 threads recording at once", contended.median, "ns", note: "p99 \(formatFixed(contended.p99, decimals: 1)) ns")
+    figure(
+        "enabled span, 2 threads recording at once", contended.median, "ns",
+        note: "p99 \(formatFixed(contended.p99, decimals: 1)) ns")
     figure("2 threads at once / one thread", contended.median / enabled.median, "x", note: "target <= 1.2")
 
     let first = Recorder()
@@ -69,14 +82,16 @@ func runRecorderBenchmarks() {
         _ = second.drain()
     }
     let alternating = timing(of: samples)
-    figure("enabled span, two recorders alternating", alternating.median, "ns",
-           note: "p99 \(formatFixed(alternating.p99, decimals: 1)) ns")
+    figure(
+        "enabled span, two recorders alternating", alternating.median, "ns",
+        note: "p99 \(formatFixed(alternating.p99, decimals: 1)) ns")
 
     // Never drained, so every chunk is new: 300,000 records grow the thread by 1,172 chunks.
     let fresh = Recorder(configuration: .init(perThreadCapacity: 1 << 20))
     let firstPass = measureSpans(recorder: fresh, repetitions: repetitions, operations: operations, drains: false)
-    figure("enabled span, growing into new chunks", firstPass.median, "ns",
-           note: "p99 \(formatFixed(firstPass.p99, decimals: 1)) ns; a chunk from malloc every 256 spans")
+    figure(
+        "enabled span, growing into new chunks", firstPass.median, "ns",
+        note: "p99 \(formatFixed(firstPass.p99, decimals: 1)) ns; a chunk from malloc every 256 spans")
 
     runThreadChurn()
 
@@ -128,32 +143,34 @@ private func runJoined(_ count: Int, _ body: @escaping @Sendable () -> Void) {
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
     #if canImport(Darwin)
-    var threads: [pthread_t?] = []
+        var threads: [pthread_t?] = []
     #else
-    var threads: [pthread_t] = []
+        var threads: [pthread_t] = []
     #endif
     for _ in 0..<count {
         let start = Unmanaged.passRetained(Start(body)).toOpaque()
         #if canImport(Darwin)
-        var thread: pthread_t?
+            var thread: pthread_t?
         #else
-        var thread = pthread_t()
+            var thread = pthread_t()
         #endif
-        let result = pthread_create(&thread, nil, { raw in
-            #if canImport(Darwin)
-            Unmanaged<Start>.fromOpaque(raw).takeRetainedValue().body()
-            #else
-            Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
-            #endif
-            return nil
-        }, start)
+        let result = pthread_create(
+            &thread, nil,
+            { raw in
+                #if canImport(Darwin)
+                    Unmanaged<Start>.fromOpaque(raw).takeRetainedValue().body()
+                #else
+                    Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
+                #endif
+                return nil
+            }, start)
         precondition(result == 0, "pthread_create failed: \(result)")
         threads.append(thread)
     }
     #if canImport(Darwin)
-    for thread in threads { if let thread { pthread_join(thread, nil) } }
+        for thread in threads { if let thread { pthread_join(thread, nil) } }
     #else
-    for thread in threads { pthread_join(thread, nil) }
+        for thread in threads { pthread_join(thread, nil) }
     #endif
 }
 
@@ -173,9 +190,12 @@ private func runThreadChurn() {
         let mebibytes = Double(pool.peakBytesAllocated) / 1_048_576
         print(waitsForDrain ? "each wave waits for a drain:" : "drainer runs freely:")
         figure("  spans drained", Double(result.drained), "spans", note: "of 100000")
-        figure("  thread buffers (peak)", Double(result.buffers), "buffers", note: "threads exited and not yet drained, plus those alive")
-        figure("  chunks allocated (peak)", Double(pool.peakChunksAllocated), "chunks",
-               note: "\(pool.chunkBytes) bytes each: \(pool.chunkRecords) records and a header")
+        figure(
+            "  thread buffers (peak)", Double(result.buffers), "buffers",
+            note: "threads exited and not yet drained, plus those alive")
+        figure(
+            "  chunks allocated (peak)", Double(pool.peakChunksAllocated), "chunks",
+            note: "\(pool.chunkBytes) bytes each: \(pool.chunkRecords) records and a header")
         if waitsForDrain {
             figure("  peak buffer memory", mebibytes, "MiB")
         } else {
@@ -239,7 +259,7 @@ private func measureTwoThreads(repetitions: Int, operations: Int) -> Timing {
                     recorder.withSpan("bench span", category: .layout) {}
                 }
                 samples.append(Double(benchNow() - start) / Double(operations))
-                _ = recorder.drain()   // both threads' rings, outside the timed part, as for one thread
+                _ = recorder.drain()  // both threads' rings, outside the timed part, as for one thread
             }
             results.append(samples)
             done.leave()
@@ -260,6 +280,14 @@ private func timing(of samples: [Double]) -> Timing {
 private final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [Double] = []
-    func append(_ values: [Double]) { lock.lock(); stored += values; lock.unlock() }
-    var samples: [Double] { lock.lock(); defer { lock.unlock() }; return stored }
+    func append(_ values: [Double]) {
+        lock.lock()
+        stored += values
+        lock.unlock()
+    }
+    var samples: [Double] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
 }

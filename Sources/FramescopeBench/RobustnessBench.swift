@@ -19,7 +19,9 @@ func runRobustnessBenchmarks() {
     let jsonTiming = measure(repetitions: 20, operations: 1) { blackHole(try? JSONValue.parse(array)) }
     let megabytes = Double(array.count) / 1e6
     figure("JSONValue: flat 150k-element array", megabytes, "MB")
-    figure("JSONValue: flat 150k-element array, median", jsonTiming.median / 1e6 / megabytes, "ms/MB", note: "\(formatFixed(jsonTiming.median / 1e6, decimals: 2)) ms per parse")
+    figure(
+        "JSONValue: flat 150k-element array, median", jsonTiming.median / 1e6 / megabytes, "ms/MB",
+        note: "\(formatFixed(jsonTiming.median / 1e6, decimals: 2)) ms per parse")
 
     // The event reader on a synthetic trace cut to about the same number of bytes.
     var events = max(1, array.count / 150)
@@ -31,7 +33,9 @@ func runRobustnessBenchmarks() {
     let traceMegabytes = Double(trace.count) / 1e6
     let readerTiming = measure(repetitions: 20, operations: 1) { blackHole(try? TraceReader.read(bytes: trace)) }
     figure("event reader: synthetic trace", traceMegabytes, "MB", note: "\(events) events")
-    figure("event reader: synthetic trace, median", readerTiming.median / 1e6 / traceMegabytes, "ms/MB", note: "\(formatFixed(readerTiming.median / 1e6, decimals: 2)) ms per read")
+    figure(
+        "event reader: synthetic trace, median", readerTiming.median / 1e6 / traceMegabytes, "ms/MB",
+        note: "\(formatFixed(readerTiming.median / 1e6, decimals: 2)) ms per read")
 }
 
 /// A trace of `frames` framescope frame spans on the main thread, each with one child span in
@@ -43,8 +47,12 @@ func makeManyCategoryTrace(frames: Int, categories: Int) -> [UInt8] {
     out.append(contentsOf: #"[{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}}"#.utf8)
     for index in 0..<frames {
         let start = index * 16_667
-        out.append(contentsOf: #",{"ph":"X","cat":"frame","name":"frame","pid":1,"tid":1,"ts":\#(start),"dur":9000}"#.utf8)
-        out.append(contentsOf: #",{"ph":"X","cat":"c\#(index % categories)","name":"w","pid":1,"tid":1,"ts":\#(start + 100),"dur":\#(1000 + index % 7000)}"#.utf8)
+        out.append(
+            contentsOf: #",{"ph":"X","cat":"frame","name":"frame","pid":1,"tid":1,"ts":\#(start),"dur":9000}"#.utf8)
+        out.append(
+            contentsOf:
+                #",{"ph":"X","cat":"c\#(index % categories)","name":"w","pid":1,"tid":1,"ts":\#(start + 100),"dur":\#(1000 + index % 7000)}"#
+                .utf8)
     }
     out.append(UInt8(ascii: "]"))
     return out
@@ -85,8 +93,13 @@ func runAnalysisBenchmark(path: String, repetitions: Int) -> Never {
     let text = report.map { $0.text(source: path) } ?? ""
     let renderNanoseconds = benchNow() - renderStart
     blackHole(text)
-    figure("read", Double(readNanoseconds) / 1e6, "ms", note: "\(trace.events.count) events, \(trace.symbols.count) symbols, \(trace.argumentLists.count) argument lists")
-    figure("analyze, best of \(samples.count)", Double(samples[0]) / 1e6, "ms", note: "median \(formatFixed(Double(samples[samples.count / 2]) / 1e6, decimals: 1)) ms")
+    figure(
+        "read", Double(readNanoseconds) / 1e6, "ms",
+        note:
+            "\(trace.events.count) events, \(trace.symbols.count) symbols, \(trace.argumentLists.count) argument lists")
+    figure(
+        "analyze, best of \(samples.count)", Double(samples[0]) / 1e6, "ms",
+        note: "median \(formatFixed(Double(samples[samples.count / 2]) / 1e6, decimals: 1)) ms")
     figure("text rendering", Double(renderNanoseconds) / 1e6, "ms")
     exit(0)
 }
@@ -106,7 +119,9 @@ func runReadBenchmark(path: String, repetitions: Int, workerThread: Bool = false
         events = trace.events.count
     }
     samples.sort()
-    figure("read, best of \(samples.count)", Double(samples[0]) / 1e6, "ms", note: "\(events) events; median \(formatFixed(Double(samples[samples.count / 2]) / 1e6, decimals: 1)) ms")
+    figure(
+        "read, best of \(samples.count)", Double(samples[0]) / 1e6, "ms",
+        note: "\(events) events; median \(formatFixed(Double(samples[samples.count / 2]) / 1e6, decimals: 1)) ms")
     exit(0)
 }
 
@@ -122,7 +137,11 @@ func runAnalysisScalingBenchmarks() {
         var report: FrameReport?
         let timing = measure(repetitions: repetitions, operations: 1) { report = FrameAnalyzer.analyze(trace) }
         let events = trace.events.count
-        figure("\(label): analyze, median", timing.median / 1e6, "ms", note: "\(events) events, \(report?.summary.frameCount ?? 0) frames, \(report?.categories.count ?? 0) categories, \(formatFixed(Double(bytes.count) / 1e6, decimals: 1)) MB")
+        figure(
+            "\(label): analyze, median", timing.median / 1e6, "ms",
+            note:
+                "\(events) events, \(report?.summary.frameCount ?? 0) frames, \(report?.categories.count ?? 0) categories, \(formatFixed(Double(bytes.count) / 1e6, decimals: 1)) MB"
+        )
         figure("\(label): analyze per 1,000 events", timing.median / 1e3 / Double(max(events, 1)), "ms")
     }
     analyse("40k frames x 200 categories", makeManyCategoryTrace(frames: 40_000, categories: 200), repetitions: 5)
@@ -153,18 +172,23 @@ func runCompareBenchmarks() {
     let statistics = measure(repetitions: 5, operations: 1) {
         comparison = Comparison(base: [report], head: [report], baseSources: ["A"], headSources: ["A"])
     }
-    figure("compare: the comparison alone, median of 5", statistics.median / 1e6, "ms",
-           note: "\(comparison?.metrics.count ?? 0) metrics, \(report.summary.frameCount) frames a side")
+    figure(
+        "compare: the comparison alone, median of 5", statistics.median / 1e6, "ms",
+        note: "\(comparison?.metrics.count ?? 0) metrics, \(report.summary.frameCount) frames a side")
     var endToEnd = UInt64.max
     for _ in 0..<3 {
         let start = benchNow()
-        guard let base = try? TraceReader.read(contentsOf: path), let head = try? TraceReader.read(contentsOf: path) else { return }
-        let result = Comparison(base: [FrameAnalyzer.analyze(base)], head: [FrameAnalyzer.analyze(head)], baseSources: [path], headSources: [path])
+        guard let base = try? TraceReader.read(contentsOf: path), let head = try? TraceReader.read(contentsOf: path)
+        else { return }
+        let result = Comparison(
+            base: [FrameAnalyzer.analyze(base)], head: [FrameAnalyzer.analyze(head)], baseSources: [path],
+            headSources: [path])
         blackHole(result.text())
         endToEnd = min(endToEnd, benchNow() - start)
     }
-    figure("compare: end to end (read, analyse both, compare, text), best of 3", Double(endToEnd) / 1e6, "ms",
-           note: "\(formatFixed(Double(bytes.count) / 1e6, decimals: 1)) MB a side; target < 500 ms")
+    figure(
+        "compare: end to end (read, analyse both, compare, text), best of 3", Double(endToEnd) / 1e6, "ms",
+        note: "\(formatFixed(Double(bytes.count) / 1e6, decimals: 1)) MB a side; target < 500 ms")
     var environment = ProcessInfo.processInfo.environment
     func peak(_ mode: String) -> Int? {
         environment[compareOnlyVariable] = path + "\n" + mode
@@ -173,9 +197,14 @@ func runCompareBenchmarks() {
             .flatMap { Int($0.split(separator: " ")[1]) }
     }
     if let analysed = peak("analyse"), let compared = peak("compare"), analysed > 0, compared > 0 {
-        figure("compare: peak RSS of a process reading and analysing both sides", Double(analysed) / 1024, "MiB", note: "VmHWM")
-        figure("compare: peak RSS of a process that also compares", Double(compared) / 1024, "MiB",
-               note: "\(compared >= analysed ? "+" : "-")\(formatFixed(Double(abs(compared - analysed)) / 1024, decimals: 1)) MiB for the comparison")
+        figure(
+            "compare: peak RSS of a process reading and analysing both sides", Double(analysed) / 1024, "MiB",
+            note: "VmHWM")
+        figure(
+            "compare: peak RSS of a process that also compares", Double(compared) / 1024, "MiB",
+            note:
+                "\(compared >= analysed ? "+" : "-")\(formatFixed(Double(abs(compared - analysed)) / 1024, decimals: 1)) MiB for the comparison"
+        )
     } else {
         print("(peak RSS not measured: no /proc/self/status, or the child run failed)")
     }
@@ -186,7 +215,8 @@ func runCompareBenchmarks() {
 private func compareOnly(_ request: String) -> Never {
     let parts = request.split(separator: "\n").map(String.init)
     guard parts.count == 2, let base = try? TraceReader.read(contentsOf: parts[0]),
-          let head = try? TraceReader.read(contentsOf: parts[0]) else {
+        let head = try? TraceReader.read(contentsOf: parts[0])
+    else {
         print("compare-only failed")
         exit(1)
     }

@@ -13,7 +13,8 @@ if arguments.first == "make-trace", arguments.count >= 2 {
 }
 if arguments.first == "make-category-trace", arguments.count >= 2 {
     let rest = Array(arguments.dropFirst(2))
-    writeManyCategoryTrace(frames: rest.first.flatMap { Int($0) } ?? 40_000, categories: rest.dropFirst().first.flatMap { Int($0) } ?? 200,
+    writeManyCategoryTrace(
+        frames: rest.first.flatMap { Int($0) } ?? 40_000, categories: rest.dropFirst().first.flatMap { Int($0) } ?? 200,
         to: arguments[arguments.startIndex + 1])
 }
 if arguments.first == "analyze", arguments.count >= 2 {
@@ -22,7 +23,9 @@ if arguments.first == "analyze", arguments.count >= 2 {
 }
 if arguments.first == "read", arguments.count >= 2 {
     let repetitions = arguments.count > 2 ? Int(arguments[arguments.startIndex + 2]) ?? 5 : 5
-    runReadBenchmark(path: arguments[arguments.startIndex + 1], repetitions: repetitions, workerThread: arguments.contains("--worker"))
+    runReadBenchmark(
+        path: arguments[arguments.startIndex + 1], repetitions: repetitions,
+        workerThread: arguments.contains("--worker"))
 }
 if arguments.first == "calibrate" {
     runCalibration(frames: arguments.count > 1 ? Int(arguments[arguments.startIndex + 1]) ?? 60 : 60)

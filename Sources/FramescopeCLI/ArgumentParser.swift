@@ -84,14 +84,17 @@ struct ParsedArguments {
     func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let text = value(name) else { return defaultValue }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError("option '--\(name)' expects an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            throw UsageError(
+                "option '--\(name)' expects an integer from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
         return number
     }
 
     /// A frame rate option (`--fps 120`, `--fps 59.94`) within `range` hertz, or `nil` when absent.
     /// Anything else (not a number, NaN, zero, out of range) is a usage error naming the range.
-    func frameRate(_ name: String, in range: ClosedRange<Double> = FrameRate.acceptedHertz) throws(UsageError) -> FrameRate? {
+    func frameRate(_ name: String, in range: ClosedRange<Double> = FrameRate.acceptedHertz) throws(UsageError)
+        -> FrameRate?
+    {
         guard let text = value(name) else { return nil }
         do {
             return try FrameRate(validating: Double(text) ?? .nan, in: range)
@@ -111,7 +114,8 @@ struct ParsedArguments {
 
     /// The value of `--name` as one of `choices` (by raw value), or `defaultValue` when absent;
     /// anything else is a usage error that lists the choices.
-    func choice<Choice: RawRepresentable>(_ name: String, among choices: [Choice], default defaultValue: Choice) throws(UsageError) -> Choice
+    func choice<Choice: RawRepresentable>(_ name: String, among choices: [Choice], default defaultValue: Choice)
+        throws(UsageError) -> Choice
     where Choice.RawValue == String {
         let text = try choice(name, among: choices.map(\.rawValue), default: defaultValue.rawValue)
         return choices.first { $0.rawValue == text } ?? defaultValue

@@ -1,11 +1,13 @@
+import Foundation
 import FrameAnalysis
 import FrameTrace
 import FrameTraceReader
-import Foundation
 
 /// `framescope check`: traces against a budget file, as a CI gate.
 enum CheckCommand: Command {
-    static let options: Set<String> = ["budget", "format", "junit", "fps", "main-thread", "process", "frame-marker", "max-input-size", "jobs"]
+    static let options: Set<String> = [
+        "budget", "format", "junit", "fps", "main-thread", "process", "frame-marker", "max-input-size", "jobs",
+    ]
     static let flags: Set<String> = ["github-annotations"]
     static let help = """
         USAGE: framescope check TRACE... --budget FILE [--format text|markdown|json] [--junit FILE]
@@ -56,7 +58,9 @@ enum CheckCommand: Command {
         let sources = arguments.positionals
         guard !sources.isEmpty else { throw UsageError("check needs at least one TRACE") }
         guard let budgetPath = arguments.value("budget") else { throw UsageError("check needs --budget FILE") }
-        guard sources.filter({ $0 == "-" }).count <= 1 else { throw UsageError("standard input (-) can be read only once") }
+        guard sources.filter({ $0 == "-" }).count <= 1 else {
+            throw UsageError("standard input (-) can be read only once")
+        }
         let format = try arguments.choice("format", among: [OutputFormat.text, .markdown, .json], default: .text)
         let options = try ReportCommand.analysisOptions(arguments)
         let maximumSize = try InputLimit.maximumSize(arguments)
@@ -66,17 +70,24 @@ enum CheckCommand: Command {
         var traces: [BudgetCheck.TraceResult] = []
         var unreadable: [BudgetCheck.SkippedTrace] = []
         let jobs = try TraceBatch.jobs(arguments)
-        let results = TraceBatch.analyze(sources, jobs: jobs, maximumSize: maximumSize) { budget.analyze(consume $0, options: options) }
+        let results = TraceBatch.analyze(sources, jobs: jobs, maximumSize: maximumSize) {
+            budget.analyze(consume $0, options: options)
+        }
         for (source, result) in zip(sources, results) {
             switch result {
             case .success(let report):
                 if let missing = ReportCommand.missingProcess(report, options: options) {
-                    unreadable.append(BudgetCheck.SkippedTrace(name: traceName(source), source: source, reason: .unreadable("\(source): \(missing)")))
+                    unreadable.append(
+                        BudgetCheck.SkippedTrace(
+                            name: traceName(source), source: source, reason: .unreadable("\(source): \(missing)")))
                     continue
                 }
-                traces.append(BudgetCheck.TraceResult(name: traceName(source), source: source, report: report, budget: budget))
+                traces.append(
+                    BudgetCheck.TraceResult(name: traceName(source), source: source, report: report, budget: budget))
             case .failure(let error):
-                unreadable.append(BudgetCheck.SkippedTrace(name: traceName(source), source: source, reason: .unreadable(error.description)))
+                unreadable.append(
+                    BudgetCheck.SkippedTrace(
+                        name: traceName(source), source: source, reason: .unreadable(error.description)))
             }
         }
         let check = BudgetCheck(budgetSource: budgetPath, budget: budget, traces: traces, unreadable: unreadable)
@@ -86,7 +97,8 @@ enum CheckCommand: Command {
         default: printUntrusted(check.text(), terminator: "")
         }
         for line in check.errorLines(UntrustedText.terminal) { printError("error: " + line) }
-        try GateOutputs.write(arguments, junit: check.junit(), markdown: check.markdown(), annotations: check.annotations())
+        try GateOutputs.write(
+            arguments, junit: check.junit(), markdown: check.markdown(), annotations: check.annotations())
         return check.hasErrors ? .input : check.passed ? .success : .gateFailed
     }
 
@@ -95,7 +107,7 @@ enum CheckCommand: Command {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.bytes(contentsOf: path, maximumSize: maximumSize)
-        } catch where error.code == .tooLarge {
+        } catch  where error.code == .tooLarge {
             throw InputError(InputLimit.explain(error))
         } catch {
             throw InputError(error.description)  // the path and the system's reason
@@ -116,7 +128,9 @@ enum CheckCommand: Command {
 /// The CI outputs `check` and `compare` share: `--junit FILE`, the GitHub step summary, and
 /// `--github-annotations`.
 enum GateOutputs {
-    static func write(_ arguments: ParsedArguments, junit: JUnitReport, markdown: String, annotations: [GitHubAnnotation]) throws {
+    static func write(
+        _ arguments: ParsedArguments, junit: JUnitReport, markdown: String, annotations: [GitHubAnnotation]
+    ) throws {
         try writeJUnit(arguments, junit)
         if let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
             do {

@@ -1,12 +1,13 @@
+import Foundation
 import FrameAnalysis
 import FrameTrace
 import FrameTraceReader
-import Foundation
 
 /// `framescope compare`: head runs against base runs, noise-aware, as a CI gate.
 enum CompareCommand: Command {
     static let options: Set<String> = [
-        "base", "head", "budget", "alpha", "min-relative", "min-absolute-ms", "format", "junit", "fps", "main-thread", "process", "frame-marker",
+        "base", "head", "budget", "alpha", "min-relative", "min-absolute-ms", "format", "junit", "fps", "main-thread",
+        "process", "frame-marker",
         "max-input-size", "jobs",
     ]
     static let flags: Set<String> = ["github-annotations", "rows"]
@@ -88,7 +89,9 @@ enum CompareCommand: Command {
             baseSources = [arguments.positionals[0]]
             headSources = [arguments.positionals[1]]
         } else {
-            guard arguments.positionals.isEmpty else { throw UsageError("give traces either as BASE HEAD or with --base/--head, not both") }
+            guard arguments.positionals.isEmpty else {
+                throw UsageError("give traces either as BASE HEAD or with --base/--head, not both")
+            }
             guard !baseSources.isEmpty else { throw UsageError("compare needs at least one --base TRACE") }
             guard !headSources.isEmpty else { throw UsageError("compare needs at least one --head TRACE") }
         }
@@ -97,7 +100,8 @@ enum CompareCommand: Command {
         }
         let isRows = arguments.has("rows")
         if isRows, let option = analysisOptionNames.first(where: { !arguments.values($0).isEmpty }) {
-            throw UsageError("option '--\(option)' does not apply to --rows: frames rows were analysed when they were written")
+            throw UsageError(
+                "option '--\(option)' does not apply to --rows: frames rows were analysed when they were written")
         }
         let format = try arguments.choice("format", among: [OutputFormat.text, .markdown, .json], default: .text)
         let options = isRows ? nil : try ReportCommand.analysisOptions(arguments)
@@ -105,19 +109,23 @@ enum CompareCommand: Command {
         var relative = try number(arguments, "min-relative") { $0 >= 0 }
         var absolute = try number(arguments, "min-absolute-ms") { $0 >= 0 }
         let maximumSize = try InputLimit.maximumSize(arguments)
-        let budget = try arguments.value("budget").map { path in try CheckCommand.readBudget(path, maximumSize: maximumSize) }
+        let budget = try arguments.value("budget").map { path in
+            try CheckCommand.readBudget(path, maximumSize: maximumSize)
+        }
         let fromBudget = budget?.regression ?? .defaults
         alpha = alpha ?? fromBudget.alpha
         relative = relative ?? fromBudget.minimumRelativeEffect
         absolute = absolute ?? fromBudget.minimumAbsoluteMilliseconds
-        let thresholds = RegressionThresholds(alpha: alpha!, minimumRelativeEffect: relative!, minimumAbsoluteMilliseconds: absolute!)
+        let thresholds = RegressionThresholds(
+            alpha: alpha!, minimumRelativeEffect: relative!, minimumAbsoluteMilliseconds: absolute!)
 
         // Every input that can be read is compared; one that cannot is an error line and an
         // <error> test case of its own (exit 3), not the end of the run.
         let runs: [Result<ComparedRuns, InputError>]
         if let options {
             let jobs = try TraceBatch.jobs(arguments)
-            runs = analyzeTraces(baseSources + headSources, budget: budget, options: options, jobs: jobs, maximumSize: maximumSize)
+            runs = analyzeTraces(
+                baseSources + headSources, budget: budget, options: options, jobs: jobs, maximumSize: maximumSize)
         } else {
             runs = (baseSources + headSources).map { source in readRows(source, maximumSize: maximumSize) }
         }
@@ -137,8 +145,12 @@ enum CompareCommand: Command {
         let inputs = isRows ? "rows file" : "trace"
         for (side, read, given) in [("base", base, baseSources), ("head", head, headSources)]
         where !read.contains(where: { !$0.run.frames.isEmpty }) {
-            let sources = (read.isEmpty ? given : read.map(\.source)).map(UntrustedText.terminal).joined(separator: ", ")
-            emptySides.append(read.isEmpty ? "\(side): no \(inputs) could be read; nothing to compare" : "\(side): no frames found in \(sources); nothing to compare")
+            let sources = (read.isEmpty ? given : read.map(\.source)).map(UntrustedText.terminal).joined(
+                separator: ", ")
+            emptySides.append(
+                read.isEmpty
+                    ? "\(side): no \(inputs) could be read; nothing to compare"
+                    : "\(side): no frames found in \(sources); nothing to compare")
         }
         guard emptySides.isEmpty else {
             if !unreadable.isEmpty { try GateOutputs.writeJUnit(arguments, Comparison.junit(unreadable: unreadable)) }
@@ -153,7 +165,9 @@ enum CompareCommand: Command {
         case .json: print(comparison.jsonValue().description)
         default: printUntrusted(comparison.text(), terminator: "")
         }
-        try GateOutputs.write(arguments, junit: comparison.junit(), markdown: comparison.markdown(), annotations: comparison.annotations())
+        try GateOutputs.write(
+            arguments, junit: comparison.junit(), markdown: comparison.markdown(), annotations: comparison.annotations()
+        )
         return !unreadable.isEmpty ? .input : comparison.passed ? .success : .gateFailed
     }
 
@@ -168,7 +182,9 @@ enum CompareCommand: Command {
         }
         return zip(sources, results).map { source, result in
             result.flatMap { report in
-                if let missing = ReportCommand.missingProcess(report, options: options) { return .failure(InputError("\(source): \(missing)")) }
+                if let missing = ReportCommand.missingProcess(report, options: options) {
+                    return .failure(InputError("\(source): \(missing)"))
+                }
                 return .success(ComparedRuns(report: report))
             }
         }
@@ -180,7 +196,7 @@ enum CompareCommand: Command {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.bytes(contentsOf: source, maximumSize: maximumSize)
-        } catch where error.code == .tooLarge {
+        } catch  where error.code == .tooLarge {
             return .failure(InputError(InputLimit.explain(error)))
         } catch {
             return .failure(InputError(error.description))  // the path and the system's reason
@@ -193,7 +209,9 @@ enum CompareCommand: Command {
     }
 
     /// A decimal option that must satisfy `isValid`, or `nil` when absent.
-    static func number(_ arguments: ParsedArguments, _ name: String, isValid: (Double) -> Bool) throws(UsageError) -> Double? {
+    static func number(_ arguments: ParsedArguments, _ name: String, isValid: (Double) -> Bool) throws(UsageError)
+        -> Double?
+    {
         guard let text = arguments.value(name) else { return nil }
         guard let value = Double(text), value.isFinite, isValid(value) else {
             let range = name == "alpha" ? "a number between 0 and 1" : "a number of at least 0"

@@ -42,9 +42,9 @@ enum ConvertCommand: Command {
         let trace: Trace
         do {
             trace = try TraceReader.read(contentsOf: source, maximumSize: maximumSize)
-        } catch where error.code == .ioError {
+        } catch  where error.code == .ioError {
             throw InputError(error.description)
-        } catch where error.code == .tooLarge {
+        } catch  where error.code == .tooLarge {
             throw InputError(InputLimit.explain(error))
         } catch {
             throw InputError("\(source == "-" ? "<stdin>" : source): \(error)\(ReportCommand.repairHint(error))")
@@ -60,12 +60,17 @@ enum ConvertCommand: Command {
             throw InputError("\(error)")
         }
         let skipped = trace.diagnostics.reduce(0) { $0 + $1.count }
-        var note = skipped > 0 ? "; the input had \(skipped) diagnostic\(skipped == 1 ? "" : "s") (framescope report lists them)" : ""
+        var note =
+            skipped > 0
+            ? "; the input had \(skipped) diagnostic\(skipped == 1 ? "" : "s") (framescope report lists them)" : ""
         let metadataEvents = format == .perfetto ? trace.events.reduce(0) { $0 + ($1.phase == .metadata ? 1 : 0) } : 0
         if metadataEvents > 0 {
-            note += "; \(metadataEvents) JSON metadata event\(metadataEvents == 1 ? "" : "s") not written (Perfetto has no place for them)"
+            note +=
+                "; \(metadataEvents) JSON metadata event\(metadataEvents == 1 ? "" : "s") not written (Perfetto has no place for them)"
         }
-        progress("\(source): \(trace.events.count) events written as \(format.rawValue) to \(destination) (\(bytes.count) bytes)\(note)")
+        progress(
+            "\(source): \(trace.events.count) events written as \(format.rawValue) to \(destination) (\(bytes.count) bytes)\(note)"
+        )
         return .success
     }
 

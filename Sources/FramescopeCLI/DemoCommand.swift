@@ -1,19 +1,21 @@
-import FrameAnalysis
-import FrameSimulation
-import FrameRuns
 import Foundation
+import FrameAnalysis
+import FrameRuns
+import FrameSimulation
 
 /// Whether this is a debug build, whose figures are not representative.
 #if DEBUG
-let isDebugBuild = true
+    let isDebugBuild = true
 #else
-let isDebugBuild = false
+    let isDebugBuild = false
 #endif
 
 /// `framescope demo`: runs every scenario with every strategy, prints one comparison table and
 /// writes a page with every run's frame timeline.
 enum DemoCommand: Command {
-    static let options: Set<String> = ["out-dir", "frames", "fps", "seed", "workers", "format", "clock", "trace-format"]
+    static let options: Set<String> = [
+        "out-dir", "frames", "fps", "seed", "workers", "format", "clock", "trace-format",
+    ]
     static let flags: Set<String> = ["wide"]
     static let help = """
         USAGE: framescope demo [--out-dir DIR] [--frames N] [--fps N] [--seed N] [--workers N]
@@ -64,23 +66,32 @@ enum DemoCommand: Command {
         let page: String
         do {
             demo = try Demo.run(settings: settings, directory: directory, progress: progress)
-            page = try demo.writePage(note: unrepresentative ? "Debug build: these figures are not representative." : nil)
+            page = try demo.writePage(
+                note: unrepresentative ? "Debug build: these figures are not representative." : nil)
         } catch {
             throw error.commandLineError
         }
         let table = demo.table(wide: format == .markdown || arguments.has("wide"))
-        printUntrusted(format == .markdown ? table.markdown() : table.text(maxWidth: arguments.has("wide") ? nil : FrameReport.terminalWidth))
+        printUntrusted(
+            format == .markdown
+                ? table.markdown() : table.text(maxWidth: arguments.has("wide") ? nil : FrameReport.terminalWidth))
         print(format == .markdown ? "\n**Verdicts, as measured**\n" : "Verdicts, as measured")
         for verdict in demo.verdicts {
             let sentence = verdict.description
-            printUntrusted(format == .markdown ? "- " + sentence : ReportTable.bulleted(sentence, width: FrameReport.terminalWidth))
+            printUntrusted(
+                format == .markdown ? "- " + sentence : ReportTable.bulleted(sentence, width: FrameReport.terminalWidth)
+            )
         }
         if unrepresentative {
-            print("note: this is a debug build, where Swift code runs many times slower than in release: these figures are")
+            print(
+                "note: this is a debug build, where Swift code runs many times slower than in release: these figures are"
+            )
             print("      not representative; for representative figures run: swift run -c release framescope demo")
         }
         print("traces: \(directory)/ (open one in https://ui.perfetto.dev,")
-        print("        or run: framescope report \(directory)/<file>\((settings.traceFormat ?? .chromeJSON).fileExtension))")
+        print(
+            "        or run: framescope report \(directory)/<file>\((settings.traceFormat ?? .chromeJSON).fileExtension))"
+        )
         print("frame timelines of every run: \(page)")
         return .success
     }

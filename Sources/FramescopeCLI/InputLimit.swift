@@ -14,7 +14,8 @@ enum InputLimit {
     static func maximumSize(_ arguments: ParsedArguments) throws(UsageError) -> Int {
         guard let text = arguments.value("max-input-size") else { return InputFile.defaultMaximumSize }
         guard let bytes = Int(text), bytes >= 1, bytes <= Int(Int32.max) * 1024 else {
-            throw UsageError("option '--max-input-size' expects a number of bytes from 1 to \(Int(Int32.max) * 1024), got '\(text)'")
+            throw UsageError(
+                "option '--max-input-size' expects a number of bytes from 1 to \(Int(Int32.max) * 1024), got '\(text)'")
         }
         return bytes
     }

@@ -1,11 +1,12 @@
 import FrameTrace
 import FrameTraceReader
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `framescope repair`: completes an array-form trace cut off by a crash.
@@ -39,9 +40,9 @@ enum RepairCommand: Command {
         let repair: TraceRepair
         do {
             repair = try TraceRepair.repair(try InputFile.bytes(contentsOf: source, maximumSize: maximumSize))
-        } catch where error.code == .tooLarge {
+        } catch  where error.code == .tooLarge {
             throw InputError(InputLimit.explain(error))
-        } catch where error.code == .ioError {
+        } catch  where error.code == .ioError {
             throw InputError(error.description)
         } catch {
             throw InputError("\(source): \(error)")
@@ -54,7 +55,9 @@ enum RepairCommand: Command {
         } else {
             let offset = repair.droppedFromOffset.map { " from byte \($0)" } ?? ""
             let what = repair.format == .perfetto ? "a torn packet" : "a torn event and the missing ']'"
-            progress("\(source): kept \(repair.keptEventCount) complete \(unit); dropped \(repair.droppedByteCount) bytes\(offset) (\(what))")
+            progress(
+                "\(source): kept \(repair.keptEventCount) complete \(unit); dropped \(repair.droppedByteCount) bytes\(offset) (\(what))"
+            )
         }
         if destination == "-" {
             StandardOutput.write(repair.bytes)

@@ -1,11 +1,13 @@
+import Foundation
 import FrameAnalysis
 import FrameTrace
 import FrameTraceReader
-import Foundation
 
 /// `framescope report`: where every frame's budget went, for any Chrome trace.
 enum ReportCommand: Command {
-    static let options: Set<String> = ["format", "fps", "main-thread", "process", "top", "frame-marker", "label", "max-input-size", "out"]
+    static let options: Set<String> = [
+        "format", "fps", "main-thread", "process", "top", "frame-marker", "label", "max-input-size", "out",
+    ]
     static let flags: Set<String> = ["wide"]
     static let help = """
         USAGE: framescope report TRACE [--format F] [--out FILE] [--fps N] [--main-thread PID:TID]
@@ -65,15 +67,19 @@ enum ReportCommand: Command {
         var labels: [(key: String, value: String)] = []
         for label in arguments.values("label") {
             guard let equals = label.firstIndex(of: "="), equals != label.startIndex,
-                  label[..<equals].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-                throw UsageError("option '--label' expects KEY=VALUE with a key of letters, digits, _ or -, got '\(label)'")
+                label[..<equals].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
+            else {
+                throw UsageError(
+                    "option '--label' expects KEY=VALUE with a key of letters, digits, _ or -, got '\(label)'")
             }
             labels.append((String(label[..<equals]), String(label[label.index(after: equals)...])))
         }
         let destination = arguments.value("out")
         if let destination, destination.isEmpty { throw UsageError("option '--out' expects a file, got ''") }
         if format.isParquet, destination ?? "-" == "-", isatty(1) != 0 {
-            throw UsageError("--format \(format.rawValue) writes binary Parquet: give --out FILE or redirect standard output, not a terminal")
+            throw UsageError(
+                "--format \(format.rawValue) writes binary Parquet: give --out FILE or redirect standard output, not a terminal"
+            )
         }
         let options = try analysisOptions(arguments)
         let trace = try readTrace(source, maximumSize: try InputLimit.maximumSize(arguments))
@@ -93,19 +99,25 @@ enum ReportCommand: Command {
                 StandardOutput.write(rows(report, format: format, source: source, labels: labels, metadata: metadata))
             case .framesJSONL, .framesCSV, .summaryJSONL:
                 // Line by line, so a long trace's rows are never all in memory.
-                rows(report, format: format, source: source, labels: labels, metadata: metadata) { print($0, terminator: "") }
+                rows(report, format: format, source: source, labels: labels, metadata: metadata) {
+                    print($0, terminator: "")
+                }
             }
             return .success
         }
         let bytes: [UInt8]
         switch format {
-        case .markdown: bytes = Array((UntrustedText.neutralizingWorkflowCommands(report.markdown(source: source)) + "\n").utf8)
+        case .markdown:
+            bytes = Array((UntrustedText.neutralizingWorkflowCommands(report.markdown(source: source)) + "\n").utf8)
         case .json:
             var json: [UInt8] = []
             report.writeJSON(source: source) { json += $0 }
             bytes = json
         case .html: bytes = Array(report.html(source: source).utf8)
-        case .text: bytes = Array((UntrustedText.neutralizingWorkflowCommands(report.text(source: source, wide: arguments.has("wide"))) + "\n").utf8)
+        case .text:
+            bytes = Array(
+                (UntrustedText.neutralizingWorkflowCommands(report.text(source: source, wide: arguments.has("wide")))
+                    + "\n").utf8)
         case .framesJSONL, .framesCSV, .framesParquet, .summaryJSONL, .summaryParquet:
             bytes = rows(report, format: format, source: source, labels: labels, metadata: metadata)
         }
@@ -120,10 +132,12 @@ enum ReportCommand: Command {
     /// A row format's whole output: the frames or summary table rendered as JSON Lines, CSV or
     /// Parquet.
     static func rows(
-        _ report: FrameReport, format: OutputFormat, source: String, labels: [(key: String, value: String)], metadata: TraceMetadata
+        _ report: FrameReport, format: OutputFormat, source: String, labels: [(key: String, value: String)],
+        metadata: TraceMetadata
     ) -> [UInt8] {
         if format == .framesParquet || format == .summaryParquet {
-            let table = format == .summaryParquet
+            let table =
+                format == .summaryParquet
                 ? SummaryRows.table(report, trace: source, labels: labels, metadata: metadata)
                 : FrameRows.table(report, trace: source, labels: labels, metadata: metadata)
             return table.parquet()
@@ -135,13 +149,16 @@ enum ReportCommand: Command {
 
     /// A text row format (JSON Lines, CSV), line by line.
     static func rows(
-        _ report: FrameReport, format: OutputFormat, source: String, labels: [(key: String, value: String)], metadata: TraceMetadata,
+        _ report: FrameReport, format: OutputFormat, source: String, labels: [(key: String, value: String)],
+        metadata: TraceMetadata,
         emit: (String) -> Void
     ) {
         if format == .summaryJSONL {
             SummaryRows.table(report, trace: source, labels: labels, metadata: metadata).writeJSONLines(to: emit)
         } else {
-            FrameRows.write(report, trace: source, labels: labels, metadata: metadata, format: format == .framesCSV ? .csv : .jsonLines, to: emit)
+            FrameRows.write(
+                report, trace: source, labels: labels, metadata: metadata,
+                format: format == .framesCSV ? .csv : .jsonLines, to: emit)
         }
     }
 
@@ -160,9 +177,13 @@ enum ReportCommand: Command {
         if let empty = markers.first(where: \.isEmpty) {
             throw UsageError("option '--frame-marker' expects a span or instant name, got '\(empty)'")
         }
-        var options = AnalysisOptions(frameRate: try arguments.frameRate("fps"), mainThread: mainThread, worstFrameCount: top, frameMarkers: markers)
+        var options = AnalysisOptions(
+            frameRate: try arguments.frameRate("fps"), mainThread: mainThread, worstFrameCount: top,
+            frameMarkers: markers)
         if let text = arguments.value("process") {
-            guard let pid = Int64(text) else { throw UsageError("option '--process' expects a process id, e.g. 1234, got '\(text)'") }
+            guard let pid = Int64(text) else {
+                throw UsageError("option '--process' expects a process id, e.g. 1234, got '\(text)'")
+            }
             options.processID = pid
         }
         return options
@@ -173,20 +194,26 @@ enum ReportCommand: Command {
     static func missingProcess(_ report: FrameReport, options: AnalysisOptions) -> String? {
         guard let process = options.processID, report.method.mainThreadRule != .process else { return nil }
         var processes: [Int64] = []
-        for thread in report.threads where !processes.contains(thread.key.processID) { processes.append(thread.key.processID) }
-        let listed = processes.prefix(10).map(String.init).joined(separator: ", ") + (processes.count > 10 ? ", ..." : "")
-        return "--process \(process): the trace has no thread in that process (processes: \(processes.isEmpty ? "none" : listed))"
+        for thread in report.threads where !processes.contains(thread.key.processID) {
+            processes.append(thread.key.processID)
+        }
+        let listed =
+            processes.prefix(10).map(String.init).joined(separator: ", ") + (processes.count > 10 ? ", ..." : "")
+        return
+            "--process \(process): the trace has no thread in that process (processes: \(processes.isEmpty ? "none" : listed))"
     }
 
     /// Reads a trace from a path or stdin (at most `maximumSize` bytes), turning read failures
     /// into one-line input errors.
-    static func readTrace(_ source: String, maximumSize: Int = InputFile.defaultMaximumSize) throws(InputError) -> Trace {
+    static func readTrace(_ source: String, maximumSize: Int = InputFile.defaultMaximumSize) throws(InputError) -> Trace
+    {
         do {
             // Every command that reads a trace analyses it, and the analysis reads only these.
-            return try TraceReader.read(contentsOf: source, maximumSize: maximumSize, arguments: .only(FrameAnalyzer.argumentKeys))
-        } catch where error.code == .ioError {
+            return try TraceReader.read(
+                contentsOf: source, maximumSize: maximumSize, arguments: .only(FrameAnalyzer.argumentKeys))
+        } catch  where error.code == .ioError {
             throw InputError(error.description)  // already names the file
-        } catch where error.code == .tooLarge {
+        } catch  where error.code == .tooLarge {
             throw InputError(InputLimit.explain(error))
         } catch {
             throw InputError("\(source == "-" ? "<stdin>" : source): \(error)\(repairHint(error))")
@@ -197,7 +224,9 @@ enum ReportCommand: Command {
     /// trace cut off after a whole packet loads (with a diagnostic), so one that is an error
     /// has no whole packet for `repair` to keep: no hint.
     static func repairHint(_ error: TraceReadError) -> String {
-        guard !error.isBinaryPosition, error.code == .unexpectedEnd || error.code == .unterminatedString else { return "" }
+        guard !error.isBinaryPosition, error.code == .unexpectedEnd || error.code == .unterminatedString else {
+            return ""
+        }
         return " (cut off mid-write? `framescope repair` keeps what is complete)"
     }
 }

@@ -1,10 +1,10 @@
+import Foundation
 import FrameAnalysis
+import FrameRuns
 import FrameScope
+import FrameSimulation
 import FrameTrace
 import FrameTraceReader
-import FrameSimulation
-import FrameRuns
-import Foundation
 
 /// `framescope simulate`: runs one scenario with one strategy in the simulated display loop.
 enum SimulateCommand: Command {
@@ -57,7 +57,8 @@ enum SimulateCommand: Command {
             text += "\n" + wrapped("\(scenario.name): \(scenario.summary)", first: "  ", rest: "    ") + "\n"
             for strategy in scenario.strategies {
                 let column = "    \(strategy.name.padding(toLength: width, withPad: " ", startingAt: 0))  "
-                text += wrapped(strategy.summary, first: column, rest: String(repeating: " ", count: column.count)) + "\n"
+                text +=
+                    wrapped(strategy.summary, first: column, rest: String(repeating: " ", count: column.count)) + "\n"
             }
         }
         return text
@@ -68,7 +69,8 @@ enum SimulateCommand: Command {
             throw UsageError("simulate takes one scenario: \(ScenarioCatalog.all.map(\.name).joined(separator: ", "))")
         }
         guard let descriptor = ScenarioCatalog.scenario(named: name) else {
-            throw UsageError("unknown scenario '\(name)'; choose one of \(ScenarioCatalog.all.map(\.name).joined(separator: ", "))")
+            throw UsageError(
+                "unknown scenario '\(name)'; choose one of \(ScenarioCatalog.all.map(\.name).joined(separator: ", "))")
         }
         let strategy = try arguments.choice(
             "strategy", among: descriptor.strategies.map(\.name), default: descriptor.strategies[0].name)
@@ -77,7 +79,8 @@ enum SimulateCommand: Command {
         let run: ScenarioRun
         do {
             run = try ScenarioRun.execute(
-                descriptor, strategy: strategy, settings: settings, tracePath: out, streaming: arguments.has("stream"), progress: progress)
+                descriptor, strategy: strategy, settings: settings, tracePath: out, streaming: arguments.has("stream"),
+                progress: progress)
         } catch {
             throw error.commandLineError
         }
@@ -98,7 +101,8 @@ extension RunSettings {
             frameRate: try arguments.frameRate("fps", in: Self.commandLineHertz) ?? .standard,
             frames: try arguments.integer("frames", default: defaultFrames, in: 1...100_000),
             seed: UInt64(try arguments.integer("seed", default: 1, in: 0...Int.max)),
-            workers: arguments.value("workers") == nil ? nil : try arguments.integer("workers", default: 1, in: 1...256),
+            workers: arguments.value("workers") == nil
+                ? nil : try arguments.integer("workers", default: 1, in: 1...256),
             clock: clock,
             traceFormat: try arguments.value("trace-format").map { value throws(UsageError) in
                 guard let format = TraceFormat(rawValue: value) else {

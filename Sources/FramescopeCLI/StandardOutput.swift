@@ -1,11 +1,12 @@
 import FrameTrace
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Checked writes to standard output.
@@ -27,7 +28,9 @@ enum StandardOutput {
             guard failure == nil else { return }
             // Written in place when the bytes are contiguous (an array, a string's UTF-8), else
             // copied once.
-            let written: Void? = bytes.withContiguousStorageIfAvailable { writeAll(UnsafeRawBufferPointer($0), &failure) }
+            let written: Void? = bytes.withContiguousStorageIfAvailable {
+                writeAll(UnsafeRawBufferPointer($0), &failure)
+            }
             if written == nil { Array(bytes).withUnsafeBytes { writeAll($0, &failure) } }
         }
     }

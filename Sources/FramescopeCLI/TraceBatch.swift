@@ -1,7 +1,7 @@
-import FrameAnalysis
-import FrameTrace
 import Foundation
+import FrameAnalysis
 import FrameSupport
+import FrameTrace
 
 /// Reads and analyses the traces `check` and `compare` are given, several at a time: a trace is
 /// read and analysed on one thread, so a fleet of traces scales with the cores instead.
@@ -37,7 +37,8 @@ enum TraceBatch {
                     guard let index = shared.takeNext() else { return }
                     let result: Result<FrameReport, InputError>
                     do throws(InputError) {
-                        result = .success(analyze(try ReportCommand.readTrace(sources[index], maximumSize: maximumSize)))
+                        result = .success(
+                            analyze(try ReportCommand.readTrace(sources[index], maximumSize: maximumSize)))
                     } catch {
                         result = .failure(error)
                     }
@@ -68,7 +69,9 @@ enum TraceBatch {
             }
         }
 
-        func store(_ result: Result<FrameReport, InputError>, at index: Int) { lock.withLock { results[index] = result } }
+        func store(_ result: Result<FrameReport, InputError>, at index: Int) {
+            lock.withLock { results[index] = result }
+        }
 
         /// The results in source order; call once every worker has finished.
         func finished() -> [Result<FrameReport, InputError>] { lock.withLock { results.map { $0! } } }

@@ -1,8 +1,9 @@
 import FrameTrace
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The `framescope` command: argument parsing and dispatch, nothing clever. Every number it prints
@@ -71,7 +72,8 @@ func run(_ arguments: [String]) -> ExitCode {
             return .usage
         }
         do {
-            let parsed = try ParsedArguments(Array(arguments.dropFirst()), options: command.options, flags: command.flags)
+            let parsed = try ParsedArguments(
+                Array(arguments.dropFirst()), options: command.options, flags: command.flags)
             if parsed.has("help") {
                 print(command.help)
                 return .success

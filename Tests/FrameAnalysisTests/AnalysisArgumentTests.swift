@@ -2,6 +2,7 @@ import Foundation
 import FrameTrace
 import FrameTraceReader
 import Testing
+
 @testable import FrameAnalysis
 
 @Suite("The analysis keeps only the arguments it reads")
@@ -10,11 +11,20 @@ struct AnalysisArgumentTests {
     func narrowedLists() {
         var trace = Trace()
         let lists: [[Argument]] = [
-            [Argument("url", .string("https://img.example.com/photos/1.jpg")), Argument(FrameContract.Key.budget, .int(5))],
+            [
+                Argument("url", .string("https://img.example.com/photos/1.jpg")),
+                Argument(FrameContract.Key.budget, .int(5)),
+            ],
             [Argument("row", .int(1))],
-            [Argument(FrameContract.Key.renderedFrame, .int(3)), Argument("opaque", .bool(true)), Argument(FrameContract.Key.untilPresent, .int(2))],
+            [
+                Argument(FrameContract.Key.renderedFrame, .int(3)), Argument("opaque", .bool(true)),
+                Argument(FrameContract.Key.untilPresent, .int(2)),
+            ],
             [Argument(FrameContract.Key.sinceInput, .double(1.5)), Argument(FrameContract.Key.ignored, .bool(false))],
-            [Argument(ChromeFrameEvents.stateKey, .string("STATE_PRESENTED_ALL")), Argument(ChromeFrameEvents.legacySequenceKey, .int(7))],
+            [
+                Argument(ChromeFrameEvents.stateKey, .string("STATE_PRESENTED_ALL")),
+                Argument(ChromeFrameEvents.legacySequenceKey, .int(7)),
+            ],
         ]
         let indexes = lists.map { trace.addArguments($0) }
         FrameAnalyzer.keepAnalysisArguments(&trace)
@@ -27,14 +37,20 @@ struct AnalysisArgumentTests {
         #expect(trace.argumentLists[Int(indexes[4])] == lists[4])
     }
 
-    @Test("Every argument lookup in the analysis's sources uses a key declared in argumentKeys, so narrowing cannot hide it")
+    @Test(
+        "Every argument lookup in the analysis's sources uses a key declared in argumentKeys, so narrowing cannot hide it"
+    )
     func everyLookupIsDeclared() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/FrameAnalysis")
-        let declaration = try String(contentsOf: sources.appendingPathComponent("Analyzer/FrameAnalyzer+Arguments.swift"), encoding: .utf8)
+        let declaration = try String(
+            contentsOf: sources.appendingPathComponent("Analyzer/FrameAnalyzer+Arguments.swift"), encoding: .utf8)
         let start = try #require(declaration.range(of: "static let argumentKeys: Set<String> = ["))
         let end = try #require(declaration.range(of: "]", range: start.upperBound..<declaration.endIndex))
-        let declared = Set(declaration[start.upperBound..<end.lowerBound].split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let declared = Set(
+            declaration[start.upperBound..<end.lowerBound].split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
             .filter { !$0.isEmpty })
         #expect(declared.count == FrameAnalyzer.argumentKeys.count, "one name per key: \(declared.sorted())")
         // `arguments[KEY]` and `argumentLists[...][KEY]`, the two ways the analysis reads an argument.
@@ -50,7 +66,9 @@ struct AnalysisArgumentTests {
                 guard let range = Range(match.range(at: 1), in: text) else { continue }
                 var key = String(text[range])
                 if key.hasPrefix("Int(") { continue }  // an index into argumentLists, not a key
-                if key.hasPrefix("Self."), file == "ChromeFrameEvents.swift" { key = "ChromeFrameEvents." + key.dropFirst(5) }
+                if key.hasPrefix("Self."), file == "ChromeFrameEvents.swift" {
+                    key = "ChromeFrameEvents." + key.dropFirst(5)
+                }
                 lookups.append((file, key))
             }
         }
@@ -64,20 +82,26 @@ struct AnalysisArgumentTests {
     func keyMatcher() {
         let matcher = FrameAnalyzer.argumentKeyMatcher
         for key in FrameAnalyzer.argumentKeys { #expect(matcher.matches(key), "\(key)") }
-        for key in ["", "frames", "Frame", "budget-ms", "index ", "since-vsync-us", "layerTreeID", "url", "row", String(repeating: "f", count: 70)] {
+        for key in [
+            "", "frames", "Frame", "budget-ms", "index ", "since-vsync-us", "layerTreeID", "url", "row",
+            String(repeating: "f", count: 70),
+        ] {
             #expect(!matcher.matches(key), "\(key)")
         }
     }
 
     /// The JSON files in `folder`, sorted.
     static func jsonFiles(in folder: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }
+            .sorted()
             .map { folder.appendingPathComponent($0).path }
     }
 
-    static let fixtures = jsonFiles(in: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures"))
+    static let fixtures = jsonFiles(
+        in: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures"))
     /// `shared/traces/third-party` beside the repository.
-    static let thirdPartyFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let thirdPartyFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/traces/third-party")
 
     /// Reads each trace with every argument and with the analysis's keys only, and expects the
@@ -117,7 +141,9 @@ struct AnalysisArgumentTests {
 
     @Test(
         "Reading only the keys the analysis reads gives the same report as reading every argument, on every third-party trace",
-        .enabled(if: FileManager.default.fileExists(atPath: thirdPartyFolder.path), "shared/traces/third-party is not beside this clone; third-party checks skipped"))
+        .enabled(
+            if: FileManager.default.fileExists(atPath: thirdPartyFolder.path),
+            "shared/traces/third-party is not beside this clone; third-party checks skipped"))
     func selectedReadGivesSameReportOnThirdParty() throws {
         let paths = Self.jsonFiles(in: Self.thirdPartyFolder)
         #expect(paths.count >= 40, "the third-party traces are found: \(paths.count)")
@@ -126,7 +152,10 @@ struct AnalysisArgumentTests {
 
     @Test(
         "Arguments the analysis does not read change nothing in its report",
-        arguments: ["frame spans, render work, a fed job and inputs", "chrome-smooth-animation.json", "chrome-legacy-frames.json"])
+        arguments: [
+            "frame spans, render work, a fed job and inputs", "chrome-smooth-animation.json",
+            "chrome-legacy-frames.json",
+        ])
     func unreadArgumentsChangeNothing(source: String) throws {
         let trace = source.hasSuffix(".json") ? try analysisFixture(source) : Self.sketch()
         #expect(trace.argumentLists.count > 1)
@@ -156,20 +185,29 @@ struct AnalysisArgumentTests {
         for index in 0..<4 {
             let vsync = Double(index) * 10
             let end = vsync + (index == 2 ? 9.5 : 3)
-            sketch.span("frame", FrameContract.frameCategory, from: vsync + 1, to: end, arguments: [
-                Argument(FrameContract.Key.index, .int(Int64(index))), Argument(FrameContract.Key.sinceVsync, .int(ms(1))),
-                Argument(FrameContract.Key.budget, .int(ms(index == 1 ? 5 : 10))),
-            ])
+            sketch.span(
+                "frame", FrameContract.frameCategory, from: vsync + 1, to: end,
+                arguments: [
+                    Argument(FrameContract.Key.index, .int(Int64(index))),
+                    Argument(FrameContract.Key.sinceVsync, .int(ms(1))),
+                    Argument(FrameContract.Key.budget, .int(ms(index == 1 ? 5 : 10))),
+                ])
             sketch.span("layout", "layout", from: vsync + 1.5, to: end - 0.5)
-            sketch.span("composite", FrameContract.renderCategory, from: end, to: end + 1, on: render, arguments: [
-                Argument(FrameContract.Key.renderedFrame, .int(Int64(index))),
-                Argument(FrameContract.Key.untilDeadline, .int(ms(vsync + 20 - end))),
-                Argument(FrameContract.Key.untilPresent, .int(ms(index == 3 ? 12 : 2))),
-            ])
+            sketch.span(
+                "composite", FrameContract.renderCategory, from: end, to: end + 1, on: render,
+                arguments: [
+                    Argument(FrameContract.Key.renderedFrame, .int(Int64(index))),
+                    Argument(FrameContract.Key.untilDeadline, .int(ms(vsync + 20 - end))),
+                    Argument(FrameContract.Key.untilPresent, .int(ms(index == 3 ? 12 : 2))),
+                ])
         }
-        sketch.span("decode", "image-decode", from: 4, to: 9, on: sketch.worker, arguments: [Argument(FrameContract.Key.sinceRequest, .int(ms(2)))])
-        sketch.trace.append(.flowStart, name: "decode request", category: "image", thread: sketch.worker, timestamp: ms(5), id: 1)
-        sketch.trace.append(.flowEnd, name: "decode request", category: "image", thread: sketch.main, timestamp: ms(12), id: 1)
+        sketch.span(
+            "decode", "image-decode", from: 4, to: 9, on: sketch.worker,
+            arguments: [Argument(FrameContract.Key.sinceRequest, .int(ms(2)))])
+        sketch.trace.append(
+            .flowStart, name: "decode request", category: "image", thread: sketch.worker, timestamp: ms(5), id: 1)
+        sketch.trace.append(
+            .flowEnd, name: "decode request", category: "image", thread: sketch.main, timestamp: ms(12), id: 1)
         sketch.input("pan", at: 2, arguments: [Argument(FrameContract.Key.sinceInput, .int(ms(3)))])
         sketch.input("pan", at: 12, arguments: [Argument(FrameContract.Key.ignored, .bool(true))])
         sketch.input("pan", at: 25, arguments: [Argument(FrameContract.Key.sinceInput, .double(2_500_000))])
@@ -182,8 +220,12 @@ struct AnalysisArgumentTests {
         var noisy = trace
         noisy.argumentLists = [[]]
         for index in noisy.events.indices {
-            let unread = [Argument("url", .string("https://img.example.com/photos/\(index).jpg")), Argument("row", .int(Int64(index)))]
-            noisy.events[index].arguments = noisy.addArguments(unread + trace.arguments(of: trace.events[index]) + unread)
+            let unread = [
+                Argument("url", .string("https://img.example.com/photos/\(index).jpg")),
+                Argument("row", .int(Int64(index))),
+            ]
+            noisy.events[index].arguments = noisy.addArguments(
+                unread + trace.arguments(of: trace.events[index]) + unread)
         }
         return noisy
     }

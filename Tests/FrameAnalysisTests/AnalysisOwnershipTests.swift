@@ -4,7 +4,9 @@ import Testing
 
 @Suite("The analysis lets go of a trace handed over to it and leaves a caller's copy alone")
 struct AnalysisOwnershipTests {
-    @Test("A trace handed over with consume gives the same report as one the caller keeps, which keeps its events and arguments")
+    @Test(
+        "A trace handed over with consume gives the same report as one the caller keeps, which keeps its events and arguments"
+    )
     func handedOverTrace() throws {
         let sketch = TraceSketch.withInputs()
         let kept = sketch.trace

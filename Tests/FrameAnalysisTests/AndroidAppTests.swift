@@ -1,5 +1,6 @@
 import FrameTrace
 import Testing
+
 @testable import FrameAnalysis
 
 /// An Android app's threads and frame ids, and its frames without FrameTimeline: the UI thread is
@@ -21,7 +22,9 @@ struct AndroidAppTests {
         trace.setThread(TraceThread(key: render, name: "RenderThread", sortIndex: 1))
         trace.setThread(TraceThread(key: other, name: "launcher", sortIndex: 2))
         func span(_ name: String, _ thread: ThreadKey, _ start: Double, _ end: Double) {
-            trace.append(.complete, name: name, category: "", thread: thread, timestamp: ms(start), duration: ms(end) - ms(start))
+            trace.append(
+                .complete, name: name, category: "", thread: thread, timestamp: ms(start), duration: ms(end) - ms(start)
+            )
         }
         let p = 16.666667
         for index in 0..<6 {
@@ -46,10 +49,14 @@ struct AndroidAppTests {
         #expect(report.method.mainThreadRule == .androidUIThread)
         var options = AnalysisOptions()
         options.mainThread = Self.render
-        #expect(FrameAnalyzer.analyze(Self.trace(), options: options).method.mainThread == Self.render, "--main-thread overrides")
+        #expect(
+            FrameAnalyzer.analyze(Self.trace(), options: options).method.mainThread == Self.render,
+            "--main-thread overrides")
     }
 
-    @Test("Without FrameTimeline, DrawFrames <id> on the app's RenderThread is the render lane of doFrame <id>, every one summed")
+    @Test(
+        "Without FrameTimeline, DrawFrames <id> on the app's RenderThread is the render lane of doFrame <id>, every one summed"
+    )
     func renderLaneByID() {
         let report = FrameAnalyzer.analyze(Self.trace())
         #expect(report.method.frameSource == .frameMarkers)
@@ -58,7 +65,9 @@ struct AndroidAppTests {
             let render = frame.lane(.render)
             #expect(render != nil, "frame \(index) has a render lane")
             let expected = (index == 4 ? ms(25) : ms(12)) + (index == 1 ? ms(2) : 0)
-            #expect(render?.costNanoseconds == expected, "frame \(index): the app's DrawFrames of its id, summed; not the launcher's")
+            #expect(
+                render?.costNanoseconds == expected,
+                "frame \(index): the app's DrawFrames of its id, summed; not the launcher's")
         }
     }
 
@@ -73,7 +82,8 @@ struct AndroidAppTests {
     @Test("Frame ids are read as trace processor reads them: the second word, cast as SQLite casts text")
     func frameIDs() {
         let cases: [(String, Int64?)] = [
-            ("Choreographer#doFrame 123", 123), ("Choreographer#doFrame 123 extra", 123), ("Choreographer#doFrame  7", nil),
+            ("Choreographer#doFrame 123", 123), ("Choreographer#doFrame 123 extra", 123),
+            ("Choreographer#doFrame  7", nil),
             ("Choreographer#doFrame - resynced to 1234 in 20.0ms", nil), ("Choreographer#doFrame", nil),
             ("Choreographer#doFrame -1", nil), ("Choreographer#doFrame 0", nil), ("Choreographer#doFrame 12abc", 12),
             ("Choreographer#doFrame 99999999999999999999", Int64.max), ("Choreographer#doFrame -42", -42),
@@ -83,16 +93,21 @@ struct AndroidAppTests {
         }
         #expect(AndroidApp.frameID(in: "DrawFrames 5", prefix: AndroidApp.drawFramePrefix) == 5)
         #expect(AndroidApp.frameID(in: "DrawFrame 5", prefix: AndroidApp.drawFramePrefix) == 5)
-        #expect(AndroidApp.frameID(in: "drawFrame 5", prefix: AndroidApp.drawFramePrefix) == nil, "names match by case, as GLOB does")
+        #expect(
+            AndroidApp.frameID(in: "drawFrame 5", prefix: AndroidApp.drawFramePrefix) == nil,
+            "names match by case, as GLOB does")
     }
 
-    @Test("android-doframe-depth: the frame ids of doFrames at depth 0 and 1, as test_android_frames_get_frame_table_with_id expects")
+    @Test(
+        "android-doframe-depth: the frame ids of doFrames at depth 0 and 1, as test_android_frames_get_frame_table_with_id expects"
+    )
     func frameTableDepth() throws {
         let trace = try AndroidFrameTimelineTests.read("android-doframe-depth")
         let expected = try AndroidFrameTimelineTests.expected("android-doframe-depth")
         let pid = try #require(expected["app_pid"]?.integerValue)
         let spans = SpanIndex(trace: trace, workKinds: nil)
-        let table = AndroidApp.slicesByFrameID(prefix: AndroidApp.doFramePrefix, trace: trace, spans: spans, processID: pid)
+        let table = AndroidApp.slicesByFrameID(
+            prefix: AndroidApp.doFramePrefix, trace: trace, spans: spans, processID: pid)
         let rows = expected["android_frames_get_frame_table_with_id"]?.arrayValue ?? []
         #expect(table.keys.sorted() == rows.compactMap { $0["frame_id"]?.integerValue }.sorted())
         #expect(table.values.allSatisfy { $0.count == 1 && $0[0].thread == ThreadKey(processID: pid, threadID: pid) })

@@ -3,6 +3,7 @@ import FrameJSON
 import FrameTrace
 import FrameTraceReader
 import Testing
+
 @testable import FrameAnalysis
 
 /// Android's frames from Perfetto traces: FrameTimeline's verdicts as trace processor's diff tests
@@ -47,11 +48,18 @@ struct AndroidFrameTimelineTests {
             let jank = want["jank_type"]?.stringValue ?? ""
             #expect(frame.vsync == want["vsync_ts"]?.integerValue, "token \(token)")
             #expect(frame.deadline == want["deadline_ts"]?.integerValue, "token \(token)")
-            #expect(frame.lane(.main)?.costNanoseconds == want["doFrame"]?["dur"]?.integerValue, "token \(token): main lane")
-            #expect(frame.lane(.render)?.costNanoseconds == want["DrawFrames"]?["dur"]?.integerValue, "token \(token): render lane")
+            #expect(
+                frame.lane(.main)?.costNanoseconds == want["doFrame"]?["dur"]?.integerValue, "token \(token): main lane"
+            )
+            #expect(
+                frame.lane(.render)?.costNanoseconds == want["DrawFrames"]?["dur"]?.integerValue,
+                "token \(token): render lane")
             let interval = report.method.frameRate.intervalNanoseconds
             // Android's overrun, for every frame: the actual frame's end minus the expected one's.
-            #expect(frame.overrun == (want["app_work_end_ts"]?.integerValue ?? 0) - (want["deadline_ts"]?.integerValue ?? 0), "token \(token)")
+            #expect(
+                frame.overrun == (want["app_work_end_ts"]?.integerValue ?? 0)
+                    - (want["deadline_ts"]?.integerValue ?? 0),
+                "token \(token)")
             #expect(frame.android?.jankType == jank, "token \(token)")
             #expect(frame.android?.jankTag == want["jank_tag"]?.stringValue, "token \(token)")
             #expect(frame.android?.presentType == want["present_type"]?.stringValue, "token \(token)")
@@ -61,13 +69,16 @@ struct AndroidFrameTimelineTests {
             } else {
                 let cause = Self.expectedCause(jank: jank, lane: want["overrun_lane"]?.stringValue)
                 #expect(frame.hitchCause == cause, "token \(token) (\(jank)): \(frame.hitchCause)")
-                #expect(frame.isLate(interval: interval) == (cause != .none), "token \(token): late exactly when Android calls it janky")
+                #expect(
+                    frame.isLate(interval: interval) == (cause != .none),
+                    "token \(token): late exactly when Android calls it janky")
             }
             #expect(frame.android?.isStuffed == (jank == "Buffer Stuffing"), "token \(token)")
             if frame.hitchCause == .commit || frame.hitchCause == .render {
                 // The hold names the app slice that overran.
                 #expect(frame.hitchHold?.lane == frame.hitchCause.lane)
-                #expect(frame.hitchHold?.stage == (frame.hitchCause == .commit ? "Choreographer#doFrame" : "DrawFrames"))
+                #expect(
+                    frame.hitchHold?.stage == (frame.hitchCause == .commit ? "Choreographer#doFrame" : "DrawFrames"))
             }
         }
         // The report's text says where the frames came from and what the lanes are.
@@ -83,7 +94,8 @@ struct AndroidFrameTimelineTests {
         var description: String { "\(agree)/\(compared)" }
     }
 
-    @Test("android-frames-stdlib: every frame's figures equal trace processor's android_frames tables (frames_tests.py)")
+    @Test(
+        "android-frames-stdlib: every frame's figures equal trace processor's android_frames tables (frames_tests.py)")
     func standardLibrary() throws {
         let name = "android-frames-stdlib"
         let trace = try Self.read(name)
@@ -92,18 +104,24 @@ struct AndroidFrameTimelineTests {
         let report = FrameAnalyzer.analyze(trace)
         #expect(report.method.frameSource == .frameTimeline)
         #expect(report.method.mainThread == ThreadKey(processID: app, threadID: app), "the UI thread: tid = pid")
-        let frames = Dictionary(report.frames.compactMap { frame in frame.android.map { ($0.token, frame) } }, uniquingKeysWith: { a, _ in a })
+        let frames = Dictionary(
+            report.frames.compactMap { frame in frame.android.map { ($0.token, frame) } },
+            uniquingKeysWith: { a, _ in a })
         let want = expected["frames"]?.arrayValue ?? []
         #expect(report.frames.count == want.count, "one frame per frame id of the app with an actual surface frame")
         #expect(Set(frames.keys) == Set(want.compactMap { $0["frame_id"]?.integerValue }))
         // The test's own expected tables (its .out files), by frame id: the figures each names.
         func table(_ key: String) -> [Int64: JSONValue] {
             var rows: [Int64: JSONValue] = [:]
-            for row in expected[key]?.arrayValue ?? [] { if let id = row["frame_id"]?.integerValue, rows[id] == nil { rows[id] = row } }
+            for row in expected[key]?.arrayValue ?? [] {
+                if let id = row["frame_id"]?.integerValue, rows[id] == nil { rows[id] = row }
+            }
             return rows
         }
-        let overrun = table("android_frames_overrun"), delay = table("android_app_vsync_delay_per_frame")
-        let cpu = table("android_cpu_time_per_frame"), stats = table("android_frame_stats")
+        let overrun = table("android_frames_overrun")
+        let delay = table("android_app_vsync_delay_per_frame")
+        let cpu = table("android_cpu_time_per_frame")
+        let stats = table("android_frame_stats")
         var tallies: [String: Tally] = [:]
         func check(_ figure: String, _ actual: Int64?, _ wanted: Int64?, _ id: Int64) {
             tallies[figure, default: Tally()].compared += 1
@@ -126,7 +144,9 @@ struct AndroidFrameTimelineTests {
                 check("overrun (android_frames_overrun)", android.overrun, tp["overrun"]?.integerValue, id)
                 check("overrun (report)", frame.overrun, tp["overrun"]?.integerValue, id)
             }
-            if let tp = delay[id] { check("app vsync delay", android.appVsyncDelay, tp["app_vsync_delay"]?.integerValue, id) }
+            if let tp = delay[id] {
+                check("app vsync delay", android.appVsyncDelay, tp["app_vsync_delay"]?.integerValue, id)
+            }
             if let tp = cpu[id] {
                 check("cpu time", android.cpuTime, tp["cpu_time"]?.integerValue, id)
                 check("draw_frame_dur", android.drawFrameNanoseconds, tp["draw_frame_dur"]?.integerValue, id)
@@ -137,32 +157,50 @@ struct AndroidFrameTimelineTests {
             #expect(android.jankType == row["jank_type"]?.stringValue, "frame \(id): jank type")
             #expect(android.jankTag == row["jank_tag"]?.stringValue, "frame \(id): jank tag")
             #expect(android.presentType == row["present_type"]?.stringValue, "frame \(id): present type")
-            #expect(android.onTimeFinish == ((row["on_time_finish"]?.integerValue ?? 0) != 0), "frame \(id): on time finish")
+            #expect(
+                android.onTimeFinish == ((row["on_time_finish"]?.integerValue ?? 0) != 0), "frame \(id): on time finish"
+            )
             #expect(frame.deadline == android.expectedEnd, "frame \(id): the deadline is the expected frame's end")
-            #expect(frame.lane(.render)?.costNanoseconds == android.drawFrameNanoseconds, "frame \(id): the render lane sums DrawFrames")
+            #expect(
+                frame.lane(.render)?.costNanoseconds == android.drawFrameNanoseconds,
+                "frame \(id): the render lane sums DrawFrames")
             // Late exactly when Android calls the frame janky; buffer stuffing adds latency only.
-            let reasons = Set((row["jank_type"]?.stringValue ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            let reasons = Set(
+                (row["jank_type"]?.stringValue ?? "").split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                })
             let janky = !reasons.isDisjoint(with: [
-                "App Deadline Missed", "App Resynced Jitter", "SurfaceFlinger CPU Deadline Missed", "SurfaceFlinger GPU Deadline Missed",
+                "App Deadline Missed", "App Resynced Jitter", "SurfaceFlinger CPU Deadline Missed",
+                "SurfaceFlinger GPU Deadline Missed",
                 "SurfaceFlinger Scheduling", "Prediction Error", "Display HAL", "Dropped Frame",
             ])
-            #expect(frame.isLate(interval: report.method.frameRate.intervalNanoseconds) == janky, "frame \(id): late when janky")
+            #expect(
+                frame.isLate(interval: report.method.frameRate.intervalNanoseconds) == janky,
+                "frame \(id): late when janky")
         }
         // Buffer stuffing (frame 120) and SurfaceFlinger stuffing (145): counted, no hitch.
         #expect(report.summary.stuffedFrames == 2)
         #expect(report.summary.stuffingLatency?.max == 41_000_000, "frame 120's overrun is its added latency")
-        print("android-frames-stdlib, frames agreeing / compared:", tallies.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        print(
+            "android-frames-stdlib, frames agreeing / compared:",
+            tallies.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
 
     @Test(
         "FrameTimeline diff tests: per process, every frame's figures are its first actual row's and its expected row's",
-        arguments: ["frame-timeline-events", "frame-timeline-metric", "frame-timeline-power-mode", "android-app-frames"])
+        arguments: [
+            "frame-timeline-events", "frame-timeline-metric", "frame-timeline-power-mode", "android-app-frames",
+        ])
     func framesFromRows(_ name: String) throws {
         let trace = try Self.read(name)
         let expected = try Self.expected(name)
         // trace processor's rows, in its id order (ts, then creation: the order the file lists them).
-        let actual = (expected["actual_frame_timeline_slice"]?.arrayValue ?? []).filter { $0["surface_frame_token"]?.integerValue != nil }
-        let expectedRows = (expected["expected_frame_timeline_slice"]?.arrayValue ?? []).filter { $0["surface_frame_token"]?.integerValue != nil }
+        let actual = (expected["actual_frame_timeline_slice"]?.arrayValue ?? []).filter {
+            $0["surface_frame_token"]?.integerValue != nil
+        }
+        let expectedRows = (expected["expected_frame_timeline_slice"]?.arrayValue ?? []).filter {
+            $0["surface_frame_token"]?.integerValue != nil
+        }
         var tallies: [String: Tally] = [:]
         for pid in Set(actual.compactMap { $0["pid"]?.integerValue }).sorted() {
             var options = AnalysisOptions()
@@ -170,16 +208,26 @@ struct AndroidFrameTimelineTests {
             let report = FrameAnalyzer.analyze(trace, options: options)
             let mine = actual.filter { $0["pid"]?.integerValue == pid }
             var tokens: [Int64] = []
-            for row in mine { if let token = row["surface_frame_token"]?.integerValue, !tokens.contains(token) { tokens.append(token) } }
+            for row in mine {
+                if let token = row["surface_frame_token"]?.integerValue, !tokens.contains(token) {
+                    tokens.append(token)
+                }
+            }
             #expect(report.frames.count == tokens.count, "\(name) pid \(pid): one frame per token")
             for token in tokens {
                 let rows = mine.filter { $0["surface_frame_token"]?.integerValue == token }
                 let first = rows[0]
-                let frame = try #require(report.frames.first { $0.android?.token == token }, "\(name) pid \(pid) token \(token)")
+                let frame = try #require(
+                    report.frames.first { $0.android?.token == token }, "\(name) pid \(pid) token \(token)")
                 let android = try #require(frame.android)
-                let start = try #require(first["ts"]?.integerValue), dur = try #require(first["dur"]?.integerValue)
-                let wanted = expectedRows.first { $0["pid"]?.integerValue == pid && $0["surface_frame_token"]?.integerValue == token }
-                let wantedEnd = wanted.flatMap { row in row["ts"]?.integerValue.map { $0 + (row["dur"]?.integerValue ?? 0) } }
+                let start = try #require(first["ts"]?.integerValue)
+                let dur = try #require(first["dur"]?.integerValue)
+                let wanted = expectedRows.first {
+                    $0["pid"]?.integerValue == pid && $0["surface_frame_token"]?.integerValue == token
+                }
+                let wantedEnd = wanted.flatMap { row in
+                    row["ts"]?.integerValue.map { $0 + (row["dur"]?.integerValue ?? 0) }
+                }
                 func check(_ figure: String, _ a: AnyHashable?, _ b: AnyHashable?) {
                     tallies[figure, default: Tally()].compared += 1
                     if a == b { tallies[figure, default: Tally()].agree += 1 }
@@ -197,7 +245,9 @@ struct AndroidFrameTimelineTests {
                 check("on time finish", android.onTimeFinish, (first["on_time_finish"]?.integerValue ?? 0) != 0)
             }
         }
-        print("\(name), frames agreeing / compared:", tallies.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        print(
+            "\(name), frames agreeing / compared:",
+            tallies.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
 
     @Test("Frame rows carry Android's strings and a stuffed frame's added latency, null for every other frame")
@@ -205,7 +255,9 @@ struct AndroidFrameTimelineTests {
         let trace = try Self.read("android-frames-stdlib")
         let report = FrameAnalyzer.analyze(trace)
         var lines: [String] = []
-        FrameRows.write(report, trace: "t", labels: [], metadata: trace.metadata, format: .jsonLines) { lines.append($0) }
+        FrameRows.write(report, trace: "t", labels: [], metadata: trace.metadata, format: .jsonLines) {
+            lines.append($0)
+        }
         #expect(lines.count == report.frames.count)
         for (line, frame) in zip(lines, report.frames) {
             let row = try JSONValue.parse(Array(line.utf8))
@@ -223,7 +275,9 @@ struct AndroidFrameTimelineTests {
         }
     }
 
-    @Test("An expected frame that never ended: its deadline is one interval after its vsync, never before it (found by the pipeline fuzzer)")
+    @Test(
+        "An expected frame that never ended: its deadline is one interval after its vsync, never before it (found by the pipeline fuzzer)"
+    )
     func unendedExpectedFrame() throws {
         var trace = try Self.read("android-app-frames")
         let expectedName = try #require(trace.symbols.lookup("Expected Timeline"))
@@ -235,12 +289,15 @@ struct AndroidFrameTimelineTests {
         for frame in report.frames {
             #expect(frame.deadline >= frame.vsync, "frame \(frame.index)")
         }
-        let torn = try #require(report.frames.first { $0.deadline == $0.vsync + interval && $0.android?.expectedEnd == $0.vsync - 1 })
+        let torn = try #require(
+            report.frames.first { $0.deadline == $0.vsync + interval && $0.android?.expectedEnd == $0.vsync - 1 })
         // trace processor reads the unended slice's end as its start - 1, and so does Android's overrun here.
         #expect(torn.overrun == torn.android!.actualEnd - (torn.vsync - 1))
     }
 
-    @Test("frame-timeline-metric: per process, framescope's late frames and causes agree with trace processor's frame timeline metric")
+    @Test(
+        "frame-timeline-metric: per process, framescope's late frames and causes agree with trace processor's frame timeline metric"
+    )
     func metric() throws {
         let trace = try Self.read("frame-timeline-metric")
         let expected = try Self.expected("frame-timeline-metric")
@@ -255,13 +312,21 @@ struct AndroidFrameTimelineTests {
             let frames = report.frames
             let late = frames.filter { $0.isLate(interval: report.method.frameRate.intervalNanoseconds) }
             let app = late.filter { $0.hitchCause == .commit || $0.hitchCause == .render }.count
-            let surfaceFlinger = late.filter { [.compositor, .displayHAL, .predictionError].contains($0.hitchCause) }.count
+            let surfaceFlinger = late.filter { [.compositor, .displayHAL, .predictionError].contains($0.hitchCause) }
+                .count
             #expect(report.method.frameSource == .frameTimeline)
-            #expect(frames.count == process["total_frames"]?.integerValue.map(Int.init), "process \(pid): frames (distinct tokens)")
+            #expect(
+                frames.count == process["total_frames"]?.integerValue.map(Int.init),
+                "process \(pid): frames (distinct tokens)")
             #expect(late.count == process["missed_frames"]?.integerValue.map(Int.init), "process \(pid): missed frames")
-            #expect(app == process["missed_app_frames"]?.integerValue.map(Int.init), "process \(pid): missed app frames")
-            #expect(surfaceFlinger == process["missed_sf_frames"]?.integerValue.map(Int.init), "process \(pid): missed SurfaceFlinger frames")
-            #expect(frames.filter { $0.outcome == .dropped }.count == process["dropped_frames"]?.integerValue.map(Int.init), "process \(pid): dropped")
+            #expect(
+                app == process["missed_app_frames"]?.integerValue.map(Int.init), "process \(pid): missed app frames")
+            #expect(
+                surfaceFlinger == process["missed_sf_frames"]?.integerValue.map(Int.init),
+                "process \(pid): missed SurfaceFlinger frames")
+            #expect(
+                frames.filter { $0.outcome == .dropped }.count == process["dropped_frames"]?.integerValue.map(Int.init),
+                "process \(pid): dropped")
             missedApp += app
         }
         #expect(missedApp == expected["metric"]?["missed_app_frames"]?.integerValue.map(Int.init))
@@ -271,7 +336,10 @@ struct AndroidFrameTimelineTests {
     func choosesTheApp() throws {
         let report = FrameAnalyzer.analyze(try Self.read("frame-timeline-events"))
         #expect(report.method.frameSource == .frameTimeline)
-        guard case .androidFrameTimeline(let frames, let processID, _, let mainSliceName, _, _) = report.method.frameSourceDetail else {
+        guard
+            case .androidFrameTimeline(let frames, let processID, _, let mainSliceName, _, _) = report.method
+                .frameSourceDetail
+        else {
             Issue.record("frames from FrameTimeline, not \(report.method.frameSourceDetail)")
             return
         }
@@ -280,7 +348,9 @@ struct AndroidFrameTimelineTests {
         #expect(mainSliceName == "Choreographer#doFrame")
         // Every frame FrameTimeline calls on time is on time; every late one has a cause.
         for frame in report.frames {
-            #expect(frame.isLate(interval: report.method.frameRate.intervalNanoseconds) == (frame.hitchCause != .none), "frame \(frame.index)")
+            #expect(
+                frame.isLate(interval: report.method.frameRate.intervalNanoseconds) == (frame.hitchCause != .none),
+                "frame \(frame.index)")
         }
     }
 

@@ -3,6 +3,7 @@ import FrameJSON
 import FrameTrace
 import FrameTraceReader
 import Testing
+
 @testable import FrameAnalysis
 
 /// Android's kinds of work: the table maps real slice names (written out here, not taken from the
@@ -57,9 +58,10 @@ struct AndroidWorkKindTests {
         for name in ["MyPresenter.render", "commit", "RVX bind", "R", "", "GC", "Layout", "android.os.Handler: Foo"] {
             #expect(AndroidWorkKind(sliceName: name) == nil, "\(name)")
         }
-        #expect(AndroidWorkKind.allCases.map(\.identifier) == [
-            "layout", "image-decode", "draw", "list-bind", "input", "animation", "gc-and-locks", "binder", "other",
-        ])
+        #expect(
+            AndroidWorkKind.allCases.map(\.identifier) == [
+                "layout", "image-decode", "draw", "list-bind", "input", "animation", "gc-and-locks", "binder", "other",
+            ])
     }
 
     /// The fixture's slices, from the file that describes it.
@@ -199,7 +201,8 @@ struct AndroidWorkKindTests {
     func articleListsTheTable() throws {
         let rows = try Self.documentedRows()
         #expect(Set(rows.map(\.kind)) == Set(AndroidWorkKind.allCases.map(\.identifier)))
-        var names: Set<String> = [], prefixes: Set<String> = []
+        var names: Set<String> = []
+        var prefixes: Set<String> = []
         for row in rows {
             #expect(!row.names.isEmpty, "a \(row.kind) row lists no names")
             for pattern in row.names {

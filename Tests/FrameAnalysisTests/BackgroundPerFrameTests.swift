@@ -1,6 +1,7 @@
-import Testing
-@testable import FrameAnalysis
 import FrameTrace
+import Testing
+
+@testable import FrameAnalysis
 
 @Suite("Background work per frame")
 struct BackgroundPerFrameTests {
@@ -28,7 +29,9 @@ struct BackgroundPerFrameTests {
         #expect(report.frames.count == 3)
         #expect(report.summary.measuredNanoseconds == ms(30))
         #expect(report.summary.backgroundInFramesNanoseconds == ms(60), "two workers × 30 ms of frame windows")
-        #expect(report.summary.backgroundOutsideFramesNanoseconds == ms(1005), "1 s after the last frame and 5 ms before the first")
+        #expect(
+            report.summary.backgroundOutsideFramesNanoseconds == ms(1005),
+            "1 s after the last frame and 5 ms before the first")
         let perInterval = try #require(report.summary.backgroundPerInterval(p))
         #expect(perInterval == ms(20))
         #expect(perInterval <= 2 * p)

@@ -1,14 +1,17 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-import Testing
-@testable import FrameAnalysis
 import FrameTrace
+import Testing
+
+@testable import FrameAnalysis
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// A check of two sketches (one passing, one failing) against a budget with a trace section.
 func sampleCheck() throws -> BudgetCheck {
-    let budget = try Budget.parse("""
+    let budget = try Budget.parse(
+        """
         {"version": 1, "fps": 100,
          "limits": {"hitch-time-ratio": 5, "frozen-frames": 0, "main-thread-ms": {"p95": 12}},
          "categories": {"layout": {"main-ms-per-frame": {"max": 4.5}}, "image-decode": {"off-main-thread": true}},
@@ -21,10 +24,16 @@ func sampleCheck() throws -> BudgetCheck {
     good.span("layout", "layout", from: 10, to: 14.2)
     good.span("decode", "image-decode", from: 1, to: 9, on: good.worker)
     let late = checkSketch()
-    return BudgetCheck(budgetSource: "budget.json", traces: [
-        .init(name: "good.json", source: "traces/good.json", report: budget.analyze(good.trace, options: AnalysisOptions()), budget: budget),
-        .init(name: "late-<&>.json", source: "traces/late-<&>.json", report: budget.analyze(late.trace, options: AnalysisOptions()), budget: budget),
-    ])
+    return BudgetCheck(
+        budgetSource: "budget.json",
+        traces: [
+            .init(
+                name: "good.json", source: "traces/good.json",
+                report: budget.analyze(good.trace, options: AnalysisOptions()), budget: budget),
+            .init(
+                name: "late-<&>.json", source: "traces/late-<&>.json",
+                report: budget.analyze(late.trace, options: AnalysisOptions()), budget: budget),
+        ])
 }
 
 @Suite("Budget check: text, Markdown, JSON, JUnit and annotations")
@@ -42,7 +51,8 @@ struct CheckOutputTests {
     @Test("The JSON follows schema framescope.check v2")
     func jsonSchema() throws {
         let check = try sampleCheck()
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(check.jsonValue().description.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(check.jsonValue().description.utf8)) as? [String: Any])
         #expect(object["schema"] as? String == "framescope.check")
         #expect(object["version"] as? Int == 2)
         #expect(object["passed"] as? Bool == false)
@@ -69,7 +79,9 @@ struct CheckOutputTests {
         #expect(parsed.rootAttributes["failures"] == "\(check.results.filter { $0.verdict == .fail }.count)")
         #expect(parsed.suites.map(\.name) == ["framescope check: good.json", "framescope check: late-<&>.json"])
         #expect(parsed.cases.map(\.name) == check.results.map(\.id))
-        #expect(parsed.cases.filter { $0.failure != nil }.map(\.name) == check.results.filter { $0.verdict == .fail }.map(\.id))
+        #expect(
+            parsed.cases.filter { $0.failure != nil }.map(\.name)
+                == check.results.filter { $0.verdict == .fail }.map(\.id))
         let failed = try #require(parsed.cases.first { $0.failure != nil })
         #expect(failed.failureMessage?.hasPrefix("late-<&>.json: ") == true, "escaped text comes back unescaped")
         #expect(failed.failure?.contains("\nmeasured: ") == true, "newlines survive")
@@ -82,9 +94,15 @@ struct CheckOutputTests {
     func xmlEscaping() throws {
         #expect(UntrustedText.xml("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;")
         #expect(UntrustedText.xml("x\ny\tz\u{01}\u{FFFF}é") == "x&#10;y&#9;z\\u{1}\\u{FFFF}é")
-        let report = JUnitReport(name: "n\"\u{07}", suites: [.init(name: "s", cases: [
-            .init(name: "]]>", className: "c", failure: .init(message: "m\nn", type: "t", details: "<d>")),
-        ])])
+        let report = JUnitReport(
+            name: "n\"\u{07}",
+            suites: [
+                .init(
+                    name: "s",
+                    cases: [
+                        .init(name: "]]>", className: "c", failure: .init(message: "m\nn", type: "t", details: "<d>"))
+                    ])
+            ])
         let parsed = try JUnitDocument(xml: report.xml())
         #expect(parsed.rootAttributes["name"] == "n\"\\u{7}")
         #expect(parsed.cases.first?.name == "]]>")
@@ -110,7 +128,8 @@ struct CheckOutputTests {
     @Test("At most ten annotations, then one line that says how many more", arguments: [0, 1, 10, 11, 25])
     func annotationCap(count: Int) {
         let annotations = (0..<count).map { index in
-            GitHubAnnotation(level: index % 3 == 0 ? .warning : .error, title: "t\(index)", message: "m", severity: Double(index))
+            GitHubAnnotation(
+                level: index % 3 == 0 ? .warning : .error, title: "t\(index)", message: "m", severity: Double(index))
         }
         let lines = GitHubAnnotations.lines(annotations)
         #expect(lines.count == min(count, 10) + (count > 10 ? 1 : 0))
@@ -151,31 +170,34 @@ struct JUnitDocument {
     /// have `XMLDocument`; iOS, tvOS, watchOS and visionOS do not.
     static var isAvailable: Bool {
         #if os(macOS) || canImport(FoundationXML)
-        true
+            true
         #else
-        false
+            false
         #endif
     }
-    static let missingReason = "no XMLDocument on this platform (only macOS and Linux have one): JUnit XML not parsed back"
+    static let missingReason =
+        "no XMLDocument on this platform (only macOS and Linux have one): JUnit XML not parsed back"
 
     init(xml: String) throws {
         #if os(macOS) || canImport(FoundationXML)
-        let document = try XMLDocument(xmlString: xml, options: [])
-        let root = try #require(document.rootElement())
-        rootName = root.name ?? ""
-        for attribute in root.attributes ?? [] { rootAttributes[attribute.name ?? ""] = attribute.stringValue }
-        for suite in root.elements(forName: "testsuite") {
-            suites.append(Suite(name: suite.attribute(forName: "name")?.stringValue ?? ""))
-            for testCase in suite.elements(forName: "testcase") {
-                let failure = testCase.elements(forName: "failure").first
-                cases.append(TestCase(
-                    name: testCase.attribute(forName: "name")?.stringValue ?? "",
-                    className: testCase.attribute(forName: "classname")?.stringValue ?? "",
-                    failure: failure?.stringValue, failureMessage: failure?.attribute(forName: "message")?.stringValue))
+            let document = try XMLDocument(xmlString: xml, options: [])
+            let root = try #require(document.rootElement())
+            rootName = root.name ?? ""
+            for attribute in root.attributes ?? [] { rootAttributes[attribute.name ?? ""] = attribute.stringValue }
+            for suite in root.elements(forName: "testsuite") {
+                suites.append(Suite(name: suite.attribute(forName: "name")?.stringValue ?? ""))
+                for testCase in suite.elements(forName: "testcase") {
+                    let failure = testCase.elements(forName: "failure").first
+                    cases.append(
+                        TestCase(
+                            name: testCase.attribute(forName: "name")?.stringValue ?? "",
+                            className: testCase.attribute(forName: "classname")?.stringValue ?? "",
+                            failure: failure?.stringValue,
+                            failureMessage: failure?.attribute(forName: "message")?.stringValue))
+                }
             }
-        }
         #else
-        throw CocoaError(.featureUnsupported)
+            throw CocoaError(.featureUnsupported)
         #endif
     }
 }

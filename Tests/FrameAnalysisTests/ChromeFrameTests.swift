@@ -2,11 +2,13 @@ import Foundation
 import FrameTrace
 import FrameTraceReader
 import Testing
+
 @testable import FrameAnalysis
 
 /// A fixture of this target, read by path (fixtures are not bundled resources).
 func analysisFixture(_ name: String) throws -> Trace {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").appendingPathComponent(name).path
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        .appendingPathComponent(name).path
     return try TraceReader.read(contentsOf: path)
 }
 
@@ -14,7 +16,9 @@ func analysisFixture(_ name: String) throws -> Trace {
 /// recorded for the page's renderer, not a grid laid over its main thread.
 @Suite("Chrome frame events")
 struct ChromeFrameTests {
-    @Test("A smooth 120 Hz animation (287 frames, one dropped, FORKED and NO_UPDATE reporters, browser-process reporters) is good")
+    @Test(
+        "A smooth 120 Hz animation (287 frames, one dropped, FORKED and NO_UPDATE reporters, browser-process reporters) is good"
+    )
     func smoothAnimation() throws {
         let report = FrameAnalyzer.analyze(try analysisFixture("chrome-smooth-animation.json"))
         #expect(report.method.frameSource == .chromeFrames)
@@ -47,7 +51,8 @@ struct ChromeFrameTests {
     @Test("An interval forced longer than Chrome's frame spacing cannot make hitch time pass the measured time")
     func overlappingFramesHitchBounded() throws {
         // The pipeline fuzzer's first find: at --fps 1, the dropped frames' late spans overlap.
-        let report = FrameAnalyzer.analyze(try analysisFixture("chrome-legacy-frames.json"), options: AnalysisOptions(frameRate: FrameRate(hertz: 1)))
+        let report = FrameAnalyzer.analyze(
+            try analysisFixture("chrome-legacy-frames.json"), options: AnalysisOptions(frameRate: FrameRate(hertz: 1)))
         #expect(report.summary.lateFrames == 2)
         #expect(report.summary.hitchNanoseconds <= report.summary.measuredNanoseconds)
         #expect(report.summary.hitchTimeRatio <= 1000)
@@ -62,13 +67,20 @@ struct ChromeFrameTests {
         for index in 0..<12 { sketch.span("work", "app", from: Double(index) * 20, to: Double(index) * 20 + 4) }
         let estimated = FrameAnalyzer.analyze(sketch.trace)
         let same = Comparison(base: [chrome], head: [chrome], baseSources: ["a.json"], headSources: ["b.json"])
-        #expect(same.text().hasPrefix("framescope compare: base a.json, 12 frames (Chrome frame events) vs head b.json, 12 frames (Chrome frame events)\n"))
+        #expect(
+            same.text().hasPrefix(
+                "framescope compare: base a.json, 12 frames (Chrome frame events) vs head b.json, 12 frames (Chrome frame events)\n"
+            ))
         #expect(!same.text().contains("warning"))
         let mixed = Comparison(base: [chrome], head: [estimated], baseSources: ["a.json"], headSources: ["b.json"])
         #expect(mixed.text().contains("(estimated frames)\nwarning: base and head found their frames differently"))
         let budget = try Budget.parse(#"{"version": 1, "limits": {"hitch-time-ratio": 5}}"#)
-        let check = BudgetCheck(budgetSource: "b.json", traces: [.init(name: "a.json", source: "a.json", report: chrome, budget: budget)])
-        #expect(check.text().contains("a.json: FAIL, 1 of 1 rule exceeded (12 frames from Chrome frame events at 16.67 ms, Chrome BeginFrame interval)"))
+        let check = BudgetCheck(
+            budgetSource: "b.json", traces: [.init(name: "a.json", source: "a.json", report: chrome, budget: budget)])
+        #expect(
+            check.text().contains(
+                "a.json: FAIL, 1 of 1 rule exceeded (12 frames from Chrome frame events at 16.67 ms, Chrome BeginFrame interval)"
+            ))
     }
 
     /// Per real Lighthouse recording: the renderer that owns CrRendererMain, and its frames by
@@ -87,18 +99,35 @@ struct ChromeFrameTests {
     static let lighthouse: [Expectation] = [
         // Every partially presented frame in these recordings says it does not affect smoothness:
         // Chrome counts none of them, and neither does framescope (they count as presented).
-        .init(file: "lighthouse__frames-blocking-time.json", processID: 82927, presented: 3, partial: 0, dropped: 5, noUpdate: 1),
-        .init(file: "lighthouse__frames-iframe.json", processID: 99158, presented: 12, partial: 0, dropped: 4, noUpdate: 7),
-        .init(file: "lighthouse__frames-intercom-widget.json", processID: 10498, presented: 9, partial: 0, dropped: 38, noUpdate: 16),
-        .init(file: "lighthouse__frames-render-blocking.json", processID: 50116, presented: 1, partial: 0, dropped: 1, noUpdate: 1),
-        .init(file: "lighthouse__frames-user-flow-step0.json", processID: 27446, presented: 5, partial: 0, dropped: 5, noUpdate: 38),
-        .init(file: "lighthouse__frames-user-flow-step3.json", processID: 27446, presented: 45, partial: 0, dropped: 0, noUpdate: 14),
-        .init(file: "lighthouse__frames-user-timing.json", processID: 88357, presented: 8, partial: 0, dropped: 9, noUpdate: 38),
+        .init(
+            file: "lighthouse__frames-blocking-time.json", processID: 82927, presented: 3, partial: 0, dropped: 5,
+            noUpdate: 1),
+        .init(
+            file: "lighthouse__frames-iframe.json", processID: 99158, presented: 12, partial: 0, dropped: 4, noUpdate: 7
+        ),
+        .init(
+            file: "lighthouse__frames-intercom-widget.json", processID: 10498, presented: 9, partial: 0, dropped: 38,
+            noUpdate: 16),
+        .init(
+            file: "lighthouse__frames-render-blocking.json", processID: 50116, presented: 1, partial: 0, dropped: 1,
+            noUpdate: 1),
+        .init(
+            file: "lighthouse__frames-user-flow-step0.json", processID: 27446, presented: 5, partial: 0, dropped: 5,
+            noUpdate: 38),
+        .init(
+            file: "lighthouse__frames-user-flow-step3.json", processID: 27446, presented: 45, partial: 0, dropped: 0,
+            noUpdate: 14),
+        .init(
+            file: "lighthouse__frames-user-timing.json", processID: 88357, presented: 8, partial: 0, dropped: 9,
+            noUpdate: 38),
     ]
 
-    @Test("Real Lighthouse recordings: the renderer's PipelineReporter frames, by outcome",
-          .enabled(if: LighthouseCorpus.isAvailable, "../shared/traces/third-party is not beside this clone: Lighthouse checks skipped"),
-          arguments: lighthouse)
+    @Test(
+        "Real Lighthouse recordings: the renderer's PipelineReporter frames, by outcome",
+        .enabled(
+            if: LighthouseCorpus.isAvailable,
+            "../shared/traces/third-party is not beside this clone: Lighthouse checks skipped"),
+        arguments: lighthouse)
     func lighthouseRecording(_ expected: Expectation) throws {
         let path = LighthouseCorpus.path(expected.file)
         try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing from the corpus")
@@ -126,10 +155,14 @@ struct ChromeFrameTests {
     @Test("Frame spans win over Chrome's events; Chrome's events win over named markers and the estimate")
     func sourcePrecedence() throws {
         var trace = try analysisFixture("chrome-legacy-frames.json")
-        #expect(FrameAnalyzer.analyze(trace, options: AnalysisOptions(frameMarkers: ["Paint"])).method.frameSource == .chromeFrames)
+        #expect(
+            FrameAnalyzer.analyze(trace, options: AnalysisOptions(frameMarkers: ["Paint"])).method.frameSource
+                == .chromeFrames)
         let main = ThreadKey(processID: 200, threadID: 1)
-        trace.append(.complete, name: "frame", category: FrameContract.frameCategory, thread: main, timestamp: 0, duration: 1_000_000,
-                     arguments: [Argument(FrameContract.Key.budget, .int(16_666_667))])
+        trace.append(
+            .complete, name: "frame", category: FrameContract.frameCategory, thread: main, timestamp: 0,
+            duration: 1_000_000,
+            arguments: [Argument(FrameContract.Key.budget, .int(16_666_667))])
         let report = FrameAnalyzer.analyze(trace)
         #expect(report.method.frameSource == .frameSpans)
         #expect(report.summary.frameCount == 1)

@@ -2,6 +2,7 @@ import Foundation
 import FrameTrace
 import FrameTraceReader
 import Testing
+
 @testable import FrameAnalysis
 
 /// The shared third-party corpus beside this clone (`../shared/traces/third-party`).
@@ -9,7 +10,8 @@ enum LighthouseCorpus {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../../shared/traces/third-party").standardized
     static let files = [
-        "lighthouse__frames-blocking-time.json", "lighthouse__frames-iframe.json", "lighthouse__frames-intercom-widget.json",
+        "lighthouse__frames-blocking-time.json", "lighthouse__frames-iframe.json",
+        "lighthouse__frames-intercom-widget.json",
         "lighthouse__frames-render-blocking.json", "lighthouse__frames-user-flow-step0.json",
         "lighthouse__frames-user-flow-step3.json", "lighthouse__frames-user-timing.json",
     ]
@@ -32,13 +34,20 @@ struct ChromeLaneTests {
         let dropped = report.frames.filter { $0.outcome == .dropped }
         #expect(dropped.map(\.index) == [5, 10, 15, 20])
         #expect(dropped.map(\.hitchCause) == [.raster, .commit, .gpu, .unknown])
-        #expect(dropped.map(\.hitchStage) == [
-            "EndCommitToActivation", "SendBeginMainFrameToCommit", "SubmitCompositorFrameToPresentationCompositorFrame", nil,
-        ])
-        #expect(report.frames.filter { $0.outcome != .dropped }.allSatisfy { $0.hitchCause == .none && $0.hitchStage == nil })
+        #expect(
+            dropped.map(\.hitchStage) == [
+                "EndCommitToActivation", "SendBeginMainFrameToCommit",
+                "SubmitCompositorFrameToPresentationCompositorFrame", nil,
+            ])
+        #expect(
+            report.frames.filter { $0.outcome != .dropped }.allSatisfy {
+                $0.hitchCause == .none && $0.hitchStage == nil
+            })
     }
 
-    @Test("A frame's lanes are its reporter's stages summed per lane; the presentation stage's breakdown and FORKED reporters do not count")
+    @Test(
+        "A frame's lanes are its reporter's stages summed per lane; the presentation stage's breakdown and FORKED reporters do not count"
+    )
     func stageLanes() throws {
         let report = FrameAnalyzer.analyze(try analysisFixture("chrome-stage-overrun.json"))
         let us = Self.microsecond
@@ -80,7 +89,9 @@ struct ChromeLaneTests {
     func htmlStageRows() throws {
         let report = FrameAnalyzer.analyze(try analysisFixture("chrome-stage-overrun.json"))
         let html = report.html(source: "chrome.json")
-        let rows = html.components(separatedBy: "<div class=\"lane-row\" data-lane=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        let rows = html.components(separatedBy: "<div class=\"lane-row\" data-lane=\"").dropFirst().map {
+            String($0.prefix { $0 != "\"" })
+        }
         let timed = rows.filter { $0 != "background" }
         #expect(timed == ["main", "compositor", "raster", "gpu"])
         #expect(report.timedLanes == [.main, .compositor, .raster, .gpu])
@@ -91,24 +102,32 @@ struct ChromeLaneTests {
         let report = FrameAnalyzer.analyze(try analysisFixture("chrome-legacy-frames.json"))
         let dropped = report.frames.filter { $0.outcome == .dropped }
         #expect(dropped.count == 2)
-        #expect(dropped.allSatisfy { $0.hitchCause == .unknown && $0.hitchStage == nil && $0.lanes.allSatisfy { [.main, .background].contains($0.lane) } })
+        #expect(
+            dropped.allSatisfy {
+                $0.hitchCause == .unknown && $0.hitchStage == nil
+                    && $0.lanes.allSatisfy { [.main, .background].contains($0.lane) }
+            })
     }
 
     @Test(
         "Chrome event names map to DevTools' categories, split only where DevTools' title says so",
         arguments: [
-            ("FunctionCall", ChromeWorkKind.script), ("EvaluateScript", .script), ("v8.compile", .script), ("TimerFire", .script),
+            ("FunctionCall", ChromeWorkKind.script), ("EvaluateScript", .script), ("v8.compile", .script),
+            ("TimerFire", .script),
             ("EventDispatch", .script), ("RunMicrotasks", .script), ("FireAnimationFrame", .script),
             ("UpdateLayoutTree", .style), ("RecalculateStyles", .style), ("ScheduleStyleRecalculation", .style),
             ("Layout", .layout), ("InvalidateLayout", .layout),
             // DevTools' Rendering that is neither style nor layout.
-            ("PrePaint", .rendering), ("Layerize", .rendering), ("UpdateLayerTree", .rendering), ("HitTest", .rendering),
+            ("PrePaint", .rendering), ("Layerize", .rendering), ("UpdateLayerTree", .rendering),
+            ("HitTest", .rendering),
             ("ComputeIntersections", .rendering),
-            ("Paint", .paint), ("PaintImage", .paint), ("UpdateLayer", .paint), ("CompositeLayers", .paint), ("Commit", .paint),
+            ("Paint", .paint), ("PaintImage", .paint), ("UpdateLayer", .paint), ("CompositeLayers", .paint),
+            ("Commit", .paint),
             ("RasterTask", .raster), ("GPUTask", .gpu),
             ("Decode Image", .imageDecode), ("ImageDecodeTask", .imageDecode), ("Decode LazyPixelRef", .imageDecode),
             ("Resize Image", .imageDecode),
-            ("MajorGC", .gc), ("MinorGC", .gc), ("V8.GC_SCAVENGER", .gc), ("V8.GCCompactor", .gc), ("BlinkGC.AtomicPhase", .gc),
+            ("MajorGC", .gc), ("MinorGC", .gc), ("V8.GC_SCAVENGER", .gc), ("V8.GCCompactor", .gc),
+            ("BlinkGC.AtomicPhase", .gc),
             ("BlinkGC.MarkBailOutObjects", .gc), ("CppGC.IncrementalSweep", .gc),
             ("ParseHTML", .loading), ("ParseAuthorStyleSheet", .loading), ("ResourceSendRequest", .loading),
             ("RunTask", .other), ("HandlePostMessage", .other), ("v8.parseOnBackgroundWaiting", .other),
@@ -123,9 +142,11 @@ struct ChromeLaneTests {
         #expect(ChromeWorkKind(eventName: "ThreadControllerImpl::RunTask") == nil)
         #expect(ChromeWorkKind(eventName: "layout") == nil)
         #expect(ChromeWorkKind(eventName: "LayoutShift") == nil)
-        #expect(ChromeWorkKind.allCases.map(\.identifier) == [
-            "script", "style", "layout", "rendering", "paint", "raster", "image-decode", "gpu", "gc", "loading", "other",
-        ])
+        #expect(
+            ChromeWorkKind.allCases.map(\.identifier) == [
+                "script", "style", "layout", "rendering", "paint", "raster", "image-decode", "gpu", "gc", "loading",
+                "other",
+            ])
     }
 
     @Test("A Chrome trace's categories are work kinds; an unknown span counts as the kind around it")
@@ -134,7 +155,8 @@ struct ChromeLaneTests {
         let names = Set(report.categories.map(\.name))
         #expect(names == ["script", "style", "layout", "paint", "raster", "image-decode", "gc", "other"])
         func figures(_ name: String) -> FrameReport.CategoryFigures? { report.categories.first { $0.name == name } }
-        let ms = Self.millisecond, us = Self.microsecond
+        let ms = Self.millisecond
+        let us = Self.microsecond
         // Per frame: FunctionCall 1.5 ms (v8.callFunction inside it is script too) minus MinorGC 0.2 ms.
         #expect(figures("script")?.mainNanoseconds == 24 * 1_300 * us)
         #expect(figures("gc")?.mainNanoseconds == 24 * 200 * us)
@@ -185,8 +207,10 @@ struct ChromeLaneTests {
         let root = try JSONSerialization.jsonObject(with: data)
         let events = ((root as? [String: Any])?["traceEvents"] as? [[String: Any]]) ?? (root as? [[String: Any]]) ?? []
         let lanes: [String: String] = [
-            "BeginImplFrameToSendBeginMainFrame": "compositor", "SendBeginMainFrameToCommit": "main", "Commit": "raster",
-            "EndCommitToActivation": "raster", "Activation": "raster", "EndActivateToSubmitCompositorFrame": "compositor",
+            "BeginImplFrameToSendBeginMainFrame": "compositor", "SendBeginMainFrameToCommit": "main",
+            "Commit": "raster",
+            "EndCommitToActivation": "raster", "Activation": "raster",
+            "EndActivateToSubmitCompositorFrame": "compositor",
             "SubmitCompositorFrameToPresentationCompositorFrame": "gpu",
         ]
         func nanoseconds(_ value: Any?) -> Int64 { Int64((((value as? NSNumber)?.doubleValue ?? 0) * 1000).rounded()) }
@@ -201,8 +225,8 @@ struct ChromeLaneTests {
         var asyncEvents: [(offset: Int, event: [String: Any])] = []
         for (offset, event) in events.enumerated() {
             guard let phase = event["ph"] as? String, phase == "b" || phase == "e",
-                  (event["pid"] as? NSNumber)?.int64Value == processID,
-                  let name = event["name"] as? String, name == "PipelineReporter" || lanes[name] != nil
+                (event["pid"] as? NSNumber)?.int64Value == processID,
+                let name = event["name"] as? String, name == "PipelineReporter" || lanes[name] != nil
             else { continue }
             asyncEvents.append((offset, event))
         }
@@ -216,8 +240,10 @@ struct ChromeLaneTests {
             if event["ph"] as? String == "b" {
                 open[key, default: []].append(event)
             } else if let begin = open[key]?.popLast() {
-                slices.append(Slice(name: name, id: id, start: nanoseconds(begin["ts"]), end: nanoseconds(event["ts"]),
-                                    args: (begin["args"] as? [String: Any]) ?? [:]))
+                slices.append(
+                    Slice(
+                        name: name, id: id, start: nanoseconds(begin["ts"]), end: nanoseconds(event["ts"]),
+                        args: (begin["args"] as? [String: Any]) ?? [:]))
             }
         }
         let reporters = slices.filter { $0.name == "PipelineReporter" }
@@ -235,7 +261,9 @@ struct ChromeLaneTests {
             if info["frame_type"] as? String == "FORKED" { entry.forked = reporter } else { entry.main = reporter }
             entries[key] = entry
         }
-        func state(_ slice: Slice?) -> String? { (slice?.args["chrome_frame_reporter"] as? [String: Any])?["state"] as? String }
+        func state(_ slice: Slice?) -> String? {
+            (slice?.args["chrome_frame_reporter"] as? [String: Any])?["state"] as? String
+        }
         var frames: [(frame: ExpectedFrame, durations: [String: Int64], order: [String])] = []
         for entry in entries.values {
             guard let decider = entry.main ?? entry.forked else { continue }
@@ -246,17 +274,25 @@ struct ChromeLaneTests {
             case "STATE_DROPPED": outcome = "dropped"
             default: continue
             }
-            if outcome == "presented", entry.main != nil, ["STATE_DROPPED", "STATE_PRESENTED_PARTIAL"].contains(state(entry.forked)) {
+            if outcome == "presented", entry.main != nil,
+                ["STATE_DROPPED", "STATE_PRESENTED_PARTIAL"].contains(state(entry.forked))
+            {
                 outcome = "partial"
             }
             // A partial frame counts only when a reporter says it affects smoothness (or none says).
-            let smooth = [entry.main, entry.forked].compactMap { ($0?.args["chrome_frame_reporter"] as? [String: Any])?["affects_smoothness"] as? Bool }
+            let smooth = [entry.main, entry.forked].compactMap {
+                ($0?.args["chrome_frame_reporter"] as? [String: Any])?["affects_smoothness"] as? Bool
+            }
             if outcome == "partial", !smooth.isEmpty, !smooth.contains(true) { outcome = "presented" }
             // The reporter's stages: same id, inside its range, and no other reporter of that id
             // began later and also holds them.
             let stages = slices.filter { stage in
-                stage.name != "PipelineReporter" && stage.id == decider.id && decider.start <= stage.start && stage.end <= decider.end
-                    && !reporters.contains { $0.id == decider.id && $0.start > decider.start && $0.start <= stage.start && stage.end <= $0.end }
+                stage.name != "PipelineReporter" && stage.id == decider.id && decider.start <= stage.start
+                    && stage.end <= decider.end
+                    && !reporters.contains {
+                        $0.id == decider.id && $0.start > decider.start && $0.start <= stage.start
+                            && stage.end <= $0.end
+                    }
             }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
             var laneFigures: [String: [Int64]] = [:]
             var durations: [String: Int64] = [:]
@@ -271,16 +307,24 @@ struct ChromeLaneTests {
             }
             var order: [String] = []
             for stage in stages where !order.contains(stage.name) { order.append(stage.name) }
-            frames.append((ExpectedFrame(vsync: entry.vsync, outcome: outcome, lanes: laneFigures, cause: "none"), durations, order))
+            frames.append(
+                (
+                    ExpectedFrame(vsync: entry.vsync, outcome: outcome, lanes: laneFigures, cause: "none"), durations,
+                    order
+                ))
         }
         // Why a dropped frame was late is LighthouseHoldTests' to check: here only that it was.
-        for index in frames.indices where frames[index].frame.outcome == "dropped" { frames[index].frame.cause = "late" }
+        for index in frames.indices where frames[index].frame.outcome == "dropped" {
+            frames[index].frame.cause = "late"
+        }
         return frames.map(\.frame).sorted()
     }
 
     @Test(
         "Real Lighthouse recordings: outcomes and lane figures agree with the stage durations in the JSON, and every dropped frame has a cause",
-        .enabled(if: LighthouseCorpus.isAvailable, "shared/traces/third-party is not beside this clone; Lighthouse lane checks skipped"),
+        .enabled(
+            if: LighthouseCorpus.isAvailable,
+            "shared/traces/third-party is not beside this clone; Lighthouse lane checks skipped"),
         arguments: LighthouseCorpus.files)
     func lighthouseLanes(file: String) throws {
         let path = LighthouseCorpus.path(file)
@@ -291,7 +335,10 @@ struct ChromeLaneTests {
         let actual = report.frames.map { frame in
             ExpectedFrame(
                 vsync: frame.vsync, outcome: frame.outcome.rawValue,
-                lanes: Dictionary(uniqueKeysWithValues: frame.lanes.filter { $0.lane != .background }.map { ($0.lane.identifier, [$0.costNanoseconds, $0.start ?? -1, $0.end ?? -1]) }),
+                lanes: Dictionary(
+                    uniqueKeysWithValues: frame.lanes.filter { $0.lane != .background }.map {
+                        ($0.lane.identifier, [$0.costNanoseconds, $0.start ?? -1, $0.end ?? -1])
+                    }),
                 cause: frame.outcome == .dropped ? "late" : frame.hitchCause.identifier)
         }.sorted()
         #expect(!expected.isEmpty && expected.allSatisfy { !$0.lanes.isEmpty })
@@ -301,7 +348,10 @@ struct ChromeLaneTests {
         #expect(dropped.allSatisfy { $0.hitchCause != .none })
         #expect(report.frames.filter { $0.outcome != .dropped }.allSatisfy { $0.hitchCause == .none })
         #expect(Set(report.categories.map(\.name)).isSubset(of: ChromeWorkKind.allCases.map(\.identifier)))
-        let causes = Dictionary(grouping: dropped, by: { "\($0.hitchCause.identifier)/\($0.hitchStage ?? "-")" }).mapValues(\.count)
-        print("\(file): \(report.frames.count) frames, \(dropped.count) dropped, causes \(causes.sorted { $0.key < $1.key })")
+        let causes = Dictionary(grouping: dropped, by: { "\($0.hitchCause.identifier)/\($0.hitchStage ?? "-")" })
+            .mapValues(\.count)
+        print(
+            "\(file): \(report.frames.count) frames, \(dropped.count) dropped, causes \(causes.sorted { $0.key < $1.key })"
+        )
     }
 }

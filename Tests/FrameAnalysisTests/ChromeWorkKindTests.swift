@@ -1,6 +1,7 @@
 import Foundation
 import FrameTrace
 import Testing
+
 @testable import FrameAnalysis
 
 /// The documentation's table of work kinds (the FrameScope catalog's ChromeTraces article) and
@@ -22,13 +23,20 @@ struct ChromeWorkKindTests {
         let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/FrameScope/FrameScope.docc/ChromeTraces.md").standardized
         let text = try String(contentsOf: article, encoding: .utf8)
-        let section = try #require(text.range(of: "\n## Kinds of work\n"), "ChromeTraces.md has no \"Kinds of work\" section")
+        let section = try #require(
+            text.range(of: "\n## Kinds of work\n"), "ChromeTraces.md has no \"Kinds of work\" section")
         let lines = text[section.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
         let table = lines.drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }.dropFirst(2)
         return table.map { line in
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            let names = cells[3].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
-            return Row(kind: cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")), devToolsCategory: cells[2], names: names)
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            let names = cells[3].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter {
+                $0.offset % 2 == 1
+            }.map { String($0.element) }
+            return Row(
+                kind: cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")), devToolsCategory: cells[2],
+                names: names)
         }
     }
 
@@ -45,14 +53,18 @@ struct ChromeWorkKindTests {
         let rows = try Self.documentedRows()
         #expect(Set(rows.map(\.kind)) == Set(ChromeWorkKind.allCases.map(\.identifier)))
         for row in rows {
-            #expect(Self.categoriesOfKind[row.kind]?.contains(row.devToolsCategory) == true, "\(row.kind) from \(row.devToolsCategory)")
+            #expect(
+                Self.categoriesOfKind[row.kind]?.contains(row.devToolsCategory) == true,
+                "\(row.kind) from \(row.devToolsCategory)")
             #expect(!row.names.isEmpty, "the \(row.kind) row lists no names")
             for name in row.names {
                 if name.hasSuffix("*") {
                     let prefix = String(name.dropLast())
                     let kind = ChromeWorkKind.byPrefix.first { $0.prefix == prefix }?.kind
                     #expect(kind?.identifier == row.kind, "prefix \(prefix)")
-                    #expect(ChromeWorkKind(eventName: prefix + "_ANY_PHASE")?.identifier == row.kind, "a name starting with \(prefix)")
+                    #expect(
+                        ChromeWorkKind(eventName: prefix + "_ANY_PHASE")?.identifier == row.kind,
+                        "a name starting with \(prefix)")
                 } else {
                     #expect(ChromeWorkKind(eventName: name)?.identifier == row.kind, "\(name)")
                 }
@@ -93,10 +105,15 @@ struct ChromeWorkKindTests {
         #expect(figures("gpu")?.backgroundNanoseconds == ms(3))
     }
 
-    @Test("The kinds issue 28 named: GPUTask is gpu, PrePaint, Layerize and UpdateLayerTree rendering, ParseAuthorStyleSheet loading")
+    @Test(
+        "The kinds issue 28 named: GPUTask is gpu, PrePaint, Layerize and UpdateLayerTree rendering, ParseAuthorStyleSheet loading"
+    )
     func issueExamples() {
         #expect(ChromeWorkKind(eventName: "GPUTask") == .gpu)
-        #expect(["PrePaint", "Layerize", "UpdateLayerTree"].map { ChromeWorkKind(eventName: $0) } == [.rendering, .rendering, .rendering])
+        #expect(
+            ["PrePaint", "Layerize", "UpdateLayerTree"].map { ChromeWorkKind(eventName: $0) } == [
+                .rendering, .rendering, .rendering,
+            ])
         #expect(ChromeWorkKind(eventName: "ParseAuthorStyleSheet") == .loading)
     }
 }

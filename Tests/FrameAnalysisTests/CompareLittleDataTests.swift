@@ -18,7 +18,9 @@ struct CompareLittleDataTests {
             #expect(metric.p95Interval == nil)
             #expect(metric.base?.p50 != nil && metric.head?.p50 != nil)
         }
-        #expect(comparison.text().contains("result: pass, no regression in 0 metrics, \(comparison.metrics.count) not judged (too few frames)"))
+        #expect(
+            comparison.text().contains(
+                "result: pass, no regression in 0 metrics, \(comparison.metrics.count) not judged (too few frames)"))
         #expect(!comparison.text().contains("interval"))
         #expect(!comparison.text().contains("REGRESSION"))
         #expect(comparison.annotations().allSatisfy { $0.level == .warning })

@@ -1,7 +1,8 @@
-import Testing
-@testable import FrameAnalysis
-import FrameTrace
 import FrameSupport
+import FrameTrace
+import Testing
+
+@testable import FrameAnalysis
 
 /// A report of back-to-back frames with the given main-thread costs (nanoseconds): each frame
 /// starts at a vsync, spends `layoutShare` of its cost in `layout` and the rest in `other`, and
@@ -12,22 +13,28 @@ func syntheticReport(costs: [Double], layoutShare: Double = 0.3, interval: Int64
     for (index, cost) in costs.enumerated() {
         let main = Int64(cost.rounded())
         let layout = Int64((cost * layoutShare).rounded())
-        frames.append(FrameReport.Frame(
-            index: index, vsync: vsync, deadline: vsync + interval, workStart: vsync, commitEnd: vsync + main,
-            mainThreadNanoseconds: main, mainByCategory: ["layout": layout, "other": main - layout], backgroundByCategory: [:]))
+        frames.append(
+            FrameReport.Frame(
+                index: index, vsync: vsync, deadline: vsync + interval, workStart: vsync, commitEnd: vsync + main,
+                mainThreadNanoseconds: main, mainByCategory: ["layout": layout, "other": main - layout],
+                backgroundByCategory: [:]))
         vsync += max(1, (main + interval - 1) / interval) * interval
     }
     return FrameReport(
-        method: .init(frameRate: FrameRate(intervalNanoseconds: interval)!, frameIntervalSource: .defaultRate, mainThread: nil, mainThreadName: nil,
-                      mainThreadRule: .none, frameSource: .frameSpans),
-        frames: frames, summary: FrameAnalyzer.summarize(frames, interval: interval, mainOutside: 0), categories: [], worstFrames: [],
+        method: .init(
+            frameRate: FrameRate(intervalNanoseconds: interval)!, frameIntervalSource: .defaultRate, mainThread: nil,
+            mainThreadName: nil,
+            mainThreadRule: .none, frameSource: .frameSpans),
+        frames: frames, summary: FrameAnalyzer.summarize(frames, interval: interval, mainOutside: 0), categories: [],
+        worstFrames: [],
         threads: [], diagnostics: [])
 }
 
 /// Compares one synthetic run per side.
 func compareCosts(_ base: [Double], _ head: [Double], thresholds: RegressionThresholds = .defaults) -> Comparison {
-    Comparison(base: [syntheticReport(costs: base)], head: [syntheticReport(costs: head)], baseSources: ["base.json"],
-               headSources: ["head.json"], thresholds: thresholds)
+    Comparison(
+        base: [syntheticReport(costs: base)], head: [syntheticReport(costs: head)], baseSources: ["base.json"],
+        headSources: ["head.json"], thresholds: thresholds)
 }
 
 @Suite("Compare: noise-aware verdicts on seeded synthetic runs")
@@ -40,9 +47,11 @@ struct CompareTests {
         let (base, _) = FrameCostGenerator.runs(seed: 1, frames: Self.frames)
         let comparison = compareCosts(base, base)
         #expect(comparison.passed)
-        #expect(comparison.metrics.map(\.id) == [
-            "main-thread-ms", "overrun-ms", "categories.other.main-ms-per-frame", "categories.layout.main-ms-per-frame",
-        ])
+        #expect(
+            comparison.metrics.map(\.id) == [
+                "main-thread-ms", "overrun-ms", "categories.other.main-ms-per-frame",
+                "categories.layout.main-ms-per-frame",
+            ])
         for metric in comparison.metrics {
             #expect(metric.verdict == .unchanged, "\(metric.id)")
             #expect(metric.shift == 0)
@@ -59,7 +68,11 @@ struct CompareTests {
         for seed in UInt64(1)...100 {
             let (base, head) = FrameCostGenerator.runs(seed: seed, frames: Self.frames)
             let comparison = compareCosts(base, head)
-            if comparison.passed { passes += 1 } else { flagged[seed] = comparison.metrics.filter { $0.fails }.map(\.id) }
+            if comparison.passed {
+                passes += 1
+            } else {
+                flagged[seed] = comparison.metrics.filter { $0.fails }.map(\.id)
+            }
         }
         #expect(passes >= 99, "false alarms: \(flagged)")
     }
@@ -107,7 +120,8 @@ struct CompareTests {
                 return index % 6 == 0 ? 2.5 * cost * expensiveScale : cost / 8
             }
         }
-        let base = run(expensiveScale: 1), head = run(expensiveScale: 1.2)
+        let base = run(expensiveScale: 1)
+        let head = run(expensiveScale: 1.2)
         let main = compareCosts(base, head).metrics[0]
         #expect(main.verdict == .regression)
         #expect(abs(try #require(main.relativeShift)) < 0.1, "the typical frame did not change")
@@ -133,9 +147,11 @@ struct CompareTests {
     @Test("A change below either minimum effect is no change, however significant")
     func minimumEffects() {
         let (base, head) = FrameCostGenerator.runs(seed: 5, frames: Self.frames, headScale: 1.2)
-        let strictAbsolute = RegressionThresholds(alpha: 0.01, minimumRelativeEffect: 0.1, minimumAbsoluteMilliseconds: 5)
+        let strictAbsolute = RegressionThresholds(
+            alpha: 0.01, minimumRelativeEffect: 0.1, minimumAbsoluteMilliseconds: 5)
         #expect(compareCosts(base, head, thresholds: strictAbsolute).metrics[0].verdict == .unchanged)
-        let strictRelative = RegressionThresholds(alpha: 0.01, minimumRelativeEffect: 0.5, minimumAbsoluteMilliseconds: 0)
+        let strictRelative = RegressionThresholds(
+            alpha: 0.01, minimumRelativeEffect: 0.5, minimumAbsoluteMilliseconds: 0)
         #expect(compareCosts(base, head, thresholds: strictRelative).metrics[0].verdict == .unchanged)
     }
 
@@ -162,20 +178,25 @@ struct CompareTests {
             var frames: [FrameReport.Frame] = []
             for index in 0..<400 {
                 let vsync = Int64(index) * 16_666_667
-                var byCategory: [String: Int64] = ["c\(index % 7)": Int64.random(in: 1_000_000...3_000_000, using: &generator)]
+                var byCategory: [String: Int64] = [
+                    "c\(index % 7)": Int64.random(in: 1_000_000...3_000_000, using: &generator)
+                ]
                 if index % 7 == 3 { byCategory["c3"] = Int64(Double(byCategory["c3"]!) * c3Scale) }
                 if index % 3 == 0 { byCategory["layout"] = Int64.random(in: 100_000...900_000, using: &generator) }
                 let main = byCategory.values.reduce(0, +)
-                frames.append(FrameReport.Frame(
-                    index: index, vsync: vsync, deadline: vsync + 16_666_667, workStart: vsync, commitEnd: vsync + main,
-                    mainThreadNanoseconds: main, mainByCategory: byCategory, backgroundByCategory: [:]))
+                frames.append(
+                    FrameReport.Frame(
+                        index: index, vsync: vsync, deadline: vsync + 16_666_667, workStart: vsync,
+                        commitEnd: vsync + main,
+                        mainThreadNanoseconds: main, mainByCategory: byCategory, backgroundByCategory: [:]))
             }
             var result = syntheticReport(costs: [])
             result.frames = frames
             result.summary = FrameAnalyzer.summarize(frames, interval: 16_666_667, mainOutside: 0)
             return result
         }
-        let base = report(c3Scale: 1, seed: 1), head = report(c3Scale: 2, seed: 2)
+        let base = report(c3Scale: 1, seed: 1)
+        let head = report(c3Scale: 2, seed: 2)
         let comparison = Comparison(base: [base], head: [head], baseSources: ["b"], headSources: ["h"])
         let categories = comparison.metrics.filter { $0.id.hasPrefix("categories.") }
         #expect(categories.count == 8)
@@ -185,8 +206,12 @@ struct CompareTests {
                 id: metric.id, label: metric.label,
                 base: base.frames.map { Double($0.mainByCategory[name] ?? 0) / 1e6 },
                 head: head.frames.map { Double($0.mainByCategory[name] ?? 0) / 1e6 }, thresholds: .defaults)
-            #expect(metric.base?.p50 == dense.base?.p50 && metric.base?.p95 == dense.base?.p95 && metric.head?.max == dense.head?.max, "\(name)")
-            #expect(metric.shift == dense.shift && metric.pValue == dense.pValue && metric.verdict == dense.verdict, "\(name)")
+            #expect(
+                metric.base?.p50 == dense.base?.p50 && metric.base?.p95 == dense.base?.p95
+                    && metric.head?.max == dense.head?.max, "\(name)")
+            #expect(
+                metric.shift == dense.shift && metric.pValue == dense.pValue && metric.verdict == dense.verdict,
+                "\(name)")
             #expect(metric.base?.count == 400 && metric.head?.count == 400, "\(name)")
         }
         #expect(categories.first { $0.id == "categories.c3.main-ms-per-frame" }?.verdict == .regression)
@@ -209,7 +234,10 @@ struct CompareTests {
         // Head's extra cost is all outside layout: 0.24 of 1.25 times the cost is base's 0.3.
         let comparison = Comparison(
             base: [syntheticReport(costs: base)],
-            head: [syntheticReport(costs: Array(head.prefix(120)), layoutShare: 0.24), syntheticReport(costs: Array(head.dropFirst(120)), layoutShare: 0.24)],
+            head: [
+                syntheticReport(costs: Array(head.prefix(120)), layoutShare: 0.24),
+                syntheticReport(costs: Array(head.dropFirst(120)), layoutShare: 0.24),
+            ],
             baseSources: ["base.json"], headSources: ["head-1.json", "head-2.json"])
         try expectGolden(comparison.text(), named: "compare.txt")
         try expectGolden(comparison.markdown(), named: "compare.md")

@@ -1,7 +1,8 @@
+import FrameSupport
 import FrameTrace
 import Testing
+
 @testable import FrameAnalysis
-import FrameSupport
 
 /// Traces without frame events: the estimate may only count what the main thread provably cost.
 @Suite("Estimated frames")
@@ -9,7 +10,9 @@ struct EstimatedFrameTests {
     @Test("1 µs tasks one second apart make no slow or late frame")
     func sparseTinyTasks() {
         var sketch = TraceSketch()
-        for second in 0..<51 { sketch.span("tick", "timer", from: Double(second) * 1000, to: Double(second) * 1000 + 0.001) }
+        for second in 0..<51 {
+            sketch.span("tick", "timer", from: Double(second) * 1000, to: Double(second) * 1000 + 0.001)
+        }
         let report = FrameAnalyzer.analyze(sketch.trace)
         #expect(report.method.frameSource == .estimated)
         #expect(report.summary.frameCount == 51)
@@ -18,7 +21,9 @@ struct EstimatedFrameTests {
         #expect(report.summary.hitchBand == .good)
     }
 
-    @Test("No estimated frame whose main-thread work fits in P is slow or late, whatever the task pattern", arguments: 0..<40)
+    @Test(
+        "No estimated frame whose main-thread work fits in P is slow or late, whatever the task pattern",
+        arguments: 0..<40)
     func fitsNeverLate(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
         var sketch = TraceSketch()
@@ -34,7 +39,8 @@ struct EstimatedFrameTests {
         let report = FrameAnalyzer.analyze(sketch.trace)
         let interval = report.method.frameRate.intervalNanoseconds
         for frame in report.frames where frame.mainThreadNanoseconds <= interval {
-            #expect(frame.overrun <= 0, "frame \(frame.index) costs \(frame.mainThreadNanoseconds) ns and must not be late")
+            #expect(
+                frame.overrun <= 0, "frame \(frame.index) costs \(frame.mainThreadNanoseconds) ns and must not be late")
             #expect(frame.duration <= interval, "frame \(frame.index) must not be slow")
         }
         for frame in report.frames where frame.overrun > 0 {
@@ -68,20 +74,28 @@ struct EstimatedFrameTests {
     @Test("Times at the ends of the representable range never trap the analysis or the renderers")
     func extremeTimes() {
         let cases: [(Int64, Int64)] = [
-            (Int64.max - 10, 5), (Int64.max / 2, Int64.max / 2), (Int64.min + 1, 10), (Int64.min / 2, Int64.max / 2 + 7),
+            (Int64.max - 10, 5), (Int64.max / 2, Int64.max / 2), (Int64.min + 1, 10),
+            (Int64.min / 2, Int64.max / 2 + 7),
             (9_223_372_036_854_775_000, 9_223_372_036_854_775),
         ]
         for (timestamp, duration) in cases {
             var trace = Trace()
             let main = ThreadKey(processID: 1, threadID: 1)
             trace.setThread(TraceThread(key: main, name: "main"))
-            trace.append(.complete, name: "a", category: "layout", thread: main, timestamp: timestamp, duration: duration)
-            trace.append(.complete, name: "b", category: "input", thread: main, timestamp: 0, duration: duration,
-                         arguments: [Argument(FrameContract.Key.sinceInput, .int(Int64.max))])
-            trace.append(.complete, name: "frame", category: "frame", thread: main, timestamp: Int64.min + 5, duration: duration,
-                         arguments: [Argument(FrameContract.Key.sinceVsync, .int(Int64.max)), Argument(FrameContract.Key.budget, .int(Int64.max))])
+            trace.append(
+                .complete, name: "a", category: "layout", thread: main, timestamp: timestamp, duration: duration)
+            trace.append(
+                .complete, name: "b", category: "input", thread: main, timestamp: 0, duration: duration,
+                arguments: [Argument(FrameContract.Key.sinceInput, .int(Int64.max))])
+            trace.append(
+                .complete, name: "frame", category: "frame", thread: main, timestamp: Int64.min + 5, duration: duration,
+                arguments: [
+                    Argument(FrameContract.Key.sinceVsync, .int(Int64.max)),
+                    Argument(FrameContract.Key.budget, .int(Int64.max)),
+                ])
             for fps in [nil, 1.0, 1000.0] as [Double?] {
-                let report = FrameAnalyzer.analyze(trace, options: AnalysisOptions(frameRate: fps.map(FrameRate.init(hertz:))))
+                let report = FrameAnalyzer.analyze(
+                    trace, options: AnalysisOptions(frameRate: fps.map(FrameRate.init(hertz:))))
                 _ = report.text(source: "t")
                 _ = report.markdown(source: "t")
                 _ = report.jsonValue(source: "t").description

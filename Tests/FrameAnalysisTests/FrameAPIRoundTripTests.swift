@@ -2,6 +2,7 @@ import FrameScope
 import FrameTrace
 import FrameTraceReader
 import Testing
+
 @testable import FrameAnalysis
 
 /// An app records frames with the public frame API under a manual clock; the analysis must read
@@ -31,7 +32,9 @@ struct FrameAPIRoundTripTests {
                 clock.advance(by: .nanoseconds(frame.work - frame.work / 2))
             }
             if relative {
-                recorder.withFrame(sinceVsync: .nanoseconds(frame.startAfterVsync), budget: .nanoseconds(frame.interval), index: index, body)
+                recorder.withFrame(
+                    sinceVsync: .nanoseconds(frame.startAfterVsync), budget: .nanoseconds(frame.interval), index: index,
+                    body)
             } else {
                 recorder.withFrame(vsync: vsync, deadline: vsync + frame.interval, index: index, body)
             }
@@ -49,20 +52,28 @@ struct FrameAPIRoundTripTests {
     static let p60: Int64 = 16_666_667
     static let p120: Int64 = 8_333_333
 
-    @Test("Frames recorded at 60 and 120 Hz and at mixed rates read back with their vsync, deadline and lateness", arguments: [false, true])
+    @Test(
+        "Frames recorded at 60 and 120 Hz and at mixed rates read back with their vsync, deadline and lateness",
+        arguments: [false, true])
     func roundTrip(relative: Bool) throws {
         let plans: [[PlannedFrame]] = [
-            [.init(interval: Self.p60, startAfterVsync: 200_000, work: 4_000_000),
-             .init(interval: Self.p60, startAfterVsync: 100_000, work: 30_000_000),
-             .init(interval: Self.p60, startAfterVsync: 50_000, work: 16_000_000)],
-            [.init(interval: Self.p120, startAfterVsync: 100_000, work: 2_000_000),
-             .init(interval: Self.p120, startAfterVsync: 100_000, work: 9_000_000),
-             .init(interval: Self.p120, startAfterVsync: 0, work: 8_333_333)],
+            [
+                .init(interval: Self.p60, startAfterVsync: 200_000, work: 4_000_000),
+                .init(interval: Self.p60, startAfterVsync: 100_000, work: 30_000_000),
+                .init(interval: Self.p60, startAfterVsync: 50_000, work: 16_000_000),
+            ],
+            [
+                .init(interval: Self.p120, startAfterVsync: 100_000, work: 2_000_000),
+                .init(interval: Self.p120, startAfterVsync: 100_000, work: 9_000_000),
+                .init(interval: Self.p120, startAfterVsync: 0, work: 8_333_333),
+            ],
             // ProMotion: 120, 80 and 48 Hz frames in one recording, each judged by its own budget.
-            [.init(interval: Self.p120, startAfterVsync: 100_000, work: 7_000_000),
-             .init(interval: 12_500_000, startAfterVsync: 100_000, work: 10_000_000),
-             .init(interval: 20_833_333, startAfterVsync: 100_000, work: 22_000_000),
-             .init(interval: Self.p120, startAfterVsync: 300_000, work: 1_000_000)],
+            [
+                .init(interval: Self.p120, startAfterVsync: 100_000, work: 7_000_000),
+                .init(interval: 12_500_000, startAfterVsync: 100_000, work: 10_000_000),
+                .init(interval: 20_833_333, startAfterVsync: 100_000, work: 22_000_000),
+                .init(interval: Self.p120, startAfterVsync: 300_000, work: 1_000_000),
+            ],
         ]
         for plan in plans {
             let (report, vsyncs) = try Self.record(plan, relative: relative)
@@ -84,7 +95,8 @@ struct FrameAPIRoundTripTests {
             let late = plan.filter { $0.startAfterVsync + $0.work > $0.interval }
             #expect(report.summary.lateFrames == late.count)
             let interval = report.method.frameRate.intervalNanoseconds
-            let missed = late.map { ($0.startAfterVsync + $0.work - $0.interval + interval - 1) / interval }.reduce(0, +)
+            let missed = late.map { ($0.startAfterVsync + $0.work - $0.interval + interval - 1) / interval }.reduce(
+                0, +)
             #expect(report.summary.missedVsyncs == missed)
         }
     }
@@ -101,7 +113,10 @@ struct FrameAPIRoundTripTests {
         }
         let report = FrameAnalyzer.analyze(recorder.snapshot())
         let frame = try #require(report.frames.first)
-        #expect(frame.mainByCategory == [FrameAnalyzer.unattributedCategory: 1_000_000, "layout": 3_000_000, "commit": 2_000_000])
+        #expect(
+            frame.mainByCategory == [
+                FrameAnalyzer.unattributedCategory: 1_000_000, "layout": 3_000_000, "commit": 2_000_000,
+            ])
         #expect(report.categories.first { $0.name == FrameContract.frameCategory } == nil)
         #expect(report.categories.first { $0.name == FrameContract.commitCategory }?.spanCount == 1)
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import FrameAnalysis
 import FrameTrace
+import Testing
+
+@testable import FrameAnalysis
 
 /// Builds traces by hand in milliseconds so expected figures can be worked out on paper.
 struct TraceSketch {
@@ -16,10 +17,13 @@ struct TraceSketch {
         trace.metadata.frameIntervalNanoseconds = interval
     }
 
-    mutating func span(_ name: String, _ category: String, from start: Double, to end: Double, on thread: ThreadKey? = nil,
-                       arguments: [Argument] = []) {
-        trace.append(.complete, name: name, category: category, thread: thread ?? main, timestamp: ms(start),
-                     duration: ms(end) - ms(start), arguments: arguments)
+    mutating func span(
+        _ name: String, _ category: String, from start: Double, to end: Double, on thread: ThreadKey? = nil,
+        arguments: [Argument] = []
+    ) {
+        trace.append(
+            .complete, name: name, category: category, thread: thread ?? main, timestamp: ms(start),
+            duration: ms(end) - ms(start), arguments: arguments)
     }
 }
 
@@ -27,7 +31,8 @@ func ms(_ value: Double) -> Int64 { Int64((value * 1_000_000).rounded()) }
 
 @Suite("Frame analysis")
 struct FrameAnalyzerTests {
-    @Test("Without frame events each stretch of main-thread work is an estimated frame, late only by what it ran past P")
+    @Test(
+        "Without frame events each stretch of main-thread work is an estimated frame, late only by what it ran past P")
     func estimatedFrames() throws {
         var sketch = TraceSketch()
         let p = 16.666667
@@ -62,7 +67,9 @@ struct FrameAnalyzerTests {
         #expect(report.method.frameSource == .frameSpans)
         #expect(frame.mainThreadNanoseconds == ms(10))
         #expect(
-            frame.mainByCategory == [FrameAnalyzer.unattributedCategory: ms(3), "layout": ms(4), "image-decode": ms(3)],
+            frame.mainByCategory == [
+                FrameAnalyzer.unattributedCategory: ms(3), "layout": ms(4), "image-decode": ms(3),
+            ],
             "the frame span is structure: its own time is unattributed, not a cost named frame")
         let layout = try #require(report.categories.first { $0.name == "layout" })
         #expect(layout.spanCount == 2)
@@ -74,8 +81,10 @@ struct FrameAnalyzerTests {
     func frameSpanArguments() throws {
         var sketch = TraceSketch(metadataMain: true, interval: ms(8.333333))
         let budget = Argument("budget-ns", .int(ms(8.333333)))
-        sketch.span("frame", "frame", from: 10.5, to: 12, arguments: [Argument("since-vsync-ns", .int(ms(0.5))), budget])
-        sketch.span("frame", "frame", from: 18.5, to: 30, arguments: [Argument("since-vsync-ns", .int(ms(0.167))), budget])
+        sketch.span(
+            "frame", "frame", from: 10.5, to: 12, arguments: [Argument("since-vsync-ns", .int(ms(0.5))), budget])
+        sketch.span(
+            "frame", "frame", from: 18.5, to: 30, arguments: [Argument("since-vsync-ns", .int(ms(0.167))), budget])
         sketch.span("decode", "image-decode", from: 11, to: 21, on: sketch.worker)
         let report = FrameAnalyzer.analyze(sketch.trace)
         #expect(report.method.frameIntervalSource == .traceMetadata)
@@ -164,7 +173,9 @@ struct FrameAnalyzerTests {
         #expect(worst.topSpans.map(\.nanoseconds) == [ms(9), ms(6)])
     }
 
-    @Test("Ties in a frame's top spans and a thread's top category go by name, not by the order a file named them in", arguments: [false, true])
+    @Test(
+        "Ties in a frame's top spans and a thread's top category go by name, not by the order a file named them in",
+        arguments: [false, true])
     func tiesGoByName(reversed: Bool) throws {
         // Four spans of 2 ms each in one frame: the top three are the first three names in
         // order, whichever order the trace interns them in (a JSON trace and its Perfetto
@@ -192,11 +203,14 @@ struct FrameAnalyzerTests {
         #expect(HitchBand(hitchTimeRatio: HitchBand.warningFrom.nextDown) == .good)
         #expect(HitchBand(hitchTimeRatio: HitchBand.warningFrom) == .warning)
         #expect(HitchBand(hitchTimeRatio: HitchBand.criticalFrom) == .critical)
-        #expect(ReportFormat.trimmed(700) == "700" && ReportFormat.trimmed(16.666667) == "16.67" && ReportFormat.trimmed(2.5) == "2.5")
+        #expect(
+            ReportFormat.trimmed(700) == "700" && ReportFormat.trimmed(16.666667) == "16.67"
+                && ReportFormat.trimmed(2.5) == "2.5")
         var sketch = TraceSketch()
         sketch.span("a", "layout", from: 0, to: 5)
         let text = FrameAnalyzer.analyze(sketch.trace).text(source: "t.json")
-        #expect(text.contains("frozen frames (> \(ReportFormat.trimmed(Double(FrameAnalyzer.frozenThreshold) / 1e6)) ms)"))
+        #expect(
+            text.contains("frozen frames (> \(ReportFormat.trimmed(Double(FrameAnalyzer.frozenThreshold) / 1e6)) ms)"))
         #expect(text.contains("(\(HitchBand.legend))"))
     }
 
@@ -235,5 +249,7 @@ func expectGolden(_ actual: String, named name: String, filePath: String = #file
         return
     }
     let expected = try String(contentsOf: url, encoding: .utf8)
-    #expect(actual == expected, "differs from Golden/\(name); rerun with FRAMESCOPE_UPDATE_GOLDEN=1 after checking the change")
+    #expect(
+        actual == expected,
+        "differs from Golden/\(name); rerun with FRAMESCOPE_UPDATE_GOLDEN=1 after checking the change")
 }

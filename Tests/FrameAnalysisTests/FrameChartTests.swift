@@ -1,6 +1,7 @@
-import Testing
-@testable import FrameAnalysis
 import FrameTrace
+import Testing
+
+@testable import FrameAnalysis
 
 @Suite("Mermaid frame charts")
 struct FrameChartTests {
@@ -56,9 +57,12 @@ struct FrameChartTests {
         #expect(report.markdown(source: "x").contains("```mermaid\nxychart-beta"))
         let long = Self.report(frames: 5_000, late: 13)
         let budget = try Budget.parse(#"{"version": 1, "limits": {"main-thread-ms": {"p95": 1}}}"#)
-        let check = BudgetCheck(budgetSource: "b.yml", traces: (0..<150).map {
-            BudgetCheck.TraceResult(name: "trace-\($0).json", source: "trace-\($0).json", report: long, budget: budget)
-        })
+        let check = BudgetCheck(
+            budgetSource: "b.yml",
+            traces: (0..<150).map {
+                BudgetCheck.TraceResult(
+                    name: "trace-\($0).json", source: "trace-\($0).json", report: long, budget: budget)
+            })
         let markdown = check.markdown()
         #expect(markdown.utf8.count < 1 << 20)
         #expect(markdown.components(separatedBy: "```mermaid").count - 1 == BudgetCheck.maximumCharts)

@@ -1,12 +1,15 @@
 import FrameTrace
 import Testing
+
 @testable import FrameAnalysis
 
 /// Frames named by other platforms' markers: Android's Choreographer, the RenderThread's
 /// DrawFrame, Tracy-style frame instants, and any name given with `--frame-marker`.
 @Suite("Frame markers")
 struct FrameMarkerTests {
-    @Test("Android's Choreographer#doFrame spans (with their vsync-id suffix) are the frames; one 30 ms frame is late by 13.33 ms")
+    @Test(
+        "Android's Choreographer#doFrame spans (with their vsync-id suffix) are the frames; one 30 ms frame is late by 13.33 ms"
+    )
     func choreographer() {
         var sketch = TraceSketch()
         for index in 0..<10 {
@@ -16,8 +19,10 @@ struct FrameMarkerTests {
         }
         let report = FrameAnalyzer.analyze(sketch.trace)
         #expect(report.method.frameSource == .frameMarkers)
-        #expect(report.method.frameSourceDetail == .markerSpans(
-            name: "Choreographer#doFrame", thread: sketch.main, threadName: "main", isMain: true))
+        #expect(
+            report.method.frameSourceDetail
+                == .markerSpans(
+                    name: "Choreographer#doFrame", thread: sketch.main, threadName: "main", isMain: true))
         #expect(report.summary.frameCount == 10)
         #expect(report.summary.lateFrames == 1)
         #expect(report.frames[4].overrun == ms(30) - report.method.frameRate.intervalNanoseconds)

@@ -1,6 +1,7 @@
-import ParquetTestSupport
 import FrameTrace
+import ParquetTestSupport
 import Testing
+
 @testable import FrameAnalysis
 
 /// The Parquet renderer of a row table against its JSON Lines renderer: each JSON line is rebuilt
@@ -22,7 +23,10 @@ struct FrameRowsParquetTests {
             case (.int64(let nanoseconds), .milliseconds): value = FrameRows.exactMilliseconds(nanoseconds)
             case (.double(let double), .double): value = String(double)
             case (.map(let entries), .millisecondsByName):
-                value = "{" + entries.map { text($0.key) + ":" + FrameRows.exactMilliseconds($0.value) }.joined(separator: ",") + "}"
+                value =
+                    "{"
+                    + entries.map { text($0.key) + ":" + FrameRows.exactMilliseconds($0.value) }.joined(separator: ",")
+                    + "}"
             default: value = "<\(cell) in a \(column.type) column>"
             }
             return JSONValue.string(column.name).description + ":" + value
@@ -42,14 +46,18 @@ struct FrameRowsParquetTests {
         #expect(file.metadata[6]?.string == "framescope \(FramescopeVersion.current)")
         for (column, read) in zip(table.columns, file.columns) where column.type != .millisecondsByName {
             let element = try #require(read.leaves.first?.element)
-            #expect(element[3]?.integer == (column.isNullable ? 1 : 0), "\(column.name): OPTIONAL exactly when nullable")
-            let expectedType: Int64 = switch column.type {
-            case .text: 6
-            case .double: 5
-            default: 2
-            }
+            #expect(
+                element[3]?.integer == (column.isNullable ? 1 : 0), "\(column.name): OPTIONAL exactly when nullable")
+            let expectedType: Int64 =
+                switch column.type {
+                case .text: 6
+                case .double: 5
+                default: 2
+                }
             #expect(element[1]?.integer == expectedType, "\(column.name): physical type")
-            #expect((element[6]?.integer == 5) == (column.type == .milliseconds), "\(column.name): DECIMAL exactly for milliseconds")
+            #expect(
+                (element[6]?.integer == 5) == (column.type == .milliseconds),
+                "\(column.name): DECIMAL exactly for milliseconds")
         }
         let rows = try file.rows()
         #expect(rows.count == lines.count)
@@ -62,7 +70,9 @@ struct FrameRowsParquetTests {
     func frames() throws {
         let sketch = FrameRowsTests.sketch()
         let report = FrameAnalyzer.analyze(sketch.trace)
-        let table = FrameRows.table(report, trace: "t\n.json", labels: [("branch", "main"), ("hostile", Self.hostileLabel)], metadata: sketch.trace.metadata)
+        let table = FrameRows.table(
+            report, trace: "t\n.json", labels: [("branch", "main"), ("hostile", Self.hostileLabel)],
+            metadata: sketch.trace.metadata)
         #expect(table.rowCount == 2)
         try Self.check(table, name: "rows-frames-sketch")
     }
@@ -71,7 +81,8 @@ struct FrameRowsParquetTests {
     func summary() throws {
         let sketch = FrameRowsTests.sketch()
         let report = FrameAnalyzer.analyze(sketch.trace)
-        let table = SummaryRows.table(report, trace: "t.json", labels: [("hostile", Self.hostileLabel)], metadata: sketch.trace.metadata)
+        let table = SummaryRows.table(
+            report, trace: "t.json", labels: [("hostile", Self.hostileLabel)], metadata: sketch.trace.metadata)
         try Self.check(table, name: "rows-summary-sketch")
         let rows = try ParquetTestFile(table.parquet()).rows()
         let names = table.columns.map(\.name)
@@ -83,12 +94,16 @@ struct FrameRowsParquetTests {
         #expect(cell("main_thread_cost_p95_ms") == report.summary.mainThreadCost.map { .int64($0.p95) })
     }
 
-    @Test("Times at the reader's bound and totals saturated at Int64.max read back exactly", arguments: HostileTimestampTests.fixtures.dropLast())
+    @Test(
+        "Times at the reader's bound and totals saturated at Int64.max read back exactly",
+        arguments: HostileTimestampTests.fixtures.dropLast())
     func extremes(_ name: String) throws {
         let trace = try analysisFixture(name)
         let report = FrameAnalyzer.analyze(trace, options: AnalysisOptions(frameRate: FrameRate(hertz: 1)))
         let stem = name.replacingOccurrences(of: ".json", with: "")
-        try Self.check(FrameRows.table(report, trace: name, labels: [], metadata: trace.metadata), name: "rows-frames-\(stem)")
-        try Self.check(SummaryRows.table(report, trace: name, labels: [], metadata: trace.metadata), name: "rows-summary-\(stem)")
+        try Self.check(
+            FrameRows.table(report, trace: name, labels: [], metadata: trace.metadata), name: "rows-frames-\(stem)")
+        try Self.check(
+            SummaryRows.table(report, trace: name, labels: [], metadata: trace.metadata), name: "rows-summary-\(stem)")
     }
 }

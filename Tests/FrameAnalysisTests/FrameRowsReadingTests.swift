@@ -1,14 +1,16 @@
 import Foundation
-import Testing
-@testable import FrameAnalysis
 import FrameTrace
 import FrameTraceReader
+import Testing
+
+@testable import FrameAnalysis
 
 @Suite("Reading frames rows back for compare --rows")
 struct FrameRowsReadingTests {
     /// The shipped sample traces, beside the tests' package.
     static func shippedTrace(_ name: String) throws -> Trace {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Traces").appendingPathComponent(name)
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Traces")
+            .appendingPathComponent(name)
         return try TraceReader.read(contentsOf: path.standardized.path)
     }
 
@@ -17,9 +19,13 @@ struct FrameRowsReadingTests {
     }
 
     /// A report's frames-jsonl rows, as `framescope report --format frames-jsonl` writes them.
-    static func rows(_ report: FrameReport, metadata: TraceMetadata = TraceMetadata(), trace: String = "t.json") -> [UInt8] {
+    static func rows(_ report: FrameReport, metadata: TraceMetadata = TraceMetadata(), trace: String = "t.json")
+        -> [UInt8]
+    {
         var text = ""
-        FrameRows.write(report, trace: trace, labels: [("branch", "main")], metadata: metadata, format: .jsonLines) { text += $0 }
+        FrameRows.write(report, trace: trace, labels: [("branch", "main")], metadata: metadata, format: .jsonLines) {
+            text += $0
+        }
         return Array(text.utf8)
     }
 
@@ -38,16 +44,24 @@ struct FrameRowsReadingTests {
             ("chrome-stage-overrun.json", "chrome-legacy-frames.json"),
         ])
     func sameMetrics(base: String, head: String) throws {
-        let baseTrace = try Self.trace(base), headTrace = try Self.trace(head)
-        let baseReport = FrameAnalyzer.analyze(baseTrace), headReport = FrameAnalyzer.analyze(headTrace)
+        let baseTrace = try Self.trace(base)
+        let headTrace = try Self.trace(head)
+        let baseReport = FrameAnalyzer.analyze(baseTrace)
+        let headReport = FrameAnalyzer.analyze(headTrace)
         let fromReports = Comparison(base: [baseReport], head: [headReport], baseSources: [base], headSources: [head])
         let baseRun = try FrameRows.readRun(Self.rows(baseReport, metadata: baseTrace.metadata))
         let headRun = try FrameRows.readRun(Self.rows(headReport, metadata: headTrace.metadata))
-        let fromRows = Comparison(base: ComparedRuns(pooling: [baseRun]), head: ComparedRuns(pooling: [headRun]), baseSources: [base], headSources: [head])
+        let fromRows = Comparison(
+            base: ComparedRuns(pooling: [baseRun]), head: ComparedRuns(pooling: [headRun]), baseSources: [base],
+            headSources: [head])
         #expect(fromRows.metrics.count >= 4)
         #expect(fromRows.metrics == fromReports.metrics)
-        #expect(fromRows.baseFrameCount == fromReports.baseFrameCount && fromRows.headFrameCount == fromReports.headFrameCount)
-        #expect(fromRows.baseFrameSources == fromReports.baseFrameSources && fromRows.headFrameSources == fromReports.headFrameSources)
+        #expect(
+            fromRows.baseFrameCount == fromReports.baseFrameCount
+                && fromRows.headFrameCount == fromReports.headFrameCount)
+        #expect(
+            fromRows.baseFrameSources == fromReports.baseFrameSources
+                && fromRows.headFrameSources == fromReports.headFrameSources)
         #expect(fromRows.headChart == fromReports.headChart)
         #expect(fromReports.input == .traces)
         #expect(fromRows.input == .frameRows)
@@ -61,10 +75,15 @@ struct FrameRowsReadingTests {
         let snapshot = FrameAnalyzer.analyze(try Self.shippedTrace("diffable-update--snapshot-diff.json"))
         let reload = FrameAnalyzer.analyze(try Self.shippedTrace("diffable-update--reload.json"))
         let chrome = FrameAnalyzer.analyze(try analysisFixture("chrome-stage-overrun.json"))
-        let fromReports = Comparison(base: [snapshot, chrome], head: [reload, chrome], baseSources: ["a", "b"], headSources: ["c", "d"])
+        let fromReports = Comparison(
+            base: [snapshot, chrome], head: [reload, chrome], baseSources: ["a", "b"], headSources: ["c", "d"])
         let fromRows = Comparison(
-            base: ComparedRuns(pooling: [try FrameRows.readRun(Self.rows(snapshot)), try FrameRows.readRun(Self.rows(chrome))]),
-            head: ComparedRuns(pooling: [try FrameRows.readRun(Self.rows(reload)), try FrameRows.readRun(Self.rows(chrome))]),
+            base: ComparedRuns(pooling: [
+                try FrameRows.readRun(Self.rows(snapshot)), try FrameRows.readRun(Self.rows(chrome)),
+            ]),
+            head: ComparedRuns(pooling: [
+                try FrameRows.readRun(Self.rows(reload)), try FrameRows.readRun(Self.rows(chrome)),
+            ]),
             baseSources: ["a", "b"], headSources: ["c", "d"])
         // A lane only the Chrome run has counts 0 in the other run's frames, on both paths.
         #expect(fromRows.metrics.contains { $0.id == "lane-ms.compositor" })
@@ -75,7 +94,8 @@ struct FrameRowsReadingTests {
     @Test("Milliseconds are read exactly into nanoseconds, to the limits of Int64")
     func exactMilliseconds() throws {
         let cases: [(text: String, nanoseconds: Int64)] = [
-            ("1.500000", 1_500_000), ("1.5", 1_500_000), ("2", 2_000_000), ("-0.000001", -1), ("1e-6", 1), ("0.000000", 0),
+            ("1.500000", 1_500_000), ("1.5", 1_500_000), ("2", 2_000_000), ("-0.000001", -1), ("1e-6", 1),
+            ("0.000000", 0),
             ("9223372036854.775807", Int64.max), ("-9223372036854.775808", Int64.min), ("0.123456000", 123_456),
             ("4503599627.370497", 4_503_599_627_370_497),  // 2^52 + 1 ns: a Double of the ms would round it
         ]

@@ -1,13 +1,17 @@
 import Foundation
-import Testing
-@testable import FrameAnalysis
 import FrameTrace
+import Testing
+
+@testable import FrameAnalysis
 
 @Suite("Per-frame rows (framescope.frames v1)")
 struct FrameRowsTests {
     static func sketch() -> TraceSketch {
         var sketch = TraceSketch(interval: ms(10))
-        sketch.trace.metadata.extra = [Argument("scenario", .string("feed, scroll")), Argument("seed", .int(7)), Argument("hit-rate", .double(0.5))]
+        sketch.trace.metadata.extra = [
+            Argument("scenario", .string("feed, scroll")), Argument("seed", .int(7)),
+            Argument("hit-rate", .double(0.5)),
+        ]
         sketch.span("frame", "frame", from: 0, to: 4)
         sketch.span("layout", "layout", from: 1, to: 3)
         sketch.span("frame", "frame", from: 10, to: 22.5)
@@ -19,7 +23,9 @@ struct FrameRowsTests {
         let sketch = sketch()
         let report = FrameAnalyzer.analyze(sketch.trace)
         var lines: [String] = []
-        FrameRows.write(report, trace: "t.json", labels: [("branch", "main")], metadata: sketch.trace.metadata, format: format) {
+        FrameRows.write(
+            report, trace: "t.json", labels: [("branch", "main")], metadata: sketch.trace.metadata, format: format
+        ) {
             lines.append($0)
         }
         return lines
@@ -55,8 +61,14 @@ struct FrameRowsTests {
     func csv() {
         let lines = Self.rows(.csv)
         #expect(lines.count == 3)
-        #expect(lines[0] == "schema,version,trace,label_branch,meta_scenario,meta_seed,meta_hit-rate,frame_source,frame_interval_ms,index,vsync_ns,deadline_ns,main_ms,overrun_ms,missed_vsyncs,outcome,hitch_cause,held_by_frame,hitch_stage,render_ms,background_ms,category:(unattributed),category:image-decode,category:layout\n")
-        #expect(lines[2] == "framescope.frames,1,t.json,main,\"feed, scroll\",7,0.5,frame-spans,10.000000,1,10000000,20000000,12.500000,2.500000,1,measured,commit,1,,,,1.500000,11.000000,0.000000\n")
+        #expect(
+            lines[0]
+                == "schema,version,trace,label_branch,meta_scenario,meta_seed,meta_hit-rate,frame_source,frame_interval_ms,index,vsync_ns,deadline_ns,main_ms,overrun_ms,missed_vsyncs,outcome,hitch_cause,held_by_frame,hitch_stage,render_ms,background_ms,category:(unattributed),category:image-decode,category:layout\n"
+        )
+        #expect(
+            lines[2]
+                == "framescope.frames,1,t.json,main,\"feed, scroll\",7,0.5,frame-spans,10.000000,1,10000000,20000000,12.500000,2.500000,1,measured,commit,1,,,,1.500000,11.000000,0.000000\n"
+        )
     }
 
     @Test("CSV: the empty category's column is category:(none), apart from a trace's category named (none)")
@@ -67,7 +79,9 @@ struct FrameRowsTests {
         sketch.span("odd", "(none)", from: 4, to: 5)
         let report = FrameAnalyzer.analyze(sketch.trace)
         var lines: [String] = []
-        FrameRows.write(report, trace: "t.json", labels: [], metadata: sketch.trace.metadata, format: .csv) { lines.append($0) }
+        FrameRows.write(report, trace: "t.json", labels: [], metadata: sketch.trace.metadata, format: .csv) {
+            lines.append($0)
+        }
         let header = try #require(lines.first).dropLast().split(separator: ",", omittingEmptySubsequences: false)
         let columns = header.filter { $0.contains("category:") }
         #expect(columns == ["category:(none)", #""category:""(none)""""#, "category:(unattributed)"])

@@ -1,14 +1,16 @@
 import Foundation
-import Testing
-@testable import FrameAnalysis
 import FrameTrace
+import Testing
+
+@testable import FrameAnalysis
 
 @Suite("HTML report")
 struct HTMLReportTests {
     static func report() -> FrameReport {
         var sketch = TraceSketch(interval: ms(10))
         for frame in 0..<5 {
-            let start = frame == 4 ? 50 : Double(frame) * 10  // frame 3 runs to 44 ms: the next starts on the next vsync
+            // frame 3 runs to 44 ms: the next starts on the next vsync
+            let start = frame == 4 ? 50 : Double(frame) * 10
             let length = frame == 3 ? 14.0 : 4.0
             sketch.span("frame", "frame", from: start, to: start + length)
             sketch.span("</script><b>layout</b>", "layout & <measure>", from: start + 1, to: start + length - 1)
@@ -75,7 +77,10 @@ struct HTMLReportTests {
         // Two-line headings keep their break as <br>, not an escaped line feed.
         for table in report.tables(wide: true) {
             for column in table.columns where column.name.contains("\n") {
-                #expect(html.contains(column.name.split(separator: "\n").map { UntrustedText.html(String($0)) }.joined(separator: "<br>")))
+                #expect(
+                    html.contains(
+                        column.name.split(separator: "\n").map { UntrustedText.html(String($0)) }.joined(
+                            separator: "<br>")))
             }
         }
         #expect(!html.contains("\\u{A}"), "no heading shows an escaped line feed")
@@ -92,7 +97,11 @@ struct HTMLReportTests {
     func demoPage() {
         let report = Self.report()
         let page = HTMLPage.document(
-            title: "demo", sections: [report.htmlSection(heading: "a --strategy x", id: "run-1"), report.htmlSection(heading: "b", id: "run-2")])
+            title: "demo",
+            sections: [
+                report.htmlSection(heading: "a --strategy x", id: "run-1"),
+                report.htmlSection(heading: "b", id: "run-2"),
+            ])
         #expect(page.components(separatedBy: "<section class=\"run\"").count == 3)
         #expect(page.components(separatedBy: "<canvas tabindex").count == 3, "one frame-bar canvas per report")
         #expect(page.components(separatedBy: "<canvas class=\"lane-canvas\"").count == 3, "one lane canvas per report")

@@ -2,6 +2,7 @@ import Foundation
 import FrameTrace
 import FrameTraceReader
 import Testing
+
 @testable import FrameAnalysis
 
 /// Builds small Chrome recordings: renderers with PipelineReporter frames and their stages, the
@@ -22,13 +23,16 @@ struct ChromeSketch {
 
     /// A complete event (microseconds).
     mutating func span(_ name: String, pid: Int, tid: Int, start: Int64, duration: Int64) {
-        events.append(#"{"ph":"X","name":"\#(name)","cat":"devtools.timeline","pid":\#(pid),"tid":\#(tid),"ts":\#(start),"dur":\#(duration)}"#)
+        events.append(
+            #"{"ph":"X","name":"\#(name)","cat":"devtools.timeline","pid":\#(pid),"tid":\#(tid),"ts":\#(start),"dur":\#(duration)}"#
+        )
     }
 
     mutating func committed(pid: Int, at time: Int64, parent: String? = nil) {
         let parentMember = parent.map { #","parent":"\#($0)""# } ?? ""
         events.append(
-            #"{"ph":"I","s":"t","name":"FrameCommittedInBrowser","cat":"disabled-by-default-devtools.timeline","pid":1,"tid":1,"ts":\#(time),"args":{"data":{"processId":\#(pid)\#(parentMember),"frame":"F"}}}"#)
+            #"{"ph":"I","s":"t","name":"FrameCommittedInBrowser","cat":"disabled-by-default-devtools.timeline","pid":1,"tid":1,"ts":\#(time),"args":{"data":{"processId":\#(pid)\#(parentMember),"frame":"F"}}}"#
+        )
     }
 
     /// The browser's list of frames when recording started: (process, parent frame) pairs.
@@ -38,13 +42,15 @@ struct ChromeSketch {
             return #"{"frame":"F\#(index)","name":"","processId":\#(frame.pid)\#(parentMember),"url":"about:blank"}"#
         }
         events.append(
-            #"{"ph":"I","s":"t","name":"TracingStartedInBrowser","cat":"disabled-by-default-devtools.timeline","pid":1,"tid":1,"ts":\#(time),"args":{"data":{"frameTreeNodeId":1,"frames":[\#(list.joined(separator: ","))],"persistentIds":true}}}"#)
+            #"{"ph":"I","s":"t","name":"TracingStartedInBrowser","cat":"disabled-by-default-devtools.timeline","pid":1,"tid":1,"ts":\#(time),"args":{"data":{"frameTreeNodeId":1,"frames":[\#(list.joined(separator: ","))],"persistentIds":true}}}"#
+        )
     }
 
     /// One reporter of frame `sequence` at vsync `sequence × interval`, with its stages
     /// (name, start offset from the vsync, duration; microseconds).
     mutating func frame(
-        pid: Int, sequence: Int64, state: String, forked: Bool = false, smooth: Bool? = nil, stages: [(String, Int64, Int64)]
+        pid: Int, sequence: Int64, state: String, forked: Bool = false, smooth: Bool? = nil,
+        stages: [(String, Int64, Int64)]
     ) {
         let id = nextID
         nextID += 1
@@ -53,8 +59,11 @@ struct ChromeSketch {
         var reporter = #""state":"\#(state)","frame_sequence":\#(sequence),"layer_tree_host_id":1"#
         if forked { reporter += #","frame_type":"FORKED""# }
         if let smooth { reporter += #","affects_smoothness":\#(smooth)"# }
-        let head = #""cat":"cc,benchmark,disabled-by-default-devtools.timeline.frame","pid":\#(pid),"tid":2,"id2":{"local":"0x\#(id)"}"#
-        events.append(#"{"ph":"b","name":"PipelineReporter",\#(head),"ts":\#(vsync),"args":{"chrome_frame_reporter":{\#(reporter)}}}"#)
+        let head =
+            #""cat":"cc,benchmark,disabled-by-default-devtools.timeline.frame","pid":\#(pid),"tid":2,"id2":{"local":"0x\#(id)"}"#
+        events.append(
+            #"{"ph":"b","name":"PipelineReporter",\#(head),"ts":\#(vsync),"args":{"chrome_frame_reporter":{\#(reporter)}}}"#
+        )
         for (name, offset, duration) in stages {
             events.append(#"{"ph":"b","name":"\#(name)",\#(head),"ts":\#(vsync + offset)}"#)
             events.append(#"{"ph":"e","name":"\#(name)",\#(head),"ts":\#(vsync + offset + duration)}"#)
@@ -64,16 +73,22 @@ struct ChromeSketch {
 
     /// A presented frame whose stages all fit its interval.
     mutating func presented(pid: Int, sequence: Int64) {
-        frame(pid: pid, sequence: sequence, state: "STATE_PRESENTED_ALL", stages: [
-            ("BeginImplFrameToSendBeginMainFrame", 0, 500), ("SendBeginMainFrameToCommit", 500, 4_000), ("Commit", 4_500, 200),
-            ("EndCommitToActivation", 4_700, 300), ("Activation", 5_000, 100), ("EndActivateToSubmitCompositorFrame", 5_100, 200),
-            ("SubmitCompositorFrameToPresentationCompositorFrame", 5_300, 5_000),
-        ])
+        frame(
+            pid: pid, sequence: sequence, state: "STATE_PRESENTED_ALL",
+            stages: [
+                ("BeginImplFrameToSendBeginMainFrame", 0, 500), ("SendBeginMainFrameToCommit", 500, 4_000),
+                ("Commit", 4_500, 200),
+                ("EndCommitToActivation", 4_700, 300), ("Activation", 5_000, 100),
+                ("EndActivateToSubmitCompositorFrame", 5_100, 200),
+                ("SubmitCompositorFrameToPresentationCompositorFrame", 5_300, 5_000),
+            ])
     }
 
     /// A dropped frame that only reached the compositor's first stage, one interval long.
     mutating func dropped(pid: Int, sequence: Int64, waited: Int64 = ChromeSketch.interval) {
-        frame(pid: pid, sequence: sequence, state: "STATE_DROPPED", stages: [("BeginImplFrameToSendBeginMainFrame", 0, waited)])
+        frame(
+            pid: pid, sequence: sequence, state: "STATE_DROPPED",
+            stages: [("BeginImplFrameToSendBeginMainFrame", 0, waited)])
     }
 
     var trace: Trace {
@@ -110,15 +125,19 @@ struct HitchHoldTests {
         return sketch
     }
 
-    @Test("Frames dropped while the main thread is still in an earlier frame's BeginMainFrame are commit hitches held by that frame, named by its style work")
+    @Test(
+        "Frames dropped while the main thread is still in an earlier frame's BeginMainFrame are commit hitches held by that frame, named by its style work"
+    )
     func longMainStage() throws {
         var sketch = Self.renderer()
         for sequence in Int64(1)...4 { sketch.presented(pid: 10, sequence: sequence) }
         // Frame 5's main stage runs past frame 8's deadline (9 P); frames 6-8 are dropped meanwhile.
-        sketch.frame(pid: 10, sequence: 5, state: "STATE_PRESENTED_ALL", stages: [
-            ("BeginImplFrameToSendBeginMainFrame", 0, 200), ("SendBeginMainFrameToCommit", 200, 66_000),
-            ("Commit", 66_200, 100), ("SubmitCompositorFrameToPresentationCompositorFrame", 66_400, 3_000),
-        ])
+        sketch.frame(
+            pid: 10, sequence: 5, state: "STATE_PRESENTED_ALL",
+            stages: [
+                ("BeginImplFrameToSendBeginMainFrame", 0, 200), ("SendBeginMainFrameToCommit", 200, 66_000),
+                ("Commit", 66_200, 100), ("SubmitCompositorFrameToPresentationCompositorFrame", 66_400, 3_000),
+            ])
         for sequence in Int64(6)...8 { sketch.dropped(pid: 10, sequence: sequence) }
         sketch.presented(pid: 10, sequence: 9)
         // The main thread: one task holding a 30 ms style recalculation and 20 ms of script.
@@ -132,10 +151,13 @@ struct HitchHoldTests {
         for frame in dropped {
             let hold = try #require(frame.hitchHold)
             #expect(frame.hitchCause == .commit)
-            #expect(hold.lane == .main && hold.stage == "SendBeginMainFrameToCommit" && hold.frame == holder && hold.wasPending)
+            #expect(
+                hold.lane == .main && hold.stage == "SendBeginMainFrameToCommit" && hold.frame == holder
+                    && hold.wasPending)
             #expect(hold.start == (5 * Self.p + 200) * Self.us && hold.end == (5 * Self.p + 66_200) * Self.us)
             #expect(hold.work.first == FrameReport.Contributor(name: "style", nanoseconds: 30_000 * Self.us))
-            #expect(hold.work.dropFirst().first == FrameReport.Contributor(name: "script", nanoseconds: 20_000 * Self.us))
+            #expect(
+                hold.work.dropFirst().first == FrameReport.Contributor(name: "script", nanoseconds: 20_000 * Self.us))
             #expect(hold.spans.first?.name == "UpdateLayoutTree")
             #expect(frame.causePhrase == "commit, held by #\(holder)")
         }
@@ -162,14 +184,19 @@ struct HitchHoldTests {
         #expect(hold.work.first?.name == "script" && hold.spans.first?.name == "EvaluateScript")
     }
 
-    @Test("A frame dropped while an earlier frame's activation is pending is a raster hitch named by the raster workers' work")
+    @Test(
+        "A frame dropped while an earlier frame's activation is pending is a raster hitch named by the raster workers' work"
+    )
     func slowRaster() throws {
         var sketch = Self.renderer()
         for sequence in Int64(1)...4 { sketch.presented(pid: 10, sequence: sequence) }
-        sketch.frame(pid: 10, sequence: 5, state: "STATE_PRESENTED_ALL", stages: [
-            ("BeginImplFrameToSendBeginMainFrame", 0, 200), ("SendBeginMainFrameToCommit", 200, 3_000), ("Commit", 3_200, 200),
-            ("EndCommitToActivation", 3_400, 30_000), ("Activation", 33_400, 100),
-        ])
+        sketch.frame(
+            pid: 10, sequence: 5, state: "STATE_PRESENTED_ALL",
+            stages: [
+                ("BeginImplFrameToSendBeginMainFrame", 0, 200), ("SendBeginMainFrameToCommit", 200, 3_000),
+                ("Commit", 3_200, 200),
+                ("EndCommitToActivation", 3_400, 30_000), ("Activation", 33_400, 100),
+            ])
         sketch.dropped(pid: 10, sequence: 6)
         sketch.presented(pid: 10, sequence: 7)
         sketch.span("RasterTask", pid: 10, tid: 3, start: 5 * Self.p + 4_000, duration: 25_000)
@@ -181,14 +208,17 @@ struct HitchHoldTests {
         #expect(hold.spans.first?.name == "RasterTask")
     }
 
-    @Test("A frame dropped while the GPU still presents an earlier frame is a gpu hitch named by the GPU process's work")
+    @Test(
+        "A frame dropped while the GPU still presents an earlier frame is a gpu hitch named by the GPU process's work")
     func slowGPU() throws {
         var sketch = Self.renderer()
         for sequence in Int64(1)...4 { sketch.presented(pid: 10, sequence: sequence) }
-        sketch.frame(pid: 10, sequence: 5, state: "STATE_PRESENTED_ALL", stages: [
-            ("BeginImplFrameToSendBeginMainFrame", 0, 200), ("SendBeginMainFrameToCommit", 200, 3_000),
-            ("SubmitCompositorFrameToPresentationCompositorFrame", 3_400, 50_000),
-        ])
+        sketch.frame(
+            pid: 10, sequence: 5, state: "STATE_PRESENTED_ALL",
+            stages: [
+                ("BeginImplFrameToSendBeginMainFrame", 0, 200), ("SendBeginMainFrameToCommit", 200, 3_000),
+                ("SubmitCompositorFrameToPresentationCompositorFrame", 3_400, 50_000),
+            ])
         sketch.dropped(pid: 10, sequence: 6)
         sketch.dropped(pid: 10, sequence: 7)
         sketch.presented(pid: 10, sequence: 8)
@@ -204,7 +234,9 @@ struct HitchHoldTests {
         }
     }
 
-    @Test("A compositor slow by itself while main is idle: nothing pending at the deadline, the frame's own overrunning stage names it")
+    @Test(
+        "A compositor slow by itself while main is idle: nothing pending at the deadline, the frame's own overrunning stage names it"
+    )
     func slowCompositor() throws {
         var sketch = Self.renderer()
         for sequence in Int64(1)...4 { sketch.presented(pid: 10, sequence: sequence) }
@@ -219,7 +251,9 @@ struct HitchHoldTests {
         #expect(frame.causePhrase == "compositor")
     }
 
-    @Test("The page's renderer is the one FrameCommittedInBrowser names, not the busiest; the other is listed and --process picks it")
+    @Test(
+        "The page's renderer is the one FrameCommittedInBrowser names, not the busiest; the other is listed and --process picks it"
+    )
     func pageRenderer() throws {
         var sketch = Self.renderer()
         sketch.thread(pid: 30, tid: 1, name: "CrRendererMain")
@@ -235,16 +269,22 @@ struct HitchHoldTests {
         #expect(report.method.mainThread == ThreadKey(processID: 10, threadID: 1))
         #expect(report.method.mainThreadRule == .pageRenderer)
         #expect(report.summary.frameCount == 3)
-        #expect(report.method.otherRenderers == [FrameReport.RendererFrames(processID: 30, frames: 6, droppedFrames: 1)])
+        #expect(
+            report.method.otherRenderers == [FrameReport.RendererFrames(processID: 30, frames: 6, droppedFrames: 1)])
         #expect(report.tables()[0].rows.contains { $0[1].hasPrefix("pid 30: 6 frames, 1 dropped (--process 30)") })
 
         let iframe = try Self.analyze(sketch, processID: 30)
-        #expect(iframe.method.mainThread == ThreadKey(processID: 30, threadID: 1) && iframe.method.mainThreadRule == .process)
+        #expect(
+            iframe.method.mainThread == ThreadKey(processID: 30, threadID: 1)
+                && iframe.method.mainThreadRule == .process)
         #expect(iframe.summary.frameCount == 6 && iframe.summary.droppedFrames == 1)
-        #expect(iframe.method.otherRenderers == [FrameReport.RendererFrames(processID: 10, frames: 3, droppedFrames: 0)])
+        #expect(
+            iframe.method.otherRenderers == [FrameReport.RendererFrames(processID: 10, frames: 3, droppedFrames: 0)])
     }
 
-    @Test("TracingStartedInBrowser's list of frames names the page's renderer when nothing commits; a later main-frame commit moves it")
+    @Test(
+        "TracingStartedInBrowser's list of frames names the page's renderer when nothing commits; a later main-frame commit moves it"
+    )
     func pageRendererFromTracingStarted() throws {
         var sketch = Self.renderer()
         sketch.thread(pid: 30, tid: 1, name: "CrRendererMain")
@@ -261,10 +301,14 @@ struct HitchHoldTests {
         // A navigation commits the main frame in pid 30 after recording started: the later event wins.
         sketch.committed(pid: 30, at: 200)
         let navigated = try Self.analyze(sketch)
-        #expect(navigated.method.mainThread == ThreadKey(processID: 30, threadID: 1) && navigated.method.mainThreadRule == .pageRenderer)
+        #expect(
+            navigated.method.mainThread == ThreadKey(processID: 30, threadID: 1)
+                && navigated.method.mainThreadRule == .pageRenderer)
     }
 
-    @Test("Without TracingStartedInBrowser or FrameCommittedInBrowser the busiest CrRendererMain is analysed, and the rule says so")
+    @Test(
+        "Without TracingStartedInBrowser or FrameCommittedInBrowser the busiest CrRendererMain is analysed, and the rule says so"
+    )
     func busiestRenderer() throws {
         var sketch = ChromeSketch()
         sketch.thread(pid: 10, tid: 1, name: "CrRendererMain")
@@ -276,15 +320,27 @@ struct HitchHoldTests {
         #expect(report.method.mainThread?.processID == 30 && report.method.mainThreadRule == .busiestRenderer)
     }
 
-    @Test("A partially presented frame that does not affect smoothness counts as presented; Chrome's DroppedFrame count is kept beside")
+    @Test(
+        "A partially presented frame that does not affect smoothness counts as presented; Chrome's DroppedFrame count is kept beside"
+    )
     func smoothness() throws {
         var sketch = Self.renderer()
         sketch.presented(pid: 10, sequence: 1)
-        sketch.frame(pid: 10, sequence: 2, state: "STATE_PRESENTED_PARTIAL", smooth: false, stages: [("BeginImplFrameToSendBeginMainFrame", 0, 500)])
-        sketch.frame(pid: 10, sequence: 3, state: "STATE_PRESENTED_PARTIAL", smooth: true, stages: [("BeginImplFrameToSendBeginMainFrame", 0, 500)])
-        sketch.frame(pid: 10, sequence: 4, state: "STATE_DROPPED", smooth: true, stages: [("BeginImplFrameToSendBeginMainFrame", 0, 500)])
-        sketch.frame(pid: 10, sequence: 5, state: "STATE_DROPPED", smooth: false, stages: [("BeginImplFrameToSendBeginMainFrame", 0, 500)])
-        sketch.events.append(#"{"ph":"I","s":"t","name":"DroppedFrame","cat":"disabled-by-default-devtools.timeline.frame","pid":10,"tid":2,"ts":64000,"args":{"frameSeqId":4,"layerTreeId":1}}"#)
+        sketch.frame(
+            pid: 10, sequence: 2, state: "STATE_PRESENTED_PARTIAL", smooth: false,
+            stages: [("BeginImplFrameToSendBeginMainFrame", 0, 500)])
+        sketch.frame(
+            pid: 10, sequence: 3, state: "STATE_PRESENTED_PARTIAL", smooth: true,
+            stages: [("BeginImplFrameToSendBeginMainFrame", 0, 500)])
+        sketch.frame(
+            pid: 10, sequence: 4, state: "STATE_DROPPED", smooth: true,
+            stages: [("BeginImplFrameToSendBeginMainFrame", 0, 500)])
+        sketch.frame(
+            pid: 10, sequence: 5, state: "STATE_DROPPED", smooth: false,
+            stages: [("BeginImplFrameToSendBeginMainFrame", 0, 500)])
+        sketch.events.append(
+            #"{"ph":"I","s":"t","name":"DroppedFrame","cat":"disabled-by-default-devtools.timeline.frame","pid":10,"tid":2,"ts":64000,"args":{"frameSeqId":4,"layerTreeId":1}}"#
+        )
         let report = try Self.analyze(sketch)
         #expect(report.frames.map(\.outcome) == [.presented, .presented, .partial, .dropped, .dropped])
         #expect(report.summary.partialFrames == 1 && report.summary.droppedFrames == 2)
@@ -294,16 +350,22 @@ struct HitchHoldTests {
             return
         }
         #expect(partial == 1)
-        #expect(report.method.frameSourceDetail.description.contains("1 partially presented frame that does not affect smoothness, counted as presented"))
+        #expect(
+            report.method.frameSourceDetail.description.contains(
+                "1 partially presented frame that does not affect smoothness, counted as presented"))
     }
 
-    @Test("The table of holds shows the five that held the most frames, longest first among equals, in time order, and counts the rest")
+    @Test(
+        "The table of holds shows the five that held the most frames, longest first among equals, in time order, and counts the rest"
+    )
     func holdRowLimit() throws {
         // Eight frames of framescope's own, each late by its own main-thread work: 20, 21, ..., 27 ms.
         var events = [#"{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}}"#]
         for index in 0..<8 {
             let start = index * 40_000
-            events.append(#"{"ph":"X","name":"frame","cat":"frame","pid":1,"tid":1,"ts":\#(start),"dur":\#(20_000 + index * 1_000)}"#)
+            events.append(
+                #"{"ph":"X","name":"frame","cat":"frame","pid":1,"tid":1,"ts":\#(start),"dur":\#(20_000 + index * 1_000)}"#
+            )
         }
         // A ninth frame, the longest, comes last.
         events.append(#"{"ph":"X","name":"frame","cat":"frame","pid":1,"tid":1,"ts":400000,"dur":30000}"#)

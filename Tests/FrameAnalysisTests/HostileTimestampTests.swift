@@ -2,6 +2,7 @@ import Foundation
 import FrameTrace
 import FrameTraceReader
 import Testing
+
 @testable import FrameAnalysis
 
 /// Regression fixtures for every place where timestamps, durations or arguments read from a trace
@@ -39,7 +40,8 @@ struct HostileTimestampTests {
     func pipeline(_ name: String) throws {
         let trace = try analysisFixture(name)
         for fps in [nil, 1.0, 1000.0] as [Double?] {
-            let report = FrameAnalyzer.analyze(trace, options: AnalysisOptions(frameRate: fps.map(FrameRate.init(hertz:))))
+            let report = FrameAnalyzer.analyze(
+                trace, options: AnalysisOptions(frameRate: fps.map(FrameRate.init(hertz:))))
             #expect(!report.text(source: name).isEmpty)
             #expect(!report.markdown(source: name).isEmpty)
             #expect(!report.jsonValue(source: name).description.isEmpty)
@@ -53,10 +55,14 @@ struct HostileTimestampTests {
             }
             #expect(report.summary.hitchTimeRatio <= 1000, "hitch time cannot exceed the measured time")
             #expect(report.summary.lateFrames <= report.summary.frameCount)
-            let comparison = Comparison(base: [report, report], head: [report], baseSources: ["a", "b"], headSources: ["c"])
+            let comparison = Comparison(
+                base: [report, report], head: [report], baseSources: ["a", "b"], headSources: ["c"])
             #expect(!comparison.text().isEmpty)
-            let budget = try Budget.parse(#"{"version": 1, "fps": 60, "limits": {"hitch-time-ratio": 5, "main-thread-ms": {"p95": 16}, "overrun-ms": {"max": 0}}}"#)
-            let check = BudgetCheck(budgetSource: "b.json", traces: [.init(name: name, source: name, report: report, budget: budget)])
+            let budget = try Budget.parse(
+                #"{"version": 1, "fps": 60, "limits": {"hitch-time-ratio": 5, "main-thread-ms": {"p95": 16}, "overrun-ms": {"max": 0}}}"#
+            )
+            let check = BudgetCheck(
+                budgetSource: "b.json", traces: [.init(name: name, source: name, report: report, budget: budget)])
             #expect(!check.text().isEmpty)
         }
     }

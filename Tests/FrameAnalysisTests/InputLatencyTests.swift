@@ -1,11 +1,15 @@
-import Testing
-@testable import FrameAnalysis
 import FrameTrace
+import Testing
+
+@testable import FrameAnalysis
 
 extension TraceSketch {
-    mutating func input(_ name: String, at time: Double, category: String = "input", on thread: ThreadKey? = nil,
-                        arguments: [Argument] = []) {
-        trace.append(.instant, name: name, category: category, thread: thread ?? main, timestamp: ms(time), arguments: arguments)
+    mutating func input(
+        _ name: String, at time: Double, category: String = "input", on thread: ThreadKey? = nil,
+        arguments: [Argument] = []
+    ) {
+        trace.append(
+            .instant, name: name, category: category, thread: thread ?? main, timestamp: ms(time), arguments: arguments)
     }
 
     /// Four frames at P = 10 ms, the third late: [0, 4), [10, 16), [20, 35), [40, 44) ms, and ten
@@ -119,8 +123,10 @@ struct InputLatencyTests {
     @Test("The JSON report gains an input object after the summary")
     func jsonInputObject() throws {
         let json = FrameAnalyzer.analyze(TraceSketch.withInputs().trace).jsonValue(source: "x").description
-        #expect(json.contains(
-            "\"input\":{\"inputs\":10,\"ignored\":2,\"unreflected\":2,\"latency-ns\":{\"p50\":5000000,\"p90\":17500000,\"p95\":17500000,\"p99\":17500000,\"max\":17500000,"))
+        #expect(
+            json.contains(
+                "\"input\":{\"inputs\":10,\"ignored\":2,\"unreflected\":2,\"latency-ns\":{\"p50\":5000000,\"p90\":17500000,\"p95\":17500000,\"p99\":17500000,\"max\":17500000,"
+            ))
         let summary = try #require(json.range(of: "\"summary\":"))
         let input = try #require(json.range(of: "\"input\":"))
         let categories = try #require(json.range(of: "\"categories\":"))

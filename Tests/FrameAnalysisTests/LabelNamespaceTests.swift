@@ -1,6 +1,7 @@
 import Foundation
 import FrameTrace
 import Testing
+
 @testable import FrameAnalysis
 
 /// framescope's own labels and a trace's names never meet: a trace's category named like a label
@@ -25,14 +26,23 @@ struct LabelNamespaceTests {
         let names = ["(unattributed)", "(none)", "\"(none)\"", "\"\"(none)\"\"", "layout", "", "(", "\"", "a(b)"]
         let shown = names.map(FrameAnalyzer.traceName)
         #expect(Set(shown).count == names.count)
-        for label in [FrameAnalyzer.unattributedCategory, "(none)", FrameReport.otherCategoriesLabel] { #expect(!shown.contains(label)) }
-        #expect(shown == ["\"(unattributed)\"", "\"(none)\"", "\"\"(none)\"\"", "\"\"\"(none)\"\"\"", "layout", "", "\"(\"", "\"\"\"", "a(b)"])
+        for label in [FrameAnalyzer.unattributedCategory, "(none)", FrameReport.otherCategoriesLabel] {
+            #expect(!shown.contains(label))
+        }
+        #expect(
+            shown == [
+                "\"(unattributed)\"", "\"(none)\"", "\"\"(none)\"\"", "\"\"\"(none)\"\"\"", "layout", "", "\"(\"",
+                "\"\"\"", "a(b)",
+            ])
     }
 
-    @Test("A trace's (unattributed) is its own category, not framescope's unattributed time; every output keeps them apart")
+    @Test(
+        "A trace's (unattributed) is its own category, not framescope's unattributed time; every output keeps them apart"
+    )
     func apart() throws {
         let report = Self.report()
-        let byName = Dictionary(report.categories.map { ($0.name, $0.mainNanoseconds) }, uniquingKeysWith: { _, _ in -1 })
+        let byName = Dictionary(
+            report.categories.map { ($0.name, $0.mainNanoseconds) }, uniquingKeysWith: { _, _ in -1 })
         #expect(report.categories.count == byName.count, "no name twice")
         #expect(byName[FrameAnalyzer.unattributedCategory] == ms(20) - ms(3) - ms(2) - ms(1) - ms(3) - ms(1))
         #expect(byName["\"(unattributed)\""] == ms(3))
@@ -62,7 +72,8 @@ struct MarkdownLimitTests {
     @Test("A text table shows its first rows and counts the rest")
     func textRowLimit() {
         let rows = (0..<2_500).map { ["name \($0)", "\($0)"] }
-        let lines = ReportTable(title: "t", columns: [("name", .left), ("n", .right)], rows: rows).text().split(separator: "\n")
+        let lines = ReportTable(title: "t", columns: [("name", .left), ("n", .right)], rows: rows).text().split(
+            separator: "\n")
         #expect(lines.count == 2 + ReportTable.textRowLimit + 1)
         #expect(lines.last?.hasPrefix("  … 1500 more rows: --format json has them all") == true)
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import FrameAnalysis
 import FrameTrace
+import Testing
+
+@testable import FrameAnalysis
 
 /// Frames with lanes, built by hand in milliseconds at 10 ms per frame so every figure can be
 /// worked out on paper: frame k has its vsync at 10·k ms and its commit deadline 10 ms later.
@@ -16,20 +17,24 @@ private struct LaneSketch {
     /// A frame span whose work runs from `start` to `end` ms (absolute), on the vsync grid.
     mutating func frame(_ index: Int, vsync: Double? = nil, workFrom start: Double, to end: Double) {
         let vsync = vsync ?? Double(index) * 10
-        sketch.span("frame", FrameContract.frameCategory, from: start, to: end, arguments: [
-            Argument(FrameContract.Key.index, .int(Int64(index))),
-            Argument(FrameContract.Key.sinceVsync, .int(ms(start - vsync))),
-            Argument(FrameContract.Key.budget, .int(ms(10))),
-        ])
+        sketch.span(
+            "frame", FrameContract.frameCategory, from: start, to: end,
+            arguments: [
+                Argument(FrameContract.Key.index, .int(Int64(index))),
+                Argument(FrameContract.Key.sinceVsync, .int(ms(start - vsync))),
+                Argument(FrameContract.Key.budget, .int(ms(10))),
+            ])
     }
 
     /// Render work for frame `index` on the render server; its deadline is `deadline` ms.
     mutating func render(_ index: Int, from start: Double, to end: Double, deadline: Double, present: Double) {
-        sketch.span("composite", FrameContract.renderCategory, from: start, to: end, on: render, arguments: [
-            Argument(FrameContract.Key.renderedFrame, .int(Int64(index))),
-            Argument(FrameContract.Key.untilDeadline, .int(ms(deadline - start))),
-            Argument(FrameContract.Key.untilPresent, .int(ms(present - end))),
-        ])
+        sketch.span(
+            "composite", FrameContract.renderCategory, from: start, to: end, on: render,
+            arguments: [
+                Argument(FrameContract.Key.renderedFrame, .int(Int64(index))),
+                Argument(FrameContract.Key.untilDeadline, .int(ms(deadline - start))),
+                Argument(FrameContract.Key.untilPresent, .int(ms(present - end))),
+            ])
     }
 }
 
@@ -118,13 +123,17 @@ struct LaneTests {
         lanes.frame(5, workFrom: 50, to: 52)
         // Requested at 31 ms (frame 3's window), run 35-47 ms on a worker, applied at 50.5 ms.
         let worker = lanes.sketch.worker
-        lanes.sketch.span("decode", "image-decode", from: 35, to: 47, on: worker, arguments: [
-            Argument(FrameContract.Key.sinceRequest, .int(ms(4))),
-        ])
-        lanes.sketch.trace.append(.flowStart, name: "background result", category: "image-decode", thread: worker, timestamp: ms(46.9), id: 7)
+        lanes.sketch.span(
+            "decode", "image-decode", from: 35, to: 47, on: worker,
+            arguments: [
+                Argument(FrameContract.Key.sinceRequest, .int(ms(4)))
+            ])
+        lanes.sketch.trace.append(
+            .flowStart, name: "background result", category: "image-decode", thread: worker, timestamp: ms(46.9), id: 7)
         lanes.sketch.span("apply", "image-decode", from: 50.5, to: 50.7)
-        lanes.sketch.trace.append(.flowEnd, name: "background result", category: "image-decode", thread: lanes.sketch.main,
-                                  timestamp: ms(50.5), id: 7, bindingPoint: .enclosing)
+        lanes.sketch.trace.append(
+            .flowEnd, name: "background result", category: "image-decode", thread: lanes.sketch.main,
+            timestamp: ms(50.5), id: 7, bindingPoint: .enclosing)
         let report = FrameAnalyzer.analyze(lanes.sketch.trace)
         let feed = try #require(report.frames[5].feed)
         #expect(feed.jobs == 1)
@@ -141,10 +150,14 @@ struct LaneTests {
         // The text lanes table: the job count on the background row, the delivery latency on a
         // row of its own under the percentile columns, each one line within 100 columns.
         let lines = report.text(source: "lanes.json").split(separator: "\n")
-        let backgroundRow = try #require(lines.first { $0.hasPrefix("  background ") && !$0.contains("per frame interval") })
+        let backgroundRow = try #require(
+            lines.first { $0.hasPrefix("  background ") && !$0.contains("per frame interval") })
         #expect(backgroundRow.hasSuffix("1 job"))
         let deliveryRow = try #require(lines.first { $0.hasPrefix("    delivery ") })
-        #expect(deliveryRow.split(separator: " ").filter { !$0.isEmpty }.prefix(8) == ["delivery", "-", "2", "frames", "2", "frames", "2", "frames"])
+        #expect(
+            deliveryRow.split(separator: " ").filter { !$0.isEmpty }.prefix(8) == [
+                "delivery", "-", "2", "frames", "2", "frames", "2", "frames",
+            ])
         #expect(deliveryRow.hasSuffix("latency from request to apply"))
         #expect(lines.allSatisfy { $0.count <= FrameReport.terminalWidth })
     }
@@ -153,9 +166,11 @@ struct LaneTests {
     func defaultRenderDeadline() throws {
         var lanes = LaneSketch()
         lanes.frame(0, workFrom: 0, to: 2)
-        lanes.sketch.span("composite", FrameContract.renderCategory, from: 2, to: 25, on: lanes.render, arguments: [
-            Argument(FrameContract.Key.renderedFrame, .int(0)),
-        ])
+        lanes.sketch.span(
+            "composite", FrameContract.renderCategory, from: 2, to: 25, on: lanes.render,
+            arguments: [
+                Argument(FrameContract.Key.renderedFrame, .int(0))
+            ])
         let report = FrameAnalyzer.analyze(lanes.sketch.trace)
         let render = try #require(report.frames[0].lane(.render))
         #expect(render.deadline == ms(20))
@@ -180,7 +195,8 @@ struct LaneTests {
         lanes.frame(4, workFrom: 40, to: 42)
         lanes.render(4, from: 42, to: 63, deadline: 60, present: 70)
         let report = FrameAnalyzer.analyze(lanes.sketch.trace)
-        let budget = try Budget.parse(#"""
+        let budget = try Budget.parse(
+            #"""
             {"version": 1, "limits": {"lane-ms": {"render": {"max": 20, "p50": 1}}, "hitch-time-ratio-by-cause": {"render": 1, "commit": 0},
              "delivery-latency-frames": {"p95": 3}}}
             """#)
@@ -194,8 +210,12 @@ struct LaneTests {
         let render = try #require(results.first { $0.id == "hitch-time-ratio-by-cause.render" })
         let measured = try #require(render.measured)
         #expect(abs(measured - 3.0 / (Double(report.summary.measuredNanoseconds) / 1e9)) < 1e-9)
-        #expect(throws: BudgetError.self) { try Budget.parse(#"{"version": 1, "limits": {"lane-ms": {"rendr": {"p95": 1}}}}"#) }
-        #expect(throws: BudgetError.self) { try Budget.parse(#"{"version": 1, "limits": {"hitch-time-ratio-by-cause": {"none": 1}}}"#) }
+        #expect(throws: BudgetError.self) {
+            try Budget.parse(#"{"version": 1, "limits": {"lane-ms": {"rendr": {"p95": 1}}}}"#)
+        }
+        #expect(throws: BudgetError.self) {
+            try Budget.parse(#"{"version": 1, "limits": {"hitch-time-ratio-by-cause": {"none": 1}}}"#)
+        }
     }
 
     /// On-time frames, one render hitch and one applied background job: every lane in one trace.
@@ -205,17 +225,23 @@ struct LaneTests {
         lanes.render(4, from: 42, to: 63, deadline: 60, present: 70)
         lanes.frame(5, vsync: 70, workFrom: 70, to: 72)
         let worker = lanes.sketch.worker
-        lanes.sketch.span("decode", "image-decode", from: 35, to: 47, on: worker, arguments: [Argument(FrameContract.Key.sinceRequest, .int(ms(4)))])
-        lanes.sketch.trace.append(.flowStart, name: "result", category: "image-decode", thread: worker, timestamp: ms(46.9), id: 1)
+        lanes.sketch.span(
+            "decode", "image-decode", from: 35, to: 47, on: worker,
+            arguments: [Argument(FrameContract.Key.sinceRequest, .int(ms(4)))])
+        lanes.sketch.trace.append(
+            .flowStart, name: "result", category: "image-decode", thread: worker, timestamp: ms(46.9), id: 1)
         lanes.sketch.span("apply", "image-decode", from: 70.5, to: 70.7)
-        lanes.sketch.trace.append(.flowEnd, name: "result", category: "image-decode", thread: lanes.sketch.main, timestamp: ms(70.5), id: 1)
+        lanes.sketch.trace.append(
+            .flowEnd, name: "result", category: "image-decode", thread: lanes.sketch.main, timestamp: ms(70.5), id: 1)
         return FrameAnalyzer.analyze(lanes.sketch.trace)
     }
 
     @Test("JSON version 4 carries each frame's lanes, cause and feed, hitch time by cause and lane costs")
     func jsonLanes() throws {
         let report = everyLane()
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.jsonValue(source: "t.json").description.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(report.jsonValue(source: "t.json").description.utf8))
+                as? [String: Any])
         #expect(object["version"] as? Int == 4)
         let frames = try #require(object["frames"] as? [[String: Any]])
         let late = frames[4]
@@ -243,7 +269,9 @@ struct LaneTests {
     func rowsLanes() throws {
         let report = everyLane()
         var lines: [String] = []
-        FrameRows.write(report, trace: "t.json", labels: [], metadata: TraceMetadata(), format: .csv) { lines.append($0) }
+        FrameRows.write(report, trace: "t.json", labels: [], metadata: TraceMetadata(), format: .csv) {
+            lines.append($0)
+        }
         let header = lines[0].dropLast().split(separator: ",").map(String.init)
         let row = lines[5].dropLast().split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let cell = { (name: String) in row[header.firstIndex(of: name)!] }
@@ -251,14 +279,19 @@ struct LaneTests {
         #expect(cell("render_ms") == "21.000000")
         #expect(cell("background_ms") == "0.000000")
         var json: [String] = []
-        FrameRows.write(report, trace: "t.json", labels: [], metadata: TraceMetadata(), format: .jsonLines) { json.append($0) }
+        FrameRows.write(report, trace: "t.json", labels: [], metadata: TraceMetadata(), format: .jsonLines) {
+            json.append($0)
+        }
         let fed = try #require(try JSONSerialization.jsonObject(with: Data(json[5].utf8)) as? [String: Any])
         #expect(fed["background_ms"] as? Double == 12 && fed["hitch_cause"] as? String == "none")
         // A trace without a render lane leaves the column empty rather than claiming 0 ms.
         var sketch = TraceSketch(metadataMain: true, interval: ms(10))
         sketch.span("frame", FrameContract.frameCategory, from: 0, to: 4)
         var plain: [String] = []
-        FrameRows.write(FrameAnalyzer.analyze(sketch.trace), trace: "p.json", labels: [], metadata: TraceMetadata(), format: .jsonLines) { plain.append($0) }
+        FrameRows.write(
+            FrameAnalyzer.analyze(sketch.trace), trace: "p.json", labels: [], metadata: TraceMetadata(),
+            format: .jsonLines
+        ) { plain.append($0) }
         #expect(plain[0].contains("\"render_ms\":null") && plain[0].contains("\"background_ms\":null"))
     }
 
@@ -273,7 +306,9 @@ struct LaneTests {
         #expect(text.contains("Lanes (cost per frame"))
         // (p50 is one column wider than "1.00 ms": the delivery row below background says "2 frames".)
         #expect(text.contains("\n  render         5   1.00 ms  21.00 ms  21.00 ms     1  3.00 ms"))
-        #expect(text.contains("\n    delivery     -  2 frames  2 frames  2 frames     -        -  latency from request to apply"))
+        #expect(
+            text.contains(
+                "\n    delivery     -  2 frames  2 frames  2 frames     -        -  latency from request to apply"))
         #expect(text.split(separator: "\n").allSatisfy { $0.count <= FrameReport.terminalWidth })
     }
 }

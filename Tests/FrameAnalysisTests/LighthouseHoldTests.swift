@@ -2,6 +2,7 @@ import Foundation
 import FrameTrace
 import FrameTraceReader
 import Testing
+
 @testable import FrameAnalysis
 
 /// The hold rule on real Chrome recordings: for every dropped frame of the page's renderer, the
@@ -46,13 +47,19 @@ struct LighthouseHoldTests {
             case "TracingStartedInBrowser": frames = data["frames"] as? [[String: Any]] ?? []
             default: continue
             }
-            let main = frames.first { $0["parent"] == nil && ($0["isOutermostMainFrame"] as? Bool ?? true) && int($0["processId"]) != nil }
-            if let main, ns(event) >= lastCommit { pid = int(main["processId"])!; lastCommit = ns(event) }
+            let main = frames.first {
+                $0["parent"] == nil && ($0["isOutermostMainFrame"] as? Bool ?? true) && int($0["processId"]) != nil
+            }
+            if let main, ns(event) >= lastCommit {
+                pid = int(main["processId"])!
+                lastCommit = ns(event)
+            }
         }
         // Thread names.
         var names: [[Int64]: String] = [:]
         for event in events where event["ph"] as? String == "M" && event["name"] as? String == "thread_name" {
-            names[[int(event["pid"]) ?? 0, int(event["tid"]) ?? 0]] = (event["args"] as? [String: Any])?["name"] as? String
+            names[[int(event["pid"]) ?? 0, int(event["tid"]) ?? 0]] =
+                (event["args"] as? [String: Any])?["name"] as? String
         }
         // Reporters and stages of the page's renderer, paired by (id, name) in time order.
         var asyncEvents = events.enumerated().filter { _, event in
@@ -70,9 +77,14 @@ struct LighthouseHoldTests {
                 open[key, default: []].append(event)
                 if name == "PipelineReporter" {
                     let reporter = (event["args"] as? [String: Any])?["chrome_frame_reporter"] as? [String: Any] ?? [:]
-                    let frameKey = "\(int(reporter["layer_tree_host_id"]) ?? -1)/\(int(reporter["frame_sequence"]) ?? -1)"
+                    let frameKey =
+                        "\(int(reporter["layer_tree_host_id"]) ?? -1)/\(int(reporter["frame_sequence"]) ?? -1)"
                     var entry = frames[frameKey] ?? (ns(event), nil, nil)
-                    if reporter["frame_type"] as? String == "FORKED" { entry.forked = reporter["state"] as? String } else { entry.main = reporter["state"] as? String }
+                    if reporter["frame_type"] as? String == "FORKED" {
+                        entry.forked = reporter["state"] as? String
+                    } else {
+                        entry.main = reporter["state"] as? String
+                    }
                     frames[frameKey] = entry
                 }
                 continue
@@ -84,9 +96,16 @@ struct LighthouseHoldTests {
         // The renderer main thread's long tasks: top-level X events longer than the interval.
         let mainThread = names.first { $0.key[0] == pid && $0.value == "CrRendererMain" }?.key ?? []
         func completes(on threads: [[Int64]]) -> [(name: String, start: Int64, end: Int64)] {
-            events.filter { $0["ph"] as? String == "X" && threads.contains([int($0["pid"]) ?? 0, int($0["tid"]) ?? 0]) }
-                .map { ($0["name"] as? String ?? "", ns($0), ns($0) + Int64(((($0["dur"] as? NSNumber)?.doubleValue) ?? 0) * 1000)) }
-                .sorted { ($0.start, $1.end) < ($1.start, $0.end) }
+            events.filter {
+                $0["ph"] as? String == "X" && threads.contains([int($0["pid"]) ?? 0, int($0["tid"]) ?? 0])
+            }
+            .map {
+                (
+                    $0["name"] as? String ?? "", ns($0),
+                    ns($0) + Int64(((($0["dur"] as? NSNumber)?.doubleValue) ?? 0) * 1000)
+                )
+            }
+            .sorted { ($0.start, $1.end) < ($1.start, $0.end) }
         }
         var tasks: [(name: String, start: Int64, end: Int64)] = []
         var coveredUntil = Int64.min
@@ -107,7 +126,9 @@ struct LighthouseHoldTests {
                     while let top = stack.last, top.end <= time {
                         add(top.name, top.cursor, top.end)
                         stack.removeLast()
-                        if !stack.isEmpty { stack[stack.count - 1].cursor = max(stack[stack.count - 1].cursor, top.end) }
+                        if !stack.isEmpty {
+                            stack[stack.count - 1].cursor = max(stack[stack.count - 1].cursor, top.end)
+                        }
                     }
                 }
                 for span in completes(on: [thread]) {
@@ -126,7 +147,9 @@ struct LighthouseHoldTests {
         }
         let laneThreads: [Lane: [[Int64]]] = [
             .main: [mainThread],
-            .raster: names.filter { $0.key[0] == pid && ($0.value == "Compositor" || $0.value.hasPrefix("CompositorTileWorker")) }.map(\.key),
+            .raster: names.filter {
+                $0.key[0] == pid && ($0.value == "Compositor" || $0.value.hasPrefix("CompositorTileWorker"))
+            }.map(\.key),
             .compositor: names.filter { $0.key[0] == pid && $0.value == "Compositor" }.map(\.key),
             .gpu: names.filter { $0.value == "CrGpuMain" || $0.value == "VizCompositorThread" }.map(\.key),
         ]
@@ -136,9 +159,14 @@ struct LighthouseHoldTests {
             var best: Expected?
             for lane in laneOrder {
                 let pendingStages = stages.filter { $0.lane == lane && $0.start <= deadline && deadline < $0.end }
-                var candidate = pendingStages.min { $0.start < $1.start }.map { Expected(vsync: frame.vsync, lane: lane, stage: $0.name, start: $0.start, end: $0.end) }
-                if candidate == nil, lane == .main, let task = tasks.first(where: { $0.start <= deadline && deadline < $0.end }) {
-                    candidate = Expected(vsync: frame.vsync, lane: .main, stage: task.name, start: task.start, end: task.end)
+                var candidate = pendingStages.min { $0.start < $1.start }.map {
+                    Expected(vsync: frame.vsync, lane: lane, stage: $0.name, start: $0.start, end: $0.end)
+                }
+                if candidate == nil, lane == .main,
+                    let task = tasks.first(where: { $0.start <= deadline && deadline < $0.end })
+                {
+                    candidate = Expected(
+                        vsync: frame.vsync, lane: .main, stage: task.name, start: task.start, end: task.end)
                 }
                 if let candidate, best.map({ candidate.start < $0.start }) ?? true { best = candidate }
             }
@@ -150,10 +178,13 @@ struct LighthouseHoldTests {
         return (pid, holds.sorted { $0.vsync < $1.vsync })
     }
 
-    @Test("Every dropped frame is held by the stage or task the raw events show running at its deadline", arguments: [
-        "lighthouse__frames-blocking-time.json", "lighthouse__frames-intercom-widget.json", "lighthouse__frames-user-timing.json",
-        "lighthouse__frames-user-flow-step0.json", "lighthouse__frames-render-blocking.json",
-    ])
+    @Test(
+        "Every dropped frame is held by the stage or task the raw events show running at its deadline",
+        arguments: [
+            "lighthouse__frames-blocking-time.json", "lighthouse__frames-intercom-widget.json",
+            "lighthouse__frames-user-timing.json",
+            "lighthouse__frames-user-flow-step0.json", "lighthouse__frames-render-blocking.json",
+        ])
     func holdsMatchRawEvents(file: String) throws {
         try #require(LighthouseCorpus.isAvailable, "needs ../shared/traces/third-party beside the clone")
         let report = FrameAnalyzer.analyze(try TraceReader.read(contentsOf: LighthouseCorpus.path(file)))
@@ -164,7 +195,9 @@ struct LighthouseHoldTests {
         // Every dropped frame the raw events find held is held the same way in the report.
         let actual = dropped.compactMap { frame -> Expected? in
             guard let hold = frame.hitchHold, hold.wasPending else { return nil }
-            return Expected(vsync: frame.vsync, lane: hold.lane, stage: hold.stage ?? "", start: hold.start, end: hold.end, topSpan: hold.spans.first?.name)
+            return Expected(
+                vsync: frame.vsync, lane: hold.lane, stage: hold.stage ?? "", start: hold.start, end: hold.end,
+                topSpan: hold.spans.first?.name)
         }
         #expect(actual == expected)
         for frame in dropped where frame.hitchHold?.wasPending == true {
@@ -175,12 +208,17 @@ struct LighthouseHoldTests {
     @Test("On the blocking-time and intercom recordings no dropped frame is blamed on the compositor waiting for main")
     func notTheCompositor() throws {
         try #require(LighthouseCorpus.isAvailable, "needs ../shared/traces/third-party beside the clone")
-        for (file, droppedCount, commit) in [("lighthouse__frames-blocking-time.json", 5, 5), ("lighthouse__frames-intercom-widget.json", 38, 11)] {
+        for (file, droppedCount, commit) in [
+            ("lighthouse__frames-blocking-time.json", 5, 5), ("lighthouse__frames-intercom-widget.json", 38, 11),
+        ] {
             let report = FrameAnalyzer.analyze(try TraceReader.read(contentsOf: LighthouseCorpus.path(file)))
             let dropped = report.frames.filter { $0.outcome == .dropped }
             #expect(dropped.count == droppedCount)
             #expect(dropped.filter { $0.hitchCause == .commit }.count == commit)
-            #expect(dropped.allSatisfy { $0.hitchCause != .compositor || $0.hitchStage != "BeginImplFrameToSendBeginMainFrame" })
+            #expect(
+                dropped.allSatisfy {
+                    $0.hitchCause != .compositor || $0.hitchStage != "BeginImplFrameToSendBeginMainFrame"
+                })
         }
     }
 }

@@ -1,23 +1,36 @@
 import FrameAnalysis
+import FrameSupport
 import FrameTrace
 import Testing
-import FrameSupport
 
 @Suite("Mann–Whitney U test")
 struct MannWhitneyTests {
     /// Reference values from SciPy 1.17: `scipy.stats.mannwhitneyu(head, base,
     /// alternative="two-sided", method=..., use_continuity=True)`, whose statistic is U of the
     /// first argument.
-    static let references: [(base: [Double], head: [Double], u: Double, pValue: Double, method: MannWhitneyResult.Method)] = [
-        ([1, 2, 3, 4, 5], [0.1, 0.2, 0.3, 0.4, 2.5], 2, 0.031746031746031744, .exact),
-        (Array(0...9).map(Double.init), [9.5, 9.6, 2.5, -1, -2, -3, -4, -5, -6, -7], 23, 0.04325705254497823, .exact),
-        (Array(0...9).map(Double.init), [9.5, 9.6, 3.5, -1, -2, -3, -4, -5, -6, -7], 24, 0.0524259022711035, .exact),
-        (Array(1...10).map(Double.init), Array(11...20).map(Double.init), 100, 1.082508822446903e-05, .exact),
-        (Array(0..<15).map(Double.init), (0..<12).map { 0.25 + 1.3 * Double($0) }, 95, 0.8290957244248401, .exact),
-        ([1, 2, 2, 3], [2, 3, 3, 4], 13, 0.1720337089218229, .normalApproximation),
-        ([1, 2, 3, 3, 4, 5, 5, 6, 7], [3, 3, 4, 5, 5, 5, 6, 7, 8, 9, 9, 12], 80.5, 0.06169509120681044, .normalApproximation),
-        (Array(0..<25).map(Double.init), (0..<30).map { 0.25 + 1.3 * Double($0) }, 512, 0.021039710723773676, .normalApproximation),
-    ]
+    static let references:
+        [(base: [Double], head: [Double], u: Double, pValue: Double, method: MannWhitneyResult.Method)] = [
+            ([1, 2, 3, 4, 5], [0.1, 0.2, 0.3, 0.4, 2.5], 2, 0.031746031746031744, .exact),
+            (
+                Array(0...9).map(Double.init), [9.5, 9.6, 2.5, -1, -2, -3, -4, -5, -6, -7], 23, 0.04325705254497823,
+                .exact
+            ),
+            (
+                Array(0...9).map(Double.init), [9.5, 9.6, 3.5, -1, -2, -3, -4, -5, -6, -7], 24, 0.0524259022711035,
+                .exact
+            ),
+            (Array(1...10).map(Double.init), Array(11...20).map(Double.init), 100, 1.082508822446903e-05, .exact),
+            (Array(0..<15).map(Double.init), (0..<12).map { 0.25 + 1.3 * Double($0) }, 95, 0.8290957244248401, .exact),
+            ([1, 2, 2, 3], [2, 3, 3, 4], 13, 0.1720337089218229, .normalApproximation),
+            (
+                [1, 2, 3, 3, 4, 5, 5, 6, 7], [3, 3, 4, 5, 5, 5, 6, 7, 8, 9, 9, 12], 80.5, 0.06169509120681044,
+                .normalApproximation
+            ),
+            (
+                Array(0..<25).map(Double.init), (0..<30).map { 0.25 + 1.3 * Double($0) }, 512, 0.021039710723773676,
+                .normalApproximation
+            ),
+        ]
 
     @Test("U and the p-value match SciPy's, exact for small tie-free samples", arguments: references.indices)
     func matchesReference(index: Int) throws {
@@ -28,14 +41,16 @@ struct MannWhitneyTests {
         #expect(result.method == reference.method)
     }
 
-    @Test("Exact p-values equal the tails counted over every split of the ranks",
-          arguments: [(1, 1), (1, 6), (3, 5), (5, 5), (4, 9), (7, 8)])
+    @Test(
+        "Exact p-values equal the tails counted over every split of the ranks",
+        arguments: [(1, 1), (1, 6), (3, 5), (5, 5), (4, 9), (7, 8)])
     func exactMatchesEnumeration(baseCount: Int, headCount: Int) throws {
         // Every way to choose which of the ranks 0..<N belong to the head sample.
         let total = baseCount + headCount
         let splits = (0..<(1 << total)).filter { $0.nonzeroBitCount == headCount }
         func uOfHead(_ split: Int) -> Int {
-            (0..<total).filter { split >> $0 & 1 == 1 }.map { rank in (0..<rank).filter { split >> $0 & 1 == 0 }.count }.reduce(0, +)
+            (0..<total).filter { split >> $0 & 1 == 1 }.map { rank in (0..<rank).filter { split >> $0 & 1 == 0 }.count }
+                .reduce(0, +)
         }
         let us = splits.map(uOfHead)
         var checked = Set<Int>()
@@ -44,8 +59,9 @@ struct MannWhitneyTests {
             let upper = Double(us.filter { $0 >= u }.count)
             let expected = min(1, 2 * min(lower, upper) / Double(us.count))
             let ranks = (0..<total).map(Double.init)
-            let result = try #require(mannWhitneyTest(
-                base: ranks.filter { split >> Int($0) & 1 == 0 }, head: ranks.filter { split >> Int($0) & 1 == 1 }))
+            let result = try #require(
+                mannWhitneyTest(
+                    base: ranks.filter { split >> Int($0) & 1 == 0 }, head: ranks.filter { split >> Int($0) & 1 == 1 }))
             #expect(result.method == .exact)
             #expect(result.u == Double(u))
             #expect(abs(result.pValue - expected) < 1e-12, "U = \(u)")
@@ -75,16 +91,23 @@ struct MannWhitneyTests {
         #expect(faster.z < 0)
     }
 
-    @Test("U, z and the p-value equal ranks computed by sorting the pooled values, with heavy ties", arguments: UInt64(1)...20)
+    @Test(
+        "U, z and the p-value equal ranks computed by sorting the pooled values, with heavy ties",
+        arguments: UInt64(1)...20)
     func pooledRanksReference(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
         // Mostly zeros (a category that rarely runs) and a few repeated small values.
         func sample(_ count: Int) -> [Double] {
-            (0..<count).map { _ in Int.random(in: 0..<10, using: &generator) < 7 ? 0 : Double(Int.random(in: 1...5, using: &generator)) }
+            (0..<count).map { _ in
+                Int.random(in: 0..<10, using: &generator) < 7 ? 0 : Double(Int.random(in: 1...5, using: &generator))
+            }
         }
-        let base = sample(Int.random(in: 1...60, using: &generator)), head = sample(Int.random(in: 1...60, using: &generator))
+        let base = sample(Int.random(in: 1...60, using: &generator))
+        let head = sample(Int.random(in: 1...60, using: &generator))
         let pooled = (base.map { ($0, false) } + head.map { ($0, true) }).sorted { $0.0 < $1.0 }
-        var headRankSum = 0.0, tieTerm = 0.0, start = 0
+        var headRankSum = 0.0
+        var tieTerm = 0.0
+        var start = 0
         while start < pooled.count {
             var end = start
             while end < pooled.count && pooled[end].0 == pooled[start].0 { end += 1 }
@@ -101,7 +124,10 @@ struct MannWhitneyTests {
         let variance = Double(base.count * head.count) / 12 * ((total + 1) - tieTerm / (total * (total - 1)))
         if variance > 0, result.method == .normalApproximation {
             let deviation = expectedU - Double(base.count * head.count) / 2
-            #expect(abs(result.z - Double(signOf: deviation, magnitudeOf: max(0, abs(deviation) - 0.5)) / variance.squareRoot()) < 1e-12)
+            #expect(
+                abs(
+                    result.z - Double(signOf: deviation, magnitudeOf: max(0, abs(deviation) - 0.5))
+                        / variance.squareRoot()) < 1e-12)
         }
     }
 

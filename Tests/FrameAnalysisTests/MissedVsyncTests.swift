@@ -2,6 +2,7 @@ import FrameJSON
 import FrameTrace
 import FrameTraceReader
 import Testing
+
 @testable import FrameAnalysis
 
 /// Missed vsyncs have one definition, and every output agrees with it.
@@ -10,8 +11,12 @@ struct MissedVsyncTests {
     @Test("A frame misses its overrun in whole intervals, rounded up; none when on time")
     func definition() {
         let p: Int64 = 16_666_667
-        let cases: [(Int64, Int64)] = [(-5, 0), (0, 0), (1, 1), (p - 1, 1), (p, 1), (p + 1, 2), (3 * p, 3), (3 * p + 1, 4)]
-        for (overrun, missed) in cases { #expect(FrameReport.Frame.missedVsyncs(lateness: overrun, interval: p) == missed, "\(overrun)") }
+        let cases: [(Int64, Int64)] = [
+            (-5, 0), (0, 0), (1, 1), (p - 1, 1), (p, 1), (p + 1, 2), (3 * p, 3), (3 * p + 1, 4),
+        ]
+        for (overrun, missed) in cases {
+            #expect(FrameReport.Frame.missedVsyncs(lateness: overrun, interval: p) == missed, "\(overrun)")
+        }
         #expect(FrameReport.Frame.missedVsyncs(lateness: 10, interval: 0) == 0, "no interval, no division")
     }
 
@@ -22,7 +27,9 @@ struct MissedVsyncTests {
         let perFrame = report.frames.map { $0.missedVsyncs(interval: interval) }
         #expect(report.summary.missedVsyncs == perFrame.reduce(0, +) && report.summary.missedVsyncs > 0)
         var rows: [String] = []
-        FrameRows.write(report, trace: "t", labels: [], metadata: TraceMetadata(), format: .jsonLines) { rows.append($0) }
+        FrameRows.write(report, trace: "t", labels: [], metadata: TraceMetadata(), format: .jsonLines) {
+            rows.append($0)
+        }
         let fromRows = try rows.map { row -> Int64 in
             let value = try JSONValue.parse(row)
             return try #require(value["missed_vsyncs"]?.integerValue)

@@ -1,9 +1,10 @@
 import Foundation
+import FrameSupport
 import FrameTrace
 import FrameTraceReader
 import Testing
+
 @testable import FrameAnalysis
-import FrameSupport
 
 /// The self-time sweep runs on all cores for a large trace (``SelfTimeSweep``): the reports must
 /// be the ones the single-threaded sweep gives, down to the last byte of their JSON and text.
@@ -20,14 +21,16 @@ struct ParallelSweepTests {
 
     static func expectSame(_ trace: Trace, options: AnalysisOptions, _ label: String) {
         let (single, parallel) = reports(trace, options: options)
-        #expect(parallel.jsonValue(source: label).description == single.jsonValue(source: label).description, "\(label)")
+        #expect(
+            parallel.jsonValue(source: label).description == single.jsonValue(source: label).description, "\(label)")
         #expect(parallel.text(source: label) == single.text(source: label), "\(label)")
     }
 
     /// The repository's trace files that read: the analysis tests' fixtures, the reader's, and the
     /// example traces.
     static let traceFiles: [String] = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let folders = ["Tests/FrameAnalysisTests/Fixtures", "Tests/FrameTraceReaderTests/Fixtures", "Traces"]
         return folders.flatMap { folder in
             let directory = root.appendingPathComponent(folder)
@@ -45,7 +48,9 @@ struct ParallelSweepTests {
             analysed += 1
             let name = URL(fileURLWithPath: path).lastPathComponent
             Self.expectSame(trace, options: AnalysisOptions(worstFrameCount: 1000), name)
-            Self.expectSame(trace, options: AnalysisOptions(frameRate: FrameRate(hertz: 1000), worstFrameCount: 1000), "\(name) at 1000 fps")
+            Self.expectSame(
+                trace, options: AnalysisOptions(frameRate: FrameRate(hertz: 1000), worstFrameCount: 1000),
+                "\(name) at 1000 fps")
         }
         #expect(analysed > 20)
     }
@@ -66,17 +71,20 @@ struct ParallelSweepTests {
             var start = frame % 3 == 0 ? time : time + Int64.random(in: 1...200_000, using: &random)
             for _ in 0..<Int.random(in: 1...4, using: &random) {
                 let length = Int64.random(in: 100_000...3_000_000, using: &random)
-                trace.append(.complete, name: "task", category: "toplevel", thread: main, timestamp: start, duration: length)
+                trace.append(
+                    .complete, name: "task", category: "toplevel", thread: main, timestamp: start, duration: length)
                 var child = start
                 while child < start + length {
                     let duration = Int64.random(in: 1...900_000, using: &random)
                     let name = names.randomElement(using: &random)!
                     // Now and then a child runs past its parent's end, and is clipped to it.
-                    trace.append(.complete, name: name, category: name, thread: main, timestamp: child, duration: duration)
+                    trace.append(
+                        .complete, name: name, category: name, thread: main, timestamp: child, duration: duration)
                     if Bool.random(using: &random) {
                         let inner = names.randomElement(using: &random)!
                         trace.append(
-                            .complete, name: inner, category: inner, thread: main, timestamp: child + duration / 4, duration: duration / 2)
+                            .complete, name: inner, category: inner, thread: main, timestamp: child + duration / 4,
+                            duration: duration / 2)
                     }
                     child += duration + Int64.random(in: 0...50_000, using: &random)
                 }
@@ -90,8 +98,11 @@ struct ParallelSweepTests {
             var start: Int64 = 0
             while start < time {
                 let duration = Int64.random(in: 1...5_000_000, using: &random)
-                trace.append(.complete, name: "job", category: "image", thread: thread, timestamp: start, duration: duration)
-                trace.append(.complete, name: "decode", category: "image", thread: thread, timestamp: start + 1, duration: duration / 3)
+                trace.append(
+                    .complete, name: "job", category: "image", thread: thread, timestamp: start, duration: duration)
+                trace.append(
+                    .complete, name: "decode", category: "image", thread: thread, timestamp: start + 1,
+                    duration: duration / 3)
                 start += Int64.random(in: 1...4_000_000, using: &random)
             }
         }
@@ -99,12 +110,17 @@ struct ParallelSweepTests {
         return trace
     }
 
-    @Test("A busy trace gives the same report in runs as on one thread, with frames from marks, estimated or at another rate", arguments: [1, 2, 3] as [UInt64])
+    @Test(
+        "A busy trace gives the same report in runs as on one thread, with frames from marks, estimated or at another rate",
+        arguments: [1, 2, 3] as [UInt64])
     func busyTraceGivesTheSameReport(seed: UInt64) {
         let trace = Self.busyTrace(seed: seed)
         Self.expectSame(trace, options: AnalysisOptions(worstFrameCount: 1000, frameMarkers: ["tick"]), "marks")
         Self.expectSame(trace, options: AnalysisOptions(worstFrameCount: 1000), "estimated")
-        Self.expectSame(trace, options: AnalysisOptions(frameRate: FrameRate(hertz: 240), worstFrameCount: 1000, frameMarkers: ["tick"]), "240 fps")
+        Self.expectSame(
+            trace,
+            options: AnalysisOptions(frameRate: FrameRate(hertz: 240), worstFrameCount: 1000, frameMarkers: ["tick"]),
+            "240 fps")
         let report = FrameAnalyzer.analyze(trace, options: AnalysisOptions(frameMarkers: ["tick"]))
         #expect(report.method.frameSource == .frameMarkers)
         #expect(report.frames.count > 100)
@@ -119,9 +135,14 @@ struct ParallelSweepTests {
         for frame in 0..<Int64(20_000) {
             let vsync = 1_000_000 + frame * 16_666_667
             trace.append(.instant, name: "tick", thread: main, timestamp: vsync)
-            trace.append(.complete, name: "task", category: "toplevel", thread: main, timestamp: vsync + 1_000, duration: 4_000_000 + frame % 7 * 3_000_000)
-            trace.append(.complete, name: "layout", category: "layout", thread: main, timestamp: vsync + 2_000, duration: 2_000_000)
-            trace.append(.complete, name: "decode", category: "image", thread: worker, timestamp: vsync, duration: 3_000_000)
+            trace.append(
+                .complete, name: "task", category: "toplevel", thread: main, timestamp: vsync + 1_000,
+                duration: 4_000_000 + frame % 7 * 3_000_000)
+            trace.append(
+                .complete, name: "layout", category: "layout", thread: main, timestamp: vsync + 2_000,
+                duration: 2_000_000)
+            trace.append(
+                .complete, name: "decode", category: "image", thread: worker, timestamp: vsync, duration: 3_000_000)
         }
         #expect(trace.events.filter { $0.phase == .complete }.count >= FrameAnalyzer.parallelSpans)
         var single = AnalysisOptions(frameMarkers: ["tick"])
@@ -146,9 +167,12 @@ struct ParallelSweepTests {
         let frames = report.frames
         // The main-thread windows as the accounting draws them: each cut at the next frame's start.
         let windows = frames.indices.map { index in
-            (start: frames[index].workStart,
-             end: index + 1 < frames.count
-                ? max(frames[index].workStart, min(frames[index].commitEnd, frames[index + 1].workStart)) : frames[index].commitEnd)
+            (
+                start: frames[index].workStart,
+                end: index + 1 < frames.count
+                    ? max(frames[index].workStart, min(frames[index].commitEnd, frames[index + 1].workStart))
+                    : frames[index].commitEnd
+            )
         }
         let sweep = SelfTimeSweep(spans: spans, mainSlot: main, nameOfCategory: [], measureStart: 0, measureEnd: 0)
         let runs = sweep.runs(spansPerRun: 1, accounting: accounting)
@@ -183,7 +207,9 @@ struct ParallelSweepTests {
         var whole = Tally(keyCount: 6, largestPerGroup: 2, rank: [5, 4, 3, 2, 1, 0])
         var first = Tally(keyCount: 6, largestPerGroup: 2, rank: [5, 4, 3, 2, 1, 0])
         var second = Tally(keyCount: 6, largestPerGroup: 2, rank: [5, 4, 3, 2, 1, 0])
-        let additions: [(value: Int64, key: Int, group: Int)] = [(5, 1, 0), (3, 2, 0), (7, 3, 0), (2, 1, 1), (9, 4, 2), (9, 5, 2), (1, 0, 2)]
+        let additions: [(value: Int64, key: Int, group: Int)] = [
+            (5, 1, 0), (3, 2, 0), (7, 3, 0), (2, 1, 1), (9, 4, 2), (9, 5, 2), (1, 0, 2),
+        ]
         for (index, addition) in additions.enumerated() {
             whole.add(addition.value, key: addition.key, group: addition.group)
             if index < 4 {

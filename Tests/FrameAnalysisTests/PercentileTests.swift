@@ -1,7 +1,7 @@
 import FrameAnalysis
+import FrameSupport
 import FrameTrace
 import Testing
-import FrameSupport
 
 @Suite("Nearest-rank percentiles")
 struct PercentileTests {
@@ -84,7 +84,8 @@ struct PercentileTests {
         #expect(SortedSample([4, 1, 3, 2] as [Int64]).median == 2)
     }
 
-    @Test("Decimal percentiles behave as written", arguments: [(99.9, 999), (95, 950), (99, 990), (0.1, 1), (12.5, 125)])
+    @Test(
+        "Decimal percentiles behave as written", arguments: [(99.9, 999), (95, 950), (99, 990), (0.1, 1), (12.5, 125)])
     func decimalPercentiles(p: Double, expected: Int64) {
         #expect(SortedSample(Array(Int64(1)...1_000)).percentile(p) == expected)
     }

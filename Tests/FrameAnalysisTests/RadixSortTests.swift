@@ -1,7 +1,8 @@
-@testable import FrameAnalysis
+import FrameSupport
 import FrameTrace
 import Testing
-import FrameSupport
+
+@testable import FrameAnalysis
 
 @Suite("Radix sort of integers")
 struct RadixSortTests {
@@ -15,11 +16,14 @@ struct RadixSortTests {
         return (0..<count).map { index in
             if index % 17 == 0 { return extremes[index % extremes.count] }
             // Narrow values share their high bytes, which the sort skips; wide ones do not.
-            return spread ? Value.random(in: .min ... .max, using: &generator) : Value.random(in: 0...999, using: &generator)
+            return spread
+                ? Value.random(in: .min ... .max, using: &generator) : Value.random(in: 0...999, using: &generator)
         }
     }
 
-    @Test("radixSorted() is sorted() for signed and unsigned integers of every width, short and long", arguments: [0, 1, 255, 256, 300, 5_000])
+    @Test(
+        "radixSorted() is sorted() for signed and unsigned integers of every width, short and long",
+        arguments: [0, 1, 255, 256, 300, 5_000])
     func matchesSorted(count: Int) {
         for seed in UInt64(0)..<4 {
             for spread in [false, true] {

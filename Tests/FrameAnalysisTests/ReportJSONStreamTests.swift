@@ -1,8 +1,9 @@
+import FrameSupport
 import FrameTrace
 import FrameTraceReader
 import Testing
+
 @testable import FrameAnalysis
-import FrameSupport
 
 @Suite("report --format json is written in pieces, byte for byte the JSON value's text")
 struct ReportJSONStreamTests {
@@ -40,11 +41,13 @@ struct ReportJSONStreamTests {
         let categories = ["layout", "decode", "draw", "diff", "commit"]
         for frame in 0..<20_000 {
             let start = Int64(frame) * 16_666_667
-            trace.append(.complete, name: "frame", category: "frame", thread: main, timestamp: start, duration: 15_000_000)
+            trace.append(
+                .complete, name: "frame", category: "frame", thread: main, timestamp: start, duration: 15_000_000)
             var time = start + 100_000
             for category in categories.shuffled(using: &random).prefix(Int.random(in: 1...5, using: &random)) {
                 let duration = Int64.random(in: 10_000...2_000_000, using: &random)
-                trace.append(.complete, name: category, category: category, thread: main, timestamp: time, duration: duration)
+                trace.append(
+                    .complete, name: category, category: category, thread: main, timestamp: time, duration: duration)
                 time += duration + 1_000
             }
         }

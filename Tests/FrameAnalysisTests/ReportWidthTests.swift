@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import FrameAnalysis
 import FrameTrace
+import Testing
+
+@testable import FrameAnalysis
 
 @Suite("Text tables fit a terminal")
 struct ReportWidthTests {
@@ -14,7 +15,9 @@ struct ReportWidthTests {
         let category = longCategory
         for frame in 0..<4 {
             let start = Double(frame) * 20
-            sketch.span("RunTask::ThreadControllerImpl::DoWork with a very long scheduling name", category, from: start, to: start + 25)
+            sketch.span(
+                "RunTask::ThreadControllerImpl::DoWork with a very long scheduling name", category, from: start,
+                to: start + 25)
         }
         return sketch
     }
@@ -37,40 +40,47 @@ struct ReportWidthTests {
         var table = ReportTable(title: "t", columns: [("key", .left), ("note", .left)])
         table.rows = [["a", "one two three four five six seven eight nine ten eleven twelve thirteen fourteen"]]
         let text = table.text(maxWidth: 40)
-        #expect(text == """
-            t
-              key  note
-              a    one two three four five six seven
-                   eight nine ten eleven twelve
-                   thirteen fourteen
+        #expect(
+            text == """
+                t
+                  key  note
+                  a    one two three four five six seven
+                       eight nine ten eleven twelve
+                       thirteen fourteen
 
-            """)
+                """)
     }
 
-    @Test("A last column of measured items wraps between items, never inside \"2.79 ms\"; an item too wide alone keeps its figure")
+    @Test(
+        "A last column of measured items wraps between items, never inside \"2.79 ms\"; an item too wide alone keeps its figure"
+    )
     func itemsWrapWhole() {
-        var table = ReportTable(title: "Worst frames", columns: [("frame", .right), ("cause", .left), ("top spans", .left)])
+        var table = ReportTable(
+            title: "Worst frames", columns: [("frame", .right), ("cause", .left), ("top spans", .left)])
         table.rows = [
             ["#3", "commit", "RunTask 2.79 ms, UpdateLayoutTree 1.20 ms, layout cell 0.75 ms"],
             ["#4", "-", "RunTask::ThreadControllerImpl::DoWork with a long name 25.91 ms, Paint 0.10 ms"],
         ]
         // 47 columns leave the last one its narrowest, 30.
         let text = table.text(maxWidth: 47)
-        #expect(text == """
-            Worst frames
-              frame  cause   top spans
-                 #3  commit  RunTask 2.79 ms,
-                             UpdateLayoutTree 1.20 ms,
-                             layout cell 0.75 ms
-                 #4  -       RunTask::ThreadCont… 25.91 ms,
-                             Paint 0.10 ms
+        #expect(
+            text == """
+                Worst frames
+                  frame  cause   top spans
+                     #3  commit  RunTask 2.79 ms,
+                                 UpdateLayoutTree 1.20 ms,
+                                 layout cell 0.75 ms
+                     #4  -       RunTask::ThreadCont… 25.91 ms,
+                                 Paint 0.10 ms
 
-            """)
+                """)
         let lines = text.split(separator: "\n")
         #expect(lines.allSatisfy { $0.count <= 47 })
         // No line ends between a name and its figure or between a number and its unit, and none
         // begins with a unit.
-        let numberAtEnd = lines.filter { line in line.split(separator: " ").last.map { ReportTable.isNumber($0) } ?? false }
+        let numberAtEnd = lines.filter { line in
+            line.split(separator: " ").last.map { ReportTable.isNumber($0) } ?? false
+        }
         #expect(numberAtEnd.isEmpty, "\(numberAtEnd)")
         #expect(!lines.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("ms") })
         for item in ["RunTask 2.79 ms,", "UpdateLayoutTree 1.20 ms,", "layout cell 0.75 ms", "Paint 0.10 ms"] {
@@ -84,19 +94,24 @@ struct ReportWidthTests {
         table.rows = [["late", "the frame waited for a commit 12.50 ms late, then 3 frames more"]]
         // 38 columns leave the last one its narrowest, 30: "commit" would fit on the first line.
         let text = table.text(maxWidth: 38)
-        #expect(text == """
-            t
-              kind  message
-              late  the frame waited for a
-                    commit 12.50 ms late,
-                    then 3 frames more
+        #expect(
+            text == """
+                t
+                  kind  message
+                  late  the frame waited for a
+                        commit 12.50 ms late,
+                        then 3 frames more
 
-            """)
+                """)
         // A name wider than a line is split where the line ends; its figure stays whole.
-        #expect(ReportTable.wrap("RunTask::ThreadControllerImpl::DoWork 25.91 ms", width: 30) == [
-            "RunTask::ThreadControllerImpl:", ":DoWork 25.91 ms",
-        ])
-        #expect(ReportTable.wrap("a very long name indeed 25.91 ms", width: 12) == ["a very long", "name indeed", "25.91 ms"])
+        #expect(
+            ReportTable.wrap("RunTask::ThreadControllerImpl::DoWork 25.91 ms", width: 30) == [
+                "RunTask::ThreadControllerImpl:", ":DoWork 25.91 ms",
+            ])
+        #expect(
+            ReportTable.wrap("a very long name indeed 25.91 ms", width: 12) == [
+                "a very long", "name indeed", "25.91 ms",
+            ])
         // Without figures the words break as before.
         #expect(ReportTable.wrap("one two three four", width: 9) == ["one two", "three", "four"])
         // A part without a figure makes a list prose: it breaks at spaces.
@@ -114,14 +129,17 @@ struct ReportWidthTests {
         sketch.span("Paint", category, from: 20, to: 30)
         sketch.span("LocalFrameView::UpdateLifecycle", category, from: 30, to: 39)
         let text = FrameAnalyzer.analyze(sketch.trace).text(source: "spans.json")
-        let worst = try #require(text.components(separatedBy: "Worst frames\n").last?.components(separatedBy: "\n\n").first)
+        let worst = try #require(
+            text.components(separatedBy: "Worst frames\n").last?.components(separatedBy: "\n\n").first)
         let lines = worst.split(separator: "\n")
         #expect(lines.count > 2, "the top spans cell wraps: \(worst)")
         #expect(lines.allSatisfy { $0.count <= FrameReport.terminalWidth })
         #expect(!lines.contains { $0.split(separator: " ").last.map { ReportTable.isNumber($0) } ?? false }, "\(worst)")
         // At 100 columns the cell has 45: "Paint" would have fitted after the first span, its
         // figure not.
-        for item in ["ThreadControllerImpl::DoWork 19.00 ms,", "Paint 10.00 ms,", "LocalFrameView::UpdateLifecycle 9.00 ms"] {
+        for item in [
+            "ThreadControllerImpl::DoWork 19.00 ms,", "Paint 10.00 ms,", "LocalFrameView::UpdateLifecycle 9.00 ms",
+        ] {
             #expect(lines.contains { $0.contains(item) }, "\(item) is whole on one line: \(worst)")
         }
     }
@@ -140,11 +158,16 @@ struct ReportWidthTests {
         sketch.span("frame", "frame", from: 0, to: 40)
         sketch.span("decode", "corner-rounding", from: 1, to: 39)
         let report = FrameAnalyzer.analyze(sketch.trace)
-        let runs = [("paper-transition", "specs-background+decode-main", report), ("corner-rounding", "prerendered-transparent", report)]
+        let runs = [
+            ("paper-transition", "specs-background+decode-main", report),
+            ("corner-rounding", "prerendered-transparent", report),
+        ]
         let compact = RunComparisonTable.make(title: "demo", runs: runs, wide: false)
-        #expect(compact.columns.map(\.name) == [
-            "scenario", "strategy", "hitch\nms/s", "hitch\ncause", "main\np95 ms", "render\np95 ms", "input\np95 ms",
-        ])
+        #expect(
+            compact.columns.map(\.name) == [
+                "scenario", "strategy", "hitch\nms/s", "hitch\ncause", "main\np95 ms", "render\np95 ms",
+                "input\np95 ms",
+            ])
         #expect(compact.rows[0][3] == "commit", "the 40 ms frame is a commit hitch")
         #expect(compact.rows[0][5] == "-", "no render lane in this trace")
         let text = compact.text(maxWidth: FrameReport.terminalWidth)

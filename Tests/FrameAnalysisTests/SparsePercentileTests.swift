@@ -1,7 +1,8 @@
-@testable import FrameAnalysis
 import FrameTrace
 import FrameTraceReader
 import Testing
+
+@testable import FrameAnalysis
 
 @Suite("Per-category summaries count the frames a category skipped as zeros, without writing them out")
 struct SparsePercentileTests {
@@ -29,7 +30,8 @@ struct SparsePercentileTests {
             let start = index * 16_667
             text += #",{"ph":"X","cat":"frame","name":"frame","pid":1,"tid":1,"ts":\#(start),"dur":9000}"#
             let category = index == 123 ? "rare" : "c\(index % 50)"
-            text += #",{"ph":"X","cat":"\#(category)","name":"w","pid":1,"tid":1,"ts":\#(start + 100),"dur":\#(1000 + index)}"#
+            text +=
+                #",{"ph":"X","cat":"\#(category)","name":"w","pid":1,"tid":1,"ts":\#(start + 100),"dur":\#(1000 + index)}"#
         }
         text += "]"
         let report = FrameAnalyzer.analyze(try TraceReader.read(bytes: Array(text.utf8)))

@@ -1,6 +1,6 @@
 import Foundation
-import FrameTrace
 import FrameSupport
+import FrameTrace
 
 /// Seeded synthetic per-frame main-thread costs in nanoseconds: log-normal around a median of
 /// 8 ms (σ = 0.25 in log space, so most frames fall between 5 and 13 ms), with an occasional
@@ -26,7 +26,8 @@ struct FrameCostGenerator {
         let radius = (-2 * log(1 - Double.random(in: 0..<1, using: &generator))).squareRoot()
         let normal = radius * cos(2 * Double.pi * Double.random(in: 0..<1, using: &generator))
         let cost = 8_000_000 * exp(0.25 * normal)
-        return Double.random(in: 0..<1, using: &generator) < 0.02 ? cost * Double.random(in: 2...5, using: &generator) : cost
+        return Double.random(in: 0..<1, using: &generator) < 0.02
+            ? cost * Double.random(in: 2...5, using: &generator) : cost
     }
 
     /// The costs of `count` frames.

@@ -1,7 +1,7 @@
 import FrameAnalysis
+import FrameSupport
 import FrameTrace
 import Testing
-import FrameSupport
 
 @Suite("Hodges–Lehmann shift")
 struct StatisticsHodgesLehmannTests {

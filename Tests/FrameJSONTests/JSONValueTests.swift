@@ -79,7 +79,9 @@ struct JSONValueTests {
         let error = try #require(throws: JSONParseError.self) { try JSONValue.parse("[1,\n 2") }
         #expect(error.code == .unexpectedEnd)
         #expect(error.byteOffset == 6)
-        #expect(error.description == "line 2, column 3 (byte 6): the input ends where ',' or ']' after an array element was expected")
+        #expect(
+            error.description
+                == "line 2, column 3 (byte 6): the input ends where ',' or ']' after an array element was expected")
     }
 
     @Test("Nesting is capped with a clear error instead of overflowing the stack")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FrameParquet
 
 @Suite("Thrift compact protocol, against bytes worked out from the spec")
@@ -9,19 +10,23 @@ struct CompactProtocolWriterTests {
         return writer.bytes
     }
 
-    @Test("Varints are ULEB128: seven bits a byte, low first, the high bit saying more follow", arguments: [
-        (UInt64(0), [0x00]), (1, [0x01]), (127, [0x7F]), (128, [0x80, 0x01]), (300, [0xAC, 0x02]),
-        (UInt64.max, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]),
-    ] as [(UInt64, [UInt8])])
+    @Test(
+        "Varints are ULEB128: seven bits a byte, low first, the high bit saying more follow",
+        arguments: [
+            (UInt64(0), [0x00]), (1, [0x01]), (127, [0x7F]), (128, [0x80, 0x01]), (300, [0xAC, 0x02]),
+            (UInt64.max, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]),
+        ] as [(UInt64, [UInt8])])
     func varints(value: UInt64, expected: [UInt8]) {
         #expect(Self.bytes { $0.writeVarint(value) } == expected)
     }
 
-    @Test("Zigzag maps 0, -1, 1, -2 to 0, 1, 2, 3 and the extremes to the largest codes", arguments: [
-        (Int64(0), [0x00]), (-1, [0x01]), (1, [0x02]), (-2, [0x03]), (-64, [0x7F]), (64, [0x80, 0x01]),
-        (Int64.max, [0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]),
-        (Int64.min, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]),
-    ] as [(Int64, [UInt8])])
+    @Test(
+        "Zigzag maps 0, -1, 1, -2 to 0, 1, 2, 3 and the extremes to the largest codes",
+        arguments: [
+            (Int64(0), [0x00]), (-1, [0x01]), (1, [0x02]), (-2, [0x03]), (-64, [0x7F]), (64, [0x80, 0x01]),
+            (Int64.max, [0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]),
+            (Int64.min, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]),
+        ] as [(Int64, [UInt8])])
     func zigzag(value: Int64, expected: [UInt8]) {
         #expect(Self.bytes { $0.writeZigzag(value) } == expected)
     }

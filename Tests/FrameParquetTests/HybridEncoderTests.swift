@@ -1,12 +1,16 @@
 import ParquetTestSupport
 import Testing
+
 @testable import FrameParquet
 
 @Suite("RLE / bit-packing hybrid (Encodings.md)")
 struct HybridEncoderTests {
     @Test("The spec's example: 0 to 7 at bit width 3 bit-packed as 10001000 11000110 11111010")
     func specExample() {
-        #expect(HybridEncoder.encode([0, 1, 2, 3, 4, 5, 6, 7], bitWidth: 3) == [0x03, 0b1000_1000, 0b1100_0110, 0b1111_1010])
+        #expect(
+            HybridEncoder.encode([0, 1, 2, 3, 4, 5, 6, 7], bitWidth: 3) == [
+                0x03, 0b1000_1000, 0b1100_0110, 0b1111_1010,
+            ])
     }
 
     @Test("Eight or more equal values are one RLE run: count << 1, then the value in whole bytes")
@@ -19,15 +23,23 @@ struct HybridEncoderTests {
     @Test("A short tail after a run is one bit-packed group, padded with zeros")
     func runThenTail() {
         // 1, 2, 3 at width 2, LSB first: 01 | 10 << 2 | 11 << 4 = 0x39, then zeros.
-        #expect(HybridEncoder.encode(Array(repeating: 0, count: 8) + [1, 2, 3], bitWidth: 2) == [0x10, 0x00, 0x03, 0x39, 0x00])
+        #expect(
+            HybridEncoder.encode(Array(repeating: 0, count: 8) + [1, 2, 3], bitWidth: 2) == [
+                0x10, 0x00, 0x03, 0x39, 0x00,
+            ])
     }
 
     @Test("Levels for a v1 data page carry their length in 4 little-endian bytes")
     func lengthPrefix() {
-        #expect(HybridEncoder.encodeWithLength(Array(repeating: 1, count: 10), bitWidth: 1) == [0x02, 0x00, 0x00, 0x00, 0x14, 0x01])
+        #expect(
+            HybridEncoder.encodeWithLength(Array(repeating: 1, count: 10), bitWidth: 1) == [
+                0x02, 0x00, 0x00, 0x00, 0x14, 0x01,
+            ])
     }
 
-    @Test("Bit widths: 0 for 0, then the bits of the maximum", arguments: [(UInt32(0), 0), (1, 1), (2, 2), (3, 2), (4, 3), (255, 8), (256, 9)])
+    @Test(
+        "Bit widths: 0 for 0, then the bits of the maximum",
+        arguments: [(UInt32(0), 0), (1, 1), (2, 2), (3, 2), (4, 3), (255, 8), (256, 9)])
     func bitWidths(maximum: UInt32, width: Int) {
         #expect(HybridEncoder.bitWidth(forMaximum: maximum) == width)
     }
@@ -42,7 +54,8 @@ struct HybridEncoderTests {
             // Runs of random length, so both run kinds and their boundaries occur.
             values += Array(repeating: value, count: Int(state >> 60) % 12 + 1)
         }
-        let decoded = try HybridDecoder.decode(HybridEncoder.encode(values, bitWidth: width), bitWidth: width, count: values.count)
+        let decoded = try HybridDecoder.decode(
+            HybridEncoder.encode(values, bitWidth: width), bitWidth: width, count: values.count)
         #expect(decoded == values.map(Int.init))
     }
 }

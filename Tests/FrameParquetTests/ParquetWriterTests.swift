@@ -1,5 +1,6 @@
 import ParquetTestSupport
 import Testing
+
 @testable import FrameParquet
 
 @Suite("Parquet files, read back by the tests' own decoder")
@@ -7,20 +8,23 @@ struct ParquetWriterTests {
     static let columns = [
         ParquetColumn("index", .int64), ParquetColumn("main_ms", .decimal(precision: 18, scale: 6)),
         ParquetColumn("outcome", .string), ParquetColumn("stage", .string, isOptional: true),
-        ParquetColumn("rate", .double, isOptional: true), ParquetColumn("by_category", .decimalMap(precision: 18, scale: 6)),
+        ParquetColumn("rate", .double, isOptional: true),
+        ParquetColumn("by_category", .decimalMap(precision: 18, scale: 6)),
     ]
 
     static func row(_ index: Int) -> [ParquetValue] {
         [
             .int64(Int64(index)), .int64(index == 3 ? .max : index == 4 ? .min : Int64(index) * 1_000_001 - 5_000_000),
             .string(index % 3 == 0 ? "late" : "measured"), index % 2 == 0 ? .null : .string("stage \(index) ∆"),
-            index % 4 == 0 ? .null : .double(Double(index) / 8), .entries(index % 5 == 0 ? [] : [.init("layout", Int64(index)), .init("decode", -1)]),
+            index % 4 == 0 ? .null : .double(Double(index) / 8),
+            .entries(index % 5 == 0 ? [] : [.init("layout", Int64(index)), .init("decode", -1)]),
         ]
     }
 
     static func write(rows: Int, rowGroupRowLimit: Int = 65_536) -> [UInt8] {
         var writer = ParquetWriter(
-            columns: columns, metadata: [("framescope.schema", "test"), ("k", "v")], createdBy: "framescope test", rowGroupRowLimit: rowGroupRowLimit)
+            columns: columns, metadata: [("framescope.schema", "test"), ("k", "v")], createdBy: "framescope test",
+            rowGroupRowLimit: rowGroupRowLimit)
         for index in 0..<rows { writer.append(row(index)) }
         return writer.finish()
     }
@@ -47,14 +51,20 @@ struct ParquetWriterTests {
         #expect(file.keyValues == ["framescope.schema": "test", "k": "v"])
         #expect(file.columns.map(\.name) == ["index", "main_ms", "outcome", "stage", "rate", "by_category"])
         let map = try #require(file.columns.last)
-        #expect(map.isMap && map.leaves.map(\.path) == [["by_category", "key_value", "key"], ["by_category", "key_value", "value"]])
+        #expect(
+            map.isMap
+                && map.leaves.map(\.path) == [
+                    ["by_category", "key_value", "key"], ["by_category", "key_value", "value"],
+                ])
         #expect(map.leaves.map(\.maxDefinition) == [2, 2] && map.leaves.map(\.maxRepetition) == [1, 1])
         let decimal = try #require(file.columns[1].leaves.first?.element)
         #expect(decimal[6]?.integer == 5 && decimal[7]?.integer == 6 && decimal[8]?.integer == 18)
         #expect(decimal[10]?[5]?[1]?.integer == 6 && decimal[10]?[5]?[2]?.integer == 18)
     }
 
-    @Test("Every value reads back, across row groups, nulls, empty maps and Int64's extremes", arguments: [1, 3, 7, 65_536])
+    @Test(
+        "Every value reads back, across row groups, nulls, empty maps and Int64's extremes",
+        arguments: [1, 3, 7, 65_536])
     func valuesRoundTrip(rowGroupRowLimit: Int) throws {
         let bytes = Self.write(rows: 23, rowGroupRowLimit: rowGroupRowLimit)
         let file = try ParquetTestFile(bytes)
@@ -65,7 +75,9 @@ struct ParquetWriterTests {
 
     @Test("A string column with few distinct values gets a dictionary; one of distinct values stays plain")
     func dictionaryChoice() throws {
-        #expect(StringEncodingChoice(Array(repeating: ["measured", "late"], count: 50).flatMap { $0 }).dictionary?.entries == ["measured", "late"])
+        #expect(
+            StringEncodingChoice(Array(repeating: ["measured", "late"], count: 50).flatMap { $0 }).dictionary?.entries
+                == ["measured", "late"])
         #expect(StringEncodingChoice((0..<100).map { "frame \($0)" }).dictionary == nil)
         #expect(StringEncodingChoice([]).dictionary == nil)
         let file = try ParquetTestFile(Self.write(rows: 40))
@@ -75,24 +87,36 @@ struct ParquetWriterTests {
 
     @Test("Strings are told apart by their bytes: é and e + U+0301 are two dictionary entries")
     func bytewiseDistinct() throws {
-        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
         #expect(composed == decomposed)  // Swift's equality would merge them
         let choice = StringEncodingChoice(Array(repeating: [composed, decomposed], count: 20).flatMap { $0 })
         #expect(choice.dictionary?.entries.map { Array($0.utf8) } == [Array(composed.utf8), Array(decomposed.utf8)])
         var writer = ParquetWriter(columns: [ParquetColumn("name", .string)], metadata: [], createdBy: "t")
-        for _ in 0..<20 { writer.append([.string(composed)]); writer.append([.string(decomposed)]) }
+        for _ in 0..<20 {
+            writer.append([.string(composed)])
+            writer.append([.string(decomposed)])
+        }
         let bytes = writer.finish()
         dropParquetCopy(bytes, name: "writer-normalization")
         let rows = try ParquetTestFile(bytes).rows()
-        #expect(rows.map(\.[0]) == Array(repeating: [.bytes(Array(composed.utf8)), .bytes(Array(decomposed.utf8))], count: 20).flatMap { $0 })
+        #expect(
+            rows.map(\.[0])
+                == Array(repeating: [.bytes(Array(composed.utf8)), .bytes(Array(decomposed.utf8))], count: 20).flatMap {
+                    $0
+                })
     }
 
     @Test("Statistics: signed order for INT64 and DOUBLE, unsigned bytes for strings, and the null count")
     func statistics() throws {
         var writer = ParquetWriter(
-            columns: [ParquetColumn("n", .int64), ParquetColumn("s", .string, isOptional: true), ParquetColumn("d", .double)], metadata: [], createdBy: "t")
+            columns: [
+                ParquetColumn("n", .int64), ParquetColumn("s", .string, isOptional: true), ParquetColumn("d", .double),
+            ], metadata: [], createdBy: "t")
         // Bytewise, e + U+0301 (65 CC 81) < f (66) < é (C3 A9); Swift's order puts both é forms after f.
-        for (n, s, d) in [(Int64(3), "f", 0.0), (-5, "e\u{301}", -2.5), (Int64.max, nil, Double.nan), (0, "\u{E9}", 1.5)] as [(Int64, String?, Double)] {
+        for (n, s, d) in [
+            (Int64(3), "f", 0.0), (-5, "e\u{301}", -2.5), (Int64.max, nil, Double.nan), (0, "\u{E9}", 1.5),
+        ] as [(Int64, String?, Double)] {
             writer.append([.int64(n), s.map(ParquetValue.string) ?? .null, .double(d)])
         }
         let file = try ParquetTestFile(writer.finish())
@@ -101,9 +125,12 @@ struct ParquetWriterTests {
             return (statistics?[6]?.binary, statistics?[5]?.binary, statistics?[3]?.integer)
         }
         func littleEndian(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-        #expect(bounds(0).min == littleEndian(UInt64(bitPattern: -5)) && bounds(0).max == littleEndian(UInt64(bitPattern: .max)))
+        #expect(
+            bounds(0).min == littleEndian(UInt64(bitPattern: -5))
+                && bounds(0).max == littleEndian(UInt64(bitPattern: .max)))
         #expect(bounds(0).nulls == 0)
-        #expect(bounds(1).min == Array("e\u{301}".utf8) && bounds(1).max == Array("\u{E9}".utf8) && bounds(1).nulls == 1)
+        #expect(
+            bounds(1).min == Array("e\u{301}".utf8) && bounds(1).max == Array("\u{E9}".utf8) && bounds(1).nulls == 1)
         #expect(bounds(2).min == littleEndian((-2.5).bitPattern) && bounds(2).max == littleEndian((1.5).bitPattern))
         let orders = try #require(file.metadata[7]?.list)
         #expect(orders.count == 3 && orders.allSatisfy { $0[1] != nil })  // TypeDefinedOrder for each leaf

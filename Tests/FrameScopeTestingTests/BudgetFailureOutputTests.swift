@@ -27,18 +27,21 @@ struct BudgetFailureOutputTests {
     }
 
     #if os(Linux)
-    static let canRunChild = !isFailingDemo
+        static let canRunChild = !isFailingDemo
     #else
-    static let canRunChild = false
+        static let canRunChild = false
     #endif
 
     @Test(
         "Run as a child process, the failing #expect prints each broken rule, its figure and its limit",
-        .enabled(if: canRunChild, "needs Linux, where the test product is an executable (and not inside the demo's own child)"))
+        .enabled(
+            if: canRunChild,
+            "needs Linux, where the test product is an executable (and not inside the demo's own child)"))
     func failingExpectation() throws {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let child = try ProcessRunner.run(
-            executable, arguments: ["--testing-library", "swift-testing", "--filter", "BudgetFailureOutputTests/failingDemo"],
+            executable,
+            arguments: ["--testing-library", "swift-testing", "--filter", "BudgetFailureOutputTests/failingDemo"],
             environment: [failingDemoVariable: "1", "NO_COLOR": "1"])
         let output = child.standardOutput + child.standardError
         #expect(child.status != 0, "the demo test must fail: \(output)")

@@ -8,7 +8,9 @@ enum BuiltCLI {
     /// The `framescope` executable in the build's products folder, beside the test bundle.
     static var executable: URL { ProcessRunner.builtProduct("framescope") }
 
-    static let traces = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Traces").standardized
+    static let traces = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "../../Traces"
+    ).standardized
     static func trace(_ name: String) -> String { traces.appendingPathComponent(name).path }
     static func budget(_ name: String) -> String { traces.appendingPathComponent("budgets/\(name)").path }
 
@@ -30,9 +32,12 @@ struct BudgetVerdictCLITests {
         ("diffable-update--reload.json", "unknown-category.json"),
     ]
 
-    @Test("Pass or fail, every rule's id, figure, limit and outcome, and the errors agree with check --format json", arguments: cases)
+    @Test(
+        "Pass or fail, every rule's id, figure, limit and outcome, and the errors agree with check --format json",
+        arguments: cases)
     func sameVerdict(trace traceName: String, budget budgetName: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-verdict-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "framescope-verdict-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var budgetPath = BuiltCLI.budget(budgetName)
@@ -43,8 +48,11 @@ struct BudgetVerdictCLITests {
         let tracePath = BuiltCLI.trace(traceName)
 
         let verdict = try FrameBudget(contentsOf: budgetPath).check(traceAt: tracePath)
-        let cli = try ProcessRunner.run(BuiltCLI.executable, arguments: ["check", tracePath, "--budget", budgetPath, "--format", "json"])
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(cli.standardOutput.utf8)) as? [String: Any], "\(cli.standardError)")
+        let cli = try ProcessRunner.run(
+            BuiltCLI.executable, arguments: ["check", tracePath, "--budget", budgetPath, "--format", "json"])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(cli.standardOutput.utf8)) as? [String: Any],
+            "\(cli.standardError)")
 
         #expect(verdict.passed == (cli.status == 0), "framescope check exited \(cli.status): \(cli.standardError)")
         #expect(cli.status == (verdict.passed ? 0 : verdict.errors.isEmpty ? 1 : 3))
@@ -52,7 +60,9 @@ struct BudgetVerdictCLITests {
         #expect(verdict.errors == errors.compactMap { $0["message"] as? String })
         let warnings = try #require(json["warnings"] as? [[String: Any]])
         #expect(verdict.warnings == warnings.compactMap { $0["message"] as? String })
-        let rules = try #require(json["traces"] as? [[String: Any]]).flatMap { try #require($0["rules"] as? [[String: Any]]) }
+        let rules = try #require(json["traces"] as? [[String: Any]]).flatMap {
+            try #require($0["rules"] as? [[String: Any]])
+        }
         #expect(verdict.rules.map(\.id) == rules.compactMap { $0["id"] as? String })
         #expect(verdict.rules.map(\.outcome.rawValue) == rules.compactMap { $0["verdict"] as? String })
         #expect(verdict.rules.map(\.measured) == rules.map { $0["measured"] as? Double })
@@ -63,7 +73,8 @@ struct BudgetVerdictCLITests {
 
     @Test("The verdict's report is framescope check's text output, byte for byte")
     func sameText() throws {
-        let budgetPath = BuiltCLI.budget("feed-60fps.json"), tracePath = BuiltCLI.trace("diffable-update--reload.json")
+        let budgetPath = BuiltCLI.budget("feed-60fps.json")
+        let tracePath = BuiltCLI.trace("diffable-update--reload.json")
         let verdict = try FrameBudget(contentsOf: budgetPath).check(traceAt: tracePath)
         let cli = try ProcessRunner.run(BuiltCLI.executable, arguments: ["check", tracePath, "--budget", budgetPath])
         #expect(cli.status == 1)

@@ -17,7 +17,9 @@ enum RecordedFrames {
         for (index, milliseconds) in layout.enumerated() {
             test.clock.set(nanoseconds: vsync)
             test.recorder.withFrame(vsync: vsync, deadline: vsync + interval, index: index) {
-                test.recorder.withSpan("layout feed", category: .layout) { test.advance(by: .milliseconds(milliseconds)) }
+                test.recorder.withSpan("layout feed", category: .layout) {
+                    test.advance(by: .milliseconds(milliseconds))
+                }
                 test.recorder.withSpan("commit", category: .commit) { test.advance(by: .milliseconds(1)) }
             }
             let elapsed = test.clock.nanoseconds - vsync
@@ -47,16 +49,20 @@ struct FrameBudgetTests {
         #expect(verdict.frameCount == 60)
         #expect(verdict.brokenRules.isEmpty)
         #expect(verdict.errors.isEmpty)
-        #expect(verdict.rules.map(\.id) == ["hitch-time-ratio", "frozen-frames", "main-thread-ms.p95", "categories.layout.main-ms-per-frame.p95"])
+        #expect(
+            verdict.rules.map(\.id) == [
+                "hitch-time-ratio", "frozen-frames", "main-thread-ms.p95", "categories.layout.main-ms-per-frame.p95",
+            ])
         #expect(verdict.rules.map(\.outcome) == [.pass, .pass, .pass, .pass])
         #expect(verdict.rules.map(\.measured) == [0, 0, 5, 4])
-        #expect(verdict.description == """
-            within budget: pass, 0 of 4 rules exceeded, across 1 trace
-            - hitch-time-ratio: 0.00 ms/s, limit 5.00 ms/s: pass
-            - frozen-frames: 0, limit 0: pass
-            - main-thread-ms.p95: 5.00 ms, limit 12.00 ms: pass
-            - categories.layout.main-ms-per-frame.p95: 4.00 ms, limit 6.00 ms: pass
-            """)
+        #expect(
+            verdict.description == """
+                within budget: pass, 0 of 4 rules exceeded, across 1 trace
+                - hitch-time-ratio: 0.00 ms/s, limit 5.00 ms/s: pass
+                - frozen-frames: 0, limit 0: pass
+                - main-thread-ms.p95: 5.00 ms, limit 12.00 ms: pass
+                - categories.layout.main-ms-per-frame.p95: 4.00 ms, limit 6.00 ms: pass
+                """)
     }
 
     @Test("Over budget, the verdict fails and names each broken rule, its figure and its limit")
@@ -65,15 +71,19 @@ struct FrameBudgetTests {
         RecordedFrames.record(test, layout: RecordedFrames.everyTenthSlow)
         let verdict = try FrameBudget(json: RecordedFrames.budget).check(test)
         #expect(!verdict.passed)
-        #expect(verdict.brokenRules.map(\.id) == ["hitch-time-ratio", "main-thread-ms.p95", "categories.layout.main-ms-per-frame.p95"])
+        #expect(
+            verdict.brokenRules.map(\.id) == [
+                "hitch-time-ratio", "main-thread-ms.p95", "categories.layout.main-ms-per-frame.p95",
+            ])
         #expect(verdict.rules.first { $0.id == "frozen-frames" }?.outcome == .pass)
-        #expect(verdict.description.split(separator: "\n") == [
-            "budget exceeded: FAIL, 3 of 4 rules exceeded, across 1 trace",
-            "- hitch-time-ratio: recording: hitch time ratio is 78.35 ms/s, over the limit 5.00 ms/s (limits.hitch-time-ratio)",
-            "- main-thread-ms.p95: recording: main-thread cost per frame, p95 is 31.00 ms, over the limit 12.00 ms (limits.main-thread-ms.p95)",
-            "- categories.layout.main-ms-per-frame.p95: recording: layout: main-thread time per frame, p95 is 30.00 ms, "
-                + "over the limit 6.00 ms (categories.layout.main-ms-per-frame.p95)",
-        ])
+        #expect(
+            verdict.description.split(separator: "\n") == [
+                "budget exceeded: FAIL, 3 of 4 rules exceeded, across 1 trace",
+                "- hitch-time-ratio: recording: hitch time ratio is 78.35 ms/s, over the limit 5.00 ms/s (limits.hitch-time-ratio)",
+                "- main-thread-ms.p95: recording: main-thread cost per frame, p95 is 31.00 ms, over the limit 12.00 ms (limits.main-thread-ms.p95)",
+                "- categories.layout.main-ms-per-frame.p95: recording: layout: main-thread time per frame, p95 is 30.00 ms, "
+                    + "over the limit 6.00 ms (categories.layout.main-ms-per-frame.p95)",
+            ])
         // The table `framescope check` prints.
         #expect(verdict.report.contains("result: FAIL, 3 of 4 rules exceeded, across 1 trace\n"))
         let row = verdict.report.split(separator: "\n").first { $0.contains("main-thread-ms.p95") }
@@ -98,10 +108,11 @@ struct FrameBudgetTests {
         #expect(!verdict.passed)
         #expect(verdict.rules.isEmpty)
         #expect(verdict.errors == ["recording: no frames found; nothing to check"])
-        #expect(verdict.description == """
-            budget not checked: ERROR, 1 trace not checked; pass, 0 of 0 rules exceeded, across 0 traces
-            - error: recording: no frames found; nothing to check
-            """)
+        #expect(
+            verdict.description == """
+                budget not checked: ERROR, 1 trace not checked; pass, 0 of 0 rules exceeded, across 0 traces
+                - error: recording: no frames found; nothing to check
+                """)
     }
 
     @Test("A budget with no rule for the recording, or a rule on a category it lacks, does not pass")
@@ -111,32 +122,53 @@ struct FrameBudgetTests {
         let empty = try FrameBudget(json: #"{"version": 1}"#).check(test)
         #expect(!empty.passed)
         #expect(empty.errors == ["recording: no rule of budget (inline JSON) applies to it; nothing to check"])
-        let elsewhere = try FrameBudget(json: #"{"version": 1, "traces": [{"match": "feed-*", "limits": {"frozen-frames": 0}}]}"#).check(test)
+        let elsewhere = try FrameBudget(
+            json: #"{"version": 1, "traces": [{"match": "feed-*", "limits": {"frozen-frames": 0}}]}"#
+        ).check(test)
         #expect(!elsewhere.passed)
-        #expect(elsewhere.warnings == ["(inline JSON): traces[0].match feed-* matches none of the traces given; its limits apply to nothing"])
-        let typo = try FrameBudget(json: #"{"version": 1, "categories": {"layuot": {"main-ms-total": 100}}}"#).check(test)
+        #expect(
+            elsewhere.warnings == [
+                "(inline JSON): traces[0].match feed-* matches none of the traces given; its limits apply to nothing"
+            ])
+        let typo = try FrameBudget(json: #"{"version": 1, "categories": {"layuot": {"main-ms-total": 100}}}"#).check(
+            test)
         #expect(!typo.passed)
-        #expect(typo.errors == ["(inline JSON): categories.layuot: no checked trace has category layuot; did you mean layout?"])
+        #expect(
+            typo.errors == [
+                "(inline JSON): categories.layuot: no checked trace has category layuot; did you mean layout?"
+            ])
     }
 
     @Test("Trace sections apply to a recording by the name it is checked under")
     func traceSections() throws {
         let test = TestRecorder()
         RecordedFrames.record(test, layout: RecordedFrames.everyTenthSlow)
-        let budget = try FrameBudget(json: #"{"version": 1, "traces": [{"match": "feed-*", "limits": {"hitch-time-ratio": 100}}]}"#)
+        let budget = try FrameBudget(
+            json: #"{"version": 1, "traces": [{"match": "feed-*", "limits": {"hitch-time-ratio": 100}}]}"#)
         let verdict = budget.check(test.recorder, named: "feed-scroll")
         #expect(verdict.passed, "\(verdict)")
         #expect(verdict.rules.map(\.limitPath) == ["traces[0].limits.hitch-time-ratio"])
         #expect(verdict.rules.first?.limitText == "100.00 ms/s (traces[0])")
     }
 
-    @Test("Bad budget input throws an error that says what and where", arguments: [
-        (#"{"version": 1, "limits": {"hitch-time-ratio": "5"}}"#, FrameBudgetError.Code.wrongType, "limits.hitch-time-ratio: expected a number, got a string"),
-        (#"{"version": 1, "limits": {"hitch-ratio": 5}}"#, .unknownKey, "limits.hitch-ratio: unknown key; expected one of hitch-time-ratio, "
-            + "slow-frame-share, frozen-frames, main-thread-ms, overrun-ms, lane-ms, hitch-time-ratio-by-cause, delivery-latency-frames"),
-        ("{\"version\": 1,\n \"limits\": {", .invalidJSON, "line 2, column 13: the input ends where a member name or '}' was expected"),
-        (#"{"limits": {}}"#, .missingKey, #"version: missing; a budget file says "version": 1"#),
-    ])
+    @Test(
+        "Bad budget input throws an error that says what and where",
+        arguments: [
+            (
+                #"{"version": 1, "limits": {"hitch-time-ratio": "5"}}"#, FrameBudgetError.Code.wrongType,
+                "limits.hitch-time-ratio: expected a number, got a string"
+            ),
+            (
+                #"{"version": 1, "limits": {"hitch-ratio": 5}}"#, .unknownKey,
+                "limits.hitch-ratio: unknown key; expected one of hitch-time-ratio, "
+                    + "slow-frame-share, frozen-frames, main-thread-ms, overrun-ms, lane-ms, hitch-time-ratio-by-cause, delivery-latency-frames"
+            ),
+            (
+                "{\"version\": 1,\n \"limits\": {", .invalidJSON,
+                "line 2, column 13: the input ends where a member name or '}' was expected"
+            ),
+            (#"{"limits": {}}"#, .missingKey, #"version: missing; a budget file says "version": 1"#),
+        ])
     func badBudget(json: String, code: FrameBudgetError.Code, description: String) {
         #expect {
             _ = try FrameBudget(json: json)
@@ -150,7 +182,8 @@ struct FrameBudgetTests {
 
     @Test("A budget file's errors name the file; a missing file or trace is unreadable, a non-trace invalid")
     func badFiles() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-budget-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "framescope-budget-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let budgetPath = directory.appendingPathComponent("budget.json").path
@@ -158,14 +191,20 @@ struct FrameBudgetTests {
         let invalid = #expect(throws: FrameBudgetError.self) { _ = try FrameBudget(contentsOf: budgetPath) }
         #expect(invalid?.code == .invalidValue)
         #expect(invalid?.path == "limits.slow-frame-share")
-        #expect(invalid?.description == "\(budgetPath): limits.slow-frame-share: expected a share from 0 to 1 (0.05 is 5%), got 5")
+        #expect(
+            invalid?.description
+                == "\(budgetPath): limits.slow-frame-share: expected a share from 0 to 1 (0.05 is 5%), got 5")
 
-        let missing = #expect(throws: FrameBudgetError.self) { _ = try FrameBudget(contentsOf: directory.appendingPathComponent("gone.json").path) }
+        let missing = #expect(throws: FrameBudgetError.self) {
+            _ = try FrameBudget(contentsOf: directory.appendingPathComponent("gone.json").path)
+        }
         #expect(missing?.code == .unreadableFile)
         #expect(missing?.description.hasPrefix(directory.appendingPathComponent("gone.json").path + ": ") == true)
 
         let budget = try FrameBudget(json: RecordedFrames.budget)
-        let noTrace = #expect(throws: FrameBudgetError.self) { _ = try budget.check(traceAt: directory.appendingPathComponent("gone.json").path) }
+        let noTrace = #expect(throws: FrameBudgetError.self) {
+            _ = try budget.check(traceAt: directory.appendingPathComponent("gone.json").path)
+        }
         #expect(noTrace?.code == .unreadableFile)
         let notATracePath = directory.appendingPathComponent("not-a-trace.json").path
         try Data("{\n  nope".utf8).write(to: URL(fileURLWithPath: notATracePath))
@@ -194,7 +233,8 @@ struct GettingStartedBudgetTests {
     /// The article's test, with the cost of a cell's layout as a parameter.
     static func verdict(cellMilliseconds: Int) throws -> BudgetVerdict {
         let test = TestRecorder()
-        let feed = FeedLayout(recorder: test.recorder, layoutCell: { test.advance(by: .milliseconds(cellMilliseconds)) })
+        let feed = FeedLayout(
+            recorder: test.recorder, layoutCell: { test.advance(by: .milliseconds(cellMilliseconds)) })
         let interval: Int64 = 16_666_667
         for index in 0..<120 {
             let vsync = Int64(index) * interval
@@ -203,11 +243,12 @@ struct GettingStartedBudgetTests {
                 feed.layoutVisibleCells(4)
             }
         }
-        let budget = try FrameBudget(json: """
-            {"version": 1, "fps": 60,
-             "limits": {"hitch-time-ratio": 5, "frozen-frames": 0, "main-thread-ms": {"p95": 12}},
-             "categories": {"layout": {"main-ms-per-frame": {"p95": 6}}}}
-            """)
+        let budget = try FrameBudget(
+            json: """
+                {"version": 1, "fps": 60,
+                 "limits": {"hitch-time-ratio": 5, "frozen-frames": 0, "main-thread-ms": {"p95": 12}},
+                 "categories": {"layout": {"main-ms-per-frame": {"p95": 6}}}}
+                """)
         return budget.check(test)
     }
 
@@ -221,10 +262,11 @@ struct GettingStartedBudgetTests {
     func failsAsShown() throws {
         let verdict = try Self.verdict(cellMilliseconds: 4)
         #expect(!verdict.passed)
-        #expect(verdict.description == """
-            budget exceeded: FAIL, 2 of 4 rules exceeded, across 1 trace
-            - main-thread-ms.p95: recording: main-thread cost per frame, p95 is 16.00 ms, over the limit 12.00 ms (limits.main-thread-ms.p95)
-            - categories.layout.main-ms-per-frame.p95: recording: layout: main-thread time per frame, p95 is 16.00 ms, over the limit 6.00 ms (categories.layout.main-ms-per-frame.p95)
-            """)
+        #expect(
+            verdict.description == """
+                budget exceeded: FAIL, 2 of 4 rules exceeded, across 1 trace
+                - main-thread-ms.p95: recording: main-thread cost per frame, p95 is 16.00 ms, over the limit 12.00 ms (limits.main-thread-ms.p95)
+                - categories.layout.main-ms-per-frame.p95: recording: layout: main-thread time per frame, p95 is 16.00 ms, over the limit 6.00 ms (categories.layout.main-ms-per-frame.p95)
+                """)
     }
 }

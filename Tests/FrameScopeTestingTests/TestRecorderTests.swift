@@ -16,7 +16,9 @@ private struct ThumbnailLoader {
         let done = DispatchSemaphore(value: 0)
         Thread {
             recorder.nameCurrentThread("decoder")
-            recorder.withSpan("decode", category: .imageDecode, arguments: ["bytes": .int(4096)]) { clock.advance(by: .milliseconds(5)) }
+            recorder.withSpan("decode", category: .imageDecode, arguments: ["bytes": .int(4096)]) {
+                clock.advance(by: .milliseconds(5))
+            }
             done.signal()
         }.start()
         done.wait()
@@ -52,7 +54,9 @@ struct TestRecorderTests {
     func framesAndDrops() {
         let test = TestRecorder(capacity: 4)
         for index in 0..<3 {
-            test.recorder.withFrame(vsync: Int64(index) * 16_666_667, deadline: Int64(index + 1) * 16_666_667, index: index) {
+            test.recorder.withFrame(
+                vsync: Int64(index) * 16_666_667, deadline: Int64(index + 1) * 16_666_667, index: index
+            ) {
                 test.advance(by: .milliseconds(4))
             }
         }

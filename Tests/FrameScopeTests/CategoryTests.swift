@@ -7,7 +7,8 @@ struct CategoryTests {
     @Test("Every built-in Category is TraceCategory's: the same name, and named(_:) finds the same value")
     func builtInsAreTraceCategories() {
         let statics: [(Category, TraceCategory)] = [
-            (.layout, .layout), (.imageDecode, .imageDecode), (.cornerRounding, .cornerRounding), (.diffApply, .diffApply),
+            (.layout, .layout), (.imageDecode, .imageDecode), (.cornerRounding, .cornerRounding),
+            (.diffApply, .diffApply),
             (.frame, .frame), (.input, .input), (.render, .render), (.other, .other), (.commit, .commit),
             (.frameTimeline, .frameTimeline),
         ]
@@ -17,7 +18,8 @@ struct CategoryTests {
             #expect(category.name == builtIn.name)
             #expect(Category.named(builtIn.name) == category)
         }
-        #expect(Set(TraceCategory.allCases.map { Category($0).id }).count == TraceCategory.allCases.count, "distinct ids")
+        #expect(
+            Set(TraceCategory.allCases.map { Category($0).id }).count == TraceCategory.allCases.count, "distinct ids")
     }
 
     @Test("A category an app names is not a built-in, and keeps its name")

@@ -1,7 +1,8 @@
-@testable import FrameScope
 import FrameTrace
 import Synchronization
 import Testing
+
+@testable import FrameScope
 
 /// Threads' buffers grow in chunks from their recorder's pool and hand them back once drained.
 @Suite("Recorder buffer pool")
@@ -10,12 +11,14 @@ struct RecorderBufferPoolTests {
     static func values(_ trace: Trace, thread: ThreadKey? = nil) -> [Int] {
         trace.events.compactMap { event -> Int? in
             guard event.phase == .counter, thread.map({ event.thread == $0 }) ?? true,
-                  case .double(let value)? = trace.arguments(of: event).first?.value else { return nil }
+                case .double(let value)? = trace.arguments(of: event).first?.value
+            else { return nil }
             return Int(value)
         }
     }
 
-    @Test("A thread that records over several chunks gets every record back, in order, from a snapshot and then a drain")
+    @Test(
+        "A thread that records over several chunks gets every record back, in order, from a snapshot and then a drain")
     func recordsSpanChunksInOrder() {
         let recorder = Recorder(clock: .manual(ManualClock()))
         runOnNewThread { for index in 0..<1_000 { recorder.recordCounter("sequence", value: Double(index)) } }
@@ -75,7 +78,9 @@ struct RecorderBufferPoolTests {
         #expect(trace.metadata.droppedEvents == [thread: 76])
     }
 
-    @Test("Capacity counts records between the drained head and the tail, as a ring did, even when the head is inside a chunk")
+    @Test(
+        "Capacity counts records between the drained head and the tail, as a ring did, even when the head is inside a chunk"
+    )
     func dropsAtCapacityAfterPartialDrain() throws {
         let recorder = Recorder(configuration: .init(perThreadCapacity: 512), clock: .manual(ManualClock()))
         let values = Mutex<[Int]>([])
@@ -89,7 +94,9 @@ struct RecorderBufferPoolTests {
         values.withLock { $0 += Self.values(trace) }
         #expect(values.withLock { $0 } == Array(0..<812))
         #expect(recorder.droppedEventCounts.values.reduce(0, +) == 88)
-        #expect(recorder.bufferPoolStatistics.peakChunksAllocated <= 512 / 256 + 1, "capacity plus the chunk the head is in")
+        #expect(
+            recorder.bufferPoolStatistics.peakChunksAllocated <= 512 / 256 + 1, "capacity plus the chunk the head is in"
+        )
     }
 
     @Test("A thread whose capacity is below a chunk gets one chunk of its capacity")
@@ -103,7 +110,9 @@ struct RecorderBufferPoolTests {
         #expect(recorder.droppedEventCounts.values.reduce(0, +) == 24)
     }
 
-    @Test("With a total capacity, a thread that finds the pool empty drops and counts its records; a drain refills the pool")
+    @Test(
+        "With a total capacity, a thread that finds the pool empty drops and counts its records; a drain refills the pool"
+    )
     func totalCapacityDropsPerThread() throws {
         let recorder = Recorder(configuration: .init(totalCapacity: 512), clock: .manual(ManualClock()))
         runOnNewThread {
@@ -127,7 +136,9 @@ struct RecorderBufferPoolTests {
         #expect(recorder.bufferPoolStatistics.chunksAllocated == 2)
     }
 
-    @Test("Four threads recording 50,000 records each across chunks while another drains: each thread's records arrive once, in order, and every chunk comes back")
+    @Test(
+        "Four threads recording 50,000 records each across chunks while another drains: each thread's records arrive once, in order, and every chunk comes back"
+    )
     func concurrentProducersAndDrainer() throws {
         let recorder = Recorder(configuration: .init(perThreadCapacity: 1 << 16))
         let producers = 4

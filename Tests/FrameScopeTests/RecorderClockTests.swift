@@ -1,6 +1,7 @@
-@testable import FrameScope
 import FrameTrace
 import Testing
+
+@testable import FrameScope
 
 /// The counter clock: the tick-to-nanosecond calibration math on synthetic readings, then a real
 /// recording checked against monotonic-clock readings taken alongside.
@@ -37,10 +38,12 @@ struct RecorderClockTests {
         let sixty: Int64 = 60_000_000_000
         for (firstError, lastError) in [(Int64(40), Int64(-40)), (-40, 40), (40, 40), (0, -40)] {
             let first = CalibrationPoint(ticks: Self.originTicks, nanoseconds: Self.originNanoseconds + firstError)
-            let last = CalibrationPoint(ticks: Self.ticks(atOffset: sixty), nanoseconds: Self.originNanoseconds + sixty + lastError)
+            let last = CalibrationPoint(
+                ticks: Self.ticks(atOffset: sixty), nanoseconds: Self.originNanoseconds + sixty + lastError)
             let conversion = TickConversion(from: first, to: last)
             for offset in stride(from: Int64(0), through: sixty, by: 999_999_937) {
-                let error = conversion.nanoseconds(ticks: Self.ticks(atOffset: offset)) - (Self.originNanoseconds + offset)
+                let error =
+                    conversion.nanoseconds(ticks: Self.ticks(atOffset: offset)) - (Self.originNanoseconds + offset)
                 #expect(abs(error) <= 41, "offset \(offset): \(error) ns")
             }
         }
@@ -50,7 +53,8 @@ struct RecorderClockTests {
     func conversionEdges() {
         let first = CalibrationPoint(ticks: .max - 10, nanoseconds: .max - 5)
         let last = CalibrationPoint(ticks: .max, nanoseconds: .max)
-        let steep = TickConversion(from: CalibrationPoint(ticks: 0, nanoseconds: 0), to: CalibrationPoint(ticks: 1, nanoseconds: 1_000_000))
+        let steep = TickConversion(
+            from: CalibrationPoint(ticks: 0, nanoseconds: 0), to: CalibrationPoint(ticks: 1, nanoseconds: 1_000_000))
         #expect(TickConversion(from: first, to: last).nanoseconds(ticks: .max) == .max)
         #expect(TickConversion(from: first, to: last).nanoseconds(ticks: .min) == .min)
         #expect(steep.nanoseconds(ticks: .max) == .max)
@@ -74,7 +78,10 @@ struct RecorderClockTests {
         #expect(Recorder(clock: .manual(ManualClock())).traceMetadata.clock == .manual)
     }
 
-    @Test("Counter timestamps export within the monotonic readings taken around them", .enabled(if: RecorderClock.counter != nil, "no hardware counter on this machine: counter timestamps not checked"))
+    @Test(
+        "Counter timestamps export within the monotonic readings taken around them",
+        .enabled(
+            if: RecorderClock.counter != nil, "no hardware counter on this machine: counter timestamps not checked"))
     func counterMatchesMonotonicReadings() throws {
         let clock = try #require(RecorderClock.counter)
         let recorder = Recorder(clock: clock)
@@ -91,8 +98,9 @@ struct RecorderClockTests {
         // a busy one can preempt a point's bracketing reads.
         let tolerance: Int64 = 20_000
         for (event, bracket) in zip(instants, brackets) {
-            #expect(event.timestamp >= bracket.before - tolerance && event.timestamp <= bracket.after + tolerance,
-                    "\(event.timestamp) outside \(bracket.before)...\(bracket.after)")
+            #expect(
+                event.timestamp >= bracket.before - tolerance && event.timestamp <= bracket.after + tolerance,
+                "\(event.timestamp) outside \(bracket.before)...\(bracket.after)")
         }
     }
 

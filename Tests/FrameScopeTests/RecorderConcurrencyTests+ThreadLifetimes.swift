@@ -1,11 +1,13 @@
-@testable import FrameScope
 import FrameTrace
 import Synchronization
 import Testing
+
+@testable import FrameScope
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Threads that come and go: their buffers are handed back at exit and reused after a drain.
@@ -14,7 +16,9 @@ extension RecorderConcurrencyTests {
     static let churnWave = 8
     static let spansPerChurnThread = 10
 
-    @Test("10,000 short-lived threads × 10 spans while another thread drains: every span once, buffers bounded by the threads alive at once")
+    @Test(
+        "10,000 short-lived threads × 10 spans while another thread drains: every span once, buffers bounded by the threads alive at once"
+    )
     func threadChurn() throws {
         let recorder = Recorder(configuration: .init(perThreadCapacity: 64))
         let drains = Atomic<Int>(0)
@@ -29,7 +33,9 @@ extension RecorderConcurrencyTests {
                 var problems: [String] = []
                 func take(_ trace: Trace) {
                     for event in trace.events where event.phase == .complete {
-                        guard trace.name(of: event) == "churn", case .int(let id)? = trace.arguments(of: event).first?.value else {
+                        guard trace.name(of: event) == "churn",
+                            case .int(let id)? = trace.arguments(of: event).first?.value
+                        else {
                             problems.append("unexpected event \(trace.name(of: event))")
                             continue
                         }
@@ -50,7 +56,10 @@ extension RecorderConcurrencyTests {
                 runOnNewThreads(Self.churnWave) { index in
                     let thread = wave * Self.churnWave + index
                     for span in 0..<Self.spansPerChurnThread {
-                        recorder.withSpan("churn", category: .layout, arguments: ["id": .int(Int64(thread * Self.spansPerChurnThread + span))]) {}
+                        recorder.withSpan(
+                            "churn", category: .layout,
+                            arguments: ["id": .int(Int64(thread * Self.spansPerChurnThread + span))]
+                        ) {}
                     }
                 }
                 let target = drains.load(ordering: .acquiring) + 2

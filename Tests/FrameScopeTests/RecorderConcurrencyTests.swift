@@ -21,8 +21,12 @@ struct RecorderConcurrencyTests {
     /// One producer's iteration `i`: `outer` (layout) containing `inner` (image-decode), both
     /// carrying the producer index `t` and the iteration `i`.
     static func recordIteration(_ recorder: Recorder, producer: Int, iteration: Int) {
-        recorder.withSpan("outer", category: .layout, arguments: ["t": .int(Int64(producer)), "i": .int(Int64(iteration))]) {
-            recorder.withSpan("inner", category: .imageDecode, arguments: ["t": .int(Int64(producer)), "i": .int(Int64(iteration))]) {}
+        recorder.withSpan(
+            "outer", category: .layout, arguments: ["t": .int(Int64(producer)), "i": .int(Int64(iteration))]
+        ) {
+            recorder.withSpan(
+                "inner", category: .imageDecode, arguments: ["t": .int(Int64(producer)), "i": .int(Int64(iteration))]
+            ) {}
         }
     }
 
@@ -106,7 +110,9 @@ struct RecorderConcurrencyTests {
                             found.append("producer \(producer): snapshot is not a prefix")
                         }
                         if checker.recorded[producer] < seenCounts[producer] {
-                            found.append("producer \(producer): snapshot shrank from \(seenCounts[producer]) to \(checker.recorded[producer])")
+                            found.append(
+                                "producer \(producer): snapshot shrank from \(seenCounts[producer]) to \(checker.recorded[producer])"
+                            )
                         }
                         seenCounts[producer] = checker.recorded[producer]
                     }
@@ -162,7 +168,9 @@ struct RecorderConcurrencyTests {
                     if !found.isEmpty { snapshotProblems.withLock { $0 += found } }
                 }
             default:
-                for iteration in 0..<iterations { Self.recordIteration(recorder, producer: index, iteration: iteration) }
+                for iteration in 0..<iterations {
+                    Self.recordIteration(recorder, producer: index, iteration: iteration)
+                }
                 finished.add(1, ordering: .sequentiallyConsistent)
             }
         }
@@ -190,25 +198,31 @@ struct RecorderConcurrencyTests {
                     recorder.withSpan(named: "dynamic-\(i)", category: .layout) {}
                     if i % categoryEvery == 0 {
                         let category = Category.named("\(prefix)-\(i / categoryEvery)")
-                        recorder.recordInstant("categorized", category: category, arguments: ["k": .int(Int64(i / categoryEvery))])
+                        recorder.recordInstant(
+                            "categorized", category: category, arguments: ["k": .int(Int64(i / categoryEvery))])
                     }
                 }
                 finished.store(true, ordering: .sequentiallyConsistent)
                 return
             }
-            var nextName = 0, nextCategory = 0
+            var nextName = 0
+            var nextCategory = 0
             var found: [String] = []
             func check(_ trace: Trace) {
                 for event in trace.events {
                     let name = trace.name(of: event)
                     if event.phase == .instant {
                         let expected = "\(prefix)-\(nextCategory)"
-                        if trace.category(of: event) != expected || trace.arguments(of: event)["k"]?.integerValue != Int64(nextCategory) {
+                        if trace.category(of: event) != expected
+                            || trace.arguments(of: event)["k"]?.integerValue != Int64(nextCategory)
+                        {
                             found.append("instant has category \(trace.category(of: event)), expected \(expected)")
                         }
                         nextCategory += 1
                     } else {
-                        if name != "dynamic-\(nextName)" { found.append("span named \(name), expected dynamic-\(nextName)") }
+                        if name != "dynamic-\(nextName)" {
+                            found.append("span named \(name), expected dynamic-\(nextName)")
+                        }
                         nextName += 1
                     }
                 }
@@ -263,9 +277,14 @@ struct RecorderConcurrencyTests {
         }
 
         let events = collected.withLock { $0 }
-        var starts: [UInt64: Int] = [:], finishes: [UInt64: Int] = [:]
+        var starts: [UInt64: Int] = [:]
+        var finishes: [UInt64: Int] = [:]
         for event in events {
-            if event.phase == .flowStart { starts[event.id, default: 0] += 1 } else { finishes[event.id, default: 0] += 1 }
+            if event.phase == .flowStart {
+                starts[event.id, default: 0] += 1
+            } else {
+                finishes[event.id, default: 0] += 1
+            }
         }
         #expect(starts.count == pairs * flowsPerProducer)
         #expect(starts.values.allSatisfy { $0 == 1 })
@@ -345,17 +364,25 @@ struct DrainChecker {
             let name = trace.name(of: event)
             let category = trace.category(of: event)
             let arguments = trace.arguments(of: event)
-            guard event.phase == .complete else { fail("unexpected phase \(event.phase) for \(name)"); continue }
+            guard event.phase == .complete else {
+                fail("unexpected phase \(event.phase) for \(name)")
+                continue
+            }
             let isOuter: Bool
             switch (name, category) {
             case ("outer", "layout"): isOuter = true
             case ("inner", "image-decode"): isOuter = false
-            default: fail("unexpected event \(name) [\(category)]"); continue
+            default:
+                fail("unexpected event \(name) [\(category)]")
+                continue
             }
             guard arguments.count == 2, let producer = arguments["t"]?.integerValue.map(Int.init),
                 let iteration = arguments["i"]?.integerValue.map(Int.init), (0..<producers).contains(producer),
                 (0..<iterations).contains(iteration)
-            else { fail("\(name) has arguments \(arguments)"); continue }
+            else {
+                fail("\(name) has arguments \(arguments)")
+                continue
+            }
             // One thread per producer, one producer per thread.
             if let thread = threadOfProducer[producer], thread != event.thread {
                 fail("producer \(producer) seen on two threads")
@@ -381,7 +408,9 @@ struct DrainChecker {
                 let outer = isOuter ? (event.timestamp, event.endTimestamp) : (partner.start, partner.end)
                 let inner = isOuter ? (partner.start, partner.end) : (event.timestamp, event.endTimestamp)
                 if partner.isOuter == isOuter { fail("producer \(producer) iteration \(iteration): two \(name) spans") }
-                if partner.thread != event.thread { fail("producer \(producer) iteration \(iteration): inner and outer on two threads") }
+                if partner.thread != event.thread {
+                    fail("producer \(producer) iteration \(iteration): inner and outer on two threads")
+                }
                 if inner.0 < outer.0 || inner.1 > outer.1 {
                     fail("producer \(producer) iteration \(iteration): inner \(inner) outside outer \(outer)")
                 }

@@ -43,9 +43,13 @@ struct RecorderExportTests {
         #expect(workerSort > 0)
         // Thread metadata comes before the first real event.
         let firstEvent = try #require(parsed.events.firstIndex { $0["ph"] as? String != "M" })
-        let lastThreadMetadata = try #require(parsed.events.lastIndex { ($0["name"] as? String)?.hasPrefix("thread_") == true && $0["ph"] as? String == "M" })
+        let lastThreadMetadata = try #require(
+            parsed.events.lastIndex {
+                ($0["name"] as? String)?.hasPrefix("thread_") == true && $0["ph"] as? String == "M"
+            })
         #expect(lastThreadMetadata < firstEvent)
-        let process = try #require(parsed.events.first { $0["ph"] as? String == "M" && $0["name"] as? String == "process_name" })
+        let process = try #require(
+            parsed.events.first { $0["ph"] as? String == "M" && $0["name"] as? String == "process_name" })
         #expect(process.args["name"] as? String == "framescope")
     }
 
@@ -63,9 +67,10 @@ struct RecorderExportTests {
             #expect(event["ph"] as? String == "X", "\(name)")
             #expect(event["cat"] as? String == category, "\(name)")
         }
-        #expect(Set(parsed.events.compactMap { $0["cat"] as? String }) == [
-            "frame", "input", "layout", "corner-rounding", "diff-apply", "image-decode", "render", "networking",
-        ])
+        #expect(
+            Set(parsed.events.compactMap { $0["cat"] as? String }) == [
+                "frame", "input", "layout", "corner-rounding", "diff-apply", "image-decode", "render", "networking",
+            ])
 
         let frame = try parsed.event(named: "frame 1")
         #expect(frame["tid"] as? Int == mainTID)
@@ -87,8 +92,10 @@ struct RecorderExportTests {
         let layout = try parsed.event(named: "layout feed")
         for child in ["measure text", "round avatar"] {
             let event = try parsed.event(named: child)
-            let start = try #require(event.double("ts")), end = start + (try #require(event.double("dur")))
-            let parentStart = try #require(layout.double("ts")), parentEnd = parentStart + (try #require(layout.double("dur")))
+            let start = try #require(event.double("ts"))
+            let end = start + (try #require(event.double("dur")))
+            let parentStart = try #require(layout.double("ts"))
+            let parentEnd = parentStart + (try #require(layout.double("dur")))
             #expect(start >= parentStart && end <= parentEnd, "\(child)")
         }
     }
@@ -107,7 +114,9 @@ struct RecorderExportTests {
         #expect(samples.compactMap { $0.args["value"] as? Double } == [3, 2.5])
     }
 
-    @Test("A flow from the worker to the main thread is an s/f pair with one id, and the f end binds to its enclosing slice")
+    @Test(
+        "A flow from the worker to the main thread is an s/f pair with one id, and the f end binds to its enclosing slice"
+    )
     func flowBindsWorkerToMain() throws {
         let (_, parsed, recorder) = try Self.exportSample()
         let flow = parsed.events(named: "decoded image")
@@ -125,7 +134,8 @@ struct RecorderExportTests {
         let apply = try parsed.event(named: "apply image")
         for (end, slice) in [(start, worker), (finish, apply)] {
             let ts = try #require(end.double("ts"))
-            let sliceStart = try #require(slice.double("ts")), sliceDuration = try #require(slice.double("dur"))
+            let sliceStart = try #require(slice.double("ts"))
+            let sliceDuration = try #require(slice.double("dur"))
             #expect(ts >= sliceStart && ts <= sliceStart + sliceDuration)
         }
     }
@@ -136,7 +146,8 @@ struct RecorderExportTests {
         let hero = parsed.events(named: "decode hero image")
         #expect(hero.map { $0["ph"] as? String } == ["b", "e"])
         #expect(!hero.contains { $0["ph"] as? String == "X" })
-        let begin = hero[0], end = hero[1]
+        let begin = hero[0]
+        let end = hero[1]
         #expect(begin["id"] as? Int != nil)
         #expect(begin["id"] as? Int == end["id"] as? Int)
         #expect(begin["cat"] as? String == "image-decode" && end["cat"] as? String == "image-decode")
@@ -147,18 +158,26 @@ struct RecorderExportTests {
         #expect(end["ts"] as? Double == 4410.001)
     }
 
-    @Test("The exported sample passes the independent validator", .enabled(if: TraceValidator.isAvailable, Comment(rawValue: TraceValidator.missingReason)))
+    @Test(
+        "The exported sample passes the independent validator",
+        .enabled(if: TraceValidator.isAvailable, Comment(rawValue: TraceValidator.missingReason)))
     func sampleExportPassesValidator() throws {
         let (bytes, _, _) = try Self.exportSample()
         let directory = try TemporaryDirectory()
         let path = directory.path("sample.json")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let result = try TraceValidator.run(
-            path, arguments: ["--expect-threads", "main,decode-worker-1", "--expect-cats", "frame,layout,image-decode,corner-rounding,diff-apply,input,render,networking"])
+            path,
+            arguments: [
+                "--expect-threads", "main,decode-worker-1", "--expect-cats",
+                "frame,layout,image-decode,corner-rounding,diff-apply,input,render,networking",
+            ])
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test("Counter samples that are NaN or infinite stay in the trace values but are left out of the export, which stays valid")
+    @Test(
+        "Counter samples that are NaN or infinite stay in the trace values but are left out of the export, which stays valid"
+    )
     func nonFiniteCounterSamples() throws {
         let recorder = Recorder()
         runOnNewThread {

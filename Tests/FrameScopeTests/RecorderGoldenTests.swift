@@ -30,13 +30,18 @@ struct RecorderGoldenTests {
             return
         }
         let url = try #require(
-            Bundle.module.url(forResource: (Self.goldenName as NSString).deletingPathExtension, withExtension: "json", subdirectory: "Golden"),
+            Bundle.module.url(
+                forResource: (Self.goldenName as NSString).deletingPathExtension, withExtension: "json",
+                subdirectory: "Golden"),
             "missing golden; run with FRAMESCOPE_UPDATE_GOLDEN=1 to create it")
         let golden = [UInt8](try Data(contentsOf: url))
         if bytes != golden {
             let actual = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            let expected = String(decoding: golden, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            let line = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.count, expected.count)
+            let expected = String(decoding: golden, as: UTF8.self).split(
+                separator: "\n", omittingEmptySubsequences: false)
+            let line =
+                zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                ?? min(actual.count, expected.count)
             Issue.record(
                 """
                 export differs from \(Self.goldenName) at line \(line + 1):

@@ -1,5 +1,6 @@
 import FrameTrace
 import Testing
+
 @testable import FrameScope
 
 /// The deprecated frame-interval spellings, reached through protocols so that calling them for
@@ -12,7 +13,9 @@ private protocol LegacyFrameInterval: AnyObject {
 extension Recorder: LegacyFrameInterval {}
 
 private protocol LegacyConfiguration {
-    init(perThreadCapacity: Int, totalCapacity: Int?, frameInterval: Duration?, processName: String, isEnabled: Bool, processID: Int64?)
+    init(
+        perThreadCapacity: Int, totalCapacity: Int?, frameInterval: Duration?, processName: String, isEnabled: Bool,
+        processID: Int64?)
     var frameInterval: Duration? { get set }
 }
 
@@ -64,12 +67,14 @@ struct RecorderSharedTests {
 
         let legacyType: any LegacyConfiguration.Type = Recorder.Configuration.self
         var configuration = legacyType.init(
-            perThreadCapacity: 8, totalCapacity: nil, frameInterval: .milliseconds(8), processName: "p", isEnabled: true, processID: nil)
+            perThreadCapacity: 8, totalCapacity: nil, frameInterval: .milliseconds(8), processName: "p",
+            isEnabled: true, processID: nil)
         #expect((configuration as? Recorder.Configuration)?.frameRate == FrameRate(interval: .milliseconds(8)))
         #expect((configuration as? Recorder.Configuration)?.frameRate?.intervalNanoseconds == 8_000_000)
         configuration.frameInterval = nil
         #expect((configuration as? Recorder.Configuration)?.frameRate == nil)
         #expect(Recorder.Configuration().frameRate == nil)
-        #expect(Recorder(configuration: .init(frameRate: .standard)).traceMetadata.frameIntervalNanoseconds == 16_666_667)
+        #expect(
+            Recorder(configuration: .init(frameRate: .standard)).traceMetadata.frameIntervalNanoseconds == 16_666_667)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import FrameScope
 import FrameTrace
 import Synchronization
 import Testing
+
+@testable import FrameScope
 
 /// The span API's contract: scoped and manual spans, disabled recording, intervals that cross
 /// threads, flows, full buffers, and the strings that reach the trace.
@@ -108,7 +109,9 @@ struct RecorderSpanTests {
         }
         let trace = recorder.snapshot()
         let byName = Dictionary(uniqueKeysWithValues: trace.events.map { (trace.name(of: $0), $0) })
-        let outer = try #require(byName["outer"]), middle = try #require(byName["middle"]), inner = try #require(byName["inner"])
+        let outer = try #require(byName["outer"])
+        let middle = try #require(byName["middle"])
+        let inner = try #require(byName["inner"])
         #expect([outer, middle, inner].allSatisfy { $0.phase == .complete && $0.thread == outer.thread })
         #expect((outer.timestamp, outer.duration) == (0, 31))
         #expect((middle.timestamp, middle.duration) == (10, 11))
@@ -232,7 +235,8 @@ struct RecorderSpanTests {
         let trace = recorder.snapshot()
         let decode = trace.events.filter { trace.name(of: $0) == "decode" }
         #expect(decode.map(\.phase) == [.asyncBegin, .asyncEnd])
-        let begin = try #require(decode.first), end = try #require(decode.last)
+        let begin = try #require(decode.first)
+        let end = try #require(decode.last)
         #expect(begin.id != 0 && begin.id == end.id)
         #expect(trace.category(of: begin) == "image-decode" && trace.category(of: end) == "image-decode")
         #expect(trace.threadName(begin.thread) == "begins")
@@ -288,20 +292,23 @@ struct RecorderSpanTests {
             return
         }
         #expect(hop.map(\.phase) == [.asyncBegin, .asyncEnd])
-        let begin = try #require(hop.first), end = try #require(hop.last)
+        let begin = try #require(hop.first)
+        let end = try #require(hop.last)
         #expect(begin.thread != end.thread)
         #expect(begin.id == end.id)
         #expect(trace.arguments(of: begin) == [Argument("step", .int(1))])
         #expect(end.timestamp >= begin.timestamp)
     }
 
-    @Test("An async withSpan that does not suspend stays on its thread, so it is a complete event; its error is rethrown")
+    @Test(
+        "An async withSpan that does not suspend stays on its thread, so it is a complete event; its error is rethrown")
     func asyncSpanWithoutSuspension() async throws {
         let recorder = Recorder()
         let executor = NewThreadPerJobExecutor()
         let caught: DecodeError? = await withTaskExecutorPreference(executor) {
             do {
-                try await recorder.withSpan("no suspension", category: .layout, isolation: nil) { () async throws -> Void in
+                try await recorder.withSpan("no suspension", category: .layout, isolation: nil) {
+                    () async throws -> Void in
                     throw DecodeError.corrupt(2)
                 }
                 return nil
@@ -328,7 +335,10 @@ struct RecorderSpanTests {
         let trace = recorder.snapshot()
         let ends = trace.events.filter { $0.phase == .flowStart || $0.phase == .flowEnd }
         #expect(ends.map(\.phase) == [.flowStart, .flowEnd])
-        #expect(ends.allSatisfy { $0.id == flow.id && trace.name(of: $0) == "decoded image" && trace.category(of: $0) == "image-decode" })
+        #expect(
+            ends.allSatisfy {
+                $0.id == flow.id && trace.name(of: $0) == "decoded image" && trace.category(of: $0) == "image-decode"
+            })
         #expect(ends[0].thread != ends[1].thread)
         #expect(ends[1].bindingPoint == .enclosing)
         let text = String(decoding: trace.chromeJSON(), as: UTF8.self)
@@ -348,7 +358,8 @@ struct RecorderSpanTests {
         #expect(first.events.map(\.phase) == [.complete])
         recorder.withSpan("apply", category: .diffApply) { recorder.finishFlow(flow) }
         let second = recorder.drain()
-        #expect(second.events.filter { $0.phase == .flowStart || $0.phase == .flowEnd }.map(\.id) == [flow.id, flow.id])
+        #expect(
+            second.events.filter { $0.phase == .flowStart || $0.phase == .flowEnd }.map(\.id) == [flow.id, flow.id])
         #expect(!second.events.contains { $0.id == unfinished.id && $0.phase != .complete })
         #expect(recorder.drain().events.isEmpty)
     }
@@ -403,10 +414,11 @@ struct RecorderSpanTests {
         let dropped = try #require(parsed.metadata?["dropped-events"] as? [String: Any])
         #expect(dropped["total"] as? Int == 6)
         let threads = try #require(dropped["threads"] as? [[String: Any]])
-        let counts = Dictionary(uniqueKeysWithValues: threads.compactMap { entry -> (Int, Int)? in
-            guard let tid = entry["tid"] as? Int, let count = entry["count"] as? Int else { return nil }
-            return (tid, count)
-        })
+        let counts = Dictionary(
+            uniqueKeysWithValues: threads.compactMap { entry -> (Int, Int)? in
+                guard let tid = entry["tid"] as? Int, let count = entry["count"] as? Int else { return nil }
+                return (tid, count)
+            })
         #expect(counts == [Int(twenty.threadID): 4, Int(eighteen.threadID): 2])
     }
 
@@ -437,15 +449,16 @@ struct RecorderSpanTests {
     func defaultThreadNames() throws {
         let recorder = Recorder()
         #if os(Linux)
-        // Linux threads start with their creator's name, the process name for threads the process
-        // made itself; framescope treats that name as no name.
-        let processName = try String(contentsOfFile: "/proc/self/comm", encoding: .utf8).trimmingCharacters(in: .newlines)
-        runOnNewThread {
-            Thread.current.name = processName
-            recorder.recordInstant("unnamed", category: .input)
-        }
+            // Linux threads start with their creator's name, the process name for threads the process
+            // made itself; framescope treats that name as no name.
+            let processName = try String(contentsOfFile: "/proc/self/comm", encoding: .utf8).trimmingCharacters(
+                in: .newlines)
+            runOnNewThread {
+                Thread.current.name = processName
+                recorder.recordInstant("unnamed", category: .input)
+            }
         #else
-        runOnNewThread { recorder.recordInstant("unnamed", category: .input) }
+            runOnNewThread { recorder.recordInstant("unnamed", category: .input) }
         #endif
         runOnNewThread {
             Thread.current.name = "sys-named"  // sets the system (pthread) name of the current thread
@@ -474,7 +487,9 @@ struct RecorderSpanTests {
 
     static let awkward = "quote \" backslash \\ newline \n tab \t return \r control \u{01} delete \u{7F} emoji 😀 é"
 
-    @Test("Names, categories, thread names and arguments with quotes, escapes, controls, emoji and invalid UTF-8 come back intact")
+    @Test(
+        "Names, categories, thread names and arguments with quotes, escapes, controls, emoji and invalid UTF-8 come back intact"
+    )
     func awkwardStringsRoundTrip() throws {
         let recorder = Recorder()
         let invalid = String(decoding: [0x61, 0xFF, 0x62], as: UTF8.self)
@@ -483,11 +498,15 @@ struct RecorderSpanTests {
         runOnNewThread {
             recorder.nameCurrentThread("worker \"1\"\n😀")
             recorder.withSpan(
-                "quote \" backslash \\ newline \n tab \t return \r control \u{01} delete \u{7F} emoji 😀 é", category: category,
-                arguments: SpanArguments([Argument(Self.awkward, .string(Self.awkward)), Argument("invalid", .string(invalid))])
+                "quote \" backslash \\ newline \n tab \t return \r control \u{01} delete \u{7F} emoji 😀 é",
+                category: category,
+                arguments: SpanArguments([
+                    Argument(Self.awkward, .string(Self.awkward)), Argument("invalid", .string(invalid)),
+                ])
             ) {}
             recorder.withSpan(named: invalid, category: .layout) {}
-            recorder.recordInstant("tab\there", category: .input, arguments: SpanArguments([Argument(invalid, .string("\u{0}nul"))]))
+            recorder.recordInstant(
+                "tab\there", category: .input, arguments: SpanArguments([Argument(invalid, .string("\u{0}nul"))]))
         }
         let bytes = recorder.snapshot().chromeJSON()
         // Every control character inside strings is escaped; only the writer's own newlines remain.

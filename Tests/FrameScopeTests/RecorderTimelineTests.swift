@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import FrameTrace
 import FramescopeTestSupport
+import Testing
+
 @testable import FrameScope
 
 @Suite("Frame timeline and end-computed arguments")
@@ -29,7 +30,8 @@ struct RecorderTimelineTests {
 
         recorder.isEnabled = false
         var called = false
-        recorder.withSpan("off", category: .render) {} argumentsAtEnd: { _, _ in
+        recorder.withSpan("off", category: .render) {
+        } argumentsAtEnd: { _, _ in
             called = true
             return [:]
         }
@@ -42,22 +44,25 @@ struct RecorderTimelineTests {
         let p = Self.interval
         let trace = recorder.snapshot()
         let timeline = trace.events.filter { trace.category(of: $0) == FrameContract.Timeline.category }
-        let described = timeline.map { "\($0.phase == .asyncBegin ? "b" : "e") \(trace.name(of: $0)) #\($0.id) @\($0.timestamp)" }
+        let described = timeline.map {
+            "\($0.phase == .asyncBegin ? "b" : "e") \(trace.name(of: $0)) #\($0.id) @\($0.timestamp)"
+        }
         // Sorted by time; where a nested pair begins or ends together, outer begins first and ends last.
-        #expect(described == [
-            "b Expected Timeline #1 @0",
-            "b Actual Timeline #2 @10",
-            "b late: render #2 @10",
-            "b Expected Timeline #3 @\(p)",
-            "b Actual Timeline #4 @\(p + 10)",
-            "b on time #4 @\(p + 10)",
-            "e Expected Timeline #1 @\(2 * p)",
-            "e late: render #2 @\(3 * p)",
-            "e Actual Timeline #2 @\(3 * p)",
-            "e Expected Timeline #3 @\(3 * p)",
-            "e on time #4 @\(3 * p)",
-            "e Actual Timeline #4 @\(3 * p)",
-        ])
+        #expect(
+            described == [
+                "b Expected Timeline #1 @0",
+                "b Actual Timeline #2 @10",
+                "b late: render #2 @10",
+                "b Expected Timeline #3 @\(p)",
+                "b Actual Timeline #4 @\(p + 10)",
+                "b on time #4 @\(p + 10)",
+                "e Expected Timeline #1 @\(2 * p)",
+                "e late: render #2 @\(3 * p)",
+                "e Actual Timeline #2 @\(3 * p)",
+                "e Expected Timeline #3 @\(3 * p)",
+                "e on time #4 @\(3 * p)",
+                "e Actual Timeline #4 @\(3 * p)",
+            ])
         let late = try #require(timeline.first { trace.name(of: $0) == "late: render" })
         #expect(trace.arguments(of: late)[FrameContract.Timeline.causeKey]?.stringValue == "render")
         #expect(trace.arguments(of: late)[FrameContract.Timeline.lateKey]?.integerValue == p)
@@ -71,18 +76,22 @@ struct RecorderTimelineTests {
         let recorder = Recorder(clock: .manual(ManualClock(start: 0)))
         let p = interval
         recorder.recordFrameTimeline(
-            FrameTimelineEntry(index: 0, vsync: 0, expectedPresentation: 2 * p, start: 10, presentation: 3 * p, cause: .render))
+            FrameTimelineEntry(
+                index: 0, vsync: 0, expectedPresentation: 2 * p, start: 10, presentation: 3 * p, cause: .render))
         recorder.recordFrameTimeline(
-            FrameTimelineEntry(index: 1, vsync: p, expectedPresentation: 3 * p, start: p + 10, presentation: 3 * p, cause: .none))
+            FrameTimelineEntry(
+                index: 1, vsync: p, expectedPresentation: 3 * p, start: p + 10, presentation: 3 * p, cause: .none))
         return recorder
     }
 
-    @Test("Overlapping frames' timeline slices pass the independent validator",
-          .enabled(if: TraceValidator.isAvailable, Comment(rawValue: TraceValidator.missingReason)))
+    @Test(
+        "Overlapping frames' timeline slices pass the independent validator",
+        .enabled(if: TraceValidator.isAvailable, Comment(rawValue: TraceValidator.missingReason)))
     func overlappingFramesValidate() throws {
         let directory = try TemporaryDirectory()
         try Self.overlappingFrames().writeChromeJSON(to: directory.path("timeline.json"))
-        let (status, output) = try TraceValidator.run(directory.path("timeline.json"), arguments: ["--expect-cats", "frame-timeline"])
+        let (status, output) = try TraceValidator.run(
+            directory.path("timeline.json"), arguments: ["--expect-cats", "frame-timeline"])
         #expect(status == 0, "\(output)")
     }
 }

@@ -52,12 +52,16 @@ private func recordSampleFrame(recorder: Recorder, clock: ManualClock) {
             recorder.withSpan("measure text", category: .layout, arguments: ["lines": 3]) {
                 clock.advance(by: .microseconds(500))
             }
-            recorder.withSpan("round avatar", category: .cornerRounding, arguments: ["radius": 8.5, "strategy": "opaque prerender"]) {
+            recorder.withSpan(
+                "round avatar", category: .cornerRounding, arguments: ["radius": 8.5, "strategy": "opaque prerender"]
+            ) {
                 clock.advance(by: .nanoseconds(250_001))
             }
         }
         recorder.recordCounter("decode queue depth", value: 3, category: .imageDecode)
-        recorder.withSpan("apply diff", category: .diffApply, arguments: ["inserted": 2, "deleted": 1, "reconfigured": 0]) {
+        recorder.withSpan(
+            "apply diff", category: .diffApply, arguments: ["inserted": 2, "deleted": 1, "reconfigured": 0]
+        ) {
             clock.advance(by: .microseconds(300))
         }
 
@@ -68,7 +72,9 @@ private func recordSampleFrame(recorder: Recorder, clock: ManualClock) {
         clock.advance(by: .microseconds(50))
         runOnNewThread {
             recorder.nameCurrentThread("decode-worker-1")
-            recorder.withSpan("decode thumbnail", category: .imageDecode, arguments: ["bytes": 48_213, "format": "png"]) {
+            recorder.withSpan(
+                "decode thumbnail", category: .imageDecode, arguments: ["bytes": 48_213, "format": "png"]
+            ) {
                 clock.advance(by: .milliseconds(2))
                 recorder.startFlow(flow)
             }

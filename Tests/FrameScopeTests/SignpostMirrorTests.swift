@@ -1,6 +1,7 @@
-@testable import FrameScope
 import FrameTrace
 import Testing
+
+@testable import FrameScope
 
 /// The signpost mirror's switch and its promise never to change what is recorded. On Linux the
 /// mirror cannot exist, so these tests check that it stays off and costs the recording nothing; on
@@ -10,9 +11,9 @@ struct SignpostMirrorTests {
     @Test("The mirror exists exactly where the os module does")
     func mirrorExistsWhereOSDoes() {
         #if canImport(os)
-        #expect(Recorder.canMirrorToSignposts)
+            #expect(Recorder.canMirrorToSignposts)
         #else
-        #expect(!Recorder.canMirrorToSignposts)
+            #expect(!Recorder.canMirrorToSignposts)
         #endif
     }
 
@@ -26,7 +27,8 @@ struct SignpostMirrorTests {
         #expect(recorder.isEnabled)
         recorder.isEnabled = false
         #expect(!recorder.isEnabled)
-        #expect(recorder.isMirroringToSignposts == Recorder.canMirrorToSignposts, "turning recording off keeps the switch")
+        #expect(
+            recorder.isMirroringToSignposts == Recorder.canMirrorToSignposts, "turning recording off keeps the switch")
         recorder.isEnabled = true
         #expect(recorder.isEnabled && recorder.isMirroringToSignposts == Recorder.canMirrorToSignposts)
         recorder.stopMirroringToSignposts()
@@ -41,9 +43,15 @@ struct SignpostMirrorTests {
         func record(mirroring: Bool) -> [String] {
             let clock = ManualClock(start: 1_000)
             let recorder = Recorder(clock: .manual(clock))
-            if mirroring { recorder.startMirroringToSignposts(subsystem: "com.example.framescope-tests") } else { recorder.stopMirroringToSignposts() }
+            if mirroring {
+                recorder.startMirroringToSignposts(subsystem: "com.example.framescope-tests")
+            } else {
+                recorder.stopMirroringToSignposts()
+            }
             recorder.withFrame(sinceVsync: .microseconds(1), budget: .milliseconds(16), index: 3) {
-                recorder.withSpan("layout", category: .layout, arguments: ["row": 1]) { clock.advance(by: .microseconds(2)) }
+                recorder.withSpan("layout", category: .layout, arguments: ["row": 1]) {
+                    clock.advance(by: .microseconds(2))
+                }
                 recorder.withSpan(named: "dynamic \(7)", category: .diffApply) { clock.advance(by: .microseconds(1)) }
                 recorder.withSpan("x", category: .other) { clock.advance(by: .microseconds(1)) }  // a one-scalar name
                 let interval = recorder.beginInterval("decode", category: .imageDecode)
@@ -52,7 +60,9 @@ struct SignpostMirrorTests {
                 recorder.recordInstant("tap", category: .input)
                 recorder.recordCounter("queue depth", value: 2)
                 recorder.recordSpan("measured", category: .render, start: 1_000, end: 2_500)
-                recorder.withSpan("composite", category: .render) { clock.advance(by: .microseconds(1)) } argumentsAtEnd: { start, end in
+                recorder.withSpan("composite", category: .render) {
+                    clock.advance(by: .microseconds(1))
+                } argumentsAtEnd: { start, end in
                     ["took": .int(end - start)]
                 }
             }

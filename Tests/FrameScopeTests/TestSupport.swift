@@ -1,14 +1,14 @@
 import Foundation
 import FrameScope
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FrameTrace
 import Synchronization
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 // Helpers shared by the FrameScope suites: real threads, JSON parse-back, stable thread ids for
 // goldens, temporary files and the independent validator.
@@ -25,21 +25,25 @@ func runOnNewThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     for index in 0..<count {
         let start = Unmanaged.passRetained(ThreadStart { body(index) }).toOpaque()
         #if canImport(Darwin)
-        var thread: pthread_t?
-        let result = pthread_create(&thread, nil, { raw in
-            Unmanaged<ThreadStart>.fromOpaque(raw).takeRetainedValue().run()
-            return nil
-        }, start)
-        precondition(result == 0, "pthread_create failed: \(result)")
-        threads.append(thread!)
+            var thread: pthread_t?
+            let result = pthread_create(
+                &thread, nil,
+                { raw in
+                    Unmanaged<ThreadStart>.fromOpaque(raw).takeRetainedValue().run()
+                    return nil
+                }, start)
+            precondition(result == 0, "pthread_create failed: \(result)")
+            threads.append(thread!)
         #else
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, start)
-        precondition(result == 0, "pthread_create failed: \(result)")
-        threads.append(thread)
+            var thread = pthread_t()
+            let result = pthread_create(
+                &thread, nil,
+                { raw in
+                    Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue().run()
+                    return nil
+                }, start)
+            precondition(result == 0, "pthread_create failed: \(result)")
+            threads.append(thread)
         #endif
     }
     for thread in threads { pthread_join(thread, nil) }
@@ -84,7 +88,9 @@ struct ParsedTrace {
     /// The one non-metadata event with this name.
     func event(named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
         let matches = events(named: name)
-        try #require(matches.count == 1, "expected one event named \(name), found \(matches.count)", sourceLocation: sourceLocation)
+        try #require(
+            matches.count == 1, "expected one event named \(name), found \(matches.count)",
+            sourceLocation: sourceLocation)
         return matches[0]
     }
 
@@ -92,7 +98,9 @@ struct ParsedTrace {
     var threadNames: [Int: String] {
         var names: [Int: String] = [:]
         for event in events(phase: "M") where event["name"] as? String == "thread_name" {
-            if let tid = event["tid"] as? Int, let args = event["args"] as? [String: Any], let name = args["name"] as? String {
+            if let tid = event["tid"] as? Int, let args = event["args"] as? [String: Any],
+                let name = args["name"] as? String
+            {
                 names[tid] = name
             }
         }
@@ -103,7 +111,9 @@ struct ParsedTrace {
     var threadSortIndexes: [Int: Int] {
         var indexes: [Int: Int] = [:]
         for event in events(phase: "M") where event["name"] as? String == "thread_sort_index" {
-            if let tid = event["tid"] as? Int, let args = event["args"] as? [String: Any], let index = args["sort_index"] as? Int {
+            if let tid = event["tid"] as? Int, let args = event["args"] as? [String: Any],
+                let index = args["sort_index"] as? Int
+            {
                 indexes[tid] = index
             }
         }
@@ -160,10 +170,12 @@ extension Trace {
         }
         result.processes = [:]
         for process in processes.values {
-            result.processes[processID] = TraceProcess(processID: processID, name: process.name, sortIndex: process.sortIndex)
+            result.processes[processID] = TraceProcess(
+                processID: processID, name: process.name, sortIndex: process.sortIndex)
         }
         result.metadata.mainThread = metadata.mainThread.map { mapping[$0]! }
-        result.metadata.droppedEvents = Dictionary(uniqueKeysWithValues: metadata.droppedEvents.map { (mapping[$0.key]!, $0.value) })
+        result.metadata.droppedEvents = Dictionary(
+            uniqueKeysWithValues: metadata.droppedEvents.map { (mapping[$0.key]!, $0.value) })
         return result
     }
 }
@@ -192,4 +204,3 @@ struct TemporaryDirectory: ~Copyable {
 func readBytes(_ path: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
 }
-

@@ -1,8 +1,8 @@
 import Foundation
 import FrameScope
 import FrameTrace
-import FramescopeTestSupport
 import FrameTraceReader
+import FramescopeTestSupport
 import Testing
 
 /// Streaming a recording to a file in the array form, finished or cut short.
@@ -121,7 +121,9 @@ struct TraceStreamTests {
         #expect(try TraceReader.read(contentsOf: path).diagnostics.isEmpty)
     }
 
-    @Test("A stream between flushes passes the independent validator as it is", .enabled(if: TraceValidator.isAvailable, Comment(rawValue: TraceValidator.missingReason)))
+    @Test(
+        "A stream between flushes passes the independent validator as it is",
+        .enabled(if: TraceValidator.isAvailable, Comment(rawValue: TraceValidator.missingReason)))
     func unfinishedStreamPassesValidator() throws {
         let clock = ManualClock()
         let recorder = Recorder(clock: .manual(clock))

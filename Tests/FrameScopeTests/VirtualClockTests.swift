@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
-import Testing
-@testable import FrameScope
 import FrameTrace
 import FramescopeTestSupport
+import Synchronization
+import Testing
 
+@testable import FrameScope
 
 /// A thread-CPU-time clock's readings: they follow the owning thread's CPU time, whatever the
 /// wall clock or other threads do. Assertions are on CPU time the test itself spent, so a busy
@@ -25,7 +25,9 @@ struct VirtualClockTests {
         #expect(RecorderClock.manual(.virtual()).name == "virtual")
     }
 
-    @Test("A virtual clock moves on by 1 ns at every reading and by what it is advanced; a plain manual clock only when advanced")
+    @Test(
+        "A virtual clock moves on by 1 ns at every reading and by what it is advanced; a plain manual clock only when advanced"
+    )
     func virtualClockTicksPerReading() {
         let virtual = ManualClock.virtual(start: 10)
         #expect(virtual.nanoseconds == 11)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FrameSimulation
 
 @Suite("Rounded image cache")
@@ -6,12 +7,17 @@ struct CornerCacheTests {
     static let white = Pixel(red: 255, green: 255, blue: 255)
     static let image = Bitmap(width: 8, height: 8, filledWith: Pixel(red: 10, green: 20, blue: 30))
 
-    private func key(_ id: String, radius: Double = 4, strategy: CornerRoundingStrategy = .prerenderedOpaque, background: Pixel = white) -> RoundedImageCache.Key {
-        RoundedImageCache.Key(imageID: id, width: 8, height: 8, cornerRadius: radius, strategy: strategy, background: background)
+    private func key(
+        _ id: String, radius: Double = 4, strategy: CornerRoundingStrategy = .prerenderedOpaque,
+        background: Pixel = white
+    ) -> RoundedImageCache.Key {
+        RoundedImageCache.Key(
+            imageID: id, width: 8, height: 8, cornerRadius: radius, strategy: strategy, background: background)
     }
 
     private func make(_ key: RoundedImageCache.Key) -> RoundedImage {
-        RoundedImage(image: Self.image, cornerRadius: key.cornerRadius, strategy: key.strategy, background: key.background)
+        RoundedImage(
+            image: Self.image, cornerRadius: key.cornerRadius, strategy: key.strategy, background: key.background)
     }
 
     @Test("A second appearance is a hit and does not pre-render again")

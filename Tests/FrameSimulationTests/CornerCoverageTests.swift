@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FrameSimulation
 
 @Suite("Rounded-rectangle coverage")
@@ -17,15 +18,18 @@ struct CornerCoverageTests {
         // next. 6/16 of 255 is 95.6, so 96. Pixel (1, 0) misses only its sample (1.125, 0.125):
         // 15/16 → 239.
         let mask = RoundedRectMask(width: 4, height: 4, radius: 2)
-        #expect(mask.coverage == [
-            96, 239, 239, 96,
-            239, 255, 255, 239,
-            239, 255, 255, 239,
-            96, 239, 239, 96,
-        ])
+        #expect(
+            mask.coverage == [
+                96, 239, 239, 96,
+                239, 255, 255, 239,
+                239, 255, 255, 239,
+                96, 239, 239, 96,
+            ])
     }
 
-    @Test("The mask is symmetric across both axes", arguments: [(120, 120, 12.0), (121, 77, 9.5), (40, 40, 20), (31, 17, 100), (5, 9, 0.7)])
+    @Test(
+        "The mask is symmetric across both axes",
+        arguments: [(120, 120, 12.0), (121, 77, 9.5), (40, 40, 20), (31, 17, 100), (5, 9, 0.7)])
     func symmetricAcrossBothAxes(size: (width: Int, height: Int, radius: Double)) {
         let mask = RoundedRectMask(width: size.width, height: size.height, radius: size.radius)
         for y in 0..<size.height {

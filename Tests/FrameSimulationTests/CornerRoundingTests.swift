@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FrameSimulation
 
 @Suite("Corner rounding strategies")
@@ -12,7 +13,10 @@ struct CornerRoundingTests {
     }
 
     /// Draws `image` with `strategy` into a framebuffer filled with `background`, once.
-    private func render(_ image: Bitmap, radius: Double, strategy: CornerRoundingStrategy, background: Pixel, at origin: (x: Int, y: Int) = (10, 20)) -> (Bitmap, CompositingWork) {
+    private func render(
+        _ image: Bitmap, radius: Double, strategy: CornerRoundingStrategy, background: Pixel,
+        at origin: (x: Int, y: Int) = (10, 20)
+    ) -> (Bitmap, CompositingWork) {
         var framebuffer = Bitmap(width: image.width + 30, height: image.height + 40, filledWith: background)
         let rounded = RoundedImage(image: image, cornerRadius: radius, strategy: strategy, background: background)
         let work = rounded.draw(into: &framebuffer, atX: origin.x, y: origin.y)
@@ -23,7 +27,9 @@ struct CornerRoundingTests {
         zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
     }
 
-    @Test("All four strategies put the same pixels on a solid background (within 1 per channel)", arguments: [(120, 120, 60.0), (120, 120, 16), (600, 400, 24), (37, 23, 5.5)], [white, slate])
+    @Test(
+        "All four strategies put the same pixels on a solid background (within 1 per channel)",
+        arguments: [(120, 120, 60.0), (120, 120, 16), (600, 400, 24), (37, 23, 5.5)], [white, slate])
     func strategiesAgree(shape: (width: Int, height: Int, radius: Double), background: Pixel) throws {
         let image = try Self.photo(width: shape.width, height: shape.height)
         let (reference, _) = render(image, radius: shape.radius, strategy: .offscreenClip, background: background)
@@ -51,12 +57,13 @@ struct CornerRoundingTests {
         let (_, work) = render(image, radius: 16, strategy: strategy, background: Self.white)
         let all = 120 * 100
         let corners = 4 * 16 * 16
-        let expected = switch strategy {
-        case .offscreenClip: CompositingWork(blendedPixels: all, offscreenPixels: all, offscreenPasses: 1)
-        case .prerenderedOpaque: CompositingWork(copiedPixels: all)
-        case .prerenderedTransparent: CompositingWork(blendedPixels: all)
-        case .cornerMaskOverlay: CompositingWork(copiedPixels: all, blendedPixels: corners)
-        }
+        let expected =
+            switch strategy {
+            case .offscreenClip: CompositingWork(blendedPixels: all, offscreenPixels: all, offscreenPasses: 1)
+            case .prerenderedOpaque: CompositingWork(copiedPixels: all)
+            case .prerenderedTransparent: CompositingWork(blendedPixels: all)
+            case .cornerMaskOverlay: CompositingWork(copiedPixels: all, blendedPixels: corners)
+            }
         #expect(work == expected)
     }
 
@@ -104,6 +111,10 @@ struct CornerRoundingTests {
         }
         #expect(work.copiedPixels + work.blendedPixels <= 50 * 30 + 4 * 8 * 8)
         var offscreen = Bitmap(width: 10, height: 10, filledWith: Self.white)
-        #expect(rounded.draw(into: &offscreen, atX: 500, y: -500) == CompositingWork(offscreenPixels: strategy == .offscreenClip ? 2400 : 0, offscreenPasses: strategy == .offscreenClip ? 1 : 0))
+        #expect(
+            rounded.draw(into: &offscreen, atX: 500, y: -500)
+                == CompositingWork(
+                    offscreenPixels: strategy == .offscreenClip ? 2400 : 0,
+                    offscreenPasses: strategy == .offscreenClip ? 1 : 0))
     }
 }

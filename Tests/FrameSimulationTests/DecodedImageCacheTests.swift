@@ -1,9 +1,12 @@
 import Testing
+
 @testable import FrameSimulation
 
 @Suite("decoded-image cache")
 struct DecodedImageCacheTests {
-    func bitmap(_ shade: UInt8) -> Bitmap { Bitmap(width: 2, height: 2, filledWith: Pixel(red: shade, green: shade, blue: shade)) }
+    func bitmap(_ shade: UInt8) -> Bitmap {
+        Bitmap(width: 2, height: 2, filledWith: Pixel(red: shade, green: shade, blue: shade))
+    }
     func key(_ id: String, _ width: Int = 2) -> DecodedImageCache.Key { .init(imageID: id, width: width, height: 2) }
 
     @Test("Counts a miss, then hits once stored; a different size is a different entry")

@@ -1,6 +1,6 @@
-import FrameTrace
 import FrameSimulation
 import FrameSupport
+import FrameTrace
 
 typealias TestSnapshot = ListSnapshot<Int, Int>
 typealias TestDiff = SnapshotDiff<Int, Int>
@@ -59,7 +59,8 @@ enum DiffOracle {
             let removed = sections.remove(at: index)
             movedSections[removed.section] = removed
         }
-        let arrivingSections = diff.sectionInserts.map { ($0.position, (section: $0.id, items: [Int]())) }
+        let arrivingSections =
+            diff.sectionInserts.map { ($0.position, (section: $0.id, items: [Int]())) }
             + diff.sectionMoves.map { ($0.to, movedSections[$0.id]!) }
         for (index, section) in arrivingSections.sorted(by: { $0.0 < $1.0 }) {
             sections.insert(section, at: index)

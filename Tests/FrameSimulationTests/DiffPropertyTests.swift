@@ -17,7 +17,8 @@ struct DiffPropertyTests {
             #expect(old.applying(diff) == expected, "seed \(seed)")
             let simulated = DiffOracle.simulate(diff, on: old)
             #expect(simulated.map(\.section) == new.sectionIdentifiers, "seed \(seed)")
-            #expect(simulated.map(\.items) == new.sectionIdentifiers.map(new.itemIdentifiers(inSection:)), "seed \(seed)")
+            #expect(
+                simulated.map(\.items) == new.sectionIdentifiers.map(new.itemIdentifiers(inSection:)), "seed \(seed)")
         }
     }
 
@@ -50,14 +51,24 @@ struct DiffPropertyTests {
             let diff = SnapshotDiff(from: old, to: new)
             #expect(diff.itemDeletes.allSatisfy { old.indexPath(of: $0.id) == $0.position }, "seed \(seed)")
             #expect(diff.itemInserts.allSatisfy { new.indexPath(of: $0.id) == $0.position }, "seed \(seed)")
-            #expect(diff.itemMoves.allSatisfy { old.indexPath(of: $0.id) == $0.from && new.indexPath(of: $0.id) == $0.to }, "seed \(seed)")
-            #expect(diff.sectionMoves.allSatisfy { old.indexOfSection($0.id) == $0.from && new.indexOfSection($0.id) == $0.to }, "seed \(seed)")
+            #expect(
+                diff.itemMoves.allSatisfy { old.indexPath(of: $0.id) == $0.from && new.indexPath(of: $0.id) == $0.to },
+                "seed \(seed)")
+            #expect(
+                diff.sectionMoves.allSatisfy {
+                    old.indexOfSection($0.id) == $0.from && new.indexOfSection($0.id) == $0.to
+                }, "seed \(seed)")
             let reconfigured = new.reconfiguredItemIdentifiers.filter { old.indexPath(of: $0) != nil }
             #expect(Set(diff.itemReconfigures.map(\.id)) == reconfigured, "seed \(seed)")
             #expect(diff.itemReconfigures.allSatisfy { new.indexPath(of: $0.id) == $0.position }, "seed \(seed)")
-            #expect(isSorted(diff.itemDeletes.map(\.position)) && isSorted(diff.itemInserts.map(\.position)), "seed \(seed)")
-            #expect(isSorted(diff.itemMoves.map(\.to)) && isSorted(diff.itemReconfigures.map(\.position)), "seed \(seed)")
-            #expect(isSorted(diff.sectionDeletes.map(\.position)) && isSorted(diff.sectionInserts.map(\.position)), "seed \(seed)")
+            #expect(
+                isSorted(diff.itemDeletes.map(\.position)) && isSorted(diff.itemInserts.map(\.position)), "seed \(seed)"
+            )
+            #expect(
+                isSorted(diff.itemMoves.map(\.to)) && isSorted(diff.itemReconfigures.map(\.position)), "seed \(seed)")
+            #expect(
+                isSorted(diff.sectionDeletes.map(\.position)) && isSorted(diff.sectionInserts.map(\.position)),
+                "seed \(seed)")
             #expect(isSorted(diff.sectionMoves.map(\.to)), "seed \(seed)")
         }
     }

@@ -1,7 +1,7 @@
-import FrameTrace
 import FrameSimulation
-import Testing
 import FrameSupport
+import FrameTrace
+import Testing
 
 @Suite("List update workloads")
 struct DiffWorkloadTests {
@@ -22,7 +22,9 @@ struct DiffWorkloadTests {
         let next = menu.applyingRandomUpdate(using: &rng)
         #expect(next.revision == menu.revision + 1)
         let dishes = next.categories.flatMap(\.dishes)
-        let changed = dishes.filter { $0.revision == next.revision }.count + next.reviews.filter { $0.revision == next.revision }.count
+        let changed =
+            dishes.filter { $0.revision == next.revision }.count
+            + next.reviews.filter { $0.revision == next.revision }.count
         #expect(changed > 0 && changed <= 100)
         for category in next.categories {
             let firstSoldOut = category.dishes.firstIndex(where: \.isSoldOut) ?? category.dishes.count
@@ -82,7 +84,8 @@ struct DiffWorkloadTests {
             from: SnapshotDiffWorkload.makeSnapshot(of: menu),
             to: SnapshotDiffWorkload.makeSnapshot(of: next, changedSince: menu.revision)
         )
-        let touched = diff.itemInserts.count + diff.itemDeletes.count + diff.itemMoves.count + diff.itemReconfigures.count
+        let touched =
+            diff.itemInserts.count + diff.itemDeletes.count + diff.itemMoves.count + diff.itemReconfigures.count
         #expect(touched > 0 && touched <= 2 * 50 + 1)
         #expect(diff.sectionInserts.isEmpty && diff.sectionDeletes.isEmpty && diff.sectionMoves.isEmpty)
     }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import FrameScope
 import FrameTrace
 import FramescopeTestSupport
+import Testing
+
 @testable import FrameSimulation
 
 /// On a manual clock, every frame's main-thread work takes a quarter of an interval and its render
@@ -24,14 +25,20 @@ private final class LaneScenario: Scenario {
         let interval = context.interval
         let clock = context.recorder.clock.manualClock!
         if requestsInFrame3, context.frameIndex == 3 {
-            context.inBackground("quick job", category: .imageDecode, work: {
-                clock.advance(by: .nanoseconds(interval / 2))
-                return 1
-            }) { [unowned self] _ in applied.append(("quick", currentFrame + 1)) }
-            context.inBackground("slow job", category: .imageDecode, work: {
-                clock.advance(by: .nanoseconds(interval * 12 / 10))
-                return 2
-            }) { [unowned self] _ in applied.append(("slow", currentFrame + 1)) }
+            context.inBackground(
+                "quick job", category: .imageDecode,
+                work: {
+                    clock.advance(by: .nanoseconds(interval / 2))
+                    return 1
+                }
+            ) { [unowned self] _ in applied.append(("quick", currentFrame + 1)) }
+            context.inBackground(
+                "slow job", category: .imageDecode,
+                work: {
+                    clock.advance(by: .nanoseconds(interval * 12 / 10))
+                    return 2
+                }
+            ) { [unowned self] _ in applied.append(("slow", currentFrame + 1)) }
         }
         let main = mainQuarters[context.frameIndex] ?? 1
         context.recorder.withSpan("work", category: .layout) { clock.advance(by: .nanoseconds(interval * main / 4)) }
@@ -58,7 +65,9 @@ private struct RecordedFrame {
 struct DisplayLoopLaneTests {
     let interval = DisplayConfiguration(frameRate: .standard).frameRate.intervalNanoseconds
 
-    fileprivate func run(_ scenario: LaneScenario, frames: Int = 6, workers: Int = 2) -> (Trace, DisplayLoop.Summary, Recorder) {
+    fileprivate func run(_ scenario: LaneScenario, frames: Int = 6, workers: Int = 2) -> (
+        Trace, DisplayLoop.Summary, Recorder
+    ) {
         let recorder = Recorder(clock: .manual(ManualClock(start: 1_000_000)))
         let configuration = DisplayConfiguration(frameRate: .standard, frameCount: frames, workerCount: workers)
         let summary = DisplayLoop(recorder: recorder, configuration: configuration).run(scenario)
@@ -66,15 +75,19 @@ struct DisplayLoopLaneTests {
     }
 
     fileprivate func frames(in trace: Trace, main: ThreadKey) throws -> [RecordedFrame] {
-        let spans = trace.events.filter { $0.phase == .complete && trace.category(of: $0) == "frame" && $0.thread == main }
+        let spans = trace.events.filter {
+            $0.phase == .complete && trace.category(of: $0) == "frame" && $0.thread == main
+        }
         var result: [RecordedFrame] = []
         for span in spans.sorted(by: { $0.timestamp < $1.timestamp }) {
             let index = try #require(trace.arguments(of: span)[FrameContract.Key.index]?.integerValue)
-            let vsync = span.timestamp - (try #require(trace.arguments(of: span)[FrameContract.Key.sinceVsync]?.integerValue))
-            let composite = try #require(trace.events.first {
-                $0.phase == .complete && trace.name(of: $0) == "composite"
-                    && trace.arguments(of: $0)[FrameContract.Key.renderedFrame]?.integerValue == index
-            })
+            let vsync =
+                span.timestamp - (try #require(trace.arguments(of: span)[FrameContract.Key.sinceVsync]?.integerValue))
+            let composite = try #require(
+                trace.events.first {
+                    $0.phase == .complete && trace.name(of: $0) == "composite"
+                        && trace.arguments(of: $0)[FrameContract.Key.renderedFrame]?.integerValue == index
+                })
             #expect(trace.category(of: composite) == FrameContract.renderCategory)
             let timeline = trace.events.filter {
                 trace.category(of: $0) == FrameContract.Timeline.category && $0.phase == .asyncBegin
@@ -88,13 +101,17 @@ struct DisplayLoopLaneTests {
             result.append(
                 RecordedFrame(
                     frame: span, vsync: vsync, composite: composite, compositeArguments: trace.arguments(of: composite),
-                    actualName: trace.name(of: outcome), actualArguments: trace.arguments(of: outcome), actualBegin: actual.timestamp,
-                    actualEnd: actualEnd.timestamp, expectedBegin: expected.timestamp, expectedEnd: expectedEnd.timestamp))
+                    actualName: trace.name(of: outcome), actualArguments: trace.arguments(of: outcome),
+                    actualBegin: actual.timestamp,
+                    actualEnd: actualEnd.timestamp, expectedBegin: expected.timestamp,
+                    expectedEnd: expectedEnd.timestamp))
         }
         return result
     }
 
-    @Test("A render that ends after its render deadline says so on its span, slips the presentation and is a render hitch")
+    @Test(
+        "A render that ends after its render deadline says so on its span, slips the presentation and is a render hitch"
+    )
     func lateRenderIsARenderHitch() throws {
         let scenario = LaneScenario()
         scenario.renderQuarters[2] = 10  // 2.5 P of render work for frame 2
@@ -123,7 +140,8 @@ struct DisplayLoopLaneTests {
         // a quarter interval before its deadline, and is on time.
         let queued = frames[3]
         #expect(queued.composite.timestamp == frames[2].vsync + quarter + render)
-        #expect(queued.compositeArguments[FrameContract.Key.untilDeadline]?.integerValue == 2 * p - (quarter + render - p))
+        #expect(
+            queued.compositeArguments[FrameContract.Key.untilDeadline]?.integerValue == 2 * p - (quarter + render - p))
         #expect(queued.actualName == "on time")
         #expect(queued.actualArguments[FrameContract.Timeline.lateKey]?.integerValue == 0)
 
@@ -140,7 +158,8 @@ struct DisplayLoopLaneTests {
         }
     }
 
-    @Test("A commit after the commit deadline is a commit hitch, even though its render meets the later render deadline")
+    @Test(
+        "A commit after the commit deadline is a commit hitch, even though its render meets the later render deadline")
     func lateCommitIsACommitHitch() throws {
         let scenario = LaneScenario()
         scenario.mainQuarters[2] = 6  // 1.5 P of main-thread work in frame 2
@@ -184,14 +203,17 @@ struct DisplayLoopLaneTests {
         #expect(waited == p / 2)
         #expect(trace.arguments(of: quick)[FrameContract.Key.sinceRequest]?.integerValue == 0)
         let requested = slow.timestamp - waited
-        #expect(frames[3].frame.timestamp <= requested && requested <= frames[3].frame.endTimestamp, "requested during frame 3")
+        #expect(
+            frames[3].frame.timestamp <= requested && requested <= frames[3].frame.endTimestamp,
+            "requested during frame 3")
         #expect(slow.duration == p * 12 / 10)
 
         // The flow from the slow job ends in an apply span inside frame 5.
         // (The quick job's flow starts where the slow job begins; the slow job's at its end.)
-        let flowStart = try #require(trace.events.first {
-            $0.phase == .flowStart && $0.timestamp == slow.endTimestamp && $0.thread == slow.thread
-        })
+        let flowStart = try #require(
+            trace.events.first {
+                $0.phase == .flowStart && $0.timestamp == slow.endTimestamp && $0.thread == slow.thread
+            })
         let flowEnd = try #require(trace.events.first { $0.phase == .flowEnd && $0.id == flowStart.id })
         #expect(flowEnd.thread == main)
         #expect(frames[5].frame.timestamp <= flowEnd.timestamp && flowEnd.timestamp <= frames[5].frame.endTimestamp)
@@ -224,7 +246,9 @@ struct DisplayLoopLaneTests {
         return run(scenario, frames: 8).0
     }
 
-    @Test("Every frame's four timeline slices (expected, actual, main lane, render lane) open and close once, nest, and share no id with another frame's")
+    @Test(
+        "Every frame's four timeline slices (expected, actual, main lane, render lane) open and close once, nest, and share no id with another frame's"
+    )
     func timelineTracksNest() throws {
         let trace = timelineRun()
 
@@ -236,9 +260,12 @@ struct DisplayLoopLaneTests {
             switch event.phase {
             case .asyncBegin:
                 open[event.id, default: []].append(trace.name(of: event))
-                if let index = trace.arguments(of: event)[FrameContract.Key.index]?.integerValue { ids[index, default: []].insert(event.id) }
+                if let index = trace.arguments(of: event)[FrameContract.Key.index]?.integerValue {
+                    ids[index, default: []].insert(event.id)
+                }
             case .asyncEnd:
-                #expect(open[event.id]?.popLast() == trace.name(of: event), "ends close the innermost slice of their id")
+                #expect(
+                    open[event.id]?.popLast() == trace.name(of: event), "ends close the innermost slice of their id")
             default:
                 Issue.record("unexpected \(event.phase) on the timeline")
             }
@@ -251,7 +278,8 @@ struct DisplayLoopLaneTests {
         func late(_ lane: Lane, frame: Int64) -> Int64? {
             let name = String(describing: FrameContract.Timeline.laneTrack(lane))
             return trace.events.first {
-                $0.phase == .asyncBegin && trace.name(of: $0) == name && trace.arguments(of: $0)[FrameContract.Key.index]?.integerValue == frame
+                $0.phase == .asyncBegin && trace.name(of: $0) == name
+                    && trace.arguments(of: $0)[FrameContract.Key.index]?.integerValue == frame
             }.flatMap { trace.arguments(of: $0)[FrameContract.Timeline.lateKey]?.integerValue }
         }
         #expect((late(.render, frame: 2) ?? 0) > 0 && late(.main, frame: 2) == 0)
@@ -259,19 +287,24 @@ struct DisplayLoopLaneTests {
         #expect(late(.main, frame: 0) == 0 && late(.render, frame: 0) == 0)
     }
 
-    @Test("The exported trace with its frame timeline tracks passes the independent validator",
-          .enabled(if: TraceValidator.isAvailable, Comment(rawValue: TraceValidator.missingReason)))
+    @Test(
+        "The exported trace with its frame timeline tracks passes the independent validator",
+        .enabled(if: TraceValidator.isAvailable, Comment(rawValue: TraceValidator.missingReason)))
     func timelineTracksValidate() throws {
         let trace = timelineRun()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-lanes-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "framescope-lanes-\(UUID().uuidString).json"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try trace.writeChromeJSON(toFile: path)
         let (status, output) = try TraceValidator.run(
-            path, arguments: ["--expect-threads", "main,worker-1,render-server-1", "--expect-cats", "frame,layout,frame-timeline"])
+            path,
+            arguments: [
+                "--expect-threads", "main,worker-1,render-server-1", "--expect-cats", "frame,layout,frame-timeline",
+            ])
         #expect(status == 0, "\(output)")
     }
 }
-
 
 /// Work that takes a given amount of its thread's CPU time: main-thread work per frame, and one
 /// background job in frame 1.
@@ -285,20 +318,24 @@ private final class CPUScenario: Scenario {
         currentFrame = context.frameIndex
         if context.frameIndex == 1, jobMilliseconds > 0 {
             let milliseconds = jobMilliseconds
-            context.inBackground("cpu job", category: .imageDecode, work: {
-                burnThreadCPU(nanoseconds: milliseconds * 1_000_000)
-                return 0
-            }) { [unowned self] _ in appliedInFrame = currentFrame + 1 }  // applied before the frame's own work
+            context.inBackground(
+                "cpu job", category: .imageDecode,
+                work: {
+                    burnThreadCPU(nanoseconds: milliseconds * 1_000_000)
+                    return 0
+                }
+            ) { [unowned self] _ in appliedInFrame = currentFrame + 1 }  // applied before the frame's own work
         }
         let milliseconds = mainMilliseconds[context.frameIndex] ?? 1
         context.recorder.withSpan("work", category: .layout) { burnThreadCPU(nanoseconds: milliseconds * 1_000_000) }
     }
 }
 
-
 @Suite("Display loop on CPU time")
 struct DisplayLoopVirtualTimeTests {
-    @Test("Work takes its CPU time: 30 ms of main-thread work misses one vsync and is a commit hitch; a 20 ms job lands two frames on")
+    @Test(
+        "Work takes its CPU time: 30 ms of main-thread work misses one vsync and is a commit hitch; a 20 ms job lands two frames on"
+    )
     func cpuTimeDecidesTheFrames() throws {
         let scenario = CPUScenario()
         scenario.mainMilliseconds[2] = 30
@@ -310,7 +347,9 @@ struct DisplayLoopVirtualTimeTests {
         #expect(summary.missedVsyncs == 1)
         #expect(summary.lateFramesByCause == [.commit: 1])
         let trace = recorder.snapshot()
-        let frames = trace.events.filter { $0.phase == .complete && trace.category(of: $0) == "frame" }.sorted { $0.timestamp < $1.timestamp }
+        let frames = trace.events.filter { $0.phase == .complete && trace.category(of: $0) == "frame" }.sorted {
+            $0.timestamp < $1.timestamp
+        }
         try #require(frames.count == 6)
         #expect(frames[2].duration >= 30_000_000)
         #expect(frames[1].duration < 16_000_000)

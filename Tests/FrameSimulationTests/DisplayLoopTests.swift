@@ -1,8 +1,9 @@
-import Testing
 import FrameScope
-import FrameTrace
-@testable import FrameSimulation
 import FrameSupport
+import FrameTrace
+import Testing
+
+@testable import FrameSimulation
 
 /// Every frame sorts an array on the main thread and hands a checksum to the workers and a blend
 /// to the render server. On a manual clock the sort takes a quarter of a frame interval, and every
@@ -17,7 +18,8 @@ private final class UnevenScenario: Scenario {
         currentFrame = context.frameIndex
         let values = (0..<2_000).map { _ in generator.next() }
         let sorted = context.recorder.withSpan("sort", category: .layout) {
-            context.recorder.clock.manualClock?.advance(by: .nanoseconds(context.interval * (context.frameIndex % 3 == 2 ? 10 : 1) / 4))
+            context.recorder.clock.manualClock?.advance(
+                by: .nanoseconds(context.interval * (context.frameIndex % 3 == 2 ? 10 : 1) / 4))
             return values.sorted()
         }
         let index = context.frameIndex
@@ -35,14 +37,17 @@ struct DisplayLoopTests {
     @Test("After an overrun the next frame starts at the first vsync after the work ends", arguments: [60, 120])
     func missedVsyncsFollowTheDevice(refreshRate: Int) throws {
         let recorder = Recorder(clock: .manual(ManualClock(start: 1_000_000)))
-        let configuration = DisplayConfiguration(frameRate: FrameRate(hertz: Double(refreshRate)), frameCount: 9, workerCount: 2)
+        let configuration = DisplayConfiguration(
+            frameRate: FrameRate(hertz: Double(refreshRate)), frameCount: 9, workerCount: 2)
         let scenario = UnevenScenario()
         let summary = DisplayLoop(recorder: recorder, configuration: configuration).run(scenario)
         let trace = recorder.snapshot()
         let interval = configuration.frameRate.intervalNanoseconds
 
-        let frames = trace.events.filter { $0.phase == .complete && trace.name(of: $0) == "frame" && $0.thread == recorder.mainThreadKey }
-            .sorted { $0.timestamp < $1.timestamp }
+        let frames = trace.events.filter {
+            $0.phase == .complete && trace.name(of: $0) == "frame" && $0.thread == recorder.mainThreadKey
+        }
+        .sorted { $0.timestamp < $1.timestamp }
         try #require(frames.count == 9)
         var vsyncs: [Int64] = []
         for frame in frames {
@@ -58,7 +63,8 @@ struct DisplayLoopTests {
             #expect(gap % interval == 0 && gap > 0, "vsyncs lie on one grid")
             let end = frames[index - 1].endTimestamp
             let expected = max(vsyncs[index - 1] + interval, vsyncs[0] + ((end - vsyncs[0]) / interval + 1) * interval)
-            #expect(vsyncs[index] == expected, "frame \(index) starts at the first vsync after frame \(index - 1) ended")
+            #expect(
+                vsyncs[index] == expected, "frame \(index) starts at the first vsync after frame \(index - 1) ended")
             missed += Int(gap / interval) - 1
         }
         // The last frame's overrun misses vsyncs too: ceil(overrun / P).
@@ -98,10 +104,14 @@ struct DisplayLoopTests {
         let checksums = trace.events.filter { $0.phase == .complete && trace.name(of: $0) == "checksum" }
         for start in starts {
             let end = try #require(ends.first { $0.id == start.id })
-            let appliedDuring = try #require(frames.firstIndex { $0.timestamp <= end.timestamp && end.timestamp <= $0.endTimestamp })
+            let appliedDuring = try #require(
+                frames.firstIndex { $0.timestamp <= end.timestamp && end.timestamp <= $0.endTimestamp })
             // The flow starts inside the background span that produced the result, which began
             // after the frame that asked for it had started: an earlier frame than the one applying it.
-            let producer = try #require(checksums.first { $0.thread == start.thread && $0.timestamp <= start.timestamp && start.timestamp <= $0.endTimestamp })
+            let producer = try #require(
+                checksums.first {
+                    $0.thread == start.thread && $0.timestamp <= start.timestamp && start.timestamp <= $0.endTimestamp
+                })
             let askedDuring = try #require(frames.lastIndex { $0.timestamp <= producer.timestamp })
             #expect(start.timestamp < end.timestamp)
             #expect(askedDuring < appliedDuring, "applied in a later frame than the one that asked for it")

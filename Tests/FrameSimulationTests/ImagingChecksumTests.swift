@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FrameSimulation
 
 @Suite("Imaging checksums and pixel arithmetic")
@@ -57,7 +58,8 @@ struct ImagingChecksumTests {
             let packed = channels.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * $1.offset) }
             for factor in 0...255 {
                 let scaled = scaledChannels(packed, by: UInt32(factor))
-                for (index, channel) in channels.enumerated() where UInt8(truncatingIfNeeded: scaled >> (8 * index)) != multiplyByAlpha(channel, UInt8(factor)) {
+                for (index, channel) in channels.enumerated()
+                where UInt8(truncatingIfNeeded: scaled >> (8 * index)) != multiplyByAlpha(channel, UInt8(factor)) {
                     mismatches += 1
                 }
             }

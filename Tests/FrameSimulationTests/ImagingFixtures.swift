@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import FrameSimulation
 
 /// The PNG fixtures made by tools/make_png_fixtures.py, and what they should decode to.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FrameSimulation
 
 @Suite("Bitmap downsampling")
@@ -14,10 +15,12 @@ struct ImagingResamplingTests {
 
     @Test("Halving with the box filter averages each 2 × 2 block")
     func boxHalving() {
-        let source = grayBitmap(width: 4, [
-            0, 10, 100, 100,
-            20, 30, 100, 200,
-        ])
+        let source = grayBitmap(
+            width: 4,
+            [
+                0, 10, 100, 100,
+                20, 30, 100, 200,
+            ])
         let result = source.downsampled(toWidth: 2, height: 1, filter: .box)
         #expect(grayLevels(result) == [15, 125])
     }
@@ -36,10 +39,13 @@ struct ImagingResamplingTests {
         #expect(grayLevels(result) == [50, 228])
     }
 
-    @Test("A solid colour stays exactly that colour at any ratio", arguments: ResamplingFilter.allCases, [(7, 5), (3, 2), (1, 1), (13, 9)])
+    @Test(
+        "A solid colour stays exactly that colour at any ratio", arguments: ResamplingFilter.allCases,
+        [(7, 5), (3, 2), (1, 1), (13, 9)])
     func solidColourIsPreserved(filter: ResamplingFilter, size: (width: Int, height: Int)) {
         let colour = Pixel(red: 40, green: 90, blue: 120, alpha: 200)
-        let result = Bitmap(width: 23, height: 17, filledWith: colour).downsampled(toWidth: size.width, height: size.height, filter: filter)
+        let result = Bitmap(width: 23, height: 17, filledWith: colour).downsampled(
+            toWidth: size.width, height: size.height, filter: filter)
         #expect(result == Bitmap(width: size.width, height: size.height, filledWith: colour))
     }
 
@@ -56,7 +62,8 @@ struct ImagingResamplingTests {
         let photo = try ImagingFixtures.photo()
         let small = photo.downsampled(toWidth: 375, height: 281, filter: filter)
         func mean(_ bitmap: Bitmap, channel: Int) -> Double {
-            Double(stride(from: channel, to: bitmap.pixels.count, by: 4).reduce(0) { $0 + Int(bitmap.pixels[$1]) }) / Double(bitmap.width * bitmap.height)
+            Double(stride(from: channel, to: bitmap.pixels.count, by: 4).reduce(0) { $0 + Int(bitmap.pixels[$1]) })
+                / Double(bitmap.width * bitmap.height)
         }
         for channel in 0..<4 {
             #expect(abs(mean(small, channel: channel) - mean(photo, channel: channel)) < (filter == .box ? 0.6 : 2))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FrameSimulation
 
 @Suite("Inflater")
@@ -10,7 +11,9 @@ struct InflaterTests {
         #expect(inflated == (try ImagingFixtures.bytes(name + ".raw")))
     }
 
-    @Test("Every valid fixture's IDAT stream inflates to the size and CRC-32 zlib recorded", arguments: ImagingFixtures.validNames)
+    @Test(
+        "Every valid fixture's IDAT stream inflates to the size and CRC-32 zlib recorded",
+        arguments: ImagingFixtures.validNames)
     func matchesRecordedInflation(name: String) throws {
         let expected = try ImagingFixtures.expected(name)
         let inflated = try Inflater().inflate(PNGDecoder.compressedImageData(of: ImagingFixtures.png(name)))
@@ -74,10 +77,17 @@ struct InflaterTests {
         var bits = DeflateBits()
         bits.write(1, count: 1)
         bits.write(3, count: 2)
-        cases.append(Malformed(name: "reserved block type 3", bytes: bits.bytes, isZlib: false, code: .invalidBlockType))
+        cases.append(
+            Malformed(name: "reserved block type 3", bytes: bits.bytes, isZlib: false, code: .invalidBlockType))
 
-        cases.append(Malformed(name: "stored length without its complement", bytes: [0x01, 0x05, 0x00, 0x00, 0x00], isZlib: false, code: .storedLengthMismatch))
-        cases.append(Malformed(name: "stored block longer than the input", bytes: [0x01, 0x05, 0x00, 0xFA, 0xFF, 0x41], isZlib: false, code: .truncated))
+        cases.append(
+            Malformed(
+                name: "stored length without its complement", bytes: [0x01, 0x05, 0x00, 0x00, 0x00], isZlib: false,
+                code: .storedLengthMismatch))
+        cases.append(
+            Malformed(
+                name: "stored block longer than the input", bytes: [0x01, 0x05, 0x00, 0xFA, 0xFF, 0x41], isZlib: false,
+                code: .truncated))
 
         bits = DeflateBits()
         bits.fixedBlockHeader(isFinal: true)
@@ -85,36 +95,48 @@ struct InflaterTests {
         bits.fixedLengthCode(257)  // length 3
         bits.fixedDistanceCode(1)  // distance 2, but only 1 byte is out
         bits.fixedLiteral(256)
-        cases.append(Malformed(name: "distance before the start of the output", bytes: bits.bytes, isZlib: false, code: .distanceTooFar))
+        cases.append(
+            Malformed(
+                name: "distance before the start of the output", bytes: bits.bytes, isZlib: false, code: .distanceTooFar
+            ))
 
         bits = DeflateBits()
         bits.fixedBlockHeader(isFinal: true)
         bits.fixedLiteral(286)
-        cases.append(Malformed(name: "reserved literal/length code 286", bytes: bits.bytes, isZlib: false, code: .invalidSymbol))
+        cases.append(
+            Malformed(name: "reserved literal/length code 286", bytes: bits.bytes, isZlib: false, code: .invalidSymbol))
 
         bits = DeflateBits()
         bits.fixedBlockHeader(isFinal: true)
         bits.fixedLiteral(0x41)
         bits.fixedLengthCode(257)
         bits.fixedDistanceCode(30)
-        cases.append(Malformed(name: "reserved distance code 30", bytes: bits.bytes, isZlib: false, code: .invalidSymbol))
+        cases.append(
+            Malformed(name: "reserved distance code 30", bytes: bits.bytes, isZlib: false, code: .invalidSymbol))
 
         bits = DeflateBits()
         bits.fixedBlockHeader(isFinal: true)
         for _ in 0..<40 { bits.fixedLiteral(0x41) }
-        cases.append(Malformed(name: "fixed block without end-of-block code", bytes: bits.bytes, isZlib: false, code: .truncated))
+        cases.append(
+            Malformed(name: "fixed block without end-of-block code", bytes: bits.bytes, isZlib: false, code: .truncated)
+        )
 
         bits = DeflateBits()
         var lengths = [Int](repeating: 8, count: 257)
         lengths[256] = 0
         bits.dynamicBlockHeader(isFinal: true, literalLengths: lengths, distanceLengths: [0])
-        cases.append(Malformed(name: "dynamic block without end-of-block code", bytes: bits.bytes, isZlib: false, code: .invalidHuffmanTable))
+        cases.append(
+            Malformed(
+                name: "dynamic block without end-of-block code", bytes: bits.bytes, isZlib: false,
+                code: .invalidHuffmanTable))
 
         bits = DeflateBits()
         lengths = [Int](repeating: 0, count: 257)
         lengths[256] = 2
         bits.dynamicBlockHeader(isFinal: true, literalLengths: lengths, distanceLengths: [0])
-        cases.append(Malformed(name: "incomplete literal/length code", bytes: bits.bytes, isZlib: false, code: .invalidHuffmanTable))
+        cases.append(
+            Malformed(
+                name: "incomplete literal/length code", bytes: bits.bytes, isZlib: false, code: .invalidHuffmanTable))
 
         bits = DeflateBits()
         bits.write(1, count: 1)
@@ -123,7 +145,9 @@ struct InflaterTests {
         bits.write(0, count: 5)
         bits.write(1, count: 4)  // five code-length code lengths: 16, 17, 18, 0, 8
         for _ in 0..<5 { bits.write(1, count: 3) }
-        cases.append(Malformed(name: "oversubscribed code-length code", bytes: bits.bytes, isZlib: false, code: .invalidHuffmanTable))
+        cases.append(
+            Malformed(
+                name: "oversubscribed code-length code", bytes: bits.bytes, isZlib: false, code: .invalidHuffmanTable))
 
         bits = DeflateBits()
         bits.write(1, count: 1)
@@ -133,13 +157,31 @@ struct InflaterTests {
         bits.write(0, count: 4)  // four code-length code lengths: 16, 17, 18, 0
         for length in [1, 0, 0, 1] { bits.write(length, count: 3) }
         bits.writeCode(1, length: 1)  // canonical codes: symbol 0 is 0, symbol 16 (repeat) is 1
-        cases.append(Malformed(name: "repeat code before the first length", bytes: bits.bytes, isZlib: false, code: .invalidHuffmanTable))
+        cases.append(
+            Malformed(
+                name: "repeat code before the first length", bytes: bits.bytes, isZlib: false,
+                code: .invalidHuffmanTable))
 
-        cases.append(Malformed(name: "zlib header with compression method 7", bytes: [0x77, 0x01, 0x03, 0x00], isZlib: true, code: .invalidZlibHeader))
-        cases.append(Malformed(name: "zlib header whose check bits fail", bytes: [0x78, 0x00, 0x03, 0x00], isZlib: true, code: .invalidZlibHeader))
-        cases.append(Malformed(name: "zlib header asking for a preset dictionary", bytes: [0x78, 0xBB, 0, 0, 0, 1, 0x03, 0x00], isZlib: true, code: .presetDictionary))
-        cases.append(Malformed(name: "zlib stream with a wrong Adler-32", bytes: [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x02], isZlib: true, code: .checksumMismatch))
-        cases.append(Malformed(name: "zlib stream without its Adler-32", bytes: [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00], isZlib: true, code: .truncated))
+        cases.append(
+            Malformed(
+                name: "zlib header with compression method 7", bytes: [0x77, 0x01, 0x03, 0x00], isZlib: true,
+                code: .invalidZlibHeader))
+        cases.append(
+            Malformed(
+                name: "zlib header whose check bits fail", bytes: [0x78, 0x00, 0x03, 0x00], isZlib: true,
+                code: .invalidZlibHeader))
+        cases.append(
+            Malformed(
+                name: "zlib header asking for a preset dictionary", bytes: [0x78, 0xBB, 0, 0, 0, 1, 0x03, 0x00],
+                isZlib: true, code: .presetDictionary))
+        cases.append(
+            Malformed(
+                name: "zlib stream with a wrong Adler-32", bytes: [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x02],
+                isZlib: true, code: .checksumMismatch))
+        cases.append(
+            Malformed(
+                name: "zlib stream without its Adler-32", bytes: [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00], isZlib: true,
+                code: .truncated))
         cases.append(Malformed(name: "one-byte zlib stream", bytes: [0x78], isZlib: true, code: .truncated))
         return cases
     }()
@@ -148,7 +190,11 @@ struct InflaterTests {
     func malformedStreams(stream: Malformed) {
         let inflater = Inflater()
         let error = #expect(throws: InflateError.self) {
-            if stream.isZlib { _ = try inflater.inflate(stream.bytes) } else { _ = try inflater.inflateRaw(stream.bytes) }
+            if stream.isZlib {
+                _ = try inflater.inflate(stream.bytes)
+            } else {
+                _ = try inflater.inflateRaw(stream.bytes)
+            }
         }
         #expect(error?.code == stream.code, "\(String(describing: error))")
     }

@@ -1,9 +1,10 @@
 import Dispatch
+import FrameSupport
 import FrameTrace
 import Synchronization
 import Testing
+
 @testable import FrameSimulation
-import FrameSupport
 
 @Suite("Layout specs on background threads")
 struct LayoutConcurrencyTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FrameSimulation
 
 @Suite("Cassowary constraint solver")
@@ -28,7 +29,10 @@ struct LayoutConstraintSolverTests {
 
     @Test(
         "The stronger of two conflicting preferences wins",
-        arguments: [(Strength.strong, Strength.medium), (.medium, .weak), (.strong, .weak), (Strength(weak: 250), Strength(weak: 50))]
+        arguments: [
+            (Strength.strong, Strength.medium), (.medium, .weak), (.strong, .weak),
+            (Strength(weak: 250), Strength(weak: 50)),
+        ]
     )
     func strongerPreferenceWins(stronger: Strength, weaker: Strength) throws {
         var solver = ConstraintSolver()
@@ -91,9 +95,11 @@ struct LayoutConstraintSolverTests {
         #expect(solver.value(of: y) == 105)
     }
 
-    @Test("A contradicting required constraint is reported and leaves the solution as it was", arguments: [
-        (Relation.equal, 20.0), (.greaterThanOrEqual, 11), (.lessThanOrEqual, 9),
-    ])
+    @Test(
+        "A contradicting required constraint is reported and leaves the solution as it was",
+        arguments: [
+            (Relation.equal, 20.0), (.greaterThanOrEqual, 11), (.lessThanOrEqual, 9),
+        ])
     func unsatisfiableRequired(relation: Relation, constant: Double) throws {
         var solver = ConstraintSolver()
         try solver.add(Constraint(Expression(x), .equal, 10))
@@ -142,7 +148,9 @@ struct LayoutConstraintSolverTests {
 
     @Test("Edit variables follow suggestions within the required constraints (the Cassowary midpoint example)")
     func editVariableMidpoint() throws {
-        let left = Variable("left"), middle = Variable("middle"), right = Variable("right")
+        let left = Variable("left")
+        let middle = Variable("middle")
+        let right = Variable("right")
         var solver = ConstraintSolver()
         try solver.add(Constraint(2 * Expression(middle), .equal, Expression(left) + Expression(right)))
         try solver.add(Constraint(Expression(left) + 10, .lessThanOrEqual, Expression(right)))
@@ -151,7 +159,9 @@ struct LayoutConstraintSolverTests {
         try solver.add(Constraint(Expression(right) - Expression(left), .equal, 10, strength: .weak))
         try solver.addEditVariable(middle, strength: .strong)
 
-        for (suggestion, expected) in [(50.0, (45.0, 50.0, 55.0)), (2, (0, 5, 10)), (99, (90, 95, 100)), (30, (25, 30, 35))] {
+        for (suggestion, expected) in [
+            (50.0, (45.0, 50.0, 55.0)), (2, (0, 5, 10)), (99, (90, 95, 100)), (30, (25, 30, 35)),
+        ] {
             try solver.suggestValue(suggestion, for: middle)
             #expect(solver.value(of: left) == expected.0, "suggesting \(suggestion)")
             #expect(solver.value(of: middle) == expected.1, "suggesting \(suggestion)")
@@ -190,9 +200,13 @@ struct LayoutConstraintSolverTests {
         var solver = ConstraintSolver()
         #expect(throws: ConstraintSolverError.unknownEditVariable(x)) { try solver.suggestValue(1, for: x) }
         #expect(throws: ConstraintSolverError.unknownEditVariable(x)) { try solver.removeEditVariable(x) }
-        #expect(throws: ConstraintSolverError.requiredEditStrength(x)) { try solver.addEditVariable(x, strength: .required) }
+        #expect(throws: ConstraintSolverError.requiredEditStrength(x)) {
+            try solver.addEditVariable(x, strength: .required)
+        }
         try solver.addEditVariable(x, strength: .strong)
-        #expect(throws: ConstraintSolverError.duplicateEditVariable(x)) { try solver.addEditVariable(x, strength: .weak) }
+        #expect(throws: ConstraintSolverError.duplicateEditVariable(x)) {
+            try solver.addEditVariable(x, strength: .weak)
+        }
     }
 
     @Test("A solver is a value: changing a copy leaves the original as it was")
@@ -212,7 +226,8 @@ struct LayoutConstraintSolverTests {
         try solver.add(Constraint(Expression(variables[0]), .equal, 0))
         for index in 1..<variables.count {
             let previous = Expression(variables[index - 1])
-            try solver.add(Constraint(Expression(variables[index]), .greaterThanOrEqual, previous + Expression(Double(index))))
+            try solver.add(
+                Constraint(Expression(variables[index]), .greaterThanOrEqual, previous + Expression(Double(index))))
             try solver.add(Constraint(Expression(variables[index]), .equal, 0, strength: .weak))
         }
         for (index, variable) in variables.enumerated() {

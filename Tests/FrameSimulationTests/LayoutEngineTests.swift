@@ -1,11 +1,14 @@
+import FrameSupport
 import FrameTrace
 import Testing
+
 @testable import FrameSimulation
-import FrameSupport
 
 @Suite("Feed cell layout engines")
 struct LayoutEngineTests {
-    static let engines: [any FeedCellLayoutEngine] = [ManualLayoutEngine(), SpecLayoutEngine(), ConstraintLayoutEngine()]
+    static let engines: [any FeedCellLayoutEngine] = [
+        ManualLayoutEngine(), SpecLayoutEngine(), ConstraintLayoutEngine(),
+    ]
     static let widths: [Double] = [320, 375, 414, 768]
     static let tolerance = 0.001
     let metrics = FeedCellMetrics.standard
@@ -17,7 +20,8 @@ struct LayoutEngineTests {
 
     @Test("A plain post lays out exactly as specified", arguments: engines)
     func handComputedCell(engine: any FeedCellLayoutEngine) throws {
-        let content = FeedCellContent(displayName: "Ada Lovelace", handle: "@ada", timestamp: "3h", body: "", imageAspectRatios: [2])
+        let content = FeedCellContent(
+            displayName: "Ada Lovelace", handle: "@ada", timestamp: "3h", body: "", imageAspectRatios: [2])
         let layout = try engine.layout(content, width: 375)
         // Name: 6059 units at 16 pt = 96.944, ceiled to 97. Handle: 2683 units at 15 pt → 41. "3h": 1112 → 17.
         // Buttons without counts are icons, 18 wide; the gap is (293 − 4·18) / 3.
@@ -48,7 +52,9 @@ struct LayoutEngineTests {
             handle: "@anastasiakonstantinafeatherstonehaughwolfeschlegel", timestamp: "Sep 30", body: "Hi"
         )
         let layout = try engine.layout(content, width: 320)
-        let name = try #require(layout[.name]), handle = try #require(layout[.handle]), time = try #require(layout[.timestamp])
+        let name = try #require(layout[.name])
+        let handle = try #require(layout[.handle])
+        let time = try #require(layout[.timestamp])
         #expect(abs(name.width - 0.6 * 238) <= Self.tolerance)
         #expect(abs(handle.minX - (name.maxX + 4)) <= Self.tolerance)
         #expect(abs(time.minX - (handle.maxX + 6)) <= Self.tolerance)
@@ -63,20 +69,30 @@ struct LayoutEngineTests {
             for element in layout.elements {
                 let frame = layout[element]!
                 let inset = element == .separator ? 0 : metrics.padding
-                #expect(frame.minX >= inset - Self.tolerance && frame.maxX <= width - inset + Self.tolerance, "\(element)")
-                #expect(frame.minY >= inset - Self.tolerance && frame.maxY <= layout.size.height - inset + Self.tolerance, "\(element)")
+                #expect(
+                    frame.minX >= inset - Self.tolerance && frame.maxX <= width - inset + Self.tolerance, "\(element)")
+                #expect(
+                    frame.minY >= inset - Self.tolerance && frame.maxY <= layout.size.height - inset + Self.tolerance,
+                    "\(element)")
                 #expect(frame.width >= 0 && frame.height >= 0, "\(element)")
             }
         }
     }
 
-    @Test("The header is one line: name, handle, timestamp and menu in order with their spacing", arguments: engines, widths)
+    @Test(
+        "The header is one line: name, handle, timestamp and menu in order with their spacing", arguments: engines,
+        widths)
     func headerRow(engine: any FeedCellLayoutEngine, width: Double) throws {
         for content in Self.sampleContents() {
             let layout = try engine.layout(content, width: width)
-            let name = layout[.name]!, handle = layout[.handle]!, time = layout[.timestamp]!, menu = layout[.menu]!
+            let name = layout[.name]!
+            let handle = layout[.handle]!
+            let time = layout[.timestamp]!
+            let menu = layout[.menu]!
             #expect(name.minX == metrics.columnLeft && name.minY == metrics.padding)
-            #expect(name.width <= metrics.maximumNameWidthFraction * metrics.columnWidth(forCellWidth: width) + Self.tolerance)
+            #expect(
+                name.width <= metrics.maximumNameWidthFraction * metrics.columnWidth(forCellWidth: width)
+                    + Self.tolerance)
             #expect(abs(handle.minX - (name.maxX + metrics.nameHandleSpacing)) <= Self.tolerance)
             #expect(time.minX >= handle.maxX + metrics.minimumHandleTimestampSpacing - Self.tolerance)
             #expect(abs(menu.minX - (time.maxX + metrics.timestampMenuSpacing)) <= Self.tolerance)
@@ -91,7 +107,8 @@ struct LayoutEngineTests {
         for content in Self.sampleContents() {
             let layout = try engine.layout(content, width: width)
             let body = layout[.body]!
-            let measured = metrics.label(.body, of: content).size(fittingWidth: metrics.columnWidth(forCellWidth: width))
+            let measured = metrics.label(.body, of: content).size(
+                fittingWidth: metrics.columnWidth(forCellWidth: width))
             #expect(body.minX == metrics.columnLeft)
             #expect(abs(body.width - metrics.columnWidth(forCellWidth: width)) <= Self.tolerance)
             #expect(abs(body.height - measured.height) <= Self.tolerance)
@@ -108,7 +125,9 @@ struct LayoutEngineTests {
             for button in buttons {
                 #expect(abs(button.minY - (mediaBottom + metrics.sectionSpacing)) <= Self.tolerance)
             }
-            #expect(abs(layout.size.height - (max(layout[.avatar]!.maxY, buttons[0].maxY) + metrics.padding)) <= Self.tolerance)
+            #expect(
+                abs(layout.size.height - (max(layout[.avatar]!.maxY, buttons[0].maxY) + metrics.padding))
+                    <= Self.tolerance)
             #expect(abs(layout[.separator]!.maxY - layout.size.height) <= Self.tolerance)
         }
     }
@@ -133,10 +152,12 @@ struct LayoutEngineTests {
     @Test("A single image keeps its aspect ratio up to a square; a grid is 16:9", arguments: engines)
     func imageSizes(engine: any FeedCellLayoutEngine) throws {
         for ratios in [[2.0], [0.5], [1.0, 1.0], [0.7, 1.3, 2.0], [1, 1, 1, 1]] {
-            let content = FeedCellContent(displayName: "Grace", handle: "@grace", timestamp: "1m", body: "", imageAspectRatios: ratios)
+            let content = FeedCellContent(
+                displayName: "Grace", handle: "@grace", timestamp: "1m", body: "", imageAspectRatios: ratios)
             let layout = try engine.layout(content, width: 375)
             let frames = ratios.indices.map { layout[.image($0)]! }
-            let top = frames.map(\.minY).min()!, bottom = frames.map(\.maxY).max()!
+            let top = frames.map(\.minY).min()!
+            let bottom = frames.map(\.maxY).max()!
             let expectedHeight = ratios.count == 1 ? min(293 / ratios[0], 293) : 293 * 9 / 16
             #expect(abs(bottom - top - expectedHeight) <= Self.tolerance, "\(ratios)")
             #expect(abs(frames.map(\.maxX).max()! - 363) <= Self.tolerance, "\(ratios)")

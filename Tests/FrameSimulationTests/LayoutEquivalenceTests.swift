@@ -1,7 +1,8 @@
+import FrameSupport
 import FrameTrace
 import Testing
+
 @testable import FrameSimulation
-import FrameSupport
 
 @Suite("Layout engines agree")
 struct LayoutEquivalenceTests {
@@ -15,13 +16,20 @@ struct LayoutEquivalenceTests {
 
     @Test("Manual, spec and constraint layout produce the same frames for 200 seeded cells", arguments: widths)
     func enginesAgree(width: Double) throws {
-        let manual = ManualLayoutEngine(), spec = SpecLayoutEngine(), constraint = ConstraintLayoutEngine()
+        let manual = ManualLayoutEngine()
+        let spec = SpecLayoutEngine()
+        let constraint = ConstraintLayoutEngine()
         for (index, content) in Self.contents().enumerated() {
             let reference = manual.layout(content, width: width)
-            let others = [("spec", spec.layout(content, width: width)), ("constraint", try constraint.layout(content, width: width))]
+            let others = [
+                ("spec", spec.layout(content, width: width)),
+                ("constraint", try constraint.layout(content, width: width)),
+            ]
             for (name, layout) in others {
                 let deviation = reference.maximumDeviation(from: layout)
-                #expect(deviation <= 0.001, "cell \(index) at width \(width): \(name) deviates from manual by \(deviation) pt")
+                #expect(
+                    deviation <= 0.001,
+                    "cell \(index) at width \(width): \(name) deviates from manual by \(deviation) pt")
             }
         }
     }
@@ -37,9 +45,11 @@ struct LayoutEquivalenceTests {
         let shrunkHandles = zip(contents, layouts).filter { content, layout in
             layout[.handle]!.width < metrics.label(.handle, of: content).intrinsicSize.width
         }
-        let brokenWords = contents.filter { $0.body.split(separator: " ").contains { word in
-            metrics.bodyFont.size(of: String(word)).width > columnWidth
-        } }
+        let brokenWords = contents.filter {
+            $0.body.split(separator: " ").contains { word in
+                metrics.bodyFont.size(of: String(word)).width > columnWidth
+            }
+        }
         #expect(!truncatedNames.isEmpty)
         #expect(!shrunkHandles.isEmpty)
         #expect(contents.contains { $0.body.isEmpty })

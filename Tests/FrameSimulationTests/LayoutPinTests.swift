@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FrameSimulation
 
 @Suite("Pin-style manual layout")
@@ -12,15 +13,20 @@ struct LayoutPinTests {
     func containerEdges() {
         let size = LayoutSize(width: 20, height: 10)
         #expect(Pin(in: bounds).top(5).left(7).size(size).frame == LayoutRect(x: 7, y: 5, width: 20, height: 10))
-        #expect(Pin(in: bounds).top().right(12).width(50).height(10).frame == LayoutRect(x: 238, y: 0, width: 50, height: 10))
+        #expect(
+            Pin(in: bounds).top().right(12).width(50).height(10).frame
+                == LayoutRect(x: 238, y: 0, width: 50, height: 10))
         #expect(Pin(in: bounds).left(10).right(10).height(1).frame.width == 280)
         let finite = LayoutSize(width: 300, height: 200)
-        #expect(Pin(in: finite).bottom(4).left().width(300).height(0.5).frame == LayoutRect(x: 0, y: 195.5, width: 300, height: 0.5))
+        #expect(
+            Pin(in: finite).bottom(4).left().width(300).height(0.5).frame
+                == LayoutRect(x: 0, y: 195.5, width: 300, height: 0.5))
     }
 
     @Test("Relative edges pin to neighbours, and margins move them inward")
     func relativeEdges() {
-        let after = Pin(in: bounds).after(of: anchor).marginLeft(6).below(of: anchor).marginTop(2).width(5).height(5).frame
+        let after = Pin(in: bounds).after(of: anchor).marginLeft(6).below(of: anchor).marginTop(2).width(5).height(5)
+            .frame
         #expect(after == LayoutRect(x: 56, y: 52, width: 5, height: 5))
         let before = Pin(in: bounds).before(of: anchor).marginRight(3).top().width(5).height(5).frame
         #expect(before.minX == 2)
@@ -41,8 +47,12 @@ struct LayoutPinTests {
 
     @Test("sizeToFit(.widthFlexible) takes the measured width, at most the reference width")
     func fitFlexible() {
-        #expect(Pin(in: bounds).left().top().sizeToFit(.widthFlexible, label).frame.size == LayoutSize(width: 48, height: 12))
-        #expect(Pin(in: bounds).left().top().maxWidth(30).sizeToFit(.widthFlexible, label).frame.size == LayoutSize(width: 23, height: 24))
+        #expect(
+            Pin(in: bounds).left().top().sizeToFit(.widthFlexible, label).frame.size
+                == LayoutSize(width: 48, height: 12))
+        #expect(
+            Pin(in: bounds).left().top().maxWidth(30).sizeToFit(.widthFlexible, label).frame.size
+                == LayoutSize(width: 23, height: 24))
         let oneLine = TextLabel("aaaa aaaa", font: label.font, maxLines: 1)
         let squeezed = Pin(in: bounds).left(100).right(170).top().sizeToFit(.widthFlexible, oneLine).frame
         #expect(squeezed == LayoutRect(x: 100, y: 0, width: 30, height: 12))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FrameSimulation
 
 @Suite("Deterministic text measurement")
@@ -6,9 +7,11 @@ struct LayoutTextMeasurerTests {
     /// 10 pt type: an advance of `u` units is `u / 100` points. `a` is 556 units, a space 278.
     let font = TextMeasurer(fontSize: 10, lineHeight: 12)
 
-    @Test("A line is as wide as the sum of its Helvetica advances, rounded up to a point", arguments: [
-        ("Hello", 15.0, 35.0), ("Hello", 10, 23), ("iiii", 10, 9), ("WWW", 20, 57), ("0123456789", 13, 73),
-    ])
+    @Test(
+        "A line is as wide as the sum of its Helvetica advances, rounded up to a point",
+        arguments: [
+            ("Hello", 15.0, 35.0), ("Hello", 10, 23), ("iiii", 10, 9), ("WWW", 20, 57), ("0123456789", 13, 73),
+        ])
     func singleLineWidth(text: String, fontSize: Double, expectedWidth: Double) {
         let measurer = TextMeasurer(fontSize: fontSize, lineHeight: 20)
         #expect(measurer.size(of: text) == LayoutSize(width: expectedWidth, height: 20))
@@ -72,7 +75,8 @@ struct LayoutTextMeasurerTests {
     @Test("maxLines that keeps every line changes nothing")
     func maxLinesNotReached() {
         #expect(font.size(of: "aaaa aaaa", maxWidth: 50, maxLines: 1) == LayoutSize(width: 48, height: 12))
-        #expect(font.size(of: "aaaa aaaa aaaa", maxWidth: 50, maxLines: 3) == font.size(of: "aaaa aaaa aaaa", maxWidth: 50))
+        #expect(
+            font.size(of: "aaaa aaaa aaaa", maxWidth: 50, maxLines: 3) == font.size(of: "aaaa aaaa aaaa", maxWidth: 50))
     }
 
     @Test("With unlimited width only hard breaks cut lines, and the kept lines set the width")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FrameSimulation
 
 @Suite("PNG decoder")
@@ -9,7 +10,9 @@ struct PNGDecoderTests {
         #expect(Set(try ImagingFixtures.expectations().keys) == Set(ImagingFixtures.validNames))
     }
 
-    @Test("Valid fixtures decode to exactly the premultiplied pixels they were made from", arguments: ImagingFixtures.validNames)
+    @Test(
+        "Valid fixtures decode to exactly the premultiplied pixels they were made from",
+        arguments: ImagingFixtures.validNames)
     func decodesExactPixels(name: String) throws {
         let expected = try ImagingFixtures.expected(name)
         let bitmap = try PNGDecoder.decode(ImagingFixtures.png(name))
@@ -81,12 +84,19 @@ struct PNGDecoderTests {
         Invalid(name: "zero-width", code: .invalidHeader, messageMentions: "width is 0", chunk: "IHDR"),
         Invalid(name: "sixteen-bit-rgb", code: .unsupportedFeature, messageMentions: "16-bit samples", chunk: "IHDR"),
         Invalid(name: "one-bit-gray", code: .unsupportedFeature, messageMentions: "1-bit samples", chunk: "IHDR"),
-        Invalid(name: "interlaced-adam7", code: .unsupportedFeature, messageMentions: "Adam7 interlacing", chunk: "IHDR"),
+        Invalid(
+            name: "interlaced-adam7", code: .unsupportedFeature, messageMentions: "Adam7 interlacing", chunk: "IHDR"),
         Invalid(name: "bad-huffman-table", code: .invalidImageData, messageMentions: "oversubscribe", chunk: "IDAT"),
-        Invalid(name: "bad-filter-type", code: .invalidFilter, messageMentions: "row 7 uses filter type 5", chunk: "IDAT"),
-        Invalid(name: "too-little-image-data", code: .invalidImageData, messageMentions: "inflates to 1552 bytes", chunk: "IDAT"),
-        Invalid(name: "palette-index-out-of-range", code: .invalidPalette, messageMentions: "palette index 200", chunk: "IDAT"),
-        Invalid(name: "palette-without-plte", code: .invalidChunk, messageMentions: "needs a PLTE chunk", chunk: "IEND"),
+        Invalid(
+            name: "bad-filter-type", code: .invalidFilter, messageMentions: "row 7 uses filter type 5", chunk: "IDAT"),
+        Invalid(
+            name: "too-little-image-data", code: .invalidImageData, messageMentions: "inflates to 1552 bytes",
+            chunk: "IDAT"),
+        Invalid(
+            name: "palette-index-out-of-range", code: .invalidPalette, messageMentions: "palette index 200",
+            chunk: "IDAT"),
+        Invalid(
+            name: "palette-without-plte", code: .invalidChunk, messageMentions: "needs a PLTE chunk", chunk: "IEND"),
         Invalid(name: "idat-before-ihdr", code: .invalidChunk, messageMentions: "not IHDR", chunk: "IDAT"),
     ]
 

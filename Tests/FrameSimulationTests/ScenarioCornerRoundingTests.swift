@@ -1,12 +1,15 @@
-import Testing
 import FrameScope
-import FrameTrace
-@testable import FrameSimulation
 import FrameSupport
+import FrameTrace
+import Testing
+
+@testable import FrameSimulation
 
 @Suite("corner-rounding scenario")
 struct CornerRoundingScenarioTests {
-    func run(_ strategy: CornerRoundingScenario.Strategy, frames: Int = 30) -> (CornerRoundingScenario, Trace, ThreadKey) {
+    func run(_ strategy: CornerRoundingScenario.Strategy, frames: Int = 30) -> (
+        CornerRoundingScenario, Trace, ThreadKey
+    ) {
         let (scenario, trace, main, _) = runWithSummary(strategy, frames: frames)
         return (scenario, trace, main)
     }
@@ -16,7 +19,11 @@ struct CornerRoundingScenarioTests {
     {
         let (recorder, meter) = virtualTime()  // work priced by the reference device: the same outcome on any host
         let scenario = CornerRoundingScenario(strategy: strategy, seed: 3, photoCount: 5)
-        let summary = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: frames, workerCount: 2, waitsForBackgroundWork: true), meter: meter).run(scenario)
+        let summary = DisplayLoop(
+            recorder: recorder,
+            configuration: DisplayConfiguration(frameCount: frames, workerCount: 2, waitsForBackgroundWork: true),
+            meter: meter
+        ).run(scenario)
         return (scenario, recorder.snapshot(), recorder.mainThreadKey, summary)
     }
 
@@ -34,10 +41,15 @@ struct CornerRoundingScenarioTests {
 
     @Test("All four strategies put the same pixels on screen, within 1 per channel")
     func strategiesAgree() throws {
-        let reference = CornerRoundingScenario(strategy: .offscreenClip, seed: 4, photoCount: 3).renderedScreen(atOffset: 130)
-        #expect(reference != Bitmap(width: reference.width, height: reference.height, filledWith: CornerRoundingScenario.background))
+        let reference = CornerRoundingScenario(strategy: .offscreenClip, seed: 4, photoCount: 3).renderedScreen(
+            atOffset: 130)
+        #expect(
+            reference
+                != Bitmap(
+                    width: reference.width, height: reference.height, filledWith: CornerRoundingScenario.background))
         for strategy in CornerRoundingScenario.Strategy.allCases.dropFirst() {
-            let screen = CornerRoundingScenario(strategy: strategy, seed: 4, photoCount: 3).renderedScreen(atOffset: 130)
+            let screen = CornerRoundingScenario(strategy: strategy, seed: 4, photoCount: 3).renderedScreen(
+                atOffset: 130)
             try #require(screen.width == reference.width && screen.height == reference.height)
             let worst = zip(screen.pixels, reference.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
             #expect(worst <= 1, "\(strategy.rawValue) differs from offscreen-clip by \(worst)")
@@ -83,7 +95,8 @@ struct CornerRoundingScenarioTests {
     func offscreenPassPerVisibleImage(strategy: CornerRoundingScenario.Strategy) throws {
         let frames = 10
         let recorder = Recorder(clock: .manual(ManualClock(start: 1_000_000)))
-        let configuration = DisplayConfiguration(frameRate: .standard, frameCount: frames, workerCount: 2, waitsForBackgroundWork: true)
+        let configuration = DisplayConfiguration(
+            frameRate: .standard, frameCount: frames, workerCount: 2, waitsForBackgroundWork: true)
         let scenario = CornerRoundingScenario(strategy: strategy, seed: 3, photoCount: 5)
         let summary = DisplayLoop(recorder: recorder, configuration: configuration).run(scenario)
         let trace = recorder.snapshot()
@@ -116,14 +129,18 @@ struct CornerRoundingScenarioTests {
             #expect(passes.allSatisfy { $0 == 0 } && offscreenPixels.allSatisfy { $0 == 0 } && offscreenSpans.isEmpty)
             #expect(copied.dropFirst().allSatisfy { $0 > 0 } || blended.dropFirst().allSatisfy { $0 > 0 })
         }
-        if strategy == .prerenderedOpaque { #expect(blended.allSatisfy { $0 == 0 }, "opaque thumbnails are copied, never blended") }
+        if strategy == .prerenderedOpaque {
+            #expect(blended.allSatisfy { $0 == 0 }, "opaque thumbnails are copied, never blended")
+        }
         // Each distinct photo is prepared once, on a worker, never per frame.
         #expect(scenario.preparedImages <= 5)
     }
 
-    @Test("Pre-rendering strategies prepare each distinct image once, off the main thread", arguments: [
-        CornerRoundingScenario.Strategy.prerenderedOpaque, .prerenderedTransparent,
-    ])
+    @Test(
+        "Pre-rendering strategies prepare each distinct image once, off the main thread",
+        arguments: [
+            CornerRoundingScenario.Strategy.prerenderedOpaque, .prerenderedTransparent,
+        ])
     func prerenderingPreparesOnce(strategy: CornerRoundingScenario.Strategy) throws {
         let (scenario, trace, main, summary) = runWithSummary(strategy)
         let prepares = trace.events.filter { $0.phase == .complete && trace.name(of: $0) == "decode and prepare image" }
@@ -137,8 +154,12 @@ struct CornerRoundingScenarioTests {
         #expect(statistics.count <= 5, "at most one entry per distinct image")
         #expect(prepares.allSatisfy { $0.thread != main && trace.category(of: $0) == "corner-rounding" })
         let decodes = trace.events.filter { $0.phase == .complete && trace.name(of: $0) == "decode PNG" }
-        #expect(decodes.count == prepares.count && decodes.allSatisfy { trace.category(of: $0) == "image-decode" && $0.thread != main })
-        let draws = trace.events.filter { $0.phase == .complete && trace.category(of: $0) == "render" && trace.name(of: $0).contains("pre-rendered") }
+        #expect(
+            decodes.count == prepares.count
+                && decodes.allSatisfy { trace.category(of: $0) == "image-decode" && $0.thread != main })
+        let draws = trace.events.filter {
+            $0.phase == .complete && trace.category(of: $0) == "render" && trace.name(of: $0).contains("pre-rendered")
+        }
         #expect(draws.count == 30 && draws.allSatisfy { $0.thread != main })
         let rate = trace.metadata.extra.first { $0.key == "cache-hit-rate" }?.value.doubleValue
         #expect(rate == statistics.hitRate)

@@ -1,8 +1,9 @@
-import Testing
 import FrameScope
-import FrameTrace
-@testable import FrameSimulation
 import FrameSupport
+import FrameTrace
+import Testing
+
+@testable import FrameSimulation
 
 @Suite("feed-scroll scenario")
 struct FeedScrollScenarioTests {
@@ -13,8 +14,13 @@ struct FeedScrollScenarioTests {
         -> (FeedScrollScenario, Trace, ThreadKey)
     {
         let (recorder, meter) = virtualTime()  // work priced by the reference device: the same outcome on any host
-        let scenario = FeedScrollScenario(strategy: strategy, decode: decode, seed: 21, avatarCount: 3, photoCount: 5, photoSize: (96, 72))
-        _ = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: frames, workerCount: 2, waitsForBackgroundWork: true), meter: meter).run(scenario)
+        let scenario = FeedScrollScenario(
+            strategy: strategy, decode: decode, seed: 21, avatarCount: 3, photoCount: 5, photoSize: (96, 72))
+        _ = DisplayLoop(
+            recorder: recorder,
+            configuration: DisplayConfiguration(frameCount: frames, workerCount: 2, waitsForBackgroundWork: true),
+            meter: meter
+        ).run(scenario)
         return (scenario, recorder.snapshot(), recorder.mainThreadKey)
     }
 
@@ -22,7 +28,9 @@ struct FeedScrollScenarioTests {
     func strategyNames() {
         #expect(FeedScrollScenario.parseStrategy("manual-main")! == (.manualMain, .background))
         #expect(FeedScrollScenario.parseStrategy("specs-background+decode-main")! == (.specsBackground, .main))
-        for bad in ["", "+decode-main", "manual-main+decode-background", "manual", "manual-main+decode-main+decode-main"] {
+        for bad in [
+            "", "+decode-main", "manual-main+decode-background", "manual", "manual-main+decode-main+decode-main",
+        ] {
             #expect(FeedScrollScenario.parseStrategy(bad) == nil, "\(bad)")
         }
         let names = ScenarioCatalog.scenario(named: "feed-scroll")!.strategies.map(\.name)
@@ -33,7 +41,8 @@ struct FeedScrollScenarioTests {
     func decodeOnMain() throws {
         let (scenario, trace, main) = run(.manualMain, decode: .main)
         let decodes = trace.events.filter { $0.phase == .complete && trace.name(of: $0) == "decode PNG" }
-        #expect(!decodes.isEmpty && decodes.allSatisfy { $0.thread == main && trace.category(of: $0) == "image-decode" })
+        #expect(
+            !decodes.isEmpty && decodes.allSatisfy { $0.thread == main && trace.category(of: $0) == "image-decode" })
         #expect(decodes.count == scenario.decodedImages)
         let offMain = trace.events.filter { $0.thread != main && trace.category(of: $0) == "image-decode" }
         #expect(offMain.isEmpty, "no image-decode work on any other thread")
@@ -59,12 +68,15 @@ struct FeedScrollScenarioTests {
             #expect(scenario.imageCache.statistics.count == scenario.decodedImages, "no image decoded twice")
             try expectImagesMatchDisplaySize(scenario)
             if strategy != .specsBackground {
-                #expect(scenario.shownImages.keys.contains { scenario.layouts[$0] == nil }, "decoded ahead of layout: \(strategy)")
+                #expect(
+                    scenario.shownImages.keys.contains { scenario.layouts[$0] == nil },
+                    "decoded ahead of layout: \(strategy)")
             }
         }
     }
 
-    @Test("Decoding in the background: every image whose decode has been applied is held by every cell that asked for it")
+    @Test(
+        "Decoding in the background: every image whose decode has been applied is held by every cell that asked for it")
     func backgroundDecodesReachTheirCells() throws {
         for strategy in FeedScrollScenario.Strategy.allCases {
             let (scenario, _, _) = run(strategy, decode: .background, frames: 30)
@@ -108,7 +120,8 @@ struct FeedScrollScenarioTests {
                 let size = try #require(sizes[element])
                 let source = element == .avatar ? (96, 96) : (96, 72)
                 let expected = ScenarioImage.fittedSize(
-                    displayWidth: max(1, Int((size.width * 2).rounded())), displayHeight: max(1, Int((size.height * 2).rounded())),
+                    displayWidth: max(1, Int((size.width * 2).rounded())),
+                    displayHeight: max(1, Int((size.height * 2).rounded())),
                     sourceWidth: source.0, sourceHeight: source.1)
                 #expect(bitmap.width == expected.width && bitmap.height == expected.height, "cell \(cell) \(element)")
             }
@@ -123,12 +136,15 @@ struct FeedScrollScenarioTests {
             let content = FeedCellContent.random(using: &generator)
             let sizes = FeedCellMetrics.standard.imageSizes(of: content, cellWidth: width)
             #expect(sizes.count == 1 + content.imageAspectRatios.count)
-            let layouts = [ManualLayoutEngine().layout(content, width: width), SpecLayoutEngine().layout(content, width: width)]
+            let layouts =
+                [ManualLayoutEngine().layout(content, width: width), SpecLayoutEngine().layout(content, width: width)]
                 + [try ConstraintLayoutEngine().layout(content, width: width)]
             for layout in layouts {
                 for (element, size) in sizes {
                     let frame = try #require(layout[element])
-                    #expect(abs(frame.size.width - size.width) < 1e-6 && abs(frame.size.height - size.height) < 1e-6, "\(element)")
+                    #expect(
+                        abs(frame.size.width - size.width) < 1e-6 && abs(frame.size.height - size.height) < 1e-6,
+                        "\(element)")
                 }
             }
         }
@@ -136,12 +152,23 @@ struct FeedScrollScenarioTests {
 
     @Test("Fitting a display size into a smaller source keeps the aspect and never enlarges")
     func fittedSize() {
-        #expect(ScenarioImage.fittedSize(displayWidth: 686, displayHeight: 343, sourceWidth: 960, sourceHeight: 720) == (686, 343))
-        #expect(ScenarioImage.fittedSize(displayWidth: 586, displayHeight: 1172, sourceWidth: 960, sourceHeight: 720) == (360, 720))
-        #expect(ScenarioImage.fittedSize(displayWidth: 200, displayHeight: 100, sourceWidth: 96, sourceHeight: 72) == (96, 48))
+        #expect(
+            ScenarioImage.fittedSize(displayWidth: 686, displayHeight: 343, sourceWidth: 960, sourceHeight: 720) == (
+                686, 343
+            ))
+        #expect(
+            ScenarioImage.fittedSize(displayWidth: 586, displayHeight: 1172, sourceWidth: 960, sourceHeight: 720) == (
+                360, 720
+            ))
+        #expect(
+            ScenarioImage.fittedSize(displayWidth: 200, displayHeight: 100, sourceWidth: 96, sourceHeight: 72) == (
+                96, 48
+            ))
     }
 
-    @Test("Every strategy lays out the cells it showed exactly as manual layout does", arguments: FeedScrollScenario.Strategy.allCases)
+    @Test(
+        "Every strategy lays out the cells it showed exactly as manual layout does",
+        arguments: FeedScrollScenario.Strategy.allCases)
     func layoutsAgreeWithManualLayout(strategy: FeedScrollScenario.Strategy) throws {
         let (scenario, _, _) = run(strategy)
         #expect(scenario.layouts.count >= 3, "scrolling 40 frames at 3,000 pt/s shows several cells")
@@ -156,7 +183,9 @@ struct FeedScrollScenarioTests {
     func whereLayoutRuns() throws {
         for strategy in FeedScrollScenario.Strategy.allCases {
             let (scenario, trace, main) = run(strategy)
-            let layoutSpans = trace.events.filter { $0.phase == .complete && trace.name(of: $0).hasPrefix("layout cell") }
+            let layoutSpans = trace.events.filter {
+                $0.phase == .complete && trace.name(of: $0).hasPrefix("layout cell")
+            }
             let batches = trace.events.filter { $0.phase == .complete && trace.name(of: $0) == "layout specs batch" }
             switch strategy {
             case .constraintsMain, .manualMain:

@@ -1,9 +1,10 @@
-import Testing
 import FrameAnalysis
 import FrameScope
-import FrameTrace
-@testable import FrameSimulation
 import FrameSupport
+import FrameTrace
+import Testing
+
+@testable import FrameSimulation
 
 @Suite("paper-transition scenario")
 struct PaperTransitionScenarioTests {
@@ -18,11 +19,16 @@ struct PaperTransitionScenarioTests {
         PanGesture(start: 0.35, duration: 0.1, distance: 300, focusCard: 5),
     ]
 
-    func run(_ strategy: PaperTransitionScenario.Strategy, frames: Int = 36) -> (PaperTransitionScenario, Trace, ThreadKey) {
+    func run(_ strategy: PaperTransitionScenario.Strategy, frames: Int = 36) -> (
+        PaperTransitionScenario, Trace, ThreadKey
+    ) {
         let (recorder, meter) = virtualTime()  // work priced by the reference device: the same outcome on any host
         let scenario = PaperTransitionScenario(
-            strategy: strategy, seed: 5, photoCount: 4, photoFileSize: (48, 80), photoSize: (24, 40), gestures: Self.gestures)
-        DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: frames, workerCount: 2), meter: meter).run(scenario)
+            strategy: strategy, seed: 5, photoCount: 4, photoFileSize: (48, 80), photoSize: (24, 40),
+            gestures: Self.gestures)
+        DisplayLoop(
+            recorder: recorder, configuration: DisplayConfiguration(frameCount: frames, workerCount: 2), meter: meter
+        ).run(scenario)
         return (scenario, recorder.snapshot(), recorder.mainThreadKey)
     }
 
@@ -108,7 +114,9 @@ struct PaperTransitionScenarioTests {
         let row = layouts.rowFrames(focus: 5)[5]
         #expect(row.maxY == 667 - 2 * layouts.spacing && row.width == 125)
         let half = layouts.frames(focus: 5, progress: 0.5)[5]
-        #expect(half == LayoutRect(x: row.minX / 2, y: row.minY / 2, width: (125 + 375) / 2, height: (row.height + 667) / 2))
+        #expect(
+            half == LayoutRect(x: row.minX / 2, y: row.minY / 2, width: (125 + 375) / 2, height: (row.height + 667) / 2)
+        )
         #expect(layouts.cardsShown(aroundFocus: 0) == [0, 1])
     }
 
@@ -151,7 +159,8 @@ struct PaperTransitionScenarioTests {
         let mainDecodeWork = trace.events.filter {
             $0.phase == .complete && $0.thread == main && trace.category(of: $0) == "image-decode"
         }
-        #expect(mainDecodeWork.allSatisfy { trace.name(of: $0) == "apply" }, "the main thread only applies decoded photos")
+        #expect(
+            mainDecodeWork.allSatisfy { trace.name(of: $0) == "apply" }, "the main thread only applies decoded photos")
         let decodes = trace.events.filter { $0.phase == .complete && trace.name(of: $0) == "decode PNG" }
         let photos = Set([4, 5, 6].map(scenario.photo(ofCard:)))
         #expect(decodes.count == photos.count, "one decode per distinct photo, however many cards show it")

@@ -1,4 +1,5 @@
 import FrameScope
+
 @testable import FrameSimulation
 
 /// A recorder on virtual time and the meter that moves its clock: every piece of work the

@@ -1,11 +1,12 @@
 import Foundation
-import Testing
 import FrameAnalysis
+import FrameRuns
 import FrameScope
 import FrameTrace
 import FrameTraceReader
+import Testing
+
 @testable import FrameSimulation
-import FrameRuns
 
 @Suite("Work meter: counted work priced into virtual time")
 struct WorkMeterTests {
@@ -13,7 +14,9 @@ struct WorkMeterTests {
 
     @Test("A fit recovers per-call and per-unit costs that explain the samples exactly")
     func fitRecoversRates() throws {
-        let samples = [100, 250, 400, 1_000].map { Sample(kind: .pngDecode, units: $0, nanoseconds: Int64(5_000 + 16 * $0)) }
+        let samples = [100, 250, 400, 1_000].map {
+            Sample(kind: .pngDecode, units: $0, nanoseconds: Int64(5_000 + 16 * $0))
+        }
         let fit = try #require(WorkMeter.fit(samples).first)
         #expect(fit.kind == .pngDecode && fit.calls == 4 && fit.units == 1_750)
         #expect(abs(fit.rate.perCall - 5_000) < 1e-6)
@@ -22,22 +25,34 @@ struct WorkMeterTests {
         #expect(fit.measured == Double(samples.reduce(0) { $0 + $1.nanoseconds }))
     }
 
-    @Test("Calls that all did the same units get the median call; a fit that would need a negative cost per call goes through the origin")
+    @Test(
+        "Calls that all did the same units get the median call; a fit that would need a negative cost per call goes through the origin"
+    )
     func fitEdgeCases() throws {
-        let frames = [10_000, 12_000, 900_000, 11_000, 13_000].map { Sample(kind: .mainFrame, units: 1, nanoseconds: Int64($0)) }
+        let frames = [10_000, 12_000, 900_000, 11_000, 13_000].map {
+            Sample(kind: .mainFrame, units: 1, nanoseconds: Int64($0))
+        }
         let median = try #require(WorkMeter.fit(frames).first)
-        #expect(median.rate.perCall == 0 && median.rate.perUnit == 12_000, "the 900 us first call is not spread over the rest")
+        #expect(
+            median.rate.perCall == 0 && median.rate.perUnit == 12_000,
+            "the 900 us first call is not spread over the rest")
         // Cost rises faster than the units: a free line would cross zero below 0 units.
-        let steep = [(10, 10), (20, 40), (30, 70)].map { Sample(kind: .downsample, units: $0.0, nanoseconds: Int64($0.1)) }
+        let steep = [(10, 10), (20, 40), (30, 70)].map {
+            Sample(kind: .downsample, units: $0.0, nanoseconds: Int64($0.1))
+        }
         let fit = try #require(WorkMeter.fit(steep).first)
         #expect(fit.rate.perCall == 0)
         #expect(abs(fit.rate.perUnit - (10.0 * 10 + 20 * 40 + 30 * 70) / (100.0 + 400 + 900)) < 1e-9)
         #expect(WorkMeter.fit([]).isEmpty)
     }
 
-    @Test("A model prices units: per call plus per unit, rounded; a kind without a rate costs nothing; never negative, never overflowing")
+    @Test(
+        "A model prices units: per call plus per unit, rounded; a kind without a rate costs nothing; never negative, never overflowing"
+    )
     func prices() {
-        let model = CostModel(name: "test", rates: [.downsample: .init(perCall: 1_000, perUnit: 2.5), .drawCopy: .init(perCall: -5, perUnit: 0)])
+        let model = CostModel(
+            name: "test",
+            rates: [.downsample: .init(perCall: 1_000, perUnit: 2.5), .drawCopy: .init(perCall: -5, perUnit: 0)])
         #expect(model.cost(of: .downsample, units: 3) == 1_008)  // 1,007.5 rounds away from zero
         #expect(model.cost(of: .downsample, units: -4) == 1_000)
         #expect(model.cost(of: .pngDecode, units: 1_000) == 0)
@@ -45,11 +60,15 @@ struct WorkMeterTests {
         #expect(model.cost(of: .downsample, units: .max) == 1_000_000_000_000_000)
     }
 
-    @Test("Without a meter the work just runs; a pricing meter moves its clock by each piece's own price, nested pieces included once")
+    @Test(
+        "Without a meter the work just runs; a pricing meter moves its clock by each piece's own price, nested pieces included once"
+    )
     func pricing() {
         #expect(WorkMeter.measure(.downsample) { (42, units: 10) } == 42)
         let clock = ManualClock(start: 100)  // a plain manual clock: not moved by readings
-        let model = CostModel(name: "test", rates: [.downsample: .init(perCall: 0, perUnit: 10), .pngDecode: .init(perCall: 1_000, perUnit: 0)])
+        let model = CostModel(
+            name: "test",
+            rates: [.downsample: .init(perCall: 0, perUnit: 10), .pngDecode: .init(perCall: 1_000, perUnit: 0)])
         var readingInside: Int64 = 0
         let result = WorkMeter.withCurrent(.pricing(model, clock: clock)) {
             WorkMeter.measure(.pngDecode) {
@@ -109,20 +128,28 @@ struct WorkMeterTests {
 
 @Suite("Virtual time: frames decided by priced work")
 struct VirtualTimeTests {
-    @Test("Priced work decides the frames exactly: 30 ms of counted main-thread work misses one vsync; a 20 ms job lands two frames on")
+    @Test(
+        "Priced work decides the frames exactly: 30 ms of counted main-thread work misses one vsync; a 20 ms job lands two frames on"
+    )
     func pricedWorkDecidesTheFrames() throws {
         // One unit of downsampling costs 1 us on this device; nothing else costs anything.
-        let (recorder, meter) = virtualTime(model: CostModel(name: "test", rates: [.downsample: .init(perCall: 0, perUnit: 1_000)]))
+        let (recorder, meter) = virtualTime(
+            model: CostModel(name: "test", rates: [.downsample: .init(perCall: 0, perUnit: 1_000)]))
         let scenario = CountedScenario()
         scenario.mainUnits[2] = 30_000
         scenario.jobUnits = 20_000
-        let summary = DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameRate: .standard, frameCount: 6, workerCount: 2), meter: meter)
-            .run(scenario)
+        let summary = DisplayLoop(
+            recorder: recorder,
+            configuration: DisplayConfiguration(frameRate: .standard, frameCount: 6, workerCount: 2), meter: meter
+        )
+        .run(scenario)
         #expect(summary.missedVsyncs == 1)
         #expect(summary.lateFramesByCause == [.commit: 1])
         let trace = recorder.snapshot()
         #expect(trace.metadata.clock == TraceClock.virtual)
-        let frames = trace.events.filter { $0.phase == .complete && trace.category(of: $0) == "frame" }.sorted { $0.timestamp < $1.timestamp }
+        let frames = trace.events.filter { $0.phase == .complete && trace.category(of: $0) == "frame" }.sorted {
+            $0.timestamp < $1.timestamp
+        }
         try #require(frames.count == 6)
         #expect(isPriced(frames[2].duration, 30_000_000), "the priced work")
         #expect(isPriced(frames[1].duration, 0))
@@ -132,14 +159,22 @@ struct VirtualTimeTests {
         #expect(scenario.appliedInFrame == 3)
     }
 
-    @Test("A scenario run on virtual time prices every counted piece: with 1 ms a call, a background decode-and-round is 4 ms")
+    @Test(
+        "A scenario run on virtual time prices every counted piece: with 1 ms a call, a background decode-and-round is 4 ms"
+    )
     func runsArePricedPerPiece() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-priced-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "framescope-priced-\(UUID().uuidString).json"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let everyCall = CostModel(
-            name: "1 ms a call", rates: Dictionary(uniqueKeysWithValues: WorkKind.allCases.map { ($0, CostModel.Rate(perCall: 1_000_000, perUnit: 0)) }))
+            name: "1 ms a call",
+            rates: Dictionary(
+                uniqueKeysWithValues: WorkKind.allCases.map { ($0, CostModel.Rate(perCall: 1_000_000, perUnit: 0)) }))
         let corner = try #require(ScenarioCatalog.scenario(named: "corner-rounding"))
-        let run = try ScenarioRun.execute(corner, strategy: "prerendered-opaque", settings: RunSettings(frames: 4), tracePath: path, costModel: everyCall)
+        let run = try ScenarioRun.execute(
+            corner, strategy: "prerendered-opaque", settings: RunSettings(frames: 4), tracePath: path,
+            costModel: everyCall)
         let trace = try TraceReader.read(contentsOf: path)
         #expect(trace.metadata.extra["cost-model"]?.stringValue == "1 ms a call")
         func durations(_ name: String) -> [Int64] {
@@ -162,16 +197,24 @@ struct VirtualTimeTests {
         var spans: [[Int64]] = []
         for _ in 0..<2 {
             let (recorder, meter) = virtualTime(model: model)
-            let scenario = FeedScrollScenario(strategy: .manualMain, decode: .main, seed: 3, avatarCount: 3, photoCount: 5, photoSize: (96, 72))
-            DisplayLoop(recorder: recorder, configuration: DisplayConfiguration(frameCount: 30, workerCount: 2), meter: meter).run(scenario)
+            let scenario = FeedScrollScenario(
+                strategy: .manualMain, decode: .main, seed: 3, avatarCount: 3, photoCount: 5, photoSize: (96, 72))
+            DisplayLoop(
+                recorder: recorder, configuration: DisplayConfiguration(frameCount: 30, workerCount: 2), meter: meter
+            ).run(scenario)
             let trace = recorder.snapshot()
-            outcomes.append(FrameAnalyzer.analyze(trace).frames.map { "\($0.index) \($0.vsync) \($0.commitEnd) \($0.hitchCause) \($0.mainThreadNanoseconds)" })
-            spans.append(trace.events.filter { $0.phase == .complete }.flatMap { [$0.timestamp, $0.duration] }.sorted())
+            outcomes.append(
+                FrameAnalyzer.analyze(trace).frames.map {
+                    "\($0.index) \($0.vsync) \($0.commitEnd) \($0.hitchCause) \($0.mainThreadNanoseconds)"
+                })
+            spans.append(
+                trace.events.filter { $0.phase == .complete }.flatMap { [$0.timestamp, $0.duration] }.sorted())
         }
         #expect(outcomes[0].count == 30)
         #expect(outcomes[0] == outcomes[1])
         #expect(spans[0] == spans[1])
-        #expect(outcomes[0].contains { !$0.contains(" none ") }, "the run has late frames, so the comparison covers them")
+        #expect(
+            outcomes[0].contains { !$0.contains(" none ") }, "the run has late frames, so the comparison covers them")
     }
 }
 
@@ -193,7 +236,9 @@ private final class CountedScenario: Scenario {
         currentFrame = context.frameIndex
         if context.frameIndex == 1, jobUnits > 0 {
             let units = jobUnits
-            context.inBackground("counted job", category: .imageDecode, work: { WorkMeter.measure(.downsample) { (0, units: units) } }) {
+            context.inBackground(
+                "counted job", category: .imageDecode, work: { WorkMeter.measure(.downsample) { (0, units: units) } }
+            ) {
                 [unowned self] _ in appliedInFrame = currentFrame + 1  // applied before the frame's own work
             }
         }

@@ -1,9 +1,10 @@
-import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
-import FrameTrace
 import FrameSupport
+import FrameTrace
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("The processors a process may use")
 struct AvailableProcessorsTests {
@@ -42,7 +43,7 @@ struct AvailableProcessorsTests {
     func thisProcess() {
         #expect(AvailableProcessors.count >= 1)
         #if canImport(Glibc)
-        #expect(AvailableProcessors.count <= Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+            #expect(AvailableProcessors.count <= Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         #endif
     }
 }

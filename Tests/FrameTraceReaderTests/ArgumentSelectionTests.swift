@@ -1,5 +1,6 @@
 import FrameTrace
 import Testing
+
 @testable import FrameTraceReader
 
 @Suite("Reading only some argument keys")
@@ -26,7 +27,9 @@ struct ArgumentSelectionTests {
     func keepsSelectedKeys() throws {
         let trace = try TraceReader.read(bytes: Array(Self.trace.utf8), arguments: .only(Self.kept))
         #expect(trace.keptArgumentKeys == Self.kept)
-        func arguments(_ name: String) -> [Argument] { trace.events.first { trace.name(of: $0) == name }.map { trace.arguments(of: $0) } ?? [] }
+        func arguments(_ name: String) -> [Argument] {
+            trace.events.first { trace.name(of: $0) == name }.map { trace.arguments(of: $0) } ?? []
+        }
         #expect(arguments("a") == [Argument("frame", .int(7)), Argument("frame-budget", .int(2))])
         #expect(arguments("b").isEmpty)
         #expect(arguments("c") == [Argument("data.frame", .int(9)), Argument("frame", .int(8))])
@@ -44,7 +47,11 @@ struct ArgumentSelectionTests {
         let selection = TraceReader.ArgumentSelection.only(["list", "deep.a", "frame"])
         let trace = try TraceReader.read(bytes: Array(Self.trace.utf8), arguments: selection)
         let c = try #require(trace.events.first { trace.name(of: $0) == "c" })
-        #expect(trace.arguments(of: c) == [Argument("frame", .int(8)), Argument("deep.a", .object([("b", .int(1))])), Argument("list", .array([.int(1)]))])
+        #expect(
+            trace.arguments(of: c) == [
+                Argument("frame", .int(8)), Argument("deep.a", .object([("b", .int(1))])),
+                Argument("list", .array([.int(1)])),
+            ])
         // Every argument keeps them too; a selection that names neither does not keep them (nor
         // count them: they are not too deep to keep).
         let all = try TraceReader.read(bytes: Array(Self.trace.utf8))
@@ -52,9 +59,14 @@ struct ArgumentSelectionTests {
         let whole = all.arguments(of: try #require(all.events.first { all.name(of: $0) == "c" }))
         #expect(whole.filter { $0.value.arrayValue != nil || $0.value.objectValue != nil }.count == 2)
         #expect(trace.total(.skippedArgument) == 0)
-        #expect(try TraceReader.read(bytes: Array(Self.trace.utf8), arguments: .only(["frame"])).total(.skippedArgument) == 0)
+        #expect(
+            try TraceReader.read(bytes: Array(Self.trace.utf8), arguments: .only(["frame"])).total(.skippedArgument)
+                == 0)
         let one = try TraceReader.read(bytes: Array(Self.trace.utf8), arguments: .only(["list"]))
-        #expect(one.arguments(of: try #require(one.events.first { one.name(of: $0) == "c" })) == [Argument("list", .array([.int(1)]))])
+        #expect(
+            one.arguments(of: try #require(one.events.first { one.name(of: $0) == "c" })) == [
+                Argument("list", .array([.int(1)]))
+            ])
         ReaderPipelineTests.expectSameBothWays(Array(Self.trace.utf8), "nested selection", arguments: selection)
     }
 
@@ -80,7 +92,9 @@ struct ArgumentSelectionTests {
     func matcher() {
         let matcher = ArgumentKeyMatcher(["frame", "layerTreeId", "Kb", ""])
         for key in ["frame", "layerTreeId", "Kb", "", "\u{212A}b"] { #expect(matcher.matches(key), "\(key)") }
-        for key in ["frames", "Frame", "fram", "layerTreeID", "url", "row", "K", "b", "é", String(repeating: "f", count: 70)] {
+        for key in [
+            "frames", "Frame", "fram", "layerTreeID", "url", "row", "K", "b", "é", String(repeating: "f", count: 70),
+        ] {
             #expect(!matcher.matches(key), "\(key)")
         }
         let accented = ArgumentKeyMatcher(["caf\u{E9}"])

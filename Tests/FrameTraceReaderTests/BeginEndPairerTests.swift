@@ -52,7 +52,9 @@ struct BeginEndPairerTests {
         #expect(result.closed == [[1, 4], [0, 4]])
     }
 
-    @Test("An end named like no open begin is unmatched; an unnamed end closes the innermost; an unclosed begin stays open")
+    @Test(
+        "An end named like no open begin is unmatched; an unnamed end closes the innermost; an unclosed begin stays open"
+    )
     func unmatchedAndOpen() {
         let records = [
             Self.end(Self.a, at: 0, input: 0),

@@ -12,7 +12,8 @@ struct ChromeJSONImporterDiagnosticTests {
         #expect(outer.phase == .complete)
         #expect(outer.endTimestamp == 100_000, "the last event ends at 100 µs on another thread")
         #expect(trace.event(named: "inner")?.duration == 10_000)
-        #expect(trace.events.map { trace.name(of: $0) } == ["outer", "inner", "last"], "a span keeps its begin's position")
+        #expect(
+            trace.events.map { trace.name(of: $0) } == ["outer", "inner", "last"], "a span keeps its begin's position")
     }
 
     @Test("An end with nothing open is dropped and flagged")
@@ -24,7 +25,9 @@ struct ChromeJSONImporterDiagnosticTests {
         #expect(trace.event(named: "a")?.duration == 10_000)
     }
 
-    @Test("An end closes the innermost begin even when its name differs, and is flagged; one naming no open begin is dropped")
+    @Test(
+        "An end closes the innermost begin even when its name differs, and is flagged; one naming no open begin is dropped"
+    )
     func mismatchedEndName() throws {
         let trace = try Fixture.read("mismatched-end-name.json")
         #expect(trace.indexes(.mismatchedEndName) == [2])
@@ -32,10 +35,14 @@ struct ChromeJSONImporterDiagnosticTests {
         #expect(trace.indexes(.unclosedBegin) == [0], "alpha is closed at the trace's end, 3 µs")
         #expect(trace.event(named: "beta")?.duration == 1_000)
         #expect(trace.event(named: "alpha")?.duration == 3_000)
-        #expect(trace.diagnostics(.mismatchedEndName).first?.message == #"end "alpha" closes begin "beta" (the innermost open one)"#)
+        #expect(
+            trace.diagnostics(.mismatchedEndName).first?.message
+                == #"end "alpha" closes begin "beta" (the innermost open one)"#)
     }
 
-    @Test("Complete events that partially overlap on one thread are flagged", arguments: ["x-overlap.json", "x-overlap-unsorted.json"])
+    @Test(
+        "Complete events that partially overlap on one thread are flagged",
+        arguments: ["x-overlap.json", "x-overlap-unsorted.json"])
     func partialOverlap(fixture: String) throws {
         let trace = try Fixture.read(fixture)
         #expect(trace.indexes(.partialOverlap) == [1])
@@ -92,23 +99,29 @@ struct ChromeJSONImporterDiagnosticTests {
 
     @Test("Begins and ends pair in timestamp order per thread: B A@0, B B@5, E A@10, E B@7 is A = [0, 10], B = [5, 7]")
     func pairsInTimestampOrder() throws {
-        let trace = try TraceReader.read(bytes: Array("""
-            [{"ph":"B","name":"A","pid":1,"tid":1,"ts":0},{"ph":"B","name":"B","pid":1,"tid":1,"ts":5},
-             {"ph":"E","name":"A","pid":1,"tid":1,"ts":10,"args":{"end":1}},{"ph":"E","name":"B","pid":1,"tid":1,"ts":7}]
-            """.utf8))
+        let trace = try TraceReader.read(
+            bytes: Array(
+                """
+                [{"ph":"B","name":"A","pid":1,"tid":1,"ts":0},{"ph":"B","name":"B","pid":1,"tid":1,"ts":5},
+                 {"ph":"E","name":"A","pid":1,"tid":1,"ts":10,"args":{"end":1}},{"ph":"E","name":"B","pid":1,"tid":1,"ts":7}]
+                """.utf8))
         #expect(trace.event(named: "A").map { [$0.timestamp, $0.duration] } == [0, 10_000])
         #expect(trace.event(named: "B").map { [$0.timestamp, $0.duration] } == [5_000, 2_000])
-        #expect(trace.event(named: "A").map { trace.arguments(of: $0) } == [Argument("end", 1)], "an end's arguments follow its pair")
+        #expect(
+            trace.event(named: "A").map { trace.arguments(of: $0) } == [Argument("end", 1)],
+            "an end's arguments follow its pair")
         #expect(trace.diagnostics.filter { $0.kind != .outOfOrder }.isEmpty)
     }
 
     @Test("Ends that tie in time close the begins their names say, innermost first")
     func tiedEndsMatchNames() throws {
-        let trace = try TraceReader.read(bytes: Array("""
-            [{"ph":"B","name":"outer","pid":1,"tid":1,"ts":1},{"ph":"B","name":"inner","pid":1,"tid":1,"ts":1},
-             {"ph":"E","name":"outer","pid":1,"tid":1,"ts":2,"args":{"who":"outer"}},{"ph":"E","name":"inner","pid":1,"tid":1,"ts":2,"args":{"who":"inner"}},
-             {"ph":"B","name":"next","pid":1,"tid":1,"ts":2},{"ph":"E","name":"next","pid":1,"tid":1,"ts":3}]
-            """.utf8))
+        let trace = try TraceReader.read(
+            bytes: Array(
+                """
+                [{"ph":"B","name":"outer","pid":1,"tid":1,"ts":1},{"ph":"B","name":"inner","pid":1,"tid":1,"ts":1},
+                 {"ph":"E","name":"outer","pid":1,"tid":1,"ts":2,"args":{"who":"outer"}},{"ph":"E","name":"inner","pid":1,"tid":1,"ts":2,"args":{"who":"inner"}},
+                 {"ph":"B","name":"next","pid":1,"tid":1,"ts":2},{"ph":"E","name":"next","pid":1,"tid":1,"ts":3}]
+                """.utf8))
         #expect(trace.diagnostics.isEmpty)
         for name in ["outer", "inner"] {
             let event = try #require(trace.event(named: name))
@@ -121,7 +134,9 @@ struct ChromeJSONImporterDiagnosticTests {
     @Test("Diagnostics carry their event index in their description")
     func description() throws {
         let trace = try Fixture.read("unmatched-end.json")
-        #expect(trace.diagnostics.first?.description == #"unmatched-end at event 0: end "orphan" on thread 1:1 has no open begin; it is dropped"#)
+        #expect(
+            trace.diagnostics.first?.description
+                == #"unmatched-end at event 0: end "orphan" on thread 1:1 has no open begin; it is dropped"#)
     }
 
     @Test("A flood of one kind lists 100 and summarises the rest, so the list stays bounded")

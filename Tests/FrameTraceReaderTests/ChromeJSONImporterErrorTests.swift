@@ -28,7 +28,9 @@ struct ChromeJSONImporterErrorTests {
         #expect(error.code == code)
         #expect(error.line == line)
         #expect(error.column == column)
-        let fromBytes = try #require(throws: TraceReadError.self) { try TraceReader.read(bytes: Fixture.bytes(fixture)) }
+        let fromBytes = try #require(throws: TraceReadError.self) {
+            try TraceReader.read(bytes: Fixture.bytes(fixture))
+        }
         #expect(fromBytes == error)
     }
 
@@ -36,7 +38,8 @@ struct ChromeJSONImporterErrorTests {
     func description() throws {
         let error = try #require(throws: TraceReadError.self) { try Fixture.read("missing-comma.json") }
         #expect(error.byteOffset == 66)
-        #expect(error.description == #"line 3, column 11 (byte 66): expected ',' or '}' after an event member, found '"'"#)
+        #expect(
+            error.description == #"line 3, column 11 (byte 66): expected ',' or '}' after an event member, found '"'"#)
     }
 
     @Test(

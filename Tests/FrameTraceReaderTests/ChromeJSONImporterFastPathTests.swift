@@ -53,7 +53,9 @@ struct ChromeJSONImporterStringWordTests {
     @Test("A raw control byte at every offset is an error at that byte", arguments: 0..<20)
     func controlAtEveryOffset(offset: Int) {
         let prefix = #"[{"ph":"i","name":""#
-        let text = prefix + String(repeating: "b", count: offset) + "\u{01}" + String(repeating: "c", count: 9) + #"","ts":1}]"#
+        let text =
+            prefix + String(repeating: "b", count: offset) + "\u{01}" + String(repeating: "c", count: 9)
+            + #"","ts":1}]"#
         #expect {
             _ = try TraceReader.read(bytes: Array(text.utf8))
         } throws: { error in
@@ -68,7 +70,8 @@ struct ChromeJSONImporterExtremeThreadTests {
     @Test("pid and tid -2^63 (the reader's initial 'last thread') are an ordinary thread")
     func minimumThread() throws {
         let m = "-9223372036854775808"
-        let text = #"[{"ph":"B","name":"a","pid":\#(m),"tid":\#(m),"ts":1},{"ph":"X","name":"b","pid":\#(m),"tid":\#(m),"ts":1,"dur":1},{"ph":"E","pid":\#(m),"tid":\#(m),"ts":2}]"#
+        let text =
+            #"[{"ph":"B","name":"a","pid":\#(m),"tid":\#(m),"ts":1},{"ph":"X","name":"b","pid":\#(m),"tid":\#(m),"ts":1,"dur":1},{"ph":"E","pid":\#(m),"tid":\#(m),"ts":2}]"#
         let trace = try TraceReader.read(bytes: Array(text.utf8))
         let thread = ThreadKey(processID: .min, threadID: .min)
         #expect(trace.events.map { trace.name(of: $0) } == ["a", "b"])
@@ -137,7 +140,9 @@ struct ChromeJSONImporterShortStringTests {
         for round in 0..<2 {
             for (index, value) in values.enumerated() {
                 if round > 0 || index > 0 { text += Array(",".utf8) }
-                text += Array(#"{"ph":"i","name":"e","pid":1,"tid":1,"ts":1,"args":{"#.utf8) + [0x22] + value + Array(#"":""#.utf8) + value + Array(#"","n":\#(index)}}"#.utf8)
+                text +=
+                    Array(#"{"ph":"i","name":"e","pid":1,"tid":1,"ts":1,"args":{"#.utf8) + [0x22] + value
+                    + Array(#"":""#.utf8) + value + Array(#"","n":\#(index)}}"#.utf8)
             }
         }
         text += Array("]".utf8)
@@ -173,7 +178,9 @@ struct ChromeJSONImporterShortNameTests {
         for round in 0..<3 {
             for (index, name) in names.enumerated() {
                 if round > 0 || index > 0 { text += Array(",".utf8) }
-                text += Array(#"{"ph":"X","name":""#.utf8) + name + Array(#"","cat":"c"#.utf8) + name + Array(#"","pid":1,"tid":\#(round),"ts":\#(index),"dur":0.5}"#.utf8)
+                text +=
+                    Array(#"{"ph":"X","name":""#.utf8) + name + Array(#"","cat":"c"#.utf8) + name
+                    + Array(#"","pid":1,"tid":\#(round),"ts":\#(index),"dur":0.5}"#.utf8)
             }
         }
         text += Array("]".utf8)

@@ -5,7 +5,8 @@ import Testing
 
 @Suite("Chrome trace reader: both forms and cut-off files")
 struct ChromeJSONImporterFormTests {
-    @Test("The array form and the object form read the same events", arguments: ["array-form.json", "object-form.json"])
+    @Test(
+        "The array form and the object form read the same events", arguments: ["array-form.json", "object-form.json"])
     func bothForms(fixture: String) throws {
         let trace = try Fixture.read(fixture)
         #expect(trace.events.map { trace.name(of: $0) } == ["layout", "draw"])
@@ -50,11 +51,15 @@ struct ChromeJSONImporterFormTests {
 
     @Test("An object form cut off before its events began is an error")
     func truncatedBeforeEvents() throws {
-        let error = try #require(throws: TraceReadError.self) { try Fixture.read("truncated-object-before-events.json") }
+        let error = try #require(throws: TraceReadError.self) {
+            try Fixture.read("truncated-object-before-events.json")
+        }
         #expect(error.code == .unterminatedString)
     }
 
-    @Test("Empty traces in either form load with no events and no diagnostics", arguments: ["empty-array.json", "empty-object-form.json"])
+    @Test(
+        "Empty traces in either form load with no events and no diagnostics",
+        arguments: ["empty-array.json", "empty-object-form.json"])
     func emptyTraces(fixture: String) throws {
         let trace = try Fixture.read(fixture)
         #expect(trace.events.isEmpty)

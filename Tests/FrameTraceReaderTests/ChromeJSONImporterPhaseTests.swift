@@ -7,10 +7,11 @@ struct ChromeJSONImporterPhaseTests {
     @Test("Every modelled phase is read; other phases are skipped and counted per phase")
     func allPhases() throws {
         let trace = try Fixture.read("all-phases.json")
-        #expect(trace.events.map(\.phase) == [
-            .metadata, .complete, .complete, .instant, .instant, .instant, .counter,
-            .asyncBegin, .asyncInstant, .asyncEnd, .flowStart, .flowStep, .flowEnd,
-        ])
+        #expect(
+            trace.events.map(\.phase) == [
+                .metadata, .complete, .complete, .instant, .instant, .instant, .counter,
+                .asyncBegin, .asyncInstant, .asyncEnd, .flowStart, .flowStep, .flowEnd,
+            ])
         let span = try #require(trace.event(named: "span"))
         #expect(span.timestamp == 20_000 && span.duration == 10_000)
         #expect(trace.event(named: "instant")?.scope == .process)
@@ -21,7 +22,8 @@ struct ChromeJSONImporterPhaseTests {
         #expect(trace.events(named: "flow").map(\.bindingPoint) == [.unspecified, .unspecified, .enclosing])
         #expect(trace.events(named: "flow").allSatisfy { $0.id == 7 })
         let skipped = trace.diagnostics(.skippedPhase)
-        let byLetter = Dictionary(uniqueKeysWithValues: skipped.map { (phaseLetter(of: $0), ($0.count, $0.eventIndex)) })
+        let byLetter = Dictionary(
+            uniqueKeysWithValues: skipped.map { (phaseLetter(of: $0), ($0.count, $0.eventIndex)) })
         #expect(byLetter["P"]! == (1, 18))
         #expect(byLetter["O"]! == (1, 19))
         #expect(byLetter["N"]! == (1, 20))
@@ -65,19 +67,22 @@ struct ChromeJSONImporterPhaseTests {
     func flowV2() throws {
         let trace = try Fixture.read("flow-v2-bind-id.json")
         let summary = trace.events.map { "\($0.phase.letter) \(trace.name(of: $0)) \($0.thread)" }
-        #expect(summary == [
-            "X send 1:1", "s send 1:1",
-            "X relay 2:2", "f relay 2:2", "s relay 2:2",
-            "X receive 3:3", "f receive 3:3",
-            "X bind id without direction 1:1",
-        ])
+        #expect(
+            summary == [
+                "X send 1:1", "s send 1:1",
+                "X relay 2:2", "f relay 2:2", "s relay 2:2",
+                "X receive 3:3", "f receive 3:3",
+                "X bind id without direction 1:1",
+            ])
         let flows = trace.events.filter { $0.phase == .flowStart || $0.phase == .flowEnd }
         #expect(flows.allSatisfy { $0.id == 0x402 && $0.bindingPoint == .enclosing && $0.duration == 0 })
         #expect(trace.events(named: "relay").allSatisfy { $0.timestamp == 20_000 })
         #expect(trace.diagnostics.isEmpty)
     }
 
-    @Test("framescope's metadata is read from its M event and from the object form", arguments: ["framescope-metadata-event.json", "framescope-metadata-object.json"])
+    @Test(
+        "framescope's metadata is read from its M event and from the object form",
+        arguments: ["framescope-metadata-event.json", "framescope-metadata-object.json"])
     func framescopeMetadata(fixture: String) throws {
         let trace = try Fixture.read(fixture)
         let metadata = trace.metadata
@@ -86,11 +91,15 @@ struct ChromeJSONImporterPhaseTests {
         #expect(metadata.clock == .manual)
         #expect(metadata.frameIntervalNanoseconds == 16_666_667)
         #expect(metadata.mainThread == ThreadKey(processID: 10, threadID: 1))
-        #expect(metadata.droppedEvents == [ThreadKey(processID: 10, threadID: 1): 3, ThreadKey(processID: 10, threadID: 2): 4])
-        #expect(metadata.extra == [
-            Argument("scenario", "feed"), Argument("seed", 42), Argument("ratio", 0.5), Argument("fast", true),
-            Argument("nothing", .null),
-        ])
+        #expect(
+            metadata.droppedEvents == [
+                ThreadKey(processID: 10, threadID: 1): 3, ThreadKey(processID: 10, threadID: 2): 4,
+            ])
+        #expect(
+            metadata.extra == [
+                Argument("scenario", "feed"), Argument("seed", 42), Argument("ratio", 0.5), Argument("fast", true),
+                Argument("nothing", .null),
+            ])
         #expect(trace.events.map(\.phase) == [.complete], "the framescope M event is not kept as an event")
         #expect(trace.total(.droppedEvents) == 7)
     }
@@ -124,37 +133,48 @@ struct ChromeJSONImporterPhaseTests {
     func unicodeEscapes() throws {
         let trace = try Fixture.read("unicode-escapes.json")
         let names = trace.events.map { trace.name(of: $0) }
-        #expect(names == [
-            "café 😀 \"quoted\" back\\slash / \u{08}\u{0C}\n\r\t",
-            "lone \u{FFFD} high",
-            "lone \u{FFFD} low",
-            "high then letter \u{FFFD}x",
-            "escaped key",
-            "raw UTF-8 é中😀",
-        ])
+        #expect(
+            names == [
+                "café 😀 \"quoted\" back\\slash / \u{08}\u{0C}\n\r\t",
+                "lone \u{FFFD} high",
+                "lone \u{FFFD} low",
+                "high then letter \u{FFFD}x",
+                "escaped key",
+                "raw UTF-8 é中😀",
+            ])
         #expect(trace.events[4].phase == .complete, "an escaped key and phase still count")
         #expect(trace.arguments(of: trace.events[5]) == [Argument("kéy", "vàlue"), Argument("nul", "a\u{0}b")])
     }
 
-    @Test("Scalar arguments are kept, an object's scalars as outer.inner, arrays and deeper values whole; a selection keeps only what it names")
+    @Test(
+        "Scalar arguments are kept, an object's scalars as outer.inner, arrays and deeper values whole; a selection keeps only what it names"
+    )
     func nestedArguments() throws {
         let trace = try Fixture.read("nested-args.json")
         let mixed = try #require(trace.event(named: "mixed"))
         let arguments = trace.arguments(of: mixed)
-        #expect(arguments.filter { $0.value.arrayValue == nil && $0.value.objectValue == nil } == [
-            Argument("int", 42), Argument("double", 2.5), Argument("string", "s"), Argument("true", true),
-            Argument("false", false), Argument("null", .null), Argument("object.x", 1), Argument("after", 7),
-        ])
+        #expect(
+            arguments.filter { $0.value.arrayValue == nil && $0.value.objectValue == nil } == [
+                Argument("int", 42), Argument("double", 2.5), Argument("string", "s"), Argument("true", true),
+                Argument("false", false), Argument("null", .null), Argument("object.x", 1), Argument("after", 7),
+            ])
         #expect(arguments.first { $0.key == "array" }?.value == .array([1, 2, 3]))
         // "deep" holds "a" many levels deep: one object argument, deep.a, with the rest inside.
         var depth = 0
         var value = arguments.first { $0.key == "deep.a" }?.value
-        while let inner = value?["a"] { depth += 1; value = inner }
+        while let inner = value?["a"] {
+            depth += 1
+            value = inner
+        }
         #expect(depth > 50 && value == 1)
         #expect(trace.total(.skippedArgument) == 0)
 
-        let scalars = try TraceReader.read(contentsOf: Fixture.path("nested-args.json"), arguments: .only(["int", "object.x"]))
-        #expect(scalars.arguments(of: try #require(scalars.event(named: "mixed"))) == [Argument("int", 42), Argument("object.x", 1)])
+        let scalars = try TraceReader.read(
+            contentsOf: Fixture.path("nested-args.json"), arguments: .only(["int", "object.x"]))
+        #expect(
+            scalars.arguments(of: try #require(scalars.event(named: "mixed"))) == [
+                Argument("int", 42), Argument("object.x", 1),
+            ])
         #expect(scalars.total(.skippedArgument) == 0, "values not selected are not skipped ones")
     }
 
@@ -162,7 +182,10 @@ struct ChromeJSONImporterPhaseTests {
     func counterArguments() throws {
         let trace = try Fixture.read("counter-args.json")
         #expect(trace.events.count == 2)
-        #expect(trace.arguments(of: trace.events[0]) == [Argument("resident", 120.5), Argument("images", 12), Argument("nested.x", 1)])
+        #expect(
+            trace.arguments(of: trace.events[0]) == [
+                Argument("resident", 120.5), Argument("images", 12), Argument("nested.x", 1),
+            ])
         #expect(trace.arguments(of: trace.events[1]).isEmpty)
     }
 
@@ -181,8 +204,10 @@ struct ChromeJSONImporterPhaseTests {
     func sharedArgumentLists() throws {
         var text = "["
         for index in 0..<50 {
-            text += #"{"ph":"X","name":"task","pid":1,"tid":1,"ts":\#(index * 10),"dur":5,"args":{"src_file":"a.cc","src_func":"Run"}},"#
-            text += #"{"ph":"B","name":"b","pid":1,"tid":2,"ts":\#(index * 10),"args":{"k":1}},{"ph":"E","pid":1,"tid":2,"ts":\#(index * 10 + 1),"args":{"n":\#(index)}},"#
+            text +=
+                #"{"ph":"X","name":"task","pid":1,"tid":1,"ts":\#(index * 10),"dur":5,"args":{"src_file":"a.cc","src_func":"Run"}},"#
+            text +=
+                #"{"ph":"B","name":"b","pid":1,"tid":2,"ts":\#(index * 10),"args":{"k":1}},{"ph":"E","pid":1,"tid":2,"ts":\#(index * 10 + 1),"args":{"n":\#(index)}},"#
         }
         text += "{}]"
         let trace = try TraceReader.read(bytes: Array(text.utf8))
@@ -202,7 +227,9 @@ struct ChromeJSONImporterPhaseTests {
         return parts.count > 1 ? String(parts[1]) : ""
     }
 
-    @Test("A nested value is kept whole up to keptNestingDepth levels; a deeper one is skipped and counted, whatever the selection")
+    @Test(
+        "A nested value is kept whole up to keptNestingDepth levels; a deeper one is skipped and counted, whatever the selection"
+    )
     func nestingLimit() throws {
         func trace(depth: Int) -> [UInt8] {
             let value = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
@@ -212,7 +239,10 @@ struct ChromeJSONImporterPhaseTests {
         let kept = try TraceReader.read(bytes: trace(depth: limit))
         var value = kept.arguments(of: kept.events[0]).first { $0.key == "v" }?.value
         var depth = 0
-        while let inner = value?[0] { depth += 1; value = inner }
+        while let inner = value?[0] {
+            depth += 1
+            value = inner
+        }
         #expect(depth == limit && value == 1 && kept.total(.skippedArgument) == 0)
         for selection in [TraceReader.ArgumentSelection.all, .only(["v", "w"]), .only(["w"])] {
             let deep = try TraceReader.read(bytes: trace(depth: limit + 1), arguments: selection)

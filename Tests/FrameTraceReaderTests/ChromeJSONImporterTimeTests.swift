@@ -44,7 +44,9 @@ struct ChromeJSONImporterTimeTests {
 
     @Test(
         "displayTimeUnit ns in catapult's fixture does not change how ts and dur are read",
-        .enabled(if: ThirdParty.isAvailable, "shared/traces/third-party is not beside this clone; third-party checks skipped"))
+        .enabled(
+            if: ThirdParty.isAvailable, "shared/traces/third-party is not beside this clone; third-party checks skipped"
+        ))
     func displayTimeUnitIgnoredByCatapultFixture() throws {
         let nanoseconds = try ThirdParty.read("catapult__nanoseconds.json")
         #expect(nanoseconds.events.first { nanoseconds.name(of: $0) == "ns1" }?.duration == 11)
@@ -53,7 +55,8 @@ struct ChromeJSONImporterTimeTests {
     @Test("Numbers out of range drop their event with a diagnostic instead of trapping")
     func hugeNumbers() throws {
         let trace = try Fixture.read("timestamps-huge.json")
-        #expect(trace.events.map { trace.name(of: $0) } == ["fine", "id 1e400", "id 1e400", "ts 9e12 fits", "args huge"])
+        #expect(
+            trace.events.map { trace.name(of: $0) } == ["fine", "id 1e400", "id 1e400", "ts 9e12 fits", "args huge"])
         #expect(trace.indexes(.invalidEvent) == [1, 2, 3, 4, 5, 8])
         #expect(trace.event(named: "ts 9e12 fits")?.timestamp == 9_000_000_000_000_000)
         let ids = trace.events(named: "id 1e400").map(\.id)
@@ -65,7 +68,9 @@ struct ChromeJSONImporterTimeTests {
         #expect(arguments["int"] == .double(123456789012345678901234567890.0))
     }
 
-    @Test("Timestamps written by framescope's writer read back exactly", arguments: [0, 1, 999, 1_000, 1_001, 16_666_667, 123_456_789_012_345])
+    @Test(
+        "Timestamps written by framescope's writer read back exactly",
+        arguments: [0, 1, 999, 1_000, 1_001, 16_666_667, 123_456_789_012_345])
     func writerTimestampsExact(nanoseconds: Int64) throws {
         var trace = Trace()
         let thread = ThreadKey(processID: 1, threadID: 1)

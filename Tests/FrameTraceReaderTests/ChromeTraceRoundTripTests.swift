@@ -12,16 +12,26 @@ struct ChromeTraceRoundTripTests {
         trace.setThread(TraceThread(key: main, name: "main", sortIndex: 0))
         trace.setThread(TraceThread(key: worker, name: "decode \"worker\" ✓"))
         trace.processes[10]?.name = "Demo"
-        trace.append(.complete, name: "frame", category: "frame", thread: main, timestamp: 0, duration: 16_666_667, arguments: [Argument("index", 1)])
-        trace.append(.complete, name: "layout", category: "layout", thread: main, timestamp: 1_000, duration: 2_500_001,
-                     arguments: [Argument("rows", 12), Argument("ratio", 0.25), Argument("cell", "Feed\nCell"), Argument("cached", false), Argument("none", .null)])
+        trace.append(
+            .complete, name: "frame", category: "frame", thread: main, timestamp: 0, duration: 16_666_667,
+            arguments: [Argument("index", 1)])
+        trace.append(
+            .complete, name: "layout", category: "layout", thread: main, timestamp: 1_000, duration: 2_500_001,
+            arguments: [
+                Argument("rows", 12), Argument("ratio", 0.25), Argument("cell", "Feed\nCell"),
+                Argument("cached", false), Argument("none", .null),
+            ])
         trace.append(.instant, name: "vsync", thread: main, timestamp: 16_666_667, scope: .process)
-        trace.append(.counter, name: "memory", thread: main, timestamp: 2_000, arguments: [Argument("resident-mb", 120.5)])
+        trace.append(
+            .counter, name: "memory", thread: main, timestamp: 2_000, arguments: [Argument("resident-mb", 120.5)])
         trace.append(.asyncBegin, name: "fetch", category: "net", thread: main, timestamp: 3_000, id: 77)
         trace.append(.asyncEnd, name: "fetch", category: "net", thread: worker, timestamp: 9_000, id: 77)
         trace.append(.flowStart, name: "decode", category: "image", thread: main, timestamp: 4_000, id: 5)
-        trace.append(.flowEnd, name: "decode", category: "image", thread: worker, timestamp: 5_000, id: 5, bindingPoint: .enclosing)
-        trace.append(.complete, name: "decode", category: "image", thread: worker, timestamp: 5_000, duration: 1_234_567)
+        trace.append(
+            .flowEnd, name: "decode", category: "image", thread: worker, timestamp: 5_000, id: 5,
+            bindingPoint: .enclosing)
+        trace.append(
+            .complete, name: "decode", category: "image", thread: worker, timestamp: 5_000, duration: 1_234_567)
         trace.metadata = TraceMetadata(
             producer: "framescope", producerVersion: FramescopeVersion.current, clock: .manual,
             frameIntervalNanoseconds: 16_666_667, mainThread: main, droppedEvents: [worker: 2],
@@ -29,7 +39,9 @@ struct ChromeTraceRoundTripTests {
         return trace
     }
 
-    @Test("Both forms of a written trace read back to the same values", arguments: [ChromeTraceWriter.Form.object, .array])
+    @Test(
+        "Both forms of a written trace read back to the same values",
+        arguments: [ChromeTraceWriter.Form.object, .array])
     func roundTrip(form: ChromeTraceWriter.Form) throws {
         let original = Self.sampleTrace()
         let read = try TraceReader.read(bytes: original.chromeJSON(form: form))
@@ -46,7 +58,9 @@ struct ChromeTraceRoundTripTests {
             #expect(original.arguments(of: a) == read.arguments(of: b))
         }
         #expect(read.event(named: "vsync")?.scope == .process)
-        #expect(read.threads[ThreadKey(processID: 10, threadID: 1)] == original.threads[ThreadKey(processID: 10, threadID: 1)])
+        #expect(
+            read.threads[ThreadKey(processID: 10, threadID: 1)]
+                == original.threads[ThreadKey(processID: 10, threadID: 1)])
         #expect(read.threadName(ThreadKey(processID: 10, threadID: 2)) == "decode \"worker\" ✓")
         #expect(read.processes[10]?.name == "Demo")
         #expect(read.metadata == original.metadata)
@@ -70,7 +84,8 @@ struct ChromeTraceRoundTripTests {
     func rereadFixtures(fixture: String) throws {
         let first = try Fixture.read(fixture)
         let second = try TraceReader.read(bytes: first.chromeJSON())
-        #expect(second.events.count >= first.events.count, "the writer may split an overlapping span into an async pair")
+        #expect(
+            second.events.count >= first.events.count, "the writer may split an overlapping span into an async pair")
         #expect(second.metadata == first.metadata)
         let third = try TraceReader.read(bytes: second.chromeJSON())
         #expect(third.events.count == second.events.count)

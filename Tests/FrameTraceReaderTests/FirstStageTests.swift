@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FrameTraceReader
 
 /// The benchmark's first stages alone (`FirstStage`): each must cover the whole file, over many
@@ -19,7 +20,10 @@ struct FirstStageTests {
         #expect(tokenize(#"{"traceEvents":"# + array + #","metadata":{"producer":"x"}}"#) == count)
         #expect(tokenize(" \n { \"traceEvents\" : " + array + "}") == count)
 
-        for (text, expected) in [("[]", 0 as Int?), (" [ ] ", 0), (#"{"traceEvents": [ ]}"#, 0), (#"{"other":[]}"#, nil), ("null", nil), ("", nil)] {
+        for (text, expected) in [
+            ("[]", 0 as Int?), (" [ ] ", 0), (#"{"traceEvents": [ ]}"#, 0), (#"{"other":[]}"#, nil), ("null", nil),
+            ("", nil),
+        ] {
             #expect(tokenize(text) == expected, "\(text)")
         }
         // Cut inside the array: not read to its end.

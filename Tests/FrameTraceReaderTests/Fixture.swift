@@ -11,14 +11,17 @@ enum Fixture {
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     /// The bytes of a fixture.
-    static func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path(name)))) }
+    static func bytes(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: path(name))))
+    }
 
     /// Reads a fixture as a trace from its file.
     static func read(_ name: String) throws -> Trace { try TraceReader.read(contentsOf: path(name)) }
 
     /// Every `.json` fixture, sorted.
     static var all: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".json") }
+            .sorted()
     }
 
     /// Fixtures that are traces (possibly inconsistent or cut off), as opposed to error cases.

@@ -8,19 +8,25 @@ import Testing
 struct InputFileTests {
     @Test("An endless device stops at the cap with too-large, having held no more than the cap and one chunk")
     func endlessDevice() throws {
-        let error = try #require(throws: TraceReadError.self) { try InputFile.bytes(contentsOf: "/dev/zero", maximumSize: 4096) }
+        let error = try #require(throws: TraceReadError.self) {
+            try InputFile.bytes(contentsOf: "/dev/zero", maximumSize: 4096)
+        }
         #expect(error.code == .tooLarge)
         #expect(error.description == "/dev/zero: larger than the input size limit of 4096 bytes")
     }
 
     @Test("A regular file over the cap is refused before it is read; at the cap it is read whole")
     func regularFileCap() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-cap-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "framescope-cap-\(UUID().uuidString).json"
+        ).path
         let text = #"[{"ph":"X","name":"a","ts":1,"dur":2,"pid":1,"tid":1}]"#
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let size = text.utf8.count
-        let error = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: path, maximumSize: size - 1) }
+        let error = try #require(throws: TraceReadError.self) {
+            try TraceReader.read(contentsOf: path, maximumSize: size - 1)
+        }
         #expect(error.code == .tooLarge)
         #expect(try TraceReader.read(contentsOf: path, maximumSize: size).events.count == 1)
         #expect(try InputFile.bytes(contentsOf: path, maximumSize: size) == Array(text.utf8))
@@ -40,12 +46,15 @@ struct InputFileTests {
         #expect(directory.description == "/tmp: is a directory")
         let trace = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: "/tmp") }
         #expect(trace.description == "/tmp: is a directory")
-        let missing = try #require(throws: TraceReadError.self) { try InputFile.bytes(contentsOf: "/nonexistent/b.json") }
+        let missing = try #require(throws: TraceReadError.self) {
+            try InputFile.bytes(contentsOf: "/nonexistent/b.json")
+        }
         #expect(missing.description == "/nonexistent/b.json: no such file or directory")
     }
 
     @Test(
-        "Writing to a full device fails with the path and the reason", .enabled(if: FullDevice.isAvailable, Comment(rawValue: FullDevice.missingReason)))
+        "Writing to a full device fails with the path and the reason",
+        .enabled(if: FullDevice.isAvailable, Comment(rawValue: FullDevice.missingReason)))
     func fullDeviceErrors() throws {
         let full = try OutputFile(path: "/dev/full")
         let error = try #require(throws: FileError.self) { try full.write(Array("x".utf8)) }
@@ -59,12 +68,16 @@ struct InputFileTests {
         let directory = try #require(throws: FileError.self) { try OutputFile(path: "/tmp") }
         #expect(directory.description == "/tmp: is a directory" && directory.code == EISDIR)
         // Reading keeps errno too.
-        let missing = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: "/no/such/trace.json") }
+        let missing = try #require(throws: TraceReadError.self) {
+            try TraceReader.read(contentsOf: "/no/such/trace.json")
+        }
         #expect(missing.code == .ioError && missing.systemCode == ENOENT)
         let folder = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: "/tmp") }
         #expect(folder.systemCode == EISDIR)
 
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-append-\(UUID().uuidString).md").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "framescope-append-\(UUID().uuidString).md"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         for line in ["one\n", "two\n"] {
             let file = try OutputFile(path: path, appending: true)
@@ -77,9 +90,11 @@ struct InputFileTests {
 
 @Suite("Outputs that cannot be redirected or torn")
 struct ReplacedOutputTests {
-    @Test("replace writes beside the destination and renames: a planted symbolic link is replaced, its target untouched")
+    @Test(
+        "replace writes beside the destination and renames: a planted symbolic link is replaced, its target untouched")
     func replaceDoesNotFollowLinks() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-replace-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "framescope-replace-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("victim").path
@@ -89,7 +104,8 @@ struct ReplacedOutputTests {
         try OutputFile.replace(destination, with: Array("<xml/>\n".utf8))
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious\n")
         #expect(try String(contentsOfFile: destination, encoding: .utf8) == "<xml/>\n")
-        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: destination)) == nil, "a file now, not a link")
+        #expect(
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: destination)) == nil, "a file now, not a link")
         // Nothing left beside it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["report.xml", "victim"])
         // A folder that does not exist: an error naming the destination, nothing written.
@@ -116,7 +132,8 @@ struct ReplacedOutputTests {
 
     @Test("append keeps appending to a file and refuses a symbolic link")
     func appendRefusesLinks() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-append-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "framescope-append-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let summary = folder.appendingPathComponent("summary.md").path

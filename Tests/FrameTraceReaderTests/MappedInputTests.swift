@@ -15,13 +15,16 @@ struct MappedInputTests {
         for index in 0..<count {
             let comma = index == broken ? "" : ","  // a missing comma between two members
             lines.append(
-                #"{"ph":"X","name":"layout \#(index % 7)","cat":"layout","pid":1,"tid":\#(index % 3)\#(comma)"ts":\#(index * 10).5,"dur":4.25,"args":{"row":\#(index),"url":"https://example.com/\#(index % 50)"}}"#)
+                #"{"ph":"X","name":"layout \#(index % 7)","cat":"layout","pid":1,"tid":\#(index % 3)\#(comma)"ts":\#(index * 10).5,"dur":4.25,"args":{"row":\#(index),"url":"https://example.com/\#(index % 50)"}}"#
+            )
         }
         return "[\n" + lines.joined(separator: ",\n") + "\n]\n"
     }
 
     static func write(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-mapped-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "framescope-mapped-\(UUID().uuidString).json"
+        ).path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -54,22 +57,29 @@ struct MappedInputTests {
         let buffered = try #require(throws: TraceReadError.self) { try TraceReader.read(bytes: Array(text.utf8)) }
         #expect(mapped == buffered)
         // The event on line broken + 2 lacks the comma before "ts": the error is at its quote.
-        let lineStart = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).prefix(broken + 1).reduce(0) { $0 + $1.count + 1 }
-        let column = #"{"ph":"X","name":"layout \#(broken % 7)","cat":"layout","pid":1,"tid":\#(broken % 3)"#.utf8.count + 1
+        let lineStart = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).prefix(broken + 1).reduce(0)
+        { $0 + $1.count + 1 }
+        let column =
+            #"{"ph":"X","name":"layout \#(broken % 7)","cat":"layout","pid":1,"tid":\#(broken % 3)"#.utf8.count + 1
         #expect(mapped.line == broken + 2)
         #expect(mapped.column == column)
         #expect(mapped.byteOffset == lineStart + column - 1)
         #expect(mapped.byteOffset > 5 << 20)
     }
 
-    @Test("An empty file and a file of only whitespace are not JSON, whether read from the file or as bytes", arguments: ["", " \n\t\r\n  "])
+    @Test(
+        "An empty file and a file of only whitespace are not JSON, whether read from the file or as bytes",
+        arguments: ["", " \n\t\r\n  "])
     func emptyFiles(text: String) throws {
         let path = try Self.write(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let fromFile = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: path) }
         let fromBytes = try #require(throws: TraceReadError.self) { try TraceReader.read(bytes: Array(text.utf8)) }
         #expect(fromFile.code == .notJSON)
-        #expect(fromFile.message == (text.isEmpty ? "the input is empty" : "the input is \(text.utf8.count) bytes of white space: no JSON value"))
+        #expect(
+            fromFile.message
+                == (text.isEmpty
+                    ? "the input is empty" : "the input is \(text.utf8.count) bytes of white space: no JSON value"))
         #expect(fromFile == fromBytes)
     }
 
@@ -79,11 +89,15 @@ struct MappedInputTests {
         let path = try Self.write(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let size = text.utf8.count
-        let error = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: path, maximumSize: size - 1) }
+        let error = try #require(throws: TraceReadError.self) {
+            try TraceReader.read(contentsOf: path, maximumSize: size - 1)
+        }
         #expect(error.code == .tooLarge)
         #expect(error.description == "\(path): larger than the input size limit of \(size - 1) bytes")
         #expect(try TraceReader.read(contentsOf: path, maximumSize: size).events.count == 40_000)
-        let directory = try #require(throws: TraceReadError.self) { try TraceReader.read(contentsOf: FileManager.default.temporaryDirectory.path) }
+        let directory = try #require(throws: TraceReadError.self) {
+            try TraceReader.read(contentsOf: FileManager.default.temporaryDirectory.path)
+        }
         #expect(directory.code == .ioError)
         #expect(directory.description.hasSuffix(": is a directory"))
     }

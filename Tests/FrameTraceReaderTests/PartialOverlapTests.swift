@@ -1,7 +1,7 @@
-import Testing
+import FrameSupport
 @_spi(FramescopeInternals) import FrameTrace
 import FrameTraceReader
-import FrameSupport
+import Testing
 
 /// The reader checks threads whose spans arrive in start order in one pass and sorts the others,
 /// gathering a thread's spans from where it is first found out of order and, in a second walk,
@@ -10,7 +10,8 @@ import FrameSupport
 /// thread that stays in order.
 @Suite("Partial overlaps: one pass and sorting agree")
 struct PartialOverlapTests {
-    @Test("Seeded traces of threads in order, out of order from any point, and with B/E pairs", arguments: UInt64(1)...60)
+    @Test(
+        "Seeded traces of threads in order, out of order from any point, and with B/E pairs", arguments: UInt64(1)...60)
     func agreesWithSortingEveryThread(seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed)
         let threadCount = Int.random(in: 1...4, using: &generator)
@@ -29,14 +30,19 @@ struct PartialOverlapTests {
                 let from = Int.random(in: 0..<spans.count, using: &generator)
                 spans[from...].shuffle(using: &generator)
             }
-            var events = spans.map { (#"{"ph":"X","name":"x","pid":1,"tid":\#(thread),"ts":\#($0.start),"dur":\#($0.duration)}"#, true) }
+            var events = spans.map {
+                (#"{"ph":"X","name":"x","pid":1,"tid":\#(thread),"ts":\#($0.start),"dur":\#($0.duration)}"#, true)
+            }
             if Bool.random(using: &generator) {
                 // A B/E pair around everything and one inside it, at a random place in the order.
                 let inner = Int.random(in: 0...40, using: &generator)
                 let pair = [
                     (#"{"ph":"B","name":"outer","pid":1,"tid":\#(thread),"ts":0}"#, true),
                     (#"{"ph":"B","name":"inner","pid":1,"tid":\#(thread),"ts":\#(inner)}"#, true),
-                    (#"{"ph":"E","pid":1,"tid":\#(thread),"ts":\#(Int.random(in: 41...60, using: &generator))}"#, false),
+                    (
+                        #"{"ph":"E","pid":1,"tid":\#(thread),"ts":\#(Int.random(in: 41...60, using: &generator))}"#,
+                        false
+                    ),
                     (#"{"ph":"E","pid":1,"tid":\#(thread),"ts":200}"#, false),
                 ]
                 events.insert(contentsOf: pair, at: Int.random(in: 0...events.count, using: &generator))
@@ -64,10 +70,13 @@ struct PartialOverlapTests {
         for var positions in positionsByThread.values {
             NestingStack.sort(&positions, of: trace.events)
             var open = NestingStack()
-            for position in positions where !open.push(start: trace.events[position].timestamp, end: trace.events[position].endTimestamp) {
+            for position in positions
+            where !open.push(start: trace.events[position].timestamp, end: trace.events[position].endTimestamp) {
                 expected.append(spanInputs[position])
             }
         }
-        #expect(trace.diagnostics.filter { $0.kind == .partialOverlap }.map(\.eventIndex) == expected.sorted().map { Optional($0) })
+        #expect(
+            trace.diagnostics.filter { $0.kind == .partialOverlap }.map(\.eventIndex)
+                == expected.sorted().map { Optional($0) })
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 @_spi(FramescopeInternals) import FrameTrace
-@testable import FrameTraceReader
 import Testing
+
+@testable import FrameTraceReader
 
 /// Events whose debug annotation bytes repeat a recent event's share its argument list, but only
 /// while those bytes mean the same: an annotation names its key (and perhaps its string value) by
@@ -25,7 +26,10 @@ struct PerfettoArgumentSharingTests {
         /// annotation names.
         mutating func define(sequence: UInt64, clearing: Bool, annotationNames: [(UInt64, String)]) {
             packet(sequence: sequence) { packet in
-                if clearing { packet.varint(PerfettoSchema.Packet.sequenceFlags, PerfettoSchema.Packet.incrementalStateClearedFlag) }
+                if clearing {
+                    packet.varint(
+                        PerfettoSchema.Packet.sequenceFlags, PerfettoSchema.Packet.incrementalStateClearedFlag)
+                }
                 packet.message(PerfettoSchema.Packet.internedData) { interned in
                     interned.message(PerfettoSchema.Interned.eventNames) { entry in
                         entry.varint(PerfettoSchema.Interned.iid, 1)
@@ -54,7 +58,8 @@ struct PerfettoArgumentSharingTests {
             packet(sequence: sequence) { packet in
                 packet.varint(PerfettoSchema.Packet.timestamp, time)
                 if let annotationName {
-                    packet.varint(PerfettoSchema.Packet.sequenceFlags, PerfettoSchema.Packet.incrementalStateClearedFlag)
+                    packet.varint(
+                        PerfettoSchema.Packet.sequenceFlags, PerfettoSchema.Packet.incrementalStateClearedFlag)
                     packet.message(PerfettoSchema.Packet.internedData) { interned in
                         interned.message(PerfettoSchema.Interned.eventNames) { entry in
                             entry.varint(PerfettoSchema.Interned.iid, 1)
@@ -122,11 +127,12 @@ struct PerfettoArgumentSharingTests {
         #expect(read.diagnostics.isEmpty, "\(read.diagnostics)")
         let instants = read.events.filter { $0.phase == .instant }
         let arguments = instants.map { read.arguments(of: $0) }
-        #expect(arguments == [
-            [Argument("row", .int(7))], [Argument("row", .int(7))], [Argument("frame", .int(7))],
-            [Argument("column", .int(7))], [Argument("row", .int(7))], [Argument("row", .int(8))],
-            [Argument("x", .int(7))], [Argument("x", .int(7))], [Argument("y", .int(7))],
-        ])
+        #expect(
+            arguments == [
+                [Argument("row", .int(7))], [Argument("row", .int(7))], [Argument("frame", .int(7))],
+                [Argument("column", .int(7))], [Argument("row", .int(7))], [Argument("row", .int(8))],
+                [Argument("x", .int(7))], [Argument("x", .int(7))], [Argument("y", .int(7))],
+            ])
         // The second event shares the first one's list, and the eighth the seventh's; every
         // other event has a list of its own.
         #expect(instants[1].arguments == instants[0].arguments)
@@ -147,9 +153,13 @@ struct PerfettoArgumentSharingTests {
             }
         }
         let read = try TraceReader.read(bytes: trace.out.bytes)
-        let skipped = read.diagnostics.filter { $0.kind == .skippedPhase && $0.message.contains("DebugAnnotation field 30") }
+        let skipped = read.diagnostics.filter {
+            $0.kind == .skippedPhase && $0.message.contains("DebugAnnotation field 30")
+        }
         #expect(skipped.map(\.count) == [3], "\(read.diagnostics)")
-        #expect(read.events.filter { $0.phase == .instant }.map { read.arguments(of: $0) } == Array(repeating: [Argument("row", .int(1))], count: 3))
+        #expect(
+            read.events.filter { $0.phase == .instant }.map { read.arguments(of: $0) }
+                == Array(repeating: [Argument("row", .int(1))], count: 3))
     }
 
     @Test("Flow ids, terminating or not, read the same whether the packet takes the common path or the general one")
@@ -160,10 +170,14 @@ struct PerfettoArgumentSharingTests {
             var trace = Builder()
             trace.threadTrack()
             trace.define(sequence: 1, clearing: true, annotationNames: [(1, "row")])
-            let ids: [(flow: [UInt64], terminating: [UInt64])] = [([1], []), ([2, 3], [1]), ([], [2, 3]), ([4, 5, 6, 7, 8], [])]
+            let ids: [(flow: [UInt64], terminating: [UInt64])] = [
+                ([1], []), ([2, 3], [1]), ([], [2, 3]), ([4, 5, 6, 7, 8], []),
+            ]
             for (flow, terminating) in ids {
                 trace.instant(sequence: 1, annotation: Self.integer(1)) { event in
-                    for (field, values) in [(PerfettoSchema.Event.terminatingFlowIDs, terminating), (PerfettoSchema.Event.flowIDs, flow)]
+                    for (field, values) in [
+                        (PerfettoSchema.Event.terminatingFlowIDs, terminating), (PerfettoSchema.Event.flowIDs, flow),
+                    ]
                     where !values.isEmpty {
                         if packed {
                             var bytes: [UInt8] = []

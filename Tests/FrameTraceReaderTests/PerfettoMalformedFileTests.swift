@@ -1,6 +1,7 @@
 import FrameTrace
-@testable import FrameTraceReader
 import Testing
+
+@testable import FrameTraceReader
 
 /// The rule for a Perfetto file that ends too soon, pinned over every truncation of valid
 /// fixtures and over the hostile byte strings that first broke it: a torn packet after a whole
@@ -67,7 +68,10 @@ struct PerfettoMalformedFileTests {
         if index == 0 {
             if length < torn.payloadStart {
                 return .error(
-                    .unexpectedEnd, byteOffset: 0, message: "the input is \(length) bytes and ends inside the first packet's length: not a whole Perfetto packet")
+                    .unexpectedEnd, byteOffset: 0,
+                    message:
+                        "the input is \(length) bytes and ends inside the first packet's length: not a whole Perfetto packet"
+                )
             }
             return .error(
                 .unexpectedEnd, byteOffset: 0,
@@ -78,7 +82,9 @@ struct PerfettoMalformedFileTests {
         let read = "the \(index) packet\(index == 1 ? "" : "s") before it \(index == 1 ? "was" : "were") read"
         if length < torn.payloadStart {
             return .loads(
-                truncated: "the input ends inside the length of the packet that starts at byte \(torn.start), so how many bytes are missing is not known; \(read)")
+                truncated:
+                    "the input ends inside the length of the packet that starts at byte \(torn.start), so how many bytes are missing is not known; \(read)"
+            )
         }
         let present = length - torn.payloadStart
         return .loads(
@@ -112,7 +118,9 @@ struct PerfettoMalformedFileTests {
         }
     }
 
-    @Test("Every truncation of a fixture loads (a truncated diagnostic exactly when the cut tears a packet after the first) or is the documented error", arguments: cuts)
+    @Test(
+        "Every truncation of a fixture loads (a truncated diagnostic exactly when the cut tears a packet after the first) or is the documented error",
+        arguments: cuts)
     func everyTruncation(_ cut: Cut) throws {
         let bytes = try Fixture.bytes("perfetto/\(cut.fixture).pftrace")
         let packets = Self.packets(of: bytes)
@@ -120,10 +128,14 @@ struct PerfettoMalformedFileTests {
         let expected = Self.expected(cutAt: cut.length, of: bytes, packets: packets)
         // On the calling thread, and with the packets framed on a worker thread.
         for pipelining in [TraceReader.Pipelining.never, .always] {
-            let result = prefix.withUnsafeBufferPointer { TraceReader.parse($0, releasesInput: false, pipelining: pipelining) }
+            let result = prefix.withUnsafeBufferPointer {
+                TraceReader.parse($0, releasesInput: false, pipelining: pipelining)
+            }
             switch (result, expected) {
             case (.success(let trace), .loads(let truncated)):
-                #expect(trace.diagnostics.filter { $0.kind == .truncated }.map(\.message) == (truncated.map { [$0] } ?? []), "\(pipelining)")
+                #expect(
+                    trace.diagnostics.filter { $0.kind == .truncated }.map(\.message) == (truncated.map { [$0] } ?? []),
+                    "\(pipelining)")
                 // A torn packet adds nothing: the trace is the one cut on the last whole packet.
                 if truncated != nil, let whole = packets.last(where: { $0.end <= cut.length }) {
                     let before = try TraceReader.read(bytes: bytes.prefix(whole.end))
@@ -131,7 +143,8 @@ struct PerfettoMalformedFileTests {
                     #expect(trace.diagnostics.filter { $0.kind != .truncated } == before.diagnostics)
                 }
             case (.failure(let error), .error(let code, let byteOffset, let message)):
-                #expect(error.code == code && error.byteOffset == byteOffset && error.message == message, "\(pipelining)")
+                #expect(
+                    error.code == code && error.byteOffset == byteOffset && error.message == message, "\(pipelining)")
                 #expect(!error.description.contains("\n"))
             default:
                 Issue.record("\(pipelining): read \(result), expected \(expected)")
@@ -172,36 +185,53 @@ struct PerfettoMalformedFileTests {
             )),
         Hostile(
             name: "one byte, 0x0A", bytes: [0x0A],
-            error: (.notJSON, 0, "line 1, column 1 (byte 0): the input is 1 byte, a line feed: no JSON value, and too short to hold one Perfetto packet")),
+            error: (
+                .notJSON, 0,
+                "line 1, column 1 (byte 0): the input is 1 byte, a line feed: no JSON value, and too short to hold one Perfetto packet"
+            )),
         Hostile(name: "empty", bytes: [], error: (.notJSON, 0, "line 1, column 1 (byte 0): the input is empty")),
         Hostile(
             name: "a key and a cut length", bytes: [0x0A, 0x80],
-            error: (.unexpectedEnd, 0, "byte 0: the input is 2 bytes and ends inside the first packet's length: not a whole Perfetto packet")),
+            error: (
+                .unexpectedEnd, 0,
+                "byte 0: the input is 2 bytes and ends inside the first packet's length: not a whole Perfetto packet"
+            )),
         Hostile(
             name: "a first packet missing one byte", bytes: [0x0A, 0x04, 0x40, 0xE8, 0x07],
-            error: (.unexpectedEnd, 0, "byte 0: the first packet claims 4 bytes but only 3 follow its length, in an input of 5 bytes: not a whole Perfetto packet")),
+            error: (
+                .unexpectedEnd, 0,
+                "byte 0: the first packet claims 4 bytes but only 3 follow its length, in an input of 5 bytes: not a whole Perfetto packet"
+            )),
         Hostile(
-            name: "a whole packet, then one claiming 2^40 bytes", bytes: wholePacket + [0x0A] + varint(1 << 40) + [0x40, 0x01],
+            name: "a whole packet, then one claiming 2^40 bytes",
+            bytes: wholePacket + [0x0A] + varint(1 << 40) + [0x40, 0x01],
             error: (
                 .invalidProtobuf, 5,
                 "byte 5: the packet claims 1099511627776 bytes, and no protobuf message is 2 GiB or more: a corrupt length, not a packet cut off mid-write"
             )),
         Hostile(
-            name: "a whole packet, then one claiming 2^31 bytes", bytes: wholePacket + [0x0A] + varint(1 << 31) + [0x40, 0x01],
+            name: "a whole packet, then one claiming 2^31 bytes",
+            bytes: wholePacket + [0x0A] + varint(1 << 31) + [0x40, 0x01],
             error: (
                 .invalidProtobuf, 5,
                 "byte 5: the packet claims 2147483648 bytes, and no protobuf message is 2 GiB or more: a corrupt length, not a packet cut off mid-write"
             )),
-        Hostile(name: "a whole packet, then one claiming 2^31 - 1 bytes (torn)", bytes: wholePacket + [0x0A] + varint((1 << 31) - 1) + [0x40, 0x01], error: nil),
+        Hostile(
+            name: "a whole packet, then one claiming 2^31 - 1 bytes (torn)",
+            bytes: wholePacket + [0x0A] + varint((1 << 31) - 1) + [0x40, 0x01], error: nil),
         Hostile(name: "a whole packet, then a packet key alone (torn)", bytes: wholePacket + [0x0A], error: nil),
     ]
 
-    @Test("Hostile byte strings: no whole packet or a length of 2 GiB or more is one line naming the byte; a torn packet after a whole one loads", arguments: hostile)
+    @Test(
+        "Hostile byte strings: no whole packet or a length of 2 GiB or more is one line naming the byte; a torn packet after a whole one loads",
+        arguments: hostile)
     func hostileBytes(_ input: Hostile) throws {
         guard let expected = input.error else {
             let trace = try TraceReader.read(bytes: input.bytes)
             let truncated = trace.diagnostics.filter { $0.kind == .truncated }
-            #expect(truncated.count == 1 && truncated[0].message.contains("byte \(Self.wholePacket.count)"), "\(trace.diagnostics)")
+            #expect(
+                truncated.count == 1 && truncated[0].message.contains("byte \(Self.wholePacket.count)"),
+                "\(trace.diagnostics)")
             let repair = try TraceRepair.repair(input.bytes)
             #expect(repair.bytes == Self.wholePacket && repair.droppedFromOffset == Self.wholePacket.count)
             return
@@ -227,7 +257,9 @@ struct PerfettoMalformedFileTests {
         #expect(error.code == .unexpectedEnd && error.byteOffset == 0 && error.isBinaryPosition)
     }
 
-    @Test("The two generated files at the rule's edges read from disk as their expected files say", arguments: ["first-packet-beyond-file", "last-packet-length-over-2gib"])
+    @Test(
+        "The two generated files at the rule's edges read from disk as their expected files say",
+        arguments: ["first-packet-beyond-file", "last-packet-length-over-2gib"])
     func fixtures(_ name: String) throws {
         let expected = try PerfettoReaderTests.expected(name)
         let error = try #require(throws: TraceReadError.self) { try Fixture.read("perfetto/\(name).pftrace") }

@@ -1,7 +1,8 @@
 import Foundation
 @_spi(FramescopeInternals) import FrameTrace
-@testable import FrameTraceReader
 import Testing
+
+@testable import FrameTraceReader
 
 /// The Perfetto reader pairs a thread's slices as it reads them, and reads a file again keeping
 /// every begin and end when one thread's slices are out of time order. Either way the trace must
@@ -61,7 +62,8 @@ struct PerfettoPairingTests {
     @Test("Every Perfetto fixture reads to the same events and diagnostics as with records only")
     func fixtures() throws {
         let folder = Fixture.directory.appendingPathComponent("perfetto")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".pftrace") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".pftrace") }
+            .sorted()
         #expect(names.count >= 10)
         for name in names {
             let bytes = try Fixture.bytes("perfetto/\(name)")
@@ -96,7 +98,10 @@ struct PerfettoPairingTests {
         #expect(first.neededSecondPass)
         try Self.expectSameRead(bytes, "out of order")
         let trace = try bytes.withUnsafeBufferPointer { try PerfettoImporter.parse($0, arguments: .all).get() }
-        let durations = Dictionary(uniqueKeysWithValues: trace.events.filter { $0.phase == .complete }.map { (trace.name(of: $0), $0.duration) })
+        let durations = Dictionary(
+            uniqueKeysWithValues: trace.events.filter { $0.phase == .complete }.map {
+                (trace.name(of: $0), $0.duration)
+            })
         #expect(durations == ["a": 300, "b": 50, "c": 30])
     }
 }

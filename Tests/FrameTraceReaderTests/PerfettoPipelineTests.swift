@@ -1,7 +1,8 @@
 import Foundation
 @_spi(FramescopeInternals) import FrameTrace
-import Testing
 import FramescopeTestSupport
+import Testing
+
 @testable import FrameTraceReader
 
 /// Reading a Perfetto trace with its packets framed and decoded on a worker thread against the
@@ -16,7 +17,9 @@ struct PerfettoPipelineTests {
         for folder in ["Tests", "Traces"] {
             let base = root.appendingPathComponent(folder)
             let files = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
-            paths += files.filter { $0.hasSuffix(".pftrace") || $0.hasSuffix(".perfetto-trace") }.map { base.appendingPathComponent($0).path }
+            paths += files.filter { $0.hasSuffix(".pftrace") || $0.hasSuffix(".perfetto-trace") }.map {
+                base.appendingPathComponent($0).path
+            }
         }
         return paths.sorted()
     }()
@@ -27,7 +30,8 @@ struct PerfettoPipelineTests {
         for path in Self.fixtures {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
             ReaderPipelineTests.expectSameBothWays(bytes, path)
-            ReaderPipelineTests.expectSameBothWays(bytes, path + " (analysis keys)", arguments: .only(["frame", "budget-ns"]))
+            ReaderPipelineTests.expectSameBothWays(
+                bytes, path + " (analysis keys)", arguments: .only(["frame", "budget-ns"]))
         }
     }
 
@@ -52,7 +56,9 @@ struct PerfettoPipelineTests {
         let batch = PacketFramer.Batch.capacity
         #expect(starts.count > 2 * batch + 10, "the file spans batches: \(starts.count) packets")
         ReaderPipelineTests.expectSameBothWays(bytes, "whole")
-        let interesting = [1, 2, batch - 1, batch, batch + 1, 2 * batch, 2 * batch + 1, starts.count - 1].filter { $0 < starts.count }
+        let interesting = [1, 2, batch - 1, batch, batch + 1, 2 * batch, 2 * batch + 1, starts.count - 1].filter {
+            $0 < starts.count
+        }
         for index in interesting {
             let start = starts[index]
             for delta in [0, 1, 2, 5] where start + delta < bytes.count {
@@ -76,7 +82,9 @@ struct PerfettoPipelineTests {
         // One thread's slices in order for three batches, then one that begins before the last
         // end: the first read stops there (cancelling the worker) and the file is read again.
         var slices: [(time: UInt64, name: String?)] = []
-        for slice in 0..<(3 * PacketFramer.Batch.capacity / 2) { slices += [(UInt64(100 + slice * 10), "s"), (UInt64(105 + slice * 10), nil)] }
+        for slice in 0..<(3 * PacketFramer.Batch.capacity / 2) {
+            slices += [(UInt64(100 + slice * 10), "s"), (UInt64(105 + slice * 10), nil)]
+        }
         slices += [(50, "s"), (60, nil)]
         let bytes = PerfettoPairingTests.thread(slices)
         ReaderPipelineTests.expectSameBothWays(bytes, "out of order past the first batch")
@@ -94,17 +102,25 @@ struct PerfettoReadPagesTests {
     /// Several megabytes of one thread's slices, the last one out of time order.
     static let bytes: [UInt8] = {
         var slices: [(time: UInt64, name: String?)] = []
-        for slice in 0..<120_000 { slices += [(UInt64(1_000 + slice * 10), "slice \(slice % 7)"), (UInt64(1_005 + slice * 10), nil)] }
+        for slice in 0..<120_000 {
+            slices += [(UInt64(1_000 + slice * 10), "slice \(slice % 7)"), (UInt64(1_005 + slice * 10), nil)]
+        }
         slices += [(50, "early"), (60, nil)]
         return PerfettoPairingTests.thread(slices)
     }()
 
-    @Test("From a file (mapped) and from a pipe (read to its end, not only its first chunk), a large file read twice gives the trace read from memory")
+    @Test(
+        "From a file (mapped) and from a pipe (read to its end, not only its first chunk), a large file read twice gives the trace read from memory"
+    )
     func mappedAndPiped() throws {
-        #expect(Self.bytes.count > 4 << 20, "the file is large enough to release pages and use the worker: \(Self.bytes.count) bytes")
+        #expect(
+            Self.bytes.count > 4 << 20,
+            "the file is large enough to release pages and use the worker: \(Self.bytes.count) bytes")
         let expected = try TraceReader.read(bytes: Self.bytes, workerThread: false)
         #expect(expected.events.count == 120_001)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framescope-read-pages-\(getpid()).pftrace").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "framescope-read-pages-\(getpid()).pftrace"
+        ).path
         try Data(Self.bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         for workerThread in [false, true] {

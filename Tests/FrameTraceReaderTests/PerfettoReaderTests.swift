@@ -40,14 +40,17 @@ struct PerfettoReaderTests {
         case (.int, .double), (.double, .int): return a.doubleValue == b.doubleValue
         case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         case (.object(let x), .object(let y)):
-            return x.count == y.count && x.allSatisfy { member in y.contains { $0.0 == member.0 && same($0.1, member.1) } }
+            return x.count == y.count
+                && x.allSatisfy { member in y.contains { $0.0 == member.0 && same($0.1, member.1) } }
         default: return a == b
         }
     }
 
     /// The spans of a thread, in start order (longer first).
     static func spans(_ trace: Trace, _ thread: ThreadKey) -> [TraceEvent] {
-        trace.events.filter { $0.phase == .complete && $0.thread == thread }.sorted { ($0.timestamp, -$0.duration) < ($1.timestamp, -$1.duration) }
+        trace.events.filter { $0.phase == .complete && $0.thread == thread }.sorted {
+            ($0.timestamp, -$0.duration) < ($1.timestamp, -$1.duration)
+        }
     }
 
     /// Checks every expected thread's name, slices and instants.
@@ -56,7 +59,9 @@ struct PerfettoReaderTests {
             let key = ThreadKey(processID: integer(thread["pid"]) ?? -1, threadID: integer(thread["tid"]) ?? -1)
             #expect(trace.threadName(key) == thread["name"]?.stringValue, "thread \(key)")
             let slices = (thread["slices"]?.arrayValue ?? []).sorted {
-                (integer($0["ts"]) ?? 0, -(integer($0["dur"]) ?? 0)) < (integer($1["ts"]) ?? 0, -(integer($1["dur"]) ?? 0))
+                (integer($0["ts"]) ?? 0, -(integer($0["dur"]) ?? 0)) < (
+                    integer($1["ts"]) ?? 0, -(integer($1["dur"]) ?? 0)
+                )
             }
             let actual = spans(trace, key)
             #expect(actual.count == slices.count, "slices on thread \(key)")
@@ -69,12 +74,16 @@ struct PerfettoReaderTests {
                 #expect(trace.category(of: event) == slice["category"]?.stringValue ?? "")
                 #expect(event.timestamp == integer(slice["ts"]))
                 #expect(event.duration == integer(slice["dur"]))
-                #expect(same(trace.arguments(of: event), arguments(slice["arguments"])), "arguments of \(trace.name(of: event))")
+                #expect(
+                    same(trace.arguments(of: event), arguments(slice["arguments"])),
+                    "arguments of \(trace.name(of: event))")
             }
             let instants = trace.events.filter { $0.phase == .instant && $0.thread == key }
             for instant in thread["instants"]?.arrayValue ?? [] {
                 #expect(
-                    instants.contains { trace.name(of: $0) == instant["name"]?.stringValue && $0.timestamp == integer(instant["ts"]) },
+                    instants.contains {
+                        trace.name(of: $0) == instant["name"]?.stringValue && $0.timestamp == integer(instant["ts"])
+                    },
                     "instant \(instant["name"]?.stringValue ?? "")")
             }
         }
@@ -82,10 +91,14 @@ struct PerfettoReaderTests {
 
     /// The tag offset of the packet holding `offset`, from an expected file's packet list.
     static func packetStart(holding offset: Int64, in expected: JSONValue) -> Int64? {
-        (expected["packets"]?.arrayValue ?? []).last { (integer($0["tag_offset"]) ?? .max) <= offset }.flatMap { integer($0["tag_offset"]) }
+        (expected["packets"]?.arrayValue ?? []).last { (integer($0["tag_offset"]) ?? .max) <= offset }.flatMap {
+            integer($0["tag_offset"])
+        }
     }
 
-    @Test("track-event-basics: descriptors, nested slices, interning per sequence and after a reset, counters, flows, every annotation kind")
+    @Test(
+        "track-event-basics: descriptors, nested slices, interning per sequence and after a reset, counters, flows, every annotation kind"
+    )
     func trackEventBasics() throws {
         let trace = try Self.read("track-event-basics")
         let expected = try Self.expected("track-event-basics")
@@ -98,16 +111,26 @@ struct PerfettoReaderTests {
             let samples = trace.events.filter { $0.phase == .counter && trace.name(of: $0) == name }
             let points = counter["points"]?.arrayValue ?? []
             #expect(samples.map(\.timestamp) == points.map { Self.integer($0["ts"]) ?? -1 }, "counter \(name)")
-            #expect(samples.map { trace.arguments(of: $0)["value"]?.doubleValue } == points.map { $0["value"]?.doubleValue })
+            #expect(
+                samples.map { trace.arguments(of: $0)["value"]?.doubleValue } == points.map { $0["value"]?.doubleValue }
+            )
             #expect(samples.allSatisfy { $0.thread.processID == Self.integer(counter["pid"]) })
         }
         for flow in expected["flows"]?.arrayValue ?? [] {
             let id = UInt64(flow["id"]?.stringValue ?? "") ?? 0
             let start = trace.events.first { $0.phase == .flowStart && $0.id == id }
             let end = trace.events.first { $0.phase == .flowEnd && $0.id == id }
-            #expect(start?.thread == ThreadKey(processID: Self.integer(flow["from"]?["pid"]) ?? -1, threadID: Self.integer(flow["from"]?["tid"]) ?? -1))
+            #expect(
+                start?.thread
+                    == ThreadKey(
+                        processID: Self.integer(flow["from"]?["pid"]) ?? -1,
+                        threadID: Self.integer(flow["from"]?["tid"]) ?? -1))
             #expect(start?.timestamp == Self.integer(flow["from"]?["ts"]))
-            #expect(end?.thread == ThreadKey(processID: Self.integer(flow["to"]?["pid"]) ?? -1, threadID: Self.integer(flow["to"]?["tid"]) ?? -1))
+            #expect(
+                end?.thread
+                    == ThreadKey(
+                        processID: Self.integer(flow["to"]?["pid"]) ?? -1,
+                        threadID: Self.integer(flow["to"]?["tid"]) ?? -1))
             #expect(end?.timestamp == Self.integer(flow["to"]?["ts"]))
         }
         // Dropped packets: one diagnostic each, naming the packet's byte.
@@ -117,10 +140,14 @@ struct PerfettoReaderTests {
         for offset in offsets { #expect(dropped.contains { $0.message.contains("byte \(offset) ") }) }
         // Unknown packet fields: skipped and counted, whatever their wire type.
         let skipped = trace.diagnostics.filter { $0.kind == .skippedPhase && $0.message.contains("TracePacket field") }
-        #expect(skipped.reduce(0) { $0 + $1.count } == Self.integer(expected["skipped_unknown_packet_fields"]?["count"]).map(Int.init))
+        #expect(
+            skipped.reduce(0) { $0 + $1.count }
+                == Self.integer(expected["skipped_unknown_packet_fields"]?["count"]).map(Int.init))
     }
 
-    @Test("chrome-pipeline-reporter: each PipelineReporter's typed state as Chrome's JSON gives it, with its stages nested")
+    @Test(
+        "chrome-pipeline-reporter: each PipelineReporter's typed state as Chrome's JSON gives it, with its stages nested"
+    )
     func chromePipelineReporter() throws {
         let trace = try Self.read("chrome-pipeline-reporter")
         let expected = try Self.expected("chrome-pipeline-reporter")
@@ -133,34 +160,51 @@ struct PerfettoReaderTests {
             let begin = try #require(reporters.first { $0.timestamp == ts })
             let arguments = trace.arguments(of: begin)
             #expect(arguments["chrome_frame_reporter.state"]?.stringValue == reporter["state"]?.stringValue)
-            #expect(arguments["chrome_frame_reporter.frame_sequence"]?.integerValue == Self.integer(reporter["frame_sequence"]))
-            #expect(arguments["chrome_frame_reporter.layer_tree_host_id"]?.integerValue == Self.integer(reporter["layer_tree_host_id"]))
-            #expect(arguments["chrome_frame_reporter.affects_smoothness"]?.boolValue == reporter["affects_smoothness"]?.boolValue)
+            #expect(
+                arguments["chrome_frame_reporter.frame_sequence"]?.integerValue
+                    == Self.integer(reporter["frame_sequence"]))
+            #expect(
+                arguments["chrome_frame_reporter.layer_tree_host_id"]?.integerValue
+                    == Self.integer(reporter["layer_tree_host_id"]))
+            #expect(
+                arguments["chrome_frame_reporter.affects_smoothness"]?.boolValue
+                    == reporter["affects_smoothness"]?.boolValue)
             #expect(begin.thread.processID == Self.integer(reporter["pid"]))
             // Its end, and its stages: async pairs with the reporter's id.
             let end = trace.events.first { $0.phase == .asyncEnd && $0.id == begin.id && $0.name == begin.name }
             #expect(end.map { $0.timestamp - begin.timestamp } == Self.integer(reporter["dur"]))
-            func flatten(_ stages: [JSONValue]) -> [JSONValue] { stages + stages.flatMap { flatten($0["children"]?.arrayValue ?? []) } }
+            func flatten(_ stages: [JSONValue]) -> [JSONValue] {
+                stages + stages.flatMap { flatten($0["children"]?.arrayValue ?? []) }
+            }
             for stage in flatten(reporter["stages"]?.arrayValue ?? []) {
                 let name = stage["name"]?.stringValue ?? ""
                 let stageBegin = trace.events.first {
-                    $0.phase == .asyncBegin && $0.id == begin.id && trace.name(of: $0) == name && $0.timestamp == Self.integer(stage["ts"])
+                    $0.phase == .asyncBegin && $0.id == begin.id && trace.name(of: $0) == name
+                        && $0.timestamp == Self.integer(stage["ts"])
                 }
-                let stageEnd = trace.events.first { $0.phase == .asyncEnd && $0.id == begin.id && trace.name(of: $0) == name }
+                let stageEnd = trace.events.first {
+                    $0.phase == .asyncEnd && $0.id == begin.id && trace.name(of: $0) == name
+                }
                 #expect(stageBegin != nil, "stage \(name)")
-                #expect(stageEnd.map { $0.timestamp - (stageBegin?.timestamp ?? 0) } == Self.integer(stage["dur"]), "stage \(name)")
+                #expect(
+                    stageEnd.map { $0.timestamp - (stageBegin?.timestamp ?? 0) } == Self.integer(stage["dur"]),
+                    "stage \(name)")
             }
         }
     }
 
-    @Test("atrace-android-app: B/E slices per thread, counters, async S/F, names from process_tree, other ftrace events counted")
+    @Test(
+        "atrace-android-app: B/E slices per thread, counters, async S/F, names from process_tree, other ftrace events counted"
+    )
     func atrace() throws {
         let trace = try Self.read("atrace-android-app")
         let expected = try Self.expected("atrace-android-app")
         Self.checkThreads(trace, expected)
         for slice in expected["async_slices"]?.arrayValue ?? [] {
             let name = slice["name"]?.stringValue ?? ""
-            let begin = trace.events.first { $0.phase == .asyncBegin && trace.name(of: $0) == name && $0.timestamp == Self.integer(slice["ts"]) }
+            let begin = trace.events.first {
+                $0.phase == .asyncBegin && trace.name(of: $0) == name && $0.timestamp == Self.integer(slice["ts"])
+            }
             let end = begin.flatMap { begin in trace.events.first { $0.phase == .asyncEnd && $0.id == begin.id } }
             #expect(begin?.thread.processID == Self.integer(slice["pid"]), "async \(name)")
             #expect(end.map { $0.timestamp - begin!.timestamp } == Self.integer(slice["dur"]), "async \(name)")
@@ -168,18 +212,26 @@ struct PerfettoReaderTests {
         for counter in expected["counters"]?.arrayValue ?? [] {
             let name = counter["track"]?.stringValue ?? counter["name"]?.stringValue ?? ""
             let samples = trace.events.filter { $0.phase == .counter && trace.name(of: $0) == name }
-            #expect(samples.map(\.timestamp) == (counter["points"]?.arrayValue ?? []).map { Self.integer($0["ts"]) ?? -1 }, "counter \(name)")
+            #expect(
+                samples.map(\.timestamp) == (counter["points"]?.arrayValue ?? []).map { Self.integer($0["ts"]) ?? -1 },
+                "counter \(name)")
         }
         let skipped = trace.diagnostics.filter { $0.kind == .skippedPhase && $0.message.contains("ftrace event") }
-        #expect(skipped.reduce(0) { $0 + $1.count } == Self.integer(expected["skipped_ftrace_events"]?["count"]).map(Int.init))
+        #expect(
+            skipped.reduce(0) { $0 + $1.count }
+                == Self.integer(expected["skipped_ftrace_events"]?["count"]).map(Int.init))
     }
 
-    @Test("legacy-events: Chrome's legacy_event phases X, B/E, I, b/e and S/F read as its JSON twin would; others skipped and counted")
+    @Test(
+        "legacy-events: Chrome's legacy_event phases X, B/E, I, b/e and S/F read as its JSON twin would; others skipped and counted"
+    )
     func legacyEvents() throws {
         let trace = try Self.read("legacy-events")
         let expected = try Self.expected("legacy-events")
         let phaseText: [Phase: String] = [.complete: "X", .instant: "i", .asyncBegin: "b", .asyncEnd: "e"]
-        let read = trace.events.filter { $0.phase != .metadata }.sorted { ($0.timestamp, $0.phase.rawValue) < ($1.timestamp, $1.phase.rawValue) }
+        let read = trace.events.filter { $0.phase != .metadata }.sorted {
+            ($0.timestamp, $0.phase.rawValue) < ($1.timestamp, $1.phase.rawValue)
+        }
         let wanted = expected["events"]?.arrayValue ?? []
         #expect(read.count == wanted.count, "\(read.map { trace.name(of: $0) })")
         for (event, want) in zip(read, wanted) {
@@ -187,7 +239,10 @@ struct PerfettoReaderTests {
             #expect(phaseText[event.phase] == want["phase"]?.stringValue, "\(name)")
             #expect(trace.name(of: event) == name)
             #expect(trace.category(of: event) == want["category"]?.stringValue, "\(name)")
-            #expect(event.thread == ThreadKey(processID: Self.integer(want["pid"]) ?? -1, threadID: Self.integer(want["tid"]) ?? -1), "\(name)")
+            #expect(
+                event.thread
+                    == ThreadKey(processID: Self.integer(want["pid"]) ?? -1, threadID: Self.integer(want["tid"]) ?? -1),
+                "\(name)")
             #expect(event.timestamp == Self.integer(want["ts"]), "\(name)")
             if let duration = Self.integer(want["dur"]) { #expect(event.duration == duration, "\(name)") }
             if let id = want["id"]?.stringValue { #expect(event.id == UInt64(id), "\(name)") }
@@ -201,25 +256,37 @@ struct PerfettoReaderTests {
     }
 
     /// The FrameTimeline slices a trace holds, as rows like trace processor's tables.
-    static func timelineRows(_ trace: Trace, track: String) -> [(ts: Int64, dur: Int64, pid: Int64, name: String, arguments: [Argument])] {
+    static func timelineRows(_ trace: Trace, track: String) -> [(
+        ts: Int64, dur: Int64, pid: Int64, name: String, arguments: [Argument]
+    )] {
         var rows: [(ts: Int64, dur: Int64, pid: Int64, name: String, arguments: [Argument])] = []
-        for (index, event) in trace.events.enumerated() where event.phase == .asyncBegin && trace.name(of: event) == track {
+        for (index, event) in trace.events.enumerated()
+        where event.phase == .asyncBegin && trace.name(of: event) == track {
             // The child slice (the token) follows its parent; the end shares the id and name.
             let child = trace.events[index + 1]
             let end = trace.events.first { $0.phase == .asyncEnd && $0.id == event.id && $0.name == event.name }
-            rows.append((event.timestamp, end.map { $0.timestamp - event.timestamp } ?? -1, event.thread.processID, trace.name(of: child),
-                         trace.arguments(of: event)))
+            rows.append(
+                (
+                    event.timestamp, end.map { $0.timestamp - event.timestamp } ?? -1, event.thread.processID,
+                    trace.name(of: child),
+                    trace.arguments(of: event)
+                ))
         }
         return rows.sorted { ($0.ts, $0.pid, $0.name) < ($1.ts, $1.pid, $1.name) }
     }
 
     @Test(
         "FrameTimeline rows equal trace processor's diff tests: expected and actual frames, strings, jank tags, durations",
-        arguments: ["frame-timeline-events", "frame-timeline-metric", "android-app-frames", "frame-timeline-power-mode", "android-frames-stdlib"])
+        arguments: [
+            "frame-timeline-events", "frame-timeline-metric", "android-app-frames", "frame-timeline-power-mode",
+            "android-frames-stdlib",
+        ])
     func frameTimeline(_ name: String) throws {
         let trace = try Self.read(name)
         let expected = try Self.expected(name)
-        for (table, track) in [("expected_frame_timeline_slice", "Expected Timeline"), ("actual_frame_timeline_slice", "Actual Timeline")] {
+        for (table, track) in [
+            ("expected_frame_timeline_slice", "Expected Timeline"), ("actual_frame_timeline_slice", "Actual Timeline"),
+        ] {
             let rows = (expected[table]?.arrayValue ?? []).sorted {
                 (Self.integer($0["ts"]) ?? 0, Self.integer($0["pid"]) ?? 0, $0["name"]?.stringValue ?? "")
                     < (Self.integer($1["ts"]) ?? 0, Self.integer($1["pid"]) ?? 0, $1["name"]?.stringValue ?? "")
@@ -233,12 +300,16 @@ struct PerfettoReaderTests {
                 #expect(slice.pid == Self.integer(row["pid"]), "\(what): pid")
                 #expect(slice.name == row["name"]?.stringValue, "\(what): name")
                 let arguments = Self.arguments(row["arguments"])
-                #expect(Self.same(slice.arguments.sorted { $0.key < $1.key }, arguments.sorted { $0.key < $1.key }), "\(what): \(slice.arguments)")
+                #expect(
+                    Self.same(slice.arguments.sorted { $0.key < $1.key }, arguments.sorted { $0.key < $1.key }),
+                    "\(what): \(slice.arguments)")
             }
         }
     }
 
-    @Test("A writer killed mid-packet: the complete packets read, with a truncated diagnostic naming the torn packet's byte")
+    @Test(
+        "A writer killed mid-packet: the complete packets read, with a truncated diagnostic naming the torn packet's byte"
+    )
     func truncatedLastPacket() throws {
         let trace = try Self.read("truncated-last-packet")
         let expected = try Self.expected("truncated-last-packet")
@@ -255,7 +326,11 @@ struct PerfettoReaderTests {
         #expect(try TraceReader.read(bytes: repair.bytes).diagnostics.isEmpty)
     }
 
-    @Test("Malformed bytes are an error with the byte offset, never a trap", arguments: ["varint-too-long", "length-beyond-file", "first-packet-beyond-file", "last-packet-length-over-2gib"])
+    @Test(
+        "Malformed bytes are an error with the byte offset, never a trap",
+        arguments: [
+            "varint-too-long", "length-beyond-file", "first-packet-beyond-file", "last-packet-length-over-2gib",
+        ])
     func malformed(_ name: String) throws {
         let expected = try Self.expected(name)
         do {
@@ -278,9 +353,13 @@ struct PerfettoReaderTests {
         let diagnostic = try #require(expected["diagnostic"])
         let kind = diagnostic["kind"]?.stringValue ?? ""
         let matching = trace.diagnostics.filter { $0.kind.rawValue == kind }
-        #expect(matching.reduce(0) { $0 + $1.count } == Self.integer(diagnostic["count"]).map(Int.init), "\(name): \(trace.diagnostics)")
+        #expect(
+            matching.reduce(0) { $0 + $1.count } == Self.integer(diagnostic["count"]).map(Int.init),
+            "\(name): \(trace.diagnostics)")
         if kind != "skipped-argument" {  // a summary, not per packet
-            let offsets = (diagnostic["byte_offsets"]?.arrayValue?.compactMap(Self.integer) ?? []) + [Self.integer(diagnostic["byte_offset"])].compactMap { $0 }
+            let offsets =
+                (diagnostic["byte_offsets"]?.arrayValue?.compactMap(Self.integer) ?? [])
+                + [Self.integer(diagnostic["byte_offset"])].compactMap { $0 }
             for offset in offsets {
                 let packet = try #require(Self.packetStart(holding: offset, in: expected))
                 #expect(matching.contains { $0.message.contains("byte \(packet)") }, "\(name): packet at \(packet)")

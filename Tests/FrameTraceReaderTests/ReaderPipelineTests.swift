@@ -1,6 +1,7 @@
 import Foundation
 import FrameTrace
 import Testing
+
 @testable import FrameTraceReader
 
 /// The worker-thread reading of a large event array (`+Pipeline`) against the sequential loop:
@@ -20,8 +21,10 @@ struct ReaderPipelineTests {
         case (.success(let expected), .success(let trace)):
             // Compared as booleans, so that a failure names what differs instead of printing it all.
             let same = [
-                ("events", trace.events == expected.events), ("symbols", trace.symbols.strings == expected.symbols.strings),
-                ("argument lists", trace.argumentLists == expected.argumentLists), ("threads", trace.threads == expected.threads),
+                ("events", trace.events == expected.events),
+                ("symbols", trace.symbols.strings == expected.symbols.strings),
+                ("argument lists", trace.argumentLists == expected.argumentLists),
+                ("threads", trace.threads == expected.threads),
                 ("processes", trace.processes == expected.processes), ("metadata", trace.metadata == expected.metadata),
                 ("diagnostics", trace.diagnostics == expected.diagnostics),
             ]
@@ -39,9 +42,11 @@ struct ReaderPipelineTests {
         return files.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0).path }
     }
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     /// Every JSON file under Tests/ and Traces/.
-    static let repositoryCorpus = jsonFiles(under: root.appendingPathComponent("Tests")) + jsonFiles(under: root.appendingPathComponent("Traces"))
+    static let repositoryCorpus =
+        jsonFiles(under: root.appendingPathComponent("Tests")) + jsonFiles(under: root.appendingPathComponent("Traces"))
     /// `shared/traces/third-party` beside the repository.
     static let thirdPartyFolder = root.deletingLastPathComponent().appendingPathComponent("shared/traces/third-party")
 
@@ -50,19 +55,24 @@ struct ReaderPipelineTests {
         for path in paths {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
             Self.expectSameBothWays(bytes, path)
-            Self.expectSameBothWays(bytes, path + " (analysis keys)", arguments: .only(["frame", "budget-ns", "layerTreeId"]))
+            Self.expectSameBothWays(
+                bytes, path + " (analysis keys)", arguments: .only(["frame", "budget-ns", "layerTreeId"]))
         }
     }
 
     @Test("Every trace in the tests and the repository reads the same both ways")
     func corpusReadsTheSame() throws {
-        #expect(Self.repositoryCorpus.count >= 70, "the repository's traces are found: \(Self.repositoryCorpus.count) files")
+        #expect(
+            Self.repositoryCorpus.count >= 70, "the repository's traces are found: \(Self.repositoryCorpus.count) files"
+        )
         try Self.expectCorpusReadsTheSame(Self.repositoryCorpus)
     }
 
     @Test(
         "Every third-party trace reads the same both ways",
-        .enabled(if: FileManager.default.fileExists(atPath: thirdPartyFolder.path), "shared/traces/third-party is not beside this clone; third-party checks skipped"))
+        .enabled(
+            if: FileManager.default.fileExists(atPath: thirdPartyFolder.path),
+            "shared/traces/third-party is not beside this clone; third-party checks skipped"))
     func thirdPartyReadsTheSame() throws {
         let paths = Self.jsonFiles(under: Self.thirdPartyFolder)
         #expect(paths.count >= 40, "the third-party traces are found: \(paths.count) files")
@@ -77,17 +87,39 @@ struct ReaderPipelineTests {
         for index in 0..<count {
             let ts = 1000 + index * 3
             switch index % 11 {
-            case 0: lines.append(#"{"ph":"X","name":"layout","cat":"ui","pid":1,"tid":1,"ts":\#(ts),"dur":2,"args":{"row":\#(index),"frame":\#(index / 11)}}"#)
-            case 1: lines.append(#"{"ph":"B","name":"frame","cat":"frame","pid":1,"tid":1,"ts":\#(ts),"args":{"frame":\#(index)}}"#)
+            case 0:
+                lines.append(
+                    #"{"ph":"X","name":"layout","cat":"ui","pid":1,"tid":1,"ts":\#(ts),"dur":2,"args":{"row":\#(index),"frame":\#(index / 11)}}"#
+                )
+            case 1:
+                lines.append(
+                    #"{"ph":"B","name":"frame","cat":"frame","pid":1,"tid":1,"ts":\#(ts),"args":{"frame":\#(index)}}"#)
             case 2: lines.append(#"{"ph":"E","pid":1,"tid":1,"ts":\#(ts + 1),"args":{"url":"u\#(index)"}}"#)
-            case 3: lines.append(#"{"tid":"worker-\#(index % 7)","pid":"app","ph":"X","name":"decode \u0041","ts":\#(ts),"dur":1.5}"#)
-            case 4: lines.append(#"{"ph":"C","name":"memory","pid":1,"tid":1,"ts":\#(ts),"args":{"mb":\#(index % 100),"label":"x"}}"#)
+            case 3:
+                lines.append(
+                    #"{"tid":"worker-\#(index % 7)","pid":"app","ph":"X","name":"decode \u0041","ts":\#(ts),"dur":1.5}"#
+                )
+            case 4:
+                lines.append(
+                    #"{"ph":"C","name":"memory","pid":1,"tid":1,"ts":\#(ts),"args":{"mb":\#(index % 100),"label":"x"}}"#
+                )
             case 5: lines.append(#"{"ph":"s","name":"req","cat":"img","id":\#(index),"pid":1,"tid":1,"ts":\#(ts)}"#)
-            case 6: lines.append(#"{"ph":"f","name":"req","cat":"img","bp":"e","id":\#(index - 1),"pid":"app","tid":"worker-1","ts":\#(ts)}"#)
-            case 7: lines.append(index % 77 == 7 ? "42" : #"{"ph":"i","name":"tap","s":"g","pid":1,"tid":2,"ts":\#(ts)}"#)
-            case 8: lines.append(#"{"ph":"b","name":"load","cat":"net","id":"0x\#(String(index, radix: 16))","pid":1,"tid":3,"ts":\#(ts)}"#)
-            case 9: lines.append(#"{"ph":"e","name":"load","cat":"net","id":"0x\#(String(index - 1, radix: 16))","pid":1,"tid":3,"ts":\#(ts + 2),"args":{"data":{"status":"ok","deep":{"x":1}}}}"#)
-            default: lines.append(#"{"ph":"X","name":"paint","cat":"ui","pid":1,"tid":1,"ts":\#(ts - 5),"dur":1,"tts":3}"#)
+            case 6:
+                lines.append(
+                    #"{"ph":"f","name":"req","cat":"img","bp":"e","id":\#(index - 1),"pid":"app","tid":"worker-1","ts":\#(ts)}"#
+                )
+            case 7:
+                lines.append(index % 77 == 7 ? "42" : #"{"ph":"i","name":"tap","s":"g","pid":1,"tid":2,"ts":\#(ts)}"#)
+            case 8:
+                lines.append(
+                    #"{"ph":"b","name":"load","cat":"net","id":"0x\#(String(index, radix: 16))","pid":1,"tid":3,"ts":\#(ts)}"#
+                )
+            case 9:
+                lines.append(
+                    #"{"ph":"e","name":"load","cat":"net","id":"0x\#(String(index - 1, radix: 16))","pid":1,"tid":3,"ts":\#(ts + 2),"args":{"data":{"status":"ok","deep":{"x":1}}}}"#
+                )
+            default:
+                lines.append(#"{"ph":"X","name":"paint","cat":"ui","pid":1,"tid":1,"ts":\#(ts - 5),"dur":1,"tts":3}"#)
             }
         }
         return "[\n" + lines.joined(separator: ",\n") + "\n]\n"
@@ -98,28 +130,38 @@ struct ReaderPipelineTests {
         let count = ChromeJSONImporter.EventPipeline.batchSize * ChromeJSONImporter.EventPipeline.batchCount * 2 + 17
         let array = Self.largeTrace(count)
         Self.expectSameBothWays(Array(array.utf8), "array form")
-        Self.expectSameBothWays(Array(#"{"otherData":{},"traceEvents":\#(array),"metadata":{"producer":"x"}}"#.utf8), "object form")
-        Self.expectSameBothWays(Array(#"{"traceEvents":\#(array),"traceEvents":[{"ph":"X","name":"again","pid":"p","tid":"q","ts":1,"dur":1}]}"#.utf8), "two arrays")
+        Self.expectSameBothWays(
+            Array(#"{"otherData":{},"traceEvents":\#(array),"metadata":{"producer":"x"}}"#.utf8), "object form")
+        Self.expectSameBothWays(
+            Array(
+                #"{"traceEvents":\#(array),"traceEvents":[{"ph":"X","name":"again","pid":"p","tid":"q","ts":1,"dur":1}]}"#
+                    .utf8), "two arrays")
         let read = try? TraceReader.read(bytes: Array(array.utf8))
         #expect((read?.events.count ?? 0) > count / 2)
         #expect(read?.diagnostics.contains { $0.kind == .invalidEvent } == true)
     }
 
-    @Test("Cut off, broken or ended oddly anywhere, including at batch edges, a trace reads or fails the same both ways")
+    @Test(
+        "Cut off, broken or ended oddly anywhere, including at batch edges, a trace reads or fails the same both ways")
     func oddEndings() {
         let batch = ChromeJSONImporter.EventPipeline.batchSize
         let text = Self.largeTrace(batch * 2 + 5)
         let bytes = Array(text.utf8)
         // The byte offsets of element starts near the batch edges, and some in between.
         var starts: [Int] = []
-        for (offset, byte) in bytes.enumerated() where byte == 0x0A && offset + 1 < bytes.count { starts.append(offset + 1) }
-        let interesting = [0, 1, 2, 3, batch - 1, batch, batch + 1, 2 * batch - 1, 2 * batch, 2 * batch + 1, starts.count - 1]
-            .filter { $0 < starts.count }.map { starts[$0] }
+        for (offset, byte) in bytes.enumerated() where byte == 0x0A && offset + 1 < bytes.count {
+            starts.append(offset + 1)
+        }
+        let interesting = [
+            0, 1, 2, 3, batch - 1, batch, batch + 1, 2 * batch - 1, 2 * batch, 2 * batch + 1, starts.count - 1,
+        ]
+        .filter { $0 < starts.count }.map { starts[$0] }
         for start in interesting {
             for delta in [-2, 0, 1, 20] {
                 let cut = min(max(1, start + delta), bytes.count)
                 Self.expectSameBothWays(Array(bytes[..<cut]), "cut at \(cut)")
-                Self.expectSameBothWays(Array(#"{"traceEvents":"#.utf8) + Array(bytes[..<cut]), "object form cut at \(cut)")
+                Self.expectSameBothWays(
+                    Array(#"{"traceEvents":"#.utf8) + Array(bytes[..<cut]), "object form cut at \(cut)")
                 var broken = bytes
                 broken[min(cut, broken.count - 1)] = 0x7D  // a stray `}`
                 Self.expectSameBothWays(broken, "stray brace at \(cut)")
@@ -131,9 +173,13 @@ struct ReaderPipelineTests {
         Self.expectSameBothWays(Array((String(text.dropLast(3)) + ",\n").utf8), "trailing comma without ]")
         Self.expectSameBothWays(Array((String(text.dropLast(3)) + ",]").utf8), "trailing comma before ]")
         Self.expectSameBothWays(Array((String(text.dropLast(3)) + " ] x").utf8), "garbage after ]")
-        Self.expectSameBothWays(Array(#"[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1} {"ph":"X"}]"#.utf8), "missing comma")
+        Self.expectSameBothWays(
+            Array(#"[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1} {"ph":"X"}]"#.utf8), "missing comma")
         Self.expectSameBothWays(Array("[7, \"x\", null, [1], {}]".utf8), "elements that are not events")
-        Self.expectSameBothWays(Array(#"[{"ph":"X","name":"a","args":{"k":"\#(String(repeating: "[", count: 20_000))"#.utf8), "deep nesting inside a string")
-        Self.expectSameBothWays(Array(("[{\"ph\":\"X\",\"args\":" + String(repeating: "[", count: 20_000)).utf8), "nesting too deep")
+        Self.expectSameBothWays(
+            Array(#"[{"ph":"X","name":"a","args":{"k":"\#(String(repeating: "[", count: 20_000))"#.utf8),
+            "deep nesting inside a string")
+        Self.expectSameBothWays(
+            Array(("[{\"ph\":\"X\",\"args\":" + String(repeating: "[", count: 20_000)).utf8), "nesting too deep")
     }
 }

@@ -11,7 +11,9 @@ enum ThirdParty {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/traces/third-party")
 
-    static var isAvailable: Bool { FileManager.default.fileExists(atPath: directory.appendingPathComponent("INDEX.md").path) }
+    static var isAvailable: Bool {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent("INDEX.md").path)
+    }
 
     static func read(_ name: String) throws -> Trace {
         try TraceReader.read(contentsOf: directory.appendingPathComponent(name).path)
@@ -31,10 +33,13 @@ enum ThirdParty {
 
     /// The rows of INDEX.md's table; empty when the folder is absent.
     static var entries: [Entry] {
-        guard let text = try? String(contentsOf: directory.appendingPathComponent("INDEX.md"), encoding: .utf8) else { return [] }
+        guard let text = try? String(contentsOf: directory.appendingPathComponent("INDEX.md"), encoding: .utf8) else {
+            return []
+        }
         return text.split(separator: "\n").compactMap { line -> Entry? in
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count == 5, cells[0].hasSuffix(".json"), let bytes = Int(cells[1]), let events = Int(cells[3]) else {
+            guard cells.count == 5, cells[0].hasSuffix(".json"), let bytes = Int(cells[1]), let events = Int(cells[3])
+            else {
                 return nil
             }
             var phases: [String: Int] = [:]
@@ -51,17 +56,23 @@ enum ThirdParty {
 struct ThirdPartyTraceTests {
     @Test(
         "The third-party folder and its index are present",
-        .enabled(if: ThirdParty.isAvailable, "shared/traces/third-party is not beside this clone; third-party checks skipped"))
+        .enabled(
+            if: ThirdParty.isAvailable, "shared/traces/third-party is not beside this clone; third-party checks skipped"
+        ))
     func indexPresent() throws {
         let entries = ThirdParty.entries
         #expect(entries.count >= 45)
-        let files = try FileManager.default.contentsOfDirectory(atPath: ThirdParty.directory.path).filter { $0.hasSuffix(".json") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: ThirdParty.directory.path).filter {
+            $0.hasSuffix(".json")
+        }
         #expect(Set(files) == Set(entries.map(\.file)), "every file is in the index and every row has a file")
     }
 
     @Test(
         "Each third-party trace reads and its counts by phase match the index",
-        .enabled(if: ThirdParty.isAvailable, "shared/traces/third-party is not beside this clone; third-party checks skipped"),
+        .enabled(
+            if: ThirdParty.isAvailable, "shared/traces/third-party is not beside this clone; third-party checks skipped"
+        ),
         arguments: ThirdParty.entries)
     func countsMatchIndex(entry: ThirdParty.Entry) throws {
         let path = ThirdParty.directory.appendingPathComponent(entry.file).path
@@ -108,7 +119,9 @@ struct ThirdPartyTraceTests {
 
     @Test(
         "Known cases carry the diagnostics their names promise",
-        .enabled(if: ThirdParty.isAvailable, "shared/traces/third-party is not beside this clone; third-party checks skipped"))
+        .enabled(
+            if: ThirdParty.isAvailable, "shared/traces/third-party is not beside this clone; third-party checks skipped"
+        ))
     func knownCases() throws {
         #expect(try ThirdParty.read("catapult__main_thread_has_unclosed_slices.json").total(.unclosedBegin) == 4)
         #expect(try ThirdParty.read("speedscope__too-many-end-events.json").indexes(.unmatchedEnd) == [4, 5])
@@ -138,7 +151,8 @@ struct ThirdPartyTraceTests {
         let partial = try ThirdParty.read("speedscope__simple-partial.json")
         #expect(partial.events.map { partial.name(of: $0) } == ["alpha", "beta", "gamma", "epsilon"])
         let hermes = try ThirdParty.read("speedscope__multi-thread-with-samples.json")
-        #expect(hermes.threadName(ThreadKey(processID: 7512, threadID: 1)) == "mqt_js", "numeric-string tids are numbers")
+        #expect(
+            hermes.threadName(ThreadKey(processID: 7512, threadID: 1)) == "mqt_js", "numeric-string tids are numbers")
         #expect(hermes.events.first?.timestamp == 11_550_183_666_000, "numeric-string timestamps are read")
         let chrome = try ThirdParty.read("speedscope__chrome116_trace.json")
         #expect(chrome.threadName(ThreadKey(processID: 6488, threadID: 259)) == "CrBrowserMain")

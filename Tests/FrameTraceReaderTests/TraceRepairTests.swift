@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Repairing a stream killed mid-write: only the torn event is dropped")
 struct TraceRepairTests {
-    @Test("stream-killed-mid-write.json reads with a truncated diagnostic, and repairs to a complete trace of its complete events")
+    @Test(
+        "stream-killed-mid-write.json reads with a truncated diagnostic, and repairs to a complete trace of its complete events"
+    )
     func killedMidWrite() throws {
         let bytes = try Fixture.bytes("stream-killed-mid-write.json")
         let read = try Fixture.read("stream-killed-mid-write.json")
@@ -23,12 +25,17 @@ struct TraceRepairTests {
         #expect(repaired.diagnostics.isEmpty)
         #expect(repaired.events.count == read.events.count)
         // Everything before the cut is kept byte for byte.
-        #expect(Array(repair.bytes.prefix(repair.droppedFromOffset ?? 0)) == Array(bytes.prefix(repair.droppedFromOffset ?? 0)))
+        #expect(
+            Array(repair.bytes.prefix(repair.droppedFromOffset ?? 0))
+                == Array(bytes.prefix(repair.droppedFromOffset ?? 0)))
     }
 
-    @Test("Every cut of a complete stream reads, and repairs to valid JSON holding exactly the events complete before the cut")
+    @Test(
+        "Every cut of a complete stream reads, and repairs to valid JSON holding exactly the events complete before the cut"
+    )
     func everyCut() throws {
-        let whole = Array("""
+        let whole = Array(
+            """
             [
             {"ph":"M","name":"framescope","pid":0,"tid":0,"args":{"producer":"framescope"}},
             {"ph":"X","cat":"a","name":"one","pid":1,"tid":1,"ts":0,"dur":5},
@@ -39,10 +46,18 @@ struct TraceRepairTests {
             """.utf8)
         // The end of each event in the text, to know how many are complete at a cut.
         var ends: [Int] = []
-        var depth = 0, inString = false, escaped = false
+        var depth = 0
+        var inString = false
+        var escaped = false
         for (index, byte) in whole.enumerated() {
             if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == 0x5C {
+                    escaped = true
+                } else if byte == 0x22 {
+                    inString = false
+                }
                 continue
             }
             if byte == 0x22 { inString = true }
@@ -76,7 +91,9 @@ struct TraceRepairTests {
     @Test("The object form and errors before the cut are not repaired: the error says where")
     func notRepairable() {
         #expect(throws: TraceReadError.self) { try TraceRepair.repair(Array(#"{"traceEvents":[{"ph":"i"#.utf8)) }
-        let error = try? #require(throws: TraceReadError.self) { try TraceRepair.repair(Array(#"[{"ph":"i"} {"ph":"i"}]"#.utf8)) }
+        let error = try? #require(throws: TraceReadError.self) {
+            try TraceRepair.repair(Array(#"[{"ph":"i"} {"ph":"i"}]"#.utf8))
+        }
         #expect(error?.line == 1)
     }
 }

@@ -1,14 +1,16 @@
-import Testing
 import FrameTrace
+import Testing
 
 /// One frame rate, one conversion: a rate's interval is `1e9 / hertz` rounded half away from zero,
 /// an interval stays as given, and a rate from input is checked, never trusted.
 @Suite("Frame rates and their intervals")
 struct FrameRateTests {
-    @Test("Common display rates give the intervals framescope has always written", arguments: [
-        (60.0, 16_666_667), (120.0, 8_333_333), (30.0, 33_333_333), (24.0, 41_666_667), (90.0, 11_111_111),
-        (144.0, 6_944_444), (240.0, 4_166_667), (1.0, 1_000_000_000), (1000.0, 1_000_000), (59.94, 16_683_350),
-    ] as [(Double, Int64)])
+    @Test(
+        "Common display rates give the intervals framescope has always written",
+        arguments: [
+            (60.0, 16_666_667), (120.0, 8_333_333), (30.0, 33_333_333), (24.0, 41_666_667), (90.0, 11_111_111),
+            (144.0, 6_944_444), (240.0, 4_166_667), (1.0, 1_000_000_000), (1000.0, 1_000_000), (59.94, 16_683_350),
+        ] as [(Double, Int64)])
     func commonRates(hertz: Double, nanoseconds: Int64) throws {
         let rate = FrameRate(hertz: hertz)
         #expect(rate.hertz == hertz)
@@ -28,8 +30,8 @@ struct FrameRateTests {
 
     @Test("A half nanosecond rounds away from zero")
     func halvesRoundUp() {
-        #expect(FrameRate(hertz: 4e8).intervalNanoseconds == 3)          // 2.5 ns
-        #expect(FrameRate(hertz: 2e9).intervalNanoseconds == 1)          // 0.5 ns: the shortest interval
+        #expect(FrameRate(hertz: 4e8).intervalNanoseconds == 3)  // 2.5 ns
+        #expect(FrameRate(hertz: 2e9).intervalNanoseconds == 1)  // 0.5 ns: the shortest interval
     }
 
     @Test("The standard rate is 60 Hz, a frame every 16,666,667 ns")
@@ -40,18 +42,20 @@ struct FrameRateTests {
         #expect(FrameRate.acceptedHertz == 1...1000)
     }
 
-    @Test("Rates from input outside the accepted range throw an error that says what was expected", arguments: [
-        (0.0, "expected a frame rate from 1 to 1000, got 0"),
-        (-60.0, "expected a frame rate from 1 to 1000, got -60"),
-        (0.5, "expected a frame rate from 1 to 1000, got 0.5"),
-        (1000.5, "expected a frame rate from 1 to 1000, got 1000.5"),
-        (1e-300, "expected a frame rate from 1 to 1000, got 1e-300"),
-        (1e300, "expected a frame rate from 1 to 1000, got 1e+300"),
-        (Double.nan, "expected a frame rate from 1 to 1000, got nan"),
-        (Double.infinity, "expected a frame rate from 1 to 1000, got inf"),
-        (-Double.infinity, "expected a frame rate from 1 to 1000, got -inf"),
-        (Double.greatestFiniteMagnitude, "expected a frame rate from 1 to 1000, got 1.7976931348623157e+308"),
-    ] as [(Double, String)])
+    @Test(
+        "Rates from input outside the accepted range throw an error that says what was expected",
+        arguments: [
+            (0.0, "expected a frame rate from 1 to 1000, got 0"),
+            (-60.0, "expected a frame rate from 1 to 1000, got -60"),
+            (0.5, "expected a frame rate from 1 to 1000, got 0.5"),
+            (1000.5, "expected a frame rate from 1 to 1000, got 1000.5"),
+            (1e-300, "expected a frame rate from 1 to 1000, got 1e-300"),
+            (1e300, "expected a frame rate from 1 to 1000, got 1e+300"),
+            (Double.nan, "expected a frame rate from 1 to 1000, got nan"),
+            (Double.infinity, "expected a frame rate from 1 to 1000, got inf"),
+            (-Double.infinity, "expected a frame rate from 1 to 1000, got -inf"),
+            (Double.greatestFiniteMagnitude, "expected a frame rate from 1 to 1000, got 1.7976931348623157e+308"),
+        ] as [(Double, String)])
     func hostileRates(hertz: Double, message: String) {
         #expect(throws: FrameRateError.self) { try FrameRate(validating: hertz) }
         do {
@@ -69,8 +73,8 @@ struct FrameRateTests {
         #expect(throws: FrameRateError(value: 241, range: 1...240)) { try FrameRate(validating: 241, in: 1...240) }
         #expect(throws: FrameRateError(value: 0, range: 0...10)) { try FrameRate(validating: 0, in: 0...10) }
         let huge = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
-        #expect(throws: FrameRateError.self) { try FrameRate(validating: 1e-30, in: huge) }   // an interval past Int64
-        #expect(throws: FrameRateError.self) { try FrameRate(validating: 3e9, in: huge) }     // under half a nanosecond
+        #expect(throws: FrameRateError.self) { try FrameRate(validating: 1e-30, in: huge) }  // an interval past Int64
+        #expect(throws: FrameRateError.self) { try FrameRate(validating: 3e9, in: huge) }  // under half a nanosecond
         #expect(throws: FrameRateError.self) { try FrameRate(validating: -1, in: huge) }
     }
 
@@ -85,14 +89,15 @@ struct FrameRateTests {
         #expect(FrameRate(intervalNanoseconds: -16_666_667) == nil)
         #expect(FrameRate(intervalNanoseconds: .min) == nil)
         #expect(FrameRate(intervalNanoseconds: 16_666_667)?.description == "60 Hz")
-        #expect(FrameRate(intervalNanoseconds: 16_666_667) != FrameRate.standard)   // 59.9999988 Hz
+        #expect(FrameRate(intervalNanoseconds: 16_666_667) != FrameRate.standard)  // 59.9999988 Hz
     }
 
     @Test("A rate made from a duration keeps whole nanoseconds, at least one, at most Int64.max")
     func fromDurations() {
         #expect(FrameRate(interval: .nanoseconds(8_333_333))?.intervalNanoseconds == 8_333_333)
         #expect(FrameRate(interval: .milliseconds(8))?.intervalNanoseconds == 8_000_000)
-        #expect(FrameRate(interval: .seconds(1) / 60)?.intervalNanoseconds == 16_666_666)   // truncated, as the recorder did
+        // truncated, as the recorder did
+        #expect(FrameRate(interval: .seconds(1) / 60)?.intervalNanoseconds == 16_666_666)
         #expect(FrameRate(interval: .nanoseconds(1) / 4)?.intervalNanoseconds == 1)
         #expect(FrameRate(interval: .seconds(Int64.max))?.intervalNanoseconds == .max)
         #expect(FrameRate(interval: .zero) == nil)

@@ -19,36 +19,63 @@ struct PerfettoWriterTests {
         trace.setThread(TraceThread(key: other, name: "other ∆ \u{202E}name"))
         trace.processes[7]?.name = "app"
         trace.processes[7]?.sortIndex = 2
-        let nested: JSONValue = .object([("a", .array([.int(1), .double(2.5), .string("x"), .null, .bool(false), .object([])])), ("b", .int(2))])
-        trace.append(.complete, name: "frame", category: "frame", thread: main, timestamp: 1_000, duration: 16_666_667,
-                     arguments: [Argument("index", .int(0)), Argument("budget-ns", .int(16_666_667))])
-        trace.append(.complete, name: "layout", category: "layout,ui", thread: main, timestamp: 1_000, duration: 3_000_001,
-                     arguments: [Argument("nested", nested), Argument("neg", .int(-5)), Argument("big", .int(.max)), Argument("pi", .double(3.14159))])
+        let nested: JSONValue = .object([
+            ("a", .array([.int(1), .double(2.5), .string("x"), .null, .bool(false), .object([])])), ("b", .int(2)),
+        ])
+        trace.append(
+            .complete, name: "frame", category: "frame", thread: main, timestamp: 1_000, duration: 16_666_667,
+            arguments: [Argument("index", .int(0)), Argument("budget-ns", .int(16_666_667))])
+        trace.append(
+            .complete, name: "layout", category: "layout,ui", thread: main, timestamp: 1_000, duration: 3_000_001,
+            arguments: [
+                Argument("nested", nested), Argument("neg", .int(-5)), Argument("big", .int(.max)),
+                Argument("pi", .double(3.14159)),
+            ])
         trace.append(.complete, name: "apply", category: "layout", thread: main, timestamp: 4_000_000, duration: 0)
         trace.append(.complete, name: "tail", category: "layout", thread: main, timestamp: 16_667_667, duration: 1)
         // Partially overlapping on the worker: the second does not nest.
-        trace.append(.complete, name: "decode", category: "imageDecode", thread: worker, timestamp: 500, duration: 2_000_000)
-        trace.append(.complete, name: "overlap", category: "imageDecode", thread: worker, timestamp: 1_500_000, duration: 2_000_000)
-        trace.append(.instant, name: "touch", category: "input", thread: main, timestamp: 2_000_000, arguments: [Argument("since-input-ns", .int(900))])
+        trace.append(
+            .complete, name: "decode", category: "imageDecode", thread: worker, timestamp: 500, duration: 2_000_000)
+        trace.append(
+            .complete, name: "overlap", category: "imageDecode", thread: worker, timestamp: 1_500_000,
+            duration: 2_000_000)
+        trace.append(
+            .instant, name: "touch", category: "input", thread: main, timestamp: 2_000_000,
+            arguments: [Argument("since-input-ns", .int(900))])
         trace.append(.instant, name: "process-wide", thread: main, timestamp: 2_500_000, scope: .process)
         trace.append(.counter, name: "queue", thread: worker, timestamp: 100, arguments: [Argument("value", .int(3))])
-        trace.append(.counter, name: "queue", thread: worker, timestamp: 200, arguments: [Argument("value", .double(4.5))])
-        trace.append(.counter, name: "mem", thread: worker, timestamp: 300, arguments: [Argument("heap", .int(10)), Argument("nan", .double(.nan))])
+        trace.append(
+            .counter, name: "queue", thread: worker, timestamp: 200, arguments: [Argument("value", .double(4.5))])
+        trace.append(
+            .counter, name: "mem", thread: worker, timestamp: 300,
+            arguments: [Argument("heap", .int(10)), Argument("nan", .double(.nan))])
         // Async: two overlapping timeline slices, one with a child.
-        trace.append(.asyncBegin, name: "Actual Timeline", category: "frame-timeline", thread: worker, timestamp: 1_000, id: 41,
-                     arguments: [Argument("hitch-cause", .string("none"))])
+        trace.append(
+            .asyncBegin, name: "Actual Timeline", category: "frame-timeline", thread: worker, timestamp: 1_000, id: 41,
+            arguments: [Argument("hitch-cause", .string("none"))])
         trace.append(.asyncBegin, name: "on time", category: "frame-timeline", thread: worker, timestamp: 1_000, id: 41)
-        trace.append(.asyncEnd, name: "on time", category: "frame-timeline", thread: worker, timestamp: 30_000_000, id: 41)
-        trace.append(.asyncEnd, name: "Actual Timeline", category: "frame-timeline", thread: worker, timestamp: 30_000_000, id: 41)
-        trace.append(.asyncBegin, name: "Actual Timeline", category: "frame-timeline", thread: worker, timestamp: 17_000_000, id: 42)
-        trace.append(.asyncEnd, name: "Actual Timeline", category: "frame-timeline", thread: worker, timestamp: 47_000_000, id: 42)
+        trace.append(
+            .asyncEnd, name: "on time", category: "frame-timeline", thread: worker, timestamp: 30_000_000, id: 41)
+        trace.append(
+            .asyncEnd, name: "Actual Timeline", category: "frame-timeline", thread: worker, timestamp: 30_000_000,
+            id: 41)
+        trace.append(
+            .asyncBegin, name: "Actual Timeline", category: "frame-timeline", thread: worker, timestamp: 17_000_000,
+            id: 42)
+        trace.append(
+            .asyncEnd, name: "Actual Timeline", category: "frame-timeline", thread: worker, timestamp: 47_000_000,
+            id: 42)
         // A flow from the worker's decode to the main thread's apply, and one with nothing to bind to.
         trace.append(.flowStart, name: "result", category: "flow", thread: worker, timestamp: 1_000_000, id: 5)
-        trace.append(.flowEnd, name: "result", category: "flow", thread: main, timestamp: 4_000_000, id: 5, bindingPoint: .enclosing)
+        trace.append(
+            .flowEnd, name: "result", category: "flow", thread: main, timestamp: 4_000_000, id: 5,
+            bindingPoint: .enclosing)
         trace.append(.flowStart, name: "lonely", category: "flow", thread: other, timestamp: 50, id: 6)
-        trace.append(.flowEnd, name: "lonely", category: "flow", thread: other, timestamp: 60, id: 6, bindingPoint: .enclosing)
+        trace.append(
+            .flowEnd, name: "lonely", category: "flow", thread: other, timestamp: 60, id: 6, bindingPoint: .enclosing)
         trace.metadata = TraceMetadata(
-            producer: "framescope", producerVersion: "test", clock: .virtual, frameIntervalNanoseconds: 16_666_667, mainThread: main,
+            producer: "framescope", producerVersion: "test", clock: .virtual, frameIntervalNanoseconds: 16_666_667,
+            mainThread: main,
             droppedEvents: [worker: 3], extra: [Argument("seed", .int(1)), Argument("note", .string("##[error] x"))])
         return trace
     }
@@ -69,7 +96,9 @@ struct PerfettoWriterTests {
             if event.phase == .asyncBegin {
                 open[key, default: []].append(event)
             } else if let begin = open[key]?.popLast() {
-                rows.append("\(event.thread.processID) \(trace.name(of: begin)) \(begin.timestamp)-\(event.timestamp) \(trace.arguments(of: begin))")
+                rows.append(
+                    "\(event.thread.processID) \(trace.name(of: begin)) \(begin.timestamp)-\(event.timestamp) \(trace.arguments(of: begin))"
+                )
             }
         }
         return rows.sorted()
@@ -87,7 +116,9 @@ struct PerfettoWriterTests {
         return writer.begin() + writer.append(trace) + writer.finish(metadata: trace.metadata)
     }
 
-    @Test("A rich trace comes back: spans (the overlapping one on its thread), instants, counters, async slices, flows, names, metadata")
+    @Test(
+        "A rich trace comes back: spans (the overlapping one on its thread), instants, counters, async slices, flows, names, metadata"
+    )
     func roundTrip() throws {
         let trace = Self.richTrace()
         let bytes = Self.encoded(trace)
@@ -108,9 +139,14 @@ struct PerfettoWriterTests {
         // Instants keep their time and name; the process-wide one is on the process's track.
         let instants = read.events.filter { $0.phase == .instant }
         #expect(instants.map { read.name(of: $0) }.sorted() == ["lonely", "lonely", "process-wide", "touch"])
-        #expect(instants.first { read.name(of: $0) == "touch" }.map { read.arguments(of: $0) } == [Argument("since-input-ns", .int(900))])
+        #expect(
+            instants.first { read.name(of: $0) == "touch" }.map { read.arguments(of: $0) } == [
+                Argument("since-input-ns", .int(900))
+            ])
         // Counters: one series per key, numbers only (NaN left out, as in JSON).
-        let counters = read.events.filter { $0.phase == .counter }.map { "\(read.name(of: $0))@\($0.timestamp)=\(read.arguments(of: $0)["value"]!.doubleValue!)" }
+        let counters = read.events.filter { $0.phase == .counter }.map {
+            "\(read.name(of: $0))@\($0.timestamp)=\(read.arguments(of: $0)["value"]!.doubleValue!)"
+        }
         #expect(counters.sorted() == ["mem heap@300=10.0", "queue@100=3.0", "queue@200=4.5"])
         // The flow binds to the innermost span holding each end; its ends keep their threads.
         let start = try #require(read.events.first { $0.phase == .flowStart && $0.id == 5 })
@@ -118,11 +154,16 @@ struct PerfettoWriterTests {
         #expect(start.thread == Self.worker && start.timestamp == 500)  // the decode span's start
         #expect(end.thread == Self.main && end.timestamp == 4_000_000)  // apply's start
         // The flow with no span to bind to is an instant that carries it.
-        #expect(read.events.contains { $0.phase == .flowStart && $0.id == 6 && $0.thread == Self.other && $0.timestamp == 50 })
+        #expect(
+            read.events.contains {
+                $0.phase == .flowStart && $0.id == 6 && $0.thread == Self.other && $0.timestamp == 50
+            })
         #expect(read.events.contains { $0.phase == .flowEnd && $0.id == 6 && $0.timestamp == 60 })
     }
 
-    @Test("Chrome JSON to Perfetto and back keeps every span, async slice and thread; the same trace always makes the same bytes")
+    @Test(
+        "Chrome JSON to Perfetto and back keeps every span, async slice and thread; the same trace always makes the same bytes"
+    )
     func throughJSON() throws {
         let trace = Self.richTrace()
         let viaJSON = try TraceReader.read(bytes: trace.chromeJSON())
@@ -135,7 +176,9 @@ struct PerfettoWriterTests {
         #expect(trace.perfettoProtobuf() == trace.perfettoProtobuf())
     }
 
-    @Test("Streamed in chunks: each chunk appends whole packets, and every cut inside the last one reads what came before")
+    @Test(
+        "Streamed in chunks: each chunk appends whole packets, and every cut inside the last one reads what came before"
+    )
     func streamedChunks() throws {
         let trace = Self.richTrace()
         var writer = PerfettoTraceWriter(baseTimestamp: 0)
@@ -148,8 +191,10 @@ struct PerfettoWriterTests {
             chunk.processes = trace.processes
             for event in trace.events where event.thread == thread {
                 chunk.append(
-                    event.phase, name: trace.name(of: event), category: trace.category(of: event), thread: thread, timestamp: event.timestamp,
-                    duration: event.duration, id: event.id, bindingPoint: event.bindingPoint, scope: event.scope, arguments: trace.arguments(of: event))
+                    event.phase, name: trace.name(of: event), category: trace.category(of: event), thread: thread,
+                    timestamp: event.timestamp,
+                    duration: event.duration, id: event.id, bindingPoint: event.bindingPoint, scope: event.scope,
+                    arguments: trace.arguments(of: event))
             }
             bytes += writer.append(chunk)
             boundaries.append(bytes.count)
@@ -183,7 +228,8 @@ struct PerfettoWriterTests {
         trace.append(.complete, name: "a", thread: thread, timestamp: 1_000_000_123, duration: 7)
         trace.append(.complete, name: "b", thread: thread, timestamp: 999_999_999, duration: 1)
         var writer = PerfettoTraceWriter(baseTimestamp: 1_000_000_000)
-        let read = try TraceReader.read(bytes: writer.begin() + writer.append(trace) + writer.finish(metadata: TraceMetadata()))
+        let read = try TraceReader.read(
+            bytes: writer.begin() + writer.append(trace) + writer.finish(metadata: TraceMetadata()))
         let spans = read.events.filter { $0.phase == .complete }.sorted { $0.timestamp < $1.timestamp }
         #expect(spans.map(\.timestamp) == [0, 123])
         #expect(spans.map(\.duration) == [1, 7])
@@ -193,6 +239,8 @@ struct PerfettoWriterTests {
 extension Array where Element == UInt8 {
     func contains(subsequence: [UInt8]) -> Bool {
         guard !subsequence.isEmpty, subsequence.count <= count else { return false }
-        return (0...(count - subsequence.count)).contains { self[$0..<($0 + subsequence.count)].elementsEqual(subsequence) }
+        return (0...(count - subsequence.count)).contains {
+            self[$0..<($0 + subsequence.count)].elementsEqual(subsequence)
+        }
     }
 }

@@ -6,11 +6,15 @@ import Testing
 struct UntrustedTextTests {
     /// The hostile names of tools/make_hostile_corpus.py, one per class.
     static let hostile = [
-        "::error file=x.swift,line=1::pwned", "innocent\n::error::three", "::add-mask::secret-value", "  ::warning::indented",
-        "<img src=x onerror=alert(1)>", "<b>bold</b>", "![pixel](https://example.com/x.png)", "[click](https://example.com)",
+        "::error file=x.swift,line=1::pwned", "innocent\n::error::three", "::add-mask::secret-value",
+        "  ::warning::indented",
+        "<img src=x onerror=alert(1)>", "<b>bold</b>", "![pixel](https://example.com/x.png)",
+        "[click](https://example.com)",
         "```\nfenced\n```", "*em* _em_ **strong** ~~strike~~", "# heading", "a | b | c", "line1\r\nline2\rline3",
-        "\u{1B}[2Jcleared", "\u{1B}]8;;https://example.com\u{07}hidden link\u{1B}]8;;\u{07}", "bell\u{07} nul\u{00} bs\u{08}x",
-        "\u{202E}evil.exe\u{202C}", "\u{2066}iso\u{2069} zw\u{200B}sp\u{FEFF}", "del\u{7F} nel\u{85} csi\u{9B}", "&amp; &lt;entity&gt;",
+        "\u{1B}[2Jcleared", "\u{1B}]8;;https://example.com\u{07}hidden link\u{1B}]8;;\u{07}",
+        "bell\u{07} nul\u{00} bs\u{08}x",
+        "\u{202E}evil.exe\u{202C}", "\u{2066}iso\u{2069} zw\u{200B}sp\u{FEFF}", "del\u{7F} nel\u{85} csi\u{9B}",
+        "&amp; &lt;entity&gt;",
         "a`b``c", "$x^2$ :smile: https://example.com www.example.com me@example.com", "\"quote' and \\ backslash",
     ]
 
@@ -28,7 +32,9 @@ struct UntrustedTextTests {
         #expect(UntrustedText.terminal("a\u{1B}[2Jb") == #"a\u{1B}[2Jb"#)
         #expect(UntrustedText.terminal("x\ny\r\tz") == "x\\u{A}y\\u{D}\tz")
         #expect(UntrustedText.terminal("\u{202E}abc\u{202C}") == #"\u{202E}abc\u{202C}"#)
-        #expect(UntrustedText.terminal("\u{0}\u{7}\u{8}\u{7F}\u{85}\u{9B}\u{FEFF}") == #"\u{0}\u{7}\u{8}\u{7F}\u{85}\u{9B}\u{FEFF}"#)
+        #expect(
+            UntrustedText.terminal("\u{0}\u{7}\u{8}\u{7F}\u{85}\u{9B}\u{FEFF}")
+                == #"\u{0}\u{7}\u{8}\u{7F}\u{85}\u{9B}\u{FEFF}"#)
         #expect(UntrustedText.terminal("ThreadControllerImpl::RunTask é 日本") == "ThreadControllerImpl::RunTask é 日本")
         for name in Self.hostile {
             let shown = UntrustedText.terminal(name)
@@ -45,8 +51,9 @@ struct UntrustedTextTests {
 
     @Test("Lines that would begin with :: get a visible escape instead of their first colon")
     func neutralizedLines() {
-        #expect(UntrustedText.neutralizingWorkflowCommands("a\n  ::error::x\n::warning::y\nFoo::bar")
-            == "a\n  \\u{3A}:error::x\n\\u{3A}:warning::y\nFoo::bar")
+        #expect(
+            UntrustedText.neutralizingWorkflowCommands("a\n  ::error::x\n::warning::y\nFoo::bar")
+                == "a\n  \\u{3A}:error::x\n\\u{3A}:warning::y\nFoo::bar")
         #expect(UntrustedText.neutralizingWorkflowCommands("no commands: here\n") == "no commands: here\n")
     }
 
@@ -68,7 +75,9 @@ struct UntrustedTextTests {
             // backslashes; an @ is framescope's code span `@` (taken out first).
             var backslashes = 0
             for character in markdown.replacingOccurrences(of: "`@`", with: "") {
-                if "<>[]!`*_~&|$:@#".contains(character) { #expect(backslashes % 2 == 1, "unescaped \(character) in \(markdown)") }
+                if "<>[]!`*_~&|$:@#".contains(character) {
+                    #expect(backslashes % 2 == 1, "unescaped \(character) in \(markdown)")
+                }
                 backslashes = character == "\\" ? backslashes + 1 : 0
             }
         }
@@ -112,17 +121,23 @@ struct UntrustedTextTests {
         }
     }
 
-    @Test("Hidden means Unicode's invisible classes, not a list: soft hyphen, joiners, fillers, variation selectors, tags, private use, unassigned, noncharacters")
+    @Test(
+        "Hidden means Unicode's invisible classes, not a list: soft hyphen, joiners, fillers, variation selectors, tags, private use, unassigned, noncharacters"
+    )
     func hiddenFromUnicodeData() {
         let hidden: [UInt32] = [
-            0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x180E, 0x200B, 0x200D, 0x2028, 0x2029, 0x202E, 0x2060, 0x2061, 0x2064,
-            0x206A, 0x3164, 0xFE00, 0xFE0F, 0xFEFF, 0xFFA0, 0xFFF9, 0xFFFB, 0xE000, 0xF8FF, 0xFDD0, 0xFFFE, 0x1BCA0, 0x1D173,
+            0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x180E, 0x200B, 0x200D, 0x2028, 0x2029, 0x202E, 0x2060,
+            0x2061, 0x2064,
+            0x206A, 0x3164, 0xFE00, 0xFE0F, 0xFEFF, 0xFFA0, 0xFFF9, 0xFFFB, 0xE000, 0xF8FF, 0xFDD0, 0xFFFE, 0x1BCA0,
+            0x1D173,
             0xE0001, 0xE0041, 0xE007F, 0xE0100, 0x2FE0, 0x40000, 0x10FFFF, 0x85, 0x7F, 0x1B, 0x0A,
         ]
         for value in hidden {
             let scalar = Unicode.Scalar(value)!
             #expect(UntrustedText.isHidden(scalar), "U+\(String(value, radix: 16, uppercase: true))")
-            #expect(UntrustedText.terminal("a\(Character(scalar))b") == "a\\u{\(String(value, radix: 16, uppercase: true))}b")
+            #expect(
+                UntrustedText.terminal("a\(Character(scalar))b")
+                    == "a\\u{\(String(value, radix: 16, uppercase: true))}b")
         }
         for visible in ["a", "é", "ß", "中", "😀", " ", "\u{00A0}", "\u{0301}", "\u{3000}"] {
             #expect(!UntrustedText.isHidden(visible.unicodeScalars.first!), "\(visible)")
@@ -130,20 +145,27 @@ struct UntrustedTextTests {
         #expect(!UntrustedText.isHidden("\t") && UntrustedText.isHidden("\t", keepingTab: false))
     }
 
-    @Test("The GitHub runner's commands: :: after any Unicode whitespace is quoted, ##[ is broken anywhere, in every format")
+    @Test(
+        "The GitHub runner's commands: :: after any Unicode whitespace is quoted, ##[ is broken anywhere, in every format"
+    )
     func runnerCommands() {
         for space in ["", " ", "\t", "\u{00A0}", "\u{1680}", "\u{2003}", "\u{202F}", "\u{205F}", "\u{3000}"] {
             let name = space + "::error::x"
             #expect(UntrustedText.terminal(name).hasPrefix("\""), "\(Array(space.unicodeScalars))")
-            #expect(!UntrustedText.neutralizingWorkflowCommands("| \n" + name).split(separator: "\n")[1].contains("::error"))
+            #expect(
+                !UntrustedText.neutralizingWorkflowCommands("| \n" + name).split(separator: "\n")[1].contains("::error")
+            )
             // Quoted, or begun with the formula guard (a tab is a formula's first character).
             #expect(UntrustedText.csvField(name).hasPrefix("\"") || UntrustedText.csvField(name).hasPrefix("'"))
         }
         let legacy = "x##[stop-commands]tok"
         for output in [
-            UntrustedText.terminal(legacy), UntrustedText.neutralizingWorkflowCommands(legacy), UntrustedText.markdownText(legacy),
-            UntrustedText.markdownCode(legacy), UntrustedText.html(legacy), UntrustedText.xml(legacy), UntrustedText.csvField(legacy),
-            UntrustedText.annotationMessage(legacy), UntrustedText.annotationProperty(legacy), UntrustedText.mermaidString(legacy),
+            UntrustedText.terminal(legacy), UntrustedText.neutralizingWorkflowCommands(legacy),
+            UntrustedText.markdownText(legacy),
+            UntrustedText.markdownCode(legacy), UntrustedText.html(legacy), UntrustedText.xml(legacy),
+            UntrustedText.csvField(legacy),
+            UntrustedText.annotationMessage(legacy), UntrustedText.annotationProperty(legacy),
+            UntrustedText.mermaidString(legacy),
             JSONValue.string(legacy).description,
         ] {
             #expect(!output.contains("##["), "\(output)")
@@ -154,7 +176,8 @@ struct UntrustedTextTests {
         #expect(JSONValue.string("##[x").description == "\"#\\u0023[x\"")
     }
 
-    @Test("JSON writes hidden characters as \\u escapes, past U+FFFF as surrogate pairs, and keeps every other character")
+    @Test(
+        "JSON writes hidden characters as \\u escapes, past U+FFFF as surrogate pairs, and keeps every other character")
     func jsonHidden() {
         #expect(JSONValue.string("a\u{202E}b\u{2028}c\u{85}d\u{7F}").description == #""a\u202eb\u2028c\u0085d\u007f""#)
         #expect(JSONValue.string("t\u{E0041}g").description == #""t\udb40\udc41g""#)
@@ -178,15 +201,20 @@ struct UntrustedTextTests {
         #expect(title == "#37;#37;{init: {#quot;theme#quot;:#quot;dark#quot;}}#37;#37; it#39;s")
     }
 
-    @Test("Names longer than the shown length are shortened with their length in text and Markdown; short ones are whole")
+    @Test(
+        "Names longer than the shown length are shortened with their length in text and Markdown; short ones are whole")
     func longNames() {
         let long = String(repeating: "a", count: 4_000_000)
-        for output in [UntrustedText.terminal(long), UntrustedText.markdownText(long), UntrustedText.markdownCode(long)] {
+        for output in [
+            UntrustedText.terminal(long), UntrustedText.markdownText(long), UntrustedText.markdownCode(long),
+        ] {
             #expect(output.count < 300)
             #expect(output.contains("… (4,000,000 characters)"))
         }
         let edge = String(repeating: "b", count: UntrustedText.shownLength)
         #expect(UntrustedText.terminal(edge) == edge)
-        #expect(UntrustedText.terminal(edge + "c").hasPrefix(String(repeating: "b", count: UntrustedText.shownPrefixLength) + "… (257 characters)"))
+        #expect(
+            UntrustedText.terminal(edge + "c").hasPrefix(
+                String(repeating: "b", count: UntrustedText.shownPrefixLength) + "… (257 characters)"))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import FrameTrace
+import Testing
 
 /// The vocabulary is declared once: category names in `TraceCategory`, lanes and hitch causes in
 /// `Lane`/`HitchCause`, argument and metadata keys in `FrameContract`. This test reads every
@@ -11,16 +11,20 @@ struct VocabularyTests {
         .deletingLastPathComponent().appendingPathComponent("Sources")
 
     /// The files that declare the vocabulary.
-    static let declarations: Set<String> = ["FrameTrace/TraceCategory.swift", "FrameTrace/FrameContract.swift", "FrameTrace/Lane.swift"]
+    static let declarations: Set<String> = [
+        "FrameTrace/TraceCategory.swift", "FrameTrace/FrameContract.swift", "FrameTrace/Lane.swift",
+    ]
 
     /// Names that only the vocabulary may spell, and where else the same word names something
     /// else (a CLI flag, a diagnostic kind, a bench's hand-written third-party JSON).
     static let guarded: [(name: String, elsewhere: Set<String>)] = {
         var names: [(String, Set<String>)] = [
-            ("image-decode", ["FramescopeBench"]), ("corner-rounding", ["FramescopeBench"]), ("diff-apply", ["FramescopeBench"]),
+            ("image-decode", ["FramescopeBench"]), ("corner-rounding", ["FramescopeBench"]),
+            ("diff-apply", ["FramescopeBench"]),
             ("frame-timeline", []),
             (FrameContract.Key.sinceVsync, []), (FrameContract.Key.budget, []), (FrameContract.Key.sinceInput, []),
-            (FrameContract.Key.untilDeadline, []), (FrameContract.Key.untilPresent, []), (FrameContract.Key.sinceRequest, []),
+            (FrameContract.Key.untilDeadline, []), (FrameContract.Key.untilPresent, []),
+            (FrameContract.Key.sinceRequest, []),
             (FrameContract.Timeline.causeKey, []), (FrameContract.Timeline.lateKey, []),
             (FrameContract.Metadata.frameInterval, []),
             // `--main-thread` is a flag of the CLI; `dropped-events` is also a diagnostic kind.
@@ -32,12 +36,16 @@ struct VocabularyTests {
         for lane in Lane.allCases { names.append((lane.identifier, ["*"])) }
         return names
     }()
-    static let laneGuardedFiles: Set<String> = ["FrameAnalysis/FrameReport+HTML.swift", "FrameAnalysis/RunComparisonTable.swift"]
+    static let laneGuardedFiles: Set<String> = [
+        "FrameAnalysis/FrameReport+HTML.swift", "FrameAnalysis/RunComparisonTable.swift",
+    ]
 
     @Test("No category name, lane name or argument or metadata key is a string literal outside its declaration")
     func spelledOnce() throws {
-        let files = try #require(FileManager.default.enumerator(atPath: Self.sources.path)?.compactMap { $0 as? String })
-            .filter { $0.hasSuffix(".swift") }
+        let files = try #require(
+            FileManager.default.enumerator(atPath: Self.sources.path)?.compactMap { $0 as? String }
+        )
+        .filter { $0.hasSuffix(".swift") }
         try #require(files.count > 50, "found the sources at \(Self.sources.path)")
         var found: [String] = []
         for file in files where !Self.declarations.contains(file) {
@@ -57,9 +65,11 @@ struct VocabularyTests {
 
     @Test("The recorder's built-in categories are TraceCategory's, in order")
     func builtInOrder() {
-        #expect(TraceCategory.allCases.map(\.name) == [
-            "layout", "image-decode", "corner-rounding", "diff-apply", "frame", "input", "render", "other", "commit", "frame-timeline",
-        ])
+        #expect(
+            TraceCategory.allCases.map(\.name) == [
+                "layout", "image-decode", "corner-rounding", "diff-apply", "frame", "input", "render", "other",
+                "commit", "frame-timeline",
+            ])
         #expect(FrameContract.renderCategory == TraceCategory.render.name)
     }
 

@@ -44,7 +44,8 @@ struct WriterTests {
         trace.append(.complete, name: "layout", category: "layout", thread: Self.main, timestamp: 0, duration: 1_000)
         trace.metadata = TraceMetadata(
             producer: "framescope", producerVersion: "9.9", clock: .manual, frameIntervalNanoseconds: 8_333_333,
-            mainThread: Self.main, droppedEvents: [Self.worker: 3, Self.main: 2], extra: [Argument("scenario", .string("feed"))])
+            mainThread: Self.main, droppedEvents: [Self.worker: 3, Self.main: 2],
+            extra: [Argument("scenario", .string("feed"))])
         let bytes = trace.chromeJSON()
         let document = try #require(try Self.parse(bytes).document)
         let metadata = try #require(document["metadata"] as? [String: Any])
@@ -56,7 +57,9 @@ struct WriterTests {
         let dropped = try #require(metadata["dropped-events"] as? [String: Any])
         #expect(dropped["total"] as? Int == 5)
         // Sorted by thread, so the output does not depend on dictionary order.
-        #expect(Self.text(bytes).contains("\"threads\":[{\"pid\":7,\"tid\":1,\"count\":2},{\"pid\":7,\"tid\":2,\"count\":3}]"))
+        #expect(
+            Self.text(bytes).contains(
+                "\"threads\":[{\"pid\":7,\"tid\":1,\"count\":2},{\"pid\":7,\"tid\":2,\"count\":3}]"))
         #expect((metadata["extra"] as? [String: Any])?["scenario"] as? String == "feed")
         #expect((document["otherData"] as? [String: Any])?["scenario"] as? String == "feed")
         #expect(document["displayTimeUnit"] as? String == "ms")
@@ -109,7 +112,8 @@ struct WriterTests {
         #expect(names.filter { $0 == "process_sort_index" }.count == 1)
         #expect(names.filter { $0 == "thread_name" }.count == 2)
         #expect(names.filter { $0 == "thread_sort_index" }.count == 2)
-        let workerName = try #require(events.firstIndex { $0["name"] as? String == "thread_name" && $0["tid"] as? Int == 2 })
+        let workerName = try #require(
+            events.firstIndex { $0["name"] as? String == "thread_name" && $0["tid"] as? Int == 2 })
         let workerEvent = try #require(events.firstIndex { $0["name"] as? String == "two" })
         #expect(workerName < workerEvent)
         let sort = try #require(events.first { $0["name"] as? String == "thread_sort_index" && $0["tid"] as? Int == 1 })
@@ -162,16 +166,22 @@ struct WriterTests {
 
     // MARK: - Spans that cannot nest
 
-    @Test("Partially overlapping complete events on one thread: the later one becomes a b/e pair with its name, category and arguments")
+    @Test(
+        "Partially overlapping complete events on one thread: the later one becomes a b/e pair with its name, category and arguments"
+    )
     func partialOverlapBecomesAsyncPair() throws {
         var trace = Trace()
         trace.append(.complete, name: "first", category: "layout", thread: Self.main, timestamp: 0, duration: 10_000)
         trace.append(
-            .complete, name: "straddles", category: "image-decode", thread: Self.main, timestamp: 5_000, duration: 10_000,
+            .complete, name: "straddles", category: "image-decode", thread: Self.main, timestamp: 5_000,
+            duration: 10_000,
             arguments: [Argument("bytes", .int(12))])
-        trace.append(.complete, name: "inside first", category: "layout", thread: Self.main, timestamp: 1_000, duration: 2_000)
+        trace.append(
+            .complete, name: "inside first", category: "layout", thread: Self.main, timestamp: 1_000, duration: 2_000)
         // The same intervals on another thread do not interact with this one.
-        trace.append(.complete, name: "other thread", category: "layout", thread: Self.worker, timestamp: 5_000, duration: 10_000)
+        trace.append(
+            .complete, name: "other thread", category: "layout", thread: Self.worker, timestamp: 5_000, duration: 10_000
+        )
         let events = Self.nonMetadata(try Self.parse(trace.chromeJSON()).events)
 
         let straddles = events.filter { $0["name"] as? String == "straddles" }
@@ -192,9 +202,11 @@ struct WriterTests {
         var trace = Trace()
         trace.append(.complete, name: "frame", thread: Self.main, timestamp: 0, duration: 100)
         trace.append(.complete, name: "layout", thread: Self.main, timestamp: 10, duration: 40)
-        trace.append(.complete, name: "text", thread: Self.main, timestamp: 10, duration: 40)  // same interval as its parent
+        // same interval as its parent
+        trace.append(.complete, name: "text", thread: Self.main, timestamp: 10, duration: 40)
         trace.append(.complete, name: "glyphs", thread: Self.main, timestamp: 20, duration: 30)  // ends with its parent
-        trace.append(.complete, name: "draw", thread: Self.main, timestamp: 50, duration: 50)  // starts where layout ends
+        // starts where layout ends
+        trace.append(.complete, name: "draw", thread: Self.main, timestamp: 50, duration: 50)
         trace.append(.complete, name: "instant-like", thread: Self.main, timestamp: 100, duration: 0)
         let events = Self.nonMetadata(try Self.parse(trace.chromeJSON()).events)
         #expect(events.count == 6)
@@ -220,7 +232,9 @@ struct WriterTests {
     struct OverlapCase: Sendable, CustomTestStringConvertible {
         var spans: [(start: Int64, duration: Int64)]
         var rewritten: Set<Int>
-        var testDescription: String { "\(spans.map { "[\($0.start), \($0.start + $0.duration))" }) → \(rewritten.sorted())" }
+        var testDescription: String {
+            "\(spans.map { "[\($0.start), \($0.start + $0.duration))" }) → \(rewritten.sorted())"
+        }
     }
 
     static let overlapCases: [OverlapCase] = [
@@ -235,10 +249,12 @@ struct WriterTests {
 
     @Test("Partial-overlap detection rewrites exactly the spans that cannot nest", arguments: overlapCases)
     func overlapDetection(overlap: OverlapCase) throws {
-        let spans = overlap.spans, expected = overlap.rewritten
+        let spans = overlap.spans
+        let expected = overlap.rewritten
         var trace = Trace()
         for (index, span) in spans.enumerated() {
-            trace.append(.complete, name: "s\(index)", thread: Self.main, timestamp: span.start, duration: span.duration)
+            trace.append(
+                .complete, name: "s\(index)", thread: Self.main, timestamp: span.start, duration: span.duration)
         }
         let events = Self.nonMetadata(try Self.parse(trace.chromeJSON()).events)
         var rewritten: Set<Int> = []
@@ -254,13 +270,20 @@ struct WriterTests {
     @Test("Counter samples that are NaN or infinite are left out, and a counter with none left is not written")
     func nonFiniteCounters() throws {
         var trace = Trace()
-        trace.append(.counter, name: "depth", thread: Self.main, timestamp: 0, arguments: [Argument("value", .double(.nan))])
-        trace.append(.counter, name: "depth", thread: Self.main, timestamp: 1, arguments: [Argument("value", .double(.infinity))])
-        trace.append(.counter, name: "depth", thread: Self.main, timestamp: 2, arguments: [Argument("value", .double(2.5))])
+        trace.append(
+            .counter, name: "depth", thread: Self.main, timestamp: 0, arguments: [Argument("value", .double(.nan))])
+        trace.append(
+            .counter, name: "depth", thread: Self.main, timestamp: 1, arguments: [Argument("value", .double(.infinity))]
+        )
+        trace.append(
+            .counter, name: "depth", thread: Self.main, timestamp: 2, arguments: [Argument("value", .double(2.5))])
         trace.append(
             .counter, name: "mixed", thread: Self.main, timestamp: 3,
-            arguments: [Argument("good", .int(4)), Argument("bad", .double(-.infinity)), Argument("label", .string("x"))])
-        trace.append(.instant, name: "note", thread: Self.main, timestamp: 4, arguments: [Argument("ratio", .double(.nan))])
+            arguments: [
+                Argument("good", .int(4)), Argument("bad", .double(-.infinity)), Argument("label", .string("x")),
+            ])
+        trace.append(
+            .instant, name: "note", thread: Self.main, timestamp: 4, arguments: [Argument("ratio", .double(.nan))])
         let bytes = trace.chromeJSON()
         let events = Self.nonMetadata(try Self.parse(bytes).events)
         let depth = events.filter { $0["name"] as? String == "depth" }
@@ -276,11 +299,14 @@ struct WriterTests {
         #expect(!Self.text(bytes).contains("nan") && !Self.text(bytes).contains("inf"))
     }
 
-    @Test("Argument values come back with their types and values", arguments: [
-        JSONValue.int(-42), .int(Int64.max), .double(0.1), .double(-2.5), .double(1e-7), .double(6.02e23), .double(3),
-        .string(""), .bool(true), .bool(false), .null, .array([.int(1), .string("two"), .array([])]),
-        .object([("k", .bool(true)), ("nested", .object([("n", .null)]))]),
-    ])
+    @Test(
+        "Argument values come back with their types and values",
+        arguments: [
+            JSONValue.int(-42), .int(Int64.max), .double(0.1), .double(-2.5), .double(1e-7), .double(6.02e23),
+            .double(3),
+            .string(""), .bool(true), .bool(false), .null, .array([.int(1), .string("two"), .array([])]),
+            .object([("k", .bool(true)), ("nested", .object([("n", .null)]))]),
+        ])
     func argumentValuesRoundTrip(value: JSONValue) throws {
         var trace = Trace()
         trace.append(.instant, name: "v", thread: Self.main, timestamp: 0, arguments: [Argument("v", value)])
@@ -297,9 +323,15 @@ struct WriterTests {
         case .array, .object:
             // Written as they are, nested: the same text JSONValue's description gives.
             let written = try #require(parsed)
-            let text = String(decoding: try JSONSerialization.data(withJSONObject: written, options: [.sortedKeys]), as: UTF8.self)
-            let expected = try JSONSerialization.jsonObject(with: Data(value.description.utf8), options: [.fragmentsAllowed])
-            #expect(text == String(decoding: try JSONSerialization.data(withJSONObject: expected, options: [.sortedKeys]), as: UTF8.self))
+            let text = String(
+                decoding: try JSONSerialization.data(withJSONObject: written, options: [.sortedKeys]), as: UTF8.self)
+            let expected = try JSONSerialization.jsonObject(
+                with: Data(value.description.utf8), options: [.fragmentsAllowed])
+            #expect(
+                text
+                    == String(
+                        decoding: try JSONSerialization.data(withJSONObject: expected, options: [.sortedKeys]),
+                        as: UTF8.self))
         }
     }
 
@@ -310,7 +342,9 @@ struct WriterTests {
         var trace = Trace()
         trace.processes[7] = TraceProcess(processID: 7, name: awkward)
         trace.setThread(TraceThread(key: Self.main, name: awkward))
-        trace.append(.instant, name: awkward, category: invalid, thread: Self.main, timestamp: 0, arguments: [Argument(awkward, .string(invalid))])
+        trace.append(
+            .instant, name: awkward, category: invalid, thread: Self.main, timestamp: 0,
+            arguments: [Argument(awkward, .string(invalid))])
         trace.metadata = TraceMetadata(producer: awkward, extra: [Argument(awkward, .string(awkward))])
         let bytes = trace.chromeJSON()
         #expect(!bytes.contains { $0 < 0x20 && $0 != 0x0A })
@@ -338,8 +372,10 @@ struct WriterTests {
         trace.append(.instant, name: "process", thread: Self.main, timestamp: 0, scope: .process)
         trace.append(.instant, name: "global", thread: Self.main, timestamp: 0, scope: .global)
         trace.append(.flowStart, name: "flow", category: "c", thread: Self.worker, timestamp: 0, id: 9)
-        trace.append(.flowStep, name: "flow", category: "c", thread: Self.worker, timestamp: 0, id: 9, bindingPoint: .next)
-        trace.append(.flowEnd, name: "flow", category: "c", thread: Self.main, timestamp: 0, id: 9, bindingPoint: .enclosing)
+        trace.append(
+            .flowStep, name: "flow", category: "c", thread: Self.worker, timestamp: 0, id: 9, bindingPoint: .next)
+        trace.append(
+            .flowEnd, name: "flow", category: "c", thread: Self.main, timestamp: 0, id: 9, bindingPoint: .enclosing)
         trace.append(.asyncBegin, name: "a", category: "c", thread: Self.main, timestamp: 0, id: 3)
         trace.append(.asyncInstant, name: "a", category: "c", thread: Self.main, timestamp: 0, id: 3)
         trace.append(.asyncEnd, name: "a", category: "c", thread: Self.worker, timestamp: 0, id: 3)

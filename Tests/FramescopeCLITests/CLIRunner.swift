@@ -1,5 +1,4 @@
 import Foundation
-
 import FramescopeTestSupport
 
 /// What the built `framescope` printed and how it ended.

@@ -18,18 +18,32 @@ struct CommandLineTests {
         #expect(result.standardOutput.hasPrefix("framescope "))
     }
 
-    @Test("Usage errors exit 2 with one line on stderr naming the problem", arguments: [
-        (["frobnicate"], "unknown command 'frobnicate'"),
-        (["demo", "--frames", "zero"], "option '--frames' expects an integer"),
-        (["demo", "--bogus"], "unknown option '--bogus'"),
-        (["demo", "--out-dir"], "option '--out-dir' needs a value"),
-        (["demo", "--fps", "0"], "option '--fps' expects a frame rate from 1 to 240, got '0'"),
-        (["demo", "--fps", "241"], "option '--fps' expects a frame rate from 1 to 240, got '241'"),
-        (["simulate", "diffable-update", "--out", "/nonexistent/trace.json", "--fps", "-60"], "option '--fps' expects a frame rate from 1 to 240, got '-60'"),
-        (["simulate", "diffable-update", "--out", "/nonexistent/trace.json", "--fps", "nan"], "option '--fps' expects a frame rate from 1 to 240, got 'nan'"),
-        (["simulate", "diffable-update", "--out", "/nonexistent/trace.json", "--fps", "1e999"], "option '--fps' expects a frame rate from 1 to 240, got '1e999'"),
-        (["simulate", "diffable-update", "--out", "/nonexistent/trace.json", "--fps", "sixty"], "option '--fps' expects a frame rate from 1 to 240, got 'sixty'"),
-    ])
+    @Test(
+        "Usage errors exit 2 with one line on stderr naming the problem",
+        arguments: [
+            (["frobnicate"], "unknown command 'frobnicate'"),
+            (["demo", "--frames", "zero"], "option '--frames' expects an integer"),
+            (["demo", "--bogus"], "unknown option '--bogus'"),
+            (["demo", "--out-dir"], "option '--out-dir' needs a value"),
+            (["demo", "--fps", "0"], "option '--fps' expects a frame rate from 1 to 240, got '0'"),
+            (["demo", "--fps", "241"], "option '--fps' expects a frame rate from 1 to 240, got '241'"),
+            (
+                ["simulate", "diffable-update", "--out", "/nonexistent/trace.json", "--fps", "-60"],
+                "option '--fps' expects a frame rate from 1 to 240, got '-60'"
+            ),
+            (
+                ["simulate", "diffable-update", "--out", "/nonexistent/trace.json", "--fps", "nan"],
+                "option '--fps' expects a frame rate from 1 to 240, got 'nan'"
+            ),
+            (
+                ["simulate", "diffable-update", "--out", "/nonexistent/trace.json", "--fps", "1e999"],
+                "option '--fps' expects a frame rate from 1 to 240, got '1e999'"
+            ),
+            (
+                ["simulate", "diffable-update", "--out", "/nonexistent/trace.json", "--fps", "sixty"],
+                "option '--fps' expects a frame rate from 1 to 240, got 'sixty'"
+            ),
+        ])
     func usageErrors(arguments: [String], message: String) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 2)
@@ -52,8 +66,9 @@ struct CommandLineTests {
         #expect(result.standardOutput.contains("USAGE: framescope \(command)"))
     }
 
-    @Test("Every command's --help fits a 100-column terminal",
-          arguments: ["demo", "simulate", "report", "check", "compare", "repair"])
+    @Test(
+        "Every command's --help fits a 100-column terminal",
+        arguments: ["demo", "simulate", "report", "check", "compare", "repair"])
     func helpFitsTerminal(command: String) throws {
         let text = try CLI.run([command, "--help"]).standardOutput
         let long = text.split(separator: "\n").filter { $0.count > 100 }
@@ -62,9 +77,12 @@ struct CommandLineTests {
 
     @Test("simulate --help lists every scenario and every strategy name in full")
     func simulateHelpListsStrategies() throws {
-        let lines = try CLI.run(["simulate", "--help"]).standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = try CLI.run(["simulate", "--help"]).standardOutput.split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         let expected = [
-            "constraints-main", "manual-main", "specs-background", "constraints-main+decode-main", "manual-main+decode-main",
+            "constraints-main", "manual-main", "specs-background", "constraints-main+decode-main",
+            "manual-main+decode-main",
             "specs-background+decode-main", "reload", "snapshot-diff", "offscreen-clip", "prerendered-opaque",
             "prerendered-transparent", "corner-mask-overlay", "naive", "responsive",
         ]
@@ -94,9 +112,13 @@ struct DemoCommandTests {
             #expect(data.prefix(2) == Data("{\"".utf8))
             let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             let events = try #require(document["traceEvents"] as? [[String: Any]])
-            let threadNames = Set(events.filter { $0["name"] as? String == "thread_name" }.compactMap { ($0["args"] as? [String: Any])?["name"] as? String })
+            let threadNames = Set(
+                events.filter { $0["name"] as? String == "thread_name" }.compactMap {
+                    ($0["args"] as? [String: Any])?["name"] as? String
+                })
             #expect(threadNames.isSuperset(of: ["main", "worker-1", "render-server-1"]), "\(file)")
-            #expect(events.filter { $0["ph"] as? String == "X" && $0["name"] as? String == "frame" }.count == 12, "\(file)")
+            #expect(
+                events.filter { $0["ph"] as? String == "X" && $0["name"] as? String == "frame" }.count == 12, "\(file)")
             let metadata = try #require(document["metadata"] as? [String: Any])
             #expect(metadata["producer"] as? String == "framescope")
             let extra = try #require(metadata["extra"] as? [String: Any])
@@ -108,17 +130,25 @@ struct DemoCommandTests {
     func simulateOneScenario() throws {
         let directory = try CLI.temporaryDirectory()
         let path = directory.appendingPathComponent("run.json").path
-        let result = try CLI.run(["simulate", "diffable-update", "--strategy", "snapshot-diff", "--frames", "10", "--fps", "120", "--out", path])
+        let result = try CLI.run([
+            "simulate", "diffable-update", "--strategy", "snapshot-diff", "--frames", "10", "--fps", "120", "--out",
+            path,
+        ])
         #expect(result.status == 0, "stderr: \(result.standardError)")
         #expect(result.standardOutput.contains("8.33 ms (120.0 fps, trace metadata)"))
         #expect(FileManager.default.fileExists(atPath: path))
     }
 
-    @Test("simulate rejects unknown scenarios and strategies with a usage error", arguments: [
-        (["simulate", "nope", "--out", "x.json"], "unknown scenario 'nope'"),
-        (["simulate", "diffable-update", "--strategy", "magic", "--out", "x.json"], "option '--strategy' expects one of reload, snapshot-diff"),
-        (["simulate", "diffable-update"], "simulate needs --out TRACE"),
-    ])
+    @Test(
+        "simulate rejects unknown scenarios and strategies with a usage error",
+        arguments: [
+            (["simulate", "nope", "--out", "x.json"], "unknown scenario 'nope'"),
+            (
+                ["simulate", "diffable-update", "--strategy", "magic", "--out", "x.json"],
+                "option '--strategy' expects one of reload, snapshot-diff"
+            ),
+            (["simulate", "diffable-update"], "simulate needs --out TRACE"),
+        ])
     func simulateUsageErrors(arguments: [String], message: String) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 2)

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite("framescope compare")
 struct CompareCommandTests {
@@ -27,10 +28,12 @@ struct CompareCommandTests {
     func pooledRuns() throws {
         let result = try CLI.run([
             "compare", "--base", ShippedTraces.snapshotDiff, "--base", ShippedTraces.snapshotDiff,
-            "--head", ShippedTraces.reload, "--head", ShippedTraces.reload, "--head", ShippedTraces.reload, "--format", "json",
+            "--head", ShippedTraces.reload, "--head", ShippedTraces.reload, "--head", ShippedTraces.reload, "--format",
+            "json",
         ])
         #expect(result.status == 1)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(object["schema"] as? String == "framescope.compare")
         #expect(object["version"] as? Int == 1)
         #expect((object["base"] as? [String: Any])?["frames"] as? Int == 240)
@@ -43,17 +46,24 @@ struct CompareCommandTests {
 
     @Test("Thresholds come from the budget's regression section, and flags override it")
     func thresholds() throws {
-        let budget = try ShippedTraces.write(#"{"version": 1, "regression": {"alpha": 0.05, "min-relative": 0.5, "min-absolute-ms": 2}}"#)
+        let budget = try ShippedTraces.write(
+            #"{"version": 1, "regression": {"alpha": 0.05, "min-relative": 0.5, "min-absolute-ms": 2}}"#)
         func thresholds(_ extra: [String]) throws -> [String: Double] {
-            let result = try CLI.run(["compare", ShippedTraces.reload, ShippedTraces.reload, "--format", "json"] + extra)
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let result = try CLI.run(
+                ["compare", ShippedTraces.reload, ShippedTraces.reload, "--format", "json"] + extra)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
             return try #require(object["thresholds"] as? [String: Double])
         }
         #expect(try thresholds([]) == ["alpha": 0.01, "min-relative": 0.1, "min-absolute-ms": 0.25])
         #expect(try thresholds(["--budget", budget]) == ["alpha": 0.05, "min-relative": 0.5, "min-absolute-ms": 2])
-        #expect(try thresholds(["--budget", budget, "--alpha", "0.001", "--min-absolute-ms", "0"]) ==
-            ["alpha": 0.001, "min-relative": 0.5, "min-absolute-ms": 0])
-        let lenient = try CLI.run(["compare", ShippedTraces.snapshotDiff, ShippedTraces.reload, "--min-absolute-ms", "100"])
+        #expect(
+            try thresholds(["--budget", budget, "--alpha", "0.001", "--min-absolute-ms", "0"]) == [
+                "alpha": 0.001, "min-relative": 0.5, "min-absolute-ms": 0,
+            ])
+        let lenient = try CLI.run([
+            "compare", ShippedTraces.snapshotDiff, ShippedTraces.reload, "--min-absolute-ms", "100",
+        ])
         #expect(lenient.status == 0, "no change reaches 100 ms")
     }
 
@@ -63,7 +73,8 @@ struct CompareCommandTests {
         let junit = directory.appendingPathComponent("compare.xml").path
         let summary = directory.appendingPathComponent("summary.md").path
         let result = try CLI.run(
-            ["compare", ShippedTraces.snapshotDiff, ShippedTraces.reload, "--junit", junit], environment: ["GITHUB_STEP_SUMMARY": summary])
+            ["compare", ShippedTraces.snapshotDiff, ShippedTraces.reload, "--junit", junit],
+            environment: ["GITHUB_STEP_SUMMARY": summary])
         #expect(result.status == 1)
         let document = try XMLDocument(contentsOf: URL(fileURLWithPath: junit), options: [])
         let cases = try document.nodes(forXPath: "//testcase").compactMap { $0 as? XMLElement }
@@ -76,17 +87,19 @@ struct CompareCommandTests {
         #expect(try String(contentsOfFile: summary, encoding: .utf8).hasPrefix("## framescope compare: ❌ REGRESSION"))
     }
 
-    @Test("Usage errors exit 2", arguments: [
-        ["compare", "a.json"],
-        ["compare", "a.json", "b.json", "c.json"],
-        ["compare", "a.json", "b.json", "--base", "c.json"],
-        ["compare", "--base", "a.json"],
-        ["compare", "--head", "a.json"],
-        ["compare", "a.json", "b.json", "--alpha", "1"],
-        ["compare", "a.json", "b.json", "--alpha", "nan"],
-        ["compare", "a.json", "b.json", "--min-relative", "-0.1"],
-        ["compare", "-", "-"],
-    ])
+    @Test(
+        "Usage errors exit 2",
+        arguments: [
+            ["compare", "a.json"],
+            ["compare", "a.json", "b.json", "c.json"],
+            ["compare", "a.json", "b.json", "--base", "c.json"],
+            ["compare", "--base", "a.json"],
+            ["compare", "--head", "a.json"],
+            ["compare", "a.json", "b.json", "--alpha", "1"],
+            ["compare", "a.json", "b.json", "--alpha", "nan"],
+            ["compare", "a.json", "b.json", "--min-relative", "-0.1"],
+            ["compare", "-", "-"],
+        ])
     func usageErrors(arguments: [String]) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 2)
@@ -112,7 +125,9 @@ struct CompareCommandTests {
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("USAGE: framescope compare BASE HEAD"))
         #expect(result.standardOutput.contains("--base TRACE [--base TRACE ...]"))
-        for code in ["0  no regression", "1  a regression was found", "2  usage error", "3  unreadable or invalid input"] {
+        for code in [
+            "0  no regression", "1  a regression was found", "2  usage error", "3  unreadable or invalid input",
+        ] {
             #expect(result.standardOutput.contains(code))
         }
     }

@@ -20,7 +20,9 @@ struct CompareRowsCommandTests {
     }
 
     static func json(_ result: CLIResult) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "stderr: \(result.standardError)")
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
+            "stderr: \(result.standardError)")
     }
 
     /// Trace pairs: the shipped samples, Chrome fixtures with compositor, raster and GPU lanes,
@@ -29,11 +31,20 @@ struct CompareRowsCommandTests {
         var pairs: [(base: [String], head: [String])] = [
             ([ShippedTraces.snapshotDiff], [ShippedTraces.reload]),
             ([ShippedTraces.reload], [ShippedTraces.reload]),
-            ([analysisFixtures.appendingPathComponent("chrome-smooth-animation.json").path], [analysisFixtures.appendingPathComponent("chrome-stage-overrun.json").path]),
+            (
+                [analysisFixtures.appendingPathComponent("chrome-smooth-animation.json").path],
+                [analysisFixtures.appendingPathComponent("chrome-stage-overrun.json").path]
+            ),
             // Pooled runs, with a lane only one run of each side has.
             (
-                [ShippedTraces.snapshotDiff, analysisFixtures.appendingPathComponent("chrome-stage-overrun.json").path],
-                [ShippedTraces.reload, ShippedTraces.reload, analysisFixtures.appendingPathComponent("chrome-legacy-frames.json").path]
+                [
+                    ShippedTraces.snapshotDiff,
+                    analysisFixtures.appendingPathComponent("chrome-stage-overrun.json").path,
+                ],
+                [
+                    ShippedTraces.reload, ShippedTraces.reload,
+                    analysisFixtures.appendingPathComponent("chrome-legacy-frames.json").path,
+                ]
             ),
         ]
         let intercom = thirdParty.appendingPathComponent("lighthouse__frames-intercom-widget.json").path
@@ -49,13 +60,17 @@ struct CompareRowsCommandTests {
         let directory = try CLI.temporaryDirectory()
         for (baseTraces, headTraces) in Self.pairs {
             func arguments(_ side: String, _ paths: [String]) -> [String] { paths.flatMap { ["--\(side)", $0] } }
-            let traces = try CLI.run(["compare", "--format", "json"] + arguments("base", baseTraces) + arguments("head", headTraces))
+            let traces = try CLI.run(
+                ["compare", "--format", "json"] + arguments("base", baseTraces) + arguments("head", headTraces))
             let baseRows = try baseTraces.map { try Self.rows($0, in: directory) }
             let headRows = try headTraces.map { try Self.rows($0, in: directory) }
-            let rows = try CLI.run(["compare", "--rows", "--format", "json"] + arguments("base", baseRows) + arguments("head", headRows))
-            let what = "\(baseTraces.map { ($0 as NSString).lastPathComponent }) vs \(headTraces.map { ($0 as NSString).lastPathComponent })"
+            let rows = try CLI.run(
+                ["compare", "--rows", "--format", "json"] + arguments("base", baseRows) + arguments("head", headRows))
+            let what =
+                "\(baseTraces.map { ($0 as NSString).lastPathComponent }) vs \(headTraces.map { ($0 as NSString).lastPathComponent })"
             #expect(rows.status == traces.status, "\(what): \(rows.standardError)")
-            let fromTraces = try Self.json(traces), fromRows = try Self.json(rows)
+            let fromTraces = try Self.json(traces)
+            let fromRows = try Self.json(rows)
             let traceMetrics = try #require(fromTraces["metrics"] as? [[String: Any]])
             let rowMetrics = try #require(fromRows["metrics"] as? [[String: Any]])
             #expect(traceMetrics.count >= 4, "\(what)")
@@ -64,7 +79,8 @@ struct CompareRowsCommandTests {
             #expect(rowMetrics.map { $0["id"] as? String } == traceMetrics.map { $0["id"] as? String })
             #expect(fromRows["passed"] as? Bool == fromTraces["passed"] as? Bool)
             for side in ["base", "head"] {
-                let t = try #require(fromTraces[side] as? [String: Any]), r = try #require(fromRows[side] as? [String: Any])
+                let t = try #require(fromTraces[side] as? [String: Any])
+                let r = try #require(fromRows[side] as? [String: Any])
                 #expect(r["frames"] as? Int == t["frames"] as? Int, "\(what) \(side)")
                 #expect(r["frame-boundaries"] as? [String] == t["frame-boundaries"] as? [String], "\(what) \(side)")
             }
@@ -80,15 +96,23 @@ struct CompareRowsCommandTests {
     @Test("Text and Markdown output say that the summary holds only the frame counts")
     func textAndMarkdown() throws {
         let directory = try CLI.temporaryDirectory()
-        let base = try Self.rows(ShippedTraces.snapshotDiff, in: directory), head = try Self.rows(ShippedTraces.reload, in: directory)
+        let base = try Self.rows(ShippedTraces.snapshotDiff, in: directory)
+        let head = try Self.rows(ShippedTraces.reload, in: directory)
         let text = try CLI.run(["compare", "--rows", base, head])
         #expect(text.status == 1)
-        #expect(text.standardOutput.contains("from frames rows: frames only, since hitch time ratio, slow and frozen frames need the traces"))
-        #expect(text.standardOutput.split(separator: "\n").contains { $0.hasPrefix("  main-thread-ms ") && $0.hasSuffix("REGRESSION") })
+        #expect(
+            text.standardOutput.contains(
+                "from frames rows: frames only, since hitch time ratio, slow and frozen frames need the traces"))
+        #expect(
+            text.standardOutput.split(separator: "\n").contains {
+                $0.hasPrefix("  main-thread-ms ") && $0.hasSuffix("REGRESSION")
+            })
         #expect(!text.standardOutput.contains("hitch time ratio  "))
         let markdown = try CLI.run(["compare", "--rows", "--format", "markdown", base, head])
         #expect(markdown.standardOutput.hasPrefix("## framescope compare: ❌ REGRESSION"))
-        #expect(markdown.standardOutput.contains("frames only, since hitch time ratio, slow and frozen frames need the traces"))
+        #expect(
+            markdown.standardOutput.contains(
+                "frames only, since hitch time ratio, slow and frozen frames need the traces"))
         #expect(markdown.standardOutput.contains("```mermaid"), "the head's chart, from its rows")
     }
 
@@ -99,23 +123,33 @@ struct CompareRowsCommandTests {
         let head = try Self.rows(ShippedTraces.reload, in: directory)
         let lines = try String(contentsOfFile: good, encoding: .utf8).split(separator: "\n")
         let bad = directory.appendingPathComponent("bad.jsonl").path
-        try (lines[0] + "\n" + lines[1].replacingOccurrences(of: "\"main_ms\":", with: "\"main_ms\":\"") + "\n").write(toFile: bad, atomically: true, encoding: .utf8)
-        let result = try CLI.run(["compare", "--rows", "--base", good, "--base", bad, "--base", "/nonexistent/rows.jsonl", "--head", head, "--format", "json"])
+        try (lines[0] + "\n" + lines[1].replacingOccurrences(of: "\"main_ms\":", with: "\"main_ms\":\"") + "\n").write(
+            toFile: bad, atomically: true, encoding: .utf8)
+        let result = try CLI.run([
+            "compare", "--rows", "--base", good, "--base", bad, "--base", "/nonexistent/rows.jsonl", "--head", head,
+            "--format", "json",
+        ])
         #expect(result.status == 3)
         #expect(result.standardError.contains("error: \(bad): line 2: not a JSON object"), "\(result.standardError)")
         #expect(result.standardError.contains("error: /nonexistent/rows.jsonl: no such file or directory"))
         let object = try Self.json(result)
-        #expect((object["errors"] as? [[String: Any]])?.map { $0["source"] as? String } == [bad, "/nonexistent/rows.jsonl"])
+        #expect(
+            (object["errors"] as? [[String: Any]])?.map { $0["source"] as? String } == [bad, "/nonexistent/rows.jsonl"])
         #expect((object["base"] as? [String: Any])?["sources"] as? [String] == [good])
         #expect((object["metrics"] as? [[String: Any]])?.first?["verdict"] as? String == "regression")
     }
 
-    @Test("Bad rows exit 3 with one line naming the file, the line and the column", arguments: [
-        ("not json", "line 2: not a JSON object: column 1"),
-        (#"{"schema":"framescope.report","version":1}"#, #"line 2: schema "framescope.report", expected "framescope.frames""#),
-        (#"{"schema":"framescope.frames","version":2}"#, "line 2: version 2 of framescope.frames, expected 1"),
-        (#"{"schema":"framescope.frames","version":1}"#, #"line 2: missing column "trace""#),
-    ])
+    @Test(
+        "Bad rows exit 3 with one line naming the file, the line and the column",
+        arguments: [
+            ("not json", "line 2: not a JSON object: column 1"),
+            (
+                #"{"schema":"framescope.report","version":1}"#,
+                #"line 2: schema "framescope.report", expected "framescope.frames""#
+            ),
+            (#"{"schema":"framescope.frames","version":2}"#, "line 2: version 2 of framescope.frames, expected 1"),
+            (#"{"schema":"framescope.frames","version":1}"#, #"line 2: missing column "trace""#),
+        ])
     func badRows(row: String, message: String) throws {
         let directory = try CLI.temporaryDirectory()
         let head = try Self.rows(ShippedTraces.reload, in: directory)
@@ -136,7 +170,10 @@ struct CompareRowsCommandTests {
         let noFrames = try CLI.run(["compare", "--rows", empty, head])
         #expect(noFrames.status == 3)
         #expect(noFrames.standardError.contains("base: no frames found in \(empty)"))
-        for option in [["--fps", "60"], ["--frame-marker", "frame"], ["--main-thread", "1:1"], ["--process", "1"], ["--jobs", "2"]] {
+        for option in [
+            ["--fps", "60"], ["--frame-marker", "frame"], ["--main-thread", "1:1"], ["--process", "1"],
+            ["--jobs", "2"],
+        ] {
             let result = try CLI.run(["compare", "--rows", head, head] + option)
             #expect(result.status == 2, "\(option)")
             #expect(result.standardError.contains("does not apply to --rows"))

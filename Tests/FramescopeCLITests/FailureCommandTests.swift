@@ -12,7 +12,8 @@ extension CLI {
     /// Runs `/bin/sh` with `arguments`, `FRAMESCOPE` naming the built binary.
     static func run(_ arguments: [String], environment: [String: String], shell: Bool) throws -> CLIResult {
         try ProcessRunner.run(
-            URL(fileURLWithPath: "/bin/sh"), arguments: arguments, environment: environment.merging(["FRAMESCOPE": executable.path]) { $1 })
+            URL(fileURLWithPath: "/bin/sh"), arguments: arguments,
+            environment: environment.merging(["FRAMESCOPE": executable.path]) { $1 })
     }
 }
 
@@ -42,19 +43,30 @@ struct FailureCommandTests {
             let result = try shell(command + " --max-input-size 65536 < /dev/zero", environment: [:])
             #expect(result.status == 3, "\(command): \(result.standardError)")
         }
-        let result = try CLI.run(["-c", "{ printf '['; cat /dev/zero; } | \"$FRAMESCOPE\" report - --max-input-size 100000"], environment: [:], shell: true)
+        let result = try CLI.run(
+            ["-c", "{ printf '['; cat /dev/zero; } | \"$FRAMESCOPE\" report - --max-input-size 100000"],
+            environment: [:], shell: true)
         #expect(result.status == 3)
-        #expect(result.standardError == "error: standard input: larger than the input size limit of 100000 bytes; raise it with --max-input-size BYTES\n")
+        #expect(
+            result.standardError
+                == "error: standard input: larger than the input size limit of 100000 bytes; raise it with --max-input-size BYTES\n"
+        )
     }
 
     @Test("A trace file or a budget file over --max-input-size is refused with its path")
     func fileOverCap() throws {
         let trace = try CLI.run(["report", ShippedTraces.reload, "--max-input-size", "1000"])
         #expect(trace.status == 3)
-        #expect(trace.standardError == "error: \(ShippedTraces.reload): larger than the input size limit of 1000 bytes; raise it with --max-input-size BYTES\n")
+        #expect(
+            trace.standardError
+                == "error: \(ShippedTraces.reload): larger than the input size limit of 1000 bytes; raise it with --max-input-size BYTES\n"
+        )
         let budget = try CLI.run(["check", ShippedTraces.reload, "--budget", "/dev/zero", "--max-input-size", "1000"])
         #expect(budget.status == 3)
-        #expect(budget.standardError == "error: /dev/zero: larger than the input size limit of 1000 bytes; raise it with --max-input-size BYTES\n")
+        #expect(
+            budget.standardError
+                == "error: /dev/zero: larger than the input size limit of 1000 bytes; raise it with --max-input-size BYTES\n"
+        )
         let malformed = try CLI.run(["report", ShippedTraces.reload, "--max-input-size", "lots"])
         #expect(malformed.status == 2)
     }
@@ -72,7 +84,9 @@ struct FailureCommandTests {
         #expect(trace.standardError == "error: /tmp: is a directory\n")
     }
 
-    @Test("A budget file without read permission names the path and 'permission denied'", .enabled(if: getuid() != 0, "root reads any file"))
+    @Test(
+        "A budget file without read permission names the path and 'permission denied'",
+        .enabled(if: getuid() != 0, "root reads any file"))
     func unreadableBudget() throws {
         let path = try ShippedTraces.write(#"{"version": 1}"#)
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: path)
@@ -85,7 +99,10 @@ struct FailureCommandTests {
     func unwritableStepSummary() throws {
         for (arguments, summary, reason) in [
             (["check", ShippedTraces.snapshotDiff, "--budget", ShippedTraces.strictBudget], "/tmp", "is a directory"),
-            (["compare", ShippedTraces.snapshotDiff, ShippedTraces.snapshotDiff], "/nonexistent/summary.md", "no such file or directory"),
+            (
+                ["compare", ShippedTraces.snapshotDiff, ShippedTraces.snapshotDiff], "/nonexistent/summary.md",
+                "no such file or directory"
+            ),
         ] {
             let result = try CLI.run(arguments, environment: ["GITHUB_STEP_SUMMARY": summary])
             #expect(result.status == 3)
@@ -98,14 +115,19 @@ struct FailureCommandTests {
         .enabled(if: FullDevice.isAvailable, Comment(rawValue: FullDevice.missingReason)))
     func fullStepSummary() throws {
         let result = try CLI.run(
-            ["compare", ShippedTraces.snapshotDiff, ShippedTraces.snapshotDiff], environment: ["GITHUB_STEP_SUMMARY": "/dev/full"])
+            ["compare", ShippedTraces.snapshotDiff, ShippedTraces.snapshotDiff],
+            environment: ["GITHUB_STEP_SUMMARY": "/dev/full"])
         #expect(result.status == 3)
         #expect(result.standardError == "error: /dev/full: no space left on device (GITHUB_STEP_SUMMARY)\n")
     }
 
-    @Test("An unwritable --junit file is exit 3 with its path and reason", .enabled(if: FullDevice.isAvailable, Comment(rawValue: FullDevice.missingReason)))
+    @Test(
+        "An unwritable --junit file is exit 3 with its path and reason",
+        .enabled(if: FullDevice.isAvailable, Comment(rawValue: FullDevice.missingReason)))
     func unwritableJUnit() throws {
-        let result = try CLI.run(["check", ShippedTraces.snapshotDiff, "--budget", ShippedTraces.strictBudget, "--junit", "/dev/full"])
+        let result = try CLI.run([
+            "check", ShippedTraces.snapshotDiff, "--budget", ShippedTraces.strictBudget, "--junit", "/dev/full",
+        ])
         #expect(result.status == 3)
         #expect(result.standardError == "error: /dev/full: no space left on device (--junit)\n")
     }

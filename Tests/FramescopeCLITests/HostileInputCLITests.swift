@@ -9,10 +9,12 @@ struct HostileInputCLITests {
             .appendingPathComponent("../FrameAnalysisTests/Fixtures").appendingPathComponent(name).standardized.path
     }
 
-    @Test("Timestamps near the end of the range: report (text and JSON) and compare exit 0 and never mention overflow", arguments: [
-        "overflow-grid-deadline.json", "overflow-frame-deadline.json", "overflow-since-input.json",
-        "overflow-percentile-and-pooled-totals.json", "overflow-busy-and-category-totals.json",
-    ])
+    @Test(
+        "Timestamps near the end of the range: report (text and JSON) and compare exit 0 and never mention overflow",
+        arguments: [
+            "overflow-grid-deadline.json", "overflow-frame-deadline.json", "overflow-since-input.json",
+            "overflow-percentile-and-pooled-totals.json", "overflow-busy-and-category-totals.json",
+        ])
     func extremeTimestamps(_ name: String) throws {
         let path = Self.fixture(name)
         for arguments in [["report", path], ["report", path, "--format", "json"], ["compare", path, path]] {

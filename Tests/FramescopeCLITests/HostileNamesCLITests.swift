@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// Every command and output format over the hostile-names corpus (tools/make_hostile_corpus.py):
 /// traces whose span, category, thread and process names, metadata keys and values, labels and
@@ -10,7 +11,8 @@ import Testing
 /// bidi characters. Per format, no name may change what the output means.
 @Suite("Hostile names through every command and format")
 struct HostileNamesCLITests {
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/hostile")
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/hostile")
     static var trace: String { corpus.appendingPathComponent("hostile-names.json").path }
     static var headTrace: String { corpus.appendingPathComponent("hostile-names-head.json").path }
     static var budget: String { corpus.appendingPathComponent("hostile-budget.json").path }
@@ -32,7 +34,9 @@ struct HostileNamesCLITests {
     /// A copy of the hostile trace under a file name no committed file can have: a line break
     /// before a workflow command, an escape sequence and a bidi override.
     static func controlFileName() throws -> String {
-        let path = try CLI.temporaryDirectory().appendingPathComponent("ctl\n::warning::from-file-name \u{1B}[2J\u{202E}.json").path
+        let path = try CLI.temporaryDirectory().appendingPathComponent(
+            "ctl\n::warning::from-file-name \u{1B}[2J\u{202E}.json"
+        ).path
         try FileManager.default.copyItem(atPath: trace, toPath: path)
         return path
     }
@@ -52,7 +56,9 @@ struct HostileNamesCLITests {
     /// last, one per finding, in the runner's format.
     static func expectCleanText(_ text: String, annotations: Bool = false, json: Bool = false, _ what: String) {
         let bad = json ? [] : text.unicodeScalars.filter(isForbidden)
-        #expect(bad.isEmpty, "\(what): \(bad.count) control or bidi characters, first U+\(String(bad.first?.value ?? 0, radix: 16))")
+        #expect(
+            bad.isEmpty,
+            "\(what): \(bad.count) control or bidi characters, first U+\(String(bad.first?.value ?? 0, radix: 16))")
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let commands = lines.indices.filter { lines[$0].drop { $0 == " " || $0 == "\t" }.hasPrefix("::") }
         if annotations {
@@ -61,12 +67,18 @@ struct HostileNamesCLITests {
             let trailing = Array(lines.reversed().drop { $0.isEmpty }.prefix(commands.count))
             #expect(Set(commands.map { lines[$0] }) == Set(trailing), "\(what): a :: line before the annotations")
             for line in trailing {
-                #expect(line.hasPrefix("::error title=") || line.hasPrefix("::warning title=") || line.hasPrefix("::notice title="), "\(what): \(line)")
+                #expect(
+                    line.hasPrefix("::error title=") || line.hasPrefix("::warning title=")
+                        || line.hasPrefix("::notice title="), "\(what): \(line)")
                 let title = line.drop { $0 != "=" }.dropFirst().prefix { $0 != ":" }
-                #expect(line.dropFirst(line.distance(from: line.startIndex, to: title.endIndex)).hasPrefix("::"), "\(what): \(line)")
+                #expect(
+                    line.dropFirst(line.distance(from: line.startIndex, to: title.endIndex)).hasPrefix("::"),
+                    "\(what): \(line)")
             }
         } else {
-            #expect(commands.isEmpty, "\(what): lines starting with ::\n\(commands.map { String(lines[$0]) }.joined(separator: "\n"))")
+            #expect(
+                commands.isEmpty,
+                "\(what): lines starting with ::\n\(commands.map { String(lines[$0]) }.joined(separator: "\n"))")
         }
     }
 
@@ -76,7 +88,10 @@ struct HostileNamesCLITests {
         var count = 0
         var escaped = false
         for character in row.dropFirst() {
-            if escaped { escaped = false; continue }
+            if escaped {
+                escaped = false
+                continue
+            }
             if character == "\\" { escaped = true } else if character == "|" { count += 1 }
         }
         return count
@@ -98,22 +113,36 @@ struct HostileNamesCLITests {
             }
             if inFence {
                 // framescope's chart statements, the title one quoted string a name cannot end.
-                let statements = ["xychart-beta", "    title \"", "    x-axis \"frame\" ", "    y-axis \"ms\" ", "    bar [", "    line ["]
+                let statements = [
+                    "xychart-beta", "    title \"", "    x-axis \"frame\" ", "    y-axis \"ms\" ", "    bar [",
+                    "    line [",
+                ]
                 #expect(statements.contains { line.hasPrefix($0) }, "\(what): chart line \(line)")
-                if line.hasPrefix("    title") { #expect(line.filter { $0 == "\"" }.count == 2 && line.hasSuffix("\""), "\(what): \(line)") }
+                if line.hasPrefix("    title") {
+                    #expect(line.filter { $0 == "\"" }.count == 2 && line.hasSuffix("\""), "\(what): \(line)")
+                }
                 continue
             }
             if line.hasPrefix("|") {
                 let count = cells(line)
-                if let columns { #expect(count == columns, "\(what): \(count) cells, header \(columns): \(line)") } else { columns = count }
+                if let columns {
+                    #expect(count == columns, "\(what): \(count) cells, header \(columns): \(line)")
+                } else {
+                    columns = count
+                }
             } else {
                 columns = nil
             }
-            if line.hasPrefix("#") { #expect(line.hasPrefix("## ") || line.hasPrefix("### "), "\(what): heading \(line)") }
+            if line.hasPrefix("#") {
+                #expect(line.hasPrefix("## ") || line.hasPrefix("### "), "\(what): heading \(line)")
+            }
             #expect(!line.hasPrefix("#") || !line.contains("# heading"), "\(what): \(line)")
             let outside = withoutCodeSpans(line)
-            for payload in ["<img", "<b>", "<script", "![", "](", "**strong**", "~~strike~~", "$x^2$", ":smile:", "https://", "www.example",
-                            "&amp;", "&lt;", "me@example", "*em*", "_em_"] {
+            for payload in [
+                "<img", "<b>", "<script", "![", "](", "**strong**", "~~strike~~", "$x^2$", ":smile:", "https://",
+                "www.example",
+                "&amp;", "&lt;", "me@example", "*em*", "_em_",
+            ] {
                 #expect(!outside.contains(payload), "\(what): raw \(payload) in \(line)")
             }
         }
@@ -128,9 +157,15 @@ struct HostileNamesCLITests {
         var index = 0
         while index < characters.count {
             if characters[index] == "\\" && index + 1 < characters.count {
-                result.append("·"); index += 2; continue
+                result.append("·")
+                index += 2
+                continue
             }
-            guard characters[index] == "`" else { result.append(characters[index]); index += 1; continue }
+            guard characters[index] == "`" else {
+                result.append(characters[index])
+                index += 1
+                continue
+            }
             var run = 0
             while index + run < characters.count && characters[index + run] == "`" { run += 1 }
             var search = index + run
@@ -139,13 +174,21 @@ struct HostileNamesCLITests {
                 if characters[search] == "`" {
                     var other = 0
                     while search + other < characters.count && characters[search + other] == "`" { other += 1 }
-                    if other == run { closed = search + other; break }
+                    if other == run {
+                        closed = search + other
+                        break
+                    }
                     search += other
                 } else {
                     search += 1
                 }
             }
-            if let closed { index = closed } else { result += String(repeating: "`", count: run); index += run }
+            if let closed {
+                index = closed
+            } else {
+                result += String(repeating: "`", count: run)
+                index += run
+            }
         }
         return result
     }
@@ -175,7 +218,8 @@ struct HostileNamesCLITests {
         #expect(result.status == 0)
         let html = result.standardOutput
         let allowed: Set<String> = [
-            "!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2", "section", "p", "strong", "br", "span", "div", "table",
+            "!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2", "section", "p", "strong", "br",
+            "span", "div", "table",
             "caption", "thead", "tbody", "tr", "th", "td", "canvas", "script",
         ]
         // The names also travel to the page's script as JSON data, with every < escaped, so no
@@ -185,39 +229,58 @@ struct HostileNamesCLITests {
         #expect(!html.contains("<script>alert"))
         #expect(html.contains("<td>&lt;img src=x onerror=alert(1)&gt;</td>"))
         // Behind the escaping, the page's policy runs only its own script and style.
-        #expect(html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'sha256-"))
+        #expect(
+            html.contains(
+                "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'sha256-"))
         let (elements, attributes) = Self.markup(html)
         #expect(elements.subtracting(allowed).isEmpty, "elements a name made: \(elements.subtracting(allowed))")
         let pageAttributes: Set<String> = [
-            "lang", "charset", "http-equiv", "name", "content", "class", "id", "data-frames", "data-bars", "data-drawn", "aria-hidden", "tabindex", "role",
+            "lang", "charset", "http-equiv", "name", "content", "class", "id", "data-frames", "data-bars", "data-drawn",
+            "aria-hidden", "tabindex", "role",
             "aria-label", "aria-live", "hidden", "type", "data-lane", "data-thread",
         ]
-        #expect(attributes.subtracting(pageAttributes).isEmpty, "attributes a name made: \(attributes.subtracting(pageAttributes))")
+        #expect(
+            attributes.subtracting(pageAttributes).isEmpty,
+            "attributes a name made: \(attributes.subtracting(pageAttributes))")
     }
 
     /// The element and attribute names of an HTML page, read as a browser tokenizes it: a tag
     /// opens at `<` and a letter, attribute values may be quoted, and a `<script>` element's
     /// content is raw text up to `</script`.
     static func markup(_ html: String) -> (elements: Set<String>, attributes: Set<String>) {
-        var elements: Set<String> = [], attributes: Set<String> = []
+        var elements: Set<String> = []
+        var attributes: Set<String> = []
         let characters = Array(html)
         var index = 0
         while index < characters.count {
             guard characters[index] == "<", index + 1 < characters.count,
-                characters[index + 1].isLetter || characters[index + 1] == "!" || characters[index + 1] == "/" else { index += 1; continue }
+                characters[index + 1].isLetter || characters[index + 1] == "!" || characters[index + 1] == "/"
+            else {
+                index += 1
+                continue
+            }
             index += 1
             if characters[index] == "/" { index += 1 }
             var name = ""
-            while index < characters.count, !characters[index].isWhitespace, characters[index] != ">", characters[index] != "/" {
-                name.append(characters[index]); index += 1
+            while index < characters.count, !characters[index].isWhitespace, characters[index] != ">",
+                characters[index] != "/"
+            {
+                name.append(characters[index])
+                index += 1
             }
             elements.insert(name)
             // Attributes up to the tag's end.
             while index < characters.count, characters[index] != ">" {
-                if characters[index].isWhitespace || characters[index] == "/" { index += 1; continue }
+                if characters[index].isWhitespace || characters[index] == "/" {
+                    index += 1
+                    continue
+                }
                 var attribute = ""
-                while index < characters.count, !characters[index].isWhitespace, characters[index] != "=", characters[index] != ">" {
-                    attribute.append(characters[index]); index += 1
+                while index < characters.count, !characters[index].isWhitespace, characters[index] != "=",
+                    characters[index] != ">"
+                {
+                    attribute.append(characters[index])
+                    index += 1
                 }
                 if !attribute.isEmpty && name != "!DOCTYPE" { attributes.insert(attribute.lowercased()) }
                 if index < characters.count, characters[index] == "=" {
@@ -228,14 +291,18 @@ struct HostileNamesCLITests {
                         while index < characters.count, characters[index] != quote { index += 1 }
                         index += 1
                     } else {
-                        while index < characters.count, !characters[index].isWhitespace, characters[index] != ">" { index += 1 }
+                        while index < characters.count, !characters[index].isWhitespace, characters[index] != ">" {
+                            index += 1
+                        }
                     }
                 }
             }
             index += 1
             if name.lowercased() == "script" {
                 // Raw text: skip to the closing tag.
-                while index + 8 < characters.count, String(characters[index..<index + 8]).lowercased() != "</script" { index += 1 }
+                while index + 8 < characters.count, String(characters[index..<index + 8]).lowercased() != "</script" {
+                    index += 1
+                }
             }
         }
         return (elements, attributes)
@@ -246,14 +313,17 @@ struct HostileNamesCLITests {
         let result = try CLI.run(["report", Self.trace, "--format", "json"])
         #expect(result.status == 0)
         Self.expectCleanLines(result.standardOutput, "report json")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let categories = try #require(object["categories"] as? [[String: Any]]).compactMap { $0["name"] as? String }
         let threads = try #require(object["threads"] as? [[String: Any]]).compactMap { $0["name"] as? String }
         let strings = try Self.strings()
         for name in strings { #expect(categories.contains(Self.shown(name)), "category \(name.debugDescription) lost") }
         // The trace's "(unattributed)" is its own category, apart from framescope's label.
         #expect(categories.contains("\"(unattributed)\""))
-        for name in [strings[0], strings[1], strings[14], strings[17]] { #expect(threads.contains(name), "thread \(name.debugDescription) lost") }
+        for name in [strings[0], strings[1], strings[14], strings[17]] {
+            #expect(threads.contains(name), "thread \(name.debugDescription) lost")
+        }
     }
 
     /// Standard output without framescope's annotations, the `::` lines at its end.
@@ -283,7 +353,9 @@ struct HostileNamesCLITests {
         #expect(rows.allSatisfy { $0["meta_note"] as? String == strings[24] })
         #expect(rows.allSatisfy { $0["meta_\(strings[12])"] as? String == strings[15] })
         let keys = Set(rows.flatMap { ($0["main_by_category_ms"] as? [String: Any] ?? [:]).keys })
-        for name in strings { #expect(keys.contains(Self.shown(name)), "\(name.debugDescription) lost in frames-jsonl") }
+        for name in strings {
+            #expect(keys.contains(Self.shown(name)), "\(name.debugDescription) lost in frames-jsonl")
+        }
 
         let csv = try CLI.run(["report", Self.oddFile, "--format", "frames-csv", "--label", "branch=\(Self.label)"])
         #expect(csv.status == 0)
@@ -294,15 +366,24 @@ struct HostileNamesCLITests {
         // No field spans lines or is a spreadsheet formula.
         for field in table.joined() {
             #expect(!field.contains("\n") && !field.contains("\r"), "\(field.debugDescription)")
-            if let first = field.first, "=+-@\t".contains(first) { #expect(Double(field) != nil, "\(field.debugDescription)") }
+            if let first = field.first, "=+-@\t".contains(first) {
+                #expect(Double(field) != nil, "\(field.debugDescription)")
+            }
         }
         let column = { (name: String) in header.firstIndex(of: name) }
-        let branch = try #require(column("label_branch")), trace = try #require(column("trace")), note = try #require(column("meta_note"))
-        #expect(table.dropFirst().allSatisfy {
-            Self.csvDecoded($0[branch]) == Self.label && $0[trace] == Self.oddFile && Self.csvDecoded($0[note]) == strings[24]
-        })
+        let branch = try #require(column("label_branch"))
+        let trace = try #require(column("trace"))
+        let note = try #require(column("meta_note"))
+        #expect(
+            table.dropFirst().allSatisfy {
+                Self.csvDecoded($0[branch]) == Self.label && $0[trace] == Self.oddFile
+                    && Self.csvDecoded($0[note]) == strings[24]
+            })
         let decodedHeader = Set(header.map(Self.csvDecoded))
-        for name in strings { #expect(decodedHeader.contains("category:\(Self.shown(name))"), "\(name.debugDescription) lost in frames-csv") }
+        for name in strings {
+            #expect(
+                decodedHeader.contains("category:\(Self.shown(name))"), "\(name.debugDescription) lost in frames-csv")
+        }
     }
 
     /// A trace's category name as framescope shows it beside its own labels: a name that begins
@@ -316,7 +397,9 @@ struct HostileNamesCLITests {
     /// `'` before a formula's first character removed.
     static func csvDecoded(_ field: String) -> String {
         var text = field
-        if text.hasPrefix("'"), let second = text.dropFirst().first, "=+-@\t\r".contains(second) || text.dropFirst().hasPrefix("\\u{9}") || text.dropFirst().hasPrefix("\\u{D}") {
+        if text.hasPrefix("'"), let second = text.dropFirst().first,
+            "=+-@\t\r".contains(second) || text.dropFirst().hasPrefix("\\u{9}") || text.dropFirst().hasPrefix("\\u{D}")
+        {
             text.removeFirst()
         }
         var result = ""
@@ -324,7 +407,9 @@ struct HostileNamesCLITests {
         while let range = rest.range(of: "\\u{") {
             result += rest[..<range.lowerBound]
             let after = rest[range.upperBound...]
-            guard let close = after.firstIndex(of: "}"), let value = UInt32(after[..<close], radix: 16), let scalar = Unicode.Scalar(value) else {
+            guard let close = after.firstIndex(of: "}"), let value = UInt32(after[..<close], radix: 16),
+                let scalar = Unicode.Scalar(value)
+            else {
                 result += rest[range]
                 rest = after
                 continue
@@ -346,23 +431,34 @@ struct HostileNamesCLITests {
         while let scalar = scalars.popFirst() {
             if quoted {
                 if scalar == "\"" {
-                    if scalars.first == "\"" { field.unicodeScalars.append("\""); scalars.removeFirst() } else { quoted = false }
+                    if scalars.first == "\"" {
+                        field.unicodeScalars.append("\"")
+                        scalars.removeFirst()
+                    } else {
+                        quoted = false
+                    }
                 } else {
                     field.unicodeScalars.append(scalar)
                 }
             } else if scalar == "\"" && field.isEmpty {
                 quoted = true
             } else if scalar == "," {
-                record.append(field); field = ""
+                record.append(field)
+                field = ""
             } else if scalar == "\n" {
-                record.append(field); field = ""
-                records.append(record); record = []
+                record.append(field)
+                field = ""
+                records.append(record)
+                record = []
             } else {
                 field.unicodeScalars.append(scalar)
             }
         }
         #expect(!quoted, "unterminated quoted field")
-        if !field.isEmpty || !record.isEmpty { record.append(field); records.append(record) }
+        if !field.isEmpty || !record.isEmpty {
+            record.append(field)
+            records.append(record)
+        }
         return records
     }
 
@@ -378,8 +474,11 @@ struct HostileNamesCLITests {
             let junit = directory.appendingPathComponent("check-\(format).xml").path
             let summary = directory.appendingPathComponent("summary-\(format).md").path
             let result = try CLI.run(
-                ["check", Self.trace, Self.oddFile, control, missing, "--budget", Self.budget, "--format", format, "--junit", junit,
-                 "--github-annotations"],
+                [
+                    "check", Self.trace, Self.oddFile, control, missing, "--budget", Self.budget, "--format", format,
+                    "--junit", junit,
+                    "--github-annotations",
+                ],
                 environment: ["GITHUB_STEP_SUMMARY": summary])
             // One trace is missing: the others are still checked and reported, and the run exits 3.
             #expect(result.status == 3, "\(format): \(result.standardError)")
@@ -392,7 +491,10 @@ struct HostileNamesCLITests {
             if format == "json" {
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
                 let traces = try #require(object["traces"] as? [[String: Any]])
-                #expect(traces.compactMap { $0["name"] as? String } == ["hostile-names.json", Self.oddFileName, (control as NSString).lastPathComponent])
+                #expect(
+                    traces.compactMap { $0["name"] as? String } == [
+                        "hostile-names.json", Self.oddFileName, (control as NSString).lastPathComponent,
+                    ])
                 let errors = try #require(object["errors"] as? [[String: Any]])
                 #expect(errors.first?["source"] as? String == missing)
                 let warnings = try #require(object["warnings"] as? [[String: Any]])
@@ -405,18 +507,23 @@ struct HostileNamesCLITests {
             let suites = root.elements(forName: "testsuite")
             let suiteNames = suites.compactMap { $0.attribute(forName: "name")?.stringValue }
             #expect(suiteNames.contains("framescope check: \(Self.oddFileName)"))
-            let caseNames = suites.flatMap { $0.elements(forName: "testcase") }.compactMap { $0.attribute(forName: "name")?.stringValue }
+            let caseNames = suites.flatMap { $0.elements(forName: "testcase") }.compactMap {
+                $0.attribute(forName: "name")?.stringValue
+            }
             #expect(caseNames.contains("categories[\"<img src=x onerror=alert(1)>\"].main-ms-total"))
             // U+FFFE and U+FFFF cannot be in an XML 1.0 document even as references; a rule's id
             // quotes a name as JSON does, which writes them as \u escapes.
             #expect(caseNames.contains { $0.contains("non\\ufffechar\\uffff end") }, "\(caseNames)")
             for suite in suites {
-                let names = suite.elements(forName: "testcase").compactMap { $0.attribute(forName: "name")?.stringValue }
+                let names = suite.elements(forName: "testcase").compactMap {
+                    $0.attribute(forName: "name")?.stringValue
+                }
                 #expect(Set(names).count == names.count, "testcase names repeat in a suite: \(names)")
             }
             let errors = suites.flatMap { $0.elements(forName: "testcase") }.flatMap { $0.elements(forName: "error") }
             #expect(errors.count == 1)
-            #expect(errors.first?.attribute(forName: "message")?.stringValue?.contains("no such file or directory") == true)
+            #expect(
+                errors.first?.attribute(forName: "message")?.stringValue?.contains("no such file or directory") == true)
             #expect(root.attribute(forName: "errors")?.stringValue == "1")
         }
     }
@@ -426,7 +533,9 @@ struct HostileNamesCLITests {
     @Test("repair of a cut trace under a hostile file name: the stderr line shows the name, never writes it")
     func repair() throws {
         // The hostile trace's events as a streamed array, cut two thirds of the way in.
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.trace))) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.trace))) as? [String: Any]
+        )
         let events = try #require(object["traceEvents"] as? [Any])
         let lines = try events.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
         let stream = "[" + lines.joined(separator: ",\n")
@@ -436,7 +545,10 @@ struct HostileNamesCLITests {
         #expect(result.status == 0, "\(result.standardError)")
         Self.expectCleanText(result.standardError, "repair stderr")
         #expect(result.standardError.split(separator: "\n").count == 1)
-        #expect(result.standardError.hasPrefix("\(URL(fileURLWithPath: path).deletingLastPathComponent().path)/ctl\\u{A}::warning::from-file-name \\u{1B}[2J\\u{202E}.json: kept "))
+        #expect(
+            result.standardError.hasPrefix(
+                "\(URL(fileURLWithPath: path).deletingLastPathComponent().path)/ctl\\u{A}::warning::from-file-name \\u{1B}[2J\\u{202E}.json: kept "
+            ))
         let repaired = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [Any])
         #expect(repaired.count > 10)
     }
@@ -451,8 +563,11 @@ struct HostileNamesCLITests {
             let junit = directory.appendingPathComponent("compare-\(format).xml").path
             let summary = directory.appendingPathComponent("summary-\(format).md").path
             let result = try CLI.run(
-                ["compare", "--base", Self.trace, "--base", control, "--head", Self.headTrace, "--head", Self.oddFile, "--format", format,
-                 "--junit", junit, "--github-annotations"],
+                [
+                    "compare", "--base", Self.trace, "--base", control, "--head", Self.headTrace, "--head",
+                    Self.oddFile, "--format", format,
+                    "--junit", junit, "--github-annotations",
+                ],
                 environment: ["GITHUB_STEP_SUMMARY": summary])
             #expect(result.status == 1, "\(format): \(result.standardError)")
             Self.expectCleanText(result.standardError, "compare stderr")
@@ -466,8 +581,10 @@ struct HostileNamesCLITests {
             }
             Self.expectCleanMarkdown(try String(contentsOfFile: summary, encoding: .utf8), "compare step summary")
             let document = try XMLDocument(contentsOf: URL(fileURLWithPath: junit), options: [])
-            let caseNames = try #require(document.rootElement()).elements(forName: "testsuite").flatMap { $0.elements(forName: "testcase") }
-                .compactMap { $0.attribute(forName: "name")?.stringValue }
+            let caseNames = try #require(document.rootElement()).elements(forName: "testsuite").flatMap {
+                $0.elements(forName: "testcase")
+            }
+            .compactMap { $0.attribute(forName: "name")?.stringValue }
             #expect(caseNames.contains("categories[\"<img src=x onerror=alert(1)>\"].main-ms-per-frame"))
             #expect(caseNames.contains("categories.innocent\n::error::three.main-ms-per-frame"))
         }

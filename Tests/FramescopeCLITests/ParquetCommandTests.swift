@@ -25,7 +25,9 @@ struct ParquetCommandTests {
             #expect(file.rowCount == lines.standardOutput.split(separator: "\n").count)
             #expect(file.columns.contains { $0.name == "label_branch" })
             // Nothing left beside it: the temporary file was renamed.
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.isEmpty)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.isEmpty
+            )
         }
     }
 
@@ -44,10 +46,18 @@ struct ParquetCommandTests {
         let (directory, trace) = try writeTrace()
         let piped = try CLI.run(["report", trace, "--format", "frames-parquet"])
         #expect(piped.status == 0 && piped.standardOutput.hasPrefix("PAR1"))
-        let unwritable = try CLI.run(["report", trace, "--format", "frames-parquet", "--out", directory.appendingPathComponent("no/x.parquet").path])
+        let unwritable = try CLI.run([
+            "report", trace, "--format", "frames-parquet", "--out",
+            directory.appendingPathComponent("no/x.parquet").path,
+        ])
         #expect(unwritable.status == 3)
-        #expect(unwritable.standardError.hasPrefix("error: cannot write --out: ") && unwritable.standardError.filter { $0 == "\n" }.count == 1)
-        let label = try CLI.run(["report", trace, "--format", "summary-parquet", "--out", directory.appendingPathComponent("y.parquet").path, "--label", "novalue"])
+        #expect(
+            unwritable.standardError.hasPrefix("error: cannot write --out: ")
+                && unwritable.standardError.filter { $0 == "\n" }.count == 1)
+        let label = try CLI.run([
+            "report", trace, "--format", "summary-parquet", "--out", directory.appendingPathComponent("y.parquet").path,
+            "--label", "novalue",
+        ])
         #expect(label.status == 2 && label.standardError.contains("KEY=VALUE"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("y.parquet").path))
     }

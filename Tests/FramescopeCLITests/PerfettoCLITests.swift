@@ -12,7 +12,8 @@ struct PerfettoCLITests {
     static func report(_ path: String, input: Data? = nil) throws -> [String: Any] {
         let result = try CLI.run(["report", path, "--format", "json"], input: input)
         #expect(result.status == 0, "report \(path): \(result.standardError)")
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         object["source"] = nil
         if var method = object["method"] as? [String: Any] {
             method["source"] = nil
@@ -23,13 +24,18 @@ struct PerfettoCLITests {
 
     static func same(_ a: [String: Any], _ b: [String: Any]) -> Bool { NSDictionary(dictionary: a).isEqual(to: b) }
 
-    @Test("The same simulation written as JSON and as .pftrace reports the same figures; convert round-trips JSON to protobuf to JSON")
+    @Test(
+        "The same simulation written as JSON and as .pftrace reports the same figures; convert round-trips JSON to protobuf to JSON"
+    )
     func sameReport() throws {
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
         for (index, out) in ["a.json", "a.pftrace"].enumerated() {
-            let result = try CLI.run(["simulate", "diffable-update", "--strategy", "snapshot-diff", "--frames", "30", "--seed", "4", "--out", path(out)])
+            let result = try CLI.run([
+                "simulate", "diffable-update", "--strategy", "snapshot-diff", "--frames", "30", "--seed", "4", "--out",
+                path(out),
+            ])
             #expect(result.status == 0, "\(index): \(result.standardError)")
         }
         let json = try Data(contentsOf: URL(fileURLWithPath: path("a.json")))
@@ -67,7 +73,9 @@ struct PerfettoCLITests {
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let named = folder.appendingPathComponent("run.json").path
-        let result = try CLI.run(["simulate", "diffable-update", "--frames", "12", "--trace-format", "perfetto", "--out", named])
+        let result = try CLI.run([
+            "simulate", "diffable-update", "--frames", "12", "--trace-format", "perfetto", "--out", named,
+        ])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: named)).first == 0x0A)
         let streamed = folder.appendingPathComponent("stream.pftrace").path
@@ -76,7 +84,9 @@ struct PerfettoCLITests {
         let report = try Self.report(streamed)
         #expect((report["summary"] as? [String: Any])?["frames"] as? Int == 25)
         #expect((report["diagnostics"] as? [Any])?.isEmpty == true)
-        let bad = try CLI.run(["simulate", "diffable-update", "--frames", "2", "--trace-format", "protobuf", "--out", named])
+        let bad = try CLI.run([
+            "simulate", "diffable-update", "--frames", "2", "--trace-format", "protobuf", "--out", named,
+        ])
         #expect(bad.status == 2 && bad.standardError.contains("--trace-format"))
     }
 
@@ -85,7 +95,9 @@ struct PerfettoCLITests {
         let malformed = try CLI.run(["report", Self.fixtures.appendingPathComponent("varint-too-long.pftrace").path])
         #expect(malformed.status == 3)
         let lines = malformed.standardError.split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].contains("byte 56:") && lines[0].contains("varint"), "\(malformed.standardError)")
+        #expect(
+            lines.count == 1 && lines[0].contains("byte 56:") && lines[0].contains("varint"),
+            "\(malformed.standardError)")
 
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -96,7 +108,9 @@ struct PerfettoCLITests {
         #expect(diagnostics.map { $0["kind"] as? String } == ["truncated"])
         let repair = try CLI.run(["repair", torn.path])
         #expect(repair.status == 0)
-        #expect(repair.standardError.contains("complete packets") && repair.standardError.contains("from byte 107"), "\(repair.standardError)")
+        #expect(
+            repair.standardError.contains("complete packets") && repair.standardError.contains("from byte 107"),
+            "\(repair.standardError)")
         #expect(((try Self.report(torn.path))["diagnostics"] as? [Any])?.isEmpty == true)
     }
 
@@ -107,31 +121,44 @@ struct PerfettoCLITests {
         let beyond = Self.fixtures.appendingPathComponent("first-packet-beyond-file.pftrace")
         let bytes = try Data(contentsOf: beyond)
         #expect(bytes.count == 15)
-        let message = "byte 0: the first packet claims 1099511627776 bytes but only 8 follow its length, in an input of 15 bytes: not a whole Perfetto packet"
+        let message =
+            "byte 0: the first packet claims 1099511627776 bytes but only 8 follow its length, in an input of 15 bytes: not a whole Perfetto packet"
         for (path, input) in [(beyond.path, nil), ("-", bytes)] {
             let result = try CLI.run(["report", path], input: input)
             #expect(result.status == 3 && result.standardOutput.isEmpty)
-            #expect(result.standardError == "error: \(path == "-" ? "<stdin>" : path): \(message)\n", "\(result.standardError)")
+            #expect(
+                result.standardError == "error: \(path == "-" ? "<stdin>" : path): \(message)\n",
+                "\(result.standardError)")
         }
         // Cut inside the first packet's length: no whole packet, so no hint to repair it.
         let cut = try CLI.run(["report", "-"], input: Data([0x0A, 0x80]))
         #expect(cut.status == 3)
-        #expect(cut.standardError == "error: <stdin>: byte 0: the input is 2 bytes and ends inside the first packet's length: not a whole Perfetto packet\n")
+        #expect(
+            cut.standardError
+                == "error: <stdin>: byte 0: the input is 2 bytes and ends inside the first packet's length: not a whole Perfetto packet\n"
+        )
         let lineFeed = try CLI.run(["report", "-"], input: Data([0x0A]))
         #expect(lineFeed.status == 3)
         #expect(
             lineFeed.standardError
-                == "error: <stdin>: line 1, column 1 (byte 0): the input is 1 byte, a line feed: no JSON value, and too short to hold one Perfetto packet\n")
+                == "error: <stdin>: line 1, column 1 (byte 0): the input is 1 byte, a line feed: no JSON value, and too short to hold one Perfetto packet\n"
+        )
 
         let torn = try Data(contentsOf: Self.fixtures.appendingPathComponent("truncated-last-packet.pftrace"))
-        for (path, input) in [(Self.fixtures.appendingPathComponent("truncated-last-packet.pftrace").path, nil), ("-", torn)] {
+        for (path, input) in [
+            (Self.fixtures.appendingPathComponent("truncated-last-packet.pftrace").path, nil), ("-", torn),
+        ] {
             let result = try CLI.run(["report", path, "--format", "json"], input: input)
             #expect(result.status == 0, "\(result.standardError)")
-            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
             let diagnostics = (report["diagnostics"] as? [[String: Any]]) ?? []
             #expect(diagnostics.map { $0["kind"] as? String } == ["truncated"])
             let text = diagnostics.first?["message"] as? String ?? ""
-            #expect(text.hasPrefix("the input ends inside the packet that starts at byte 107: it claims 65 bytes and the input has 32, 33 missing"), "\(text)")
+            #expect(
+                text.hasPrefix(
+                    "the input ends inside the packet that starts at byte 107: it claims 65 bytes and the input has 32, 33 missing"
+                ), "\(text)")
         }
     }
 
@@ -143,7 +170,10 @@ struct PerfettoCLITests {
         #expect(badFormat.status == 2 && badFormat.standardError.contains("perfetto or chrome-json"))
         let missing = try CLI.run(["convert", "/nonexistent/trace.pftrace", "--out", "-"])
         #expect(missing.status == 3)
-        let toStdout = try CLI.run(["convert", Self.fixtures.appendingPathComponent("atrace-android-app.pftrace").path, "--to", "chrome-json", "--out", "-"])
+        let toStdout = try CLI.run([
+            "convert", Self.fixtures.appendingPathComponent("atrace-android-app.pftrace").path, "--to", "chrome-json",
+            "--out", "-",
+        ])
         #expect(toStdout.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(toStdout.standardOutput.utf8)) as? [String: Any]
         let events = (object?["traceEvents"] as? [[String: Any]]) ?? []
@@ -161,7 +191,10 @@ struct PerfettoCLITests {
         }
         // Buffer stuffing is latency, not a hitch: counted on its own row, never a hitch cause.
         #expect(!text.contains("buffer-stuffing"))
-        #expect(text.split(separator: "\n").contains { $0.hasPrefix("  buffer-stuffed frames") && $0.split(separator: " ").dropFirst(2).first == "1" })
+        #expect(
+            text.split(separator: "\n").contains {
+                $0.hasPrefix("  buffer-stuffed frames") && $0.split(separator: " ").dropFirst(2).first == "1"
+            })
         let json = try Self.report(Self.fixtures.appendingPathComponent("android-app-frames.pftrace").path)
         #expect((json["summary"] as? [String: Any])?["stuffed-frames"] as? Int == 1)
         #expect((json["method"] as? [String: Any])?["main-thread-rule"] as? String == "android-ui-thread")

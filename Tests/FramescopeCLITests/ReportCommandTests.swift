@@ -30,7 +30,9 @@ struct ReportCommandTests {
         #expect(late?.split(separator: " ").filter { !$0.isEmpty } == ["late", "frames", "1", "1", "missed", "vsyncs"])
     }
 
-    @Test("--process picks a process's main thread; a process with no thread is an input error naming it, never another thread's report")
+    @Test(
+        "--process picks a process's main thread; a process with no thread is an input error naming it, never another thread's report"
+    )
     func processOption() throws {
         let path = try writeTrace()
         let chosen = try CLI.run(["report", path, "--process", "7"])
@@ -38,16 +40,23 @@ struct ReportCommandTests {
         #expect(chosen.standardOutput.contains("CrRendererMain (pid:tid 7:1, chosen by --process)"))
         let missing = try CLI.run(["report", path, "--process", "8"])
         #expect(missing.status == 3 && missing.standardOutput.isEmpty)
-        #expect(missing.standardError == "error: \(path): --process 8: the trace has no thread in that process (processes: 7)\n")
+        #expect(
+            missing.standardError
+                == "error: \(path): --process 8: the trace has no thread in that process (processes: 7)\n")
         let malformed = try CLI.run(["report", path, "--process", "seven"])
-        #expect(malformed.status == 2 && malformed.standardError.contains("option '--process' expects a process id, e.g. 1234, got 'seven'"))
+        #expect(
+            malformed.status == 2
+                && malformed.standardError.contains("option '--process' expects a process id, e.g. 1234, got 'seven'"))
     }
 
-    @Test("The JSON report follows schema framescope.report v4 with exact nanoseconds and the frame source's counts as values")
+    @Test(
+        "The JSON report follows schema framescope.report v4 with exact nanoseconds and the frame source's counts as values"
+    )
     func jsonReport() throws {
         let result = try CLI.run(["report", try writeTrace(), "--format", "json"])
         #expect(result.status == 0)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(report["schema"] as? String == "framescope.report")
         #expect(report["version"] as? Int == 4)
         let method = try #require(report["method"] as? [String: Any])
@@ -71,36 +80,47 @@ struct ReportCommandTests {
 
     @Test("--main-thread and --fps override what the trace says")
     func overrides() throws {
-        let result = try CLI.run(["report", try writeTrace(), "--main-thread", "7:2", "--fps", "120", "--format", "json"])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let result = try CLI.run([
+            "report", try writeTrace(), "--main-thread", "7:2", "--fps", "120", "--format", "json",
+        ])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let method = try #require(report["method"] as? [String: Any])
         #expect(method["main-thread-rule"] as? String == "option")
         #expect(method["frame-interval-ns"] as? Int == 8_333_333)
     }
 
-    @Test("--fps takes a fractional rate, and a rate out of range or not a number is a usage error", arguments: [
-        "0", "1001", "-1", "nan", "inf", "1e999", "60fps",
-    ])
+    @Test(
+        "--fps takes a fractional rate, and a rate out of range or not a number is a usage error",
+        arguments: [
+            "0", "1001", "-1", "nan", "inf", "1e999", "60fps",
+        ])
     func frameRateOption(text: String) throws {
         let result = try CLI.run(["report", try writeTrace(), "--fps", text])
         #expect(result.status == 2)
-        #expect(result.standardError == "error: option '--fps' expects a frame rate from 1 to 1000, got '\(text)'; run 'framescope report --help' for usage\n")
+        #expect(
+            result.standardError
+                == "error: option '--fps' expects a frame rate from 1 to 1000, got '\(text)'; run 'framescope report --help' for usage\n"
+        )
     }
 
     @Test("--fps 59.94 judges frames against 16,683,350 ns and reports the rate asked for")
     func fractionalFrameRate() throws {
         let result = try CLI.run(["report", try writeTrace(), "--fps", "59.94", "--format", "json"])
         #expect(result.status == 0)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let method = try #require(report["method"] as? [String: Any])
         #expect(method["frame-interval-ns"] as? Int == 16_683_350)
         #expect(method["frame-interval-requested-fps"] as? Double == 59.94)
     }
 
-    @Test("A file that is not a trace exits 3 with the line and column", arguments: [
-        ("{\"traceEvents\": [\n  {\"ph\": \"X\",, }]}", "line 2, column"),
-        ("hello", "line 1, column 1"),
-    ])
+    @Test(
+        "A file that is not a trace exits 3 with the line and column",
+        arguments: [
+            ("{\"traceEvents\": [\n  {\"ph\": \"X\",, }]}", "line 2, column"),
+            ("hello", "line 1, column 1"),
+        ])
     func unreadableInput(text: String, location: String) throws {
         let result = try CLI.run(["report", try writeTrace(text)])
         #expect(result.status == 3)
@@ -115,9 +135,12 @@ struct ReportCommandTests {
         #expect(result.standardError.components(separatedBy: "/nonexistent/trace.json").count == 2)
     }
 
-    @Test("Malformed options are usage errors", arguments: [
-        ["report"], ["report", "a.json", "--main-thread", "7"], ["report", "a.json", "--format", "xml"], ["report", "a.json", "--top", "-1"],
-    ])
+    @Test(
+        "Malformed options are usage errors",
+        arguments: [
+            ["report"], ["report", "a.json", "--main-thread", "7"], ["report", "a.json", "--format", "xml"],
+            ["report", "a.json", "--top", "-1"],
+        ])
     func usageErrors(arguments: [String]) throws {
         let result = try CLI.run(arguments)
         #expect(result.status == 2)
@@ -152,7 +175,9 @@ struct ReportFrameRowsCommandTests {
     @Test("frames-jsonl writes one labelled JSON object per frame")
     func jsonLines() throws {
         let path = try ReportCommandTests().writeTrace()
-        let result = try CLI.run(["report", path, "--format", "frames-jsonl", "--label", "branch=main", "--label", "run=2"])
+        let result = try CLI.run([
+            "report", path, "--format", "frames-jsonl", "--label", "branch=main", "--label", "run=2",
+        ])
         #expect(result.status == 0, "stderr: \(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n")
         #expect(lines.count == 2)

@@ -22,7 +22,8 @@ struct StreamCommandTests {
     func repairTornStream() throws {
         let directory = try CLI.temporaryDirectory()
         let torn = directory.appendingPathComponent("stream-killed-mid-write.json").path
-        let complete = #"[{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}},{"ph":"X","cat":"frame","name":"frame","pid":1,"tid":1,"ts":0,"dur":9000}"#
+        let complete =
+            #"[{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"main"}},{"ph":"X","cat":"frame","name":"frame","pid":1,"tid":1,"ts":0,"dur":9000}"#
         let tornEvent = #",{"ph":"X","cat":"frame","name":"fr"#
         try Data((complete + tornEvent).utf8).write(to: URL(fileURLWithPath: torn))
         let before = try CLI.run(["report", torn])
@@ -32,7 +33,10 @@ struct StreamCommandTests {
         let out = directory.appendingPathComponent("repaired.json").path
         let result = try CLI.run(["repair", torn, "--out", out])
         #expect(result.status == 0, "stderr: \(result.standardError)")
-        #expect(result.standardError == "\(torn): kept 2 complete events; dropped \(tornEvent.utf8.count) bytes from byte \(complete.utf8.count) (a torn event and the missing ']')\n")
+        #expect(
+            result.standardError
+                == "\(torn): kept 2 complete events; dropped \(tornEvent.utf8.count) bytes from byte \(complete.utf8.count) (a torn event and the missing ']')\n"
+        )
         #expect(try String(contentsOfFile: out, encoding: .utf8) == complete + "\n]\n")
         let after = try CLI.run(["report", out, "--format", "json"])
         #expect(after.standardOutput.contains(#""diagnostics":[]"#))
@@ -43,7 +47,10 @@ struct StreamCommandTests {
         #expect(try String(contentsOfFile: torn, encoding: .utf8) == complete + "\n]\n")
         let again = try CLI.run(["repair", torn])
         #expect(again.standardError == "\(torn): complete, 2 events; nothing dropped\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["repaired.json", "stream-killed-mid-write.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                "repaired.json", "stream-killed-mid-write.json",
+            ])
     }
 
     @Test("repair of something that is not an array-form trace is exit 3 with one line")

@@ -24,7 +24,9 @@ package struct ParquetTestFile {
         package var binary: [UInt8]? { if case .binary(let value) = self { value } else { nil } }
         package var string: String? { binary.map { String(decoding: $0, as: UTF8.self) } }
         package var list: [Thrift]? { if case .list(let value) = self { value } else { nil } }
-        package subscript(_ field: Int16) -> Thrift? { if case .structure(let fields) = self { fields[field] } else { nil } }
+        package subscript(_ field: Int16) -> Thrift? {
+            if case .structure(let fields) = self { fields[field] } else { nil }
+        }
     }
 
     /// A top-level cell as read back.
@@ -50,7 +52,9 @@ package struct ParquetTestFile {
             case .int64(let value): "\(value)"
             case .double(let value): "\(value)"
             case .bytes(let value): String(decoding: value, as: UTF8.self).debugDescription
-            case .map(let entries): "{" + entries.map { "\(String(decoding: $0.key, as: UTF8.self)):\($0.value)" }.joined(separator: ",") + "}"
+            case .map(let entries):
+                "{" + entries.map { "\(String(decoding: $0.key, as: UTF8.self)):\($0.value)" }.joined(separator: ",")
+                    + "}"
             }
         }
     }
@@ -77,15 +81,21 @@ package struct ParquetTestFile {
     /// - Throws: ``ReadError`` for anything not a Parquet file framescope could have written.
     package init(_ bytes: [UInt8]) throws {
         self.bytes = bytes
-        guard bytes.count >= 12, Array(bytes.prefix(4)) == Array("PAR1".utf8), Array(bytes.suffix(4)) == Array("PAR1".utf8) else {
+        guard bytes.count >= 12, Array(bytes.prefix(4)) == Array("PAR1".utf8),
+            Array(bytes.suffix(4)) == Array("PAR1".utf8)
+        else {
             throw ReadError("no PAR1 magic at both ends")
         }
         let length = bytes[(bytes.count - 8)..<(bytes.count - 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
-        guard length > 0, length <= bytes.count - 12 else { throw ReadError("footer length \(length) does not fit the file") }
+        guard length > 0, length <= bytes.count - 12 else {
+            throw ReadError("footer length \(length) does not fit the file")
+        }
         footerLength = length
         var reader = CompactReader(bytes: bytes, position: bytes.count - 8 - length)
         metadata = try reader.readStruct()
-        guard reader.position == bytes.count - 8 else { throw ReadError("footer ends at \(reader.position), not before its length") }
+        guard reader.position == bytes.count - 8 else {
+            throw ReadError("footer ends at \(reader.position), not before its length")
+        }
         guard let schema = metadata[2]?.list, let root = schema.first else { throw ReadError("no schema") }
         var index = 1
         for _ in 0..<(root[5]?.integer ?? 0) {
@@ -97,7 +107,10 @@ package struct ParquetTestFile {
         }
     }
 
-    private static func collect(_ schema: [Thrift], _ index: inout Int, path: [String], definition: Int, repetition: Int, into leaves: inout [Leaf]) throws {
+    private static func collect(
+        _ schema: [Thrift], _ index: inout Int, path: [String], definition: Int, repetition: Int,
+        into leaves: inout [Leaf]
+    ) throws {
         guard index < schema.count else { throw ReadError("schema ends early") }
         let element = schema[index]
         index += 1
@@ -106,9 +119,14 @@ package struct ParquetTestFile {
         let definition = definition + (repetitionType == 0 ? 0 : 1)
         let repetition = repetition + (repetitionType == 2 ? 1 : 0)
         if let children = element[5]?.integer {
-            for _ in 0..<children { try collect(schema, &index, path: path, definition: definition, repetition: repetition, into: &leaves) }
+            for _ in 0..<children {
+                try collect(schema, &index, path: path, definition: definition, repetition: repetition, into: &leaves)
+            }
         } else {
-            leaves.append(Leaf(path: path, physicalType: element[1]?.integer ?? -1, maxDefinition: definition, maxRepetition: repetition, element: element))
+            leaves.append(
+                Leaf(
+                    path: path, physicalType: element[1]?.integer ?? -1, maxDefinition: definition,
+                    maxRepetition: repetition, element: element))
         }
     }
 
@@ -139,9 +157,13 @@ package struct ParquetTestFile {
                 var cells: [Cell] = []
                 var valueIndex = 0
                 for position in keys.definitions.indices {
-                    if keys.repetitions[position] == 0 { cells.append(keys.definitions[position] == 0 ? .null : .map([])) }
+                    if keys.repetitions[position] == 0 {
+                        cells.append(keys.definitions[position] == 0 ? .null : .map([]))
+                    }
                     guard keys.definitions[position] == 2 else { continue }
-                    guard case .bytes(let key) = keys.values[valueIndex], case .int64(let value) = values.values[valueIndex] else {
+                    guard case .bytes(let key) = keys.values[valueIndex],
+                        case .int64(let value) = values.values[valueIndex]
+                    else {
                         throw ReadError("map \(column.name): a key that is not a string or a value not an integer")
                     }
                     valueIndex += 1
@@ -155,11 +177,12 @@ package struct ParquetTestFile {
                 let data = try leafData(leafIndex, column.leaves[0])
                 leafIndex += 1
                 var valueIndex = 0
-                columnsOfCells.append(data.definitions.map { definition in
-                    guard definition == column.leaves[0].maxDefinition else { return .null }
-                    defer { valueIndex += 1 }
-                    return data.values[valueIndex]
-                })
+                columnsOfCells.append(
+                    data.definitions.map { definition in
+                        guard definition == column.leaves[0].maxDefinition else { return .null }
+                        defer { valueIndex += 1 }
+                        return data.values[valueIndex]
+                    })
             }
         }
         guard columnsOfCells.allSatisfy({ $0.count == rowCount }) else {
@@ -169,13 +192,17 @@ package struct ParquetTestFile {
     }
 
     /// One leaf's levels and non-null values over every row group.
-    package func leafData(_ leafIndex: Int, _ leaf: Leaf) throws -> (definitions: [Int], repetitions: [Int], values: [Cell], encodings: [Int64]) {
+    package func leafData(_ leafIndex: Int, _ leaf: Leaf) throws -> (
+        definitions: [Int], repetitions: [Int], values: [Cell], encodings: [Int64]
+    ) {
         var definitions: [Int] = []
         var repetitions: [Int] = []
         var values: [Cell] = []
         var encodings: [Int64] = []
         for chunk in chunks(leafIndex: leafIndex) {
-            guard let meta = chunk[3], meta[4]?.integer == 0 else { throw ReadError("\(leaf.path): not an uncompressed chunk") }
+            guard let meta = chunk[3], meta[4]?.integer == 0 else {
+                throw ReadError("\(leaf.path): not an uncompressed chunk")
+            }
             let total = Int(meta[5]?.integer ?? 0)
             var position = Int(meta[11]?.integer ?? meta[9]?.integer ?? 0)
             var dictionary: [Cell] = []
@@ -184,7 +211,9 @@ package struct ParquetTestFile {
                 var reader = CompactReader(bytes: bytes, position: position)
                 let header = try reader.readStruct()
                 let size = Int(header[3]?.integer ?? -1)
-                guard size >= 0, reader.position + size <= bytes.count else { throw ReadError("\(leaf.path): a page past the end") }
+                guard size >= 0, reader.position + size <= bytes.count else {
+                    throw ReadError("\(leaf.path): a page past the end")
+                }
                 var body = PageBody(bytes: Array(bytes[reader.position..<(reader.position + size)]))
                 position = reader.position + size
                 switch header[1]?.integer {
@@ -196,15 +225,21 @@ package struct ParquetTestFile {
                     let count = Int(page[1]?.integer ?? 0)
                     let encoding = page[2]?.integer ?? -1
                     encodings.append(encoding)
-                    let pageRepetitions = leaf.maxRepetition > 0 ? try body.levels(count: count, maximum: leaf.maxRepetition) : Array(repeating: 0, count: count)
-                    let pageDefinitions = leaf.maxDefinition > 0 ? try body.levels(count: count, maximum: leaf.maxDefinition) : Array(repeating: 0, count: count)
+                    let pageRepetitions =
+                        leaf.maxRepetition > 0
+                        ? try body.levels(count: count, maximum: leaf.maxRepetition) : Array(repeating: 0, count: count)
+                    let pageDefinitions =
+                        leaf.maxDefinition > 0
+                        ? try body.levels(count: count, maximum: leaf.maxDefinition) : Array(repeating: 0, count: count)
                     let present = pageDefinitions.filter { $0 == leaf.maxDefinition }.count
                     switch encoding {
                     case 0: values += try (0..<present).map { _ in try body.plain(leaf.physicalType) }
                     case 2, 8:
                         let width = Int(try body.byte())
                         for index in try HybridDecoder.decode(body.rest(), bitWidth: width, count: present) {
-                            guard index < dictionary.count else { throw ReadError("\(leaf.path): index \(index) past the dictionary") }
+                            guard index < dictionary.count else {
+                                throw ReadError("\(leaf.path): index \(index) past the dictionary")
+                            }
                             values.append(dictionary[index])
                         }
                     default: throw ReadError("\(leaf.path): encoding \(encoding)")
@@ -358,10 +393,11 @@ package struct CompactReader {
             let header = try byte()
             let count = header >> 4 == 15 ? Int(try varint()) : Int(header >> 4)
             let element = header & 0x0F
-            return .list(try (0..<count).map { _ in
-                if element == 1 || element == 2 { return .boolean(try byte() == 1) }
-                return try value(element)
-            })
+            return .list(
+                try (0..<count).map { _ in
+                    if element == 1 || element == 2 { return .boolean(try byte() == 1) }
+                    return try value(element)
+                })
         case 12: return try readStruct()
         default: throw ParquetTestFile.ReadError("Thrift type \(type) at \(position)")
         }
@@ -372,7 +408,9 @@ package struct CompactReader {
 /// every Parquet file the tests write with pyarrow and DuckDB (tools/check_parquet.py
 /// --parquet-dir); with `jsonLines`, a `.jsonl` of the same stem that the file must equal.
 package func dropParquetCopy(_ bytes: [UInt8], name: String, jsonLines: String? = nil) {
-    guard let directory = ProcessInfo.processInfo.environment["FRAMESCOPE_PARQUET_DIR"], !directory.isEmpty else { return }
+    guard let directory = ProcessInfo.processInfo.environment["FRAMESCOPE_PARQUET_DIR"], !directory.isEmpty else {
+        return
+    }
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let base = (directory as NSString).appendingPathComponent(name)
     _ = FileManager.default.createFile(atPath: base + ".parquet", contents: Data(bytes))

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `/dev/full`, the device whose every write fails with "no space left on device": how tests make
@@ -20,5 +20,6 @@ public enum FullDevice {
     }()
 
     /// Why a test that needs the device did not run.
-    public static let missingReason = "no /dev/full on this system (Linux has it; macOS does not): a write that fails with ENOSPC not checked"
+    public static let missingReason =
+        "no /dev/full on this system (Linux has it; macOS does not): a write that fails with ENOSPC not checked"
 }

@@ -43,29 +43,31 @@ public enum ProcessRunner {
         _ program: URL, arguments: [String], input: Data? = nil, environment: [String: String] = [:]
     ) throws -> ProcessResult {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        // Apps cannot start programs: `Foundation.Process` does not exist here. Tests that run one
-        // (the built `framescope`, the validator) are macOS and Linux only; this keeps the support
-        // target, and the test targets that use it for other things, building for iOS.
-        throw CocoaError(.featureUnsupported)
+            // Apps cannot start programs: `Foundation.Process` does not exist here. Tests that run one
+            // (the built `framescope`, the validator) are macOS and Linux only; this keeps the support
+            // target, and the test targets that use it for other things, building for iOS.
+            throw CocoaError(.featureUnsupported)
         #else
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), error = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = stdin
-        try process.run()
-        let writer = PipeWriter(stdin.fileHandleForWriting, input ?? Data())
-        let errorReader = PipeReader(error.fileHandleForReading)
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errorReader.finish()
-        writer.finish()
-        process.waitUntilExit()
-        return ProcessResult(
-            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+            let process = Process()
+            process.executableURL = program
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            let output = Pipe()
+            let error = Pipe()
+            let stdin = Pipe()
+            process.standardOutput = output
+            process.standardError = error
+            process.standardInput = stdin
+            try process.run()
+            let writer = PipeWriter(stdin.fileHandleForWriting, input ?? Data())
+            let errorReader = PipeReader(error.fileHandleForReading)
+            let outputData = output.fileHandleForReading.readDataToEndOfFile()
+            let errorData = errorReader.finish()
+            writer.finish()
+            process.waitUntilExit()
+            return ProcessResult(
+                status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+                standardError: String(decoding: errorData, as: UTF8.self))
         #endif
     }
 

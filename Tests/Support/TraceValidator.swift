@@ -5,7 +5,8 @@ import Foundation
 public enum TraceValidator {
     /// The script, beside the repository's folder.
     public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/tools/validate_trace.py")
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "shared/tools/validate_trace.py")
 
     /// `python3` on `PATH`, or `nil`.
     public static let python: URL? = ProcessRunner.onPath("python3")

@@ -29,7 +29,10 @@ func both<First: Sendable, Second: Sendable>(
 private final class ConcurrentResults<Value: Sendable>: @unchecked Sendable {
     private let slots: UnsafeMutableBufferPointer<Value?>
 
-    init(count: Int) { slots = .allocate(capacity: count); slots.initialize(repeating: nil) }
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil)
+    }
 
     deinit {
         slots.deinitialize()

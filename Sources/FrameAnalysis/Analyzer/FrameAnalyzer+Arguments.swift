@@ -1,5 +1,5 @@
-import FrameTrace
 import FrameSupport
+import FrameTrace
 
 extension FrameAnalyzer {
     /// Every argument key the analysis reads: frame spans' vsync, budget and index, render and
@@ -11,10 +11,13 @@ extension FrameAnalyzer {
     /// as the CLI does) and skip converting the rest.
     package static let argumentKeys: Set<String> = [
         FrameContract.Key.index, FrameContract.Key.sinceVsync, FrameContract.Key.budget, FrameContract.Key.sinceInput,
-        FrameContract.Key.ignored, FrameContract.Key.renderedFrame, FrameContract.Key.untilDeadline, FrameContract.Key.untilPresent,
-        FrameContract.Key.sinceRequest, ChromeFrameEvents.stateKey, ChromeFrameEvents.frameTypeKey, ChromeFrameEvents.sequenceKey,
+        FrameContract.Key.ignored, FrameContract.Key.renderedFrame, FrameContract.Key.untilDeadline,
+        FrameContract.Key.untilPresent,
+        FrameContract.Key.sinceRequest, ChromeFrameEvents.stateKey, ChromeFrameEvents.frameTypeKey,
+        ChromeFrameEvents.sequenceKey,
         ChromeFrameEvents.layerTreeHostKey, ChromeFrameEvents.affectsSmoothnessKey, ChromeFrameEvents.legacySequenceKey,
-        ChromeFrameEvents.legacyLayerTreeKey, ChromeRenderers.framesKey, ChromeRenderers.processIDKey, ChromeRenderers.parentKey, ChromeRenderers.outermostKey,
+        ChromeFrameEvents.legacyLayerTreeKey, ChromeRenderers.framesKey, ChromeRenderers.processIDKey,
+        ChromeRenderers.parentKey, ChromeRenderers.outermostKey,
         AndroidFrameTimeline.surfaceTokenKey, AndroidFrameTimeline.displayTokenKey, AndroidFrameTimeline.presentTypeKey,
         AndroidFrameTimeline.jankTypeKey, AndroidFrameTimeline.layerKey, AndroidFrameTimeline.jankTagKey,
         AndroidFrameTimeline.onTimeFinishKey,

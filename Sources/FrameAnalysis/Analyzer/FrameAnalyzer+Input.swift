@@ -41,7 +41,9 @@ extension FrameAnalyzer {
         guard isInputCategory.contains(true) else { return nil }
         // The frames' commits, read once: a frame read in the search below would be copied.
         let commitEnds = frames.indices.map { frames[$0].commitEnd }
-        var inputs = 0, ignored = 0, unreflected = 0
+        var inputs = 0
+        var ignored = 0
+        var unreflected = 0
         var latencies: [Int64] = []
         for event in trace.events where event.phase == .instant || event.phase == .complete {
             let category = Int(event.category.rawValue)
@@ -60,11 +62,14 @@ extension FrameAnalyzer {
                 continue
             }
             var inputTime = event.timestamp
-            if let since = sinceInput(arguments[FrameContract.Key.sinceInput]), since >= 0 { inputTime = inputTime.subtractingSaturating(since) }
+            if let since = sinceInput(arguments[FrameContract.Key.sinceInput]), since >= 0 {
+                inputTime = inputTime.subtractingSaturating(since)
+            }
             latencies.append(commitEnds[low].subtractingSaturating(inputTime))
         }
         guard inputs > 0 else { return nil }
-        return FrameReport.InputFigures(inputs: inputs, ignored: ignored, unreflected: unreflected, latency: PercentileSummary(latencies))
+        return FrameReport.InputFigures(
+            inputs: inputs, ignored: ignored, unreflected: unreflected, latency: PercentileSummary(latencies))
     }
 
     private static func isTrue(_ value: JSONValue?) -> Bool {

@@ -29,7 +29,8 @@ extension FrameAnalyzer {
     /// Without a stated deadline, the render deadline is one interval after the commit deadline
     /// (Apple's render loop: commit by vsync N+1, render by N+2).
     static func renderWork(
-        trace: Trace, spans: SpanIndex, main: ThreadKey?, frames: [FrameReport.Frame], source: FrameReport.FrameSource, interval: Int64
+        trace: Trace, spans: SpanIndex, main: ThreadKey?, frames: [FrameReport.Frame], source: FrameReport.FrameSource,
+        interval: Int64
     ) -> [RenderWork] {
         guard !frames.isEmpty else { return [] }
         var result: [RenderWork] = []
@@ -43,17 +44,27 @@ extension FrameAnalyzer {
             for (slot, thread) in spans.threads.enumerated() where thread != main {
                 for span in spans.spans(inSlot: slot) where span.category == renderCategory {
                     let arguments = trace.argumentLists[Int(span.arguments)]
-                    guard let index = arguments[FrameContract.Key.renderedFrame]?.integerValue, let position = positionByIndex[index] else { continue }
-                    let deadline = arguments[FrameContract.Key.untilDeadline]?.integerValue.map { span.start.addingSaturating($0) }
-                    let presentation = arguments[FrameContract.Key.untilPresent]?.integerValue.flatMap { $0 >= 0 ? span.end.addingSaturating($0) : nil }
-                    result.append(RenderWork(frame: position, thread: thread, start: span.start, end: span.end, deadline: deadline, presentation: presentation))
+                    guard let index = arguments[FrameContract.Key.renderedFrame]?.integerValue,
+                        let position = positionByIndex[index]
+                    else { continue }
+                    let deadline = arguments[FrameContract.Key.untilDeadline]?.integerValue.map {
+                        span.start.addingSaturating($0)
+                    }
+                    let presentation = arguments[FrameContract.Key.untilPresent]?.integerValue.flatMap {
+                        $0 >= 0 ? span.end.addingSaturating($0) : nil
+                    }
+                    result.append(
+                        RenderWork(
+                            frame: position, thread: thread, start: span.start, end: span.end, deadline: deadline,
+                            presentation: presentation))
                 }
             }
         case .frameMarkers:
             // DrawFrame, DrawFrames, and either with the vsync id after a space.
             var isDraw = [Bool](repeating: false, count: trace.symbols.count)
             var idOf: [Int64?] = Array(repeating: nil, count: trace.symbols.count)
-            for (index, string) in trace.symbols.strings.enumerated() where string.hasPrefix(AndroidApp.drawFramePrefix) {
+            for (index, string) in trace.symbols.strings.enumerated() where string.hasPrefix(AndroidApp.drawFramePrefix)
+            {
                 let id = AndroidApp.frameID(in: Substring(string), prefix: AndroidApp.drawFramePrefix)
                 if id != nil || string == "DrawFrame" || string == "DrawFrames" { isDraw[index] = true }
                 idOf[index] = id
@@ -63,9 +74,11 @@ extension FrameAnalyzer {
             for (position, frame) in frames.enumerated() {
                 if let id = frame.sourceIndex, positionByID[id] == nil { positionByID[id] = position }
             }
-            for (slot, thread) in spans.threads.enumerated() where thread != main && (main == nil || thread.processID == main?.processID) {
+            for (slot, thread) in spans.threads.enumerated()
+            where thread != main && (main == nil || thread.processID == main?.processID) {
                 var coveredUntil = Int64.min
-                for span in spans.spans(inSlot: slot) where isDraw[Int(span.name.rawValue)] && span.start >= coveredUntil {
+                for span in spans.spans(inSlot: slot)
+                where isDraw[Int(span.name.rawValue)] && span.start >= coveredUntil {
                     coveredUntil = span.end
                     let frame: Int
                     if let id = idOf[Int(span.name.rawValue)] {
@@ -79,12 +92,18 @@ extension FrameAnalyzer {
                         guard low > 0 else { continue }
                         frame = low - 1
                     }
-                    result.append(RenderWork(frame: frame, thread: thread, start: span.start, end: span.end, deadline: nil, presentation: nil))
+                    result.append(
+                        RenderWork(
+                            frame: frame, thread: thread, start: span.start, end: span.end, deadline: nil,
+                            presentation: nil))
                 }
             }
             // The markers themselves may be the draws (a trace with only DrawFrame): then there
             // is no separate render lane.
-            if result.contains(where: { frames[$0.frame].workStart == $0.start && frames[$0.frame].commitEnd == $0.end }) { return [] }
+            if result.contains(where: { frames[$0.frame].workStart == $0.start && frames[$0.frame].commitEnd == $0.end }
+            ) {
+                return []
+            }
         case .chromeFrames, .frameTimeline, .estimated:
             return []
         }
@@ -133,12 +152,16 @@ extension FrameAnalyzer {
                 index += 1
             }
             guard let job, let applied = frame(holding: finish.timestamp, in: frames) else { continue }
-            let since = trace.argumentLists[Int(job.arguments)][FrameContract.Key.sinceRequest]?.integerValue.flatMap { $0 >= 0 ? $0 : nil } ?? 0
+            let since =
+                trace.argumentLists[Int(job.arguments)][FrameContract.Key.sinceRequest]?.integerValue.flatMap {
+                    $0 >= 0 ? $0 : nil
+                } ?? 0
             let requestTime = job.start.subtractingSaturating(since)
             let requested = frameWindow(holding: requestTime, in: frames) ?? 0
             jobs.append(
                 FedJob(
-                    thread: start.thread, start: job.start, end: job.end, requestedAt: requestTime, appliedAt: finish.timestamp,
+                    thread: start.thread, start: job.start, end: job.end, requestedAt: requestTime,
+                    appliedAt: finish.timestamp,
                     requestFrame: min(requested, applied), appliedFrame: applied, category: categoryName(job.category)))
         }
         return jobs
@@ -169,7 +192,8 @@ extension FrameAnalyzer {
     ///     (``renderCategories(_:spans:frameCount:names:)``), `nil` without render work.
     ///   - categoryNames: The names of those numbers.
     static func assignLanes(
-        _ frames: inout [FrameReport.Frame], render: [RenderWork], renderByCategory: Tally.Sums?, categoryNames: [String], jobs: [FedJob],
+        _ frames: inout [FrameReport.Frame], render: [RenderWork], renderByCategory: Tally.Sums?,
+        categoryNames: [String], jobs: [FedJob],
         interval: Int64
     ) {
         var renderByFrame: [Int: [RenderWork]] = [:]
@@ -181,7 +205,8 @@ extension FrameAnalyzer {
             if frame.lanes.isEmpty {
                 frame.lanes.append(
                     FrameReport.LaneTiming(
-                        lane: .main, costNanoseconds: frame.mainThreadNanoseconds, start: frame.workStart, end: frame.commitEnd,
+                        lane: .main, costNanoseconds: frame.mainThreadNanoseconds, start: frame.workStart,
+                        end: frame.commitEnd,
                         deadline: frame.deadline, byCategory: frame.mainByCategory))
                 if !renderByFrame.isEmpty, let works = renderByFrame[index] {
                     var cost: Int64 = 0
@@ -189,8 +214,10 @@ extension FrameAnalyzer {
                     let deadline = renderDeadline(of: works, commitDeadline: frame.deadline, interval: interval)
                     frame.lanes.append(
                         FrameReport.LaneTiming(
-                            lane: .render, costNanoseconds: cost, start: works.map(\.start).min(), end: works.map(\.end).max(),
-                            deadline: deadline, byCategory: renderByCategory?.dictionary(group: index, names: categoryNames) ?? [:]))
+                            lane: .render, costNanoseconds: cost, start: works.map(\.start).min(),
+                            end: works.map(\.end).max(),
+                            deadline: deadline,
+                            byCategory: renderByCategory?.dictionary(group: index, names: categoryNames) ?? [:]))
                     frame.presentation = works.compactMap(\.presentation).max()
                 }
             }
@@ -202,8 +229,10 @@ extension FrameAnalyzer {
                     byCategory[job.category] = (byCategory[job.category] ?? 0).addingSaturating(job.cost)
                 }
                 frame.feed = FrameReport.BackgroundFeed(
-                    jobs: fed.count, costNanoseconds: cost, byCategory: byCategory, latencyFrames: fed.map { $0.appliedFrame - $0.requestFrame })
-                frame.lanes.append(FrameReport.LaneTiming(lane: .background, costNanoseconds: cost, byCategory: byCategory))
+                    jobs: fed.count, costNanoseconds: cost, byCategory: byCategory,
+                    latencyFrames: fed.map { $0.appliedFrame - $0.requestFrame })
+                frame.lanes.append(
+                    FrameReport.LaneTiming(lane: .background, costNanoseconds: cost, byCategory: byCategory))
             }
             frame.lanes.sort { $0.lane < $1.lane }
             if frame.hitchCause == .none, frame.isLate(interval: interval) {
@@ -217,12 +246,16 @@ extension FrameAnalyzer {
     /// past theirs; the main lane (the commit) when the commit itself was late.
     static func firstMissedLane(of frame: FrameReport.Frame) -> Lane? {
         if frame.commitEnd > frame.deadline { return .main }
-        return frame.lanes.filter { ($0.overrun ?? 0) > 0 }.min { ($0.deadline ?? .max, $0.lane) < ($1.deadline ?? .max, $1.lane) }?.lane
+        return frame.lanes.filter { ($0.overrun ?? 0) > 0 }.min {
+            ($0.deadline ?? .max, $0.lane) < ($1.deadline ?? .max, $1.lane)
+        }?.lane
     }
 
     /// Render-lane self time by category name number (``CategoryNames``) per frame: the render
     /// threads' self-time segments inside each frame's render work; `nil` without render work.
-    static func renderCategories(_ render: [RenderWork], spans: SpanIndex, frameCount: Int, names: CategoryNames) -> Tally.Sums? {
+    static func renderCategories(_ render: [RenderWork], spans: SpanIndex, frameCount: Int, names: CategoryNames)
+        -> Tally.Sums?
+    {
         guard !render.isEmpty else { return nil }
         var result = Tally(keyCount: names.names.count)
         var byThread: [ThreadKey: [RenderWork]] = [:]
@@ -236,7 +269,9 @@ extension FrameAnalyzer {
                 let work = sorted[low - 1]
                 let overlap = min(segment.end, work.end).subtractingSaturating(segment.start)
                 guard overlap > 0 else { return }
-                result.add(overlap, key: names.nameOfCategory[spans.categories.number(of: segment.category)], group: work.frame)
+                result.add(
+                    overlap, key: names.nameOfCategory[spans.categories.number(of: segment.category)], group: work.frame
+                )
             }
         }
         return result.finish(groupCount: frameCount)
@@ -244,7 +279,9 @@ extension FrameAnalyzer {
 
     /// Per-lane figures over all frames: a lane that some frame has counts 0 in the frames
     /// without it.
-    static func laneFigures(_ frames: [FrameReport.Frame], interval: Int64, onAllCores: Bool = false) -> [FrameReport.LaneFigures] {
+    static func laneFigures(_ frames: [FrameReport.Frame], interval: Int64, onAllCores: Bool = false) -> [FrameReport
+        .LaneFigures]
+    {
         // Per lane, by its position in pipeline order.
         let lanes = Lane.allCases
         var costs = Array(repeating: [Int64](), count: lanes.count)
@@ -283,7 +320,8 @@ extension FrameAnalyzer {
             let values = costs[position]
             let categories = series.indices.dropFirst().map { index in
                 FrameReport.LaneCategory(
-                    name: series[index].name, totalNanoseconds: series[index].values.reduce(0) { $0.addingSaturating($1) },
+                    name: series[index].name,
+                    totalNanoseconds: series[index].values.reduce(0) { $0.addingSaturating($1) },
                     perFrame: summaries[first + index])
             }.sorted { ($0.totalNanoseconds, $1.name) > ($1.totalNanoseconds, $0.name) }
             return FrameReport.LaneFigures(
@@ -296,7 +334,9 @@ extension FrameAnalyzer {
     /// Hitch time split by cause: the union of late frames' spans past their deadlines, each
     /// moment counted once, for the cause of the frame that was late first then. The parts add up
     /// to ``FrameReport/Summary/hitchNanoseconds``.
-    static func hitchByCause(_ lateSpans: [(start: Int64, end: Int64, cause: HitchCause)]) -> (total: Int64, byCause: [HitchCause: Int64]) {
+    static func hitchByCause(_ lateSpans: [(start: Int64, end: Int64, cause: HitchCause)]) -> (
+        total: Int64, byCause: [HitchCause: Int64]
+    ) {
         let sorted = lateSpans.sorted { ($0.start, $0.cause) < ($1.start, $1.cause) }
         var total: Int64 = 0
         var byCause: [HitchCause: Int64] = [:]

@@ -14,7 +14,9 @@ extension FrameAnalyzer {
     /// on the main thread win; a built-in RenderThread marker (`DrawFrame`) is taken from the
     /// thread with the most of them. Marker **instants** (a Tracy-style frame mark) divide time:
     /// each frame runs from one mark to the next, and is late by what it ran past `P`.
-    static func markerFrames(trace: Trace, spans: SpanIndex, main: ThreadKey?, interval: Int64, names: [String]) -> FoundFrames? {
+    static func markerFrames(trace: Trace, spans: SpanIndex, main: ThreadKey?, interval: Int64, names: [String])
+        -> FoundFrames?
+    {
         let builtIn = builtInFrameMarkers.filter { !names.contains($0) }
         for (position, name) in (names + builtIn).enumerated() {
             let isBuiltIn = position >= names.count
@@ -26,21 +28,27 @@ extension FrameAnalyzer {
                 let marked = spans.spans(inSlot: slot).filter { matching.contains($0.name) }
                 if !marked.isEmpty { byThread[thread] = marked }
             }
-            let thread = main.flatMap { byThread[$0] == nil ? nil : $0 }
+            let thread =
+                main.flatMap { byThread[$0] == nil ? nil : $0 }
                 ?? byThread.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key
             if let thread, let marked = byThread[thread] {
                 var frames: [FrameReport.Frame] = []
                 frames.reserveCapacity(marked.count)
                 for span in marked where frames.last.map({ span.start >= $0.commitEnd }) ?? true {
                     var frame = FrameReport.Frame(
-                        index: frames.count, vsync: span.start, deadline: span.start.addingSaturating(interval), workStart: span.start,
+                        index: frames.count, vsync: span.start, deadline: span.start.addingSaturating(interval),
+                        workStart: span.start,
                         commitEnd: span.end)
                     // Android's vsync id, which pairs the frame with its RenderThread's DrawFrame.
-                    if isBuiltIn { frame.sourceIndex = AndroidApp.frameID(in: Substring(trace.symbols[span.name]), prefix: AndroidApp.doFramePrefix) }
+                    if isBuiltIn {
+                        frame.sourceIndex = AndroidApp.frameID(
+                            in: Substring(trace.symbols[span.name]), prefix: AndroidApp.doFramePrefix)
+                    }
                     frames.append(frame)
                 }
                 let detail = FrameReport.SourceDetail.markerSpans(
-                    name: name, thread: thread, threadName: trace.threadName(thread) ?? thread.description, isMain: thread == main)
+                    name: name, thread: thread, threadName: trace.threadName(thread) ?? thread.description,
+                    isMain: thread == main)
                 return FoundFrames(source: .frameMarkers, detail: detail, frames: frames)
             }
             // Instants: one frame from each mark to the next.

@@ -1,5 +1,5 @@
-@_spi(FramescopeInternals) package import FrameTrace
 import FrameSupport
+@_spi(FramescopeInternals) package import FrameTrace
 
 /// Choices the analysis cannot always read from the trace.
 package struct AnalysisOptions: Sendable {
@@ -27,7 +27,8 @@ package struct AnalysisOptions: Sendable {
 
     /// Creates options.
     package init(
-        frameRate: FrameRate? = nil, mainThread: ThreadKey? = nil, worstFrameCount: Int = 5, frameMarkers: [String] = [],
+        frameRate: FrameRate? = nil, mainThread: ThreadKey? = nil, worstFrameCount: Int = 5,
+        frameMarkers: [String] = [],
         frameRateRequester: FrameReport.FrameIntervalSource.Requester = .option
     ) {
         precondition(worstFrameCount >= 0, "worstFrameCount must not be negative")
@@ -53,7 +54,8 @@ package enum FrameAnalyzer {
     /// Names that mark a thread as a UI main thread in traces from other tools, in order of
     /// preference: a browser's UI thread comes last, since a page's frames are the renderer's.
     package static let mainThreadNames: [String] = [
-        "main", "main thread", "mainthread", "crrenderermain", "ui thread", "ui", "com.apple.main-thread", "crbrowsermain",
+        "main", "main thread", "mainthread", "crrenderermain", "ui thread", "ui", "com.apple.main-thread",
+        "crbrowsermain",
     ]
 
     /// Analyses a trace.
@@ -119,7 +121,8 @@ package enum FrameAnalyzer {
             frames[index].hitchCause = hold.lane.hitchCause ?? .unknown
         }
         assignLanes(
-            &frames, render: measured.render, renderByCategory: measured.renderByCategory, categoryNames: names.names, jobs: measured.jobs,
+            &frames, render: measured.render, renderByCategory: measured.renderByCategory, categoryNames: names.names,
+            jobs: measured.jobs,
             interval: interval)
         var method = FrameReport.Method(
             frameRate: measured.frameRate, frameIntervalSource: measured.intervalSource, mainThread: measured.main,
@@ -145,18 +148,25 @@ package enum FrameAnalyzer {
                 let totals = measured.totals[number]
                 let values = perFrameMain[names.nameOfCategory[number]]
                 return FrameReport.CategoryFigures(
-                    name: names.names[names.nameOfCategory[number]], spanCount: totals.spanCount, mainNanoseconds: totals.main,
+                    name: names.names[names.nameOfCategory[number]], spanCount: totals.spanCount,
+                    mainNanoseconds: totals.main,
                     backgroundNanoseconds: totals.background,
                     budgetShare: measuredTime > 0 ? min(1, Double(totals.mainMeasured) / Double(measuredTime)) : nil,
                     perFrameMain: PercentileSummary(values, zeroCount: frames.count - values.count))
-            }.sorted { ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > ($1.mainNanoseconds, $1.backgroundNanoseconds, $0.name) }
+            }.sorted {
+                ($0.mainNanoseconds, $0.backgroundNanoseconds, $1.name) > (
+                    $1.mainNanoseconds, $1.backgroundNanoseconds, $0.name
+                )
+            }
             // The sort keys are gathered first, from stored properties: a frame read out of the
             // array is copied, which retains the dictionaries it holds.
             let worstKeys = frames.indices.map { index in
                 let overrun = FrameReport.Frame.overrun(
-                    commitEnd: frames[index].commitEnd, deadline: frames[index].deadline, lanes: frames[index].lanes, android: frames[index].android)
+                    commitEnd: frames[index].commitEnd, deadline: frames[index].deadline, lanes: frames[index].lanes,
+                    android: frames[index].android)
                 return (
-                    lateness: FrameReport.Frame.lateness(overrun: overrun, android: frames[index].android, interval: interval), overrun: overrun,
+                    lateness: FrameReport.Frame.lateness(
+                        overrun: overrun, android: frames[index].android, interval: interval), overrun: overrun,
                     main: frames[index].mainThreadNanoseconds, index: frames[index].index
                 )
             }
@@ -169,7 +179,8 @@ package enum FrameAnalyzer {
             return (summary, categories, Array(worst))
         }
         return FrameReport(
-            method: method, frames: frames, summary: summary, categories: categories, worstFrames: worst, threads: measured.threads,
+            method: method, frames: frames, summary: summary, categories: categories, worstFrames: worst,
+            threads: measured.threads,
             lanes: lanes,
             backgroundJobs: measured.jobs.sorted { ($0.appliedAt, $0.start) < ($1.appliedAt, $1.start) },
             diagnostics: trace.diagnostics, input: measured.input)
@@ -216,7 +227,9 @@ package enum FrameAnalyzer {
     /// render work, the fed jobs, the input figures) runs next; then `trace` lets go of them
     /// (``Trace/events`` and ``Trace/argumentLists`` come back empty), so that the sweep's tallies
     /// do not add to the trace's memory when the caller handed the trace over.
-    static func measure(_ trace: inout Trace, workKinds: WorkKindTable?, options: AnalysisOptions, parallelSpans: Int) -> Measurements {
+    static func measure(_ trace: inout Trace, workKinds: WorkKindTable?, options: AnalysisOptions, parallelSpans: Int)
+        -> Measurements
+    {
         keepAnalysisArguments(&trace)
         let spans = SpanIndex(trace: trace, workKinds: workKinds)
         let onAllCores = spans.spanCount >= parallelSpans
@@ -227,11 +240,14 @@ package enum FrameAnalyzer {
         let chrome = main.map { ChromeFrameEvents(trace: trace, processID: $0.processID) }
         let (frameRate, intervalSource) = self.frameRate(of: trace, options: options, chrome: chrome)
         let interval = frameRate.intervalNanoseconds
-        let found = findFrames(trace: trace, spans: spans, main: main, mainSpans: mainSpans, chrome: chrome, interval: interval, options: options)
+        let found = findFrames(
+            trace: trace, spans: spans, main: main, mainSpans: mainSpans, chrome: chrome, interval: interval,
+            options: options)
         let frames = found.frames
         let frameCategory = found.source == .frameSpans ? trace.symbols.lookup(FrameContract.frameCategory) : nil
         let names = CategoryNames(spans.categories, frameCategory: frameCategory, trace: trace)
-        let render = renderWork(trace: trace, spans: spans, main: main, frames: frames, source: found.source, interval: interval)
+        let render = renderWork(
+            trace: trace, spans: spans, main: main, frames: frames, source: found.source, interval: interval)
         let jobs = fedJobs(trace: trace, spans: spans, main: main, frames: frames) {
             categoryName($0, frameCategory: frameCategory, trace: trace)
         }
@@ -242,31 +258,38 @@ package enum FrameAnalyzer {
         if found.source == .chromeFrames {
             for key in ChromeRenderers.rendererMains(allThreads, spans: spans) where key.processID != main?.processID {
                 guard !otherRenderers.contains(where: { $0.processID == key.processID }),
-                      let frames = ChromeFrameEvents(trace: trace, processID: key.processID).frames(interval: interval)?.frames, !frames.isEmpty
+                    let frames = ChromeFrameEvents(trace: trace, processID: key.processID).frames(interval: interval)?
+                        .frames, !frames.isEmpty
                 else { continue }
                 otherRenderers.append(
                     FrameReport.RendererFrames(
-                        processID: key.processID, frames: frames.count, droppedFrames: frames.reduce(0) { $0 + ($1.outcome == .dropped ? 1 : 0) }))
+                        processID: key.processID, frames: frames.count,
+                        droppedFrames: frames.reduce(0) { $0 + ($1.outcome == .dropped ? 1 : 0) }))
             }
         }
         // An Android app's RenderThread, found once: the report names it and FrameTimeline holds read it.
         var renderThread: ThreadKey?
         if mainRule == .androidUIThread || found.source == .frameTimeline, let main {
-            renderThread = AndroidApp.renderThread(symbols: trace.symbols, threads: allThreads, spans: spans, processID: main.processID, ui: main)
+            renderThread = AndroidApp.renderThread(
+                symbols: trace.symbols, threads: allThreads, spans: spans, processID: main.processID, ui: main)
         }
         let holds = findHolds(
-            found: found, render: render, spans: spans, mainSpans: mainSpans, main: main, renderThread: renderThread, threads: allThreads,
+            found: found, render: render, spans: spans, mainSpans: mainSpans, main: main, renderThread: renderThread,
+            threads: allThreads,
             interval: interval, names: names, symbols: trace.symbols)
         trace.events = []
         trace.argumentLists = [[]]
 
         let sweep = SelfTimeSweep(
-            spans: spans, mainSlot: mainSlot, nameOfCategory: names.nameOfCategory, measureStart: frames.first?.vsync ?? 0,
+            spans: spans, mainSlot: mainSlot, nameOfCategory: names.nameOfCategory,
+            measureStart: frames.first?.vsync ?? 0,
             measureEnd: frames.last.map { max($0.commitEnd, $0.deadline) } ?? 0)
         var sums = sweep.sweep(
             into: SelfTimeSweep.Sums(
-                totals: Array(repeating: CategoryTotals(), count: spans.categories.count), byThread: Tally(keyCount: spans.categories.count),
-                accounting: FrameAccounting(frames: frames, categoryNameCount: names.names.count, spanNames: trace.symbols)),
+                totals: Array(repeating: CategoryTotals(), count: spans.categories.count),
+                byThread: Tally(keyCount: spans.categories.count),
+                accounting: FrameAccounting(
+                    frames: frames, categoryNameCount: names.names.count, spanNames: trace.symbols)),
             onAllCores: onAllCores)
 
         let selfSums = sums.byThread.finish(groupCount: spans.threads.count)
@@ -284,7 +307,8 @@ package enum FrameAnalyzer {
                 }
             }
             return FrameReport.ThreadFigures(
-                key: thread.key, name: thread.name, isMain: thread.key == main, spanCount: slot.map { spans.spans(inSlot: $0).count } ?? 0,
+                key: thread.key, name: thread.name, isMain: thread.key == main,
+                spanCount: slot.map { spans.spans(inSlot: $0).count } ?? 0,
                 busyNanoseconds: slot.map { spans.busyTime(inSlot: $0) } ?? 0,
                 topCategory: top.map { names.names[names.nameOfCategory[Int($0.key)]] })
         }.sorted { (a: FrameReport.ThreadFigures, b: FrameReport.ThreadFigures) -> Bool in
@@ -294,9 +318,11 @@ package enum FrameAnalyzer {
         }
 
         return Measurements(
-            main: main, mainRule: mainRule, frameRate: frameRate, intervalSource: intervalSource, found: found, names: names, totals: sums.totals,
+            main: main, mainRule: mainRule, frameRate: frameRate, intervalSource: intervalSource, found: found,
+            names: names, totals: sums.totals,
             accounting: sums.accounting, threads: threads, render: render,
-            renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names), jobs: jobs, input: input,
+            renderByCategory: renderCategories(render, spans: spans, frameCount: frames.count, names: names),
+            jobs: jobs, input: input,
             onAllCores: onAllCores, holds: holds, otherRenderers: otherRenderers, renderThread: renderThread)
     }
 
@@ -336,11 +362,15 @@ package enum FrameAnalyzer {
     ) -> (FrameRate, FrameReport.FrameIntervalSource) {
         let fromTrace = trace.metadata.frameRate
         if let requested = options.frameRate {
-            let overriding = fromTrace.map(\.intervalNanoseconds).flatMap { $0 == requested.intervalNanoseconds ? nil : $0 }
+            let overriding = fromTrace.map(\.intervalNanoseconds).flatMap {
+                $0 == requested.intervalNanoseconds ? nil : $0
+            }
             return (requested, .requested(requested, by: options.frameRateRequester, overriding: overriding))
         }
         if let fromTrace { return (fromTrace, .traceMetadata) }
-        if let derived = chrome?.derivedInterval.flatMap(FrameRate.init(intervalNanoseconds:)) { return (derived, .chromeBeginFrames) }
+        if let derived = chrome?.derivedInterval.flatMap(FrameRate.init(intervalNanoseconds:)) {
+            return (derived, .chromeBeginFrames)
+        }
         return (.standard, .defaultRate)
     }
 
@@ -366,7 +396,9 @@ package enum FrameAnalyzer {
             }
         }
         if let main = trace.metadata.mainThread { return (main, .traceMetadata) }
-        if let page = ChromeRenderers.pageProcess(of: trace), let main = renderers.first(where: { $0.processID == page }) {
+        if let page = ChromeRenderers.pageProcess(of: trace),
+            let main = renderers.first(where: { $0.processID == page })
+        {
             return (main, .pageRenderer)
         }
         if let named = namedMainThread(threads, spans: spans) {
@@ -385,9 +417,13 @@ package enum FrameAnalyzer {
     static func namedMainThread(_ threads: [TraceThread], spans: SpanIndex) -> ThreadKey? {
         var best: (rank: Int, busy: Int64, key: ThreadKey)?
         for thread in threads {
-            guard let name = thread.name?.lowercased(), let rank = mainThreadNames.firstIndex(of: name) else { continue }
+            guard let name = thread.name?.lowercased(), let rank = mainThreadNames.firstIndex(of: name) else {
+                continue
+            }
             let candidate = (rank: -rank, busy: spans.busyTime(on: thread.key), key: thread.key)
-            if best.map({ (candidate.rank, candidate.busy, $0.key) > ($0.rank, $0.busy, candidate.key) }) ?? true { best = candidate }
+            if best.map({ (candidate.rank, candidate.busy, $0.key) > ($0.rank, $0.busy, candidate.key) }) ?? true {
+                best = candidate
+            }
         }
         return best?.key
     }
@@ -411,7 +447,8 @@ package enum FrameAnalyzer {
     }
 
     static func findFrames(
-        trace: Trace, spans: SpanIndex, main: ThreadKey?, mainSpans: [Span], chrome: ChromeFrameEvents?, interval: Int64,
+        trace: Trace, spans: SpanIndex, main: ThreadKey?, mainSpans: [Span], chrome: ChromeFrameEvents?,
+        interval: Int64,
         options: AnalysisOptions
     ) -> FoundFrames {
         if let frameCategory = trace.symbols.lookup(FrameContract.frameCategory) {
@@ -422,7 +459,9 @@ package enum FrameAnalyzer {
             if !frameSpans.isEmpty {
                 let spanCount = frameSpans.count
                 let frames = spanFrames(consume frameSpans, trace: trace, interval: interval)
-                return FoundFrames(source: .frameSpans, detail: .frameSpans(frames: frames.count, nested: spanCount - frames.count), frames: frames)
+                return FoundFrames(
+                    source: .frameSpans, detail: .frameSpans(frames: frames.count, nested: spanCount - frames.count),
+                    frames: frames)
             }
         }
         if let chrome, let found = chrome.frames(interval: interval) { return found }
@@ -431,7 +470,9 @@ package enum FrameAnalyzer {
         {
             return found
         }
-        if let found = markerFrames(trace: trace, spans: spans, main: main, interval: interval, names: options.frameMarkers) {
+        if let found = markerFrames(
+            trace: trace, spans: spans, main: main, interval: interval, names: options.frameMarkers)
+        {
             return found
         }
         return FoundFrames(
@@ -447,7 +488,8 @@ package enum FrameAnalyzer {
     static func estimatedFrames(busy: [TimeRange], interval: Int64) -> [FrameReport.Frame] {
         busy.enumerated().map { index, range in
             FrameReport.Frame(
-                index: index, vsync: range.start, deadline: range.start.addingSaturating(interval), workStart: range.start,
+                index: index, vsync: range.start, deadline: range.start.addingSaturating(interval),
+                workStart: range.start,
                 commitEnd: range.end, outcome: .estimated)
         }
     }
@@ -474,7 +516,8 @@ package enum FrameAnalyzer {
             }
             let budget = arguments[FrameContract.Key.budget]?.integerValue.flatMap { $0 > 0 ? $0 : nil } ?? interval
             var frame = FrameReport.Frame(
-                index: frames.count, vsync: vsync, deadline: vsync.addingSaturating(budget), workStart: span.start, commitEnd: span.end)
+                index: frames.count, vsync: vsync, deadline: vsync.addingSaturating(budget), workStart: span.start,
+                commitEnd: span.end)
             frame.sourceIndex = arguments[FrameContract.Key.index]?.integerValue
             frames.append(frame)
             lastCommitEnd = frame.commitEnd
@@ -485,7 +528,12 @@ package enum FrameAnalyzer {
     // MARK: - Summary
 
     static func summarize(_ frames: [FrameReport.Frame], interval: Int64, mainOutside: Int64) -> FrameReport.Summary {
-        var slow = 0, frozen = 0, late = 0, partial = 0, dropped = 0, stuffed = 0
+        var slow = 0
+        var frozen = 0
+        var late = 0
+        var partial = 0
+        var dropped = 0
+        var stuffed = 0
         var stuffingLatency: [Int64] = []
         var missed: Int64 = 0
         var delay: Int64 = 0
@@ -502,7 +550,8 @@ package enum FrameAnalyzer {
         for index in frames.indices {
             let deadline = frames[index].deadline
             let android = frames[index].android
-            let overrun = FrameReport.Frame.overrun(commitEnd: frames[index].commitEnd, deadline: deadline, lanes: frames[index].lanes, android: android)
+            let overrun = FrameReport.Frame.overrun(
+                commitEnd: frames[index].commitEnd, deadline: deadline, lanes: frames[index].lanes, android: android)
             let lateness = FrameReport.Frame.lateness(overrun: overrun, android: android, interval: interval)
             if let android, android.isStuffed {
                 stuffed += 1
@@ -677,7 +726,9 @@ struct FrameAccounting {
     ) -> [[Int64]] {
         // One tally at a time, each freed before the next is grouped.
         let perFrameMain = finish(&mainByCategory, frameCount: frames.count) { main in
-            let byCategory = map(frames.count, onAllCores: onAllCores) { main.dictionary(group: $0, names: categoryNames) }
+            let byCategory = map(frames.count, onAllCores: onAllCores) {
+                main.dictionary(group: $0, names: categoryNames)
+            }
             for index in frames.indices {
                 frames[index].mainThreadNanoseconds = mainNanoseconds[index]
                 frames[index].mainByCategory = byCategory[index]
@@ -685,7 +736,9 @@ struct FrameAccounting {
             return main.valuesByKey(keyCount: categoryNames.count)
         }
         finish(&backgroundByCategory, frameCount: frames.count) { background in
-            let byCategory = map(frames.count, onAllCores: onAllCores) { background.dictionary(group: $0, names: categoryNames) }
+            let byCategory = map(frames.count, onAllCores: onAllCores) {
+                background.dictionary(group: $0, names: categoryNames)
+            }
             for index in frames.indices { frames[index].backgroundByCategory = byCategory[index] }
         }
         let rank = spanNameRank
@@ -794,7 +847,8 @@ struct FrameAccounting {
             var covered: Int64 = 0
             var index = firstWindow(endingAfter: segment.start)
             while index < count, workStarts[index] < segment.end {
-                let overlap = min(segment.end, windowEnds[index]).subtractingSaturating(max(segment.start, workStarts[index]))
+                let overlap = min(segment.end, windowEnds[index]).subtractingSaturating(
+                    max(segment.start, workStarts[index]))
                 if overlap > 0 {
                     mainNanoseconds[index] = mainNanoseconds[index].addingSaturating(overlap)
                     mainByCategory.add(overlap, key: categoryName, group: index)
@@ -809,7 +863,8 @@ struct FrameAccounting {
             var covered: Int64 = 0
             var index = max(0, vsyncs.partitioningIndex { $0 > segment.start } - 1)
             while index < count, vsyncs[index] < segment.end {
-                let overlap = min(segment.end, backgroundEnds[index]).subtractingSaturating(max(segment.start, vsyncs[index]))
+                let overlap = min(segment.end, backgroundEnds[index]).subtractingSaturating(
+                    max(segment.start, vsyncs[index]))
                 if overlap > 0 {
                     backgroundByCategory.add(overlap, key: categoryName, group: index)
                     covered = covered.addingSaturating(overlap)
@@ -817,7 +872,8 @@ struct FrameAccounting {
                 index += 1
             }
             backgroundInFrames = backgroundInFrames.addingSaturating(covered)
-            backgroundOutsideFrames = backgroundOutsideFrames.addingSaturating(segment.duration.subtractingSaturating(covered))
+            backgroundOutsideFrames = backgroundOutsideFrames.addingSaturating(
+                segment.duration.subtractingSaturating(covered))
         }
     }
 }

@@ -58,7 +58,9 @@ struct SelfTimeSweep {
     func sweep(into sums: Sums, onAllCores: Bool) -> Sums {
         guard onAllCores else {
             var sums = sums
-            for slot in spans.threads.indices { sweep(Run(slot: slot, spans: spans.spans(inSlot: slot).indices), into: &sums) }
+            for slot in spans.threads.indices {
+                sweep(Run(slot: slot, spans: spans.spans(inSlot: slot).indices), into: &sums)
+            }
             return sums
         }
         // About eight runs: enough for two to eight cores to share evenly when one thread holds
@@ -86,7 +88,9 @@ struct SelfTimeSweep {
             sums.totals[category].add(duration, isMain: isMain)
             if isMain {
                 let inside = min(segment.end, measureEnd).subtractingSaturating(max(segment.start, measureStart))
-                if inside > 0 { sums.totals[category].mainMeasured = sums.totals[category].mainMeasured.addingSaturating(inside) }
+                if inside > 0 {
+                    sums.totals[category].mainMeasured = sums.totals[category].mainMeasured.addingSaturating(inside)
+                }
             }
             sums.byThread.add(duration, key: category, group: run.slot)
             sums.accounting.add(segment, categoryName: nameOfCategory[category], isMain: isMain)

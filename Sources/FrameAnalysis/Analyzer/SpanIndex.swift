@@ -1,5 +1,5 @@
-@_spi(FramescopeInternals) import FrameTrace
 import FrameSupport
+@_spi(FramescopeInternals) import FrameTrace
 
 /// A half-open time range in nanoseconds.
 struct TimeRange: Hashable {
@@ -54,7 +54,8 @@ struct SpanIndex {
         for event in trace.events where event.phase == .complete {
             spansBySlot[slots.slot(of: event.thread)].append(
                 Span(
-                    start: event.timestamp, end: event.timestamp.addingSaturating(max(0, event.duration)), name: event.name,
+                    start: event.timestamp, end: event.timestamp.addingSaturating(max(0, event.duration)),
+                    name: event.name,
                     category: event.category, arguments: event.arguments))
         }
         categories = CategoryIndex(symbolCount: trace.symbols.count)
@@ -63,7 +64,9 @@ struct SpanIndex {
             spansBySlot[slot].sort { ($0.start, $1.end) < ($1.start, $0.end) }
             workKinds?.assignKinds(to: &spansBySlot[slot])
             var busy: Int64 = 0
-            SpanIndex.forEachBusyInterval(of: spansBySlot[slot]) { busy = busy.addingSaturating($0.end.subtractingSaturating($0.start)) }
+            SpanIndex.forEachBusyInterval(of: spansBySlot[slot]) {
+                busy = busy.addingSaturating($0.end.subtractingSaturating($0.start))
+            }
             busyBySlot[slot] = busy
             for span in spansBySlot[slot] { categories.add(span.category) }
         }
@@ -176,7 +179,9 @@ enum SelfTime {
 
         func closeUntil(_ time: Int64) {
             while let top = stack.last, top.end <= time {
-                if top.end > top.cursor { emit(Segment(start: top.cursor, end: top.end, name: top.name, category: top.category)) }
+                if top.end > top.cursor {
+                    emit(Segment(start: top.cursor, end: top.end, name: top.name, category: top.category))
+                }
                 stack.removeLast()
                 if !stack.isEmpty { stack[stack.count - 1].cursor = max(stack[stack.count - 1].cursor, top.end) }
             }

@@ -15,7 +15,8 @@ extension Budget {
     package static func glob(_ pattern: String, matches name: String) -> Bool {
         let pattern = Array(pattern)
         let name = Array(name)
-        var p = 0, n = 0
+        var p = 0
+        var n = 0
         // The most recent `*` and the name position it was tried at, for backtracking.
         var star: Int?
         var starName = 0

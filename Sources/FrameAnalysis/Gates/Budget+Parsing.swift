@@ -1,5 +1,5 @@
-import FrameTrace
 import FrameJSON
+import FrameTrace
 
 extension Budget {
     /// Reads a budget file.
@@ -48,9 +48,12 @@ extension Budget {
 
 /// Turns a JSON document into a ``Budget``, naming the JSON path of the first problem.
 enum BudgetParser {
-    static let rootKeys = ["version", "description", "fps", "frame-markers", "limits", "categories", "traces", "regression"]
+    static let rootKeys = [
+        "version", "description", "fps", "frame-markers", "limits", "categories", "traces", "regression",
+    ]
     static let limitKeys = [
-        "hitch-time-ratio", "slow-frame-share", "frozen-frames", "main-thread-ms", "overrun-ms", "lane-ms", "hitch-time-ratio-by-cause",
+        "hitch-time-ratio", "slow-frame-share", "frozen-frames", "main-thread-ms", "overrun-ms", "lane-ms",
+        "hitch-time-ratio-by-cause",
         "delivery-latency-frames",
     ]
     static let categoryKeys = ["main-ms-per-frame", "main-ms-total", "off-main-thread"]
@@ -60,10 +63,13 @@ enum BudgetParser {
     static func budget(_ document: JSONValue) throws(BudgetError) -> Budget {
         let root = try object(document, at: "", allowed: rootKeys)
         guard let version = root["version"] else {
-            throw BudgetError(.missingKey, path: "version", "missing; a budget file says \"version\": \(Budget.supportedVersion)")
+            throw BudgetError(
+                .missingKey, path: "version", "missing; a budget file says \"version\": \(Budget.supportedVersion)")
         }
         guard let number = version.integerValue, case .int = version else {
-            throw BudgetError(.wrongType, path: "version", "expected the integer \(Budget.supportedVersion), got \(describe(version))")
+            throw BudgetError(
+                .wrongType, path: "version", "expected the integer \(Budget.supportedVersion), got \(describe(version))"
+            )
         }
         guard number == Int64(Budget.supportedVersion) else {
             throw BudgetError(
@@ -82,12 +88,16 @@ enum BudgetParser {
         }
         if let markers = root["frame-markers"] {
             guard case .array(let elements) = markers else {
-                throw BudgetError(.wrongType, path: "frame-markers", "expected an array of span or instant names, got \(describe(markers))")
+                throw BudgetError(
+                    .wrongType, path: "frame-markers",
+                    "expected an array of span or instant names, got \(describe(markers))")
             }
             for (index, element) in elements.enumerated() {
                 let name = try string(element, at: "frame-markers[\(index)]")
                 guard !name.isEmpty else {
-                    throw BudgetError(.invalidValue, path: "frame-markers[\(index)]", "expected a span or instant name, got an empty string")
+                    throw BudgetError(
+                        .invalidValue, path: "frame-markers[\(index)]",
+                        "expected a span or instant name, got an empty string")
                 }
                 budget.frameMarkers.append(name)
             }
@@ -116,7 +126,8 @@ enum BudgetParser {
             let sharePath = join(path, "slow-frame-share")
             let value = try numberValue(share, at: sharePath)
             guard (0...1).contains(value) else {
-                throw BudgetError(.invalidValue, path: sharePath, "expected a share from 0 to 1 (0.05 is 5%), got \(format(value))")
+                throw BudgetError(
+                    .invalidValue, path: sharePath, "expected a share from 0 to 1 (0.05 is 5%), got \(format(value))")
             }
             limits.slowFrameShare = value
         }
@@ -131,7 +142,8 @@ enum BudgetParser {
             limits.frozenFrames = Int(count)
         }
         if let main = members["main-thread-ms"] {
-            limits.mainThreadMilliseconds = try percentiles(main, at: join(path, "main-thread-ms"), allowNegative: false)
+            limits.mainThreadMilliseconds = try percentiles(
+                main, at: join(path, "main-thread-ms"), allowNegative: false)
         }
         if let overrun = members["overrun-ms"] {
             limits.overrunMilliseconds = try percentiles(overrun, at: join(path, "overrun-ms"), allowNegative: true)
@@ -139,18 +151,21 @@ enum BudgetParser {
         if let lanes = members["lane-ms"] {
             let lanesPath = join(path, "lane-ms")
             for (key, body) in try object(lanes, at: lanesPath, allowed: Lane.allCases.map(\.identifier)) {
-                limits.laneMilliseconds[Lane(rawValue: key)!] = try percentiles(body, at: join(lanesPath, key), allowNegative: false)
+                limits.laneMilliseconds[Lane(rawValue: key)!] = try percentiles(
+                    body, at: join(lanesPath, key), allowNegative: false)
             }
         }
         if let causes = members["hitch-time-ratio-by-cause"] {
             let causesPath = join(path, "hitch-time-ratio-by-cause")
             let allowed = HitchCause.allCases.filter { $0 != .none }.map(\.identifier)
             for (key, limit) in try object(causes, at: causesPath, allowed: allowed) {
-                limits.hitchTimeRatioByCause[HitchCause(rawValue: key)!] = try nonNegative(limit, at: join(causesPath, key))
+                limits.hitchTimeRatioByCause[HitchCause(rawValue: key)!] = try nonNegative(
+                    limit, at: join(causesPath, key))
             }
         }
         if let latency = members["delivery-latency-frames"] {
-            limits.deliveryLatencyFrames = try percentiles(latency, at: join(path, "delivery-latency-frames"), allowNegative: false)
+            limits.deliveryLatencyFrames = try percentiles(
+                latency, at: join(path, "delivery-latency-frames"), allowNegative: false)
         }
         return limits
     }
@@ -163,18 +178,23 @@ enum BudgetParser {
         var result: [Budget.CategoryLimits] = []
         for (name, body) in members {
             let categoryPath = join(path, name)
-            guard !name.isEmpty else { throw BudgetError(.invalidValue, path: categoryPath, "a category name cannot be empty") }
+            guard !name.isEmpty else {
+                throw BudgetError(.invalidValue, path: categoryPath, "a category name cannot be empty")
+            }
             let keys = try object(body, at: categoryPath, allowed: categoryKeys)
             var category = Budget.CategoryLimits(name: name)
             if let perFrame = keys["main-ms-per-frame"] {
-                category.mainMillisecondsPerFrame = try percentiles(perFrame, at: join(categoryPath, "main-ms-per-frame"), allowNegative: false)
+                category.mainMillisecondsPerFrame = try percentiles(
+                    perFrame, at: join(categoryPath, "main-ms-per-frame"), allowNegative: false)
             }
             if let total = keys["main-ms-total"] {
                 category.mainMillisecondsTotal = try nonNegative(total, at: join(categoryPath, "main-ms-total"))
             }
             if let offMain = keys["off-main-thread"] {
                 guard case .bool(let flag) = offMain else {
-                    throw BudgetError(.wrongType, path: join(categoryPath, "off-main-thread"), "expected true or false, got \(describe(offMain))")
+                    throw BudgetError(
+                        .wrongType, path: join(categoryPath, "off-main-thread"),
+                        "expected true or false, got \(describe(offMain))")
                 }
                 category.offMainThread = flag
             }
@@ -186,14 +206,20 @@ enum BudgetParser {
     static func section(_ value: JSONValue, at path: String) throws(BudgetError) -> Budget.TraceSection {
         let members = try object(value, at: path, allowed: sectionKeys)
         guard let match = members["match"] else {
-            throw BudgetError(.missingKey, path: join(path, "match"), "missing; a trace section needs a glob on the trace's file name")
+            throw BudgetError(
+                .missingKey, path: join(path, "match"), "missing; a trace section needs a glob on the trace's file name"
+            )
         }
         let pattern = try string(match, at: join(path, "match"))
-        guard !pattern.isEmpty else { throw BudgetError(.invalidValue, path: join(path, "match"), "expected a glob, got an empty string") }
+        guard !pattern.isEmpty else {
+            throw BudgetError(.invalidValue, path: join(path, "match"), "expected a glob, got an empty string")
+        }
         if let description = members["description"] { _ = try string(description, at: join(path, "description")) }
         var section = Budget.TraceSection(match: pattern)
         if let limits = members["limits"] { section.limits = try self.limits(limits, at: join(path, "limits")) }
-        if let categories = members["categories"] { section.categories = try self.categories(categories, at: join(path, "categories")) }
+        if let categories = members["categories"] {
+            section.categories = try self.categories(categories, at: join(path, "categories"))
+        }
         return section
     }
 
@@ -203,7 +229,9 @@ enum BudgetParser {
         if let alpha = members["alpha"] {
             let value = try numberValue(alpha, at: join(path, "alpha"))
             guard value > 0, value < 1 else {
-                throw BudgetError(.invalidValue, path: join(path, "alpha"), "expected a significance level between 0 and 1 (exclusive), got \(format(value))")
+                throw BudgetError(
+                    .invalidValue, path: join(path, "alpha"),
+                    "expected a significance level between 0 and 1 (exclusive), got \(format(value))")
             }
             thresholds.alpha = value
         }
@@ -216,12 +244,16 @@ enum BudgetParser {
         return thresholds
     }
 
-    static func percentiles(_ value: JSONValue, at path: String, allowNegative: Bool) throws(BudgetError) -> [Budget.Percentile: Double] {
+    static func percentiles(_ value: JSONValue, at path: String, allowNegative: Bool) throws(BudgetError) -> [Budget
+        .Percentile: Double]
+    {
         let members = try object(value, at: path, allowed: Budget.Percentile.allCases.map(\.rawValue))
         var result: [Budget.Percentile: Double] = [:]
         for (key, limit) in members {
             let percentile = Budget.Percentile(rawValue: key)!
-            result[percentile] = allowNegative ? try numberValue(limit, at: join(path, key)) : try nonNegative(limit, at: join(path, key))
+            result[percentile] =
+                allowNegative
+                ? try numberValue(limit, at: join(path, key)) : try nonNegative(limit, at: join(path, key))
         }
         return result
     }
@@ -229,16 +261,23 @@ enum BudgetParser {
     // MARK: - Values
 
     /// The members of an object whose keys are all in `allowed` and unique, keyed for lookup.
-    static func object(_ value: JSONValue, at path: String, allowed: [String]) throws(BudgetError) -> [String: JSONValue] {
+    static func object(_ value: JSONValue, at path: String, allowed: [String]) throws(BudgetError) -> [String:
+        JSONValue]
+    {
         guard case .object(let members) = value else {
-            throw BudgetError(.wrongType, path: path, path.isEmpty
-                ? "a budget file is a JSON object, got \(describe(value))" : "expected an object, got \(describe(value))")
+            throw BudgetError(
+                .wrongType, path: path,
+                path.isEmpty
+                    ? "a budget file is a JSON object, got \(describe(value))"
+                    : "expected an object, got \(describe(value))")
         }
         try rejectDuplicates(members, at: path)
         var result: [String: JSONValue] = [:]
         for (key, member) in members {
             guard allowed.contains(key) else {
-                throw BudgetError(.unknownKey, path: join(path, key), "unknown key; expected one of \(allowed.joined(separator: ", "))")
+                throw BudgetError(
+                    .unknownKey, path: join(path, key),
+                    "unknown key; expected one of \(allowed.joined(separator: ", "))")
             }
             result[key] = member
         }
@@ -262,12 +301,16 @@ enum BudgetParser {
 
     static func nonNegative(_ value: JSONValue, at path: String) throws(BudgetError) -> Double {
         let number = try numberValue(value, at: path)
-        guard number >= 0 else { throw BudgetError(.invalidValue, path: path, "expected a number of at least 0, got \(format(number))") }
+        guard number >= 0 else {
+            throw BudgetError(.invalidValue, path: path, "expected a number of at least 0, got \(format(number))")
+        }
         return number
     }
 
     static func string(_ value: JSONValue, at path: String) throws(BudgetError) -> String {
-        guard case .string(let text) = value else { throw BudgetError(.wrongType, path: path, "expected a string, got \(describe(value))") }
+        guard case .string(let text) = value else {
+            throw BudgetError(.wrongType, path: path, "expected a string, got \(describe(value))")
+        }
         return text
     }
 

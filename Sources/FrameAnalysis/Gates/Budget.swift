@@ -1,4 +1,5 @@
 package import FrameTrace
+
 /// Frame-time budgets for a CI gate: absolute limits a trace must stay within, per-category limits,
 /// sections that apply to traces matched by name, and the thresholds `compare` uses to call a
 /// change a regression.
@@ -242,26 +243,35 @@ package struct Budget: Sendable, Hashable {
         add("slow-frame-share", .slowFrameShare, limits.slowFrameShare)
         add("frozen-frames", .frozenFrames, limits.frozenFrames.map(Double.init))
         for percentile in Percentile.allCases {
-            add("main-thread-ms.\(percentile.rawValue)", .mainThread(percentile), limits.mainThreadMilliseconds[percentile])
+            add(
+                "main-thread-ms.\(percentile.rawValue)", .mainThread(percentile),
+                limits.mainThreadMilliseconds[percentile])
         }
         for percentile in Percentile.allCases {
             add("overrun-ms.\(percentile.rawValue)", .overrun(percentile), limits.overrunMilliseconds[percentile])
         }
         for lane in Lane.allCases {
             for percentile in Percentile.allCases {
-                add("lane-ms.\(lane.identifier).\(percentile.rawValue)", .laneCost(lane, percentile), limits.laneMilliseconds[lane]?[percentile])
+                add(
+                    "lane-ms.\(lane.identifier).\(percentile.rawValue)", .laneCost(lane, percentile),
+                    limits.laneMilliseconds[lane]?[percentile])
             }
         }
         for cause in HitchCause.allCases {
-            add("hitch-time-ratio-by-cause.\(cause.identifier)", .hitchTimeRatioByCause(cause), limits.hitchTimeRatioByCause[cause])
+            add(
+                "hitch-time-ratio-by-cause.\(cause.identifier)", .hitchTimeRatioByCause(cause),
+                limits.hitchTimeRatioByCause[cause])
         }
         for percentile in Percentile.allCases {
-            add("delivery-latency-frames.\(percentile.rawValue)", .deliveryLatency(percentile), limits.deliveryLatencyFrames[percentile])
+            add(
+                "delivery-latency-frames.\(percentile.rawValue)", .deliveryLatency(percentile),
+                limits.deliveryLatencyFrames[percentile])
         }
         for category in categories {
             let key = BudgetParser.join("categories", category.name)
             for percentile in Percentile.allCases {
-                add(key + ".main-ms-per-frame.\(percentile.rawValue)", .categoryPerFrame(category.name, percentile),
+                add(
+                    key + ".main-ms-per-frame.\(percentile.rawValue)", .categoryPerFrame(category.name, percentile),
                     category.mainMillisecondsPerFrame[percentile], under: "")
             }
             add(key + ".main-ms-total", .categoryTotal(category.name), category.mainMillisecondsTotal, under: "")
@@ -278,7 +288,9 @@ package struct Budget: Sendable, Hashable {
     private static func ordered(_ rules: [Rule]) -> [Rule] {
         var categoryNumbers: [String: Int] = [:]
         for rule in rules {
-            if let name = rule.metric.categoryName, categoryNumbers[name] == nil { categoryNumbers[name] = categoryNumbers.count }
+            if let name = rule.metric.categoryName, categoryNumbers[name] == nil {
+                categoryNumbers[name] = categoryNumbers.count
+            }
         }
         func key(_ rule: Rule) -> [Int] {
             switch rule.metric {
@@ -287,10 +299,12 @@ package struct Budget: Sendable, Hashable {
             case .frozenFrames: [0, 2, 0]
             case .mainThread(let p): [1, 0, Percentile.allCases.firstIndex(of: p)!]
             case .overrun(let p): [2, 0, Percentile.allCases.firstIndex(of: p)!]
-            case .laneCost(let lane, let p): [2, 1 + Lane.allCases.firstIndex(of: lane)!, Percentile.allCases.firstIndex(of: p)!]
+            case .laneCost(let lane, let p):
+                [2, 1 + Lane.allCases.firstIndex(of: lane)!, Percentile.allCases.firstIndex(of: p)!]
             case .hitchTimeRatioByCause(let cause): [0, 3, HitchCause.allCases.firstIndex(of: cause)!]
             case .deliveryLatency(let p): [2, 20, Percentile.allCases.firstIndex(of: p)!]
-            case .categoryPerFrame(let name, let p): [3, categoryNumbers[name]!, Percentile.allCases.firstIndex(of: p)!]
+            case .categoryPerFrame(let name, let p):
+                [3, categoryNumbers[name]!, Percentile.allCases.firstIndex(of: p)!]
             case .categoryTotal(let name): [3, categoryNumbers[name]!, 10]
             case .categoryOffMainThread(let name): [3, categoryNumbers[name]!, 11]
             }
@@ -328,7 +342,8 @@ package struct RegressionThresholds: Sendable, Hashable {
     package var minimumAbsoluteMilliseconds: Double
 
     /// alpha 0.01, minimum relative effect 10%, minimum absolute effect 0.25 ms.
-    package static let defaults = RegressionThresholds(alpha: 0.01, minimumRelativeEffect: 0.1, minimumAbsoluteMilliseconds: 0.25)
+    package static let defaults = RegressionThresholds(
+        alpha: 0.01, minimumRelativeEffect: 0.1, minimumAbsoluteMilliseconds: 0.25)
 
     /// Creates thresholds.
     /// - Parameters:
@@ -338,7 +353,9 @@ package struct RegressionThresholds: Sendable, Hashable {
     package init(alpha: Double, minimumRelativeEffect: Double, minimumAbsoluteMilliseconds: Double) {
         precondition(alpha > 0 && alpha < 1, "alpha is strictly between 0 and 1")
         precondition(minimumRelativeEffect >= 0 && minimumRelativeEffect.isFinite, "minimumRelativeEffect must be >= 0")
-        precondition(minimumAbsoluteMilliseconds >= 0 && minimumAbsoluteMilliseconds.isFinite, "minimumAbsoluteMilliseconds must be >= 0")
+        precondition(
+            minimumAbsoluteMilliseconds >= 0 && minimumAbsoluteMilliseconds.isFinite,
+            "minimumAbsoluteMilliseconds must be >= 0")
         self.alpha = alpha
         self.minimumRelativeEffect = minimumRelativeEffect
         self.minimumAbsoluteMilliseconds = minimumAbsoluteMilliseconds

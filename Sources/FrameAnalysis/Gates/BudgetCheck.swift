@@ -69,7 +69,8 @@ package struct RuleResult: Sendable, Hashable {
 
     /// Creates a result.
     package init(
-        id: String, traceName: String, summary: String, measured: Double?, limit: Double, unit: MetricUnit, limitPath: String,
+        id: String, traceName: String, summary: String, measured: Double?, limit: Double, unit: MetricUnit,
+        limitPath: String,
         verdict: Verdict, category: String? = nil
     ) {
         self.category = category
@@ -284,7 +285,9 @@ package struct BudgetCheck: Sendable, Hashable {
         var unknownIndex: [String: Int] = [:]
         for rule in checked.flatMap(\.rules) {
             guard let name = rule.category, !existing.contains(name) else { continue }
-            let path = rule.limitPath.hasPrefix("traces[") ? String(rule.limitPath.prefix { $0 != "]" }) + "].categories.\(name)" : "categories.\(name)"
+            let path =
+                rule.limitPath.hasPrefix("traces[")
+                ? String(rule.limitPath.prefix { $0 != "]" }) + "].categories.\(name)" : "categories.\(name)"
             if let index = unknownIndex[name] {
                 if !unknown[index].paths.contains(path) { unknown[index].paths.append(path) }
             } else {
@@ -306,7 +309,8 @@ package struct BudgetCheck: Sendable, Hashable {
         skippedTraces = skipped
         unknownCategories = unknown
         unmatchedSections = budget.traceSections.enumerated().compactMap { index, section in
-            given.contains { Budget.glob(section.match, matches: $0) } ? nil : UnmatchedSection(index: index, match: section.match)
+            given.contains { Budget.glob(section.match, matches: $0) }
+                ? nil : UnmatchedSection(index: index, match: section.match)
         }
     }
 
@@ -424,11 +428,13 @@ package struct BudgetCheck: Sendable, Hashable {
         case .mainThread(let p): ("main-thread cost per frame, \(p.rawValue)", .milliseconds)
         case .overrun(let p): ("overrun per frame, \(p.rawValue)", .milliseconds)
         case .laneCost(let lane, let p): ("\(lane.identifier) lane cost per frame, \(p.rawValue)", .milliseconds)
-        case .hitchTimeRatioByCause(let cause): ("hitch time ratio caused by \(cause.identifier)", .millisecondsPerSecond)
+        case .hitchTimeRatioByCause(let cause):
+            ("hitch time ratio caused by \(cause.identifier)", .millisecondsPerSecond)
         case .deliveryLatency(let p): ("background delivery latency, \(p.rawValue)", .frames)
         case .categoryPerFrame(let name, let p): ("\(name): main-thread time per frame, \(p.rawValue)", .milliseconds)
         case .categoryTotal(let name): ("\(name): main-thread time in total", .milliseconds)
-        case .categoryOffMainThread(let name): ("\(name): main-thread time (must stay off the main thread)", .milliseconds)
+        case .categoryOffMainThread(let name):
+            ("\(name): main-thread time (must stay off the main thread)", .milliseconds)
         }
     }
 }
@@ -465,7 +471,8 @@ struct RuleMeasurement {
             return report.lanes.first { $0.lane == lane }?.cost.map { milliseconds(p.value(in: $0)) }
         case .hitchTimeRatioByCause(let cause):
             guard summary.measuredNanoseconds > 0 else { return nil }
-            return (Double(summary.hitchNanosecondsByCause[cause] ?? 0) / 1e6) / (Double(summary.measuredNanoseconds) / 1e9)
+            return (Double(summary.hitchNanosecondsByCause[cause] ?? 0) / 1e6)
+                / (Double(summary.measuredNanoseconds) / 1e9)
         case .deliveryLatency(let p):
             return report.lanes.first { $0.lane == .background }?.deliveryLatencyFrames.map { Double(p.value(in: $0)) }
         case .categoryPerFrame(let name, let p):

@@ -1,5 +1,5 @@
-import FrameTrace
 package import FrameJSON
+import FrameTrace
 
 /// Why a budget file could not be read, and where: a JSON path such as
 /// `categories.layout.main-ms-per-frame.p95`, or a line and column for JSON syntax errors.

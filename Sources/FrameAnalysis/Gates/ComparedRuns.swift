@@ -32,7 +32,8 @@ package struct ComparedRuns: Sendable {
 
         /// Creates a frame's values.
         package init(
-            mainNanoseconds: Int64, overrunNanoseconds: Int64, budgetNanoseconds: Int64, laneNanoseconds: [LaneCost] = [],
+            mainNanoseconds: Int64, overrunNanoseconds: Int64, budgetNanoseconds: Int64,
+            laneNanoseconds: [LaneCost] = [],
             mainByCategory: [String: Int64] = [:]
         ) {
             self.mainNanoseconds = mainNanoseconds
@@ -110,7 +111,8 @@ package struct ComparedRuns: Sendable {
 
     /// Creates one run's values, or an empty side.
     package init(
-        frames: [Frame] = [], lanes: Set<Lane> = [], frameSources: [FrameReport.FrameSource] = [], summary: Summary? = nil,
+        frames: [Frame] = [], lanes: Set<Lane> = [], frameSources: [FrameReport.FrameSource] = [],
+        summary: Summary? = nil,
         chart: FrameChart? = nil
     ) {
         self.frames = frames
@@ -150,7 +152,8 @@ package struct ComparedRuns: Sendable {
         self.init(
             frames: frames, lanes: Set(report.lanes.map(\.lane)), frameSources: [report.method.frameSource],
             summary: Summary(
-                hitchNanoseconds: s.hitchNanoseconds, measuredNanoseconds: s.measuredNanoseconds, slowFrames: s.slowFrames,
+                hitchNanoseconds: s.hitchNanoseconds, measuredNanoseconds: s.measuredNanoseconds,
+                slowFrames: s.slowFrames,
                 frozenFrames: s.frozenFrames, hitchNanosecondsByCause: s.hitchNanosecondsByCause),
             chart: report.frames.isEmpty ? nil : FrameChart(report: report))
     }

@@ -1,4 +1,5 @@
 import FrameTrace
+
 /// A noise-aware comparison of two sets of runs, base and head: per metric, the per-frame
 /// distributions of both sides, how far head moved, whether that is more than noise, and a verdict.
 ///
@@ -99,7 +100,8 @@ package struct Comparison: Sendable, Hashable {
         thresholds: RegressionThresholds = .defaults, bootstrapResamples: Int = 2_000
     ) {
         self.init(
-            base: ComparedRuns(reports: base), head: ComparedRuns(reports: head), baseSources: baseSources, headSources: headSources,
+            base: ComparedRuns(reports: base), head: ComparedRuns(reports: head), baseSources: baseSources,
+            headSources: headSources,
             thresholds: thresholds, bootstrapResamples: bootstrapResamples)
     }
 
@@ -135,13 +137,16 @@ package struct Comparison: Sendable, Hashable {
 
         // Each metric's values are built straight from the frames, one Double per frame and side,
         // without copying a frame (a frame holds a dictionary, and copying one retains it).
-        func milliseconds(_ frames: [ComparedRuns.Frame], _ value: (borrowing ComparedRuns.Frame) -> Int64) -> [Double] {
+        func milliseconds(_ frames: [ComparedRuns.Frame], _ value: (borrowing ComparedRuns.Frame) -> Int64) -> [Double]
+        {
             var values = [Double]()
             values.reserveCapacity(frames.count)
             for index in frames.indices { values.append(Double(value(frames[index])) / 1e6) }
             return values
         }
-        func compare(_ id: String, _ label: String, offset: Double = 0, _ value: (borrowing ComparedRuns.Frame) -> Int64) -> MetricComparison {
+        func compare(
+            _ id: String, _ label: String, offset: Double = 0, _ value: (borrowing ComparedRuns.Frame) -> Int64
+        ) -> MetricComparison {
             MetricComparison.compare(
                 id: id, label: label, base: milliseconds(baseFrames, value), head: milliseconds(headFrames, value),
                 thresholds: thresholds, bootstrapResamples: bootstrapResamples, relativeOffset: offset)
@@ -158,7 +163,8 @@ package struct Comparison: Sendable, Hashable {
         // a frame without work in it counts 0.
         let lanes = base.lanes.union(head.lanes).subtracting([.main]).sorted()
         for lane in lanes {
-            metrics.append(compare("lane-ms.\(lane.identifier)", "\(lane.identifier) lane cost per frame") { $0.cost(in: lane) })
+            metrics.append(
+                compare("lane-ms.\(lane.identifier)", "\(lane.identifier) lane cost per frame") { $0.cost(in: lane) })
         }
         // Categories: one pass over each side's frames collects, per category, only the frames it
         // ran in; the frames it did not run in are zeros, added when its metric is compared. Memory
@@ -179,7 +185,11 @@ package struct Comparison: Sendable, Hashable {
                         nonzero.append(([], []))
                     }
                     totals[category] = totals[category].addingSaturating(nanoseconds)
-                    if isHead { nonzero[category].head.append(Double(nanoseconds) / 1e6) } else { nonzero[category].base.append(Double(nanoseconds) / 1e6) }
+                    if isHead {
+                        nonzero[category].head.append(Double(nanoseconds) / 1e6)
+                    } else {
+                        nonzero[category].base.append(Double(nanoseconds) / 1e6)
+                    }
                 }
             }
         }
@@ -188,12 +198,15 @@ package struct Comparison: Sendable, Hashable {
             all.append(contentsOf: values)
             return all
         }
-        let ranked = categoryIndex.filter { totals[$0.value] > 0 }.sorted { (totals[$0.value], $1.key) > (totals[$1.value], $0.key) }
+        let ranked = categoryIndex.filter { totals[$0.value] > 0 }.sorted {
+            (totals[$0.value], $1.key) > (totals[$1.value], $0.key)
+        }
         for (name, category) in ranked {
             let label = "\(FrameAnalyzer.categoryLabel(name)): main-thread time per frame"
             metrics.append(
                 MetricComparison.compare(
-                    id: BudgetParser.join("categories", FrameAnalyzer.categoryLabel(name)) + ".main-ms-per-frame", label: label,
+                    id: BudgetParser.join("categories", FrameAnalyzer.categoryLabel(name)) + ".main-ms-per-frame",
+                    label: label,
                     base: withZeros(nonzero[category].base, frames: baseFrames.count),
                     head: withZeros(nonzero[category].head, frames: headFrames.count),
                     thresholds: thresholds, bootstrapResamples: bootstrapResamples))
@@ -202,7 +215,9 @@ package struct Comparison: Sendable, Hashable {
         self.metrics = metrics
 
         summaries = [
-            SummaryComparison(id: "frames", label: "frames", base: Double(baseFrames.count), head: Double(headFrames.count), unit: .frames)
+            SummaryComparison(
+                id: "frames", label: "frames", base: Double(baseFrames.count), head: Double(headFrames.count),
+                unit: .frames)
         ]
         // The other figures need each run's report summary, which frames rows do not carry: a
         // figure computed without it would not mean its label, so it is left out.
@@ -218,21 +233,26 @@ package struct Comparison: Sendable, Hashable {
         }
         summaries += [
             SummaryComparison(
-                id: "hitch-time-ratio", label: "hitch time ratio", base: ratio(b.hitchNanoseconds, b.measuredNanoseconds),
+                id: "hitch-time-ratio", label: "hitch time ratio",
+                base: ratio(b.hitchNanoseconds, b.measuredNanoseconds),
                 head: ratio(h.hitchNanoseconds, h.measuredNanoseconds), unit: .millisecondsPerSecond),
             SummaryComparison(
                 id: "slow-frame-share", label: "slow frames", base: share(b.slowFrames, baseFrames.count),
                 head: share(h.slowFrames, headFrames.count), unit: .share),
-            SummaryComparison(id: "frozen-frames", label: "frozen frames", base: Double(b.frozenFrames), head: Double(h.frozenFrames), unit: .frames),
+            SummaryComparison(
+                id: "frozen-frames", label: "frozen frames", base: Double(b.frozenFrames), head: Double(h.frozenFrames),
+                unit: .frames),
         ]
         // Hitch time ratio by cause, for every cause either side has.
         let causes = Set(b.hitchNanosecondsByCause.keys).union(h.hitchNanosecondsByCause.keys).sorted()
         for cause in causes {
             summaries.append(
                 SummaryComparison(
-                    id: "hitch-time-ratio-by-cause.\(cause.identifier)", label: "hitch time ratio caused by \(cause.identifier)",
+                    id: "hitch-time-ratio-by-cause.\(cause.identifier)",
+                    label: "hitch time ratio caused by \(cause.identifier)",
                     base: ratio(b.hitchNanosecondsByCause[cause] ?? 0, b.measuredNanoseconds),
-                    head: ratio(h.hitchNanosecondsByCause[cause] ?? 0, h.measuredNanoseconds), unit: .millisecondsPerSecond))
+                    head: ratio(h.hitchNanosecondsByCause[cause] ?? 0, h.measuredNanoseconds),
+                    unit: .millisecondsPerSecond))
         }
     }
 
@@ -325,23 +345,26 @@ package struct MetricComparison: Sendable, Hashable {
     ///   sides' summaries but no shift, p-value or interval.
     /// - Complexity: O(*n* log *n*), plus O(*r* · *n*) when the p95 interval is needed.
     package static func compare(
-        id: String, label: String, base: [Double], head: [Double], thresholds: RegressionThresholds, bootstrapResamples: Int = 2_000,
+        id: String, label: String, base: [Double], head: [Double], thresholds: RegressionThresholds,
+        bootstrapResamples: Int = 2_000,
         relativeOffset: Double = 0
     ) -> MetricComparison {
         var result = MetricComparison(
             id: id, label: label, base: PercentileSummary(base), head: PercentileSummary(head), verdict: .noData,
             reason: "no frames on the \(base.isEmpty ? "base" : "head") side")
         guard let baseSummary = result.base, let headSummary = result.head,
-              let test = mannWhitneyTest(base: base, head: head), let shift = hodgesLehmannShift(base: base, head: head)
+            let test = mannWhitneyTest(base: base, head: head), let shift = hodgesLehmannShift(base: base, head: head)
         else { return result }
         guard base.count >= minimumFrames, head.count >= minimumFrames else {
-            result.reason = "too few frames to judge: \(base.count) base, \(head.count) head (at least \(minimumFrames) a side)"
+            result.reason =
+                "too few frames to judge: \(base.count) base, \(head.count) head (at least \(minimumFrames) a side)"
             return result
         }
         let t = thresholds
         func relative(_ delta: Double, to value: Double) -> Double {
             let reference = value + relativeOffset
-            return reference != 0 ? delta / abs(reference) : delta == 0 ? 0 : Double(signOf: delta, magnitudeOf: .infinity)
+            return reference != 0
+                ? delta / abs(reference) : delta == 0 ? 0 : Double(signOf: delta, magnitudeOf: .infinity)
         }
         /// Whether a change of `delta` (positive = worse) meets both minimum effects.
         func isLarge(_ delta: Double, relative: Double) -> Bool {
@@ -364,15 +387,20 @@ package struct MetricComparison: Sendable, Hashable {
         let centerImprovement = centerBetter && centerSignificant
         if (tailWorse && !centerRegression) || (tailBetter && !centerWorse && !centerImprovement) {
             result.p95Interval = bootstrapDifferenceInterval(
-                base: base, head: head, statistic: .percentile(95), confidence: 1 - t.alpha, resamples: bootstrapResamples,
+                base: base, head: head, statistic: .percentile(95), confidence: 1 - t.alpha,
+                resamples: bootstrapResamples,
                 seed: stableSeed(id))
         }
         let tailSignificantlyWorse = tailWorse && (result.p95Interval.map { $0.lower > 0 } ?? false)
         let tailSignificantlyBetter = tailBetter && (result.p95Interval.map { $0.upper < 0 } ?? false)
 
-        let median = "median shift \(signedMilliseconds(shift)) (\(signedPercent(result.relativeShift!))), p \(pValueText(test.pValue))"
-        let tail = "p95 \(signedMilliseconds(p95Delta)) (\(signedPercent(result.relativeP95Difference!)))"
-            + (result.p95Interval.map { ", \(percentText($0.confidence)) interval [\(signedNumber($0.lower)), \(signedNumber($0.upper))] ms" } ?? "")
+        let median =
+            "median shift \(signedMilliseconds(shift)) (\(signedPercent(result.relativeShift!))), p \(pValueText(test.pValue))"
+        let tail =
+            "p95 \(signedMilliseconds(p95Delta)) (\(signedPercent(result.relativeP95Difference!)))"
+            + (result.p95Interval.map {
+                ", \(percentText($0.confidence)) interval [\(signedNumber($0.lower)), \(signedNumber($0.upper))] ms"
+            } ?? "")
         if centerRegression || tailSignificantlyWorse {
             result.verdict = .regression
             result.reason = [centerRegression ? median : nil, tailSignificantlyWorse ? tail : nil]
@@ -391,7 +419,10 @@ package struct MetricComparison: Sendable, Hashable {
         return result
     }
 
-    private init(id: String, label: String, base: PercentileSummary<Double>?, head: PercentileSummary<Double>?, verdict: Verdict, reason: String) {
+    private init(
+        id: String, label: String, base: PercentileSummary<Double>?, head: PercentileSummary<Double>?, verdict: Verdict,
+        reason: String
+    ) {
         self.id = id
         self.label = label
         self.base = base

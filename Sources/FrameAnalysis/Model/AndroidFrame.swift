@@ -42,7 +42,8 @@ package struct AndroidFrame: Sendable, Hashable {
 
     /// Creates a frame's figures.
     package init(
-        token: Int64, layer: String?, layers: Int, expectedStart: Int64?, expectedEnd: Int64?, actualStart: Int64, actualEnd: Int64,
+        token: Int64, layer: String?, layers: Int, expectedStart: Int64?, expectedEnd: Int64?, actualStart: Int64,
+        actualEnd: Int64,
         jankType: String, presentType: String, jankTag: String, onTimeFinish: Bool, doFrameNanoseconds: Int64?,
         drawFrameNanoseconds: Int64?, drawFrames: Int, presentDelay: Int64?
     ) {
@@ -75,7 +76,9 @@ package struct AndroidFrame: Sendable, Hashable {
     /// `android_cpu_time_per_frame.cpu_time`: the app vsync delay plus the `doFrame` and the
     /// summed `DrawFrame` durations; `nil` unless the frame has all three.
     package var cpuTime: Int64? {
-        guard let delay = appVsyncDelay, let ui = doFrameNanoseconds, let draw = drawFrameNanoseconds else { return nil }
+        guard let delay = appVsyncDelay, let ui = doFrameNanoseconds, let draw = drawFrameNanoseconds else {
+            return nil
+        }
         return delay.addingSaturating(ui).addingSaturating(draw)
     }
 
@@ -93,7 +96,8 @@ package struct AndroidFrame: Sendable, Hashable {
 
     /// The jank reasons that make a frame janky (``isJanky``).
     package static let missedFrameReasons: Set<String> = [
-        "App Deadline Missed", "App Resynced Jitter", "SurfaceFlinger CPU Deadline Missed", "SurfaceFlinger GPU Deadline Missed",
+        "App Deadline Missed", "App Resynced Jitter", "SurfaceFlinger CPU Deadline Missed",
+        "SurfaceFlinger GPU Deadline Missed",
         "SurfaceFlinger Scheduling", "Prediction Error", "Display HAL", "Dropped Frame",
     ]
 

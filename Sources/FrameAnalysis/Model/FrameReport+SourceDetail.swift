@@ -22,7 +22,8 @@ extension FrameReport {
         /// Android's FrameTimeline: `frames` actual surface frames of `processID` (on `layer`
         /// when known), with main lanes from `mainSlices` slices named `mainSliceName` and render
         /// lanes from `renderSlices` `DrawFrames` slices of the same token.
-        case androidFrameTimeline(frames: Int, processID: Int64, layer: String?, mainSliceName: String, mainSlices: Int, renderSlices: Int)
+        case androidFrameTimeline(
+            frames: Int, processID: Int64, layer: String?, mainSliceName: String, mainSlices: Int, renderSlices: Int)
         /// No frame events: each stretch of main-thread work is a frame.
         case estimated
         /// Nothing said (a method made by hand).
@@ -51,7 +52,8 @@ extension FrameReport {
             case .frameSpans(let frames, let nested):
                 var text = "\(frames) spans in category \"\(FrameContract.frameCategory)\" on the main thread"
                 if nested > 0 {
-                    text += "; \(nested) more inside them are no frames of their own (their time is the frame's own, "
+                    text +=
+                        "; \(nested) more inside them are no frames of their own (their time is the frame's own, "
                         + "\(FrameAnalyzer.unattributedCategory))"
                 }
                 return text
@@ -60,21 +62,27 @@ extension FrameReport {
             case .markerInstants(let name):
                 return "instants named \"\(name)\": each frame is shown until the next mark, in whole vsyncs"
             case .chromeReporters(let noUpdate, let forked, let unknown, let partial):
-                var text = "PipelineReporter states; \(noUpdate) no-update-desired, \(forked) forked or repeated reporters"
+                var text =
+                    "PipelineReporter states; \(noUpdate) no-update-desired, \(forked) forked or repeated reporters"
                     + (unknown > 0 ? ", \(unknown) without a known state" : "") + " not counted as frames"
                 if partial > 0 {
-                    text += "; \(partial) partially presented \(partial == 1 ? "frame that does" : "frames that do") not affect "
+                    text +=
+                        "; \(partial) partially presented \(partial == 1 ? "frame that does" : "frames that do") not affect "
                         + "smoothness, counted as presented"
                 }
                 return text
             case .chromeBeginFrames(let idle):
-                return "BeginFrame/DrawFrame/DroppedFrame; \(idle) idle BeginFrames (nothing drawn) not counted as frames"
-            case .androidFrameTimeline(let frames, let processID, let layer, let mainSliceName, let mainSlices, let renderSlices):
+                return
+                    "BeginFrame/DrawFrame/DroppedFrame; \(idle) idle BeginFrames (nothing drawn) not counted as frames"
+            case .androidFrameTimeline(
+                let frames, let processID, let layer, let mainSliceName, let mainSlices, let renderSlices):
                 var text = "\(frames) actual surface frames of process \(processID)"
                 if let layer { text += " (layer \(UntrustedText.shortened(layer)))" }
-                return text + "; lanes from \(mainSliceName) (\(mainSlices)) and DrawFrames (\(renderSlices)) of the same token"
+                return text
+                    + "; lanes from \(mainSliceName) (\(mainSlices)) and DrawFrames (\(renderSlices)) of the same token"
             case .estimated:
-                return "each stretch of main-thread work is a frame, late only by what it ran past P; record frames with "
+                return
+                    "each stretch of main-thread work is a frame, late only by what it ran past P; record frames with "
                     + "Recorder.withFrame or name them with --frame-marker"
             case .unspecified:
                 return ""
@@ -102,9 +110,11 @@ extension FrameReport {
                 ]
             case .chromeBeginFrames(let idle):
                 fields += [("idle-begin-frames", .int(Int64(idle)))]
-            case .androidFrameTimeline(let frames, let processID, let layer, let mainSliceName, let mainSlices, let renderSlices):
+            case .androidFrameTimeline(
+                let frames, let processID, let layer, let mainSliceName, let mainSlices, let renderSlices):
                 fields += [
-                    ("frames", .int(Int64(frames))), ("pid", .int(processID)), ("layer", layer.map(JSONValue.string) ?? .null),
+                    ("frames", .int(Int64(frames))), ("pid", .int(processID)),
+                    ("layer", layer.map(JSONValue.string) ?? .null),
                     ("main-slice-name", .string(mainSliceName)), ("main-slices", .int(Int64(mainSlices))),
                     ("render-slices", .int(Int64(renderSlices))),
                 ]

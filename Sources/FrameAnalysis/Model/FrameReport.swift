@@ -64,8 +64,10 @@ package struct FrameReport: Sendable {
 
         /// Creates a method description.
         package init(
-            frameRate: FrameRate, frameIntervalSource: FrameIntervalSource, mainThread: ThreadKey?, mainThreadName: String?,
-            mainThreadRule: MainThreadRule, frameSource: FrameSource, frameSourceDetail: SourceDetail = .unspecified, clock: TraceClock? = nil
+            frameRate: FrameRate, frameIntervalSource: FrameIntervalSource, mainThread: ThreadKey?,
+            mainThreadName: String?,
+            mainThreadRule: MainThreadRule, frameSource: FrameSource, frameSourceDetail: SourceDetail = .unspecified,
+            clock: TraceClock? = nil
         ) {
             self.clock = clock
             self.frameRate = frameRate
@@ -196,8 +198,10 @@ package struct FrameReport: Sendable {
 
         /// Creates a frame.
         package init(
-            index: Int, vsync: Int64, deadline: Int64, workStart: Int64, commitEnd: Int64, mainThreadNanoseconds: Int64 = 0,
-            mainByCategory: [String: Int64] = [:], backgroundByCategory: [String: Int64] = [:], outcome: Outcome = .measured
+            index: Int, vsync: Int64, deadline: Int64, workStart: Int64, commitEnd: Int64,
+            mainThreadNanoseconds: Int64 = 0,
+            mainByCategory: [String: Int64] = [:], backgroundByCategory: [String: Int64] = [:],
+            outcome: Outcome = .measured
         ) {
             self.index = index
             self.vsync = vsync
@@ -215,7 +219,9 @@ package struct FrameReport: Sendable {
         /// deadline). Positive when late, negative headroom otherwise. An Android frame's is
         /// Android's own (``AndroidFrame/overrun``: the actual frame's end minus the expected
         /// frame's end), where the trace has its expected frame.
-        package var overrun: Int64 { Self.overrun(commitEnd: commitEnd, deadline: deadline, lanes: lanes, android: android) }
+        package var overrun: Int64 {
+            Self.overrun(commitEnd: commitEnd, deadline: deadline, lanes: lanes, android: android)
+        }
 
         /// How long the frame was late, 0 when it was on time: what it adds to the hitch time.
         /// For most frames the positive part of ``overrun``. An Android frame is late exactly
@@ -224,7 +230,9 @@ package struct FrameReport: Sendable {
         /// but no end in the trace was late (SurfaceFlinger's own misses, dropped frames); a
         /// buffer-stuffed frame is not late.
         /// - Parameter interval: The report's frame interval `P`, in nanoseconds.
-        package func lateness(interval: Int64) -> Int64 { Self.lateness(overrun: overrun, android: android, interval: interval) }
+        package func lateness(interval: Int64) -> Int64 {
+            Self.lateness(overrun: overrun, android: android, interval: interval)
+        }
 
         /// Whether the frame was late: ``lateness(interval:)`` is positive.
         package func isLate(interval: Int64) -> Bool { lateness(interval: interval) > 0 }
@@ -295,7 +303,10 @@ package struct FrameReport: Sendable {
         package var byCategory: [String: Int64]
 
         /// Creates a lane timing.
-        package init(lane: Lane, costNanoseconds: Int64, start: Int64? = nil, end: Int64? = nil, deadline: Int64? = nil, byCategory: [String: Int64] = [:]) {
+        package init(
+            lane: Lane, costNanoseconds: Int64, start: Int64? = nil, end: Int64? = nil, deadline: Int64? = nil,
+            byCategory: [String: Int64] = [:]
+        ) {
             self.lane = lane
             self.costNanoseconds = costNanoseconds
             self.start = start

@@ -31,7 +31,8 @@ package enum HitchBand: String, Sendable, Hashable, CaseIterable {
     /// The bands' bounds as the text report prints them, from the constants the bands apply:
     /// `good < 5, warning 5-10, critical >= 10`.
     package static var legend: String {
-        let warning = ReportFormat.trimmed(warningFrom), critical = ReportFormat.trimmed(criticalFrom)
+        let warning = ReportFormat.trimmed(warningFrom)
+        let critical = ReportFormat.trimmed(criticalFrom)
         return "good < \(warning), warning \(warning)-\(critical), critical >= \(critical)"
     }
 

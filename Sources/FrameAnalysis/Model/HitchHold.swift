@@ -59,7 +59,9 @@ extension FrameReport {
         /// The work that filled the holding window, for people: `style 25.91 ms, script 3.10 ms;
         /// UpdateLayoutTree`. Empty when no span ran in the window.
         package var workPhrase: String {
-            let kinds = work.map { "\(FrameAnalyzer.categoryLabel($0.name)) \(ReportFormat.milliseconds($0.nanoseconds))" }
+            let kinds = work.map {
+                "\(FrameAnalyzer.categoryLabel($0.name)) \(ReportFormat.milliseconds($0.nanoseconds))"
+            }
             var phrase = kinds.joined(separator: ", ")
             if let top = spans.first { phrase += (phrase.isEmpty ? "" : "; ") + top.name }
             return phrase
@@ -140,14 +142,17 @@ extension FrameAnalyzer {
                 let at = need.needs[position].at
                 var best: LaneWork?
                 while position < need.needs.count, need.needs[position].at == at {
-                    if let candidate = pending(need.needs[position].lane, at: at), best.map({ candidate.start < $0.start }) ?? true {
+                    if let candidate = pending(need.needs[position].lane, at: at),
+                        best.map({ candidate.start < $0.start }) ?? true
+                    {
                         best = candidate
                     }
                     position += 1
                 }
                 if let best {
                     result[need.frame] = FrameReport.HitchHold(
-                        lane: best.lane, stage: best.stage, frame: best.frame, start: best.start, end: best.end, wasPending: true)
+                        lane: best.lane, stage: best.stage, frame: best.frame, start: best.start, end: best.end,
+                        wasPending: true)
                     break
                 }
             }
@@ -159,7 +164,8 @@ extension FrameAnalyzer {
     /// (`threads`) in the window, by kind and by span name, the three largest of each. Each
     /// thread's spans are swept once, whatever the number of holds.
     static func nameHoldWork(
-        _ holds: inout [Int: FrameReport.HitchHold], threads: LaneThreads, spans: SpanIndex, names: CategoryNames, symbols: SymbolTable
+        _ holds: inout [Int: FrameReport.HitchHold], threads: LaneThreads, spans: SpanIndex, names: CategoryNames,
+        symbols: SymbolTable
     ) {
         guard !holds.isEmpty else { return }
         // Distinct windows per lane: frames held by the same work share one.
@@ -188,8 +194,10 @@ extension FrameAnalyzer {
                     let overlap = min(segment.end, window.end).subtractingSaturating(max(segment.start, window.start))
                     if overlap > 0 {
                         let kind = names.nameOfCategory[spans.categories.number(of: segment.category)]
-                        byKind[mine[index]][kind, default: 0] = byKind[mine[index]][kind, default: 0].addingSaturating(overlap)
-                        bySpan[mine[index]][segment.name, default: 0] = bySpan[mine[index]][segment.name, default: 0].addingSaturating(overlap)
+                        byKind[mine[index]][kind, default: 0] = byKind[mine[index]][kind, default: 0].addingSaturating(
+                            overlap)
+                        bySpan[mine[index]][segment.name, default: 0] = bySpan[mine[index]][segment.name, default: 0]
+                            .addingSaturating(overlap)
                     }
                     index -= 1
                 }
@@ -197,8 +205,12 @@ extension FrameAnalyzer {
         }
         var named: [Window: (work: [FrameReport.Contributor], spans: [FrameReport.Contributor])] = [:]
         for (position, window) in windows.enumerated() {
-            let work = byKind[position].map { FrameReport.Contributor(name: names.names[$0.key], nanoseconds: $0.value) }
-            let spanList = bySpan[position].map { FrameReport.Contributor(name: symbols[$0.key], nanoseconds: $0.value) }
+            let work = byKind[position].map {
+                FrameReport.Contributor(name: names.names[$0.key], nanoseconds: $0.value)
+            }
+            let spanList = bySpan[position].map {
+                FrameReport.Contributor(name: symbols[$0.key], nanoseconds: $0.value)
+            }
             func top(_ list: [FrameReport.Contributor]) -> [FrameReport.Contributor] {
                 Array(list.sorted { ($0.nanoseconds, $1.name) > ($1.nanoseconds, $0.name) }.prefix(3))
             }
@@ -232,7 +244,8 @@ extension FrameAnalyzer {
     ///   render lane by its render deadline. A render hitch whose commit came late is so a commit
     ///   hitch, and one that waited for an earlier frame's render names that frame.
     static func findHolds(
-        found: FoundFrames, render: [RenderWork], spans: SpanIndex, mainSpans: [Span], main: ThreadKey?, renderThread: ThreadKey?, threads: [TraceThread],
+        found: FoundFrames, render: [RenderWork], spans: SpanIndex, mainSpans: [Span], main: ThreadKey?,
+        renderThread: ThreadKey?, threads: [TraceThread],
         interval: Int64, names: CategoryNames, symbols: SymbolTable
     ) -> [Int: FrameReport.HitchHold] {
         let frames = found.frames
@@ -257,12 +270,17 @@ extension FrameAnalyzer {
             for span in mainSpans where span.start >= coveredUntil {
                 coveredUntil = span.end
                 if span.end.subtractingSaturating(span.start) > interval {
-                    work.append(LaneWork(lane: .main, stage: symbols[span.name], frame: nil, start: span.start, end: span.end, isTask: true))
+                    work.append(
+                        LaneWork(
+                            lane: .main, stage: symbols[span.name], frame: nil, start: span.start, end: span.end,
+                            isTask: true))
                 }
             }
             for thread in threads {
                 guard let name = thread.name else { continue }
-                if thread.key.processID == main?.processID, name == "Compositor" || name.hasPrefix("CompositorTileWorker") {
+                if thread.key.processID == main?.processID,
+                    name == "Compositor" || name.hasPrefix("CompositorTileWorker")
+                {
                     laneThreads[.raster, default: []].append(thread.key)
                     if name == "Compositor" { laneThreads[.compositor, default: []].append(thread.key) }
                 } else if name == "CrGpuMain" || name == "VizCompositorThread" {
@@ -285,11 +303,16 @@ extension FrameAnalyzer {
             // The lanes' work is every frame's, but only a trace with a late frame needs it.
             guard !needs.isEmpty else { return [:] }
             for index in frames.indices {
-                work.append(LaneWork(lane: .main, stage: nil, frame: index, start: frames[index].workStart, end: frames[index].commitEnd))
+                work.append(
+                    LaneWork(
+                        lane: .main, stage: nil, frame: index, start: frames[index].workStart,
+                        end: frames[index].commitEnd))
             }
             for item in render {
                 work.append(LaneWork(lane: .render, stage: nil, frame: item.frame, start: item.start, end: item.end))
-                if !(laneThreads[.render]?.contains(item.thread) ?? false) { laneThreads[.render, default: []].append(item.thread) }
+                if !(laneThreads[.render]?.contains(item.thread) ?? false) {
+                    laneThreads[.render, default: []].append(item.thread)
+                }
             }
         }
         var result = holds(needs: needs, work: work)

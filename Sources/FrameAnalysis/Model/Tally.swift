@@ -69,7 +69,9 @@ struct Tally {
     @inline(__always)
     mutating func add(_ value: Int64, key: Int, group: Int) {
         if group != self.group {
-            assert(limit == nil || group > self.group, "a tally that keeps the largest sums takes groups in increasing order")
+            assert(
+                limit == nil || group > self.group,
+                "a tally that keeps the largest sums takes groups in increasing order")
             flush()
             self.group = group
         }

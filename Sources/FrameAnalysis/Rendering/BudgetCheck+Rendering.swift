@@ -5,7 +5,8 @@ extension BudgetCheck {
     package func tables() -> [ReportTable] {
         traces.map { trace in
             var table = ReportTable(
-                title: "\(trace.name): \(Self.headline(trace.rules)) (\(trace.frameCount) frames from \(trace.frameSource.shortPhrase) at "
+                title:
+                    "\(trace.name): \(Self.headline(trace.rules)) (\(trace.frameCount) frames from \(trace.frameSource.shortPhrase) at "
                     + "\(ReportFormat.milliseconds(trace.frameRate.intervalNanoseconds)), \(trace.frameIntervalSource))",
                 columns: [("rule", .left), ("measured", .right), ("limit", .right), ("verdict", .left)])
             table.rows = trace.rules.map { rule in
@@ -32,7 +33,9 @@ extension BudgetCheck {
     package func text() -> String {
         var text = "framescope check: budget \(UntrustedText.terminal(budgetSource))\n\n"
         text += tables().map { $0.text() }.joined(separator: "\n")
-        let problems = errorLines(UntrustedText.terminal).map { "error: " + $0 } + warningLines(UntrustedText.terminal).map { "warning: " + $0 }
+        let problems =
+            errorLines(UntrustedText.terminal).map { "error: " + $0 }
+            + warningLines(UntrustedText.terminal).map { "warning: " + $0 }
         if !problems.isEmpty { text += (traces.isEmpty ? "" : "\n") + problems.joined(separator: "\n") + "\n" }
         text += "\n" + legend + "\n"
         text += "result: \(resultLine)\n"
@@ -49,20 +52,23 @@ extension BudgetCheck {
         var text = "## framescope check: \(passed && !hasErrors ? "✅" : "❌") \(resultLine)\n\n"
         text += "Budget: \(UntrustedText.markdownCode(budgetSource))\n\n"
         for (table, trace) in zip(tables(), traces) {
-            text += table.markdown { row, column, cell in
-                switch column {
-                case 0: UntrustedText.markdownCode(cell)
-                case 3: switch trace.rules[row].verdict {
-                    case .fail: "❌ **FAIL**"
-                    case .pass: "✅ pass"
-                    case .nearLimit: "⚠️ near limit"
-                    case .notInTrace: "➖ not in trace"
+            text +=
+                table.markdown { row, column, cell in
+                    switch column {
+                    case 0: UntrustedText.markdownCode(cell)
+                    case 3:
+                        switch trace.rules[row].verdict {
+                        case .fail: "❌ **FAIL**"
+                        case .pass: "✅ pass"
+                        case .nearLimit: "⚠️ near limit"
+                        case .notInTrace: "➖ not in trace"
+                        }
+                    default: nil
                     }
-                default: nil
-                }
-            } + "\n"
+                } + "\n"
         }
-        let problems = errorLines(UntrustedText.markdownText).map { "- ❌ error: " + $0 }
+        let problems =
+            errorLines(UntrustedText.markdownText).map { "- ❌ error: " + $0 }
             + warningLines(UntrustedText.markdownText).map { "- ⚠️ warning: " + $0 }
         // errorLines and warningLines already list at most listedLimit of each kind.
         if !problems.isEmpty { text += problems.joined(separator: "\n") + "\n\n" }
@@ -92,56 +98,80 @@ extension BudgetCheck {
             ("version", .int(Int64(Self.schemaVersion))),
             ("budget", .string(budgetSource)),
             ("passed", .bool(passed)),
-            ("counts", .object([
-                ("rules", .int(Int64(all.count))),
-                ("passed", .int(Int64(all.filter { $0.verdict == .pass }.count))),
-                ("near-limit", .int(Int64(all.filter { $0.verdict == .nearLimit }.count))),
-                ("failed", .int(Int64(all.filter { $0.verdict == .fail }.count))),
-                ("not-in-trace", .int(Int64(all.filter { $0.verdict == .notInTrace }.count))),
-            ])),
-            ("errors", .array(
-                skippedTraces.map { skipped in
-                    .object([
-                        ("kind", .string(skipped.reason.identifier)), ("trace", .string(skipped.name)), ("source", .string(skipped.source)),
-                        ("message", .string(Self.sentence(skipped, budget: budgetSource, { $0 }))),
-                    ])
-                } + unknownCategories.map { unknown in
-                    .object([
-                        ("kind", .string("unknown-category")), ("category", .string(unknown.name)),
-                        ("paths", .array(unknown.paths.map(JSONValue.string))),
-                        ("suggestion", unknown.suggestion.map(JSONValue.string) ?? .null),
-                        ("message", .string(Self.sentence(unknown, budget: budgetSource, { $0 }))),
-                    ])
-                })),
-            ("warnings", .array(unmatchedSections.map { section in
+            (
+                "counts",
                 .object([
-                    ("kind", .string("unmatched-section")), ("section", .int(Int64(section.index))), ("match", .string(section.match)),
-                    ("message", .string(Self.sentence(section, budget: budgetSource, { $0 }))),
+                    ("rules", .int(Int64(all.count))),
+                    ("passed", .int(Int64(all.filter { $0.verdict == .pass }.count))),
+                    ("near-limit", .int(Int64(all.filter { $0.verdict == .nearLimit }.count))),
+                    ("failed", .int(Int64(all.filter { $0.verdict == .fail }.count))),
+                    ("not-in-trace", .int(Int64(all.filter { $0.verdict == .notInTrace }.count))),
                 ])
-            })),
-            ("traces", .array(traces.map { trace in
-                .object([
-                    ("name", .string(trace.name)),
-                    ("source", .string(trace.source)),
-                    ("frames", .int(Int64(trace.frameCount))),
-                    ("frame-boundaries", .string(trace.frameSource.identifier)),
-                    (FrameContract.Metadata.frameInterval, .int(trace.frameRate.intervalNanoseconds)),
-                    ("frame-interval-source", .string(trace.frameIntervalSource.identifier)),
-                    ("frame-interval-requested-fps", (trace.frameIntervalSource.requestedFrameRate?.hertz).map(JSONValue.double) ?? .null),
-                    ("verdict", .string(trace.verdict.rawValue)),
-                    ("rules", .array(trace.rules.map { rule in
+            ),
+            (
+                "errors",
+                .array(
+                    skippedTraces.map { skipped in
                         .object([
-                            ("id", .string(rule.id)),
-                            ("summary", .string(rule.summary)),
-                            ("measured", rule.measured.map(JSONValue.double) ?? .null),
-                            ("limit", .double(rule.limit)),
-                            ("unit", .string(rule.unit.rawValue)),
-                            ("limit-path", .string(rule.limitPath)),
-                            ("verdict", .string(rule.verdict.rawValue)),
+                            ("kind", .string(skipped.reason.identifier)), ("trace", .string(skipped.name)),
+                            ("source", .string(skipped.source)),
+                            ("message", .string(Self.sentence(skipped, budget: budgetSource, { $0 }))),
                         ])
-                    })),
-                ])
-            })),
+                    }
+                        + unknownCategories.map { unknown in
+                            .object([
+                                ("kind", .string("unknown-category")), ("category", .string(unknown.name)),
+                                ("paths", .array(unknown.paths.map(JSONValue.string))),
+                                ("suggestion", unknown.suggestion.map(JSONValue.string) ?? .null),
+                                ("message", .string(Self.sentence(unknown, budget: budgetSource, { $0 }))),
+                            ])
+                        })
+            ),
+            (
+                "warnings",
+                .array(
+                    unmatchedSections.map { section in
+                        .object([
+                            ("kind", .string("unmatched-section")), ("section", .int(Int64(section.index))),
+                            ("match", .string(section.match)),
+                            ("message", .string(Self.sentence(section, budget: budgetSource, { $0 }))),
+                        ])
+                    })
+            ),
+            (
+                "traces",
+                .array(
+                    traces.map { trace in
+                        .object([
+                            ("name", .string(trace.name)),
+                            ("source", .string(trace.source)),
+                            ("frames", .int(Int64(trace.frameCount))),
+                            ("frame-boundaries", .string(trace.frameSource.identifier)),
+                            (FrameContract.Metadata.frameInterval, .int(trace.frameRate.intervalNanoseconds)),
+                            ("frame-interval-source", .string(trace.frameIntervalSource.identifier)),
+                            (
+                                "frame-interval-requested-fps",
+                                (trace.frameIntervalSource.requestedFrameRate?.hertz).map(JSONValue.double) ?? .null
+                            ),
+                            ("verdict", .string(trace.verdict.rawValue)),
+                            (
+                                "rules",
+                                .array(
+                                    trace.rules.map { rule in
+                                        .object([
+                                            ("id", .string(rule.id)),
+                                            ("summary", .string(rule.summary)),
+                                            ("measured", rule.measured.map(JSONValue.double) ?? .null),
+                                            ("limit", .double(rule.limit)),
+                                            ("unit", .string(rule.unit.rawValue)),
+                                            ("limit-path", .string(rule.limitPath)),
+                                            ("verdict", .string(rule.verdict.rawValue)),
+                                        ])
+                                    })
+                            ),
+                        ])
+                    })
+            ),
         ])
     }
 
@@ -153,31 +183,43 @@ extension BudgetCheck {
     /// no trace has is an `<error>` case in a suite named after the budget.
     package func junit() -> JUnitReport {
         var suites = traces.map { trace in
-            JUnitReport.Suite(name: "framescope check: \(trace.name)", cases: trace.rules.map { rule in
-                let detail = "\(rule.summary)\nmeasured: \(Self.measured(rule))\nlimit: \(rule.unit.format(rule.limit)) (\(rule.limitPath))"
-                return JUnitReport.TestCase(
-                    name: rule.id, className: JUnitReport.className("framescope.check", trace.name),
-                    failure: rule.verdict == .fail
-                        ? JUnitReport.Failure(message: Self.finding(rule), type: "budget-exceeded", details: detail) : nil,
-                    output: rule.verdict == .fail ? nil : detail,
-                    skipped: rule.verdict == .notInTrace ? "\(rule.traceName): category \(rule.category ?? "") is not in the trace" : nil)
-            })
+            JUnitReport.Suite(
+                name: "framescope check: \(trace.name)",
+                cases: trace.rules.map { rule in
+                    let detail =
+                        "\(rule.summary)\nmeasured: \(Self.measured(rule))\nlimit: \(rule.unit.format(rule.limit)) (\(rule.limitPath))"
+                    return JUnitReport.TestCase(
+                        name: rule.id, className: JUnitReport.className("framescope.check", trace.name),
+                        failure: rule.verdict == .fail
+                            ? JUnitReport.Failure(message: Self.finding(rule), type: "budget-exceeded", details: detail)
+                            : nil,
+                        output: rule.verdict == .fail ? nil : detail,
+                        skipped: rule.verdict == .notInTrace
+                            ? "\(rule.traceName): category \(rule.category ?? "") is not in the trace" : nil)
+                })
         }
         suites += skippedTraces.map { skipped in
             let sentence = Self.sentence(skipped, budget: budgetSource, { $0 })
-            return JUnitReport.Suite(name: "framescope check: \(skipped.name)", cases: [
-                JUnitReport.TestCase(
-                    name: "read and check \(skipped.name)", className: JUnitReport.className("framescope.check", skipped.name),
-                    error: JUnitReport.Failure(message: sentence, type: skipped.reason.identifier, details: sentence)),
-            ])
+            return JUnitReport.Suite(
+                name: "framescope check: \(skipped.name)",
+                cases: [
+                    JUnitReport.TestCase(
+                        name: "read and check \(skipped.name)",
+                        className: JUnitReport.className("framescope.check", skipped.name),
+                        error: JUnitReport.Failure(
+                            message: sentence, type: skipped.reason.identifier, details: sentence))
+                ])
         }
         if !unknownCategories.isEmpty {
-            suites.append(JUnitReport.Suite(name: "framescope check: budget \(budgetSource)", cases: unknownCategories.map { unknown in
-                let sentence = Self.sentence(unknown, budget: budgetSource, { $0 })
-                return JUnitReport.TestCase(
-                    name: "categories.\(unknown.name)", className: "framescope.check.budget",
-                    error: JUnitReport.Failure(message: sentence, type: "unknown-category", details: sentence))
-            }))
+            suites.append(
+                JUnitReport.Suite(
+                    name: "framescope check: budget \(budgetSource)",
+                    cases: unknownCategories.map { unknown in
+                        let sentence = Self.sentence(unknown, budget: budgetSource, { $0 })
+                        return JUnitReport.TestCase(
+                            name: "categories.\(unknown.name)", className: "framescope.check.budget",
+                            error: JUnitReport.Failure(message: sentence, type: "unknown-category", details: sentence))
+                    }))
         }
         return JUnitReport(name: "framescope check", suites: suites)
     }
@@ -187,32 +229,41 @@ extension BudgetCheck {
     /// Traces not checked and unknown categories are errors too; trace sections that matched
     /// no trace are warnings.
     package func annotations() -> [GitHubAnnotation] {
-        let problems = skippedTraces.map { skipped in
-            GitHubAnnotation(
-                level: .error, title: "framescope check: \(skipped.name)", message: Self.sentence(skipped, budget: budgetSource, { $0 }),
-                severity: .infinity)
-        } + unknownCategories.map { unknown in
-            GitHubAnnotation(
-                level: .error, title: "framescope check: categories.\(unknown.name)",
-                message: Self.sentence(unknown, budget: budgetSource, { $0 }), severity: .infinity)
-        } + unmatchedSections.map { section in
-            GitHubAnnotation(
-                level: .warning, title: "framescope check: traces[\(section.index)]", message: Self.sentence(section, budget: budgetSource, { $0 }),
-                severity: .infinity)
-        }
-        return problems + results.compactMap { rule in
-            switch rule.verdict {
-            case .pass, .notInTrace: return nil
-            case .fail:
-                return GitHubAnnotation(level: .error, title: "framescope check: \(rule.id)", message: Self.finding(rule), severity: rule.excess)
-            case .nearLimit:
-                return GitHubAnnotation(
-                    level: .warning, title: "framescope check: \(rule.id)",
-                    message: "\(rule.traceName): \(rule.summary) is \(Self.measured(rule)), within 10% of the limit "
-                        + "\(rule.unit.format(rule.limit)) (\(rule.limitPath))",
-                    severity: rule.limit > 0 ? (rule.measured ?? 0) / rule.limit : 0)
+        let problems =
+            skippedTraces.map { skipped in
+                GitHubAnnotation(
+                    level: .error, title: "framescope check: \(skipped.name)",
+                    message: Self.sentence(skipped, budget: budgetSource, { $0 }),
+                    severity: .infinity)
             }
-        }
+            + unknownCategories.map { unknown in
+                GitHubAnnotation(
+                    level: .error, title: "framescope check: categories.\(unknown.name)",
+                    message: Self.sentence(unknown, budget: budgetSource, { $0 }), severity: .infinity)
+            }
+            + unmatchedSections.map { section in
+                GitHubAnnotation(
+                    level: .warning, title: "framescope check: traces[\(section.index)]",
+                    message: Self.sentence(section, budget: budgetSource, { $0 }),
+                    severity: .infinity)
+            }
+        return problems
+            + results.compactMap { rule in
+                switch rule.verdict {
+                case .pass, .notInTrace: return nil
+                case .fail:
+                    return GitHubAnnotation(
+                        level: .error, title: "framescope check: \(rule.id)", message: Self.finding(rule),
+                        severity: rule.excess)
+                case .nearLimit:
+                    return GitHubAnnotation(
+                        level: .warning, title: "framescope check: \(rule.id)",
+                        message:
+                            "\(rule.traceName): \(rule.summary) is \(Self.measured(rule)), within 10% of the limit "
+                            + "\(rule.unit.format(rule.limit)) (\(rule.limitPath))",
+                        severity: rule.limit > 0 ? (rule.measured ?? 0) / rule.limit : 0)
+                }
+            }
     }
 
     // MARK: - Pieces
@@ -222,7 +273,9 @@ extension BudgetCheck {
         var line = "\(Self.headline(results)), across \(traces.count) trace\(traces.count == 1 ? "" : "s")"
         guard hasErrors else { return line }
         var errors: [String] = []
-        if !skippedTraces.isEmpty { errors.append("\(skippedTraces.count) trace\(skippedTraces.count == 1 ? "" : "s") not checked") }
+        if !skippedTraces.isEmpty {
+            errors.append("\(skippedTraces.count) trace\(skippedTraces.count == 1 ? "" : "s") not checked")
+        }
         if !unknownCategories.isEmpty {
             errors.append("\(unknownCategories.count) categor\(unknownCategories.count == 1 ? "y" : "ies") in no trace")
         }
@@ -249,7 +302,9 @@ extension BudgetCheck {
     static func limited(_ lines: [String], total: Int? = nil, more what: String) -> [String] {
         let total = total ?? lines.count
         guard total > listedLimit else { return lines }
-        return Array(lines.prefix(listedLimit)) + ["… and \(total - listedLimit) more \(what): --format json lists them all"]
+        return Array(lines.prefix(listedLimit)) + [
+            "… and \(total - listedLimit) more \(what): --format json lists them all"
+        ]
     }
 
     /// The warnings — trace sections that match no trace — as lines without the `warning: `
@@ -305,7 +360,9 @@ extension BudgetCheck {
 
     package static func limit(_ rule: RuleResult) -> String {
         let formatted = rule.unit.format(rule.limit)
-        guard rule.limitPath.hasPrefix("traces["), let end = rule.limitPath.firstIndex(of: "]") else { return formatted }
+        guard rule.limitPath.hasPrefix("traces["), let end = rule.limitPath.firstIndex(of: "]") else {
+            return formatted
+        }
         return formatted + " (" + rule.limitPath[...end] + ")"
     }
 
@@ -320,7 +377,10 @@ extension BudgetCheck {
 
     /// One sentence for a failed rule: `reload.json: hitch time ratio is 99.23 ms/s, over the limit 5.00 ms/s (limits.hitch-time-ratio)`.
     package static func finding(_ rule: RuleResult) -> String {
-        guard rule.measured != nil else { return "\(rule.traceName): \(rule.summary): the trace has no frames to measure" }
-        return "\(rule.traceName): \(rule.summary) is \(measured(rule)), over the limit \(rule.unit.format(rule.limit)) (\(rule.limitPath))"
+        guard rule.measured != nil else {
+            return "\(rule.traceName): \(rule.summary): the trace has no frames to measure"
+        }
+        return
+            "\(rule.traceName): \(rule.summary) is \(measured(rule)), over the limit \(rule.unit.format(rule.limit)) (\(rule.limitPath))"
     }
 }

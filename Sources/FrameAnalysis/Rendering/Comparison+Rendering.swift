@@ -4,9 +4,12 @@ extension Comparison {
     /// The per-metric table and the summary table, shared by the text and Markdown renderers.
     package func tables() -> [ReportTable] {
         var metricTable = ReportTable(
-            title: "Per-frame distributions (shift: Hodges-Lehmann estimate of head - base; p: Mann-Whitney U, two-sided)",
-            columns: [("metric", .left), ("base p50", .right), ("head p50", .right), ("shift", .right), ("p", .right),
-                      ("base p95", .right), ("head p95", .right), ("delta p95", .right), ("verdict", .left)])
+            title:
+                "Per-frame distributions (shift: Hodges-Lehmann estimate of head - base; p: Mann-Whitney U, two-sided)",
+            columns: [
+                ("metric", .left), ("base p50", .right), ("head p50", .right), ("shift", .right), ("p", .right),
+                ("base p95", .right), ("head p95", .right), ("delta p95", .right), ("verdict", .left),
+            ])
         metricTable.rows = metrics.map { metric in
             [
                 metric.id,
@@ -22,7 +25,8 @@ extension Comparison {
         }
         // Frames rows carry no report summary: say what the table leaves out, rather than show
         // figures that would not mean their labels.
-        let summaryTitle = input == .frameRows
+        let summaryTitle =
+            input == .frameRows
             ? "Summary (for information; no verdict; from frames rows: frames only, since hitch time ratio, slow and frozen frames need the traces)"
             : "Summary (for information; no verdict)"
         var summaryTable = ReportTable(
@@ -30,7 +34,10 @@ extension Comparison {
             columns: [("figure", .left), ("base", .right), ("head", .right), ("delta", .right)])
         summaryTable.rows = summaries.map { figure in
             let delta = figure.unit.format(figure.delta)
-            return [figure.label, figure.unit.format(figure.base), figure.unit.format(figure.head), delta.hasPrefix("-") ? delta : "+" + delta]
+            return [
+                figure.label, figure.unit.format(figure.base), figure.unit.format(figure.head),
+                delta.hasPrefix("-") ? delta : "+" + delta,
+            ]
         }
         return [metricTable, summaryTable]
     }
@@ -43,9 +50,11 @@ extension Comparison {
         text += tables().map { $0.text() }.joined(separator: "\n")
         let reasons = notableMetrics
         if !reasons.isEmpty {
-            text += "\nWhy\n" + reasons.map {
-                "  \(UntrustedText.terminal($0.id)): \(Self.verdictText($0.verdict)): \(UntrustedText.terminal($0.reason))\n"
-            }.joined()
+            text +=
+                "\nWhy\n"
+                + reasons.map {
+                    "  \(UntrustedText.terminal($0.id)): \(Self.verdictText($0.verdict)): \(UntrustedText.terminal($0.reason))\n"
+                }.joined()
         }
         if !unreadableTraces.isEmpty {
             text += "\n" + unreadableTraces.map { "error: \(UntrustedText.terminal($0.reason))\n" }.joined()
@@ -62,32 +71,39 @@ extension Comparison {
     /// The comparison as Markdown, for a pull-request comment or a CI step summary.
     private func unboundedMarkdown() -> String {
         var text = "## framescope compare: \(passed ? "✅" : "❌") \(resultLine)\n\n"
-        text += "\(heading(UntrustedText.markdownText).replacingAll("\n", with: "\n\n"))\n\nThresholds: \(thresholdsText)\n\n"
+        text +=
+            "\(heading(UntrustedText.markdownText).replacingAll("\n", with: "\n\n"))\n\nThresholds: \(thresholdsText)\n\n"
         for (tableIndex, table) in tables().enumerated() {
-            text += table.markdown { row, column, cell in
-                if column == 0 { return UntrustedText.markdownCode(cell) }
-                guard tableIndex == 0, column == 8, metrics.indices.contains(row) else { return nil }
-                let metric = metrics[row]
-                if metric.fails { return "❌ **\(cell)**" }
-                switch metric.verdict {
-                case .possibleRegression, .noData: return "⚠️ " + cell
-                case .improvement: return "✅ improvement"
-                default: return nil
-                }
-            } + "\n"
+            text +=
+                table.markdown { row, column, cell in
+                    if column == 0 { return UntrustedText.markdownCode(cell) }
+                    guard tableIndex == 0, column == 8, metrics.indices.contains(row) else { return nil }
+                    let metric = metrics[row]
+                    if metric.fails { return "❌ **\(cell)**" }
+                    switch metric.verdict {
+                    case .possibleRegression, .noData: return "⚠️ " + cell
+                    case .improvement: return "✅ improvement"
+                    default: return nil
+                    }
+                } + "\n"
         }
         let reasons = notableMetrics
         if !reasons.isEmpty {
-            text += "### Why\n\n" + reasons.prefix(ReportTable.markdownRowLimit).map {
-                "- \(UntrustedText.markdownCode($0.id)): \(Self.verdictText($0.verdict)): \(UntrustedText.markdownText($0.reason))\n"
-            }.joined()
+            text +=
+                "### Why\n\n"
+                + reasons.prefix(ReportTable.markdownRowLimit).map {
+                    "- \(UntrustedText.markdownCode($0.id)): \(Self.verdictText($0.verdict)): \(UntrustedText.markdownText($0.reason))\n"
+                }.joined()
             if reasons.count > ReportTable.markdownRowLimit {
-                text += "- … \(reasons.count - ReportTable.markdownRowLimit) more: the text and JSON outputs list them all\n"
+                text +=
+                    "- … \(reasons.count - ReportTable.markdownRowLimit) more: the text and JSON outputs list them all\n"
             }
             text += "\n"
         }
         if !unreadableTraces.isEmpty {
-            text += unreadableTraces.prefix(ReportTable.markdownRowLimit).map { "- ❌ error: \(UntrustedText.markdownText($0.reason))\n" }.joined()
+            text += unreadableTraces.prefix(ReportTable.markdownRowLimit).map {
+                "- ❌ error: \(UntrustedText.markdownText($0.reason))\n"
+            }.joined()
             if unreadableTraces.count > ReportTable.markdownRowLimit {
                 text += "- … \(unreadableTraces.count - ReportTable.markdownRowLimit) more unreadable traces\n"
             }
@@ -110,13 +126,16 @@ extension Comparison {
     /// `base`, `head`, `delta`. Relative changes from 0 are `null`.
     package func jsonValue() -> JSONValue {
         func side(_ sources: [String], _ frames: Int, _ frameSources: [FrameReport.FrameSource]) -> JSONValue {
-            .object([("sources", .array(sources.map(JSONValue.string))), ("frames", .int(Int64(frames))),
-                     ("frame-boundaries", .array(frameSources.map { .string($0.identifier) }))])
+            .object([
+                ("sources", .array(sources.map(JSONValue.string))), ("frames", .int(Int64(frames))),
+                ("frame-boundaries", .array(frameSources.map { .string($0.identifier) })),
+            ])
         }
         func summary(_ s: PercentileSummary<Double>?) -> JSONValue {
             guard let s else { return .null }
             return .object([
-                ("count", .int(Int64(s.count))), ("p50", .double(s.p50)), ("p90", .double(s.p90)), ("p95", .double(s.p95)),
+                ("count", .int(Int64(s.count))), ("p50", .double(s.p50)), ("p90", .double(s.p90)),
+                ("p95", .double(s.p95)),
                 ("p99", .double(s.p99)), ("max", .double(s.max)), ("mean", .double(s.mean)),
             ])
         }
@@ -129,33 +148,61 @@ extension Comparison {
             ("version", .int(Int64(Self.schemaVersion))),
             ("passed", .bool(passed)),
             ("input", .string(input.rawValue)),
-            ("errors", .array(unreadableTraces.map { trace in
-                .object([("kind", .string("unreadable")), ("source", .string(trace.source)), ("message", .string(trace.reason))])
-            })),
+            (
+                "errors",
+                .array(
+                    unreadableTraces.map { trace in
+                        .object([
+                            ("kind", .string("unreadable")), ("source", .string(trace.source)),
+                            ("message", .string(trace.reason)),
+                        ])
+                    })
+            ),
             ("base", side(baseSources, baseFrameCount, baseFrameSources)),
             ("head", side(headSources, headFrameCount, headFrameSources)),
-            ("thresholds", .object([
-                ("alpha", .double(thresholds.alpha)), ("min-relative", .double(thresholds.minimumRelativeEffect)),
-                ("min-absolute-ms", .double(thresholds.minimumAbsoluteMilliseconds)),
-            ])),
-            ("metrics", .array(metrics.map { metric in
+            (
+                "thresholds",
                 .object([
-                    ("id", .string(metric.id)), ("label", .string(metric.label)), ("verdict", .string(metric.verdict.rawValue)),
-                    ("reason", .string(metric.reason)), ("base", summary(metric.base)), ("head", summary(metric.head)),
-                    ("shift-ms", number(metric.shift)), ("relative-shift", number(metric.relativeShift)),
-                    ("p-value", number(metric.pValue)), ("p95-delta-ms", number(metric.p95Difference)),
-                    ("relative-p95-delta", number(metric.relativeP95Difference)),
-                    ("p95-interval", metric.p95Interval.map { interval in
-                        .object([("lower", .double(interval.lower)), ("upper", .double(interval.upper)), ("confidence", .double(interval.confidence))])
-                    } ?? .null),
+                    ("alpha", .double(thresholds.alpha)), ("min-relative", .double(thresholds.minimumRelativeEffect)),
+                    ("min-absolute-ms", .double(thresholds.minimumAbsoluteMilliseconds)),
                 ])
-            })),
-            ("summary", .array(summaries.map { figure in
-                .object([
-                    ("id", .string(figure.id)), ("label", .string(figure.label)), ("unit", .string(figure.unit.rawValue)),
-                    ("base", .double(figure.base)), ("head", .double(figure.head)), ("delta", .double(figure.delta)),
-                ])
-            })),
+            ),
+            (
+                "metrics",
+                .array(
+                    metrics.map { metric in
+                        .object([
+                            ("id", .string(metric.id)), ("label", .string(metric.label)),
+                            ("verdict", .string(metric.verdict.rawValue)),
+                            ("reason", .string(metric.reason)), ("base", summary(metric.base)),
+                            ("head", summary(metric.head)),
+                            ("shift-ms", number(metric.shift)), ("relative-shift", number(metric.relativeShift)),
+                            ("p-value", number(metric.pValue)), ("p95-delta-ms", number(metric.p95Difference)),
+                            ("relative-p95-delta", number(metric.relativeP95Difference)),
+                            (
+                                "p95-interval",
+                                metric.p95Interval.map { interval in
+                                    .object([
+                                        ("lower", .double(interval.lower)), ("upper", .double(interval.upper)),
+                                        ("confidence", .double(interval.confidence)),
+                                    ])
+                                } ?? .null
+                            ),
+                        ])
+                    })
+            ),
+            (
+                "summary",
+                .array(
+                    summaries.map { figure in
+                        .object([
+                            ("id", .string(figure.id)), ("label", .string(figure.label)),
+                            ("unit", .string(figure.unit.rawValue)),
+                            ("base", .double(figure.base)), ("head", .double(figure.head)),
+                            ("delta", .double(figure.delta)),
+                        ])
+                    })
+            ),
         ])
     }
 
@@ -171,30 +218,46 @@ extension Comparison {
     /// reason: what `compare` writes when a side has no trace it could read.
     package static func junit(unreadable: [UnreadableTrace]) -> JUnitReport {
         guard !unreadable.isEmpty else { return JUnitReport(name: "framescope compare", suites: []) }
-        return JUnitReport(name: "framescope compare", suites: [
-            JUnitReport.Suite(name: "framescope compare: unreadable traces", cases: unreadable.map { trace in
-                JUnitReport.TestCase(
-                    name: "read \(trace.source)", className: "framescope.compare.input",
-                    error: JUnitReport.Failure(message: trace.reason, type: "unreadable", details: trace.reason))
-            }),
-        ])
+        return JUnitReport(
+            name: "framescope compare",
+            suites: [
+                JUnitReport.Suite(
+                    name: "framescope compare: unreadable traces",
+                    cases: unreadable.map { trace in
+                        JUnitReport.TestCase(
+                            name: "read \(trace.source)", className: "framescope.compare.input",
+                            error: JUnitReport.Failure(message: trace.reason, type: "unreadable", details: trace.reason)
+                        )
+                    })
+            ])
     }
 
     private func junitOfMetrics() -> JUnitReport {
-        JUnitReport(name: "framescope compare", suites: [
-            JUnitReport.Suite(name: "framescope compare", cases: metrics.map { metric in
-                func side(_ name: String, _ sources: [String], _ summary: PercentileSummary<Double>?) -> String {
-                    let values = summary.map { "p50 \(ReportFormat.fixed($0.p50, decimals: 2)) ms, p95 \(ReportFormat.fixed($0.p95, decimals: 2)) ms" }
-                    return "\(name) (\(sources.joined(separator: ", "))): \(values ?? "no frames")"
-                }
-                let details = side("base", baseSources, metric.base) + "\n" + side("head", headSources, metric.head)
-                return JUnitReport.TestCase(
-                    name: metric.id, className: "framescope.compare",
-                    failure: metric.fails
-                        ? JUnitReport.Failure(message: "\(metric.label): \(metric.reason)", type: metric.verdict.rawValue, details: details) : nil,
-                    output: metric.fails ? nil : "\(Self.verdictText(metric.verdict)): \(metric.reason)\n\(details)")
-            }),
-        ])
+        JUnitReport(
+            name: "framescope compare",
+            suites: [
+                JUnitReport.Suite(
+                    name: "framescope compare",
+                    cases: metrics.map { metric in
+                        func side(_ name: String, _ sources: [String], _ summary: PercentileSummary<Double>?) -> String
+                        {
+                            let values = summary.map {
+                                "p50 \(ReportFormat.fixed($0.p50, decimals: 2)) ms, p95 \(ReportFormat.fixed($0.p95, decimals: 2)) ms"
+                            }
+                            return "\(name) (\(sources.joined(separator: ", "))): \(values ?? "no frames")"
+                        }
+                        let details =
+                            side("base", baseSources, metric.base) + "\n" + side("head", headSources, metric.head)
+                        return JUnitReport.TestCase(
+                            name: metric.id, className: "framescope.compare",
+                            failure: metric.fails
+                                ? JUnitReport.Failure(
+                                    message: "\(metric.label): \(metric.reason)", type: metric.verdict.rawValue,
+                                    details: details) : nil,
+                            output: metric.fails
+                                ? nil : "\(Self.verdictText(metric.verdict)): \(metric.reason)\n\(details)")
+                    })
+            ])
     }
 
     /// GitHub annotations: an error per regression (or side without frames), a warning per
@@ -202,26 +265,30 @@ extension Comparison {
     /// first.
     package func annotations() -> [GitHubAnnotation] {
         unreadableTraces.map { trace in
-            GitHubAnnotation(level: .error, title: "framescope compare: \(trace.source)", message: trace.reason, severity: .infinity)
-        } + metrics.compactMap { metric in
-            let severity = max(metric.relativeShift ?? 0, metric.relativeP95Difference ?? 0)
-            switch metric.verdict {
-            case .regression:
-                return GitHubAnnotation(
-                    level: .error, title: "framescope compare: \(metric.id)", message: "\(metric.label) regressed: \(metric.reason)",
-                    severity: severity)
-            case .noData:
-                return GitHubAnnotation(
-                    level: metric.fails ? .error : .warning, title: "framescope compare: \(metric.id)",
-                    message: "\(metric.label) not judged: \(metric.reason)", severity: .infinity)
-            case .possibleRegression:
-                return GitHubAnnotation(
-                    level: .warning, title: "framescope compare: \(metric.id)", message: "\(metric.label) may have regressed: \(metric.reason)",
-                    severity: severity)
-            case .improvement, .unchanged:
-                return nil
-            }
+            GitHubAnnotation(
+                level: .error, title: "framescope compare: \(trace.source)", message: trace.reason, severity: .infinity)
         }
+            + metrics.compactMap { metric in
+                let severity = max(metric.relativeShift ?? 0, metric.relativeP95Difference ?? 0)
+                switch metric.verdict {
+                case .regression:
+                    return GitHubAnnotation(
+                        level: .error, title: "framescope compare: \(metric.id)",
+                        message: "\(metric.label) regressed: \(metric.reason)",
+                        severity: severity)
+                case .noData:
+                    return GitHubAnnotation(
+                        level: metric.fails ? .error : .warning, title: "framescope compare: \(metric.id)",
+                        message: "\(metric.label) not judged: \(metric.reason)", severity: .infinity)
+                case .possibleRegression:
+                    return GitHubAnnotation(
+                        level: .warning, title: "framescope compare: \(metric.id)",
+                        message: "\(metric.label) may have regressed: \(metric.reason)",
+                        severity: severity)
+                case .improvement, .unchanged:
+                    return nil
+                }
+            }
     }
 
     // MARK: - Pieces
@@ -234,7 +301,8 @@ extension Comparison {
             let from = frameSources.isEmpty ? "" : " (\(frameSources.map(\.shortPhrase).joined(separator: ", ")))"
             return "\(runs), \(frames) frames\(from)"
         }
-        var heading = "base \(side(baseSources, baseFrameCount, baseFrameSources)) vs head \(side(headSources, headFrameCount, headFrameSources))"
+        var heading =
+            "base \(side(baseSources, baseFrameCount, baseFrameSources)) vs head \(side(headSources, headFrameCount, headFrameSources))"
         if Set(baseFrameSources) != Set(headFrameSources) {
             heading += "\nwarning: base and head found their frames differently; their frames may not be comparable"
         }
@@ -254,10 +322,12 @@ extension Comparison {
         let possible = metrics.filter { $0.verdict == .possibleRegression }.count
         let improved = metrics.filter { $0.verdict == .improvement }.count
         let judged = metrics.count - unjudged
-        var text = failing == 0 ? "pass, no regression in \(judged) metrics" : "REGRESSION in \(failing) of \(judged) metrics"
+        var text =
+            failing == 0 ? "pass, no regression in \(judged) metrics" : "REGRESSION in \(failing) of \(judged) metrics"
         if !unreadableTraces.isEmpty {
             let inputs = input == .frameRows ? "rows file" : "trace"
-            text = "ERROR, \(unreadableTraces.count) \(inputs)\(unreadableTraces.count == 1 ? "" : "s") not read; " + text
+            text =
+                "ERROR, \(unreadableTraces.count) \(inputs)\(unreadableTraces.count == 1 ? "" : "s") not read; " + text
         }
         if possible > 0 { text += ", \(possible) possible (not significant)" }
         if improved > 0 { text += ", \(improved) improved" }

@@ -25,7 +25,8 @@ package struct FrameChart: Sendable, Hashable {
     ///   - maximumPoints: The most points to draw; groups of frames share one point beyond it.
     package init(report: FrameReport, maximumPoints: Int = FrameChart.maximumPoints) {
         self.init(
-            mainThreadNanoseconds: report.frames.map(\.mainThreadNanoseconds), intervalNanoseconds: report.method.frameRate.intervalNanoseconds,
+            mainThreadNanoseconds: report.frames.map(\.mainThreadNanoseconds),
+            intervalNanoseconds: report.method.frameRate.intervalNanoseconds,
             maximumPoints: maximumPoints)
     }
 
@@ -34,7 +35,9 @@ package struct FrameChart: Sendable, Hashable {
     ///   - costs: Each frame's main-thread cost, in order.
     ///   - intervalNanoseconds: The frame interval `P`.
     ///   - maximumPoints: The most points to draw.
-    package init(mainThreadNanoseconds costs: [Int64], intervalNanoseconds: Int64, maximumPoints: Int = FrameChart.maximumPoints) {
+    package init(
+        mainThreadNanoseconds costs: [Int64], intervalNanoseconds: Int64, maximumPoints: Int = FrameChart.maximumPoints
+    ) {
         precondition(maximumPoints > 0, "maximumPoints must be positive")
         frameCount = costs.count
         self.intervalNanoseconds = intervalNanoseconds
@@ -52,13 +55,16 @@ package struct FrameChart: Sendable, Hashable {
         guard !points.isEmpty else { return "" }
         func ms(_ nanoseconds: Int64) -> String { ReportFormat.fixed(Double(nanoseconds) / 1e6, decimals: 2) }
         let top = Double(max(points.max() ?? 0, intervalNanoseconds)) * 1.1 / 1e6
-        let what = framesPerPoint == 1 ? "main-thread ms per frame" : "main-thread ms, the largest of each \(framesPerPoint) frames"
+        let what =
+            framesPerPoint == 1
+            ? "main-thread ms per frame" : "main-thread ms, the largest of each \(framesPerPoint) frames"
         let safeTitle = UntrustedText.mermaidString("\(title): \(what); line: budget \(ms(intervalNanoseconds)) ms")
         var lines = ["```mermaid", "xychart-beta", "    title \"\(safeTitle)\""]
         lines.append("    x-axis \"frame\" 0 --> \(max(1, frameCount - 1))")
         lines.append("    y-axis \"ms\" 0 --> \(ReportFormat.fixed(top, decimals: 1))")
         lines.append("    bar [" + points.map(ms).joined(separator: ", ") + "]")
-        lines.append("    line [" + Array(repeating: ms(intervalNanoseconds), count: points.count).joined(separator: ", ") + "]")
+        lines.append(
+            "    line [" + Array(repeating: ms(intervalNanoseconds), count: points.count).joined(separator: ", ") + "]")
         lines.append("```")
         return lines.joined(separator: "\n") + "\n"
     }

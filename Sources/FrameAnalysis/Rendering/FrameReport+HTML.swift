@@ -26,12 +26,18 @@ extension FrameReport {
         typealias H = HTMLPage
         var html = "<section class=\"run\" id=\"\(UntrustedText.html(id))\">\n<h2>\(UntrustedText.html(heading))</h2>\n"
         html += "<p class=\"source\"><strong>Frames from: \(UntrustedText.html(method.frameSource.phrase))</strong>"
-        if method.frameSourceDetail != .unspecified { html += " — \(UntrustedText.html(method.frameSourceDetail.description))" }
-        html += "<br>Frame interval P = \(UntrustedText.html(ReportFormat.milliseconds(method.frameRate.intervalNanoseconds))) "
-        html += "(\(UntrustedText.html(method.frameIntervalSource.description))); main thread: \(UntrustedText.html(mainThreadDescription)).</p>\n"
+        if method.frameSourceDetail != .unspecified {
+            html += " — \(UntrustedText.html(method.frameSourceDetail.description))"
+        }
+        html +=
+            "<br>Frame interval P = \(UntrustedText.html(ReportFormat.milliseconds(method.frameRate.intervalNanoseconds))) "
+        html +=
+            "(\(UntrustedText.html(method.frameIntervalSource.description))); main thread: \(UntrustedText.html(mainThreadDescription)).</p>\n"
         let s = summary
-        html += "<p class=\"headline\"><span class=\"band \(s.hitchBand?.identifier ?? "none")\">\(UntrustedText.html(ReportFormat.fixed(s.hitchTimeRatio, decimals: 2))) ms/s hitch time ratio (\(UntrustedText.html(s.hitchBand?.phrase ?? HitchBand.noFramesPhrase)))</span> "
-        html += "· \(s.frameCount) frames · \(s.slowFrames) slow · \(s.frozenFrames) frozen · \(s.lateFrames) late · \(s.missedVsyncs) missed vsyncs"
+        html +=
+            "<p class=\"headline\"><span class=\"band \(s.hitchBand?.identifier ?? "none")\">\(UntrustedText.html(ReportFormat.fixed(s.hitchTimeRatio, decimals: 2))) ms/s hitch time ratio (\(UntrustedText.html(s.hitchBand?.phrase ?? HitchBand.noFramesPhrase)))</span> "
+        html +=
+            "· \(s.frameCount) frames · \(s.slowFrames) slow · \(s.frozenFrames) frozen · \(s.lateFrames) late · \(s.missedVsyncs) missed vsyncs"
         if let stuffed = s.stuffedFrames {
             let latency = s.stuffingLatency.map { " (added latency p95 \(ReportFormat.milliseconds($0.p95)))" } ?? ""
             html += " · \(stuffed) buffer-stuffed: latency, not hitches" + UntrustedText.html(latency)
@@ -39,8 +45,10 @@ extension FrameReport {
         html += "</p>\n"
         html += "<div class=\"timeline\" data-frames=\"\(frames.count)\" data-bars=\"\" data-drawn=\"false\">\n"
         html += "<div class=\"legend\" aria-hidden=\"true\"></div>\n"
-        html += "<div class=\"scroller\"><canvas tabindex=\"0\" role=\"img\" aria-label=\"Frame timeline of \(frames.count) frames: "
-        html += "main-thread cost per frame stacked by category, budget line at P. Arrow keys move between frames, N jumps to the next late frame.\"></canvas></div>\n"
+        html +=
+            "<div class=\"scroller\"><canvas tabindex=\"0\" role=\"img\" aria-label=\"Frame timeline of \(frames.count) frames: "
+        html +=
+            "main-thread cost per frame stacked by category, budget line at P. Arrow keys move between frames, N jumps to the next late frame.\"></canvas></div>\n"
         html += "<div class=\"tooltip\" role=\"status\" aria-live=\"polite\" hidden></div>\n"
         html += laneRowsHTML
         html += "<script type=\"application/json\" class=\"frame-data\">\(timelineJSON())</script>\n</div>\n"
@@ -60,14 +68,16 @@ extension FrameReport {
     /// canvas the script draws on a time axis.
     var laneRowsHTML: String {
         typealias H = HTMLPage
-        var html = "<div class=\"lanes\" aria-label=\"Frame lanes on a time axis\">\n<div class=\"lane-legend\" aria-hidden=\"true\"></div>\n"
+        var html =
+            "<div class=\"lanes\" aria-label=\"Frame lanes on a time axis\">\n<div class=\"lane-legend\" aria-hidden=\"true\"></div>\n"
         html += "<div class=\"lane-body\"><div class=\"lane-labels\">"
         for lane in timedLanes {
             html += "<div class=\"lane-row\" data-lane=\"\(lane.identifier)\">\(lane.identifier)</div>"
         }
         for worker in laneWorkers {
             let name = threads.first { $0.key == worker }?.name ?? worker.description
-            html += "<div class=\"lane-row\" data-lane=\"background\" data-thread=\"\(UntrustedText.html(name))\">\(UntrustedText.html(name))</div>"
+            html +=
+                "<div class=\"lane-row\" data-lane=\"background\" data-thread=\"\(UntrustedText.html(name))\">\(UntrustedText.html(name))</div>"
         }
         html += "</div><div class=\"lane-scroller\"><canvas class=\"lane-canvas\"></canvas></div></div>\n</div>\n"
         return html
@@ -92,19 +102,23 @@ extension FrameReport {
         let drawn = timedLanes
         let workers = laneWorkers
         let rowOf = Dictionary(uniqueKeysWithValues: workers.enumerated().map { ($1, $0) })
-        var json = "{\"lanes\":[" + drawn.map { HTMLPage.jsonString($0.identifier) }.joined(separator: ",") + "],\"causes\":["
+        var json =
+            "{\"lanes\":[" + drawn.map { HTMLPage.jsonString($0.identifier) }.joined(separator: ",") + "],\"causes\":["
         json += causes.map { HTMLPage.jsonString($0.identifier) }.joined(separator: ",") + "],\"causeLane\":["
         json += causes.map { $0.lane.map { HTMLPage.jsonString($0.identifier) } ?? "null" }.joined(separator: ",")
         json += "],\"workers\":\(workers.count),\"f\":["
         json += frames.map { frame in
             let timings = drawn.map { lane -> String in
-                guard let timing = frame.lane(lane), let laneStart = timing.start, let laneEnd = timing.end else { return "null" }
+                guard let timing = frame.lane(lane), let laneStart = timing.start, let laneEnd = timing.end else {
+                    return "null"
+                }
                 return "[\(time(laneStart)),\(time(laneEnd)),\(time(timing.deadline))]"
             }
             // The wake-up is the loop's lateness: from the vsync to the start of the main lane when
             // that lane is the frame's own work (a Chrome stage starts when it was sent, not woken).
             let wake = frame.lane(.main)?.start == frame.workStart ? frame.workStart : nil
-            return "[\(time(frame.vsync)),\(time(wake)),\(time(frame.presentation)),\(causes.firstIndex(of: frame.hitchCause) ?? 0),"
+            return
+                "[\(time(frame.vsync)),\(time(wake)),\(time(frame.presentation)),\(causes.firstIndex(of: frame.hitchCause) ?? 0),"
                 + "[\(timings.joined(separator: ","))]]"
         }.joined(separator: ",")
         json += "],\"jobs\":["
@@ -139,16 +153,20 @@ extension FrameReport {
             let missed = frame.missedVsyncs(interval: interval)
             var byIndex: [Int: Int64] = [:]
             for (name, nanoseconds) in frame.mainByCategory where nanoseconds > 0 {
-                byIndex[known[name] ?? other, default: 0] = byIndex[known[name] ?? other, default: 0].addingSaturating(nanoseconds)
+                byIndex[known[name] ?? other, default: 0] = byIndex[known[name] ?? other, default: 0].addingSaturating(
+                    nanoseconds)
             }
             let stack = byIndex.sorted { $0.key < $1.key }.map { "\($0.key),\($0.value)" }.joined(separator: ",")
-            let spans = frame.topSpans.map { "[\(HTMLPage.jsonString($0.name)),\($0.nanoseconds)]" }.joined(separator: ",")
+            let spans = frame.topSpans.map { "[\(HTMLPage.jsonString($0.name)),\($0.nanoseconds)]" }.joined(
+                separator: ",")
             json += "[\(frame.vsync.subtractingSaturating(start)),\(frame.mainThreadNanoseconds),\(overrun),\(missed),"
             json += "\(outcomes.firstIndex(of: frame.outcome.rawValue) ?? 0),[\(stack)],[\(spans)],\(frame.duration),"
-            json += "\(HitchCause.allCases.firstIndex(of: frame.hitchCause) ?? 0),\(frame.workStart.subtractingSaturating(frame.vsync)),"
+            json +=
+                "\(HitchCause.allCases.firstIndex(of: frame.hitchCause) ?? 0),\(frame.workStart.subtractingSaturating(frame.vsync)),"
             // What held a late frame: the holding frame (-1 for none) and the work, for the detail line.
             if let hold = frame.hitchHold {
-                let what = (hold.stage ?? "\(hold.lane.identifier) work") + " " + ReportFormat.milliseconds(hold.duration)
+                let what =
+                    (hold.stage ?? "\(hold.lane.identifier) work") + " " + ReportFormat.milliseconds(hold.duration)
                     + (hold.workPhrase.isEmpty ? "" : ": " + hold.workPhrase)
                 json += "[\(hold.frame ?? -1),\(HTMLPage.jsonString(what))]]"
             } else {
@@ -174,7 +192,8 @@ package enum HTMLPage {
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         html += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(contentSecurityPolicy)\">\n"
-        html += "<title>\(UntrustedText.html(title))</title>\n<style>\n\(style)</style>\n</head>\n<body>\n<h1>\(UntrustedText.html(title))</h1>\n"
+        html +=
+            "<title>\(UntrustedText.html(title))</title>\n<style>\n\(style)</style>\n</head>\n<body>\n<h1>\(UntrustedText.html(title))</h1>\n"
         html += preamble
         html += sections.joined()
         html += "<script>\n\(script)</script>\n</body>\n</html>\n"
@@ -194,8 +213,10 @@ package enum HTMLPage {
         var html = "<div class=\"table\"><table>\n<caption>\(UntrustedText.html(table.title))</caption>\n<thead><tr>"
         for column in table.columns {
             // A heading of two lines (`late\nframes`) keeps its break: each line is escaped alone.
-            let name = column.name.split(separator: "\n", omittingEmptySubsequences: false).map { UntrustedText.html(String($0)) }
-                .joined(separator: "<br>")
+            let name = column.name.split(separator: "\n", omittingEmptySubsequences: false).map {
+                UntrustedText.html(String($0))
+            }
+            .joined(separator: "<br>")
             html += column.alignment == .right ? "<th class=\"num\">\(name)</th>" : "<th>\(name)</th>"
         }
         html += "</tr></thead>\n<tbody>\n"
@@ -203,13 +224,14 @@ package enum HTMLPage {
         for row in table.rows {
             html += "<tr>"
             for (index, cell) in row.enumerated() {
-                html += index < alignments.count && alignments[index] == .right ? "<td class=\"num\">\(UntrustedText.html(cell))</td>" : "<td>\(UntrustedText.html(cell))</td>"
+                html +=
+                    index < alignments.count && alignments[index] == .right
+                    ? "<td class=\"num\">\(UntrustedText.html(cell))</td>" : "<td>\(UntrustedText.html(cell))</td>"
             }
             html += "</tr>\n"
         }
         return html + "</tbody>\n</table></div>\n"
     }
-
 
     /// `text` as a JSON string literal that is also safe inside a `<script>` element.
     static func jsonString(_ text: String) -> String {
@@ -253,7 +275,8 @@ package enum HTMLPage {
     static let categoryColors: [(String, String)] = [
         (TraceCategory.layout.name, "#0a84ff"), (TraceCategory.imageDecode.name, "#ff9f0a"),
         (TraceCategory.cornerRounding.name, "#bf5af2"), (TraceCategory.diffApply.name, "#30d158"),
-        (FrameAnalyzer.unattributedCategory, "#aeaeb2"), (TraceCategory.input.name, "#ff375f"), (TraceCategory.other.name, "#8e8e93"),
+        (FrameAnalyzer.unattributedCategory, "#aeaeb2"), (TraceCategory.input.name, "#ff375f"),
+        (TraceCategory.other.name, "#8e8e93"),
         (FrameReport.otherCategoriesLabel, "#c7c7cc"),
     ]
     /// Colours of late work by hitch cause.

@@ -59,20 +59,33 @@ extension FrameReport {
             ("summary", summaryJSON),
         ]
         if let input {
-            members.append(("input", .object([
-                ("inputs", .int(Int64(input.inputs))), ("ignored", .int(Int64(input.ignored))),
-                ("unreflected", .int(Int64(input.unreflected))), ("latency-ns", input.latency.jsonValue),
-            ])))
+            members.append(
+                (
+                    "input",
+                    .object([
+                        ("inputs", .int(Int64(input.inputs))), ("ignored", .int(Int64(input.ignored))),
+                        ("unreflected", .int(Int64(input.unreflected))), ("latency-ns", input.latency.jsonValue),
+                    ])
+                ))
         }
         members += [
             ("categories", .array(categories.map(\.jsonValue))),
-            ("worst-frames", .array(worstFrames.map { worst in
-                var object = worst.frame.jsonMembers
-                object.append(("top-spans", .array(worst.topSpans.map {
-                    .object([("name", .string($0.name)), ("ns", .int($0.nanoseconds))])
-                })))
-                return .object(object)
-            })),
+            (
+                "worst-frames",
+                .array(
+                    worstFrames.map { worst in
+                        var object = worst.frame.jsonMembers
+                        object.append(
+                            (
+                                "top-spans",
+                                .array(
+                                    worst.topSpans.map {
+                                        .object([("name", .string($0.name)), ("ns", .int($0.nanoseconds))])
+                                    })
+                            ))
+                        return .object(object)
+                    })
+            ),
             ("lanes", .array(lanes.map(\.jsonValue))),
             ("threads", .array(threads.map(\.jsonValue))),
             ("frames", .array(includesFrames ? frames.map { .object($0.jsonMembers) } : [])),
@@ -84,29 +97,40 @@ extension FrameReport {
     // The member lists below are annotated and built in steps: as one untyped literal inside
     // `.object(...)`, the type checker spent 0.3-0.7 s on each (`-warn-long-expression-type-checking`).
     private var methodJSON: JSONValue {
-        let mainThread: JSONValue = method.mainThread.map { key in
-            let members: [(String, JSONValue)] = [
-                ("pid", .int(key.processID)), ("tid", .int(key.threadID)), ("name", method.mainThreadName.map(JSONValue.string) ?? .null),
-            ]
-            return .object(members)
-        } ?? .null
-        let renderThread: JSONValue = method.renderThread.map { key in
-            let members: [(String, JSONValue)] = [
-                ("pid", .int(key.processID)), ("tid", .int(key.threadID)), ("name", method.renderThreadName.map(JSONValue.string) ?? .null),
-            ]
-            return .object(members)
-        } ?? .null
+        let mainThread: JSONValue =
+            method.mainThread.map { key in
+                let members: [(String, JSONValue)] = [
+                    ("pid", .int(key.processID)), ("tid", .int(key.threadID)),
+                    ("name", method.mainThreadName.map(JSONValue.string) ?? .null),
+                ]
+                return .object(members)
+            } ?? .null
+        let renderThread: JSONValue =
+            method.renderThread.map { key in
+                let members: [(String, JSONValue)] = [
+                    ("pid", .int(key.processID)), ("tid", .int(key.threadID)),
+                    ("name", method.renderThreadName.map(JSONValue.string) ?? .null),
+                ]
+                return .object(members)
+            } ?? .null
         let otherRenderers: [JSONValue] = method.otherRenderers.map { renderer in
             let members: [(String, JSONValue)] = [
-                ("pid", .int(renderer.processID)), ("frames", .int(Int64(renderer.frames))), ("dropped-frames", .int(Int64(renderer.droppedFrames))),
+                ("pid", .int(renderer.processID)), ("frames", .int(Int64(renderer.frames))),
+                ("dropped-frames", .int(Int64(renderer.droppedFrames))),
             ]
             return .object(members)
         }
         let members: [(String, JSONValue)] = [
             (FrameContract.Metadata.frameInterval, .int(method.frameRate.intervalNanoseconds)),
             ("frame-interval-source", .string(method.frameIntervalSource.identifier)),
-            ("frame-interval-requested-fps", (method.frameIntervalSource.requestedFrameRate?.hertz).map(JSONValue.double) ?? .null),
-            ("frame-interval-overridden-ns", method.frameIntervalSource.overriddenNanoseconds.map(JSONValue.int) ?? .null),
+            (
+                "frame-interval-requested-fps",
+                (method.frameIntervalSource.requestedFrameRate?.hertz).map(JSONValue.double) ?? .null
+            ),
+            (
+                "frame-interval-overridden-ns",
+                method.frameIntervalSource.overriddenNanoseconds.map(JSONValue.int) ?? .null
+            ),
             (FrameContract.Metadata.mainThread, mainThread),
             ("main-thread-rule", .string(method.mainThreadRule.identifier)),
             ("frame-boundaries", .string(method.frameSource.identifier)),
@@ -135,13 +159,22 @@ extension FrameReport {
             ("main-outside-frames-ns", .int(summary.mainOutsideFramesNanoseconds)),
             ("dropped-frames", .int(Int64(summary.droppedFrames))),
             ("partial-frames", .int(Int64(summary.partialFrames))),
-            ("dropped-frames-affecting-smoothness", summary.droppedFramesAffectingSmoothness.map { .int(Int64($0)) } ?? .null),
+            (
+                "dropped-frames-affecting-smoothness",
+                summary.droppedFramesAffectingSmoothness.map { .int(Int64($0)) } ?? .null
+            ),
             ("chrome-dropped-frame-events", summary.chromeDroppedFrameEvents.map { .int(Int64($0)) } ?? .null),
             ("stuffed-frames", summary.stuffedFrames.map { .int(Int64($0)) } ?? .null),
             ("stuffing-latency-ns", summary.stuffingLatency.jsonValue),
             ("background-in-frames-ns", .int(summary.backgroundInFramesNanoseconds)),
             ("background-outside-frames-ns", .int(summary.backgroundOutsideFramesNanoseconds)),
-            ("hitch-ns-by-cause", .object(summary.hitchNanosecondsByCause.sorted { $0.key < $1.key }.map { ($0.key.identifier, .int($0.value)) })),
+            (
+                "hitch-ns-by-cause",
+                .object(
+                    summary.hitchNanosecondsByCause.sorted { $0.key < $1.key }.map {
+                        ($0.key.identifier, .int($0.value))
+                    })
+            ),
             ("lane-cost-ns", .object(lanes.map { ($0.lane.identifier, $0.cost.jsonValue) })),
         ]
         return .object(members)
@@ -153,28 +186,42 @@ extension FrameReport.Frame {
         [
             ("index", .int(Int64(index))), ("vsync-ns", .int(vsync)), ("deadline-ns", .int(deadline)),
             ("work-start-ns", .int(workStart)), ("commit-end-ns", .int(commitEnd)),
-            ("main-ns", .int(mainThreadNanoseconds)), ("overrun-ns", .int(overrun)), ("outcome", .string(outcome.rawValue)),
-            ("main-by-category-ns", .object(mainByCategory.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
-            ("background-by-category-ns", .object(backgroundByCategory.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
-            ("lanes", .object(lanes.map { timing in
-                var members: [(String, JSONValue)] = [("cost-ns", .int(timing.costNanoseconds))]
-                if let start = timing.start { members.append(("start-ns", .int(start))) }
-                if let end = timing.end { members.append(("end-ns", .int(end))) }
-                if let deadline = timing.deadline { members.append(("deadline-ns", .int(deadline))) }
-                return (timing.lane.identifier, .object(members))
-            })),
+            ("main-ns", .int(mainThreadNanoseconds)), ("overrun-ns", .int(overrun)),
+            ("outcome", .string(outcome.rawValue)),
+            (
+                "main-by-category-ns",
+                .object(mainByCategory.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
+            ),
+            (
+                "background-by-category-ns",
+                .object(backgroundByCategory.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
+            ),
+            (
+                "lanes",
+                .object(
+                    lanes.map { timing in
+                        var members: [(String, JSONValue)] = [("cost-ns", .int(timing.costNanoseconds))]
+                        if let start = timing.start { members.append(("start-ns", .int(start))) }
+                        if let end = timing.end { members.append(("end-ns", .int(end))) }
+                        if let deadline = timing.deadline { members.append(("deadline-ns", .int(deadline))) }
+                        return (timing.lane.identifier, .object(members))
+                    })
+            ),
             (FrameContract.Timeline.causeKey, .string(hitchCause.identifier)),
             ("hitch-stage", hitchStage.map(JSONValue.string) ?? .null),
             ("hitch-hold", hitchHold.map(\.jsonValue) ?? .null),
             ("affects-smoothness", affectsSmoothness.map(JSONValue.bool) ?? .null),
             ("presented-ns", presentation.map(JSONValue.int) ?? .null),
             ("android", android.map(\.jsonValue) ?? .null),
-            ("background-feed", feed.map { feed in
-                .object([
-                    ("jobs", .int(Int64(feed.jobs))), ("cost-ns", .int(feed.costNanoseconds)),
-                    ("latency-frames", .array(feed.latencyFrames.map { .int(Int64($0)) })),
-                ])
-            } ?? .null),
+            (
+                "background-feed",
+                feed.map { feed in
+                    .object([
+                        ("jobs", .int(Int64(feed.jobs))), ("cost-ns", .int(feed.costNanoseconds)),
+                        ("latency-frames", .array(feed.latencyFrames.map { .int(Int64($0)) })),
+                    ])
+                } ?? .null
+            ),
         ]
     }
 }
@@ -184,12 +231,17 @@ extension AndroidFrame {
     var jsonValue: JSONValue {
         func optional(_ value: Int64?) -> JSONValue { value.map(JSONValue.int) ?? .null }
         return .object([
-            ("frame_id", .int(token)), ("layer_name", layer.map(JSONValue.string) ?? .null), ("layers", .int(Int64(layers))),
-            ("expected_ts", optional(expectedStart)), ("expected_end", optional(expectedEnd)), ("actual_ts", .int(actualStart)),
-            ("actual_end", .int(actualEnd)), ("overrun", optional(overrun)), ("app_vsync_delay", optional(appVsyncDelay)),
+            ("frame_id", .int(token)), ("layer_name", layer.map(JSONValue.string) ?? .null),
+            ("layers", .int(Int64(layers))),
+            ("expected_ts", optional(expectedStart)), ("expected_end", optional(expectedEnd)),
+            ("actual_ts", .int(actualStart)),
+            ("actual_end", .int(actualEnd)), ("overrun", optional(overrun)),
+            ("app_vsync_delay", optional(appVsyncDelay)),
             ("do_frame_dur", optional(doFrameNanoseconds)), ("draw_frame_dur", optional(drawFrameNanoseconds)),
-            ("draw_frame_count", .int(Int64(drawFrames))), ("cpu_time", optional(cpuTime)), ("jank_type", .string(jankType)),
-            ("jank_tag", .string(jankTag)), ("present_type", .string(presentType)), ("on_time_finish", .bool(onTimeFinish)),
+            ("draw_frame_count", .int(Int64(drawFrames))), ("cpu_time", optional(cpuTime)),
+            ("jank_type", .string(jankType)),
+            ("jank_tag", .string(jankTag)), ("present_type", .string(presentType)),
+            ("on_time_finish", .bool(onTimeFinish)),
             ("present_delay", optional(presentDelay)), ("is_janky", .bool(isJanky)), ("is_stuffed", .bool(isStuffed)),
         ])
     }
@@ -211,11 +263,19 @@ extension FrameReport.HitchHold {
 extension FrameReport.LaneFigures {
     var jsonValue: JSONValue {
         var members: [(String, JSONValue)] = [
-            ("lane", .string(lane.identifier)), ("frames-with-work", .int(Int64(framesWithWork))), ("cost-ns", cost.jsonValue),
+            ("lane", .string(lane.identifier)), ("frames-with-work", .int(Int64(framesWithWork))),
+            ("cost-ns", cost.jsonValue),
             ("late-frames", .int(Int64(lateFrames))),
-            ("categories", .array(categories.map { category in
-                .object([("name", .string(category.name)), ("total-ns", .int(category.totalNanoseconds)), ("per-frame-ns", category.perFrame.jsonValue)])
-            })),
+            (
+                "categories",
+                .array(
+                    categories.map { category in
+                        .object([
+                            ("name", .string(category.name)), ("total-ns", .int(category.totalNanoseconds)),
+                            ("per-frame-ns", category.perFrame.jsonValue),
+                        ])
+                    })
+            ),
         ]
         if let jobs { members.append(("jobs", .int(Int64(jobs)))) }
         if lane == .background { members.append(("delivery-latency-frames", deliveryLatencyFrames.jsonValue)) }
@@ -227,7 +287,8 @@ extension FrameReport.CategoryFigures {
     var jsonValue: JSONValue {
         .object([
             ("name", .string(name)), ("spans", .int(Int64(spanCount))), ("main-ns", .int(mainNanoseconds)),
-            ("background-ns", .int(backgroundNanoseconds)), ("budget-share", budgetShare.map(JSONValue.double) ?? .null),
+            ("background-ns", .int(backgroundNanoseconds)),
+            ("budget-share", budgetShare.map(JSONValue.double) ?? .null),
             ("per-frame-main-ns", perFrameMain.jsonValue),
         ])
     }
@@ -245,7 +306,10 @@ extension FrameReport.ThreadFigures {
 
 extension TraceDiagnostic {
     var jsonValue: JSONValue {
-        .object([("kind", .string(kind.rawValue)), ("event", eventIndex.map { .int(Int64($0)) } ?? .null), ("message", .string(message))])
+        .object([
+            ("kind", .string(kind.rawValue)), ("event", eventIndex.map { .int(Int64($0)) } ?? .null),
+            ("message", .string(message)),
+        ])
     }
 }
 

@@ -15,12 +15,17 @@ extension FrameReport {
         let fps = 1e9 / Double(interval)  // the rate of the interval as rounded, not the rate asked for
         var how = ReportTable(title: "How this trace was read", columns: [("what", .left), ("value", .left)])
         how.rows = [
-            ["frame interval", "\(F.milliseconds(interval)) (\(F.fixed(fps, decimals: 1)) fps, \(method.frameIntervalSource))"],
+            [
+                "frame interval",
+                "\(F.milliseconds(interval)) (\(F.fixed(fps, decimals: 1)) fps, \(method.frameIntervalSource))",
+            ],
             ["main thread", mainThreadDescription],
             ["frames from", method.frameSource.phrase],
         ]
         if let render = method.renderThread {
-            how.rows.insert(["render thread", "\(method.renderThreadName ?? "(unnamed)") (pid:tid \(render)): the render lane"], at: 2)
+            how.rows.insert(
+                ["render thread", "\(method.renderThreadName ?? "(unnamed)") (pid:tid \(render)): the render lane"],
+                at: 2)
         }
         if method.frameSourceDetail != .unspecified { how.rows.append(["", method.frameSourceDetail.description]) }
         for (position, renderer) in method.otherRenderers.enumerated() {
@@ -40,13 +45,31 @@ extension FrameReport {
         var overview = ReportTable(title: "Summary", columns: [("metric", .left), ("value", .right), ("note", .left)])
         let frameCount = max(1, s.frameCount)
         overview.rows = [
-            ["frames", "\(s.frameCount)", method.frameSource == .estimated ? "estimated: one per stretch of main-thread work" : ""],
-            ["slow frames (> \(F.milliseconds(interval)))", "\(s.slowFrames)", F.percent(Double(s.slowFrames) / Double(frameCount)) + " of frames"],
-            ["frozen frames (> \(F.trimmed(Double(FrameAnalyzer.frozenThreshold) / 1e6)) ms)", "\(s.frozenFrames)", F.percent(Double(s.frozenFrames) / Double(frameCount)) + " of frames"],
+            [
+                "frames", "\(s.frameCount)",
+                method.frameSource == .estimated ? "estimated: one per stretch of main-thread work" : "",
+            ],
+            [
+                "slow frames (> \(F.milliseconds(interval)))", "\(s.slowFrames)",
+                F.percent(Double(s.slowFrames) / Double(frameCount)) + " of frames",
+            ],
+            [
+                "frozen frames (> \(F.trimmed(Double(FrameAnalyzer.frozenThreshold) / 1e6)) ms)", "\(s.frozenFrames)",
+                F.percent(Double(s.frozenFrames) / Double(frameCount)) + " of frames",
+            ],
             ["late frames", "\(s.lateFrames)", "\(s.missedVsyncs) missed vsyncs"],
-            ["hitch time", F.milliseconds(s.hitchNanoseconds), "over " + F.fixed(Double(s.measuredNanoseconds) / 1e9, decimals: 3) + " s measured"],
-            ["hitch time ratio", F.fixed(s.hitchTimeRatio, decimals: 2) + " ms/s", (s.hitchBand?.phrase ?? HitchBand.noFramesPhrase) + " (\(HitchBand.legend))"],
-            ["frame delay", F.fixed(s.frameDelaySeconds, decimals: 3) + " s", "sum of (actual - expected) over late frames"],
+            [
+                "hitch time", F.milliseconds(s.hitchNanoseconds),
+                "over " + F.fixed(Double(s.measuredNanoseconds) / 1e9, decimals: 3) + " s measured",
+            ],
+            [
+                "hitch time ratio", F.fixed(s.hitchTimeRatio, decimals: 2) + " ms/s",
+                (s.hitchBand?.phrase ?? HitchBand.noFramesPhrase) + " (\(HitchBand.legend))",
+            ],
+            [
+                "frame delay", F.fixed(s.frameDelaySeconds, decimals: 3) + " s",
+                "sum of (actual - expected) over late frames",
+            ],
         ]
         if let stuffed = s.stuffedFrames {
             // Android: late means janky by Android's rule; buffer stuffing is latency, not a hitch.
@@ -56,7 +79,8 @@ extension FrameReport {
                 note = "added latency p50 \(F.milliseconds(latency.p50)), p95 \(F.milliseconds(latency.p95)); " + note
             }
             overview.rows.insert(["buffer-stuffed frames", "\(stuffed)", note], at: 4)
-            overview.rows.insert(["dropped frames", "\(s.droppedFrames)", "FrameTimeline's Dropped Frame; also late frames"], at: 5)
+            overview.rows.insert(
+                ["dropped frames", "\(s.droppedFrames)", "FrameTimeline's Dropped Frame; also late frames"], at: 5)
         }
         if method.frameSource == .chromeFrames {
             var dropped = "each shown one vsync late"
@@ -64,26 +88,43 @@ extension FrameReport {
             overview.rows.insert(["dropped by Chrome", "\(s.droppedFrames)", dropped], at: 4)
             if let events = s.chromeDroppedFrameEvents {
                 overview.rows.insert(
-                    ["Chrome's DroppedFrame events", "\(events)", "Chrome counts only dropped frames that affect smoothness (animating or scrolling)"], at: 5)
+                    [
+                        "Chrome's DroppedFrame events", "\(events)",
+                        "Chrome counts only dropped frames that affect smoothness (animating or scrolling)",
+                    ], at: 5)
             }
             overview.rows.insert(
-                ["partially presented", "\(s.partialFrames)", "shown on time with some updates missing, affecting smoothness"],
+                [
+                    "partially presented", "\(s.partialFrames)",
+                    "shown on time with some updates missing, affecting smoothness",
+                ],
                 at: s.chromeDroppedFrameEvents == nil ? 5 : 6)
         }
         if s.mainOutsideFramesNanoseconds > 0 {
-            overview.rows.append(["main-thread work outside frames", F.milliseconds(s.mainOutsideFramesNanoseconds), ""])
+            overview.rows.append([
+                "main-thread work outside frames", F.milliseconds(s.mainOutsideFramesNanoseconds), "",
+            ])
         }
         if s.backgroundInFramesNanoseconds > 0, let perInterval = s.backgroundPerInterval(interval) {
-            overview.rows.append(["background per frame interval", F.milliseconds(perInterval), "other threads' busy time inside the frames, per P"])
+            overview.rows.append([
+                "background per frame interval", F.milliseconds(perInterval),
+                "other threads' busy time inside the frames, per P",
+            ])
         }
         if s.backgroundOutsideFramesNanoseconds > 0 {
-            overview.rows.append(["background outside frames", F.milliseconds(s.backgroundOutsideFramesNanoseconds), "before the first frame or after the last"])
+            overview.rows.append([
+                "background outside frames", F.milliseconds(s.backgroundOutsideFramesNanoseconds),
+                "before the first frame or after the last",
+            ])
         }
         tables.append(overview)
 
         var distribution = ReportTable(
             title: "Per-frame distribution",
-            columns: [("per frame", .left), ("p50", .right), ("p90", .right), ("p95", .right), ("p99", .right), ("max", .right)])
+            columns: [
+                ("per frame", .left), ("p50", .right), ("p90", .right), ("p95", .right), ("p99", .right),
+                ("max", .right),
+            ])
         for (label, p) in [("main-thread cost", s.mainThreadCost), ("overrun (negative = headroom)", s.overrun)] {
             distribution.rows.append([label] + F.percentiles(p))
         }
@@ -95,19 +136,28 @@ extension FrameReport {
         if let input {
             var table = ReportTable(
                 title: "Input (latency: from the input to the end of the frame that reflects it)",
-                columns: [("inputs", .right), ("ignored", .right), ("unreflected", .right), ("latency p50", .right), ("p90", .right),
-                          ("p95", .right), ("p99", .right), ("max", .right)])
-            table.rows = [["\(input.inputs)", "\(input.ignored)", "\(input.unreflected)"] + F.percentiles(input.latency)]
+                columns: [
+                    ("inputs", .right), ("ignored", .right), ("unreflected", .right), ("latency p50", .right),
+                    ("p90", .right),
+                    ("p95", .right), ("p99", .right), ("max", .right),
+                ])
+            table.rows = [
+                ["\(input.inputs)", "\(input.ignored)", "\(input.unreflected)"] + F.percentiles(input.latency)
+            ]
             tables.append(table)
         }
 
         var byCategory = ReportTable(
             title: "Categories (self time: each moment counts for the innermost span; budget share: of measured time)",
-            columns: [("category", .left), ("spans", .right), ("main", .right), ("background", .right), ("budget share", .right),
-                      ("main p50/frame", .right), ("main p95/frame", .right), ("main max/frame", .right)])
+            columns: [
+                ("category", .left), ("spans", .right), ("main", .right), ("background", .right),
+                ("budget share", .right),
+                ("main p50/frame", .right), ("main p95/frame", .right), ("main max/frame", .right),
+            ])
         for category in categories {
             byCategory.rows.append([
-                FrameAnalyzer.categoryLabel(category.name), "\(category.spanCount)", F.milliseconds(category.mainNanoseconds),
+                FrameAnalyzer.categoryLabel(category.name), "\(category.spanCount)",
+                F.milliseconds(category.mainNanoseconds),
                 F.milliseconds(category.backgroundNanoseconds), F.optionalPercent(category.budgetShare),
                 F.optionalMilliseconds(category.perFrameMain?.p50), F.optionalMilliseconds(category.perFrameMain?.p95),
                 F.optionalMilliseconds(category.perFrameMain?.max),
@@ -118,8 +168,10 @@ extension FrameReport {
 
         var worst = ReportTable(
             title: "Worst frames",
-            columns: [("frame", .right), ("vsync at", .right), ("main", .right), ("overrun", .right), ("missed", .right),
-                      ("cause", .left), ("top categories", .left), ("top spans", .left)])
+            columns: [
+                ("frame", .right), ("vsync at", .right), ("main", .right), ("overrun", .right), ("missed", .right),
+                ("cause", .left), ("top categories", .left), ("top spans", .left),
+            ])
         for entry in worstFrames {
             let frame = entry.frame
             let missed = frame.missedVsyncs(interval: interval)
@@ -127,7 +179,8 @@ extension FrameReport {
                 .map { "\(FrameAnalyzer.categoryLabel($0.key)) \(F.milliseconds($0.value))" }.joined(separator: ", ")
             let topSpans = entry.topSpans.map { "\($0.name) \(F.milliseconds($0.nanoseconds))" }.joined(separator: ", ")
             worst.rows.append([
-                "#\(frame.index)", F.milliseconds(frame.vsync.subtractingSaturating(frames.first?.vsync ?? 0)), F.milliseconds(frame.mainThreadNanoseconds),
+                "#\(frame.index)", F.milliseconds(frame.vsync.subtractingSaturating(frames.first?.vsync ?? 0)),
+                F.milliseconds(frame.mainThreadNanoseconds),
                 F.milliseconds(frame.overrun), "\(missed)", frame.causePhrase, topCategories, topSpans,
             ])
         }
@@ -135,17 +188,22 @@ extension FrameReport {
         tables.append(worst)
 
         var threadTable = ReportTable(
-            title: "Threads", columns: [("thread", .left), ("pid:tid", .left), ("spans", .right), ("busy", .right), ("top category", .left)])
+            title: "Threads",
+            columns: [
+                ("thread", .left), ("pid:tid", .left), ("spans", .right), ("busy", .right), ("top category", .left),
+            ])
         for thread in threads {
             threadTable.rows.append([
-                (thread.name ?? "(unnamed)") + (thread.isMain ? " [main]" : ""), thread.key.description, "\(thread.spanCount)",
+                (thread.name ?? "(unnamed)") + (thread.isMain ? " [main]" : ""), thread.key.description,
+                "\(thread.spanCount)",
                 F.milliseconds(thread.busyNanoseconds), thread.topCategory.map(FrameAnalyzer.categoryLabel) ?? "-",
             ])
         }
         tables.append(threadTable)
 
         if !diagnostics.isEmpty {
-            var table = ReportTable(title: "Diagnostics", columns: [("kind", .left), ("event", .right), ("message", .left)])
+            var table = ReportTable(
+                title: "Diagnostics", columns: [("kind", .left), ("event", .right), ("message", .left)])
             table.rows = diagnostics.map { [$0.kind.rawValue, $0.eventIndex.map { "#\($0)" } ?? "-", $0.message] }
             tables.append(table)
         }
@@ -160,8 +218,11 @@ extension FrameReport {
         guard lanes.count > 1 || !summary.hitchNanosecondsByCause.isEmpty else { return nil }
         var table = ReportTable(
             title: "Lanes (cost per frame; hitch time by the lane that held the late frames)",
-            columns: [("lane", .left), ("with\nwork", .right), ("p50", .right), ("p95", .right), ("max", .right), ("late", .right),
-                      ("hitch", .right), ("note", .left)])
+            columns: [
+                ("lane", .left), ("with\nwork", .right), ("p50", .right), ("p95", .right), ("max", .right),
+                ("late", .right),
+                ("hitch", .right), ("note", .left),
+            ])
         for figures in lanes {
             let cause = figures.lane.hitchCause
             let hitch = cause.flatMap { summary.hitchNanosecondsByCause[$0] } ?? 0
@@ -193,8 +254,11 @@ extension FrameReport {
                 ])
             }
         }
-        for (cause, nanoseconds) in summary.hitchNanosecondsByCause.sorted(by: { $0.key < $1.key }) where cause.lane.map({ lane in !lanes.contains { $0.lane == lane } }) ?? true {
-            table.rows.append([cause.identifier, "-", "-", "-", "-", "-", F.milliseconds(nanoseconds), "a cause, not a lane"])
+        for (cause, nanoseconds) in summary.hitchNanosecondsByCause.sorted(by: { $0.key < $1.key })
+        where cause.lane.map({ lane in !lanes.contains { $0.lane == lane } }) ?? true {
+            table.rows.append([
+                cause.identifier, "-", "-", "-", "-", "-", F.milliseconds(nanoseconds), "a cause, not a lane",
+            ])
         }
         return table
     }
@@ -221,34 +285,47 @@ extension FrameReport {
         guard !groups.isEmpty else { return nil }
         let origin = frames.first?.vsync ?? 0
         var table = ReportTable(
-            title: "Why late frames were late (the first lane still busy when each frame needed it, and what filled it)",
-            columns: [("cause", .left), ("late\nframes", .left), ("held\nfrom", .right), ("for", .right), ("held by: work in the window", .left)])
+            title:
+                "Why late frames were late (the first lane still busy when each frame needed it, and what filled it)",
+            columns: [
+                ("cause", .left), ("late\nframes", .left), ("held\nfrom", .right), ("for", .right),
+                ("held by: work in the window", .left),
+            ])
         // The holds that held the most frames, the longest first among equals, shown in time order.
         let shown = groups.sorted {
             ($0.value.frames.count, $0.key.end.subtractingSaturating($0.key.start), $1.key.start)
                 > ($1.value.frames.count, $1.key.end.subtractingSaturating($1.key.start), $0.key.start)
         }.prefix(Self.holdRowLimit)
-        for (_, group) in shown.sorted(by: { ($0.key.start, $0.key.end, $0.value.frames[0]) < ($1.key.start, $1.key.end, $1.value.frames[0]) }) {
+        for (_, group) in shown.sorted(by: {
+            ($0.key.start, $0.key.end, $0.value.frames[0]) < ($1.key.start, $1.key.end, $1.value.frames[0])
+        }) {
             let hold = group.hold
             let isOwn = hold.frame.map { group.frames == [$0] } ?? false
             var holder: String
             if let stage = hold.stage {
                 holder = stage + (isOwn ? " (own)" : hold.frame.map { " of #\($0)" } ?? "")
             } else {
-                holder = isOwn ? "its own \(hold.lane.identifier) work" : "\(hold.lane.identifier) work" + (hold.frame.map { " of #\($0)" } ?? "")
+                holder =
+                    isOwn
+                    ? "its own \(hold.lane.identifier) work"
+                    : "\(hold.lane.identifier) work" + (hold.frame.map { " of #\($0)" } ?? "")
             }
             if !hold.wasPending { holder += ", overran" }
-            let late = group.frames.count == 1 ? "#\(group.frames[0])"
+            let late =
+                group.frames.count == 1
+                ? "#\(group.frames[0])"
                 : "\(group.frames.count): #\(group.frames.first!)-#\(group.frames.last!)"
             table.rows.append([
-                (hold.lane.hitchCause ?? .unknown).identifier, late, F.milliseconds(hold.start.subtractingSaturating(origin)),
+                (hold.lane.hitchCause ?? .unknown).identifier, late,
+                F.milliseconds(hold.start.subtractingSaturating(origin)),
                 F.milliseconds(hold.duration), holder + ": " + (hold.workPhrase.isEmpty ? "no spans" : hold.workPhrase),
             ])
         }
         if groups.count > shown.count {
             let rest = groups.count - shown.count
             table.rows.append([
-                "", "", "", "", "\(rest) more \(rest == 1 ? "hold" : "holds"), none holding more frames or for longer; every frame's hold: --format json (hitch-hold), frames-csv (held_by_frame)",
+                "", "", "", "",
+                "\(rest) more \(rest == 1 ? "hold" : "holds"), none holding more frames or for longer; every frame's hold: --format json (hitch-hold), frames-csv (held_by_frame)",
             ])
         }
         return table
@@ -268,14 +345,17 @@ extension FrameReport {
     ///   - wide: Every column, whole (`true`); by default the tables fit ``terminalWidth``
     ///     columns: fewer columns, long names cut with `…`, notes wrapped.
     package func text(source: String, wide: Bool = false) -> String {
-        "framescope report: \(UntrustedText.terminal(source))\n\n" + tables(wide: wide).map { $0.text(maxWidth: wide ? nil : FrameReport.terminalWidth) }.joined(separator: "\n")
+        "framescope report: \(UntrustedText.terminal(source))\n\n"
+            + tables(wide: wide).map { $0.text(maxWidth: wide ? nil : FrameReport.terminalWidth) }.joined(
+                separator: "\n")
     }
 
     /// The report as Markdown, for a pull-request comment or a CI step summary.
     /// - Parameter source: What was analysed, for the heading.
     package func markdown(source: String) -> String {
         MarkdownLimit.fit(
-            "## framescope report: \(UntrustedText.markdownCode(source))\n\n" + FrameChart(report: self).mermaid(title: source)
+            "## framescope report: \(UntrustedText.markdownCode(source))\n\n"
+                + FrameChart(report: self).mermaid(title: source)
                 + (frames.isEmpty ? "" : "\n") + tables().map { $0.markdown() }.joined(separator: "\n"))
     }
 }

@@ -102,7 +102,8 @@ extension FrameRows {
                     continue
                 }
                 if let blankLine {
-                    throw FrameRowsError(.invalidJSON, line: blankLine, "a blank line between rows (blank lines may only end the file)")
+                    throw FrameRowsError(
+                        .invalidJSON, line: blankLine, "a blank line between rows (blank lines may only end the file)")
                 }
                 let row = try Row(line, line: lineNumber)
                 let frame = try row.frame()
@@ -114,7 +115,9 @@ extension FrameRows {
                 run.frames.append(frame)
             }
         }
-        if !chartCosts.isEmpty { run.chart = FrameChart(mainThreadNanoseconds: chartCosts, intervalNanoseconds: chartInterval) }
+        if !chartCosts.isEmpty {
+            run.chart = FrameChart(mainThreadNanoseconds: chartCosts, intervalNanoseconds: chartInterval)
+        }
         return run
     }
 
@@ -160,7 +163,9 @@ extension FrameRows {
                     scanner.position += 1
                 } else {
                     while true {
-                        guard try scanner.peekValue("a column name") == 0x22 else { throw scanner.unexpected(expecting: "a column name in quotes") }
+                        guard try scanner.peekValue("a column name") == 0x22 else {
+                            throw scanner.unexpected(expecting: "a column name in quotes")
+                        }
                         let name = scanner.string(try scanner.scanString())
                         try scanner.expect(0x3A, "':' after a column name")
                         // A repeated column: the last value wins, as a JSON reader takes a repeated member.
@@ -168,7 +173,9 @@ extension FrameRows {
                         let next = try scanner.peekValue("',' or '}' after a column")
                         scanner.position += 1
                         if next == 0x7D { break }
-                        guard next == 0x2C else { throw scanner.unexpected(expecting: "',' or '}' after a column", at: scanner.position - 1) }
+                        guard next == 0x2C else {
+                            throw scanner.unexpected(expecting: "',' or '}' after a column", at: scanner.position - 1)
+                        }
                     }
                 }
                 scanner.skipWhitespace()
@@ -179,7 +186,9 @@ extension FrameRows {
             }
         }
 
-        private static func value(_ scanner: inout JSONScanner<JSONParseError>, isCategories: Bool) throws(JSONParseError) -> Value {
+        private static func value(_ scanner: inout JSONScanner<JSONParseError>, isCategories: Bool)
+            throws(JSONParseError) -> Value
+        {
             switch try scanner.peekValue("a value") {
             case 0x22: return .string(scanner.string(try scanner.scanString()))
             case 0x2D, 0x30...0x39: return .number(try scanner.scanNumber())
@@ -195,7 +204,9 @@ extension FrameRows {
                     return .categories(categories)
                 }
                 while true {
-                    guard try scanner.peekValue("a category name") == 0x22 else { throw scanner.unexpected(expecting: "a category name in quotes") }
+                    guard try scanner.peekValue("a category name") == 0x22 else {
+                        throw scanner.unexpected(expecting: "a category name in quotes")
+                    }
                     let name = scanner.string(try scanner.scanString())
                     try scanner.expect(0x3A, "':' after a category name")
                     let value = try Self.value(&scanner, isCategories: false)
@@ -207,7 +218,9 @@ extension FrameRows {
                     let next = try scanner.peekValue("',' or '}' after a category")
                     scanner.position += 1
                     if next == 0x7D { return notNumber ?? .categories(categories) }
-                    guard next == 0x2C else { throw scanner.unexpected(expecting: "',' or '}' after a category", at: scanner.position - 1) }
+                    guard next == 0x2C else {
+                        throw scanner.unexpected(expecting: "',' or '}' after a category", at: scanner.position - 1)
+                    }
                 }
             default:
                 _ = try scanner.skipValue()
@@ -221,19 +234,26 @@ extension FrameRows {
 
         /// A column's value; a missing column is an error.
         func required(_ column: String) throws(FrameRowsError) -> Value {
-            guard let value = members[column] else { throw FrameRowsError(.missingColumn, line: line, "missing column \(JSONValue.string(column).description)") }
+            guard let value = members[column] else {
+                throw FrameRowsError(
+                    .missingColumn, line: line, "missing column \(JSONValue.string(column).description)")
+            }
             return value
         }
 
         func string(_ column: String) throws(FrameRowsError) -> String {
             let value = try required(column)
-            guard case .string(let text) = value else { throw error(.wrongType, column, "expected a string, got \(value.kind)") }
+            guard case .string(let text) = value else {
+                throw error(.wrongType, column, "expected a string, got \(value.kind)")
+            }
             return text
         }
 
         func integer(_ column: String) throws(FrameRowsError) -> Int64 {
             let value = try required(column)
-            guard case .number(let token) = value else { throw error(.wrongType, column, "expected an integer, got \(value.kind)") }
+            guard case .number(let token) = value else {
+                throw error(.wrongType, column, "expected an integer, got \(value.kind)")
+            }
             guard token.isInteger, let integer = token.exactInteger else {
                 throw error(token.isInteger ? .invalidValue : .wrongType, column, "expected an integer within 64 bits")
             }
@@ -257,7 +277,9 @@ extension FrameRows {
         /// Milliseconds that must be a number.
         func milliseconds(_ column: String) throws(FrameRowsError) -> Int64 {
             let value = try required(column)
-            guard case .number(let token) = value else { throw error(.wrongType, column, "expected a number of milliseconds, got \(value.kind)") }
+            guard case .number(let token) = value else {
+                throw error(.wrongType, column, "expected a number of milliseconds, got \(value.kind)")
+            }
             return try Self.nanoseconds(token, column: column, line: line)
         }
 
@@ -274,7 +296,8 @@ extension FrameRows {
                 throw FrameRowsError(.invalidValue, line: line, column: column, "milliseconds finer than a nanosecond")
             }
             guard let nanoseconds = token.scaledInteger(shift: 6, rounding: .towardZero) else {
-                throw FrameRowsError(.invalidValue, line: line, column: column, "milliseconds beyond 64-bit nanoseconds")
+                throw FrameRowsError(
+                    .invalidValue, line: line, column: column, "milliseconds beyond 64-bit nanoseconds")
             }
             return nanoseconds
         }
@@ -283,11 +306,16 @@ extension FrameRows {
         func frame() throws(FrameRowsError) -> ComparedRuns.Frame {
             let schema = try string("schema")
             guard schema == FrameRows.schema else {
-                throw FrameRowsError(.wrongSchema, line: line, "schema \(JSONValue.string(schema).description), expected \(JSONValue.string(FrameRows.schema).description)")
+                throw FrameRowsError(
+                    .wrongSchema, line: line,
+                    "schema \(JSONValue.string(schema).description), expected \(JSONValue.string(FrameRows.schema).description)"
+                )
             }
             let version = try integer("version")
             guard version == FrameRows.version else {
-                throw FrameRowsError(.unsupportedVersion, line: line, "version \(version) of \(FrameRows.schema), expected \(FrameRows.version)")
+                throw FrameRowsError(
+                    .unsupportedVersion, line: line,
+                    "version \(version) of \(FrameRows.schema), expected \(FrameRows.version)")
             }
             _ = try string("trace")
             guard try integer("index") >= 0 else { throw error(.invalidValue, "index", "a negative frame index") }
@@ -298,7 +326,9 @@ extension FrameRows {
                 throw error(.wrongType, "main_by_category_ms." + name, "expected a number of milliseconds, got \(kind)")
             }
             guard case .categories(let tokens) = categoriesValue else {
-                throw error(.wrongType, "main_by_category_ms", "expected an object of milliseconds by category, got \(categoriesValue.kind)")
+                throw error(
+                    .wrongType, "main_by_category_ms",
+                    "expected an object of milliseconds by category, got \(categoriesValue.kind)")
             }
             var mainByCategory: [String: Int64] = [:]
             for (name, token) in tokens {
@@ -308,13 +338,15 @@ extension FrameRows {
             for lane in Lane.allCases where lane != .main {
                 // render_ms and background_ms are in every row (null without the lane); the
                 // other lanes' columns only in rows of traces that have them.
-                if let cost = try nanoseconds(lane.identifier + "_ms", required: lane == .render || lane == .background) {
+                if let cost = try nanoseconds(lane.identifier + "_ms", required: lane == .render || lane == .background)
+                {
                     lanes.append(ComparedRuns.LaneCost(lane: lane, nanoseconds: cost))
                 }
             }
             return ComparedRuns.Frame(
                 mainNanoseconds: try milliseconds("main_ms"), overrunNanoseconds: try milliseconds("overrun_ms"),
-                budgetNanoseconds: deadline.subtractingSaturating(vsync), laneNanoseconds: lanes, mainByCategory: mainByCategory)
+                budgetNanoseconds: deadline.subtractingSaturating(vsync), laneNanoseconds: lanes,
+                mainByCategory: mainByCategory)
         }
 
         func frameSource() throws(FrameRowsError) -> FrameReport.FrameSource {
@@ -328,7 +360,9 @@ extension FrameRows {
         /// `frame_interval_ms`, which must be positive.
         func interval() throws(FrameRowsError) -> Int64 {
             let interval = try milliseconds("frame_interval_ms")
-            guard interval > 0 else { throw error(.invalidValue, "frame_interval_ms", "a frame interval of at most 0 ms") }
+            guard interval > 0 else {
+                throw error(.invalidValue, "frame_interval_ms", "a frame interval of at most 0 ms")
+            }
             return interval
         }
     }

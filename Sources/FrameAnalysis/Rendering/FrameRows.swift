@@ -45,7 +45,8 @@ package enum FrameRows {
     ///   - emit: Receives each line.
     /// - Complexity: O(frames × categories); one row in memory at a time.
     package static func write(
-        _ report: FrameReport, trace: String, labels: [(key: String, value: String)], metadata: TraceMetadata, format: Format,
+        _ report: FrameReport, trace: String, labels: [(key: String, value: String)], metadata: TraceMetadata,
+        format: Format,
         to emit: (String) -> Void
     ) {
         let table = table(report, trace: trace, labels: labels, metadata: metadata)
@@ -60,7 +61,8 @@ package enum FrameRows {
     /// last value winning, as a JSON reader takes a repeated member, in the first one's place).
     /// - Parameter prefix: Columns before `trace` (`schema`, `version`).
     static func traceColumns(
-        prefix: [(RowTable.Column, RowTable.Cell)], trace: String, labels: [(key: String, value: String)], metadata: TraceMetadata
+        prefix: [(RowTable.Column, RowTable.Cell)], trace: String, labels: [(key: String, value: String)],
+        metadata: TraceMetadata
     ) -> [(RowTable.Column, RowTable.Cell)] {
         var fixed = prefix + [(RowTable.Column("trace", .text), .text(trace))]
         fixed += labels.map { (RowTable.Column("label_\($0.key)", .text), .text($0.value)) }
@@ -70,7 +72,10 @@ package enum FrameRows {
             case .int(let value): fixed.append((RowTable.Column(name, .integer), .integer(value)))
             case .string(let value): fixed.append((RowTable.Column(name, .text), .text(value)))
             case .double(let value):
-                fixed.append(value.isFinite ? (RowTable.Column(name, .double), .double(value)) : (RowTable.Column(name, .text), .text(String(value))))
+                fixed.append(
+                    value.isFinite
+                        ? (RowTable.Column(name, .double), .double(value))
+                        : (RowTable.Column(name, .text), .text(String(value))))
             case .bool(let value): fixed.append((RowTable.Column(name, .text), .text(value ? "true" : "false")))
             case .null, .array, .object: continue
             }
@@ -94,39 +99,60 @@ package enum FrameRows {
     ///   - labels: Run labels, as given on the command line.
     ///   - metadata: The trace's metadata; its scalar `extra` entries become `meta_` columns.
     /// - Returns: The table, whose rows are built when a renderer asks for them.
-    package static func table(_ report: FrameReport, trace: String, labels: [(key: String, value: String)], metadata: TraceMetadata) -> RowTable {
+    package static func table(
+        _ report: FrameReport, trace: String, labels: [(key: String, value: String)], metadata: TraceMetadata
+    ) -> RowTable {
         var fixed = traceColumns(
-            prefix: [(RowTable.Column("schema", .text), .text(schema)), (RowTable.Column("version", .integer), .integer(Int64(version)))],
+            prefix: [
+                (RowTable.Column("schema", .text), .text(schema)),
+                (RowTable.Column("version", .integer), .integer(Int64(version))),
+            ],
             trace: trace, labels: labels, metadata: metadata)
         fixed.append((RowTable.Column("frame_source", .text), .text(report.method.frameSource.identifier)))
-        fixed.append((RowTable.Column("frame_interval_ms", .milliseconds), .milliseconds(report.method.frameRate.intervalNanoseconds)))
+        fixed.append(
+            (
+                RowTable.Column("frame_interval_ms", .milliseconds),
+                .milliseconds(report.method.frameRate.intervalNanoseconds)
+            ))
         let categories = report.categories.filter { $0.mainNanoseconds > 0 }.map(\.name).sorted()
         let interval = report.method.frameRate.intervalNanoseconds
         // render_ms and background_ms always (empty where the trace has no such lane), then any
         // other lane the report has (Chrome's compositor, raster, gpu).
         let reportLanes = Set(report.lanes.map(\.lane))
-        let laneColumns = Lane.allCases.filter { $0 != .main && ($0 == .render || $0 == .background || reportLanes.contains($0)) }
+        let laneColumns = Lane.allCases.filter {
+            $0 != .main && ($0 == .render || $0 == .background || reportLanes.contains($0))
+        }
         // Android's own strings and a stuffed frame's added latency, for traces with FrameTimeline.
         let isAndroid = report.summary.stuffedFrames != nil
-        var columns = fixed.map(\.0) + [
-            RowTable.Column("index", .integer), RowTable.Column("vsync_ns", .integer), RowTable.Column("deadline_ns", .integer),
-            RowTable.Column("main_ms", .milliseconds), RowTable.Column("overrun_ms", .milliseconds), RowTable.Column("missed_vsyncs", .integer),
-            RowTable.Column("outcome", .text), RowTable.Column("hitch_cause", .text), RowTable.Column("held_by_frame", .integer, isNullable: true),
-            RowTable.Column("hitch_stage", .text, isNullable: true),
-        ]
+        var columns =
+            fixed.map(\.0) + [
+                RowTable.Column("index", .integer), RowTable.Column("vsync_ns", .integer),
+                RowTable.Column("deadline_ns", .integer),
+                RowTable.Column("main_ms", .milliseconds), RowTable.Column("overrun_ms", .milliseconds),
+                RowTable.Column("missed_vsyncs", .integer),
+                RowTable.Column("outcome", .text), RowTable.Column("hitch_cause", .text),
+                RowTable.Column("held_by_frame", .integer, isNullable: true),
+                RowTable.Column("hitch_stage", .text, isNullable: true),
+            ]
         if isAndroid {
             columns += [
-                RowTable.Column("jank_type", .text, isNullable: true), RowTable.Column("jank_tag", .text, isNullable: true),
-                RowTable.Column("present_type", .text, isNullable: true), RowTable.Column("stuffing_latency_ms", .milliseconds, isNullable: true),
+                RowTable.Column("jank_type", .text, isNullable: true),
+                RowTable.Column("jank_tag", .text, isNullable: true),
+                RowTable.Column("present_type", .text, isNullable: true),
+                RowTable.Column("stuffing_latency_ms", .milliseconds, isNullable: true),
             ]
         }
         // Nullable whether or not this trace has the lane, so every trace's file has one schema.
         columns += laneColumns.map { RowTable.Column("\($0.identifier)_ms", .milliseconds, isNullable: true) }
-        columns.append(RowTable.Column(
-            "main_by_category_ms", .millisecondsByName, csvKeys: categories.map { (header: "category:\(FrameAnalyzer.categoryLabel($0))", key: $0) }))
+        columns.append(
+            RowTable.Column(
+                "main_by_category_ms", .millisecondsByName,
+                csvKeys: categories.map { (header: "category:\(FrameAnalyzer.categoryLabel($0))", key: $0) }))
         let fixedCells = fixed.map(\.1)
         let frames = report.frames
-        return RowTable(schema: schema, version: version, description: columnsDescription, columns: columns, rowCount: frames.count) { index in
+        return RowTable(
+            schema: schema, version: version, description: columnsDescription, columns: columns, rowCount: frames.count
+        ) { index in
             let frame = frames[index]
             var row = fixedCells
             row += [
@@ -138,9 +164,14 @@ package enum FrameRows {
                 frame.hitchStage.map(RowTable.Cell.text) ?? .null,
             ]
             if isAndroid { row += Self.androidCells(frame.android) }
-            row += laneColumns.map { lane in reportLanes.contains(lane) ? .milliseconds(frame.lane(lane)?.costNanoseconds ?? 0) : .null }
-            row.append(.millisecondsByName(
-                frame.mainByCategory.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { RowTable.MillisecondsEntry($0.key, $0.value) }))
+            row += laneColumns.map { lane in
+                reportLanes.contains(lane) ? .milliseconds(frame.lane(lane)?.costNanoseconds ?? 0) : .null
+            }
+            row.append(
+                .millisecondsByName(
+                    frame.mainByCategory.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map {
+                        RowTable.MillisecondsEntry($0.key, $0.value)
+                    }))
             return row
         }
     }

@@ -80,7 +80,8 @@ package enum GitHubAnnotations {
             if notices > 0 { kinds.append("\(notices) notice\(notices == 1 ? "" : "s")") }
             let notice = GitHubAnnotation(
                 level: .notice, title: "framescope",
-                message: "\(rest.count) more finding\(rest.count == 1 ? "" : "s") not annotated (\(kinds.joined(separator: ", "))); "
+                message:
+                    "\(rest.count) more finding\(rest.count == 1 ? "" : "s") not annotated (\(kinds.joined(separator: ", "))); "
                     + "the report and the step summary list every rule")
             lines.append(notice.line)
         }

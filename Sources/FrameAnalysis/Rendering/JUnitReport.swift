@@ -37,7 +37,9 @@ package struct JUnitReport: Sendable, Hashable {
         /// The number of cases that could not run (an unreadable input).
         package var errorCount: Int { cases.filter { $0.error != nil }.count }
         /// The number of cases skipped (nothing to judge).
-        package var skippedCount: Int { cases.filter { $0.skipped != nil && $0.failure == nil && $0.error == nil }.count }
+        package var skippedCount: Int {
+            cases.filter { $0.skipped != nil && $0.failure == nil && $0.error == nil }.count
+        }
     }
 
     /// One check (`<testcase>`).
@@ -56,7 +58,10 @@ package struct JUnitReport: Sendable, Hashable {
         package var skipped: String?
 
         /// Creates a case.
-        package init(name: String, className: String, failure: Failure? = nil, output: String? = nil, error: Failure? = nil, skipped: String? = nil) {
+        package init(
+            name: String, className: String, failure: Failure? = nil, output: String? = nil, error: Failure? = nil,
+            skipped: String? = nil
+        ) {
             self.name = name
             self.className = className
             self.failure = failure
@@ -96,23 +101,31 @@ package struct JUnitReport: Sendable, Hashable {
         let failures = suites.reduce(0) { $0 + $1.failureCount }
         let errors = suites.reduce(0) { $0 + $1.errorCount }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"\(UntrustedText.xml(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"0\">\n"
+        xml +=
+            "<testsuites name=\"\(UntrustedText.xml(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"0\">\n"
         for suite in suites {
-            xml += "  <testsuite name=\"\(UntrustedText.xml(suite.name))\" tests=\"\(suite.cases.count)\" "
+            xml +=
+                "  <testsuite name=\"\(UntrustedText.xml(suite.name))\" tests=\"\(suite.cases.count)\" "
                 + "failures=\"\(suite.failureCount)\" errors=\"\(suite.errorCount)\" skipped=\"\(suite.skippedCount)\" time=\"0\">\n"
             for testCase in suite.cases {
-                let open = "    <testcase name=\"\(UntrustedText.xml(testCase.name))\" classname=\"\(UntrustedText.xml(testCase.className))\" time=\"0\""
-                guard testCase.failure != nil || testCase.output != nil || testCase.error != nil || testCase.skipped != nil else {
+                let open =
+                    "    <testcase name=\"\(UntrustedText.xml(testCase.name))\" classname=\"\(UntrustedText.xml(testCase.className))\" time=\"0\""
+                guard
+                    testCase.failure != nil || testCase.output != nil || testCase.error != nil
+                        || testCase.skipped != nil
+                else {
                     xml += open + "/>\n"
                     continue
                 }
                 xml += open + ">\n"
                 if let failure = testCase.failure {
-                    xml += "      <failure message=\"\(UntrustedText.xml(failure.message))\" type=\"\(UntrustedText.xml(failure.type))\">"
+                    xml +=
+                        "      <failure message=\"\(UntrustedText.xml(failure.message))\" type=\"\(UntrustedText.xml(failure.type))\">"
                         + UntrustedText.xml(failure.details) + "</failure>\n"
                 }
                 if let error = testCase.error {
-                    xml += "      <error message=\"\(UntrustedText.xml(error.message))\" type=\"\(UntrustedText.xml(error.type))\">"
+                    xml +=
+                        "      <error message=\"\(UntrustedText.xml(error.message))\" type=\"\(UntrustedText.xml(error.type))\">"
                         + UntrustedText.xml(error.details) + "</error>\n"
                 }
                 if let skipped = testCase.skipped, testCase.failure == nil, testCase.error == nil {

@@ -32,7 +32,8 @@ package struct ReportTable: Sendable, Hashable {
     }
 
     package static func == (lhs: ReportTable, rhs: ReportTable) -> Bool {
-        lhs.title == rhs.title && lhs.columnNames == rhs.columnNames && lhs.alignments == rhs.alignments && lhs.rows == rhs.rows
+        lhs.title == rhs.title && lhs.columnNames == rhs.columnNames && lhs.alignments == rhs.alignments
+            && lhs.rows == rhs.rows
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -91,7 +92,8 @@ package struct ReportTable: Sendable, Hashable {
                 parts.append(alignments[index] == .left ? shown + padding : padding + shown)
             }
             let indent = "  " + widths.dropLast().map { String(repeating: " ", count: $0 + 2) }.joined()
-            return ([parts.joined(separator: "  ")] + continuation.map { String(indent.dropFirst(2)) + $0 }).map { line in
+            return ([parts.joined(separator: "  ")] + continuation.map { String(indent.dropFirst(2)) + $0 }).map {
+                line in
                 var text = "  " + line
                 while text.hasSuffix(" ") { text.removeLast() }
                 return text
@@ -100,10 +102,11 @@ package struct ReportTable: Sendable, Hashable {
         var output = maxWidth.map { title.count > $0 ? ReportTable.wrap(title, width: $0) : [title] } ?? [title]
         for lineIndex in 0..<headingLines {
             // Headings sit on their last lines, so a one-line heading lines up with the second line of a two-line one.
-            output += lines(headings.map { heading in
-                let offset = lineIndex - (headingLines - heading.count)
-                return offset >= 0 ? heading[offset] : ""
-            })
+            output += lines(
+                headings.map { heading in
+                    let offset = lineIndex - (headingLines - heading.count)
+                    return offset >= 0 ? heading[offset] : ""
+                })
         }
         for row in rows { output += lines(row) }
         return UntrustedText.neutralizingWorkflowCommands(output.joined(separator: "\n")) + "\n"
@@ -128,7 +131,8 @@ package struct ReportTable: Sendable, Hashable {
 
     /// `text` as a bulleted paragraph (`  - ` then lines indented to match) of at most `width` columns.
     package static func bulleted(_ text: String, width: Int) -> String {
-        wrap(text, width: max(10, width - 4)).enumerated().map { ($0.offset == 0 ? "  - " : "    ") + $0.element }.joined(separator: "\n")
+        wrap(text, width: max(10, width - 4)).enumerated().map { ($0.offset == 0 ? "  - " : "    ") + $0.element }
+            .joined(separator: "\n")
     }
 
     /// `text` in lines of at most `width` characters.
@@ -203,7 +207,8 @@ package struct ReportTable: Sendable, Hashable {
         var token = token
         if let first = token.first, first == "-" || first == "+" { token.removeFirst() }
         if let last = token.last, last == "%" || last == "x" { token.removeLast() }
-        guard let first = token.first, first.isASCII, first.isNumber, let last = token.last, last.isASCII, last.isNumber else { return false }
+        guard let first = token.first, first.isASCII, first.isNumber, let last = token.last, last.isASCII, last.isNumber
+        else { return false }
         return token.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == "." || $0 == "," }
     }
 
@@ -213,9 +218,10 @@ package struct ReportTable: Sendable, Hashable {
         var groups: [[Substring]] = []
         var previous: Substring?
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            let glued = previous.map { previous in
-                !previous.isEmpty && (isNumber(core(word)) || (isNumber(previous) && units.contains(core(word))))
-            } ?? false
+            let glued =
+                previous.map { previous in
+                    !previous.isEmpty && (isNumber(core(word)) || (isNumber(previous) && units.contains(core(word))))
+                } ?? false
             if glued { groups[groups.count - 1].append(word) } else { groups.append([word]) }
             previous = word
         }
@@ -290,17 +296,25 @@ package struct ReportTable: Sendable, Hashable {
     ///   it returns must already be safe: built with ``UntrustedText/markdownCode(_:)`` or
     ///   ``UntrustedText/markdownText(_:)`` around any untrusted part, with no line break and no
     ///   unescaped `|`.
-    package func markdown(formatted: (_ row: Int, _ column: Int, _ cell: String) -> String? = { _, _, _ in nil }) -> String {
+    package func markdown(formatted: (_ row: Int, _ column: Int, _ cell: String) -> String? = { _, _, _ in nil })
+        -> String
+    {
         let names = columnNames.map { UntrustedText.markdownText($0.replacingAll("\n", with: " ")) }
         var lines = ["### \(UntrustedText.markdownText(title))", "", "| " + names.joined(separator: " | ") + " |"]
         lines.append("|" + alignments.map { $0 == .left ? " :--- |" : " ---: |" }.joined())
         lines += rows.prefix(Self.markdownRowLimit).enumerated().map { rowIndex, row in
-            "| " + row.enumerated().map { column, cell in formatted(rowIndex, column, cell) ?? UntrustedText.markdownText(cell) }
+            "| "
+                + row.enumerated().map { column, cell in
+                    formatted(rowIndex, column, cell) ?? UntrustedText.markdownText(cell)
+                }
                 .joined(separator: " | ") + " |"
         }
         if rows.count > Self.markdownRowLimit {
             let more = "… \(rows.count - Self.markdownRowLimit) more rows: the JSON output (--format json) has them all"
-            lines.append("| " + ([UntrustedText.markdownText(more)] + Array(repeating: "", count: max(0, columnNames.count - 1))).joined(separator: " | ") + " |")
+            lines.append(
+                "| "
+                    + ([UntrustedText.markdownText(more)] + Array(repeating: "", count: max(0, columnNames.count - 1)))
+                    .joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -338,7 +352,8 @@ package enum MarkdownLimit {
             kept = index + 1
         }
         if let fenceStart { kept = fenceStart }
-        let note = "*framescope cut this Markdown at \(kept) of \(lines.count) lines to stay under GitHub's 1 MiB step-summary limit; "
+        let note =
+            "*framescope cut this Markdown at \(kept) of \(lines.count) lines to stay under GitHub's 1 MiB step-summary limit; "
             + "`--format json` writes every figure.*"
         return lines[..<kept].joined(separator: "\n") + "\n\n" + note + "\n"
     }

@@ -1,5 +1,5 @@
-internal import FrameTrace
 internal import FrameParquet
+internal import FrameTrace
 
 /// A table of rows for engines that aggregate many traces (DuckDB, ClickHouse, pandas): its
 /// columns (name, type, nullability) and a function that builds each row's cells, once. JSON
@@ -41,7 +41,9 @@ package struct RowTable {
         package var csvKeys: [(header: String, key: String)] = []
 
         /// Creates a column.
-        package init(_ name: String, _ type: ColumnType, isNullable: Bool = false, csvKeys: [(header: String, key: String)] = []) {
+        package init(
+            _ name: String, _ type: ColumnType, isNullable: Bool = false, csvKeys: [(header: String, key: String)] = []
+        ) {
             self.name = name
             self.type = type
             self.isNullable = isNullable
@@ -68,7 +70,8 @@ package struct RowTable {
             case .integer(let value): String(value)
             case .double(let value): String(value)
             case .milliseconds(let nanoseconds): FrameRows.exactMilliseconds(nanoseconds)
-            case .millisecondsByName(let entries): entries.map { "\($0.key)=\(FrameRows.exactMilliseconds($0.nanoseconds))" }.joined(separator: ";")
+            case .millisecondsByName(let entries):
+                entries.map { "\($0.key)=\(FrameRows.exactMilliseconds($0.nanoseconds))" }.joined(separator: ";")
             }
         }
 
@@ -78,7 +81,10 @@ package struct RowTable {
             case .text(let value): JSONValue.string(value).description
             case .null: "null"
             case .millisecondsByName(let entries):
-                "{" + entries.map { "\(JSONValue.string($0.key).description):\(FrameRows.exactMilliseconds($0.nanoseconds))" }.joined(separator: ",") + "}"
+                "{"
+                    + entries.map {
+                        "\(JSONValue.string($0.key).description):\(FrameRows.exactMilliseconds($0.nanoseconds))"
+                    }.joined(separator: ",") + "}"
             default: text
             }
         }
@@ -108,7 +114,10 @@ package struct RowTable {
     package var row: (Int) -> [Cell]
 
     /// Creates a table.
-    package init(schema: String, version: Int, description: String, columns: [Column], rowCount: Int, row: @escaping (Int) -> [Cell]) {
+    package init(
+        schema: String, version: Int, description: String, columns: [Column], rowCount: Int,
+        row: @escaping (Int) -> [Cell]
+    ) {
         self.schema = schema
         self.version = version
         self.description = description
@@ -138,7 +147,9 @@ package struct RowTable {
     /// into one column per name).
     /// - Complexity: O(cells); one row in memory at a time.
     package func writeCSV(to emit: (String) -> Void) {
-        let header = columns.flatMap { column in column.type == .millisecondsByName ? column.csvKeys.map(\.header) : [column.name] }
+        let header = columns.flatMap { column in
+            column.type == .millisecondsByName ? column.csvKeys.map(\.header) : [column.name]
+        }
         emit(header.map(UntrustedText.csvField).joined(separator: ",") + "\n")
         for index in 0..<rowCount {
             var fields: [String] = []
@@ -147,7 +158,8 @@ package struct RowTable {
                     let entries: [MillisecondsEntry]
                     if case .millisecondsByName(let values) = cell { entries = values } else { entries = [] }
                     for key in column.csvKeys {
-                        fields.append(FrameRows.exactMilliseconds(entries.first { $0.key == key.key }?.nanoseconds ?? 0))
+                        fields.append(
+                            FrameRows.exactMilliseconds(entries.first { $0.key == key.key }?.nanoseconds ?? 0))
                     }
                 } else {
                     fields.append(cell.text)
@@ -170,24 +182,30 @@ package struct RowTable {
             case .text: ParquetColumn(column.name, .string, isOptional: column.isNullable)
             case .integer: ParquetColumn(column.name, .int64, isOptional: column.isNullable)
             case .double: ParquetColumn(column.name, .double, isOptional: column.isNullable)
-            case .milliseconds: ParquetColumn(column.name, .decimal(precision: 18, scale: 6), isOptional: column.isNullable)
+            case .milliseconds:
+                ParquetColumn(column.name, .decimal(precision: 18, scale: 6), isOptional: column.isNullable)
             case .millisecondsByName: ParquetColumn(column.name, .decimalMap(precision: 18, scale: 6), isOptional: true)
             }
         }
         var writer = ParquetWriter(
             columns: parquetColumns,
-            metadata: [("framescope.schema", schema), ("framescope.schema.version", String(version)), ("framescope.columns", description)],
+            metadata: [
+                ("framescope.schema", schema), ("framescope.schema.version", String(version)),
+                ("framescope.columns", description),
+            ],
             createdBy: "\(FramescopeVersion.producer) \(FramescopeVersion.current)", rowGroupRowLimit: rowGroupRowLimit)
         for index in 0..<rowCount {
-            writer.append(row(index).map { cell -> ParquetValue in
-                switch cell {
-                case .null: .null
-                case .text(let value): .string(value)
-                case .integer(let value), .milliseconds(let value): .int64(value)
-                case .double(let value): .double(value)
-                case .millisecondsByName(let entries): .entries(entries.map { ParquetValue.MapEntry($0.key, $0.nanoseconds) })
-                }
-            })
+            writer.append(
+                row(index).map { cell -> ParquetValue in
+                    switch cell {
+                    case .null: .null
+                    case .text(let value): .string(value)
+                    case .integer(let value), .milliseconds(let value): .int64(value)
+                    case .double(let value): .double(value)
+                    case .millisecondsByName(let entries):
+                        .entries(entries.map { ParquetValue.MapEntry($0.key, $0.nanoseconds) })
+                    }
+                })
         }
         return writer.finish()
     }

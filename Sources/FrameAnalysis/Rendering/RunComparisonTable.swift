@@ -1,4 +1,5 @@
 import FrameTrace
+
 /// One side-by-side table of several runs' reports: the demo's summary of every scenario and
 /// strategy.
 package enum RunComparisonTable {
@@ -24,9 +25,12 @@ package enum RunComparisonTable {
     ///     count, slow frames, main-thread time per frame by category and the rest.
     /// - Returns: The table; numbers carry their unit in the heading (`-` where a run has no
     ///   frames or no input events).
-    package static func make(title: String, runs: [(scenario: String, strategy: String, report: FrameReport)], wide: Bool = true) -> ReportTable {
+    package static func make(
+        title: String, runs: [(scenario: String, strategy: String, report: FrameReport)], wide: Bool = true
+    ) -> ReportTable {
         var columns: [(String, ReportTable.Alignment)] = [
-            ("scenario", .left), ("strategy", .left), ("hitch\nms/s", .right), ("slow", .right), ("main\np95 ms", .right),
+            ("scenario", .left), ("strategy", .left), ("hitch\nms/s", .right), ("slow", .right),
+            ("main\np95 ms", .right),
         ]
         if wide {
             columns.insert(("frames", .right), at: 2)
@@ -38,7 +42,8 @@ package enum RunComparisonTable {
             ]
         } else {
             columns = [
-                ("scenario", .left), ("strategy", .left), ("hitch\nms/s", .right), ("hitch\ncause", .left), ("main\np95 ms", .right),
+                ("scenario", .left), ("strategy", .left), ("hitch\nms/s", .right), ("hitch\ncause", .left),
+                ("main\np95 ms", .right),
                 ("render\np95 ms", .right), ("input\np95 ms", .right),
             ]
         }
@@ -47,18 +52,27 @@ package enum RunComparisonTable {
             let report = run.report
             let summary = report.summary
             let frameCount = report.frames.count
-            func milliseconds(_ nanoseconds: Int64) -> String { ReportFormat.fixed(Double(nanoseconds) / 1e6, decimals: 2) }
-            func perFrame(_ nanoseconds: Int64) -> String { frameCount == 0 ? "-" : milliseconds(nanoseconds / Int64(frameCount)) }
+            func milliseconds(_ nanoseconds: Int64) -> String {
+                ReportFormat.fixed(Double(nanoseconds) / 1e6, decimals: 2)
+            }
+            func perFrame(_ nanoseconds: Int64) -> String {
+                frameCount == 0 ? "-" : milliseconds(nanoseconds / Int64(frameCount))
+            }
             func perInterval(_ nanoseconds: Int64) -> String {
                 guard summary.measuredNanoseconds > 0 else { return "-" }
                 let interval = Double(report.method.frameRate.intervalNanoseconds)
-                return milliseconds(Int64((Double(nanoseconds) * interval / Double(summary.measuredNanoseconds)).rounded()))
+                return milliseconds(
+                    Int64((Double(nanoseconds) * interval / Double(summary.measuredNanoseconds)).rounded()))
             }
             var mainByCategory: [String: Int64] = [:]
             var backgroundByCategory: [String: Int64] = [:]
             for frame in report.frames {
-                for (name, nanoseconds) in frame.mainByCategory { mainByCategory[name] = (mainByCategory[name] ?? 0).addingSaturating(nanoseconds) }
-                for (name, nanoseconds) in frame.backgroundByCategory { backgroundByCategory[name] = (backgroundByCategory[name] ?? 0).addingSaturating(nanoseconds) }
+                for (name, nanoseconds) in frame.mainByCategory {
+                    mainByCategory[name] = (mainByCategory[name] ?? 0).addingSaturating(nanoseconds)
+                }
+                for (name, nanoseconds) in frame.backgroundByCategory {
+                    backgroundByCategory[name] = (backgroundByCategory[name] ?? 0).addingSaturating(nanoseconds)
+                }
             }
             var row = [
                 run.scenario, run.strategy, ReportFormat.fixed(summary.hitchTimeRatio, decimals: 1),
@@ -71,13 +85,21 @@ package enum RunComparisonTable {
                 row += workCategories.map { perFrame(mainByCategory[$0] ?? 0) }
                 let mainTotal = report.frames.reduce(Int64(0)) { $0.addingSaturating($1.mainThreadNanoseconds) }
                 let render = backgroundByCategory[renderCategory] ?? 0
-                let background = backgroundByCategory.values.reduce(Int64(0)) { $0.addingSaturating($1) }.subtractingSaturating(render)
-                row += [mainCause(of: report), report.lanes.first { $0.lane == .render }?.cost.map { milliseconds($0.p95) } ?? "-"]
+                let background = backgroundByCategory.values.reduce(Int64(0)) { $0.addingSaturating($1) }
+                    .subtractingSaturating(render)
+                row += [
+                    mainCause(of: report),
+                    report.lanes.first { $0.lane == .render }?.cost.map { milliseconds($0.p95) } ?? "-",
+                ]
                 row += [perFrame(mainTotal), perInterval(background), perInterval(render)]
-                row += [milliseconds(summary.backgroundOutsideFramesNanoseconds), inputP95, report.input.map { "\($0.ignored)" } ?? "-"]
+                row += [
+                    milliseconds(summary.backgroundOutsideFramesNanoseconds), inputP95,
+                    report.input.map { "\($0.ignored)" } ?? "-",
+                ]
             } else {
                 row = [
-                    run.scenario, run.strategy, ReportFormat.fixed(summary.hitchTimeRatio, decimals: 1), mainCause(of: report),
+                    run.scenario, run.strategy, ReportFormat.fixed(summary.hitchTimeRatio, decimals: 1),
+                    mainCause(of: report),
                     summary.mainThreadCost.map { milliseconds($0.p95) } ?? "-",
                     report.lanes.first { $0.lane == .render }?.cost.map { milliseconds($0.p95) } ?? "-", inputP95,
                 ]
@@ -89,7 +111,8 @@ package enum RunComparisonTable {
 
     /// The cause of most of a run's hitch time (`commit`, `render`, ...), `-` without hitches.
     static func mainCause(of report: FrameReport) -> String {
-        report.summary.hitchNanosecondsByCause.filter { $0.value > 0 }.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key.identifier ?? "-"
+        report.summary.hitchNanosecondsByCause.filter { $0.value > 0 }.max { ($0.value, $1.key) < ($1.value, $0.key) }?
+            .key.identifier ?? "-"
     }
 }
 
@@ -211,11 +234,13 @@ package struct RunVerdict: Sendable, Hashable, CustomStringConvertible {
             return "\(scenario): no strategy stands out by 0.1 ms or more in any lane."
         case .separated(let best, let tieBreak):
             let figure = best.figure
-            var sentence = "\(scenario): \(list(best.winners)) \(best.winners.count == 1 ? "wins" : "win") in \(figure.lane): "
+            var sentence =
+                "\(scenario): \(list(best.winners)) \(best.winners.count == 1 ? "wins" : "win") in \(figure.lane): "
                 + "\(figure.label) \(figure.format(best.best)) against \(figure.format(best.worst)) for \(best.loser)"
                 + (best.ratio.map { " (\(ReportFormat.fixed($0, decimals: 1))× less)" } ?? "")
             if let next = tieBreak {
-                sentence += "; among those, \(list(next.winners)) in \(next.figure.lane): \(next.figure.label) "
+                sentence +=
+                    "; among those, \(list(next.winners)) in \(next.figure.lane): \(next.figure.label) "
                     + "\(next.figure.format(next.best)) against \(next.figure.format(next.worst)) for \(next.loser)"
             }
             return sentence + "."
@@ -248,13 +273,17 @@ extension RunComparisonTable {
             let interval = candidates.map { Double($0.report.method.frameRate.intervalNanoseconds) / 1e6 }.max() ?? 0
             for figure in RunVerdict.Figure.allCases {
                 let values = candidates.compactMap { run in figure.value(in: run.report).map { (run.strategy, $0) } }
-                guard values.count == candidates.count, let low = values.min(by: { $0.1 < $1.1 }), let high = values.max(by: { $0.1 < $1.1 }),
-                      high.1 - low.1 >= figure.floor
+                guard values.count == candidates.count, let low = values.min(by: { $0.1 < $1.1 }),
+                    let high = values.max(by: { $0.1 < $1.1 }),
+                    high.1 - low.1 >= figure.floor
                 else { continue }
                 let gap = figure.isCount || interval <= 0 ? high.1 - low.1 : (high.1 - low.1) / interval
                 let winners = values.filter { $0.1 - low.1 < figure.floor / 2 }.map(\.0)
                 if best.map({ gap > $0.gap }) ?? true {
-                    best = (RunVerdict.Separation(figure: figure, winners: winners, best: low.1, loser: high.0, worst: high.1), gap)
+                    best = (
+                        RunVerdict.Separation(
+                            figure: figure, winners: winners, best: low.1, loser: high.0, worst: high.1), gap
+                    )
                 }
             }
             return best?.separation
@@ -262,14 +291,18 @@ extension RunComparisonTable {
         return order.map { scenario in
             let candidates = runs.filter { $0.scenario == scenario }
             guard candidates.count > 1 else { return RunVerdict(scenario: scenario, outcome: .oneStrategy) }
-            guard let best = separating(candidates) else { return RunVerdict(scenario: scenario, outcome: .noDifference) }
+            guard let best = separating(candidates) else {
+                return RunVerdict(scenario: scenario, outcome: .noDifference)
+            }
             // Several strategies tie: the next figure that separates them, when it does so by a
             // quarter of a frame or more (less, between strategies that tie, is a few slow
             // wake-ups of a main thread sharing the cores with the workers).
-            let quarterFrame = 0.25 * (candidates.map { Double($0.report.method.frameRate.intervalNanoseconds) / 1e6 }.max() ?? 0)
+            let quarterFrame =
+                0.25 * (candidates.map { Double($0.report.method.frameRate.intervalNanoseconds) / 1e6 }.max() ?? 0)
             var tieBreak: RunVerdict.Separation?
             if best.winners.count > 1, let next = separating(candidates.filter { best.winners.contains($0.strategy) }),
-               next.figure.isCount || next.worst - next.best >= quarterFrame {
+                next.figure.isCount || next.worst - next.best >= quarterFrame
+            {
                 tieBreak = next
             }
             return RunVerdict(scenario: scenario, outcome: .separated(best, tieBreak: tieBreak))

@@ -28,15 +28,23 @@ package enum SummaryRows {
     ///   - labels: Run labels, as given on the command line.
     ///   - metadata: The trace's metadata; its scalar `extra` entries become `meta_` columns.
     /// - Returns: The table.
-    package static func table(_ report: FrameReport, trace: String, labels: [(key: String, value: String)], metadata: TraceMetadata) -> RowTable {
+    package static func table(
+        _ report: FrameReport, trace: String, labels: [(key: String, value: String)], metadata: TraceMetadata
+    ) -> RowTable {
         let summary = report.summary
         var cells = FrameRows.traceColumns(
-            prefix: [(RowTable.Column("schema", .text), .text(schema)), (RowTable.Column("version", .integer), .integer(Int64(version)))],
+            prefix: [
+                (RowTable.Column("schema", .text), .text(schema)),
+                (RowTable.Column("version", .integer), .integer(Int64(version))),
+            ],
             trace: trace, labels: labels, metadata: metadata)
         func count(_ name: String, _ value: Int?) {
-            cells.append((RowTable.Column(name, .integer, isNullable: value == nil), value.map { .integer(Int64($0)) } ?? .null))
+            cells.append(
+                (RowTable.Column(name, .integer, isNullable: value == nil), value.map { .integer(Int64($0)) } ?? .null))
         }
-        func milliseconds(_ name: String, _ value: Int64) { cells.append((RowTable.Column(name, .milliseconds), .milliseconds(value))) }
+        func milliseconds(_ name: String, _ value: Int64) {
+            cells.append((RowTable.Column(name, .milliseconds), .milliseconds(value)))
+        }
         func double(_ name: String, _ value: Double) {
             // NaN or an infinity cannot be a JSON number: null, as report --format json writes it.
             cells.append((RowTable.Column(name, .double, isNullable: true), value.isFinite ? .double(value) : .null))
@@ -46,7 +54,11 @@ package enum SummaryRows {
                 ("p50", \.p50), ("p90", \.p90), ("p95", \.p95), ("p99", \.p99), ("max", \.max), ("total", \.total),
             ]
             for (name, value) in percentiles {
-                cells.append((RowTable.Column("\(prefix)_\(name)_ms", .milliseconds, isNullable: true), figures.map { .milliseconds(value($0)) } ?? .null))
+                cells.append(
+                    (
+                        RowTable.Column("\(prefix)_\(name)_ms", .milliseconds, isNullable: true),
+                        figures.map { .milliseconds(value($0)) } ?? .null
+                    ))
             }
         }
         cells.append((RowTable.Column("frame_source", .text), .text(report.method.frameSource.identifier)))
@@ -59,7 +71,11 @@ package enum SummaryRows {
         milliseconds("hitch_ms", summary.hitchNanoseconds)
         milliseconds("measured_ms", summary.measuredNanoseconds)
         double("hitch_time_ratio_ms_per_s", summary.hitchTimeRatio)
-        cells.append((RowTable.Column("hitch_band", .text, isNullable: true), summary.hitchBand.map { .text($0.identifier) } ?? .null))
+        cells.append(
+            (
+                RowTable.Column("hitch_band", .text, isNullable: true),
+                summary.hitchBand.map { .text($0.identifier) } ?? .null
+            ))
         double("frame_delay_s", summary.frameDelaySeconds)
         milliseconds("main_outside_frames_ms", summary.mainOutsideFramesNanoseconds)
         count("dropped_frames", summary.droppedFrames)
@@ -67,23 +83,33 @@ package enum SummaryRows {
         // Nullable whatever this trace holds, so every trace's file has one schema.
         for (name, value) in [
             ("dropped_frames_affecting_smoothness", summary.droppedFramesAffectingSmoothness),
-            ("chrome_dropped_frame_events", summary.chromeDroppedFrameEvents), ("stuffed_frames", summary.stuffedFrames),
+            ("chrome_dropped_frame_events", summary.chromeDroppedFrameEvents),
+            ("stuffed_frames", summary.stuffedFrames),
         ] {
-            cells.append((RowTable.Column(name, .integer, isNullable: true), value.map { .integer(Int64($0)) } ?? .null))
+            cells.append(
+                (RowTable.Column(name, .integer, isNullable: true), value.map { .integer(Int64($0)) } ?? .null))
         }
         milliseconds("background_in_frames_ms", summary.backgroundInFramesNanoseconds)
         milliseconds("background_outside_frames_ms", summary.backgroundOutsideFramesNanoseconds)
-        cells.append((
-            RowTable.Column("hitch_ms_by_cause", .millisecondsByName, csvKeys: HitchCause.allCases.map { ("hitch_ms_by_cause:\($0.identifier)", $0.identifier) }),
-            .millisecondsByName(summary.hitchNanosecondsByCause.sorted { $0.key < $1.key }.map { RowTable.MillisecondsEntry($0.key.identifier, $0.value) })
-        ))
+        cells.append(
+            (
+                RowTable.Column(
+                    "hitch_ms_by_cause", .millisecondsByName,
+                    csvKeys: HitchCause.allCases.map { ("hitch_ms_by_cause:\($0.identifier)", $0.identifier) }),
+                .millisecondsByName(
+                    summary.hitchNanosecondsByCause.sorted { $0.key < $1.key }.map {
+                        RowTable.MillisecondsEntry($0.key.identifier, $0.value)
+                    })
+            ))
         percentileColumns("main_thread_cost", summary.mainThreadCost)
         percentileColumns("overrun", summary.overrun)
         for lane in Lane.allCases {
             percentileColumns("\(lane.identifier)_cost", report.lanes.first { $0.lane == lane }?.cost)
         }
         let row = cells.map(\.1)
-        return RowTable(schema: schema, version: version, description: columnsDescription, columns: cells.map(\.0), rowCount: 1) { _ in row }
+        return RowTable(
+            schema: schema, version: version, description: columnsDescription, columns: cells.map(\.0), rowCount: 1
+        ) { _ in row }
     }
 
     /// What the columns are, in a line, for Parquet's key-value metadata.

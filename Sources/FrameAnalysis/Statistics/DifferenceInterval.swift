@@ -1,5 +1,5 @@
-import FrameTrace
 import FrameSupport
+import FrameTrace
 
 /// A bootstrap confidence interval for the difference of a statistic between two runs,
 /// `statistic(head) − statistic(base)`.
@@ -75,9 +75,10 @@ package func bootstrapDifferenceInterval(
         }
         return statistic.value(ofSorted: sorted, weights: weights, total: sorted.count)
     }
-    let differences = SortedSample((0..<resamples).map { _ in
-        resampledStatistic(sortedHead) - resampledStatistic(sortedBase)
-    })
+    let differences = SortedSample(
+        (0..<resamples).map { _ in
+            resampledStatistic(sortedHead) - resampledStatistic(sortedBase)
+        })
     let tail = (1 - confidence) / 2 * 100
     return DifferenceInterval(
         estimate: statistic.value(of: head)! - statistic.value(of: base)!,

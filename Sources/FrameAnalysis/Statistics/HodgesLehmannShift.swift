@@ -1,5 +1,5 @@
-import FrameTrace
 import FrameSupport
+import FrameTrace
 
 /// The Hodges–Lehmann estimate of how far the head sample is shifted from the base sample: the
 /// median of all pairwise differences `head[j] − base[i]`.
@@ -49,7 +49,9 @@ private struct PairwiseDifferences {
         while true {
             let inPlay = zip(low, high).reduce(0) { $0 + $1.1 - $1.0 }
             if inPlay <= subtrahends.count + minuends.count {
-                let remaining = subtrahends.indices.flatMap { i in (low[i]..<high[i]).map { minuends[$0] - subtrahends[i] } }
+                let remaining = subtrahends.indices.flatMap { i in
+                    (low[i]..<high[i]).map { minuends[$0] - subtrahends[i] }
+                }
                 return remaining.sorted()[rank - low.reduce(0, +)]
             }
             let pivot = difference(atInPlayOffset: Int.random(in: 0..<inPlay, using: &generator), low: low, high: high)

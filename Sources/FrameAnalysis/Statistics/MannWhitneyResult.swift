@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The outcome of a two-sided Mann–Whitney U test of whether one sample tends to be larger than
@@ -80,7 +80,9 @@ package func mannWhitneyTest(base: [Double], head: [Double]) -> MannWhitneyResul
     var i = 0
     var j = 0
     while i < sortedBase.count || j < sortedHead.count {
-        let value = j == sortedHead.count || (i < sortedBase.count && sortedBase[i] < sortedHead[j]) ? sortedBase[i] : sortedHead[j]
+        let value =
+            j == sortedHead.count || (i < sortedBase.count && sortedBase[i] < sortedHead[j])
+            ? sortedBase[i] : sortedHead[j]
         let firstBase = i
         while i < sortedBase.count && sortedBase[i] == value { i += 1 }
         let firstHead = j
@@ -98,9 +100,12 @@ package func mannWhitneyTest(base: [Double], head: [Double]) -> MannWhitneyResul
     let u = headRankSum - headCount * (headCount + 1) / 2
     let deviation = u - baseCount * headCount / 2
     let variance = baseCount * headCount / 12 * ((total + 1) - tieTerm / (total * (total - 1)))
-    let z = variance > 0 ? Double(signOf: deviation, magnitudeOf: Swift.max(0, abs(deviation) - 0.5)) / variance.squareRoot() : 0
+    let z =
+        variance > 0
+        ? Double(signOf: deviation, magnitudeOf: Swift.max(0, abs(deviation) - 0.5)) / variance.squareRoot() : 0
     let isExact = base.count <= 20 && head.count <= 20 && tieTerm == 0
-    let pValue = isExact
+    let pValue =
+        isExact
         ? exactTwoSidedPValue(u: Int(u), baseCount: base.count, headCount: head.count)
         : variance > 0 ? Swift.min(1, erfc(abs(z) / 2.0.squareRoot())) : 1
     return MannWhitneyResult(

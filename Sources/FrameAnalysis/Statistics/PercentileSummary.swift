@@ -64,7 +64,9 @@ extension PercentileSummary where Value: FixedWidthInteger {
         func value(at index: Int) -> Value {
             index < negatives ? sorted[index] : index < negatives + zeroCount ? 0 : sorted[index - zeroCount]
         }
-        func percentile(_ p: Double) -> Value { value(at: SortedSample<Value>.nearestRankIndex(percentile: p, count: count)) }
+        func percentile(_ p: Double) -> Value {
+            value(at: SortedSample<Value>.nearestRankIndex(percentile: p, count: count))
+        }
         self.count = count
         p50 = percentile(50)
         p90 = percentile(90)

@@ -94,7 +94,8 @@ package struct ListSnapshot<SectionID: Hashable & Sendable, ItemID: Hashable & S
     /// - Complexity: O(*m*) in the number of items of the item's section.
     package func indexPath(of item: ItemID) -> ListIndexPath? {
         guard let section = sectionOfItem[item], let sectionIndex = sectionIndexes[section],
-              let row = itemsBySection[sectionIndex].firstIndex(of: item) else { return nil }
+            let row = itemsBySection[sectionIndex].firstIndex(of: item)
+        else { return nil }
         return ListIndexPath(section: sectionIndex, item: row)
     }
 
@@ -284,7 +285,8 @@ package struct ListSnapshot<SectionID: Hashable & Sendable, ItemID: Hashable & S
     private mutating func insertItems(_ items: [ItemID], at path: ListIndexPath) {
         let section = sectionIdentifiers[path.section]
         for item in items {
-            precondition(sectionOfItem.updateValue(section, forKey: item) == nil, "item \(item) is already in the snapshot")
+            precondition(
+                sectionOfItem.updateValue(section, forKey: item) == nil, "item \(item) is already in the snapshot")
         }
         itemsBySection[path.section].insert(contentsOf: items, at: path.item)
     }

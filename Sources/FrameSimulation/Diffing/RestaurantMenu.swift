@@ -1,4 +1,5 @@
 import FrameSupport
+
 /// A restaurant-detail screen's data: a header, menu categories of dishes, and reviews.
 ///
 /// The model behind the list workloads of technique 5. It is generated from a seed, and
@@ -120,7 +121,8 @@ package struct RestaurantMenu: Equatable, Sendable {
         let reviewCount = (rowCount - 1) / 5
         var dishesLeft = rowCount - 1 - reviewCount
         name = Words.phrase(from: Words.adjectives, Words.ingredients, using: &rng) + " Kitchen"
-        address = "\(Int.random(in: 1...999, using: &rng)) " + Words.phrase(from: Words.ingredients, using: &rng) + " Street"
+        address =
+            "\(Int.random(in: 1...999, using: &rng)) " + Words.phrase(from: Words.ingredients, using: &rng) + " Street"
         headerRevision = 0
         revision = 0
         categories = []
@@ -160,7 +162,9 @@ package struct RestaurantMenu: Equatable, Sendable {
     ///   - fraction: The share of rows to change; at least one change is made.
     ///   - rng: The source of randomness.
     /// - Returns: The updated menu.
-    package func applyingRandomUpdate(changing fraction: Double = 0.05, using rng: inout some RandomNumberGenerator) -> RestaurantMenu {
+    package func applyingRandomUpdate(changing fraction: Double = 0.05, using rng: inout some RandomNumberGenerator)
+        -> RestaurantMenu
+    {
         WorkMeter.measure(.updateModel) {
             var menu = self
             menu.revision += 1
@@ -196,7 +200,8 @@ package struct RestaurantMenu: Equatable, Sendable {
     private mutating func changePrice(category: Int, index: Int, using rng: inout some RandomNumberGenerator) {
         let dish = categories[category].dishes[index]
         let percent = Int.random(in: -20...30, using: &rng)
-        categories[category].dishes[index].priceCents = Swift.max(100, dish.priceCents + dish.priceCents * percent / 100)
+        categories[category].dishes[index].priceCents = Swift.max(
+            100, dish.priceCents + dish.priceCents * percent / 100)
         categories[category].dishes[index].revision = revision
     }
 
@@ -233,7 +238,8 @@ extension RestaurantMenu.Review {
     fileprivate static func random(id: Int, revision: Int, using rng: inout some RandomNumberGenerator) -> Self {
         Self(
             id: id,
-            author: Words.names.randomElement(using: &rng)! + " " + String(Words.initials.randomElement(using: &rng)!) + ".",
+            author: Words.names.randomElement(using: &rng)! + " " + String(Words.initials.randomElement(using: &rng)!)
+                + ".",
             rating: Int.random(in: 1...5, using: &rng),
             text: Words.sentence(words: 5...40, using: &rng),
             revision: revision
@@ -243,10 +249,18 @@ extension RestaurantMenu.Review {
 
 /// Vocabulary for generated menus.
 private enum Words {
-    static let adjectives = ["Smoked", "Charred", "Crispy", "Braised", "Wild", "Golden", "Spicy", "Garden", "Slow", "Midnight"]
-    static let ingredients = ["Leek", "Mushroom", "Salmon", "Chickpea", "Lamb", "Tomato", "Miso", "Fennel", "Pistachio", "Chili"]
-    static let forms = ["Dumplings", "Noodles", "Tart", "Skewers", "Salad", "Broth", "Flatbread", "Risotto", "Plates", "Bowls"]
-    static let names = ["Ada", "Bruno", "Chiara", "Dmitri", "Elif", "Farah", "Gustavo", "Hana", "Ines", "Jonas", "Keiko", "Lior"]
+    static let adjectives = [
+        "Smoked", "Charred", "Crispy", "Braised", "Wild", "Golden", "Spicy", "Garden", "Slow", "Midnight",
+    ]
+    static let ingredients = [
+        "Leek", "Mushroom", "Salmon", "Chickpea", "Lamb", "Tomato", "Miso", "Fennel", "Pistachio", "Chili",
+    ]
+    static let forms = [
+        "Dumplings", "Noodles", "Tart", "Skewers", "Salad", "Broth", "Flatbread", "Risotto", "Plates", "Bowls",
+    ]
+    static let names = [
+        "Ada", "Bruno", "Chiara", "Dmitri", "Elif", "Farah", "Gustavo", "Hana", "Ines", "Jonas", "Keiko", "Lior",
+    ]
     static let initials = Array("ABCDEFGHJKLMNOPRSTW")
     static let prose = [
         "with", "a", "the", "of", "served", "over", "fresh", "house-made", "lightly", "toasted", "sauce", "and",

@@ -44,8 +44,10 @@ package struct RowViewModel: Equatable, Sendable {
             subtitle = String(repeating: "★", count: review.rating) + String(repeating: "☆", count: 5 - review.rating)
             detail = review.text
         }
-        height = Self.padding * 2 + Self.lineSpacing * 2
-            + Self.textHeight(title, fontSize: 17) + Self.textHeight(subtitle, fontSize: 15) + Self.textHeight(detail, fontSize: 13)
+        height =
+            Self.padding * 2 + Self.lineSpacing * 2
+            + Self.textHeight(title, fontSize: 17) + Self.textHeight(subtitle, fontSize: 15)
+            + Self.textHeight(detail, fontSize: 13)
     }
 
     private static let padding = 12.0

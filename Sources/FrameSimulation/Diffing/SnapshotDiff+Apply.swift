@@ -34,7 +34,8 @@ extension SnapshotDiff {
     ) rethrows -> [[Row]] {
         var sections = sections
         var movedRows = [Row?](repeating: nil, count: itemMoves.count)
-        var leaving = itemDeletes.map { (path: $0.position, move: Int?.none) }
+        var leaving =
+            itemDeletes.map { (path: $0.position, move: Int?.none) }
             + itemMoves.enumerated().map { (path: $0.element.from, move: Int?.some($0.offset)) }
         leaving.sort { $0.path < $1.path }
         var next = 0
@@ -50,13 +51,15 @@ extension SnapshotDiff {
                     staying.append(element)
                 }
             }
-            precondition(next == leaving.count || leaving[next].path.section != section, "the diff does not fit these rows")
+            precondition(
+                next == leaving.count || leaving[next].path.section != section, "the diff does not fit these rows")
             sections[section] = staying
         }
 
         sections = applyingSectionChanges(to: sections) { _ in [] }
 
-        var arriving = try itemInserts.map { (path: $0.position, row: try makeRow($0.id, $0.position)) }
+        var arriving =
+            try itemInserts.map { (path: $0.position, row: try makeRow($0.id, $0.position)) }
             + itemMoves.enumerated().map { (path: $0.element.to, row: movedRows[$0.offset]!) }
         arriving.sort { $0.path < $1.path }
         next = 0
@@ -77,7 +80,8 @@ extension SnapshotDiff {
         var isLeaving = [Bool](repeating: false, count: sections.count)
         for delete in sectionDeletes { isLeaving[delete.position] = true }
         for move in sectionMoves { isLeaving[move.from] = true }
-        var arriving = sectionInserts.map { (index: $0.position, value: makeSection($0.id)) }
+        var arriving =
+            sectionInserts.map { (index: $0.position, value: makeSection($0.id)) }
             + sectionMoves.map { (index: $0.to, value: sections[$0.from]) }
         arriving.sort { $0.index < $1.index }
         let staying = sections.indices.filter { !isLeaving[$0] }.map { sections[$0] }

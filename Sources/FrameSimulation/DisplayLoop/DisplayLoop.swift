@@ -18,7 +18,10 @@ package struct DisplayConfiguration: Sendable {
     /// Creates a configuration.
     /// - Precondition: `frameRate` is within ``FrameTrace/FrameRate/acceptedHertz`` (1 to 1,000 Hz),
     ///   `frameCount` and `workerCount` at least 1.
-    package init(frameRate: FrameRate = .standard, frameCount: Int = 120, workerCount: Int? = nil, waitsForBackgroundWork: Bool = false) {
+    package init(
+        frameRate: FrameRate = .standard, frameCount: Int = 120, workerCount: Int? = nil,
+        waitsForBackgroundWork: Bool = false
+    ) {
         let workerCount = workerCount ?? ProcessInfo.processInfo.activeProcessorCount
         precondition(FrameRate.acceptedHertz.contains(frameRate.hertz), "frameRate must be 1-1000 Hz")
         precondition(frameCount >= 1 && workerCount >= 1, "frameCount and workerCount must be at least 1")
@@ -179,7 +182,9 @@ package final class DisplayLoop {
         self.configuration = configuration
         self.meter = meter
         if recorder.clock.manualClock != nil {
-            workers = (1...configuration.workerCount).map { WorkerPool(count: 1, name: "worker", recorder: recorder, firstIndex: $0) }
+            workers = (1...configuration.workerCount).map {
+                WorkerPool(count: 1, name: "worker", recorder: recorder, firstIndex: $0)
+            }
         } else {
             workers = [WorkerPool(count: configuration.workerCount, name: "worker", recorder: recorder)]
         }
@@ -250,7 +255,9 @@ package final class DisplayLoop {
                 WorkMeter.measure(.mainFrame, units: 1) {
                     applyCompletedJobs(at: start)
                     scenario.frame(context)
-                    recorder.withSpan("commit", category: .commit) { commitToRenderServer(frame: index, vsync: vsync, start: start) }
+                    recorder.withSpan("commit", category: .commit) {
+                        commitToRenderServer(frame: index, vsync: vsync, start: start)
+                    }
                 }
             }
             lastEnd = recorder.clock.now()
@@ -268,7 +275,8 @@ package final class DisplayLoop {
         var late: [HitchCause: Int] = [:]
         for frame in renderLane.takeAll() where frame.cause != .none { late[frame.cause, default: 0] += 1 }
         return Summary(
-            frames: configuration.frameCount, missedVsyncs: Int(clamping: missed), vsyncsWaitedForRender: waitedForRender, lateFramesByCause: late,
+            frames: configuration.frameCount, missedVsyncs: Int(clamping: missed),
+            vsyncsWaitedForRender: waitedForRender, lateFramesByCause: late,
             unappliedResults: unapplied, elapsedNanoseconds: lastEnd - origin)
     }
 
@@ -285,21 +293,24 @@ package final class DisplayLoop {
         let requested = recorder.clock.now()
         let manual = recorder.clock.manualClock
         // On a manual clock the job goes to the simulated worker that is free first.
-        let slot = manual == nil ? 0 : simulatedWorkerFree.indices.min { simulatedWorkerFree[$0] < simulatedWorkerFree[$1] } ?? 0
+        let slot =
+            manual == nil
+            ? 0 : simulatedWorkerFree.indices.min { simulatedWorkerFree[$0] < simulatedWorkerFree[$1] } ?? 0
         let simulatedStart = max(requested, simulatedWorkerFree[slot])
         let meter = meter
         workers[slot].submit {
             WorkMeter.withCurrent(meter) {
-            // On a manual clock the job starts when the simulated worker would.
-            manual?.set(nanoseconds: simulatedStart)
-            let result = recorder.withSpan(name, category: category) {
-                let result = WorkMeter.measure(.backgroundJob, units: 1, work)
-                recorder.startFlow(flow)
-                return result
-            } argumentsAtEnd: { start, _ in
-                [FrameContract.Key.sinceRequest: .int(start - requested)]
-            }
-            completed.push(CompletedJob(id: id, flow: flow, category: category, result: result, end: recorder.clock.now()))
+                // On a manual clock the job starts when the simulated worker would.
+                manual?.set(nanoseconds: simulatedStart)
+                let result = recorder.withSpan(name, category: category) {
+                    let result = WorkMeter.measure(.backgroundJob, units: 1, work)
+                    recorder.startFlow(flow)
+                    return result
+                } argumentsAtEnd: { start, _ in
+                    [FrameContract.Key.sinceRequest: .int(start - requested)]
+                }
+                completed.push(
+                    CompletedJob(id: id, flow: flow, category: category, result: result, end: recorder.clock.now()))
             }
         }
         if let manual {
@@ -338,36 +349,40 @@ package final class DisplayLoop {
         let meter = meter
         renderServer.submit {
             WorkMeter.withCurrent(meter) {
-            // On a manual clock the render starts when the commit has arrived and the server is free.
-            manual?.set(nanoseconds: max(commitEnd, lane.lastEnd))
-            var span = (start: recorder.clock.now(), end: Int64.min)
-            recorder.withSpan("composite", category: .render) {
-                WorkMeter.measure(.renderFrame, units: 1) {
-                    for (name, work) in jobs {
-                        recorder.withSpan(name, category: .render) { work() }
+                // On a manual clock the render starts when the commit has arrived and the server is free.
+                manual?.set(nanoseconds: max(commitEnd, lane.lastEnd))
+                var span = (start: recorder.clock.now(), end: Int64.min)
+                recorder.withSpan("composite", category: .render) {
+                    WorkMeter.measure(.renderFrame, units: 1) {
+                        for (name, work) in jobs {
+                            recorder.withSpan(name, category: .render) { work() }
+                        }
                     }
+                } argumentsAtEnd: { start, end in
+                    span = (start, end)
+                    let presented = grid.vsync(atOrAfter: max(end, renderDeadline))
+                    return [
+                        FrameContract.Key.renderedFrame: .int(Int64(index)),
+                        FrameContract.Key.untilDeadline: .int(renderDeadline - start),
+                        FrameContract.Key.untilPresent: .int(presented - end),
+                    ]
                 }
-            } argumentsAtEnd: { start, end in
-                span = (start, end)
-                let presented = grid.vsync(atOrAfter: max(end, renderDeadline))
-                return [
-                    FrameContract.Key.renderedFrame: .int(Int64(index)),
-                    FrameContract.Key.untilDeadline: .int(renderDeadline - start),
-                    FrameContract.Key.untilPresent: .int(presented - end),
-                ]
-            }
-            if span.end == .min { span.end = max(span.start, recorder.clock.now()) }  // not recording
-            let presented = grid.vsync(atOrAfter: max(span.end, renderDeadline))
-            let cause: HitchCause = commitEnd > commitDeadline ? .commit : span.end > renderDeadline ? .render : .none
-            recorder.recordFrameTimeline(
-                FrameTimelineEntry(
-                    index: index, vsync: vsync, expectedPresentation: commitDeadline + grid.interval, start: frameStart,
-                    presentation: presented, cause: cause,
-                    lanes: [
-                        .init(lane: .main, start: frameStart, end: commitEnd, deadline: commitDeadline),
-                        .init(lane: .render, start: span.start, end: span.end, deadline: renderDeadline),
-                    ]))
-            lane.finish(frame: index, RenderedFrame(start: span.start, end: span.end, presentation: presented, cause: cause))
+                if span.end == .min { span.end = max(span.start, recorder.clock.now()) }  // not recording
+                let presented = grid.vsync(atOrAfter: max(span.end, renderDeadline))
+                let cause: HitchCause =
+                    commitEnd > commitDeadline ? .commit : span.end > renderDeadline ? .render : .none
+                recorder.recordFrameTimeline(
+                    FrameTimelineEntry(
+                        index: index, vsync: vsync, expectedPresentation: commitDeadline + grid.interval,
+                        start: frameStart,
+                        presentation: presented, cause: cause,
+                        lanes: [
+                            .init(lane: .main, start: frameStart, end: commitEnd, deadline: commitDeadline),
+                            .init(lane: .render, start: span.start, end: span.end, deadline: renderDeadline),
+                        ]))
+                lane.finish(
+                    frame: index, RenderedFrame(start: span.start, end: span.end, presentation: presented, cause: cause)
+                )
             }
         }
         if let manual {
@@ -386,7 +401,8 @@ package final class DisplayLoop {
             let remaining = target - recorder.clock.now()
             if remaining <= 0 { return }
             if remaining > 300_000 {
-                var request = timespec(tv_sec: Int(remaining - 200_000) / 1_000_000_000, tv_nsec: Int(remaining - 200_000) % 1_000_000_000)
+                var request = timespec(
+                    tv_sec: Int(remaining - 200_000) / 1_000_000_000, tv_nsec: Int(remaining - 200_000) % 1_000_000_000)
                 nanosleep(&request, nil)
             } else {
                 sched_yield()

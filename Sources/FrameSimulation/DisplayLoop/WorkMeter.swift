@@ -1,11 +1,12 @@
 import Foundation
 import FrameTrace
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The kinds of work the workloads count, each with the unit it is counted in. A kind's identifier
@@ -136,7 +137,9 @@ package final class WorkMeter: @unchecked Sendable {
     package init(_ mode: Mode) { self.mode = mode }
 
     /// A meter that prices work with `model` on `clock`.
-    package static func pricing(_ model: CostModel, clock: any AdvancingClock) -> WorkMeter { WorkMeter(.pricing(model, clock)) }
+    package static func pricing(_ model: CostModel, clock: any AdvancingClock) -> WorkMeter {
+        WorkMeter(.pricing(model, clock))
+    }
 
     /// The samples a calibrating meter has recorded, in the order they ended.
     package var samples: [Sample] {
@@ -268,7 +271,9 @@ package final class WorkMeter: @unchecked Sendable {
                 // Every call did the same units: the median call, so that one-off costs of a first
                 // call (lazy initialisation, first-touch page faults) are not spread over the rest.
                 let sorted = ys.sorted()
-                let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+                let median =
+                    sorted.count % 2 == 1
+                    ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
                 rate = CostModel.Rate(perCall: xs[0] > 0 ? 0 : median, perUnit: xs[0] > 0 ? median / xs[0] : 0)
             }
             var residual = 0.0
@@ -277,7 +282,8 @@ package final class WorkMeter: @unchecked Sendable {
                 residual += error * error
             }
             return Fit(
-                kind: kind, rate: rate, calls: group.count, units: group.reduce(0) { $0 + $1.units }, measured: ys.reduce(0, +),
+                kind: kind, rate: rate, calls: group.count, units: group.reduce(0) { $0 + $1.units },
+                measured: ys.reduce(0, +),
                 rSquared: syy > 0 ? max(0, 1 - residual / syy) : 1)
         }
     }

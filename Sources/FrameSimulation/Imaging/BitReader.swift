@@ -26,7 +26,8 @@ struct BitReader {
     @inline(__always)
     mutating func refill() throws(InflateError) {
         if position + 8 <= input.count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(input.baseAddress! + position).loadUnaligned(as: UInt64.self))
+            let word = UInt64(
+                littleEndian: UnsafeRawPointer(input.baseAddress! + position).loadUnaligned(as: UInt64.self))
             bitBuffer |= word &<< UInt64(bitCount)
             position += (63 - bitCount) >> 3
             bitCount |= 56
@@ -69,11 +70,15 @@ struct BitReader {
     ///   - entries: `table.entries`, already borrowed as a buffer for the block's loop.
     ///   - table: The table, for codes longer than its primary lookup resolves.
     @inline(__always)
-    mutating func decode(_ entries: UnsafeBufferPointer<UInt32>, _ table: HuffmanTable) throws(InflateError) -> HuffmanTable.Entry {
+    mutating func decode(_ entries: UnsafeBufferPointer<UInt32>, _ table: HuffmanTable) throws(InflateError)
+        -> HuffmanTable.Entry
+    {
         var entry = HuffmanTable.Entry(rawValue: entries[Int(truncatingIfNeeded: bitBuffer) & (entries.count - 1)])
         if entry.codeLength == 0 {
             guard let long = table.decodeLongCode(bitBuffer) else {
-                throw InflateError(.invalidSymbol, "the bits at this point match no code of the block's Huffman table", byteOffset: bytePosition)
+                throw InflateError(
+                    .invalidSymbol, "the bits at this point match no code of the block's Huffman table",
+                    byteOffset: bytePosition)
             }
             entry = long
         }

@@ -26,9 +26,13 @@ extension Bitmap {
     /// - Returns: The scaled image; `self` when the size is unchanged.
     /// - Complexity: O(source pixels × taps); box taps grow with the ratio, bilinear has two.
     package func downsampled(toWidth width: Int, height: Int, filter: ResamplingFilter = .box) -> Bitmap {
-        precondition((1...self.width).contains(width) && (1...self.height).contains(height), "downsampling cannot enlarge a \(self.width)×\(self.height) image to \(width)×\(height)")
+        precondition(
+            (1...self.width).contains(width) && (1...self.height).contains(height),
+            "downsampling cannot enlarge a \(self.width)×\(self.height) image to \(width)×\(height)")
         if width == self.width && height == self.height { return self }
-        return WorkMeter.measure(.downsample) { (resample(toWidth: width, height: height, filter: filter), units: self.width * self.height) }
+        return WorkMeter.measure(.downsample) {
+            (resample(toWidth: width, height: height, filter: filter), units: self.width * self.height)
+        }
     }
 
     private func resample(toWidth width: Int, height: Int, filter: ResamplingFilter) -> Bitmap {

@@ -24,7 +24,8 @@ package struct Bitmap: Hashable, Sendable {
     ///   - pixels: Exactly `4 × width × height` bytes.
     package init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(width > 0 && height > 0, "a bitmap needs at least one pixel")
-        precondition(pixels.count == width * height * 4, "a \(width)×\(height) bitmap needs \(width * height * 4) bytes")
+        precondition(
+            pixels.count == width * height * 4, "a \(width)×\(height) bitmap needs \(width * height * 4) bytes")
         self.width = width
         self.height = height
         self.pixels = pixels
@@ -40,7 +41,9 @@ package struct Bitmap: Hashable, Sendable {
         self.width = width
         self.height = height
         pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
-            UnsafeMutableRawBufferPointer(buffer).withMemoryRebound(to: UInt32.self) { $0.initialize(repeating: fill.packed) }
+            UnsafeMutableRawBufferPointer(buffer).withMemoryRebound(to: UInt32.self) {
+                $0.initialize(repeating: fill.packed)
+            }
             count = buffer.count
         }
     }
@@ -54,12 +57,15 @@ package struct Bitmap: Hashable, Sendable {
     ///   - y: The row, `0..<height`.
     package subscript(x: Int, y: Int) -> Pixel {
         get {
-            precondition((0..<width).contains(x) && (0..<height).contains(y), "pixel (\(x), \(y)) is outside the bitmap")
+            precondition(
+                (0..<width).contains(x) && (0..<height).contains(y), "pixel (\(x), \(y)) is outside the bitmap")
             let index = (y * width + x) * 4
-            return Pixel(red: pixels[index], green: pixels[index + 1], blue: pixels[index + 2], alpha: pixels[index + 3])
+            return Pixel(
+                red: pixels[index], green: pixels[index + 1], blue: pixels[index + 2], alpha: pixels[index + 3])
         }
         set {
-            precondition((0..<width).contains(x) && (0..<height).contains(y), "pixel (\(x), \(y)) is outside the bitmap")
+            precondition(
+                (0..<width).contains(x) && (0..<height).contains(y), "pixel (\(x), \(y)) is outside the bitmap")
             let index = (y * width + x) * 4
             pixels[index] = newValue.red
             pixels[index + 1] = newValue.green
@@ -80,7 +86,9 @@ package struct Bitmap: Hashable, Sendable {
     }
 
     /// Calls `body` with the pixels as packed 32-bit values to write (red in the low byte).
-    mutating func withUnsafeMutablePackedPixels<Result>(_ body: (UnsafeMutableBufferPointer<UInt32>) -> Result) -> Result {
+    mutating func withUnsafeMutablePackedPixels<Result>(_ body: (UnsafeMutableBufferPointer<UInt32>) -> Result)
+        -> Result
+    {
         pixels.withUnsafeMutableBytes { bytes in bytes.withMemoryRebound(to: UInt32.self) { body($0) } }
     }
 }

@@ -26,9 +26,14 @@ struct CRC32 {
                 func entry(_ table: Int, _ byte: UInt32) -> UInt32 { tables[table * 256 + Int(byte & 0xFF)] }
                 var index = 0
                 while index + 8 <= bytes.count {
-                    let low = crc ^ UInt32(littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt32.self))
-                    let high = UInt32(littleEndian: UnsafeRawPointer(bytes.baseAddress! + index + 4).loadUnaligned(as: UInt32.self))
-                    crc = entry(7, low) ^ entry(6, low >> 8) ^ entry(5, low >> 16) ^ entry(4, low >> 24)
+                    let low =
+                        crc
+                        ^ UInt32(
+                            littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt32.self))
+                    let high = UInt32(
+                        littleEndian: UnsafeRawPointer(bytes.baseAddress! + index + 4).loadUnaligned(as: UInt32.self))
+                    crc =
+                        entry(7, low) ^ entry(6, low >> 8) ^ entry(5, low >> 16) ^ entry(4, low >> 24)
                         ^ entry(3, high) ^ entry(2, high >> 8) ^ entry(1, high >> 16) ^ entry(0, high >> 24)
                     index += 8
                 }

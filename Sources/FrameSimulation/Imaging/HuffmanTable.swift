@@ -68,13 +68,17 @@ struct HuffmanTable: Sendable {
         for length in 1...Self.maxCodeLength {
             left = left << 1 - counts[length]
             if left < 0 {
-                throw InflateError(.invalidHuffmanTable, "\(alphabet.name) code lengths oversubscribe the code space", byteOffset: byteOffset)
+                throw InflateError(
+                    .invalidHuffmanTable, "\(alphabet.name) code lengths oversubscribe the code space",
+                    byteOffset: byteOffset)
             }
         }
         let usedSymbols = counts.reduce(0, +)
         let mayBeIncomplete = alphabet != .codeLength && (usedSymbols == 0 || (usedSymbols == 1 && counts[1] == 1))
         if left > 0 && !mayBeIncomplete {
-            throw InflateError(.invalidHuffmanTable, "\(alphabet.name) code lengths leave part of the code space unused", byteOffset: byteOffset)
+            throw InflateError(
+                .invalidHuffmanTable, "\(alphabet.name) code lengths leave part of the code space unused",
+                byteOffset: byteOffset)
         }
 
         var offsets = [Int](repeating: 0, count: Self.maxCodeLength + 2)
@@ -121,7 +125,8 @@ struct HuffmanTable: Sendable {
             bits >>= 1
             let count = lengthCounts[length]
             if code - first < count {
-                return Entry.make(symbol: Int(sortedSymbols[index + code - first]), alphabet: alphabet).withCodeLength(length)
+                return Entry.make(symbol: Int(sortedSymbols[index + code - first]), alphabet: alphabet).withCodeLength(
+                    length)
             }
             index += count
             first = (first + count) << 1
@@ -142,8 +147,9 @@ struct HuffmanTable: Sendable {
 
     /// The fixed literal/length code of block type 1 (RFC 1951, section 3.2.6).
     static let fixedLiteralLength = try! HuffmanTable(
-        lengths: ArraySlice([UInt8](repeating: 8, count: 144) + [UInt8](repeating: 9, count: 112)
-            + [UInt8](repeating: 7, count: 24) + [UInt8](repeating: 8, count: 8)),
+        lengths: ArraySlice(
+            [UInt8](repeating: 8, count: 144) + [UInt8](repeating: 9, count: 112)
+                + [UInt8](repeating: 7, count: 24) + [UInt8](repeating: 8, count: 8)),
         alphabet: .literalLength, byteOffset: 0
     )
 
@@ -193,7 +199,8 @@ extension HuffmanTable {
                 case ..<256: return Entry(flag: literalFlag, value: symbol)
                 case 256: return Entry(flag: endOfBlockFlag, value: 0)
                 case 257...285:
-                    return Entry(flag: baseFlag, value: lengthBases[symbol - 257], extraBits: lengthExtraBits[symbol - 257])
+                    return Entry(
+                        flag: baseFlag, value: lengthBases[symbol - 257], extraBits: lengthExtraBits[symbol - 257])
                 default: return Entry(flag: 0, value: symbol)
                 }
             case .distance:
@@ -203,7 +210,8 @@ extension HuffmanTable {
         }
 
         private static let lengthBases = [
-            3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+            3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195,
+            227, 258,
         ]
         private static let lengthExtraBits = [
             0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,

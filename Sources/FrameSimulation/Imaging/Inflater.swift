@@ -34,11 +34,14 @@ package struct Inflater: Sendable {
     package func inflate(_ zlibStream: [UInt8]) throws(InflateError) -> [UInt8] {
         try zlibStream.withUnsafeBufferPointer { (input) throws(InflateError) -> [UInt8] in
             guard input.count >= 2 else {
-                throw InflateError(.truncated, "the zlib header needs 2 bytes, the input has \(input.count)", byteOffset: 0)
+                throw InflateError(
+                    .truncated, "the zlib header needs 2 bytes, the input has \(input.count)", byteOffset: 0)
             }
             let header = UInt16(input[0]) << 8 | UInt16(input[1])
             guard input[0] & 0x0F == 8, input[0] >> 4 <= 7, header % 31 == 0 else {
-                throw InflateError(.invalidZlibHeader, "the zlib header 0x\(String(header, radix: 16)) is not a DEFLATE header", byteOffset: 0)
+                throw InflateError(
+                    .invalidZlibHeader, "the zlib header 0x\(String(header, radix: 16)) is not a DEFLATE header",
+                    byteOffset: 0)
             }
             guard input[1] & 0x20 == 0 else {
                 throw InflateError(.presetDictionary, "the zlib stream needs a preset dictionary", byteOffset: 1)
@@ -47,13 +50,16 @@ package struct Inflater: Sendable {
             try stream.inflateBlocks()
             let checksumOffset = try stream.finish()
             guard checksumOffset + 4 <= input.count else {
-                throw InflateError(.truncated, "the input ends before the zlib stream's Adler-32 checksum", byteOffset: input.count)
+                throw InflateError(
+                    .truncated, "the input ends before the zlib stream's Adler-32 checksum", byteOffset: input.count)
             }
             let expected = input[checksumOffset..<checksumOffset + 4].reduce(0) { $0 << 8 | UInt32($1) }
             var adler = Adler32()
             adler.update(stream.output.bytes)
             guard adler.value == expected else {
-                throw InflateError(.checksumMismatch, "the Adler-32 of the output does not match the stream's checksum", byteOffset: checksumOffset)
+                throw InflateError(
+                    .checksumMismatch, "the Adler-32 of the output does not match the stream's checksum",
+                    byteOffset: checksumOffset)
             }
             return Array(stream.output.bytes)
         }
@@ -100,7 +106,9 @@ private struct InflateStream: ~Copyable {
                 let (literalLength, distance) = try readDynamicTables()
                 try decodeHuffmanBlock(literalLength: literalLength, distance: distance)
             default:
-                throw InflateError(.invalidBlockType, "a DEFLATE block header has the reserved block type 3", byteOffset: reader.bytePosition)
+                throw InflateError(
+                    .invalidBlockType, "a DEFLATE block header has the reserved block type 3",
+                    byteOffset: reader.bytePosition)
             }
         }
     }
@@ -120,11 +128,14 @@ private struct InflateStream: ~Copyable {
         let length = Int(input[start]) | Int(input[start + 1]) << 8
         let complement = Int(input[start + 2]) | Int(input[start + 3]) << 8
         guard length == complement ^ 0xFFFF else {
-            throw InflateError(.storedLengthMismatch, "a stored block's length \(length) does not match its complement", byteOffset: start)
+            throw InflateError(
+                .storedLengthMismatch, "a stored block's length \(length) does not match its complement",
+                byteOffset: start)
         }
         let dataStart = start + 4
         guard dataStart + length <= input.count else {
-            throw InflateError(.truncated, "the input ends inside a stored block of \(length) bytes", byteOffset: input.count)
+            throw InflateError(
+                .truncated, "the input ends inside a stored block of \(length) bytes", byteOffset: input.count)
         }
         try reserveOutput(length, at: reader)
         output.append(UnsafeBufferPointer(rebasing: input[dataStart..<dataStart + length]))
@@ -148,7 +159,8 @@ private struct InflateStream: ~Copyable {
             try reader.refill()
             codeLengthLengths[index] = UInt8(reader.take(3))
         }
-        let codeLengthTable = try HuffmanTable(lengths: codeLengthLengths[...], alphabet: .codeLength, byteOffset: headerOffset)
+        let codeLengthTable = try HuffmanTable(
+            lengths: codeLengthLengths[...], alphabet: .codeLength, byteOffset: headerOffset)
 
         let total = literalLengthCount + distanceCount
         var lengths = [UInt8](repeating: 0, count: total)
@@ -164,7 +176,9 @@ private struct InflateStream: ~Copyable {
                 (value, repeatCount) = (UInt8(symbol), 1)
             case 16:
                 guard index > 0 else {
-                    throw InflateError(.invalidHuffmanTable, "a dynamic block repeats a code length before the first one", byteOffset: reader.bytePosition)
+                    throw InflateError(
+                        .invalidHuffmanTable, "a dynamic block repeats a code length before the first one",
+                        byteOffset: reader.bytePosition)
                 }
                 (value, repeatCount) = (lengths[index - 1], 3 + reader.take(2))
             case 17:
@@ -174,18 +188,22 @@ private struct InflateStream: ~Copyable {
             }
             guard index + repeatCount <= total else {
                 throw InflateError(
-                    .invalidHuffmanTable, "a dynamic block's code lengths run past the \(total) codes it declared", byteOffset: reader.bytePosition
+                    .invalidHuffmanTable, "a dynamic block's code lengths run past the \(total) codes it declared",
+                    byteOffset: reader.bytePosition
                 )
             }
             for offset in index..<index + repeatCount { lengths[offset] = value }
             index += repeatCount
         }
         guard lengths[256] != 0 else {
-            throw InflateError(.invalidHuffmanTable, "a dynamic block has no end-of-block code", byteOffset: reader.bytePosition)
+            throw InflateError(
+                .invalidHuffmanTable, "a dynamic block has no end-of-block code", byteOffset: reader.bytePosition)
         }
         return (
-            try HuffmanTable(lengths: lengths[..<literalLengthCount], alphabet: .literalLength, byteOffset: reader.bytePosition),
-            try HuffmanTable(lengths: lengths[literalLengthCount...], alphabet: .distance, byteOffset: reader.bytePosition)
+            try HuffmanTable(
+                lengths: lengths[..<literalLengthCount], alphabet: .literalLength, byteOffset: reader.bytePosition),
+            try HuffmanTable(
+                lengths: lengths[literalLengthCount...], alphabet: .distance, byteOffset: reader.bytePosition)
         )
     }
 
@@ -214,7 +232,9 @@ private struct InflateStream: ~Copyable {
                         let distanceEntry = try reader.decode(distanceEntries, distance)
                         guard distanceEntry.isBase else {
                             throw InflateError(
-                                .invalidSymbol, "a back-reference uses the reserved distance code \(distanceEntry.value)", byteOffset: reader.bytePosition
+                                .invalidSymbol,
+                                "a back-reference uses the reserved distance code \(distanceEntry.value)",
+                                byteOffset: reader.bytePosition
                             )
                         }
                         let offset = distanceEntry.value + reader.take(distanceEntry.extraBits)
@@ -231,7 +251,8 @@ private struct InflateStream: ~Copyable {
                         return
                     } else {
                         throw InflateError(
-                            .invalidSymbol, "the data uses the reserved literal/length code \(entry.value)", byteOffset: reader.bytePosition
+                            .invalidSymbol, "the data uses the reserved literal/length code \(entry.value)",
+                            byteOffset: reader.bytePosition
                         )
                     }
                 }
@@ -245,7 +266,8 @@ private struct InflateStream: ~Copyable {
     private mutating func reserveOutput(_ count: Int, at reader: BitReader) throws(InflateError) {
         guard output.reserve(count) else {
             throw InflateError(
-                .outputLimitExceeded, "the output would exceed the limit of \(output.limit) bytes", byteOffset: reader.bytePosition
+                .outputLimitExceeded, "the output would exceed the limit of \(output.limit) bytes",
+                byteOffset: reader.bytePosition
             )
         }
     }

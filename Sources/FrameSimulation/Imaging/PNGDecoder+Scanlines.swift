@@ -27,7 +27,8 @@ extension PNGDecoder {
                     case 3:
                         for index in 0..<min(back, rowBytes) { line[index] &+= above[index] >> 1 }
                         for index in back..<max(back, rowBytes) {
-                            line[index] &+= UInt8(truncatingIfNeeded: (Int(line[index - back]) + Int(above[index])) >> 1)
+                            line[index] &+= UInt8(
+                                truncatingIfNeeded: (Int(line[index - back]) + Int(above[index])) >> 1)
                         }
                     case 4:
                         for index in 0..<min(back, rowBytes) { line[index] &+= above[index] }
@@ -100,7 +101,8 @@ extension PNGDecoder {
                             for x in 0..<width {
                                 let alpha = source[4 * x + 3]
                                 store(
-                                    target + 4 * x, multiplyByAlpha(source[4 * x], alpha), multiplyByAlpha(source[4 * x + 1], alpha),
+                                    target + 4 * x, multiplyByAlpha(source[4 * x], alpha),
+                                    multiplyByAlpha(source[4 * x + 1], alpha),
                                     multiplyByAlpha(source[4 * x + 2], alpha), alpha
                                 )
                             }
@@ -122,7 +124,8 @@ extension PNGDecoder {
         }
         if let badIndex {
             throw PNGError(
-                .invalidPalette, "row \(badIndex.row) uses palette index \(badIndex.index); the palette has \(file.palette.count) entries",
+                .invalidPalette,
+                "row \(badIndex.row) uses palette index \(badIndex.index); the palette has \(file.palette.count) entries",
                 byteOffset: file.imageDataChunks[0].offset, chunk: "IDAT"
             )
         }
@@ -130,7 +133,9 @@ extension PNGDecoder {
     }
 
     @inline(__always)
-    private static func store(_ target: UnsafeMutablePointer<UInt8>, _ red: UInt8, _ green: UInt8, _ blue: UInt8, _ alpha: UInt8) {
+    private static func store(
+        _ target: UnsafeMutablePointer<UInt8>, _ red: UInt8, _ green: UInt8, _ blue: UInt8, _ alpha: UInt8
+    ) {
         target[0] = red
         target[1] = green
         target[2] = blue

@@ -61,7 +61,9 @@ package enum PNGDecoder {
         }
         let chunk = try PNGChunk(in: bytes, at: signature.count)
         guard chunk.type == "IHDR" else {
-            throw PNGError(.invalidChunk, "the first chunk is \(chunk.type), not IHDR", byteOffset: chunk.offset, chunk: chunk.type)
+            throw PNGError(
+                .invalidChunk, "the first chunk is \(chunk.type), not IHDR", byteOffset: chunk.offset, chunk: chunk.type
+            )
         }
         return try PNGHeader(parsing: chunk, in: bytes)
     }
@@ -107,10 +109,13 @@ package enum PNGDecoder {
         do {
             scanlines = try Inflater(maxOutputBytes: expectedSize).inflate(file.imageData)
         } catch {
-            let message = error.code == .outputLimitExceeded
+            let message =
+                error.code == .outputLimitExceeded
                 ? "the image data inflates to more than the \(expectedSize) bytes a \(header.width)×\(header.height) image needs"
                 : "the image data is not a valid zlib stream: \(error.message)"
-            throw PNGError(.invalidImageData, message, byteOffset: file.fileOffset(ofImageDataByte: error.byteOffset), chunk: "IDAT", inflateError: error)
+            throw PNGError(
+                .invalidImageData, message, byteOffset: file.fileOffset(ofImageDataByte: error.byteOffset),
+                chunk: "IDAT", inflateError: error)
         }
         guard scanlines.count == expectedSize else {
             throw PNGError(
@@ -145,11 +150,15 @@ struct PNGChunk {
         let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
         let typeBytes = bytes[offset + 4..<offset + 8]
         guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0 & 0xDF) }) else {
-            throw PNGError(.invalidChunk, "the chunk type bytes \(Array(typeBytes)) are not four ASCII letters", byteOffset: offset + 4)
+            throw PNGError(
+                .invalidChunk, "the chunk type bytes \(Array(typeBytes)) are not four ASCII letters",
+                byteOffset: offset + 4)
         }
         let type = String(decoding: typeBytes, as: UTF8.self)
         guard length <= Int(Int32.max) else {
-            throw PNGError(.invalidChunk, "the chunk declares \(length) bytes, more than PNG allows", byteOffset: offset, chunk: type)
+            throw PNGError(
+                .invalidChunk, "the chunk declares \(length) bytes, more than PNG allows", byteOffset: offset,
+                chunk: type)
         }
         let end = offset + 12 + length
         guard end <= bytes.count else {
@@ -185,14 +194,20 @@ extension PNGHeader {
             PNGError(.invalidHeader, message, byteOffset: chunk.data.lowerBound + field, chunk: "IHDR")
         }
         guard chunk.data.count == 13 else {
-            throw PNGError(.invalidChunk, "IHDR holds \(chunk.data.count) bytes instead of 13", byteOffset: chunk.offset, chunk: "IHDR")
+            throw PNGError(
+                .invalidChunk, "IHDR holds \(chunk.data.count) bytes instead of 13", byteOffset: chunk.offset,
+                chunk: "IHDR")
         }
         let data = bytes[chunk.data]
         let base = data.startIndex
         let width = data[base..<base + 4].reduce(0) { $0 << 8 | Int($1) }
         let height = data[base + 4..<base + 8].reduce(0) { $0 << 8 | Int($1) }
-        guard (1...Int(Int32.max)).contains(width) else { throw invalid("the width is \(width); PNG allows 1 to 2^31 − 1", at: 0) }
-        guard (1...Int(Int32.max)).contains(height) else { throw invalid("the height is \(height); PNG allows 1 to 2^31 − 1", at: 4) }
+        guard (1...Int(Int32.max)).contains(width) else {
+            throw invalid("the width is \(width); PNG allows 1 to 2^31 − 1", at: 0)
+        }
+        guard (1...Int(Int32.max)).contains(height) else {
+            throw invalid("the height is \(height); PNG allows 1 to 2^31 − 1", at: 4)
+        }
         guard let colorType = PNGColorType(rawValue: data[base + 9]) else {
             throw invalid("the colour type is \(data[base + 9]); PNG defines 0, 2, 3, 4 and 6", at: 9)
         }
@@ -200,10 +215,17 @@ extension PNGHeader {
         guard colorType.allowedBitDepths.contains(bitDepth) else {
             throw invalid("bit depth \(bitDepth) is not allowed for colour type \(colorType.rawValue)", at: 8)
         }
-        guard data[base + 10] == 0 else { throw invalid("the compression method is \(data[base + 10]); PNG defines only 0", at: 10) }
-        guard data[base + 11] == 0 else { throw invalid("the filter method is \(data[base + 11]); PNG defines only 0", at: 11) }
-        guard data[base + 12] <= 1 else { throw invalid("the interlace method is \(data[base + 12]); PNG defines 0 and 1", at: 12) }
-        self.init(width: width, height: height, bitDepth: bitDepth, colorType: colorType, isInterlaced: data[base + 12] == 1)
+        guard data[base + 10] == 0 else {
+            throw invalid("the compression method is \(data[base + 10]); PNG defines only 0", at: 10)
+        }
+        guard data[base + 11] == 0 else {
+            throw invalid("the filter method is \(data[base + 11]); PNG defines only 0", at: 11)
+        }
+        guard data[base + 12] <= 1 else {
+            throw invalid("the interlace method is \(data[base + 12]); PNG defines 0 and 1", at: 12)
+        }
+        self.init(
+            width: width, height: height, bitDepth: bitDepth, colorType: colorType, isInterlaced: data[base + 12] == 1)
     }
 }
 
@@ -242,7 +264,9 @@ struct PNGFile {
                 }
                 palette = try Self.palette(from: chunk, in: bytes, bitDepth: header.bitDepth)
             case "tRNS":
-                guard transparency == nil, imageDataChunks.isEmpty else { throw misplaced("tRNS must come once, before IDAT") }
+                guard transparency == nil, imageDataChunks.isEmpty else {
+                    throw misplaced("tRNS must come once, before IDAT")
+                }
                 transparency = chunk
             case "IDAT":
                 guard !imageDataEnded else { throw misplaced("the IDAT chunks are not consecutive") }
@@ -270,7 +294,8 @@ struct PNGFile {
         let count = chunk.data.count / 3
         guard chunk.data.count % 3 == 0, (1...min(256, 1 << bitDepth)).contains(count) else {
             throw PNGError(
-                .invalidPalette, "PLTE holds \(chunk.data.count) bytes; it needs 3 per entry and 1 to \(min(256, 1 << bitDepth)) entries",
+                .invalidPalette,
+                "PLTE holds \(chunk.data.count) bytes; it needs 3 per entry and 1 to \(min(256, 1 << bitDepth)) entries",
                 byteOffset: chunk.offset, chunk: "PLTE"
             )
         }
@@ -305,15 +330,20 @@ struct PNGFile {
                     byteOffset: chunk.offset, chunk: "tRNS"
                 )
             }
-            colorKey = stride(from: data.startIndex, to: data.endIndex, by: 2).map { Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]) }
+            colorKey = stride(from: data.startIndex, to: data.endIndex, by: 2).map {
+                Int(bytes[$0]) << 8 | Int(bytes[$0 + 1])
+            }
         case .grayAlpha, .rgba:
-            throw PNGError(.invalidChunk, "an image with an alpha channel cannot have a tRNS chunk", byteOffset: chunk.offset, chunk: "tRNS")
+            throw PNGError(
+                .invalidChunk, "an image with an alpha channel cannot have a tRNS chunk", byteOffset: chunk.offset,
+                chunk: "tRNS")
         }
     }
 
     /// Maps an offset in the concatenated IDAT stream back to the file.
     func fileOffset(ofImageDataByte streamOffset: Int) -> Int {
-        guard let chunk = imageDataChunks.first(where: { $0.data.contains(streamOffset) }) ?? imageDataChunks.last else { return 0 }
+        guard let chunk = imageDataChunks.first(where: { $0.data.contains(streamOffset) }) ?? imageDataChunks.last
+        else { return 0 }
         return chunk.offset + 8 + min(streamOffset - chunk.data.lowerBound, chunk.data.count)
     }
 }

@@ -51,7 +51,9 @@ package struct PNGError: Error, Hashable, Sendable, CustomStringConvertible {
     ///   - byteOffset: The file offset at which the problem was found.
     ///   - chunk: The type of the chunk the problem is in.
     ///   - inflateError: The inflate error behind the problem.
-    package init(_ code: Code, _ message: String, byteOffset: Int, chunk: String? = nil, inflateError: InflateError? = nil) {
+    package init(
+        _ code: Code, _ message: String, byteOffset: Int, chunk: String? = nil, inflateError: InflateError? = nil
+    ) {
         self.code = code
         self.message = message
         self.byteOffset = byteOffset

@@ -41,7 +41,7 @@ package struct Pixel: Hashable, Sendable {
 // Packed pixels (`Pixel.packed`, `Bitmap.withUnsafePackedPixels`) read the bytes red, green,
 // blue, alpha as one 32-bit value with red in the low byte, which needs a little-endian machine.
 #if _endian(big)
-#error("framescope's imaging code packs pixels assuming a little-endian machine")
+    #error("framescope's imaging code packs pixels assuming a little-endian machine")
 #endif
 
 /// `value × alpha / 255`, rounded to nearest: the premultiply and blend step.

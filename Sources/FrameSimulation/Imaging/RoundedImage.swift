@@ -46,7 +46,8 @@ package struct RoundedImage: Sendable {
     /// - Complexity: O(*n*) in the pixel count; O(1) for `offscreenClip`, which defers its work
     ///   to every frame.
     package init(image: Bitmap, cornerRadius: Double, strategy: CornerRoundingStrategy, background: Pixel) {
-        precondition(strategy != .prerenderedOpaque || background.alpha == 255, "prerenderedOpaque needs an opaque background")
+        precondition(
+            strategy != .prerenderedOpaque || background.alpha == 255, "prerenderedOpaque needs an opaque background")
         self.strategy = strategy
         self.cornerRadius = cornerRadius
         self.background = background
@@ -56,13 +57,18 @@ package struct RoundedImage: Sendable {
             prepared = .unclipped(image)  // the work is deferred to every frame
         } else {
             prepared = WorkMeter.measure(.roundCorners) {
-                (Self.prepare(image, cornerRadius: cornerRadius, strategy: strategy, background: background), units: image.width * image.height)
+                (
+                    Self.prepare(image, cornerRadius: cornerRadius, strategy: strategy, background: background),
+                    units: image.width * image.height
+                )
             }
         }
     }
 
     /// The strategy's one-time work on `image`.
-    private static func prepare(_ image: Bitmap, cornerRadius: Double, strategy: CornerRoundingStrategy, background: Pixel) -> Prepared {
+    private static func prepare(
+        _ image: Bitmap, cornerRadius: Double, strategy: CornerRoundingStrategy, background: Pixel
+    ) -> Prepared {
         let mask = { RoundedRectMask(width: image.width, height: image.height, radius: cornerRadius) }
         switch strategy {
         case .offscreenClip:
@@ -130,7 +136,9 @@ package struct RoundedImage: Sendable {
     }
 
     /// Copies an opaque image, blends any other.
-    private static func draw(_ image: Bitmap, isOpaque: Bool, into framebuffer: inout Bitmap, atX x: Int, y: Int, work: inout CompositingWork) {
+    private static func draw(
+        _ image: Bitmap, isOpaque: Bool, into framebuffer: inout Bitmap, atX x: Int, y: Int, work: inout CompositingWork
+    ) {
         if isOpaque {
             work.copiedPixels += framebuffer.copy(image.bounds, of: image, atX: x, y: y)
         } else {

@@ -36,7 +36,10 @@ package final class RoundedImageCache: Sendable {
         ///   - cornerRadius: The corner radius in pixels.
         ///   - strategy: The rounding strategy.
         ///   - background: The background colour behind the corners.
-        package init(imageID: String, width: Int, height: Int, cornerRadius: Double, strategy: CornerRoundingStrategy, background: Pixel) {
+        package init(
+            imageID: String, width: Int, height: Int, cornerRadius: Double, strategy: CornerRoundingStrategy,
+            background: Pixel
+        ) {
             self.imageID = imageID
             self.width = width
             self.height = height

@@ -48,7 +48,8 @@ package struct RoundedRectMask: Hashable, Sendable {
             count = values.count
             for y in Self.cornerIndices(size: cornerSize, count: height) {
                 for x in Self.cornerIndices(size: cornerSize, count: width) {
-                    values[y * width + x] = Self.sampleCoverage(x: x, y: y, width: width, height: height, radius: radius)
+                    values[y * width + x] = Self.sampleCoverage(
+                        x: x, y: y, width: width, height: height, radius: radius)
                 }
             }
         }
@@ -90,7 +91,8 @@ package struct RoundedRectMask: Hashable, Sendable {
         func overshoot(_ position: Int, extent: Int) -> Double {
             max(radiusInEighths - Double(min(position, extent * 8 - position)), 0)
         }
-        let centerDistance = (overshoot(x * 8 + 4, extent: width) * overshoot(x * 8 + 4, extent: width)
+        let centerDistance =
+            (overshoot(x * 8 + 4, extent: width) * overshoot(x * 8 + 4, extent: width)
             + overshoot(y * 8 + 4, extent: height) * overshoot(y * 8 + 4, extent: height)).squareRoot()
         if centerDistance <= radiusInEighths - 4.25 { return 255 }
         if centerDistance > radiusInEighths + 4.25 { return 0 }

@@ -1,4 +1,5 @@
 import FrameSupport
+
 /// What one feed cell shows: author, time, text, images and action counts.
 ///
 /// The content decides which elements exist (only as many image elements as images) and the
@@ -38,7 +39,8 @@ package struct FeedCellContent: Hashable, Sendable {
         displayName: String, handle: String, timestamp: String, body: String,
         imageAspectRatios: [Double] = [], actionCounts: [FeedAction: Int] = [:]
     ) {
-        precondition(!displayName.isEmpty && !handle.isEmpty && !timestamp.isEmpty, "a post always shows its author and age")
+        precondition(
+            !displayName.isEmpty && !handle.isEmpty && !timestamp.isEmpty, "a post always shows its author and age")
         precondition(imageAspectRatios.count <= Self.maximumImageCount, "a post has at most four images")
         precondition(imageAspectRatios.allSatisfy { $0 > 0 && $0.isFinite }, "aspect ratios must be positive")
         precondition(actionCounts.values.allSatisfy { $0 >= 0 }, "counts cannot be negative")
@@ -53,7 +55,8 @@ package struct FeedCellContent: Hashable, Sendable {
     /// The characters a layout measures: the name, handle, age and body, in Unicode scalars (the
     /// unit layout work is counted in, see ``WorkKind``).
     package var measuredCharacters: Int {
-        displayName.unicodeScalars.count + handle.unicodeScalars.count + timestamp.unicodeScalars.count + body.unicodeScalars.count
+        displayName.unicodeScalars.count + handle.unicodeScalars.count + timestamp.unicodeScalars.count
+            + body.unicodeScalars.count
     }
 
     /// The count shown for one action, zero when none was given.
@@ -89,13 +92,16 @@ package struct FeedCellContent: Hashable, Sendable {
         let last = lastNames.randomElement(using: &generator)!
         var handle = "@" + first.lowercased()
         if Bool.random(using: &generator) { handle += last.lowercased().filter { $0 != "-" } }
-        if Int.random(in: 0..<4, using: &generator) == 0 { handle += String(Int.random(in: 1...9999, using: &generator)) }
-
-        let timestamp = switch Int.random(in: 0..<3, using: &generator) {
-        case 0: "\(Int.random(in: 1...59, using: &generator))m"
-        case 1: "\(Int.random(in: 1...23, using: &generator))h"
-        default: "\(months.randomElement(using: &generator)!) \(Int.random(in: 1...28, using: &generator))"
+        if Int.random(in: 0..<4, using: &generator) == 0 {
+            handle += String(Int.random(in: 1...9999, using: &generator))
         }
+
+        let timestamp =
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0: "\(Int.random(in: 1...59, using: &generator))m"
+            case 1: "\(Int.random(in: 1...23, using: &generator))h"
+            default: "\(months.randomElement(using: &generator)!) \(Int.random(in: 1...28, using: &generator))"
+            }
 
         var words: [String] = []
         if Int.random(in: 0..<10, using: &generator) != 0 {
@@ -103,8 +109,12 @@ package struct FeedCellContent: Hashable, Sendable {
                 words.append(vocabulary.randomElement(using: &generator)!)
             }
             if Int.random(in: 0..<8, using: &generator) == 0 {
-                let path = (0..<Int.random(in: 3...8, using: &generator)).map { _ in vocabulary.randomElement(using: &generator)! }
-                words.insert("https://example.com/" + path.joined(separator: "/"), at: Int.random(in: 0...words.count, using: &generator))
+                let path = (0..<Int.random(in: 3...8, using: &generator)).map { _ in
+                    vocabulary.randomElement(using: &generator)!
+                }
+                words.insert(
+                    "https://example.com/" + path.joined(separator: "/"),
+                    at: Int.random(in: 0...words.count, using: &generator))
             }
         }
 

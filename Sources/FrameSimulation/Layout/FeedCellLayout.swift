@@ -42,7 +42,7 @@ package struct FeedCellLayout: Hashable, Sendable {
             switch (mine, theirs) {
             case (nil, nil):
                 continue
-            case let (mine?, theirs?):
+            case (let mine?, let theirs?):
                 deviation = max(
                     deviation, abs(mine.minX - theirs.minX), abs(mine.minY - theirs.minY),
                     abs(mine.width - theirs.width), abs(mine.height - theirs.height)

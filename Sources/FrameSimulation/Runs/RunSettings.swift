@@ -46,7 +46,8 @@ package struct RunSettings: Sendable, Hashable {
     /// - Precondition: `frameRate` is within ``FrameTrace/FrameRate/acceptedHertz`` (1 to 1,000 Hz);
     ///   `frames` and `workers` at least 1.
     package init(
-        frameRate: FrameRate = .standard, frames: Int = 60, seed: UInt64 = 1, workers: Int? = nil, clock: SimulationClock = .virtual,
+        frameRate: FrameRate = .standard, frames: Int = 60, seed: UInt64 = 1, workers: Int? = nil,
+        clock: SimulationClock = .virtual,
         traceFormat: TraceFormat? = nil
     ) {
         precondition(FrameRate.acceptedHertz.contains(frameRate.hertz), "frameRate must be 1-1000 Hz")
@@ -60,7 +61,9 @@ package struct RunSettings: Sendable, Hashable {
     }
 
     /// The workers the run uses.
-    package var workerCount: Int { workers ?? (clock != .real ? Self.virtualWorkers : ProcessInfo.processInfo.activeProcessorCount) }
+    package var workerCount: Int {
+        workers ?? (clock != .real ? Self.virtualWorkers : ProcessInfo.processInfo.activeProcessorCount)
+    }
 
     /// `virtual time (2 workers)`, `CPU time (2 workers)` or `real time (4 workers)`, for titles.
     package var timeDescription: String {

@@ -1,7 +1,7 @@
 import FrameScope
+import FrameSupport
 import FrameTrace
 import Synchronization
-import FrameSupport
 
 /// Technique 3: a photo grid of rounded thumbnails scrolled at a steady fling, the corners
 /// rounded four ways.
@@ -64,12 +64,21 @@ package final class CornerRoundingScenario: Scenario {
 
     static let descriptor = ScenarioDescriptor(
         name: TraceCategory.cornerRounding.name,  // the scenario is named after the work it measures
-        summary: "a 3-column grid of rounded photo thumbnails (real PNG decode, 18-21 on screen) scrolled at 2,000 pt/s, composited at 2x",
+        summary:
+            "a 3-column grid of rounded photo thumbnails (real PNG decode, 18-21 on screen) scrolled at 2,000 pt/s, composited at 2x",
         strategies: [
-            .init(name: Strategy.offscreenClip.rawValue, summary: "an offscreen pass per visible thumbnail on the render lane every frame"),
-            .init(name: Strategy.prerenderedOpaque.rawValue, summary: "pre-render once on a worker with an opaque background; copy every frame"),
-            .init(name: Strategy.prerenderedTransparent.rawValue, summary: "pre-render once on a worker, transparent corners; blend every frame"),
-            .init(name: Strategy.cornerMaskOverlay.rawValue, summary: "copy the image, blend a corner-mask overlay on the corners every frame"),
+            .init(
+                name: Strategy.offscreenClip.rawValue,
+                summary: "an offscreen pass per visible thumbnail on the render lane every frame"),
+            .init(
+                name: Strategy.prerenderedOpaque.rawValue,
+                summary: "pre-render once on a worker with an opaque background; copy every frame"),
+            .init(
+                name: Strategy.prerenderedTransparent.rawValue,
+                summary: "pre-render once on a worker, transparent corners; blend every frame"),
+            .init(
+                name: Strategy.cornerMaskOverlay.rawValue,
+                summary: "copy the image, blend a corner-mask overlay on the corners every frame"),
         ],
         make: { name, seed in Strategy(rawValue: name).map { CornerRoundingScenario(strategy: $0, seed: seed) } })
 
@@ -127,10 +136,12 @@ package final class CornerRoundingScenario: Scenario {
         generator = SeededGenerator(seed: seed)
         photoFiles = (0..<photoCount).map { [generator] index in
             var generator = SeededGenerator(seed: generator.seedForImage(index))
-            return PNGEncoder.encodeOpaque(SyntheticImage.photo(width: Self.fileSide, height: Self.fileSide, using: &generator))
+            return PNGEncoder.encodeOpaque(
+                SyntheticImage.photo(width: Self.fileSide, height: Self.fileSide, using: &generator))
         }
         framebuffer = Framebuffer(
-            width: Int(Self.viewport.width) * Self.scale, height: Int(Self.viewport.height) * Self.scale, background: Self.background)
+            width: Int(Self.viewport.width) * Self.scale, height: Int(Self.viewport.height) * Self.scale,
+            background: Self.background)
     }
 
     /// The PNG file a tile shows.
@@ -140,7 +151,8 @@ package final class CornerRoundingScenario: Scenario {
     func key(for tile: Int) -> RoundedImageCache.Key {
         let side = Self.thumbnailSide * Self.scale
         return RoundedImageCache.Key(
-            imageID: "photo/\(photo(at: tile))", width: side, height: side, cornerRadius: Self.cornerRadius * Double(Self.scale),
+            imageID: "photo/\(photo(at: tile))", width: side, height: side,
+            cornerRadius: Self.cornerRadius * Double(Self.scale),
             strategy: strategy.cornerRounding, background: Self.background)
     }
 
@@ -221,7 +233,10 @@ package final class CornerRoundingScenario: Scenario {
                 Self.prepare(file, for: key, recorder: recorder)
             } then: { [self] image in
                 preparedImages += 1
-                guard let image else { waiting[key] = nil; return }
+                guard let image else {
+                    waiting[key] = nil
+                    return
+                }
                 cache.insert(image, for: key)
                 for tile in waiting.removeValue(forKey: key) ?? [] { shown[tile] = image }
             }
@@ -234,8 +249,11 @@ package final class CornerRoundingScenario: Scenario {
     /// The one-time work for an image: decode, downsample to display size, prepare for the
     /// strategy. `nil` when the file does not decode (never for the files this scenario makes).
     static func prepare(_ file: [UInt8], for key: RoundedImageCache.Key, recorder: Recorder?) -> RoundedImage? {
-        guard let sized = ScenarioImage.decode(file, toWidth: key.width, height: key.height, recorder: recorder) else { return nil }
-        return RoundedImage(image: sized, cornerRadius: key.cornerRadius, strategy: key.strategy, background: key.background)
+        guard let sized = ScenarioImage.decode(file, toWidth: key.width, height: key.height, recorder: recorder) else {
+            return nil
+        }
+        return RoundedImage(
+            image: sized, cornerRadius: key.cornerRadius, strategy: key.strategy, background: key.background)
     }
 
     /// The prepared thumbnails on screen at `offset`, with their positions in framebuffer pixels.
@@ -256,7 +274,9 @@ package final class CornerRoundingScenario: Scenario {
     /// cache or the trace: the reference picture a run's framebuffer converges to.
     package func renderedScreen(atOffset offset: Double) -> Bitmap {
         let placements = Self.tilesOnScreen(atOffset: offset).compactMap { tile, x, y in
-            Self.prepare(file(for: tile), for: key(for: tile), recorder: nil).map { Framebuffer.Placement(image: $0, x: x, y: y) }
+            Self.prepare(file(for: tile), for: key(for: tile), recorder: nil).map {
+                Framebuffer.Placement(image: $0, x: x, y: y)
+            }
         }
         let screen = Framebuffer(width: framebuffer.width, height: framebuffer.height, background: Self.background)
         screen.redraw(placements)

@@ -1,6 +1,6 @@
 import FrameScope
-import FrameTrace
 import FrameSupport
+import FrameTrace
 
 /// Technique 5: a restaurant-detail list receiving state updates while it scrolls, updated either
 /// by reloading everything on the main thread or by diffing identifier snapshots off it.
@@ -24,8 +24,11 @@ package final class DiffableUpdateScenario: Scenario {
         name: "diffable-update",
         summary: "a 1,000-row restaurant list receiving state updates every 6 frames while it scrolls",
         strategies: [
-            .init(name: Strategy.reload.rawValue, summary: "rebuild, rebind and re-measure every row on the main thread"),
-            .init(name: Strategy.snapshotDiff.rawValue, summary: "diff identifier snapshots on a worker, apply only changes on main"),
+            .init(
+                name: Strategy.reload.rawValue, summary: "rebuild, rebind and re-measure every row on the main thread"),
+            .init(
+                name: Strategy.snapshotDiff.rawValue,
+                summary: "diff identifier snapshots on a worker, apply only changes on main"),
         ],
         make: { name, seed in Strategy(rawValue: name).map { DiffableUpdateScenario(strategy: $0, seed: seed) } })
 

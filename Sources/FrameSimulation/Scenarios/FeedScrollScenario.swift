@@ -1,7 +1,7 @@
 import FrameScope
+import FrameSupport
 import FrameTrace
 import Synchronization
-import FrameSupport
 
 /// Techniques 1 and 2: a feed of rich cells (about 15 subviews each) scrolled at a brisk, steady
 /// fling, laid out three ways.
@@ -70,13 +70,23 @@ package final class FeedScrollScenario: Scenario {
         name: "feed-scroll",
         summary: "a feed of ~15-subview cells scrolled at 3,000 pt/s on a 375 x 667 pt screen",
         strategies: [
-            .init(name: Strategy.constraintsMain.rawValue, summary: "Cassowary constraint layout of each cell on the main thread; images decoded on workers"),
-            .init(name: Strategy.manualMain.rawValue, summary: "pin-style manual layout of each cell on the main thread; images decoded on workers"),
-            .init(name: Strategy.specsBackground.rawValue, summary: "layout specs on workers, prefetching two screens ahead; images decoded on workers"),
-        ] + Strategy.allCases.map {
-            .init(name: $0.rawValue + decodeMainSuffix, summary: "as \($0.rawValue), but images decoded on the main thread")
-        },
-        make: { name, seed in parseStrategy(name).map { FeedScrollScenario(strategy: $0.0, decode: $0.1, seed: seed) } })
+            .init(
+                name: Strategy.constraintsMain.rawValue,
+                summary: "Cassowary constraint layout of each cell on the main thread; images decoded on workers"),
+            .init(
+                name: Strategy.manualMain.rawValue,
+                summary: "pin-style manual layout of each cell on the main thread; images decoded on workers"),
+            .init(
+                name: Strategy.specsBackground.rawValue,
+                summary: "layout specs on workers, prefetching two screens ahead; images decoded on workers"),
+        ]
+            + Strategy.allCases.map {
+                .init(
+                    name: $0.rawValue + decodeMainSuffix,
+                    summary: "as \($0.rawValue), but images decoded on the main thread")
+            },
+        make: { name, seed in parseStrategy(name).map { FeedScrollScenario(strategy: $0.0, decode: $0.1, seed: seed) } }
+    )
 
     /// Cells per background layout job.
     package static let batchSize = 8
@@ -134,7 +144,9 @@ package final class FeedScrollScenario: Scenario {
         self.strategy = strategy
         self.decode = decode
         generator = SeededGenerator(seed: seed)
-        let pool = Self.imagePool(seed: seed, avatarCount: avatarCount, photoCount: photoCount, photoWidth: photoSize.width, photoHeight: photoSize.height)
+        let pool = Self.imagePool(
+            seed: seed, avatarCount: avatarCount, photoCount: photoCount, photoWidth: photoSize.width,
+            photoHeight: photoSize.height)
         avatarFiles = pool.avatars
         photoFiles = pool.photos
         imageGenerator = SeededGenerator(seed: seed ^ 0xCE11_1A6E)
@@ -151,10 +163,14 @@ package final class FeedScrollScenario: Scenario {
     private static func imagePool(seed: UInt64, avatarCount: Int, photoCount: Int, photoWidth: Int, photoHeight: Int)
         -> (avatars: [[UInt8]], photos: [[UInt8]])
     {
-        let key = PoolKey(seed: seed, avatarCount: avatarCount, photoCount: photoCount, photoWidth: photoWidth, photoHeight: photoHeight)
+        let key = PoolKey(
+            seed: seed, avatarCount: avatarCount, photoCount: photoCount, photoWidth: photoWidth,
+            photoHeight: photoHeight)
         if let pool = pools.withLock({ $0[key] }) { return pool }
         var images = SeededGenerator(seed: seed ^ 0x1A6E_5EED)
-        let avatars = (0..<avatarCount).map { _ in PNGEncoder.encodeOpaque(SyntheticImage.avatar(side: 96, using: &images)) }
+        let avatars = (0..<avatarCount).map { _ in
+            PNGEncoder.encodeOpaque(SyntheticImage.avatar(side: 96, using: &images))
+        }
         let photos = (0..<photoCount).map { _ in
             PNGEncoder.encodeOpaque(SyntheticImage.photo(width: photoWidth, height: photoHeight, using: &images))
         }
@@ -203,7 +219,8 @@ package final class FeedScrollScenario: Scenario {
             }
         }
         recorder.recordCounter("visible subviews", value: Double(positioned), category: .layout)
-        recorder.recordCounter("image placeholders", value: Double(imagePlaceholders - placeholdersBefore), category: .imageDecode)
+        recorder.recordCounter(
+            "image placeholders", value: Double(imagePlaceholders - placeholdersBefore), category: .imageDecode)
     }
 
     // MARK: - Images
@@ -245,7 +262,8 @@ package final class FeedScrollScenario: Scenario {
         for index in candidates {
             let layout = layouts[index]
             let unlaidSizes =
-                layout == nil ? FeedCellMetrics.standard.imageSizes(of: content(at: index), cellWidth: Self.viewport.width) : [:]
+                layout == nil
+                ? FeedCellMetrics.standard.imageSizes(of: content(at: index), cellWidth: Self.viewport.width) : [:]
             for (element, id) in imageIDs(of: index).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 guard let size = layout.map({ $0[element]?.size }) ?? unlaidSizes[element] else { continue }
                 let key = Self.imageKey(element, id: id, size: size)
@@ -269,7 +287,9 @@ package final class FeedScrollScenario: Scenario {
             width: max(1, Int((size.width * 2).rounded())), height: max(1, Int((size.height * 2).rounded())))
     }
 
-    private func requestImage(_ element: FeedCellElement, id: Int, key: DecodedImageCache.Key, cell: Int, context: FrameContext) {
+    private func requestImage(
+        _ element: FeedCellElement, id: Int, key: DecodedImageCache.Key, cell: Int, context: FrameContext
+    ) {
         let isAvatar = element == .avatar
         if waitingDecodes[key] != nil {
             waitingDecodes[key]!.append((cell, element))
@@ -283,7 +303,9 @@ package final class FeedScrollScenario: Scenario {
         let recorder = context.recorder
         switch decode {
         case .main:
-            let bitmap = recorder.withSpan("decode image", category: .imageDecode) { Self.decodeImage(file, to: key, recorder: recorder) }
+            let bitmap = recorder.withSpan("decode image", category: .imageDecode) {
+                Self.decodeImage(file, to: key, recorder: recorder)
+            }
             guard let bitmap else { return }
             imageCache.insert(bitmap, for: key)
             decodedImages += 1
@@ -309,11 +331,13 @@ package final class FeedScrollScenario: Scenario {
 
     /// Lays out with constraints; an unsolvable system (which the engine's tests rule out) is
     /// recorded in the trace and the cell falls back to manual layout rather than vanishing.
-    private func layoutWithConstraints(_ content: FeedCellContent, width: Double, recorder: Recorder) -> FeedCellLayout {
+    private func layoutWithConstraints(_ content: FeedCellContent, width: Double, recorder: Recorder) -> FeedCellLayout
+    {
         do {
             return try constraintEngine.layout(content, width: width)
         } catch {
-            recorder.recordInstant("constraint layout failed", category: .layout, arguments: ["error": .string("\(error)")])
+            recorder.recordInstant(
+                "constraint layout failed", category: .layout, arguments: ["error": .string("\(error)")])
             return manualEngine.layout(content, width: width)
         }
     }
@@ -378,8 +402,15 @@ package final class FeedScrollScenario: Scenario {
                 if let frame = layout[element] {
                     checksum += frame.origin.y + top + frame.size.width
                     positioned += 1
-                    if element == .avatar || (FeedCellElement.image0.rawValue...FeedCellElement.image3.rawValue).contains(element.rawValue) {
-                        if let bitmap = images?[element] { checksum += Double(bitmap.width) } else { imagePlaceholders += 1 }
+                    if element == .avatar
+                        || (FeedCellElement.image0.rawValue...FeedCellElement.image3.rawValue).contains(
+                            element.rawValue)
+                    {
+                        if let bitmap = images?[element] {
+                            checksum += Double(bitmap.width)
+                        } else {
+                            imagePlaceholders += 1
+                        }
                     }
                 }
             }

@@ -1,6 +1,6 @@
 import FrameScope
-import FrameTrace
 import FrameSupport
+import FrameTrace
 
 /// Technique 4: a Facebook Paper–style zoom between a row of small cards and full-screen cards,
 /// driven by a scripted stream of pan gestures, finished two ways.
@@ -48,7 +48,9 @@ package final class PaperTransitionScenario: Scenario {
         name: "paper-transition",
         summary: "a Paper-style zoom of 24 cards driven by scripted pans (real PNG decode of the cards' photos)",
         strategies: [
-            .init(name: Strategy.naive.rawValue, summary: "fixed 0.6 s animation, gesture disabled until it ends; decode on main"),
+            .init(
+                name: Strategy.naive.rawValue,
+                summary: "fixed 0.6 s animation, gesture disabled until it ends; decode on main"),
             .init(name: Strategy.responsive.rawValue, summary: "interruptible spring; decode on workers into a cache"),
         ],
         make: { name, seed in Strategy(rawValue: name).map { PaperTransitionScenario(strategy: $0, seed: seed) } })
@@ -144,12 +146,16 @@ package final class PaperTransitionScenario: Scenario {
         queueTouches(upTo: tick, interval: context.interval, now: Double(context.vsync - origin) / 1e9)
         while let sample = pending.first, sample.tick <= tick {
             pending.removeFirst()
-            handle(sample, inputTime: origin + Int64(sample.tick) * context.interval - sample.leadNanoseconds, context: context)
+            handle(
+                sample, inputTime: origin + Int64(sample.tick) * context.interval - sample.leadNanoseconds,
+                context: context)
         }
         let (focus, progress) = (self.focus, transition.progress)
         let layouts = layouts
         cardFrames = recorder.withSpan("interpolate card frames", category: .layout) {
-            WorkMeter.measure(.interpolateCards) { (layouts.frames(focus: focus, progress: progress), units: layouts.cardCount) }
+            WorkMeter.measure(.interpolateCards) {
+                (layouts.frames(focus: focus, progress: progress), units: layouts.cardCount)
+            }
         }
         let visible = layouts.visibleCards(in: cardFrames)
         let missing = visible.filter { card in
@@ -166,7 +172,8 @@ package final class PaperTransitionScenario: Scenario {
     /// Moves the samples of every gesture starting before the next second into the queue.
     private func queueTouches(upTo tick: Int, interval: Int64, now: Double) {
         if !isScripted {
-            gestures += PanGesture.script(using: &scriptGenerator, cardCount: layouts.cardCount, until: now + 1, after: gestures.last)
+            gestures += PanGesture.script(
+                using: &scriptGenerator, cardCount: layouts.cardCount, until: now + 1, after: gestures.last)
         }
         while nextGesture < gestures.count, gestures[nextGesture].start <= now + 1 {
             pending += gestures[nextGesture].samples(interval: interval, using: &leadGenerator)
@@ -188,16 +195,22 @@ package final class PaperTransitionScenario: Scenario {
             let since = recorder.clock.now() - inputTime
             recorder.recordInstant(
                 "pan", category: .input,
-                arguments: ["phase": .string(sample.phase.rawValue), FrameContract.Key.sinceInput: .int(since), FrameContract.Key.ignored: .bool(true)])
+                arguments: [
+                    "phase": .string(sample.phase.rawValue), FrameContract.Key.sinceInput: .int(since),
+                    FrameContract.Key.ignored: .bool(true),
+                ])
             return
         }
         handledTouches += 1
         let since = recorder.clock.now() - inputTime
-        recorder.recordInstant("pan", category: .input, arguments: ["phase": .string(sample.phase.rawValue), FrameContract.Key.sinceInput: .int(since)])
+        recorder.recordInstant(
+            "pan", category: .input,
+            arguments: ["phase": .string(sample.phase.rawValue), FrameContract.Key.sinceInput: .int(since)])
         switch sample.phase {
         case .began: startTransition(context)
         case .moved: transition.move(translation: sample.translation)
-        case .ended: transition.end(translation: sample.translation, velocity: sample.gesture.velocity, at: context.vsync)
+        case .ended:
+            transition.end(translation: sample.translation, velocity: sample.gesture.velocity, at: context.vsync)
         }
     }
 
@@ -213,13 +226,16 @@ package final class PaperTransitionScenario: Scenario {
             guard !needed.isEmpty else { return }
             recorder.withSpan("decode card images", category: .imageDecode) {
                 for card in needed {
-                    guard let photo = Self.decode(photoFiles[cardPhotos[card]], size: size, recorder: recorder) else { continue }
+                    guard let photo = Self.decode(photoFiles[cardPhotos[card]], size: size, recorder: recorder) else {
+                        continue
+                    }
                     onScreen[card] = photo
                     decodedPhotos += 1
                 }
             }
         case .responsive:
-            for photo in Set(cards.map { cardPhotos[$0] }).sorted() where cache[photo] == nil && !inFlight.contains(photo) {
+            for photo in Set(cards.map { cardPhotos[$0] }).sorted()
+            where cache[photo] == nil && !inFlight.contains(photo) {
                 inFlight.insert(photo)
                 let file = photoFiles[photo]
                 context.inBackground("decode card image", category: .imageDecode) {

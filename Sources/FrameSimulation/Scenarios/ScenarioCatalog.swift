@@ -19,7 +19,8 @@ package struct ScenarioDescriptor: Sendable {
 
     /// Creates a descriptor.
     package init(
-        name: String, summary: String, strategies: [Strategy], make: @escaping @Sendable (String, UInt64) -> (any Scenario)?
+        name: String, summary: String, strategies: [Strategy],
+        make: @escaping @Sendable (String, UInt64) -> (any Scenario)?
     ) {
         self.name = name
         self.summary = summary

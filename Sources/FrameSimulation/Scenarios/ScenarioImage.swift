@@ -13,13 +13,16 @@ enum ScenarioImage {
             return recorder.withSpan(name, category: .imageDecode, body)
         }
         guard let decoded = span("decode PNG", { try? PNGDecoder.decode(file) }) else { return nil }
-        let size = fittedSize(displayWidth: width, displayHeight: height, sourceWidth: decoded.width, sourceHeight: decoded.height)
+        let size = fittedSize(
+            displayWidth: width, displayHeight: height, sourceWidth: decoded.width, sourceHeight: decoded.height)
         return span("downsample") { decoded.downsampled(toWidth: size.width, height: size.height) }
     }
 
     /// The display size, scaled down uniformly when the source is smaller than it in either
     /// direction: decoding never enlarges (the compositor scales such an image up on screen).
-    static func fittedSize(displayWidth: Int, displayHeight: Int, sourceWidth: Int, sourceHeight: Int) -> (width: Int, height: Int) {
+    static func fittedSize(displayWidth: Int, displayHeight: Int, sourceWidth: Int, sourceHeight: Int) -> (
+        width: Int, height: Int
+    ) {
         let scale = min(1, Double(sourceWidth) / Double(displayWidth), Double(sourceHeight) / Double(displayHeight))
         guard scale < 1 else { return (displayWidth, displayHeight) }
         return (

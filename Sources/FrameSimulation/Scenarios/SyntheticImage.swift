@@ -1,6 +1,6 @@
 import Foundation
-import FrameTrace
 import FrameSupport
+import FrameTrace
 
 /// Seeded, procedurally drawn opaque images that stand in for downloaded avatars and photos.
 ///
@@ -39,7 +39,10 @@ enum SyntheticImage {
         let skyTop = randomColour(using: &generator, in: 40...140)
         let skyBottom = randomColour(using: &generator, in: 160...250)
         let ground = randomColour(using: &generator, in: 30...160)
-        let sun = (x: Double.random(in: 0.1...0.9, using: &generator) * Double(width), y: Double.random(in: 0.1...0.4, using: &generator) * Double(height))
+        let sun = (
+            x: Double.random(in: 0.1...0.9, using: &generator) * Double(width),
+            y: Double.random(in: 0.1...0.4, using: &generator) * Double(height)
+        )
         let sunRadius = Double(min(width, height)) * Double.random(in: 0.05...0.12, using: &generator)
         let horizon = Double.random(in: 0.45...0.7, using: &generator) * Double(height)
         let amplitude = Double.random(in: 0.03...0.12, using: &generator) * Double(height)
@@ -49,7 +52,9 @@ enum SyntheticImage {
         let (w, h) = (Double(width), Double(height))
         return draw(width: width, height: height) { x, y in
             let (px, py) = (Double(x), Double(y))
-            let hill = horizon + amplitude * sin(px * frequency + phase) + amplitude * 0.4 * sin(px * frequency * 2.7 + phase * 1.3)
+            let hill =
+                horizon + amplitude * sin(px * frequency + phase) + amplitude * 0.4
+                * sin(px * frequency * 2.7 + phase * 1.3)
             let base: (Double, Double, Double)
             if py > hill {
                 let depth = 1 - 0.5 * (py - hill) / max(1, h - hill)
@@ -58,7 +63,10 @@ enum SyntheticImage {
                 base = (250, 235, 180)
             } else {
                 let t = py / max(1, hill)
-                base = (skyTop.0 + (skyBottom.0 - skyTop.0) * t, skyTop.1 + (skyBottom.1 - skyTop.1) * t, skyTop.2 + (skyBottom.2 - skyTop.2) * t + 10 * px / w)
+                base = (
+                    skyTop.0 + (skyBottom.0 - skyTop.0) * t, skyTop.1 + (skyBottom.1 - skyTop.1) * t,
+                    skyTop.2 + (skyBottom.2 - skyTop.2) * t + 10 * px / w
+                )
             }
             return grain.apply(to: base, amplitude: 4)
         }
@@ -79,8 +87,13 @@ enum SyntheticImage {
         return Bitmap(width: width, height: height, pixels: bytes)
     }
 
-    private static func randomColour(using generator: inout SeededGenerator, in range: ClosedRange<Double>) -> (Double, Double, Double) {
-        (Double.random(in: range, using: &generator), Double.random(in: range, using: &generator), Double.random(in: range, using: &generator))
+    private static func randomColour(using generator: inout SeededGenerator, in range: ClosedRange<Double>) -> (
+        Double, Double, Double
+    ) {
+        (
+            Double.random(in: range, using: &generator), Double.random(in: range, using: &generator),
+            Double.random(in: range, using: &generator)
+        )
     }
 
     /// Cheap per-pixel noise (xorshift), so drawing a large image does not cost a full generator

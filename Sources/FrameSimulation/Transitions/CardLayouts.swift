@@ -40,7 +40,8 @@ package struct CardLayouts: Sendable, Hashable {
     package func rowFrames(focus: Int) -> [LayoutRect] {
         (0..<cardCount).map { card in
             LayoutRect(
-                x: spacing + Double(card - focus + 1) * (smallWidth + spacing), y: rowTop, width: smallWidth, height: smallHeight)
+                x: spacing + Double(card - focus + 1) * (smallWidth + spacing), y: rowTop, width: smallWidth,
+                height: smallHeight)
         }
     }
 

@@ -36,14 +36,20 @@ package struct PanGesture: Sendable, Hashable {
         let seconds = Double(interval) / 1e9
         let first = Int((start / seconds).rounded(.up))
         let dragTicks = max(1, Int((duration / seconds).rounded()))
-        func lead() -> Int64 { Int64.random(in: min(1_000_000, interval / 2)...min(6_000_000, interval * 3 / 4), using: &generator) }
+        func lead() -> Int64 {
+            Int64.random(in: min(1_000_000, interval / 2)...min(6_000_000, interval * 3 / 4), using: &generator)
+        }
         var samples = [TouchSample(tick: first, phase: .began, translation: 0, leadNanoseconds: lead(), gesture: self)]
         for step in 1...dragTicks {
             samples.append(
-                TouchSample(tick: first + step, phase: .moved, translation: distance * Double(step) / Double(dragTicks),
-                            leadNanoseconds: lead(), gesture: self))
+                TouchSample(
+                    tick: first + step, phase: .moved, translation: distance * Double(step) / Double(dragTicks),
+                    leadNanoseconds: lead(), gesture: self))
         }
-        samples.append(TouchSample(tick: first + dragTicks + 1, phase: .ended, translation: distance, leadNanoseconds: lead(), gesture: self))
+        samples.append(
+            TouchSample(
+                tick: first + dragTicks + 1, phase: .ended, translation: distance, leadNanoseconds: lead(),
+                gesture: self))
         return samples
     }
 
@@ -75,7 +81,8 @@ package struct PanGesture: Sendable, Hashable {
             guard start < until else { return gestures }
             let distance = Double.random(in: 150...400, using: &generator)
             let gesture = PanGesture(
-                start: start, duration: Double.random(in: 0.1...0.3, using: &generator), distance: upward ? -distance : distance,
+                start: start, duration: Double.random(in: 0.1...0.3, using: &generator),
+                distance: upward ? -distance : distance,
                 focusCard: Int.random(in: 0..<cardCount, using: &generator))
             gestures.append(gesture)
             last = gesture

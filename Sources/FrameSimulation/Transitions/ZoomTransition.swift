@@ -62,7 +62,9 @@ package struct ZoomTransition: Sendable, Hashable {
     /// - Precondition: `travel` is positive, and a fixed animation lasts a positive time.
     package init(finish: Finish, travel: Double) {
         precondition(travel > 0, "travel must be positive")
-        if case .fixedAnimation(let seconds) = finish { precondition(seconds > 0, "an animation must last a positive time") }
+        if case .fixedAnimation(let seconds) = finish {
+            precondition(seconds > 0, "an animation must last a positive time")
+        }
         self.finish = finish
         self.travel = travel
     }
@@ -128,7 +130,8 @@ package struct ZoomTransition: Sendable, Hashable {
                 progress = from + (to - from) * Self.easeOut(t)
             }
         case (.spring(let target, let last), .spring(let spring)):
-            let state = spring.step(.init(position: progress, velocity: velocity), toward: target, seconds: Double(time - last) / 1e9)
+            let state = spring.step(
+                .init(position: progress, velocity: velocity), toward: target, seconds: Double(time - last) / 1e9)
             if spring.isSettled(state, at: target) {
                 progress = target
                 velocity = 0

@@ -46,7 +46,9 @@ enum AndroidApp {
     /// Whether the trace looks like an Android app's: it has `Choreographer#doFrame` slices or
     /// FrameTimeline's surface frames.
     static func isAndroid(_ trace: Trace) -> Bool {
-        if trace.symbols.lookup(FrameContract.Timeline.category) != nil, trace.symbols.lookup(AndroidFrameTimeline.surfaceTokenKey) != nil {
+        if trace.symbols.lookup(FrameContract.Timeline.category) != nil,
+            trace.symbols.lookup(AndroidFrameTimeline.surfaceTokenKey) != nil
+        {
             return true
         }
         return trace.symbols.strings.contains { $0.hasPrefix(doFramePrefix) }
@@ -63,7 +65,9 @@ enum AndroidApp {
         if process == nil {
             var byProcess: [Int64: Int] = [:]
             for (thread, count) in doFrames { byProcess[thread.processID, default: 0] += count }
-            process = byProcess.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? AndroidFrameTimeline.appProcess(trace: trace, preferred: nil)
+            process =
+                byProcess.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+                ?? AndroidFrameTimeline.appProcess(trace: trace, preferred: nil)
         }
         guard let process else { return nil }
         let main = ThreadKey(processID: process, threadID: process)
@@ -73,11 +77,18 @@ enum AndroidApp {
 
     /// The app's RenderThread: the thread of `processID` named `RenderThread`, else the thread
     /// of the process other than `ui` with the most `DrawFrame` slices.
-    static func renderThread(symbols: SymbolTable, threads: [TraceThread], spans: SpanIndex, processID: Int64, ui: ThreadKey?) -> ThreadKey? {
-        if let named = threads.filter({ $0.key.processID == processID && $0.name == renderThreadName }).map(\.key).min() { return named }
+    static func renderThread(
+        symbols: SymbolTable, threads: [TraceThread], spans: SpanIndex, processID: Int64, ui: ThreadKey?
+    ) -> ThreadKey? {
+        if let named = threads.filter({ $0.key.processID == processID && $0.name == renderThreadName }).map(\.key).min()
+        {
+            return named
+        }
         var best: (count: Int, key: ThreadKey)?
         for (slot, thread) in spans.threads.enumerated() where thread.processID == processID && thread != ui {
-            let count = spans.spans(inSlot: slot).reduce(0) { $0 + (symbols[$1.name].hasPrefix(drawFramePrefix) ? 1 : 0) }
+            let count = spans.spans(inSlot: slot).reduce(0) {
+                $0 + (symbols[$1.name].hasPrefix(drawFramePrefix) ? 1 : 0)
+            }
             if count > 0, best.map({ (count, $0.key) > ($0.count, thread) }) ?? true { best = (count, thread) }
         }
         return best?.key
@@ -86,7 +97,9 @@ enum AndroidApp {
     /// `Choreographer#doFrame` slices per thread.
     private static func doFrameCounts(trace: Trace, spans: SpanIndex) -> [ThreadKey: Int] {
         var isDoFrame = [Bool](repeating: false, count: trace.symbols.count)
-        for (index, string) in trace.symbols.strings.enumerated() where string.hasPrefix(doFramePrefix) { isDoFrame[index] = true }
+        for (index, string) in trace.symbols.strings.enumerated() where string.hasPrefix(doFramePrefix) {
+            isDoFrame[index] = true
+        }
         var result: [ThreadKey: Int] = [:]
         for (slot, thread) in spans.threads.enumerated() {
             let count = spans.spans(inSlot: slot).reduce(0) { $0 + (isDoFrame[Int($1.name.rawValue)] ? 1 : 0) }
@@ -108,7 +121,9 @@ enum AndroidApp {
     /// id's in start order: trace processor's `_get_frame_table_with_id`, as its diff test
     /// `test_android_frames_get_frame_table_with_id` expects it (a doFrame nested deeper is no
     /// frame's).
-    static func slicesByFrameID(prefix: String, trace: Trace, spans: SpanIndex, processID: Int64) -> [Int64: [FrameSlice]] {
+    static func slicesByFrameID(prefix: String, trace: Trace, spans: SpanIndex, processID: Int64) -> [Int64:
+        [FrameSlice]]
+    {
         let idOf: [Int64?] = trace.symbols.strings.map { frameID(in: Substring($0), prefix: prefix) }
         var result: [Int64: [FrameSlice]] = [:]
         for (slot, thread) in spans.threads.enumerated() where thread.processID == processID {

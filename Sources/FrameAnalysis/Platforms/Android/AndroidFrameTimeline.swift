@@ -58,14 +58,17 @@ enum AndroidFrameTimeline {
         }
         var open: [Key: [Int]] = [:]
         var slices: [Slice] = []
-        for event in trace.events where event.category == category && (event.name == actualName || event.name == expectedName) {
+        for event in trace.events
+        where event.category == category && (event.name == actualName || event.name == expectedName) {
             let key = Key(name: event.name, id: event.id, process: event.thread.processID)
             if event.phase == .asyncBegin {
                 let arguments = trace.arguments(of: event)
                 guard arguments[AndroidFrameTimeline.displayTokenKey] != nil else { continue }  // not FrameTimeline's
                 open[key, default: []].append(slices.count)
                 slices.append(
-                    Slice(start: event.timestamp, end: nil, arguments: arguments, process: event.thread.processID, isActual: event.name == actualName))
+                    Slice(
+                        start: event.timestamp, end: nil, arguments: arguments, process: event.thread.processID,
+                        isActual: event.name == actualName))
             } else if event.phase == .asyncEnd, let index = open[key]?.popLast() {
                 slices[index].end = max(slices[index].start, event.timestamp)
             }
@@ -91,7 +94,9 @@ enum AndroidFrameTimeline {
     /// - Parameters:
     ///   - processID: The analysed app's process (the main thread's); when it has no surface
     ///     frames (or the trace has no main thread), the process with the most.
-    static func frames(trace: Trace, spans: SpanIndex, processID preferred: Int64?, interval: Int64) -> FrameAnalyzer.FoundFrames? {
+    static func frames(trace: Trace, spans: SpanIndex, processID preferred: Int64?, interval: Int64) -> FrameAnalyzer
+        .FoundFrames?
+    {
         let slices = slices(trace: trace)
         guard let processID = appProcess(slices, preferred: preferred) else { return nil }
         // Surface frames of the app by token, in parse order; display frames by token.
@@ -117,8 +122,10 @@ enum AndroidFrameTimeline {
             }
         }
         guard !tokens.isEmpty else { return nil }
-        let doFrames = AndroidApp.slicesByFrameID(prefix: AndroidApp.doFramePrefix, trace: trace, spans: spans, processID: processID)
-        let drawFrames = AndroidApp.slicesByFrameID(prefix: AndroidApp.drawFramePrefix, trace: trace, spans: spans, processID: processID)
+        let doFrames = AndroidApp.slicesByFrameID(
+            prefix: AndroidApp.doFramePrefix, trace: trace, spans: spans, processID: processID)
+        let drawFrames = AndroidApp.slicesByFrameID(
+            prefix: AndroidApp.drawFramePrefix, trace: trace, spans: spans, processID: processID)
 
         var built: [(frame: FrameReport.Frame, hold: FrameReport.HitchHold?)] = []
         built.reserveCapacity(tokens.count)
@@ -134,13 +141,17 @@ enum AndroidFrameTimeline {
             var presentDelay: Int64?
             if let end = display?.end, let expectedPresent { presentDelay = end.subtractingSaturating(expectedPresent) }
             let android = AndroidFrame(
-                token: token, layer: actual.arguments[AndroidFrameTimeline.layerKey]?.stringValue, layers: layers.count, expectedStart: expected?.start,
+                token: token, layer: actual.arguments[AndroidFrameTimeline.layerKey]?.stringValue, layers: layers.count,
+                expectedStart: expected?.start,
                 expectedEnd: expected.map { $0.end ?? $0.start.subtractingSaturating(1) }, actualStart: actual.start,
                 actualEnd: actual.end ?? actual.start.subtractingSaturating(1),
-                jankType: actual.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "", presentType: actual.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "",
-                jankTag: actual.arguments[AndroidFrameTimeline.jankTagKey]?.stringValue ?? "", onTimeFinish: (actual.arguments[AndroidFrameTimeline.onTimeFinishKey]?.integerValue ?? 0) != 0,
+                jankType: actual.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "",
+                presentType: actual.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "",
+                jankTag: actual.arguments[AndroidFrameTimeline.jankTagKey]?.stringValue ?? "",
+                onTimeFinish: (actual.arguments[AndroidFrameTimeline.onTimeFinishKey]?.integerValue ?? 0) != 0,
                 doFrameNanoseconds: doFrame.map { $0.end.subtractingSaturating($0.start) },
-                drawFrameNanoseconds: draws.isEmpty ? nil : draws.reduce(0) { $0.addingSaturating($1.end.subtractingSaturating($1.start)) },
+                drawFrameNanoseconds: draws.isEmpty
+                    ? nil : draws.reduce(0) { $0.addingSaturating($1.end.subtractingSaturating($1.start)) },
                 drawFrames: draws.count, presentDelay: presentDelay)
 
             let vsync = expected?.start ?? actual.start
@@ -151,25 +162,32 @@ enum AndroidFrameTimeline {
             let commitEnd = doFrame?.end ?? android.actualEnd
             var lanes = [
                 FrameReport.LaneTiming(
-                    lane: .main, costNanoseconds: android.doFrameNanoseconds ?? 0, start: workStart, end: commitEnd, deadline: deadline)
+                    lane: .main, costNanoseconds: android.doFrameNanoseconds ?? 0, start: workStart, end: commitEnd,
+                    deadline: deadline)
             ]
             if let first = draws.first, let cost = android.drawFrameNanoseconds {
                 lanes.append(
                     FrameReport.LaneTiming(
-                        lane: .render, costNanoseconds: cost, start: first.start, end: draws.map(\.end).max() ?? first.end, deadline: deadline))
+                        lane: .render, costNanoseconds: cost, start: first.start,
+                        end: draws.map(\.end).max() ?? first.end, deadline: deadline))
             }
             if let display, let end = display.end {
                 lanes.append(
                     FrameReport.LaneTiming(
-                        lane: .compositor, costNanoseconds: end.subtractingSaturating(display.start), start: display.start, end: end,
+                        lane: .compositor, costNanoseconds: end.subtractingSaturating(display.start),
+                        start: display.start, end: end,
                         deadline: expectedPresent))
             }
             let reasons = Set(android.jankReasons.map(String.init))
             let isDropped = reasons.contains("Dropped Frame")
             let outcome: FrameReport.Frame.Outcome =
-                isDropped ? .dropped : (["On-time Present", "Late Present", "Early Present"].contains(android.presentType) ? .presented : .measured)
+                isDropped
+                ? .dropped
+                : (["On-time Present", "Late Present", "Early Present"].contains(android.presentType)
+                    ? .presented : .measured)
             var frame = FrameReport.Frame(
-                index: 0, vsync: vsync, deadline: deadline, workStart: workStart, commitEnd: commitEnd, outcome: outcome)
+                index: 0, vsync: vsync, deadline: deadline, workStart: workStart, commitEnd: commitEnd, outcome: outcome
+            )
             frame.lanes = lanes
             frame.presentation = isDropped ? nil : display?.end
             frame.sourceIndex = token
@@ -179,10 +197,13 @@ enum AndroidFrameTimeline {
                 let (cause, lane) = cause(reasons: reasons, frame: frame)
                 frame.hitchCause = cause
                 if let lane {
-                    let work = lane == .main ? doFrame.map { ($0.start, $0.end, mainSliceName) }
+                    let work =
+                        lane == .main
+                        ? doFrame.map { ($0.start, $0.end, mainSliceName) }
                         : draws.first.map { ($0.start, draws.map(\.end).max() ?? $0.end, String($0.name)) }
                     if let (start, end, stage) = work {
-                        hold = FrameReport.HitchHold(lane: lane, stage: stage, frame: nil, start: start, end: end, wasPending: false)
+                        hold = FrameReport.HitchHold(
+                            lane: lane, stage: stage, frame: nil, start: start, end: end, wasPending: false)
                     }
                 }
             }
@@ -204,7 +225,8 @@ enum AndroidFrameTimeline {
         let layer = frames.first?.android?.layer
         let detail = FrameReport.SourceDetail.androidFrameTimeline(
             frames: frames.count, processID: processID, layer: layer, mainSliceName: mainSliceName,
-            mainSlices: tokens.reduce(0) { $0 + (doFrames[$1] == nil ? 0 : 1) }, renderSlices: tokens.reduce(0) { $0 + (drawFrames[$1]?.count ?? 0) })
+            mainSlices: tokens.reduce(0) { $0 + (doFrames[$1] == nil ? 0 : 1) },
+            renderSlices: tokens.reduce(0) { $0 + (drawFrames[$1]?.count ?? 0) })
         var found = FrameAnalyzer.FoundFrames(source: .frameTimeline, detail: detail, frames: frames)
         found.fallbackHolds = fallback
         return found
@@ -221,7 +243,8 @@ enum AndroidFrameTimeline {
             let lane: Lane = mainLate || frame.lane(.render) == nil ? .main : .render
             return (lane.hitchCause ?? .commit, lane)
         }
-        if reasons.contains("SurfaceFlinger CPU Deadline Missed") || reasons.contains("SurfaceFlinger GPU Deadline Missed")
+        if reasons.contains("SurfaceFlinger CPU Deadline Missed")
+            || reasons.contains("SurfaceFlinger GPU Deadline Missed")
             || reasons.contains("SurfaceFlinger Scheduling")
         {
             return (.compositor, nil)

@@ -135,11 +135,13 @@ package enum AndroidWorkKind: Sendable, Hashable, CaseIterable {
         add(.imageDecode, ["decodeBitmap", "decodeFileDescriptor"])
         // HWUI: the UI thread's sync with the RenderThread, the Skia pipelines, shaders, and
         // libgui's buffer queue.
-        add(.draw, [
-            "syncFrameState", "postAndWait", "flush commands", "flush layers", "draw layers", "shader_compile",
-            "driver_link_program", "CreateGraphicsPipeline", "initShaderDiskCache", "dequeueBuffer", "queueBuffer",
-            "waitForBufferRelease",
-        ])
+        add(
+            .draw,
+            [
+                "syncFrameState", "postAndWait", "flush commands", "flush layers", "draw layers", "shader_compile",
+                "driver_link_program", "CreateGraphicsPipeline", "initShaderDiskCache", "dequeueBuffer", "queueBuffer",
+                "waitForBufferRelease",
+            ])
         // ART and bionic.
         add(.gcAndLocks, ["CompactionPhase", "Contending for pthread mutex"])
         // The slices trace processor makes from the kernel's binder events.

@@ -101,7 +101,11 @@ struct ChromeFrameEvents {
         // One frame per (layer tree, sequence): its main reporter's outcome, made partial when a
         // forked reporter of the same frame says its main-thread part missed it.
         // `mainEvent`/`forkedEvent`: the position in `trace.events` of the reporter whose state is kept.
-        var byFrame: [FrameKey: (vsync: Int64, main: ReporterState?, forked: ReporterState?, mainEvent: Int, forkedEvent: Int, smooth: Bool?)] = [:]
+        var byFrame:
+            [FrameKey: (
+                vsync: Int64, main: ReporterState?, forked: ReporterState?, mainEvent: Int, forkedEvent: Int,
+                smooth: Bool?
+            )] = [:]
         var keyOfReporter: [Int: FrameKey] = [:]
         var unkeyed = 0
         var legacyEvents: [(timestamp: Int64, kind: UInt8, layerTree: Int64, sequence: Int64, order: Int)] = []
@@ -125,8 +129,13 @@ struct ChromeFrameEvents {
                     unkeyed += 1
                 }
                 keyOfReporter[order] = key
-                var entry = byFrame[key] ?? (vsync: event.timestamp, main: nil, forked: nil, mainEvent: -1, forkedEvent: -1, smooth: nil)
-                if case .bool(let smooth) = arguments[Self.affectsSmoothnessKey] { entry.smooth = (entry.smooth ?? false) || smooth }
+                var entry =
+                    byFrame[key] ?? (
+                        vsync: event.timestamp, main: nil, forked: nil, mainEvent: -1, forkedEvent: -1, smooth: nil
+                    )
+                if case .bool(let smooth) = arguments[Self.affectsSmoothnessKey] {
+                    entry.smooth = (entry.smooth ?? false) || smooth
+                }
                 if isForked {
                     if entry.forked != nil { reporterSkipped.forked += 1 }
                     entry.forked = state
@@ -137,7 +146,8 @@ struct ChromeFrameEvents {
                     entry.mainEvent = order
                 }
                 byFrame[key] = entry
-            } else if event.phase == .instant, let kind = [beginName, drawName, droppedName].firstIndex(of: event.name) {
+            } else if event.phase == .instant, let kind = [beginName, drawName, droppedName].firstIndex(of: event.name)
+            {
                 if kind == 2 { droppedFrameEvents += 1 }
                 let arguments = trace.argumentLists[Int(event.arguments)]
                 guard let sequence = arguments[Self.legacySequenceKey]?.integerValue else { continue }
@@ -145,7 +155,9 @@ struct ChromeFrameEvents {
                 legacyEvents.append((event.timestamp, UInt8(kind), layerTree, sequence, order))
             }
         }
-        let stages = reporterName.map { ChromePipeline.stagesByReporter(trace: trace, processID: processID, reporterName: $0) } ?? [:]
+        let stages =
+            reporterName.map { ChromePipeline.stagesByReporter(trace: trace, processID: processID, reporterName: $0) }
+            ?? [:]
         for (frameKey, entry) in byFrame {
             // The main reporter decides; a frame with only a forked reporter takes its state.
             if entry.main != nil, entry.forked != nil { reporterSkipped.forked += 1 }
@@ -155,7 +167,9 @@ struct ChromeFrameEvents {
             case .unknown:
                 reporterSkipped.unknown += 1
             case .frame(var outcome):
-                if outcome == .presented, entry.main != nil, case .frame(let forked) = entry.forked, forked == .dropped || forked == .partial {
+                if outcome == .presented, entry.main != nil, case .frame(let forked) = entry.forked,
+                    forked == .dropped || forked == .partial
+                {
                     outcome = .partial
                 }
                 // Chrome's smoothness metrics count a partial frame only when it affects smoothness.
@@ -165,7 +179,9 @@ struct ChromeFrameEvents {
                 }
                 let decidingReporter = entry.main != nil ? entry.mainEvent : entry.forkedEvent
                 reporters.append(
-                    Reported(vsync: entry.vsync, outcome: outcome, stages: stages[decidingReporter] ?? [], affectsSmoothness: entry.smooth, key: frameKey))
+                    Reported(
+                        vsync: entry.vsync, outcome: outcome, stages: stages[decidingReporter] ?? [],
+                        affectsSmoothness: entry.smooth, key: frameKey))
             }
         }
         reporterStages = stages.compactMap { order, list in keyOfReporter[order].map { (key: $0, stages: list) } }
@@ -176,7 +192,9 @@ struct ChromeFrameEvents {
     }
 
     /// DevTools' begin-frame queue over BeginFrame / DroppedFrame / DrawFrame.
-    private mutating func settleLegacy(_ events: [(timestamp: Int64, kind: UInt8, layerTree: Int64, sequence: Int64, order: Int)]) {
+    private mutating func settleLegacy(
+        _ events: [(timestamp: Int64, kind: UInt8, layerTree: Int64, sequence: Int64, order: Int)]
+    ) {
         struct Pending {
             var timestamp: Int64
             var sequence: Int64
@@ -188,14 +206,17 @@ struct ChromeFrameEvents {
             case 0:  // BeginFrame
                 beginFrames.append((event.timestamp, event.layerTree, event.sequence))
                 if queues[event.layerTree]?.contains(where: { $0.sequence == event.sequence }) != true {
-                    queues[event.layerTree, default: []].append(Pending(timestamp: event.timestamp, sequence: event.sequence))
+                    queues[event.layerTree, default: []].append(
+                        Pending(timestamp: event.timestamp, sequence: event.sequence))
                 }
             case 2:  // DroppedFrame
                 if let index = queues[event.layerTree]?.firstIndex(where: { $0.sequence == event.sequence }) {
                     queues[event.layerTree]![index].isDropped = true
                 }
             default:  // DrawFrame
-                guard var queue = queues[event.layerTree], let drawn = queue.firstIndex(where: { $0.sequence == event.sequence }) else {
+                guard var queue = queues[event.layerTree],
+                    let drawn = queue.firstIndex(where: { $0.sequence == event.sequence })
+                else {
                     continue
                 }
                 for pending in queue[..<drawn] {
@@ -205,14 +226,17 @@ struct ChromeFrameEvents {
                         legacyIdle += 1
                     }
                 }
-                legacy.append(Reported(vsync: queue[drawn].timestamp, outcome: queue[drawn].isDropped ? .dropped : .presented))
+                legacy.append(
+                    Reported(vsync: queue[drawn].timestamp, outcome: queue[drawn].isDropped ? .dropped : .presented))
                 queue.removeSubrange(...drawn)
                 queues[event.layerTree] = queue
             }
         }
         // Frames still pending at the end were never settled; only a drop is a known outcome.
         for queue in queues.values {
-            for pending in queue where pending.isDropped { legacy.append(Reported(vsync: pending.timestamp, outcome: .dropped)) }
+            for pending in queue where pending.isDropped {
+                legacy.append(Reported(vsync: pending.timestamp, outcome: .dropped))
+            }
         }
         legacy.sort { $0.vsync < $1.vsync }
     }
@@ -253,23 +277,28 @@ struct ChromeFrameEvents {
             // A dropped frame was shown one vsync late; every other outcome was on time.
             let end = reportedFrame.outcome == .dropped ? deadline.addingSaturating(interval) : deadline
             var frame = FrameReport.Frame(
-                index: index, vsync: reportedFrame.vsync, deadline: deadline, workStart: reportedFrame.vsync, commitEnd: end,
+                index: index, vsync: reportedFrame.vsync, deadline: deadline, workStart: reportedFrame.vsync,
+                commitEnd: end,
                 outcome: reportedFrame.outcome)
             frame.lanes = ChromePipeline.lanes(of: reportedFrame.stages)
             frame.affectsSmoothness = reportedFrame.affectsSmoothness
             if reportedFrame.outcome == .dropped {
                 frame.hitchCause = .unknown
-                needs.append(FrameAnalyzer.LaneNeed(frame: index, needs: ChromePipeline.heldLanes.map { ($0, deadline) }))
+                needs.append(
+                    FrameAnalyzer.LaneNeed(frame: index, needs: ChromePipeline.heldLanes.map { ($0, deadline) }))
                 if let stage = ChromePipeline.overrunStage(reportedFrame.stages, typical: typical) {
                     fallback[index] = FrameReport.HitchHold(
-                        lane: stage.lane, stage: stage.name, frame: index, start: stage.start, end: stage.end, wasPending: false)
+                        lane: stage.lane, stage: stage.name, frame: index, start: stage.start, end: stage.end,
+                        wasPending: false)
                 }
             }
             return frame
         }
-        let detail: FrameReport.SourceDetail = usesReporters
+        let detail: FrameReport.SourceDetail =
+            usesReporters
             ? .chromeReporters(
-                noUpdateDesired: reporterSkipped.noUpdate, forkedOrRepeated: reporterSkipped.forked, unknownState: reporterSkipped.unknown,
+                noUpdateDesired: reporterSkipped.noUpdate, forkedOrRepeated: reporterSkipped.forked,
+                unknownState: reporterSkipped.unknown,
                 partiallyPresented: reporterSkipped.notSmooth)
             : .chromeBeginFrames(idleBeginFrames: legacyIdle)
         var found = FrameAnalyzer.FoundFrames(source: .chromeFrames, detail: detail, frames: frames)
@@ -293,7 +322,10 @@ struct ChromeFrameEvents {
         for (key, stages) in reporterStages {
             for stage in stages where ChromePipeline.holdingStages.contains(stage.name) {
                 guard seen.insert(stage).inserted else { continue }
-                result.append(LaneWork(lane: stage.lane, stage: stage.name, frame: framePosition(key), start: stage.start, end: stage.end))
+                result.append(
+                    LaneWork(
+                        lane: stage.lane, stage: stage.name, frame: framePosition(key), start: stage.start,
+                        end: stage.end))
             }
         }
         return result

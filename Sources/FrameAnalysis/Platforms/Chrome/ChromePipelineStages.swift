@@ -54,7 +54,8 @@ enum ChromePipeline {
 
     /// The stages whose work can hold a later frame (see ``heldLanes``).
     static let holdingStages: Set<String> = [
-        "SendBeginMainFrameToCommit", "Commit", "EndCommitToActivation", "Activation", "EndActivateToSubmitCompositorFrame",
+        "SendBeginMainFrameToCommit", "Commit", "EndCommitToActivation", "Activation",
+        "EndActivateToSubmitCompositorFrame",
         presentationStage,
     ]
 
@@ -73,8 +74,12 @@ enum ChromePipeline {
     /// - Complexity: O(*n* log *n*) in the process's async events.
     static func stagesByReporter(trace: Trace, processID: Int64, reporterName: Symbol) -> [Int: [ChromeStage]] {
         var stageNames: [Symbol: (name: String, lane: Lane)] = [:]
-        for (name, lane) in stageLanes { if let symbol = trace.symbols.lookup(name) { stageNames[symbol] = (name, lane) } }
-        for name in presentationBreakdown { if let symbol = trace.symbols.lookup(name) { stageNames[symbol] = (name, .gpu) } }
+        for (name, lane) in stageLanes {
+            if let symbol = trace.symbols.lookup(name) { stageNames[symbol] = (name, lane) }
+        }
+        for name in presentationBreakdown {
+            if let symbol = trace.symbols.lookup(name) { stageNames[symbol] = (name, .gpu) }
+        }
         guard !stageNames.isEmpty else { return [:] }
 
         // Pair begins and ends by (id, name) in time order, file order breaking ties.
@@ -108,7 +113,11 @@ enum ChromePipeline {
             if event.name == reporterName {
                 reporterEnd[begin] = event.timestamp
             } else if let stage = stageNames[event.name] {
-                stages.append((event.id, ChromeStage(name: stage.name, lane: stage.lane, start: start, end: max(start, event.timestamp))))
+                stages.append(
+                    (
+                        event.id,
+                        ChromeStage(name: stage.name, lane: stage.lane, start: start, end: max(start, event.timestamp))
+                    ))
             }
         }
         for order in reporterBegins {
@@ -120,7 +129,9 @@ enum ChromePipeline {
         var result: [Int: [ChromeStage]] = [:]
         for (id, stage) in stages {
             // The latest reporter of this id that began by the stage's start and holds its end.
-            guard let owner = reporters[id]?.last(where: { $0.start <= stage.start && stage.end <= $0.end }) else { continue }
+            guard let owner = reporters[id]?.last(where: { $0.start <= stage.start && stage.end <= $0.end }) else {
+                continue
+            }
             result[owner.begin, default: []].append(stage)
         }
         for (reporter, list) in result {
@@ -137,7 +148,9 @@ enum ChromePipeline {
     static func lanes(of stages: [ChromeStage]) -> [FrameReport.LaneTiming] {
         var byLane: [Lane: FrameReport.LaneTiming] = [:]
         for stage in stages {
-            var timing = byLane[stage.lane] ?? FrameReport.LaneTiming(lane: stage.lane, costNanoseconds: 0, start: stage.start, end: stage.end)
+            var timing =
+                byLane[stage.lane]
+                ?? FrameReport.LaneTiming(lane: stage.lane, costNanoseconds: 0, start: stage.start, end: stage.end)
             timing.costNanoseconds = timing.costNanoseconds.addingSaturating(stage.duration)
             timing.start = min(timing.start ?? stage.start, stage.start)
             timing.end = max(timing.end ?? stage.end, stage.end)

@@ -42,12 +42,16 @@ enum ChromeRenderers {
                     outermost: arguments[ChromeRenderers.outermostKey])
             } else {
                 // The first main frame the list names (a list names one at most, in practice).
-                process = arguments[ChromeRenderers.framesKey]?.arrayValue?.lazy.compactMap {
-                    mainFrameProcess(processID: $0["processId"], parent: $0["parent"], outermost: $0["isOutermostMainFrame"])
-                }.first
+                process =
+                    arguments[ChromeRenderers.framesKey]?.arrayValue?.lazy.compactMap {
+                        mainFrameProcess(
+                            processID: $0["processId"], parent: $0["parent"], outermost: $0["isOutermostMainFrame"])
+                    }.first
             }
             guard let process else { continue }
-            if best.map({ (event.timestamp, order) > ($0.timestamp, $0.order) }) ?? true { best = (event.timestamp, order, process) }
+            if best.map({ (event.timestamp, order) > ($0.timestamp, $0.order) }) ?? true {
+                best = (event.timestamp, order, process)
+            }
         }
         return best?.process
     }

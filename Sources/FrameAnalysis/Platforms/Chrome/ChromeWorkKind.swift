@@ -107,45 +107,56 @@ package enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
             }
         }
         // DevTools' Scripting.
-        add(.script, [
-            "FunctionCall", "EvaluateScript", "EventDispatch", "TimerInstall", "TimerRemove", "TimerFire",
-            "XHRReadyStateChange", "XHRLoad", "v8.compile", "v8.produceCache", "V8.CompileCode", "V8.OptimizeCode",
-            "V8.CompileModule", "v8.produceModuleCache", "v8.evaluateModule", "v8.parseOnBackgroundParsing",
-            "v8.deserializeOnBackground", "v8.wasm.streamFromResponseCallback", "v8.wasm.compiledModule",
-            "v8.wasm.cachedModule", "v8.wasm.moduleCacheHit", "v8.wasm.moduleCacheInvalid", "RunMicrotasks",
-            "RequestAnimationFrame", "CancelAnimationFrame", "FireAnimationFrame", "RequestIdleCallback",
-            "CancelIdleCallback", "FireIdleCallback", "WebSocketCreate", "WebSocketSendHandshakeRequest",
-            "WebSocketReceiveHandshakeResponse", "WebSocketDestroy", "WebSocketSend", "WebSocketReceive",
-            "EmbedderCallback", "TimeStamp", "ConsoleTime", "UserTiming", "ProfileCall", "JSSample", "MarkLoad",
-            "MarkDOMContent", "DoEncrypt", "DoEncryptReply", "DoDecrypt", "DoDecryptReply", "DoDigest", "DoDigestReply",
-            "DoSign", "DoSignReply", "DoVerify", "DoVerifyReply", "SchedulePostTaskCallback", "RunPostTaskCallback",
-            "AbortPostTaskCallback", "V8Console::runTask",
-        ])
+        add(
+            .script,
+            [
+                "FunctionCall", "EvaluateScript", "EventDispatch", "TimerInstall", "TimerRemove", "TimerFire",
+                "XHRReadyStateChange", "XHRLoad", "v8.compile", "v8.produceCache", "V8.CompileCode", "V8.OptimizeCode",
+                "V8.CompileModule", "v8.produceModuleCache", "v8.evaluateModule", "v8.parseOnBackgroundParsing",
+                "v8.deserializeOnBackground", "v8.wasm.streamFromResponseCallback", "v8.wasm.compiledModule",
+                "v8.wasm.cachedModule", "v8.wasm.moduleCacheHit", "v8.wasm.moduleCacheInvalid", "RunMicrotasks",
+                "RequestAnimationFrame", "CancelAnimationFrame", "FireAnimationFrame", "RequestIdleCallback",
+                "CancelIdleCallback", "FireIdleCallback", "WebSocketCreate", "WebSocketSendHandshakeRequest",
+                "WebSocketReceiveHandshakeResponse", "WebSocketDestroy", "WebSocketSend", "WebSocketReceive",
+                "EmbedderCallback", "TimeStamp", "ConsoleTime", "UserTiming", "ProfileCall", "JSSample", "MarkLoad",
+                "MarkDOMContent", "DoEncrypt", "DoEncryptReply", "DoDecrypt", "DoDecryptReply", "DoDigest",
+                "DoDigestReply",
+                "DoSign", "DoSignReply", "DoVerify", "DoVerifyReply", "SchedulePostTaskCallback", "RunPostTaskCallback",
+                "AbortPostTaskCallback", "V8Console::runTask",
+            ])
         add(.gc, ["GCEvent", "MajorGC", "MinorGC", "BlinkGC.AtomicPhase", "CppGC.IncrementalSweep"])
         // DevTools' Rendering.
         add(.style, ["UpdateLayoutTree", "ScheduleStyleRecalculation"])
         add(.layout, ["Layout", "InvalidateLayout"])
-        add(.rendering, [
-            "PrePaint", "Layerize", "UpdateLayerTree", "HitTest", "ComputeIntersections", "ScrollLayer", "Animation",
-            "RequestMainThreadFrame", "BeginFrame", "BeginMainThreadFrame", "DrawFrame", "firstContentfulPaint",
-            "largestContentfulPaint::Candidate",
-        ])
+        add(
+            .rendering,
+            [
+                "PrePaint", "Layerize", "UpdateLayerTree", "HitTest", "ComputeIntersections", "ScrollLayer",
+                "Animation",
+                "RequestMainThreadFrame", "BeginFrame", "BeginMainThreadFrame", "DrawFrame", "firstContentfulPaint",
+                "largestContentfulPaint::Candidate",
+            ])
         // DevTools' Painting.
         add(.paint, ["Paint", "PaintSetup", "PaintImage", "UpdateLayer", "Commit", "CompositeLayers", "firstPaint"])
         add(.raster, ["RasterTask"])
         add(.imageDecode, ["Decode Image"])
         // DevTools' GPU and Loading.
         add(.gpu, ["GPUTask"])
-        add(.loading, [
-            "ParseHTML", "ParseAuthorStyleSheet", "ResourceWillSendRequest", "ResourceSendRequest",
-            "ResourceReceiveResponse", "ResourceReceivedData", "ResourceFinish", "FrameStartedLoading",
-        ])
+        add(
+            .loading,
+            [
+                "ParseHTML", "ParseAuthorStyleSheet", "ResourceWillSendRequest", "ResourceSendRequest",
+                "ResourceReceiveResponse", "ResourceReceivedData", "ResourceFinish", "FrameStartedLoading",
+            ])
         // DevTools' System, Messaging and Idle: named so that script inside them is not taken for
         // theirs and theirs not for script.
-        add(.other, [
-            "RunTask", "Program", "CpuProfiler::StartProfiling", "v8.parseOnBackground", "V8.FinalizeDeserialization",
-            "HandlePostMessage", "SchedulePostMessage", "v8.parseOnBackgroundWaiting",
-        ])
+        add(
+            .other,
+            [
+                "RunTask", "Program", "CpuProfiler::StartProfiling", "v8.parseOnBackground",
+                "V8.FinalizeDeserialization",
+                "HandlePostMessage", "SchedulePostMessage", "v8.parseOnBackgroundWaiting",
+            ])
         // Not in DevTools' table: V8's entry points (on a worker thread, often nothing around
         // them has a kind), the names older Chrome wrote, and the decodes raster workers run.
         add(.script, ["V8.Execute", "v8.callFunction", "v8.run", "V8.RunMicrotasks", "v8.compileModule"])
@@ -170,7 +181,8 @@ package enum ChromeWorkKind: Sendable, Hashable, CaseIterable {
         let frameCategory = trace.symbols.lookup(FrameContract.frameCategory)
         var seen = [Bool](repeating: false, count: trace.symbols.count)
         var isChrome = false
-        for event in trace.events where Int(event.category.rawValue) < seen.count && !seen[Int(event.category.rawValue)] {
+        for event in trace.events where Int(event.category.rawValue) < seen.count && !seen[Int(event.category.rawValue)]
+        {
             seen[Int(event.category.rawValue)] = true
             if event.category == frameCategory { return false }
             if !isChrome {

@@ -135,7 +135,9 @@ private struct FeedCellConstraints {
 
     /// Name, handle, timestamp and menu on one line; the handle gives way first, the name is capped.
     mutating func constrainHeader() throws(ConstraintSolverError) {
-        let (avatar, name, handle, timestamp, menu) = (view(.avatar), view(.name), view(.handle), view(.timestamp), view(.menu))
+        let (avatar, name, handle, timestamp, menu) = (
+            view(.avatar), view(.name), view(.handle), view(.timestamp), view(.menu)
+        )
         try constrain(name.leftAnchor, .equal, avatar.rightAnchor + Expression(metrics.avatarSpacing))
         try constrain(name.topAnchor, .equal, Expression(metrics.padding))
         try constrainIntrinsicSize(of: name, metrics.label(.name, of: content).intrinsicSize)
@@ -185,7 +187,8 @@ private struct FeedCellConstraints {
             try constrain(image.rightAnchor, .equal, body.rightAnchor)
             try constrain(image.topAnchor, .equal, top)
             try constrain(image.heightAnchor, .equal, ratio * image.widthAnchor, Priority.aspectRatio)
-            try constrain(image.heightAnchor, .lessThanOrEqual, metrics.maximumSingleImageHeightRatio * image.widthAnchor)
+            try constrain(
+                image.heightAnchor, .lessThanOrEqual, metrics.maximumSingleImageHeightRatio * image.widthAnchor)
             return image.bottomAnchor
         default:
             let columns = FeedCellMetrics.imageGridColumns[count]
@@ -197,7 +200,8 @@ private struct FeedCellConstraints {
                 let first = view(.image(column[0]))
                 for (row, index) in column.enumerated() {
                     let image = view(.image(index))
-                    try constrain(image.leftAnchor, .equal, previousColumn.map { $0.rightAnchor + spacing } ?? body.leftAnchor)
+                    try constrain(
+                        image.leftAnchor, .equal, previousColumn.map { $0.rightAnchor + spacing } ?? body.leftAnchor)
                     if columnIndex == columns.count - 1 {
                         try constrain(image.rightAnchor, .equal, body.rightAnchor)
                     }
@@ -236,7 +240,8 @@ private struct FeedCellConstraints {
                 buttons[index + 1].leftAnchor - buttons[index].rightAnchor
             )
         }
-        try constrain(Expression(cellHeight), .greaterThanOrEqual, buttons[0].bottomAnchor + Expression(metrics.padding))
+        try constrain(
+            Expression(cellHeight), .greaterThanOrEqual, buttons[0].bottomAnchor + Expression(metrics.padding))
     }
 
     /// A hairline along the cell's bottom edge, from the text column to the right edge.

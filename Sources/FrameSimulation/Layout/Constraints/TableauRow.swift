@@ -68,7 +68,9 @@ struct TableauRow {
         var mine = 0
         var theirs = 0
         while mine < cells.count || theirs < other.cells.count {
-            if theirs == other.cells.count || (mine < cells.count && cells[mine].symbol.id < other.cells[theirs].symbol.id) {
+            if theirs == other.cells.count
+                || (mine < cells.count && cells[mine].symbol.id < other.cells[theirs].symbol.id)
+            {
                 merged.append(cells[mine])
                 mine += 1
             } else if mine == cells.count || other.cells[theirs].symbol.id < cells[mine].symbol.id {

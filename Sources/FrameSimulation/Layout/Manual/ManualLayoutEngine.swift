@@ -61,7 +61,8 @@ package struct ManualLayoutEngine: FeedCellLayoutEngine {
         var media = body
         let ratios = content.imageAspectRatios
         if ratios.count == 1 {
-            media = Pin(in: bounds).below(of: body).marginTop(m.sectionSpacing)
+            media =
+                Pin(in: bounds).below(of: body).marginTop(m.sectionSpacing)
                 .after(of: avatar).marginLeft(m.avatarSpacing).right(m.padding)
                 .aspectRatio(ratios[0]).maxHeight(m.maximumSingleImageHeightRatio * columnWidth).frame
             layout[.image0] = media
@@ -75,9 +76,11 @@ package struct ManualLayoutEngine: FeedCellLayoutEngine {
                 var above: LayoutRect?
                 for index in column {
                     var pin = Pin(in: bounds).width(imageWidth).height(imageHeight)
-                    pin = previousColumnTop.map { pin.after(of: $0).marginLeft(m.imageSpacing) }
+                    pin =
+                        previousColumnTop.map { pin.after(of: $0).marginLeft(m.imageSpacing) }
                         ?? pin.after(of: avatar).marginLeft(m.avatarSpacing)
-                    pin = above.map { pin.below(of: $0).marginTop(m.imageSpacing) }
+                    pin =
+                        above.map { pin.below(of: $0).marginTop(m.imageSpacing) }
                         ?? pin.below(of: body).marginTop(m.sectionSpacing)
                     let image = pin.frame
                     layout[.image(index)] = image
@@ -94,14 +97,16 @@ package struct ManualLayoutEngine: FeedCellLayoutEngine {
         var previousButton: LayoutRect?
         for (action, size) in zip(FeedAction.allCases, buttonSizes) {
             let pin = Pin(in: bounds).below(of: media).marginTop(m.sectionSpacing).size(size)
-            let button = (previousButton.map { pin.after(of: $0).marginLeft(gap) }
+            let button =
+                (previousButton.map { pin.after(of: $0).marginLeft(gap) }
                 ?? pin.after(of: avatar).marginLeft(m.avatarSpacing)).frame
             layout[action.element] = button
             previousButton = button
         }
 
         layout.size.height = max(avatar.maxY, previousButton!.maxY) + m.padding
-        layout[.separator] = Pin(in: layout.size).bottom()
+        layout[.separator] =
+            Pin(in: layout.size).bottom()
             .after(of: avatar).marginLeft(m.avatarSpacing).right()
             .height(m.separatorThickness).frame
         return layout

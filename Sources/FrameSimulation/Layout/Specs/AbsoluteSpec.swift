@@ -48,10 +48,12 @@ package struct AbsoluteSpec: LayoutElement {
     /// - Returns: The spec's size and the placed children.
     package func layout(in range: SizeRange) -> SpecLayout {
         let sublayouts = children.map { child in
-            var sublayout = child.element.layout(in: SizeRange(
-                min: .zero,
-                max: LayoutSize(width: range.max.width - child.position.x, height: range.max.height - child.position.y)
-            ))
+            var sublayout = child.element.layout(
+                in: SizeRange(
+                    min: .zero,
+                    max: LayoutSize(
+                        width: range.max.width - child.position.x, height: range.max.height - child.position.y)
+                ))
             sublayout.position = child.position
             return sublayout
         }

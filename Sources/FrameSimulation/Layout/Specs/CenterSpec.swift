@@ -50,14 +50,16 @@ package struct CenterSpec: LayoutElement {
     package func layout(in range: SizeRange) -> SpecLayout {
         let centersX = centering != .y
         let centersY = centering != .x
-        var sublayout = child.layout(in: SizeRange(
-            min: LayoutSize(width: centersX ? 0 : range.min.width, height: centersY ? 0 : range.min.height),
-            max: range.max
-        ))
-        var size = range.clamp(LayoutSize(
-            width: range.max.width.isFinite ? range.max.width : sublayout.size.width,
-            height: range.max.height.isFinite ? range.max.height : sublayout.size.height
-        ))
+        var sublayout = child.layout(
+            in: SizeRange(
+                min: LayoutSize(width: centersX ? 0 : range.min.width, height: centersY ? 0 : range.min.height),
+                max: range.max
+            ))
+        var size = range.clamp(
+            LayoutSize(
+                width: range.max.width.isFinite ? range.max.width : sublayout.size.width,
+                height: range.max.height.isFinite ? range.max.height : sublayout.size.height
+            ))
         if sizing == .minimumWidth || sizing == .minimumSize {
             size.width = max(range.min.width, min(size.width, sublayout.size.width))
         }

@@ -32,17 +32,22 @@ package struct InsetSpec: LayoutElement {
         let vertical = finiteOrZero(insets.top) + finiteOrZero(insets.bottom)
         let minWidth = insets.left.isInfinite || insets.right.isInfinite ? 0 : range.min.width
         let minHeight = insets.top.isInfinite || insets.bottom.isInfinite ? 0 : range.min.height
-        var sublayout = child.layout(in: SizeRange(
-            min: LayoutSize(width: max(0, minWidth - horizontal), height: max(0, minHeight - vertical)),
-            max: LayoutSize(width: max(0, range.max.width - horizontal), height: max(0, range.max.height - vertical))
-        ))
-        let size = range.clamp(LayoutSize(
-            width: finiteOr(sublayout.size.width + insets.left + insets.right, range.max.width),
-            height: finiteOr(sublayout.size.height + insets.top + insets.bottom, range.max.height)
-        ))
+        var sublayout = child.layout(
+            in: SizeRange(
+                min: LayoutSize(width: max(0, minWidth - horizontal), height: max(0, minHeight - vertical)),
+                max: LayoutSize(
+                    width: max(0, range.max.width - horizontal), height: max(0, range.max.height - vertical))
+            ))
+        let size = range.clamp(
+            LayoutSize(
+                width: finiteOr(sublayout.size.width + insets.left + insets.right, range.max.width),
+                height: finiteOr(sublayout.size.height + insets.top + insets.bottom, range.max.height)
+            ))
         sublayout.position = LayoutPoint(
-            x: position(leading: insets.left, trailing: insets.right, outer: range.max.width, inner: sublayout.size.width),
-            y: position(leading: insets.top, trailing: insets.bottom, outer: range.max.height, inner: sublayout.size.height)
+            x: position(
+                leading: insets.left, trailing: insets.right, outer: range.max.width, inner: sublayout.size.width),
+            y: position(
+                leading: insets.top, trailing: insets.bottom, outer: range.max.height, inner: sublayout.size.height)
         )
         return SpecLayout(size: size, sublayouts: [sublayout])
     }

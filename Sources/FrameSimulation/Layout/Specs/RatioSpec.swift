@@ -28,14 +28,17 @@ package struct RatioSpec: LayoutElement {
     /// - Parameter range: The sizes the parent accepts.
     /// - Returns: The child's size and layout.
     package func layout(in range: SizeRange) -> SpecLayout {
-        let byWidth = range.max.width.isFinite
+        let byWidth =
+            range.max.width.isFinite
             ? range.clamp(LayoutSize(width: range.max.width, height: ratio * range.max.width)) : nil
-        let byHeight = range.max.height.isFinite
+        let byHeight =
+            range.max.height.isFinite
             ? range.clamp(LayoutSize(width: range.max.height / ratio, height: range.max.height)) : nil
-        let best: LayoutSize? = switch (byWidth, byHeight) {
-        case let (width?, height?): deviation(height) < deviation(width) ? height : width
-        case let (width, height): width ?? height
-        }
+        let best: LayoutSize? =
+            switch (byWidth, byHeight) {
+            case (let width?, let height?): deviation(height) < deviation(width) ? height : width
+            case (let width, let height): width ?? height
+            }
         let sublayout = child.layout(in: best.map { SizeRange(exactly: $0) } ?? range)
         return SpecLayout(size: sublayout.size, sublayouts: [sublayout])
     }

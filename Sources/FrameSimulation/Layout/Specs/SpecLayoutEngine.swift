@@ -41,40 +41,53 @@ package struct SpecLayoutEngine: FeedCellLayoutEngine {
     /// - Returns: The root spec, to be laid out with a range exactly `width` wide.
     package func layoutSpec(for content: FeedCellContent, width: Double) -> any LayoutElement {
         let m = metrics
-        let header = StackSpec(direction: .horizontal, alignItems: .center, children: [
-            StackChild(TextNode(
-                element: .name, label: m.label(.name, of: content),
-                maxWidth: m.maximumNameWidthFraction * m.columnWidth(forCellWidth: width)
-            )),
-            StackChild(
-                TextNode(element: .handle, label: m.label(.handle, of: content)),
-                flexShrink: 1, spacingBefore: m.nameHandleSpacing
-            ),
-            StackChild(BoxNode(), flexGrow: 1),
-            StackChild(
-                TextNode(element: .timestamp, label: m.label(.timestamp, of: content)),
-                spacingBefore: m.minimumHandleTimestampSpacing
-            ),
-            StackChild(BoxNode(element: .menu, width: m.menuSize, height: m.menuSize), spacingBefore: m.timestampMenuSpacing),
-        ])
+        let header = StackSpec(
+            direction: .horizontal, alignItems: .center,
+            children: [
+                StackChild(
+                    TextNode(
+                        element: .name, label: m.label(.name, of: content),
+                        maxWidth: m.maximumNameWidthFraction * m.columnWidth(forCellWidth: width)
+                    )),
+                StackChild(
+                    TextNode(element: .handle, label: m.label(.handle, of: content)),
+                    flexShrink: 1, spacingBefore: m.nameHandleSpacing
+                ),
+                StackChild(BoxNode(), flexGrow: 1),
+                StackChild(
+                    TextNode(element: .timestamp, label: m.label(.timestamp, of: content)),
+                    spacingBefore: m.minimumHandleTimestampSpacing
+                ),
+                StackChild(
+                    BoxNode(element: .menu, width: m.menuSize, height: m.menuSize),
+                    spacingBefore: m.timestampMenuSpacing),
+            ])
         var column = [
             StackChild(header),
-            StackChild(TextNode(element: .body, label: m.label(.body, of: content)), spacingBefore: m.headerBodySpacing),
+            StackChild(
+                TextNode(element: .body, label: m.label(.body, of: content)), spacingBefore: m.headerBodySpacing),
         ]
         if let media = mediaSpec(for: content) {
             column.append(StackChild(media, spacingBefore: m.sectionSpacing))
         }
-        let actions = StackSpec(direction: .horizontal, justifyContent: .spaceBetween, children: FeedAction.allCases.map {
-            StackChild(BoxNode(element: $0.element, size: m.actionButtonSize(count: content.count(for: $0))))
-        })
+        let actions = StackSpec(
+            direction: .horizontal, justifyContent: .spaceBetween,
+            children: FeedAction.allCases.map {
+                StackChild(BoxNode(element: $0.element, size: m.actionButtonSize(count: content.count(for: $0))))
+            })
         column.append(StackChild(actions, spacingBefore: m.sectionSpacing))
 
-        let cell = InsetSpec(insets: LayoutInsets(all: m.padding), child: StackSpec(
-            direction: .horizontal, spacing: m.avatarSpacing, alignItems: .start, children: [
-                StackChild(BoxNode(element: .avatar, width: m.avatarSize, height: m.avatarSize)),
-                StackChild(StackSpec(direction: .vertical, alignItems: .stretch, children: column), flexGrow: 1, flexBasis: 0),
-            ]
-        ))
+        let cell = InsetSpec(
+            insets: LayoutInsets(all: m.padding),
+            child: StackSpec(
+                direction: .horizontal, spacing: m.avatarSpacing, alignItems: .start,
+                children: [
+                    StackChild(BoxNode(element: .avatar, width: m.avatarSize, height: m.avatarSize)),
+                    StackChild(
+                        StackSpec(direction: .vertical, alignItems: .stretch, children: column), flexGrow: 1,
+                        flexBasis: 0),
+                ]
+            ))
         let separator = InsetSpec(
             insets: LayoutInsets(top: .infinity, left: m.columnLeft, bottom: 0, right: 0),
             child: BoxNode(element: .separator, height: m.separatorThickness)
@@ -90,9 +103,10 @@ package struct SpecLayoutEngine: FeedCellLayoutEngine {
     /// - Complexity: One pass over the tree; each node is laid out once or twice.
     package func layout(_ content: FeedCellContent, width: Double) -> FeedCellLayout {
         WorkMeter.measure(.specLayout) {
-            let root = layoutSpec(for: content, width: width).layout(in: SizeRange(
-                min: LayoutSize(width: width, height: 0), max: LayoutSize(width: width, height: .infinity)
-            ))
+            let root = layoutSpec(for: content, width: width).layout(
+                in: SizeRange(
+                    min: LayoutSize(width: width, height: 0), max: LayoutSize(width: width, height: .infinity)
+                ))
             var layout = FeedCellLayout(size: root.size)
             root.forEachFrame { element, frame in layout[element] = frame }
             return (layout, units: content.measuredCharacters)
@@ -136,13 +150,18 @@ package struct SpecLayoutEngine: FeedCellLayoutEngine {
             return RatioSpec(ratio: m.singleImageHeightRatio(aspectRatio: ratios[0]), child: BoxNode(element: .image0))
         default:
             let columns = FeedCellMetrics.imageGridColumns[ratios.count].map { column in
-                StackChild(StackSpec(direction: .vertical, spacing: m.imageSpacing, alignItems: .stretch, children: column.map {
-                    StackChild(BoxNode(element: .image($0)), flexGrow: 1, flexBasis: 0)
-                }), flexGrow: 1, flexBasis: 0)
+                StackChild(
+                    StackSpec(
+                        direction: .vertical, spacing: m.imageSpacing, alignItems: .stretch,
+                        children: column.map {
+                            StackChild(BoxNode(element: .image($0)), flexGrow: 1, flexBasis: 0)
+                        }), flexGrow: 1, flexBasis: 0)
             }
-            return RatioSpec(ratio: m.imageGridHeightRatio, child: StackSpec(
-                direction: .horizontal, spacing: m.imageSpacing, alignItems: .stretch, children: columns
-            ))
+            return RatioSpec(
+                ratio: m.imageGridHeightRatio,
+                child: StackSpec(
+                    direction: .horizontal, spacing: m.imageSpacing, alignItems: .stretch, children: columns
+                ))
         }
     }
 }

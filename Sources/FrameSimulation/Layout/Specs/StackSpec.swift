@@ -87,14 +87,17 @@ package struct StackSpec: LayoutElement {
     /// - Complexity: Each child is laid out once, twice if flexing or stretching changes its size.
     package func layout(in range: SizeRange) -> SpecLayout {
         let axis = Axis(direction)
-        let stackMin = axis.along(range.min), stackMax = axis.along(range.max)
-        let crossMin = axis.across(range.min), crossMax = axis.across(range.max)
+        let stackMin = axis.along(range.min)
+        let stackMax = axis.along(range.max)
+        let crossMin = axis.across(range.min)
+        let crossMax = axis.across(range.max)
         let childCrossMin = alignItems == .stretch ? crossMin : 0
         func layoutChild(_ index: Int, length: ClosedRange<Double>, cross: ClosedRange<Double>) -> SpecLayout {
-            children[index].element.layout(in: SizeRange(
-                min: axis.size(along: length.lowerBound, across: cross.lowerBound),
-                max: axis.size(along: length.upperBound, across: cross.upperBound)
-            ))
+            children[index].element.layout(
+                in: SizeRange(
+                    min: axis.size(along: length.lowerBound, across: cross.lowerBound),
+                    max: axis.size(along: length.upperBound, across: cross.upperBound)
+                ))
         }
 
         // 1. Hypothetical lengths: measured, or the flex basis (laid out once its length is final).
@@ -112,7 +115,8 @@ package struct StackSpec: LayoutElement {
                 lengths.append(axis.along(measured.size))
             }
         }
-        let totalSpacing = spacing * Double(max(0, children.count - 1))
+        let totalSpacing =
+            spacing * Double(max(0, children.count - 1))
             + children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter }
 
         // 2. Flex: share the shortfall by grow factors, or take the excess by scaled shrink factors.
@@ -137,7 +141,8 @@ package struct StackSpec: LayoutElement {
             }
         }
         for index in children.indices where layouts[index] == nil {
-            layouts[index] = layoutChild(index, length: lengths[index]...lengths[index], cross: childCrossMin...crossMax)
+            layouts[index] = layoutChild(
+                index, length: lengths[index]...lengths[index], cross: childCrossMin...crossMax)
         }
         var sublayouts = layouts.map { $0! }
 
@@ -156,23 +161,25 @@ package struct StackSpec: LayoutElement {
         let stackLength = max(stackMin, min(stackMax, used))
         let free = stackLength - used
         let count = Double(children.count)
-        let (leading, between): (Double, Double) = switch justifyContent {
-        case .start: (0, 0)
-        case .center: (free / 2, 0)
-        case .end: (free, 0)
-        case .spaceBetween: children.count > 1 ? (0, free / (count - 1)) : (0, 0)
-        case .spaceAround: (free / count / 2, free / count)
-        }
+        let (leading, between): (Double, Double) =
+            switch justifyContent {
+            case .start: (0, 0)
+            case .center: (free / 2, 0)
+            case .end: (free, 0)
+            case .spaceBetween: children.count > 1 ? (0, free / (count - 1)) : (0, 0)
+            case .spaceAround: (free / count / 2, free / count)
+            }
         var cursor = leading
         for index in sublayouts.indices {
             if index > 0 { cursor += spacing + between }
             cursor += children[index].spacingBefore
             let childCross = axis.across(sublayouts[index].size)
-            let crossOffset = switch alignItems {
-            case .start, .stretch: 0.0
-            case .center: (crossSize - childCross) / 2
-            case .end: crossSize - childCross
-            }
+            let crossOffset =
+                switch alignItems {
+                case .start, .stretch: 0.0
+                case .center: (crossSize - childCross) / 2
+                case .end: crossSize - childCross
+                }
             sublayouts[index].position = axis.point(along: cursor, across: crossOffset)
             cursor += axis.along(sublayouts[index].size) + children[index].spacingAfter
         }
