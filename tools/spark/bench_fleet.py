@@ -110,16 +110,27 @@ def main():
                "--conf", "spark.log.level=WARN", "--driver-memory", "2g", "--files", framescope,
                os.path.join(HERE, "framescope_fleet.py"), "--traces", fleet, "--out", out, "--by", "build,device",
                "--compare", "build", "--base", "1"]
-    result, wall, cpu = timed(command)
+    cpu_before, wall_before = child_cpu(), time.perf_counter()
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wall, cpu = time.perf_counter() - wall_before, child_cpu() - cpu_before
+    stages = [line for line in result.stdout.decode(errors="replace").splitlines() if line.startswith("stages: ")]
     if result.returncode != 0:
         sys.exit(f"bench_fleet: the Spark job failed: {result.stderr.decode(errors='replace')[-3000:]}")
     spark_rate = len(paths) / wall
     print(f"Spark job, local[{arguments.cores}], end to end: {len(paths)} traces in {wall:.1f} s: {spark_rate:.1f} traces/s "
           f"({spark_rate / arguments.cores:.2f} per core; {cpu:.1f} s CPU in Spark and its children)")
+    if stages:
+        print(f"  {stages[0]} (the rest is Spark's start-up and the printed tables)")
     day = 1_000_000
     needed = day / 86_400 / (spark_rate / arguments.cores)
-    print(f"1,000,000 traces a day is {day / 86_400:.1f} traces/s: about {needed:.0f} executor cores at this rate, "
-          f"{needed * 2:.0f} with 2x headroom for peaks (one job a day; traces like these)")
+    print(f"1,000,000 traces a day is {day / 86_400:.1f} traces/s: about {needed:.0f} executor cores at the end-to-end rate, "
+          f"{needed * 2:.0f} with 2x headroom for peaks (traces like these)")
+    import re
+    read = re.search(r"traces read on the executors ([0-9.]+) s", stages[0]) if stages else None
+    if read:
+        per_core = len(paths) / float(read.group(1)) / arguments.cores
+        print(f"  reading alone: {per_core:.2f} traces/s per core, so {day / 86_400 / per_core:.0f} cores for the rows; "
+              f"the comparisons cost per build pair and group, not per trace")
 
 
 if __name__ == "__main__":

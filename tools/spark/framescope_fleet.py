@@ -36,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from decimal import Decimal
 
 # The lanes framescope's rows can carry besides main (FrameRows: render and background always,
@@ -336,9 +337,13 @@ def main(argv):
     summaries = spark.createDataFrame(records.flatMap(project("summary", [n for n, _ in summary_fields])), summary_schema)
     errors = spark.createDataFrame(records.flatMap(project("error", [f.name for f in error_schema.fields])), error_schema)
     out = arguments.out.rstrip("/")
+    timings = []
+    started = time.perf_counter()
     frames.write.mode("overwrite").parquet(f"{out}/frames")
     summaries.write.mode("overwrite").parquet(f"{out}/summaries")
     errors.write.mode("overwrite").parquet(f"{out}/errors")
+    timings.append(("traces read on the executors", time.perf_counter() - started))
+    started = time.perf_counter()
     frames = spark.read.parquet(f"{out}/frames")
     summaries = spark.read.parquet(f"{out}/summaries")
     errors = spark.read.parquet(f"{out}/errors")
@@ -386,6 +391,8 @@ def main(argv):
             else figures.crossJoin(ranked.agg(*picks))
     figures = figures.orderBy(*group_names) if group_names else figures
     figures.write.mode("overwrite").parquet(f"{out}/figures")
+    timings.append(("figures", time.perf_counter() - started))
+    started = time.perf_counter()
 
     if arguments.compare:
         others = [key for key in keys if key != arguments.compare]
@@ -405,12 +412,14 @@ def main(argv):
         names = [field.name for field in comparison_schema.fields]
         comparisons = spark.createDataFrame(comparison_rows.map(lambda row: tuple(row.get(name) for name in names)), comparison_schema)
         comparisons.write.mode("overwrite").parquet(f"{out}/comparisons")
+        timings.append(("comparisons", time.perf_counter() - started))
 
     # What the driver prints: small aggregated tables, never per-trace work. Label values are
     # untrusted text: control characters are shown escaped, never sent to the terminal.
     error_count = errors.count()
     print(f"framescope fleet: {summaries.count()} traces read, {frames.count()} frames, {error_count} unreadable "
           f"(rows in {visible(out)}/errors); tables in {visible(out)}/", flush=True)
+    print("stages: " + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in timings))
     shown = spark.read.parquet(f"{out}/figures").collect()
     print_table(["group", "traces", "frames", "late", "hitch ms/s", "main p95", "render p95"], [
         [group_text(row, keys), row["traces"], row["frames"], f"{row['late_share']:.1%}", f"{row['hitch_time_ratio_ms_per_s']:.1f}",
