@@ -32,17 +32,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from make_fleet import make_fleet  # noqa: E402
+from spark_submit import spark_submit_path  # noqa: E402
 
-
-def spark_submit_path():
-    """spark-submit on PATH, else the one inside the pyspark package (a --user install's bin is
-    often not on PATH)."""
-    import shutil
-    found = shutil.which("spark-submit")
-    if found:
-        return found
-    import pyspark
-    return os.path.join(os.path.dirname(pyspark.__file__), "bin", "spark-submit")
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
