@@ -20,7 +20,7 @@ modules=(FrameScope FrameScopeTesting FrameTrace)
 # Targets the products import internally (FrameScopeTesting's budgets use the analysis and the
 # reader): built with the flags too, so they emit graphs, which no catalog takes, since they are
 # not products and no public API names them.
-engine=(FrameAnalysis FrameJSON FrameSupport FrameTraceReader)
+engine=(FrameAnalysis FrameJSON FrameParquet FrameSupport FrameTraceReader)
 scratch="$root/.build-docs"
 out=${1:-$scratch/archives}
 mkdir -p "$out"

@@ -52,7 +52,7 @@ PAYLOADS = ["<img", "<b>", "<script", "![", "](", "**strong**", "~~strike~~", "$
             "&amp;", "&lt;", "me@example", "*em*", "_em_"]
 PAGE_ELEMENTS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "section", "p", "strong", "br", "span", "div",
                  "table", "caption", "thead", "tbody", "tr", "th", "td", "canvas", "script"}
-PAGE_ATTRIBUTES = {"lang", "charset", "name", "content", "class", "id", "data-frames", "data-bars", "data-drawn", "data-lane", "data-thread",
+PAGE_ATTRIBUTES = {"lang", "charset", "http-equiv", "name", "content", "class", "id", "data-frames", "data-bars", "data-drawn", "data-lane", "data-thread",
                    "aria-hidden",
                    "tabindex", "role", "aria-label", "aria-live", "hidden", "type"}
 

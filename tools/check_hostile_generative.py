@@ -87,7 +87,7 @@ ANNOTATION = re.compile(r"^::(error|warning|notice) title=[^\n]*::")
 OWN_EMOJI = "\u26a0\ufe0f"  # framescope's own "⚠️" in Markdown: U+FE0F is default-ignorable, but it is not a name's
 PAGE_ELEMENTS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "section", "p", "strong", "br", "span", "div",
                  "table", "caption", "thead", "tbody", "tr", "th", "td", "canvas", "script"}
-PAGE_ATTRIBUTES = {"lang", "charset", "name", "content", "class", "id", "data-frames", "data-bars", "data-drawn", "data-lane", "data-thread",
+PAGE_ATTRIBUTES = {"lang", "charset", "http-equiv", "name", "content", "class", "id", "data-frames", "data-bars", "data-drawn", "data-lane", "data-thread",
                    "aria-hidden", "tabindex", "role", "aria-label", "aria-live", "hidden", "type"}
 # Page elements whose number a name cannot change (compared with the page for plain names).
 PAGE_STRUCTURE = {"html", "head", "body", "meta", "title", "style", "script", "section", "h1", "h2", "table", "thead", "tbody",

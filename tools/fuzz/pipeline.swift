@@ -1,6 +1,6 @@
-// fuzz-sources: Sources/FrameTrace Sources/FrameSupport Sources/FrameJSON Sources/FrameTraceReader Sources/FrameAnalysis
+// fuzz-sources: Sources/FrameTrace Sources/FrameSupport Sources/FrameJSON Sources/FrameTraceReader Sources/FrameParquet Sources/FrameAnalysis
 // fuzz-seeds: Tests/FrameAnalysisTests/Fixtures Tests/FrameTraceReaderTests/Fixtures ../shared/traces/third-party
-// fuzz-merge-modules: FrameTrace FrameSupport FrameJSON FrameTraceReader FrameAnalysis
+// fuzz-merge-modules: FrameTrace FrameSupport FrameJSON FrameTraceReader FrameParquet FrameAnalysis
 // libFuzzer target past the reader: read → analyse (several option sets) → render every format
 // → compare → budget check, FrameTrace and FrameAnalysis compiled as one module with this harness.
 //
