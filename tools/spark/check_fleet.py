@@ -206,7 +206,11 @@ def main():
     parser.add_argument("--keep", help="keep the fleet and the job's output here")
     arguments = parser.parse_args()
     framescope = os.path.abspath(arguments.framescope)
-    work = arguments.keep or tempfile.mkdtemp(prefix="framescope-check-fleet-")
+    # Spark names a file by its path with `.` and `..` taken out (Hadoop's Path), so the CLI's side
+    # uses the same spelling: `shared/../x` is `x`.
+    if arguments.corpus:
+        arguments.corpus = os.path.normpath(os.path.abspath(arguments.corpus))
+    work = os.path.normpath(os.path.abspath(arguments.keep or tempfile.mkdtemp(prefix="framescope-check-fleet-")))
     os.makedirs(work, exist_ok=True)
 
     fleet = os.path.join(work, "fleet")
