@@ -248,10 +248,14 @@ def real(value):
 
 
 def visible(text):
-    """Untrusted text made safe for a terminal: control characters (C0, DEL, C1) shown as
+    """Untrusted text made safe for a terminal: control, bidi and other format characters shown as
     \\u{XX}, as framescope shows them."""
+    import unicodedata
     text = str(text)
-    return "".join(f"\\u{{{ord(c):X}}}" if ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 else c for c in text)
+    # Control characters, and format characters (bidi overrides, zero-width) and line separators,
+    # which a terminal would act on or hide.
+    return "".join(f"\\u{{{ord(c):X}}}" if ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0
+                   or unicodedata.category(c) in ("Cf", "Zl", "Zp") else c for c in text)
 
 
 def millis(value):
