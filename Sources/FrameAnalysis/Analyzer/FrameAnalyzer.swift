@@ -877,7 +877,3 @@ struct FrameAccounting {
         }
     }
 }
-
-func formatNumber(_ value: Double) -> String {
-    value == value.rounded() ? String(Int64(value)) : String(value)
-}

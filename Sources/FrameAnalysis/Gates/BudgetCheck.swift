@@ -1,6 +1,7 @@
 package import FrameTrace
 
-/// The unit a measured value and its limit are in, which also says how to print them.
+/// The unit a measured value and its limit are in (renderers print it: `MetricUnit.format(_:)`
+/// in Rendering/ReportPhrases.swift).
 package enum MetricUnit: String, Sendable, Hashable {
     /// Milliseconds: `12.34 ms`.
     case milliseconds = "ms"
@@ -10,18 +11,6 @@ package enum MetricUnit: String, Sendable, Hashable {
     case share
     /// A count of frames: `3`.
     case frames
-
-    /// A value in this unit for people: fixed decimals and the unit.
-    /// - Parameter value: The value.
-    /// - Returns: For example `12.34 ms`, `4.20 ms/s`, `5.0%` or `3`.
-    package func format(_ value: Double) -> String {
-        switch self {
-        case .milliseconds: ReportFormat.fixed(value, decimals: 2) + " ms"
-        case .millisecondsPerSecond: ReportFormat.fixed(value, decimals: 2) + " ms/s"
-        case .share: ReportFormat.percent(value)
-        case .frames: ReportFormat.fixed(value, decimals: 0)
-        }
-    }
 }
 
 /// The outcome of one budget rule on one trace.

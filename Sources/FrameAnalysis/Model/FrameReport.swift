@@ -114,29 +114,6 @@ package struct FrameReport: Sendable {
 
         /// The stable identifier of `method.frame-boundaries` in the JSON report.
         package var identifier: String { rawValue }
-
-        /// A phrase for the text outputs.
-        /// A few words for headings: `frame spans`, `Chrome frame events`, `frame markers`,
-        /// `estimated frames`.
-        package var shortPhrase: String {
-            switch self {
-            case .frameSpans: "frame spans"
-            case .chromeFrames: "Chrome frame events"
-            case .frameTimeline: "Android FrameTimeline"
-            case .frameMarkers: "frame markers"
-            case .estimated: "estimated frames"
-            }
-        }
-
-        package var phrase: String {
-            switch self {
-            case .frameSpans: "framescope frame spans"
-            case .chromeFrames: "Chrome frame events"
-            case .frameTimeline: "Android FrameTimeline (SurfaceFlinger's expected and actual frames)"
-            case .frameMarkers: "frame markers"
-            case .estimated: "estimated from main-thread work (no frame events in the trace)"
-            }
-        }
     }
 
     /// One frame: one pass of main-thread work from a vsync to its commit.

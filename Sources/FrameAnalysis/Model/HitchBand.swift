@@ -28,20 +28,6 @@ package enum HitchBand: String, Sendable, Hashable, CaseIterable {
         self = hitchTimeRatio < Self.warningFrom ? .good : hitchTimeRatio < Self.criticalFrom ? .warning : .critical
     }
 
-    /// The bands' bounds as the text report prints them, from the constants the bands apply:
-    /// `good < 5, warning 5-10, critical >= 10`.
-    package static var legend: String {
-        let warning = ReportFormat.trimmed(warningFrom)
-        let critical = ReportFormat.trimmed(criticalFrom)
-        return "good < \(warning), warning \(warning)-\(critical), critical >= \(critical)"
-    }
-
     /// The stable identifier JSON and HTML use: `good`, `warning`, `critical`.
     package var identifier: String { rawValue }
-
-    /// The band in words, for text and Markdown.
-    package var phrase: String { rawValue }
-
-    /// What renderers print where a report has no band because it has no frames.
-    package static let noFramesPhrase = "no frames"
 }

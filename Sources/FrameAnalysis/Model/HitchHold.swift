@@ -55,27 +55,6 @@ extension FrameReport {
 
         /// The holding work's duration.
         package var duration: Int64 { end.subtractingSaturating(start) }
-
-        /// The work that filled the holding window, for people: `style 25.91 ms, script 3.10 ms;
-        /// UpdateLayoutTree`. Empty when no span ran in the window.
-        package var workPhrase: String {
-            let kinds = work.map {
-                "\(FrameAnalyzer.categoryLabel($0.name)) \(ReportFormat.milliseconds($0.nanoseconds))"
-            }
-            var phrase = kinds.joined(separator: ", ")
-            if let top = spans.first { phrase += (phrase.isEmpty ? "" : "; ") + top.name }
-            return phrase
-        }
-    }
-}
-
-extension FrameReport.Frame {
-    /// The cause for people: `-` when on time, else the cause and, when an earlier frame's work
-    /// held this one, that frame: `commit, held by #3`.
-    package var causePhrase: String {
-        guard hitchCause != .none else { return "-" }
-        if let holder = hitchHold?.frame, holder != index { return "\(hitchCause.identifier), held by #\(holder)" }
-        return hitchCause.identifier
     }
 }
 
