@@ -42,9 +42,11 @@ let package = Package(
             name: "FrameTrace", exclude: privacyManifest.exclude, resources: privacyManifest.resources,
             swiftSettings: strict),
         // What the reader, the analysis and the simulation share and apps never need: huge-page
-        // advice, returning freed memory, the usable core count, the seeded generator. A target,
-        // not a product, so FrameTrace (which apps link) does not carry it.
-        .target(name: "FrameSupport", swiftSettings: strict),
+        // advice, returning freed memory, the usable core count, the seeded generator, and the
+        // escaping of trace text for each output (UntrustedText). A target, not a product, so
+        // FrameTrace (which apps link) does not carry it; it uses FrameTrace's hidden-scalar
+        // predicate, the one its JSON writer escapes with.
+        .target(name: "FrameSupport", dependencies: ["FrameTrace"], swiftSettings: strict),
         // JSON on its own: the scanner, numbers and JSONValue.parse, which the Chrome reader and
         // the budget parser share, so reading a budget links no trace reader.
         .target(name: "FrameJSON", dependencies: ["FrameTrace"], swiftSettings: strict),
@@ -71,7 +73,9 @@ let package = Package(
             name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameSupport"], swiftSettings: strict),
         .target(
             name: "FrameRuns",
-            dependencies: ["FrameSimulation", "FrameAnalysis", "FrameScope", "FrameTrace", "FrameTraceReader"],
+            dependencies: [
+                "FrameSimulation", "FrameAnalysis", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameSupport",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "FramescopeCLI",

@@ -1,6 +1,7 @@
 import Foundation
 package import FrameAnalysis
 package import FrameSimulation
+import FrameSupport
 import FrameTrace
 
 /// The demo's run matrix: every scenario with every strategy, one trace each, compared side by

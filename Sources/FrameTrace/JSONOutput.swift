@@ -143,7 +143,7 @@ package struct JSONOutput {
 
     /// Escapes a string's UTF-8 for a JSON string body: quote, backslash and every control
     /// character, and — so that the text stays inert in a CI log or a terminal that shows it
-    /// raw — every hidden character (``UntrustedText/isHidden(_:keepingTab:)``: bidi controls,
+    /// raw — every hidden character (``isHidden(_:keepingTab:)``: bidi controls,
     /// U+2028/U+2029/U+0085, tag characters, ...) as a `\u` escape (a surrogate pair past
     /// U+FFFF), and the second `#` of `##[` (the GitHub runner's command form) as `\u0023`.
     /// Every escape decodes to the same string: JSON keeps names exactly. Swift strings are
@@ -184,7 +184,7 @@ package struct JSONOutput {
                     for offset in 1..<max(length, 1) where index + offset < utf8.count {
                         value = value << 6 | UInt32(utf8[index + offset] & 0x3F)
                     }
-                    guard let scalar = Unicode.Scalar(value), UntrustedText.isHidden(scalar) else {
+                    guard let scalar = Unicode.Scalar(value), isHidden(scalar) else {
                         index += length
                         continue
                     }

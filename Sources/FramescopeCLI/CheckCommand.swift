@@ -1,5 +1,6 @@
 import Foundation
 import FrameAnalysis
+import FrameSupport
 import FrameTrace
 import FrameTraceReader
 

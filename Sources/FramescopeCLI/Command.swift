@@ -1,5 +1,6 @@
 import Foundation
 import FrameAnalysis
+import FrameSupport
 import FrameTrace
 
 /// One subcommand: what it accepts, its help, and what it does.

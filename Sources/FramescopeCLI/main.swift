@@ -1,3 +1,4 @@
+import FrameSupport
 import FrameTrace
 
 #if canImport(Glibc)

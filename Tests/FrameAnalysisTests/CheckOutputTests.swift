@@ -1,4 +1,5 @@
 import Foundation
+import FrameSupport
 import FrameTrace
 import Testing
 

@@ -1,3 +1,4 @@
+import FrameSupport
 package import FrameTrace
 
 extension BudgetCheck {

@@ -1,3 +1,4 @@
+import FrameSupport
 import FrameTrace
 
 /// Main-thread cost per frame against the budget, downsampled for a Markdown page: a Mermaid

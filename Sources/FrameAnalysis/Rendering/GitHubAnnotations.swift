@@ -1,3 +1,4 @@
+import FrameSupport
 import FrameTrace
 
 /// One finding to show as a GitHub Actions annotation (`::error title=...::message`).

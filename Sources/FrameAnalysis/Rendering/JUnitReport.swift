@@ -1,3 +1,4 @@
+import FrameSupport
 import FrameTrace
 
 /// Test results in the JUnit XML format that CI systems (GitHub Actions test reporters, GitLab,

@@ -1,3 +1,4 @@
+import FrameSupport
 import FrameTrace
 
 /// A titled table of already-formatted cells, rendered as aligned text or Markdown, so the text and

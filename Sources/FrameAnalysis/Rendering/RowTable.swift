@@ -1,4 +1,5 @@
 internal import FrameParquet
+internal import FrameSupport
 internal import FrameTrace
 
 /// A table of rows for engines that aggregate many traces (DuckDB, ClickHouse, pandas): its

@@ -1,3 +1,5 @@
+import Foundation
+import FrameSupport
 import FrameTrace
 import Testing
 
@@ -134,15 +136,15 @@ struct UntrustedTextTests {
         ]
         for value in hidden {
             let scalar = Unicode.Scalar(value)!
-            #expect(UntrustedText.isHidden(scalar), "U+\(String(value, radix: 16, uppercase: true))")
+            #expect(isHidden(scalar), "U+\(String(value, radix: 16, uppercase: true))")
             #expect(
                 UntrustedText.terminal("a\(Character(scalar))b")
                     == "a\\u{\(String(value, radix: 16, uppercase: true))}b")
         }
         for visible in ["a", "é", "ß", "中", "😀", " ", "\u{00A0}", "\u{0301}", "\u{3000}"] {
-            #expect(!UntrustedText.isHidden(visible.unicodeScalars.first!), "\(visible)")
+            #expect(!isHidden(visible.unicodeScalars.first!), "\(visible)")
         }
-        #expect(!UntrustedText.isHidden("\t") && UntrustedText.isHidden("\t", keepingTab: false))
+        #expect(!isHidden("\t") && isHidden("\t", keepingTab: false))
     }
 
     @Test(

@@ -1,6 +1,12 @@
+import FrameTrace
+
 /// Turns text that came from a trace — span, category, thread and process names, metadata values,
 /// labels, file names — into the text of each output format: one function per format, used by
 /// every writer, so each algorithm exists once.
+///
+/// The command-line tool's engine, not FrameTrace, which apps link: apps write traces, never
+/// reports. FrameTrace keeps only `isHidden(_:keepingTab:)`, the hidden-scalar predicate its JSON
+/// writer needs too, and every function here calls that one definition.
 ///
 /// A trace recorded in a pull request is written by whoever wrote that code. Nothing in one may
 /// change what an output means: forge a GitHub workflow command, move a terminal's cursor, open a
@@ -11,10 +17,10 @@
 /// UntrustedText.markdownText("![x](http://e)")   // \!\[x\](http\://e)
 /// UntrustedText.markdownCode("a`b")              // `` a`b ``
 /// ```
-public enum UntrustedText {
+package enum UntrustedText {
     // MARK: - Terminal
 
-    /// Text for a terminal, one line: hidden characters (``isHidden(_:keepingTab:)``: controls,
+    /// Text for a terminal, one line: hidden characters (`isHidden(_:keepingTab:)` in FrameTrace: controls,
     /// format and invisible characters, line and paragraph separators, private-use, unassigned
     /// and noncharacter code points) become visible escapes such as `\u{1B}`, so the text never
     /// spans lines, moves the cursor, reorders what follows or hides text; the GitHub runner's
@@ -25,7 +31,7 @@ public enum UntrustedText {
     /// - Parameter text: Any string.
     /// - Returns: One line of printable text.
     /// - Complexity: O(*n*) in the length of `text`.
-    public static func terminal(_ text: String) -> String {
+    package static func terminal(_ text: String) -> String {
         let escaped = breakingLegacyCommands(visible(shortened(text), keepingTab: true))
         return startsWorkflowCommand(escaped) ? "\"" + escaped + "\"" : escaped
     }
@@ -40,7 +46,7 @@ public enum UntrustedText {
     /// long cell wrapped or cut in the middle of a name, or a name next to a `#`.
     /// - Parameter text: Lines separated by `\n`.
     /// - Returns: The same lines, none a workflow command.
-    public static func neutralizingWorkflowCommands(_ text: String) -> String {
+    package static func neutralizingWorkflowCommands(_ text: String) -> String {
         let text = breakingLegacyCommands(text)
         guard text.contains("::") else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
@@ -68,7 +74,7 @@ public enum UntrustedText {
     /// `| `, `## `, `- ` or a word.
     /// - Parameter text: Any string.
     /// - Returns: Markdown source for the literal text.
-    public static func markdownText(_ text: String) -> String {
+    package static func markdownText(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var previous: [Unicode.Scalar] = []
@@ -99,7 +105,7 @@ public enum UntrustedText {
     /// and empty text are written as ``markdownText(_:)`` instead.
     /// - Parameter text: Any string.
     /// - Returns: Markdown source.
-    public static func markdownCode(_ text: String) -> String {
+    package static func markdownCode(_ text: String) -> String {
         let content = visible(shortened(text), keepingTab: false)
         guard !content.isEmpty, !content.contains("|"), !content.contains("##[") else { return markdownText(text) }
         var longest = 0
@@ -124,7 +130,7 @@ public enum UntrustedText {
     /// nor, being one line, close the Markdown fence around the chart.
     /// - Parameter text: Any string.
     /// - Returns: The string's content, without the quotes.
-    public static func mermaidString(_ text: String) -> String {
+    package static func mermaidString(_ text: String) -> String {
         var result = ""
         for scalar in breakingLegacyCommands(visible(shortened(text), keepingTab: false)).unicodeScalars {
             switch scalar {
@@ -143,7 +149,7 @@ public enum UntrustedText {
     /// escapes and `##[` broken, as in ``terminal(_:)``.
     /// - Parameter text: Any string.
     /// - Returns: The encoded message.
-    public static func annotationMessage(_ text: String) -> String {
+    package static func annotationMessage(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -160,7 +166,7 @@ public enum UntrustedText {
     /// ``annotationMessage(_:)``, and also `:` as `%3A` and `,` as `%2C`.
     /// - Parameter text: Any string.
     /// - Returns: The encoded value.
-    public static func annotationProperty(_ text: String) -> String {
+    package static func annotationProperty(_ text: String) -> String {
         var result = ""
         for character in annotationMessage(text) {
             switch character {
@@ -181,7 +187,7 @@ public enum UntrustedText {
     /// (shown the same, but not the GitHub runner's command form should the page reach a log).
     /// - Parameter text: Any string.
     /// - Returns: The escaped text.
-    public static func html(_ text: String) -> String {
+    package static func html(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var hashes = 0
@@ -207,7 +213,7 @@ public enum UntrustedText {
     /// references, as visible escapes (`\u{1B}`), as in ``terminal(_:)``.
     /// - Parameter text: Any string.
     /// - Returns: The escaped text.
-    public static func xml(_ text: String) -> String {
+    package static func xml(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var hashes = 0
@@ -243,7 +249,7 @@ public enum UntrustedText {
     /// Names are not shortened: a CSV is read by programs.
     /// - Parameter text: Any string.
     /// - Returns: The field.
-    public static func csvField(_ text: String) -> String {
+    package static func csvField(_ text: String) -> String {
         var field = breakingLegacyCommands(visible(text, keepingTab: false))
         if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), !isDecimalNumber(text) {
             field = "'" + field
@@ -263,9 +269,9 @@ public enum UntrustedText {
     /// The longest name, in Unicode scalars, shown whole in text and Markdown; a longer one is
     /// shown as its first ``shownPrefixLength`` scalars, an ellipsis and its length. JSON, JSON
     /// Lines and CSV keep names whole.
-    public static let shownLength = 256
+    package static let shownLength = 256
     /// How much of a name longer than ``shownLength`` is shown.
-    public static let shownPrefixLength = 200
+    package static let shownPrefixLength = 200
 
     /// `text`, or its start, `…` and its length in scalars when it is longer than ``shownLength``.
     ///
@@ -276,7 +282,7 @@ public enum UntrustedText {
     /// - Parameter text: Any string.
     /// - Returns: `text` itself when it has at most ``shownLength`` scalars; otherwise its first
     ///   ``shownPrefixLength`` scalars, an ellipsis and its length.
-    public static func shortened(_ text: String) -> String {
+    package static func shortened(_ text: String) -> String {
         var count = 0
         var cut: String.UnicodeScalarView.Index?
         var index = text.unicodeScalars.startIndex
@@ -301,31 +307,6 @@ public enum UntrustedText {
     }
 
     // MARK: - Pieces
-
-    /// Whether `scalar` is hidden: shown as a visible escape (`\u{200B}`) in every output a
-    /// person or a terminal reads, and as a `\u` escape in JSON. Derived from Unicode's own
-    /// data (the toolchain's `Unicode.Scalar.Properties`), not a list: general categories Cc
-    /// (controls; tab only when `keepingTab` is false), Cf (format: zero-width and bidi
-    /// controls, soft hyphen, tag characters), Co (private use), Cn (unassigned), Zl and Zp
-    /// (line and paragraph separators), every Default_Ignorable_Code_Point (variation selectors,
-    /// fillers, the combining grapheme joiner) and every noncharacter.
-    /// - Parameters:
-    ///   - scalar: The scalar to classify.
-    ///   - keepingTab: Whether a tab counts as visible; pass `false` where a tab would break
-    ///     the output, as in Markdown and CSV.
-    /// - Returns: `true` when the scalar must be shown as an escape.
-    public static func isHidden(_ scalar: Unicode.Scalar, keepingTab: Bool = true) -> Bool {
-        let value = scalar.value
-        if value < 0x7F { return value < 0x20 && (value != 0x09 || !keepingTab) }
-        if value < 0xA0 { return true }  // DEL and C1
-        let properties = scalar.properties
-        switch properties.generalCategory {
-        case .control, .format, .privateUse, .unassigned, .surrogate, .lineSeparator, .paragraphSeparator: return true
-        default:
-            return properties.isDefaultIgnorableCodePoint || properties.isNoncharacterCodePoint
-                || properties.isBidiControl
-        }
-    }
 
     private static let markdownPunctuation: Set<Unicode.Scalar> = [
         "\\", "`", "*", "_", "{", "}", "[", "]", "<", ">", "#", "!", "|", "~", "&", "$", ":", "^",
