@@ -2,7 +2,8 @@ import FrameTrace
 
 /// Turns text that came from a trace — span, category, thread and process names, metadata values,
 /// labels, file names — into the text of each output format: one function per format, used by
-/// every writer, so each algorithm exists once.
+/// every writer, so each algorithm exists once; formats of one grammar share one implementation
+/// (HTML and XML: ``markup(_:_:)`` with a ``MarkupGrammar``).
 ///
 /// The command-line tool's engine, not FrameTrace, which apps link: apps write traces, never
 /// reports. FrameTrace keeps only `isHidden(_:keepingTab:)`, the hidden-scalar predicate its JSON
@@ -187,24 +188,7 @@ package enum UntrustedText {
     /// (shown the same, but not the GitHub runner's command form should the page reach a log).
     /// - Parameter text: Any string.
     /// - Returns: The escaped text.
-    package static func html(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        var hashes = 0
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            case "#" where hashes > 0: result += "&#35;"
-            default: appendVisible(scalar, keepingTab: true, to: &result)
-            }
-            hashes = scalar == "#" ? hashes + 1 : 0
-        }
-        return result
-    }
+    package static func html(_ text: String) -> String { markup(text, .html) }
 
     /// Text for an XML 1.0 attribute value or element content: `&`, `<`, `>`, `"`, `'`, and tab,
     /// newline and carriage return as character references (so attribute values keep them and
@@ -213,7 +197,37 @@ package enum UntrustedText {
     /// references, as visible escapes (`\u{1B}`), as in ``terminal(_:)``.
     /// - Parameter text: Any string.
     /// - Returns: The escaped text.
-    package static func xml(_ text: String) -> String {
+    package static func xml(_ text: String) -> String { markup(text, .xml) }
+
+    /// What sets HTML's escaping apart from XML's; everything else is the same grammar.
+    ///
+    /// Both escape `&`, `<`, `>` and `"` with the same references and a `#` after a `#` as
+    /// `&#35;`, and both show every hidden character as a visible escape. The characters XML 1.0
+    /// cannot hold at all, even as references (C0 controls other than tab, newline and carriage
+    /// return, and U+FFFE/U+FFFF; surrogates cannot occur in a Swift string), are all hidden, so
+    /// the shared rule already writes them as visible escapes and no grammar needs a rule of its
+    /// own for them.
+    package struct MarkupGrammar: Sendable {
+        /// The reference for `'`: `&#39;` in HTML (HTML 4 has no `&apos;`), `&apos;` in XML.
+        package var apostrophe: String
+        /// Whether tab, newline and carriage return are written as numeric character references
+        /// (`&#9;`, `&#10;`, `&#13;`): XML, whose attribute-value normalisation would turn them
+        /// into spaces. HTML keeps a tab and shows newline and carriage return as visible
+        /// escapes (`\u{A}`), like other hidden characters.
+        package var referencesLineBreaks: Bool
+
+        /// HTML element content and quoted attribute values.
+        package static let html = MarkupGrammar(apostrophe: "&#39;", referencesLineBreaks: false)
+        /// XML 1.0 element content and attribute values.
+        package static let xml = MarkupGrammar(apostrophe: "&apos;", referencesLineBreaks: true)
+    }
+
+    /// Text for markup of `grammar`: the one implementation of ``html(_:)`` and ``xml(_:)``.
+    /// - Parameters:
+    ///   - text: Any string.
+    ///   - grammar: ``MarkupGrammar/html`` or ``MarkupGrammar/xml``.
+    /// - Returns: The escaped text.
+    package static func markup(_ text: String, _ grammar: MarkupGrammar) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var hashes = 0
@@ -223,11 +237,12 @@ package enum UntrustedText {
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t": result += "&#9;"
-            case "\n": result += "&#10;"
-            case "\r": result += "&#13;"
+            case "'": result += grammar.apostrophe
             case "#" where hashes > 0: result += "&#35;"
+            // One `where` per pattern: a `where` after a list of patterns guards only the last.
+            case "\t" where grammar.referencesLineBreaks, "\n" where grammar.referencesLineBreaks,
+                "\r" where grammar.referencesLineBreaks:
+                result += "&#\(scalar.value);"
             default: appendVisible(scalar, keepingTab: true, to: &result)
             }
             hashes = scalar == "#" ? hashes + 1 : 0
