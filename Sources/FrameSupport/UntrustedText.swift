@@ -21,13 +21,13 @@ import FrameTrace
 package enum UntrustedText {
     // MARK: - Terminal
 
-    /// Text for a terminal, one line: hidden characters (`isHidden(_:keepingTab:)` in FrameTrace: controls,
-    /// format and invisible characters, line and paragraph separators, private-use, unassigned
-    /// and noncharacter code points) become visible escapes such as `\u{1B}`, so the text never
-    /// spans lines, moves the cursor, reorders what follows or hides text; the GitHub runner's
-    /// older command form `##[` becomes `#\u{23}[` wherever it is; text that would begin, after
-    /// leading whitespace of any kind, with `::` (a workflow command at the start of a line) is
-    /// quoted: `"::error::x"`; and text longer than ``shownLength`` scalars is shortened to its
+    /// Text for a terminal, one line: hidden characters (`isHidden(_:keepingTab:)` in FrameTrace:
+    /// controls, format and invisible characters, line and paragraph separators, private-use,
+    /// unassigned and noncharacter code points) become visible escapes such as `\u{1B}`, so the
+    /// text never spans lines, moves the cursor, reorders what follows or hides text; the GitHub
+    /// runner's older command form `##[` becomes `#\u{23}[` wherever it is; text that would begin,
+    /// after leading whitespace of any kind, with `::` (a workflow command at the start of a line)
+    /// is quoted: `"::error::x"`; and text longer than ``shownLength`` scalars is shortened to its
     /// start, an ellipsis and its length (`… (4,000,000 characters)`).
     /// - Parameter text: Any string.
     /// - Returns: One line of printable text.
