@@ -101,16 +101,11 @@ private func compare(path: String, label: String, repetitions: Int, issueTargets
     let reportRepetitions = max(3, repetitions / 5)
     func reportSeconds(allCores: Bool) -> Double? {
         var best = UInt64.max
-        var options = AnalysisOptions()
-        options.usesAllCores = allCores
         for _ in 0..<reportRepetitions {
-            let start = benchNow()
-            guard
-                let trace = try? TraceReader.read(contentsOf: path, arguments: reportArguments, workerThread: allCores)
-            else { return nil }
-            let text = FrameAnalyzer.analyze(consume trace, options: options).text(source: label)
-            best = min(best, benchNow() - start)
-            blackHole(text)
+            guard let stages = reportStages(path: path, source: label, allCores: allCores, json: false) else {
+                return nil
+            }
+            best = min(best, stages.endToEnd)
         }
         return Double(best) / 1e9
     }
@@ -235,7 +230,7 @@ private func simdjsonSeconds(path: String, repetitions: Int) -> Double? {
 
 /// Best wall time over `repetitions` of opening the file as `f` and running the `parse`
 /// expression, after `setup`, timed inside Python; `nil` when Python or a module is missing.
-private func bestPythonSeconds(path: String, repetitions: Int, setup: String, parse: String) -> Double? {
+func bestPythonSeconds(path: String, repetitions: Int, setup: String, parse: String) -> Double? {
     let script = """
         import sys, time
         \(setup)
