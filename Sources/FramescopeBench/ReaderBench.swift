@@ -15,8 +15,9 @@ private let reportOnlyVariable = "FRAMESCOPE_BENCH_REPORT_ONLY"
 private let reportArguments = TraceReader.ArgumentSelection.only(FrameAnalyzer.argumentKeys)
 
 /// Reader figures: throughput (MB/s, events/s) of `ChromeJSONImporter` on a generated trace and on
-/// the largest third-party file, each beside Python's `json.load` on the same file in the same
-/// run, and the peak memory of a process that only reads the file, against the file's size.
+/// chrome65, a third-party file (the largest ones are in `stages`), each beside Python's
+/// `json.load` on the same file in the same run, and the peak memory of a process that only reads
+/// the file, against the file's size.
 ///
 /// - Parameter generatedEvents: Events in the generated trace (1,000,000 for the figures).
 func runReaderBenchmarks(generatedEvents: Int) {
@@ -48,7 +49,7 @@ func runReaderBenchmarks(generatedEvents: Int) {
             "shared/traces/third-party/speedscope__chrome65_simple-timeline.json"
         ).path
     if FileManager.default.fileExists(atPath: thirdParty) {
-        compare(path: thirdParty, label: "chrome65 (largest third-party)", repetitions: 200)
+        compare(path: thirdParty, label: "chrome65 (third-party)", repetitions: 200)
     } else {
         print("(third-party trace not found at \(thirdParty); skipped)")
     }
