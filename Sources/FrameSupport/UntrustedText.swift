@@ -49,7 +49,7 @@ package enum UntrustedText {
     /// - Returns: The same lines, none a workflow command.
     package static func neutralizingWorkflowCommands(_ text: String) -> String {
         let text = breakingLegacyCommands(text)
-        guard text.contains("::") else { return text }
+        guard mayContain(text, "::"), text.contains("::") else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
             guard startsWorkflowCommand(line) else { return line }
             let colon = line.firstIndex(of: ":")!
@@ -344,7 +344,7 @@ package enum UntrustedText {
 
     /// `##[` written as `#\u{23}[`: the GitHub runner reads `##[command]` anywhere in a line.
     private static func breakingLegacyCommands(_ text: String) -> String {
-        guard text.contains("##[") else { return text }
+        guard mayContain(text, "##["), text.contains("##[") else { return text }
         var result = ""
         var hashes = 0
         for scalar in text.unicodeScalars {
@@ -357,6 +357,28 @@ package enum UntrustedText {
             hashes = scalar == "#" ? hashes + 1 : 0
         }
         return result
+    }
+
+    /// Whether the bytes of the ASCII `pattern` occur in `text`'s UTF-8: `false` means `text.contains(pattern)`
+    /// is `false` too (a character equal to an ASCII character is that one byte), and costs a byte scan where
+    /// the character search costs tens of instructions a character, at every table, name and report rendered.
+    private static func mayContain(_ text: String, _ pattern: StaticString) -> Bool {
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            let count = pattern.utf8CodeUnitCount
+            let needle = UnsafeBufferPointer(start: pattern.utf8Start, count: count)
+            guard count > 0, bytes.count >= count else { return count == 0 }
+            var index = 0
+            while index <= bytes.count - count {
+                if bytes[index] == needle[0] {
+                    var matched = 1
+                    while matched < count, bytes[index + matched] == needle[matched] { matched += 1 }
+                    if matched == count { return true }
+                }
+                index += 1
+            }
+            return false
+        }
+        return found ?? true  // not contiguous (a bridged string): the character search decides
     }
 
     /// Whether the line begins, after any Unicode whitespace (the runner's `TrimStart()`), with `::`.

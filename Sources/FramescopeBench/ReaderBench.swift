@@ -15,8 +15,9 @@ private let reportOnlyVariable = "FRAMESCOPE_BENCH_REPORT_ONLY"
 private let reportArguments = TraceReader.ArgumentSelection.only(FrameAnalyzer.argumentKeys)
 
 /// Reader figures: throughput (MB/s, events/s) of `ChromeJSONImporter` on a generated trace and on
-/// the largest third-party file, each beside Python's `json.load` on the same file in the same
-/// run, and the peak memory of a process that only reads the file, against the file's size.
+/// chrome65, a third-party file (the largest ones are in `stages`), each beside Python's
+/// `json.load` on the same file in the same run, and the peak memory of a process that only reads
+/// the file, against the file's size.
 ///
 /// - Parameter generatedEvents: Events in the generated trace (1,000,000 for the issue's figures).
 func runReaderBenchmarks(generatedEvents: Int) {
@@ -48,7 +49,7 @@ func runReaderBenchmarks(generatedEvents: Int) {
             "shared/traces/third-party/speedscope__chrome65_simple-timeline.json"
         ).path
     if FileManager.default.fileExists(atPath: thirdParty) {
-        compare(path: thirdParty, label: "chrome65 (largest third-party)", repetitions: 200)
+        compare(path: thirdParty, label: "chrome65 (third-party)", repetitions: 200)
     } else {
         print("(third-party trace not found at \(thirdParty); skipped)")
     }
@@ -101,16 +102,11 @@ private func compare(path: String, label: String, repetitions: Int, issueTargets
     let reportRepetitions = max(3, repetitions / 5)
     func reportSeconds(allCores: Bool) -> Double? {
         var best = UInt64.max
-        var options = AnalysisOptions()
-        options.usesAllCores = allCores
         for _ in 0..<reportRepetitions {
-            let start = benchNow()
-            guard
-                let trace = try? TraceReader.read(contentsOf: path, arguments: reportArguments, workerThread: allCores)
-            else { return nil }
-            let text = FrameAnalyzer.analyze(consume trace, options: options).text(source: label)
-            best = min(best, benchNow() - start)
-            blackHole(text)
+            guard let stages = reportStages(path: path, source: label, allCores: allCores, json: false) else {
+                return nil
+            }
+            best = min(best, stages.endToEnd)
         }
         return Double(best) / 1e9
     }
@@ -235,7 +231,7 @@ private func simdjsonSeconds(path: String, repetitions: Int) -> Double? {
 
 /// Best wall time over `repetitions` of opening the file as `f` and running the `parse`
 /// expression, after `setup`, timed inside Python; `nil` when Python or a module is missing.
-private func bestPythonSeconds(path: String, repetitions: Int, setup: String, parse: String) -> Double? {
+func bestPythonSeconds(path: String, repetitions: Int, setup: String, parse: String) -> Double? {
     let script = """
         import sys, time
         \(setup)

@@ -70,37 +70,11 @@ func writeManyCategoryTrace(frames: Int, categories: Int, to path: String) -> Ne
     exit(0)
 }
 
-/// `framescope-bench analyze PATH [REPETITIONS]`: reads the trace once, then times
-/// `FrameAnalyzer.analyze` alone (best and median of the repetitions) and the text rendering,
-/// so that the analysis' share of `framescope report` is measured apart from the reader's.
+/// `framescope-bench analyze PATH [REPETITIONS]`: `report`'s stages on one file (read, analysis,
+/// text and JSON rendering, end to end), so that the analysis' share of `framescope report` is
+/// measured apart from the reader's; the same as `stages PATH`.
 func runAnalysisBenchmark(path: String, repetitions: Int) -> Never {
-    let readStart = benchNow()
-    // Read as `framescope report` reads: only the argument keys the analysis looks at.
-    guard let trace = try? TraceReader.read(contentsOf: path, arguments: .only(FrameAnalyzer.argumentKeys)) else {
-        print("error: cannot read \(path)")
-        exit(1)
-    }
-    let readNanoseconds = benchNow() - readStart
-    var samples: [UInt64] = []
-    var report: FrameReport?
-    for _ in 0..<max(1, repetitions) {
-        let start = benchNow()
-        report = FrameAnalyzer.analyze(trace)
-        samples.append(benchNow() - start)
-    }
-    samples.sort()
-    let renderStart = benchNow()
-    let text = report.map { $0.text(source: path) } ?? ""
-    let renderNanoseconds = benchNow() - renderStart
-    blackHole(text)
-    figure(
-        "read", Double(readNanoseconds) / 1e6, "ms",
-        note:
-            "\(trace.events.count) events, \(trace.symbols.count) symbols, \(trace.argumentLists.count) argument lists")
-    figure(
-        "analyze, best of \(samples.count)", Double(samples[0]) / 1e6, "ms",
-        note: "median \(formatFixed(Double(samples[samples.count / 2]) / 1e6, decimals: 1)) ms")
-    figure("text rendering", Double(renderNanoseconds) / 1e6, "ms")
+    runStagesBenchmarks(paths: [path], repetitions: repetitions)
     exit(0)
 }
 

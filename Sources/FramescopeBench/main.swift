@@ -1,11 +1,17 @@
 // framescope-bench: prints figures, never asserts on speed. Run in release mode:
-//   swift run -c release framescope-bench [recorder|layout|diff|imaging|reader|perfetto|robust|rows|all]   (from the repository root)
+//   swift run -c release framescope-bench [recorder|layout|diff|imaging|reader|stages|perfetto|robust|rows|all]
+//       (from the repository root)
 //   swift run -c release framescope-bench make-trace PATH [EVENTS]   (writes the reader's synthetic trace)
 //   swift run -c release framescope-bench make-category-trace PATH [FRAMES] [CATEGORIES]   (the many-category trace)
-//   swift run -c release framescope-bench analyze PATH [REPETITIONS]   (read once as report reads, then the analysis alone)
+//   swift run -c release framescope-bench stages [PATH ...] [--repetitions N]   (report's stages: read, analysis,
+//       text and JSON rendering, end to end, beside simdjson and json.load; no PATH: the generated 1M-event trace
+//       and the three largest third-party traces)
+//   swift run -c release framescope-bench analyze PATH [REPETITIONS]   (the same stages, one file)
 //   swift run -c release framescope-bench read PATH [REPETITIONS] [--worker]   (the reader alone, every argument, one thread
 //       or with its worker thread; for perf)
 //   swift run -c release framescope-bench calibrate [FRAMES]   (virtual time's cost model, fitted on this machine)
+import Foundation
+
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "make-trace", arguments.count >= 2 {
     let events = arguments.count > 2 ? Int(arguments[arguments.startIndex + 2]) ?? 1_000_000 : 1_000_000
@@ -30,6 +36,14 @@ if arguments.first == "read", arguments.count >= 2 {
 if arguments.first == "calibrate" {
     runCalibration(frames: arguments.count > 1 ? Int(arguments[arguments.startIndex + 1]) ?? 60 : 60)
 }
+if arguments.first == "stages" {
+    let rest = Array(arguments.dropFirst())
+    let flag = rest.firstIndex(of: "--repetitions")
+    let repetitions = flag.flatMap { rest.index(after: $0) < rest.endIndex ? Int(rest[rest.index(after: $0)]) : nil }
+    let paths = rest.enumerated().filter { index, _ in flag.map { index != $0 && index != $0 + 1 } ?? true }.map(\.1)
+    runStagesBenchmarks(paths: paths, repetitions: repetitions)
+    exit(0)
+}
 let selected = Set(arguments.isEmpty ? ["all"] : arguments)
 func wants(_ name: String) -> Bool { selected.contains("all") || selected.contains(name) }
 
@@ -39,6 +53,7 @@ if wants("layout") { runLayoutBenchmarks() }
 if wants("diff") { runDiffBenchmarks() }
 if wants("imaging") { runImagingBenchmarks() }
 if wants("reader") { runReaderBenchmarks(generatedEvents: 1_000_000) }
+if selected.contains("all") { runStagesBenchmarks(paths: [], repetitions: nil) }
 if wants("perfetto") { runPerfettoBenchmarks(generatedEvents: 1_000_000) }
 if wants("rows") { runRowsBenchmarks() }
 if wants("robust") {

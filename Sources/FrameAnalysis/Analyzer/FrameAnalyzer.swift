@@ -170,11 +170,11 @@ package enum FrameAnalyzer {
                     main: frames[index].mainThreadNanoseconds, index: frames[index].index
                 )
             }
-            let worst = worstKeys.indices.sorted { a, b in
+            // The first few in order, not every frame sorted to keep five.
+            let worst = firstInOrder(options.worstFrameCount, of: worstKeys.indices) { a, b in
                 let (x, y) = (worstKeys[a], worstKeys[b])
                 return (x.lateness, x.overrun, x.main, y.index) > (y.lateness, y.overrun, y.main, x.index)
             }
-            .prefix(options.worstFrameCount)
             .map { FrameReport.WorstFrame(frame: frames[$0], topSpans: frames[$0].topSpans) }
             return (summary, categories, Array(worst))
         }
@@ -184,6 +184,26 @@ package enum FrameAnalyzer {
             lanes: lanes,
             backgroundJobs: measured.jobs.sorted { ($0.appliedAt, $0.start) < ($1.appliedAt, $1.start) },
             diagnostics: trace.diagnostics, input: measured.input)
+    }
+
+    /// The first `count` of `indices` in the order `areInIncreasingOrder` gives, as
+    /// `indices.sorted(by:).prefix(count)` (stable: equal elements keep their order) without
+    /// sorting the rest: O(*n* · `count`) at worst, O(*n*) comparisons when few come early.
+    static func firstInOrder(
+        _ count: Int, of indices: Range<Int>, by areInIncreasingOrder: (Int, Int) -> Bool
+    ) -> [Int] {
+        var first: [Int] = []
+        guard count > 0 else { return first }
+        first.reserveCapacity(min(count, indices.count) + 1)
+        for index in indices {
+            // After every kept element that `index` does not come before: a tie keeps input order.
+            if first.count == count, !areInIncreasingOrder(index, first[count - 1]) { continue }
+            var position = first.count
+            while position > 0, areInIncreasingOrder(index, first[position - 1]) { position -= 1 }
+            first.insert(index, at: position)
+            if first.count > count { first.removeLast() }
+        }
+        return first
     }
 
     /// What the analysis measures on a trace's spans, for ``analyze(_:options:)`` to turn into a

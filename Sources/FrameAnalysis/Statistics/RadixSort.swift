@@ -19,29 +19,40 @@ extension Array where Element: FixedWidthInteger {
         let mask: UInt64 = Element.bitWidth == 64 ? .max : (1 << Element.bitWidth) - 1
         let signFlip: UInt64 = Element.isSigned ? 1 << (Element.bitWidth - 1) : 0
         func key(_ value: Element) -> UInt64 { (UInt64(truncatingIfNeeded: value) & mask) ^ signFlip }
-        // One pass counts every byte position's digits.
+        // One pass counts every byte position's digits. The passes work on buffers: array
+        // subscripts checked each array's uniqueness and bounds at every value.
         var counts = [Int](repeating: 0, count: byteCount * 256)
-        for value in self {
-            let bits = key(value)
-            for byte in 0..<byteCount { counts[byte * 256 + Int((bits >> (8 * UInt64(byte))) & 0xFF)] += 1 }
+        counts.withUnsafeMutableBufferPointer { counts in
+            self.withUnsafeBufferPointer { values in
+                for value in values {
+                    let bits = key(value)
+                    for byte in 0..<byteCount { counts[byte * 256 + Int((bits >> (8 * UInt64(byte))) & 0xFF)] += 1 }
+                }
+            }
         }
         var source = self
         var target = self
+        var next = [Int](repeating: 0, count: 256)
         for byte in 0..<byteCount {
             let digits = byte * 256..<(byte + 1) * 256
             // A byte every element shares leaves the order as it is.
             if counts[digits].contains(count) { continue }
-            var next = [Int](repeating: 0, count: 256)
             var position = 0
             for digit in 0..<256 {
                 next[digit] = position
                 position += counts[byte * 256 + digit]
             }
             let shift = 8 * UInt64(byte)
-            for value in source {
-                let digit = Int((key(value) >> shift) & 0xFF)
-                target[next[digit]] = value
-                next[digit] += 1
+            next.withUnsafeMutableBufferPointer { next in
+                target.withUnsafeMutableBufferPointer { target in
+                    source.withUnsafeBufferPointer { source in
+                        for value in source {
+                            let digit = Int((key(value) >> shift) & 0xFF)
+                            target[next[digit]] = value
+                            next[digit] += 1
+                        }
+                    }
+                }
             }
             swap(&source, &target)
         }
