@@ -298,6 +298,13 @@ extension PerfettoParser {
             try appendFrameReporter(ProtobufInput(buffer).input(over: frameReporter), to: &arguments)
             return addArguments(arguments)
         }
+        // Reading only some keys, most lists keep nothing: decided from the annotations' names
+        // alone, before any hashing or decoding.
+        if frameReporter == nil, let matcher = argumentKeys,
+            skipsEveryAnnotation(in: span, slot: slot, matcher: matcher)
+        {
+            return 0
+        }
         let text = UnsafeBufferPointer(rebasing: buffer[span])
         let shares = frameReporter == nil && span.count <= ArgumentCache.maximumLength
         let tag = sequences[slot].generation
@@ -320,6 +327,25 @@ extension PerfettoParser {
         let index = addArguments(arguments)
         if shares, annotationSkips == skipsBefore { argumentCache.remember(text, hash: hash, index: index, tag: tag) }
         return index
+    }
+
+    /// Whether every debug annotation in `span` is one ``appendAnnotation(_:slot:to:)`` skips by
+    /// its name, so the list is empty; `false` when any may be kept or anything is malformed (the
+    /// general reading then reads it, and reports what is).
+    private mutating func skipsEveryAnnotation(in span: Range<Int>, slot: Int, matcher: ArgumentKeyMatcher) -> Bool {
+        var input = ProtobufInput(buffer).input(over: span)
+        do throws(TraceReadError) {
+            while let (field, type) = try input.nextField() {
+                guard field == PerfettoSchema.Event.debugAnnotations, type == .lengthDelimited else {
+                    try input.skip(type)
+                    continue
+                }
+                if try annotationMayBeKept(try input.message(), slot: slot, matcher: matcher) { return false }
+            }
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Whether the read keeps an argument of this key (every key unless reading only some).
@@ -605,7 +631,8 @@ extension PerfettoParser {
                     scope: isThread || owner.threadID != 0 ? .thread : (owner.processID == 0 ? .global : .process),
                     arguments: arguments))
         }
-        for flow in flowArena[flows] {
+        for position in flows {
+            let flow = flowArena[position]
             // Kept aside and appended in time order at the end (``settleFlows()``): the file
             // need not be in time order, and which occurrence starts a flow depends on it.
             flowEvents.append(
@@ -622,22 +649,32 @@ extension PerfettoParser {
         var ordered: [(timestamp: Int64, index: Int)] = []
         ordered.reserveCapacity(flowEvents.count)
         for (index, event) in flowEvents.enumerated() { ordered.append((event.timestamp, index)) }
-        ordered.sort { ($0.timestamp, $0.index) < ($1.timestamp, $1.index) }
-        var started: Set<UInt64> = []
-        var ended: Set<UInt64> = []
-        started.reserveCapacity(flowEvents.count / 2)
+        if zip(ordered, ordered.dropFirst()).contains(where: { $0.timestamp > $1.timestamp }) {
+            ordered.sort { ($0.timestamp, $0.index) < ($1.timestamp, $1.index) }
+        }
+        // Per id, one lookup: bit 0 once it started, bit 1 once it ended.
+        var states: [UInt64: UInt8] = [:]
+        states.reserveCapacity(flowEvents.count / 2)
+        trace.events.reserveCapacity(trace.events.count + flowEvents.count)
         for (_, index) in ordered {
             var event = flowEvents[index]
             if event.phase == .flowEnd {
-                ended.insert(event.id)
-            } else if started.insert(event.id).inserted {
-                event.phase = .flowStart
+                states[event.id, default: 0] |= 2
+            } else {
+                let seen = states[event.id, default: 0]
+                if seen & 1 == 0 {
+                    states[event.id] = seen | 1
+                    event.phase = .flowStart
+                }
             }
             trace.events.append(event)
         }
         flowEvents = []
-        let unfinished = started.subtracting(ended).count
-        let unstarted = ended.subtracting(started).count
+        var unfinished = 0
+        var unstarted = 0
+        for state in states.values {
+            if state == 1 { unfinished += 1 } else if state == 2 { unstarted += 1 }
+        }
         if unfinished > 0 {
             trace.log.addSummary(
                 .unmatchedFlow, nil, "\(unfinished) flow\(unfinished == 1 ? "" : "s") start but never end",
@@ -666,10 +703,21 @@ extension PerfettoParser {
             }
         }
         guard !representative.isEmpty else { return }
-        for index in trace.events.indices where trace.events[index].thread.threadID == 0 {
-            let key = trace.events[index].thread
-            guard trace.threads[key] == nil, let main = representative[key.processID] else { continue }
-            trace.events[index].thread = main
+        // The same thread 0 comes in runs: its answer is kept for the next event.
+        var last: (key: ThreadKey, main: ThreadKey?)?
+        let threads = trace.threads
+        trace.events.withUnsafeMutableBufferPointer { events in
+            for index in events.indices where events[index].thread.threadID == 0 {
+                let key = events[index].thread
+                let main: ThreadKey?
+                if let last, last.key == key {
+                    main = last.main
+                } else {
+                    main = threads[key] == nil ? representative[key.processID] : nil
+                    last = (key, main)
+                }
+                if let main { events[index].thread = main }
+            }
         }
     }
 

@@ -39,6 +39,11 @@ struct CommonPacket {
 /// thread.
 struct CommonPacketDecoder {
     let buffer: UnsafeBufferPointer<UInt8>
+    /// ``FrameTrace/TraceEvent/timeLimitNanoseconds``, held here rather than read from the
+    /// global for every packet.
+    private let timeLimit = UInt64(TraceEvent.timeLimitNanoseconds)
+
+    init(buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
 
     /// A varint at `position` before `end`: its value and the position after it, or `nil` when
     /// it is malformed or cut off (the general reader then says which).
@@ -113,7 +118,7 @@ struct CommonPacketDecoder {
             flags
                 & ~(PerfettoSchema.Packet.incrementalStateClearedFlag | PerfettoSchema.Packet.needsIncrementalStateFlag)
                 == 0,
-            let trackEvent, let timestamp, timestamp <= UInt64(TraceEvent.timeLimitNanoseconds)
+            let trackEvent, let timestamp, timestamp <= timeLimit
         else { return false }
 
         var type: UInt64 = 0
@@ -189,17 +194,18 @@ extension PerfettoParser {
     /// Reads the packet in `range` if it has the common shape; `false` (nothing changed) otherwise.
     mutating func fastPacket(_ range: Range<Int>, offset: Int) -> Bool {
         var packet = CommonPacket()
-        return CommonPacketDecoder(buffer: buffer).decode(range, into: &packet) && applyCommon(packet, offset: offset)
+        guard CommonPacketDecoder(buffer: buffer).decode(range, into: &packet) else { return false }
+        return withUnsafePointer(to: packet) { applyCommon($0, offset: offset) }
     }
 
     /// Applies a decoded packet as the general path would; `false` when the general path must
     /// read it after all (an annotation or interned data malformed inside), before anything but
     /// interned state changed.
-    mutating func applyCommon(_ packet: borrowing CommonPacket, offset: Int) -> Bool {
-        let sequence = packet.sequence
-        let flags = packet.flags
-        let type = packet.type
-        let track = packet.track
+    mutating func applyCommon(_ packet: UnsafePointer<CommonPacket>, offset: Int) -> Bool {
+        let sequence = packet.pointee.sequence
+        let flags = packet.pointee.flags
+        let type = packet.pointee.type
+        let track = packet.pointee.track
         let slot = self.slot(of: sequence)
         if flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 {
             sequences[slot] = makeSequence(isValid: true)
@@ -214,19 +220,21 @@ extension PerfettoParser {
             }
             return true
         }
-        if let interned = packet.interned {
+        if let interned = packet.pointee.interned {
             let input = ProtobufInput(buffer).input(over: interned)
             guard (try? parseInternedData(input, slot: slot)) != nil else { return false }
         }
-        let time = Int64(packet.timestamp)
+        let time = Int64(packet.pointee.timestamp)
         if time > lastTimestamp { lastTimestamp = time }
         if type == PerfettoSchema.Event.counter {
-            switch packet.counterKind {
+            switch packet.pointee.counterKind {
             case 1:
-                appendCounter(.int(Int64(bitPattern: packet.counterBits)), uuid: track, timestamp: time, offset: offset)
+                appendCounter(
+                    .int(Int64(bitPattern: packet.pointee.counterBits)), uuid: track, timestamp: time, offset: offset)
             case 2:
                 appendCounter(
-                    .double(Double(bitPattern: packet.counterBits)), uuid: track, timestamp: time, offset: offset)
+                    .double(Double(bitPattern: packet.pointee.counterBits)), uuid: track, timestamp: time,
+                    offset: offset)
             default: break
             }
             return true
@@ -238,7 +246,7 @@ extension PerfettoParser {
             return true
         }
         var name = Symbol.empty
-        if let nameIID = packet.nameIID {
+        if let nameIID = packet.pointee.nameIID {
             if let raw = sequences[slot].names[nameIID] {
                 name = Symbol(rawValue: raw)
             } else {
@@ -250,7 +258,7 @@ extension PerfettoParser {
             }
         }
         var category = Symbol.empty
-        if let categoryIID = packet.categoryIID {
+        if let categoryIID = packet.pointee.categoryIID {
             if let raw = sequences[slot].categories[categoryIID] {
                 category = Symbol(rawValue: raw)
             } else {
@@ -263,9 +271,9 @@ extension PerfettoParser {
         // Malformed inside an annotation: the general path reports it. Nothing of this packet has
         // been placed yet, but the state above was: re-reading it is harmless (interning again
         // gives the same symbols; a cleared sequence clears again).
-        guard let arguments = try? annotationList(packet.annotations, slot: slot) else { return false }
+        guard let arguments = try? annotationList(packet.pointee.annotations, slot: slot) else { return false }
         let flowStart = flowArena.count
-        if packet.flows.count > 0 { packet.flows.appendOrdered(to: &flowArena) }
+        if packet.pointee.flows.count > 0 { packet.pointee.flows.appendOrdered(to: &flowArena) }
         appendToTrack(
             uuid: track, type: type, timestamp: time, name: name, category: category, arguments: arguments,
             flows: flowStart..<flowArena.count,

@@ -141,7 +141,9 @@ extension PerfettoParser {
                 continue
             }
             packets += 1
-            if !(framed.pointee.isCommon && applyCommon(framed.pointee.common, offset: framed.pointee.start)) {
+            if !(framed.pointee.isCommon
+                && applyCommon(UnsafePointer(framed.pointer(to: \.common)!), offset: framed.pointee.start))
+            {
                 var packet = ProtobufInput(buffer).input(over: framed.pointee.payload)
                 try parsePacket(&packet, offset: framed.pointee.start)
             }

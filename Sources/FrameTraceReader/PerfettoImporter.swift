@@ -368,9 +368,18 @@ struct PerfettoParser {
         func estimate(_ count: Int, cap: Int = .max) -> Int {
             min(cap, Int(min(Double(count) * scale + 1024, Double(buffer.count))))
         }
-        trace.events.reserveCapacity(estimate(trace.events.count))
+        // The events appended once reading ends count too: flow events and async ends (one per
+        // end record of a track that is not a thread's). Growing the array then would copy every
+        // event and touch twice its memory.
+        var asyncEnds = 0
+        for lane in lanes where lane.thread == nil {
+            for record in lane.records where record.isEnd { asyncEnds += 1 }
+        }
+        trace.events.reserveCapacity(estimate(trace.events.count + flowEvents.count + asyncEnds))
         trace.events.adviseHugePages()
         trace.argumentLists.reserveCapacity(estimate(trace.argumentLists.count, cap: 1 << 22))
+        flowEvents.reserveCapacity(estimate(flowEvents.count, cap: 1 << 22))
+        flowArena.reserveCapacity(estimate(flowArena.count, cap: 1 << 22))
         for index in lanes.indices where !lanes[index].records.isEmpty {
             lanes[index].records.reserveCapacity(estimate(lanes[index].records.count, cap: 1 << 22))
         }
