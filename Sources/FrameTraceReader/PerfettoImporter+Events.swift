@@ -300,11 +300,7 @@ extension PerfettoParser {
         }
         // Reading only some keys, most lists keep nothing: decided from the annotations' names
         // alone, before any hashing or decoding.
-        if frameReporter == nil, let matcher = argumentKeys,
-            skipsEveryAnnotation(in: span, slot: slot, matcher: matcher)
-        {
-            return 0
-        }
+        if frameReporter == nil, argumentKeys != nil, skipsEveryAnnotation(in: span, slot: slot) { return 0 }
         let text = UnsafeBufferPointer(rebasing: buffer[span])
         let shares = frameReporter == nil && span.count <= ArgumentCache.maximumLength
         let tag = sequences[slot].generation
@@ -329,23 +325,31 @@ extension PerfettoParser {
         return index
     }
 
-    /// Whether every debug annotation in `span` is one ``appendAnnotation(_:slot:to:)`` skips by
-    /// its name, so the list is empty; `false` when any may be kept or anything is malformed (the
-    /// general reading then reads it, and reports what is).
-    private mutating func skipsEveryAnnotation(in span: Range<Int>, slot: Int, matcher: ArgumentKeyMatcher) -> Bool {
-        var input = ProtobufInput(buffer).input(over: span)
-        do throws(TraceReadError) {
-            while let (field, type) = try input.nextField() {
-                guard field == PerfettoSchema.Event.debugAnnotations, type == .lengthDelimited else {
-                    try input.skip(type)
-                    continue
-                }
-                if try annotationMayBeKept(try input.message(), slot: slot, matcher: matcher) { return false }
-            }
-            return true
-        } catch {
-            return false
+    /// Whether every debug annotation in `span` is one ``appendAnnotation(_:slot:to:)`` already
+    /// decided to skip by its interned name (``keptAnnotationNames``), so the list is empty. It
+    /// reads raw bytes and answers `false` for anything else (another field between them, a name
+    /// not interned or not decided yet, a malformed byte): the general reading then reads the
+    /// list, decides and reports as it always does.
+    private func skipsEveryAnnotation(in span: Range<Int>, slot: Int) -> Bool {
+        let decoder = CommonPacketDecoder(buffer: buffer)
+        let annotationKey = UInt8(PerfettoSchema.Event.debugAnnotations << 3 | 2)
+        let nameKey = UInt8(PerfettoSchema.Annotation.nameIID << 3)
+        var position = span.lowerBound
+        let end = span.upperBound
+        while position < end {
+            guard buffer[position] == annotationKey else { return false }
+            position += 1
+            guard let length = decoder.rawVarint(&position, end), length <= UInt64(end - position) else { return false }
+            let annotationEnd = position + Int(length)
+            guard position < annotationEnd, buffer[position] == nameKey else { return false }
+            position += 1
+            guard let iid = decoder.rawVarint(&position, annotationEnd),
+                let raw = sequences[slot].annotationNames[iid], Int(raw) < keptAnnotationNames.count,
+                keptAnnotationNames[Int(raw)] == 2
+            else { return false }
+            position = annotationEnd
         }
+        return true
     }
 
     /// Whether the read keeps an argument of this key (every key unless reading only some).
@@ -586,40 +590,20 @@ extension PerfettoParser {
         let owner = lanes[lane].owner
         let isThread = lanes[lane].thread != nil
         let pairsNow = isThread && pairsAsItReads
-        // Begins and ends in time order pair with a stack; out of order, the lane is sorted first.
-        if type != PerfettoSchema.Event.instant {
-            if timestamp < lanes[lane].lastTimestamp {
-                lanes[lane].isOrdered = false
-                if pairsNow {
-                    needsSecondPass = true  // the stack paired what it saw; read again with records
-                    return
-                }
-            }
-            lanes[lane].lastTimestamp = timestamp
+        let event = trace.events.count
+        let (closed, outOfOrder) = Self.record(
+            type: type, timestamp: timestamp, name: name, event: event, pairsNow: pairsNow, on: &lanes[lane])
+        if outOfOrder {
+            needsSecondPass = true  // the stack paired what it saw; read again with records
+            return
+        }
+        if closed >= 0 {
+            trace.events[closed].duration = max(0, timestamp &- trace.events[closed].timestamp)
         }
         switch type {
         case PerfettoSchema.Event.sliceEnd:
-            if pairsNow {
-                // As pairLanes pairs an ordered lane: the innermost open begin, whatever its name.
-                if let begin = lanes[lane].open.popLast() {
-                    trace.events[begin].duration = max(0, timestamp &- trace.events[begin].timestamp)
-                } else {
-                    lanes[lane].unmatched += 1
-                }
-            } else {
-                lanes[lane].records.append(
-                    BeginEndPairer.Record(
-                        timestamp: timestamp, inputIndex: trace.events.count, name: nil, isEnd: true, payload: -1))
-            }
+            break
         case PerfettoSchema.Event.sliceBegin:
-            if pairsNow {
-                lanes[lane].open.append(trace.events.count)
-            } else {
-                lanes[lane].records.append(
-                    BeginEndPairer.Record(
-                        timestamp: timestamp, inputIndex: trace.events.count, name: name, isEnd: false,
-                        payload: trace.events.count))
-            }
             trace.events.append(
                 TraceEvent(
                     phase: isThread ? .complete : .asyncBegin, name: name, category: category, thread: owner,
@@ -640,6 +624,45 @@ extension PerfettoParser {
                     phase: flow.terminating ? .flowEnd : .flowStep, name: name, category: category, thread: owner,
                     timestamp: timestamp, id: flow.id, bindingPoint: .enclosing))
         }
+    }
+
+    /// What placing a slice begin, end or instant records on its lane, in one access to it:
+    /// `closed`, the event index of the begin an end closes as it is read (else -1), and
+    /// `outOfOrder` when a lane paired as it is read goes back in time (nothing recorded).
+    @inline(__always)
+    private static func record(
+        type: UInt64, timestamp: Int64, name: Symbol, event: Int, pairsNow: Bool, on lane: inout SliceLane
+    ) -> (closed: Int, outOfOrder: Bool) {
+        // Begins and ends in time order pair with a stack; out of order, the lane is sorted first.
+        if type != PerfettoSchema.Event.instant {
+            if timestamp < lane.lastTimestamp {
+                lane.isOrdered = false
+                if pairsNow { return (-1, true) }
+            }
+            lane.lastTimestamp = timestamp
+        }
+        switch type {
+        case PerfettoSchema.Event.sliceEnd:
+            if pairsNow {
+                // As pairLanes pairs an ordered lane: the innermost open begin, whatever its name.
+                if !lane.open.isEmpty { return (lane.open.removeLast(), false) }
+                lane.unmatched += 1
+            } else {
+                lane.records.append(
+                    BeginEndPairer.Record(timestamp: timestamp, inputIndex: event, name: nil, isEnd: true, payload: -1))
+            }
+        case PerfettoSchema.Event.sliceBegin:
+            if pairsNow {
+                lane.open.append(event)
+            } else {
+                lane.records.append(
+                    BeginEndPairer.Record(
+                        timestamp: timestamp, inputIndex: event, name: name, isEnd: false, payload: event))
+            }
+        default:
+            break
+        }
+        return (-1, false)
     }
 
     /// Appends the flow events in time order: each id's earliest occurrence that does not end

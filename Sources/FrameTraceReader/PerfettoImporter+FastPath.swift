@@ -48,12 +48,28 @@ struct CommonPacketDecoder {
     /// A varint at `position` before `end`: its value and the position after it, or `nil` when
     /// it is malformed or cut off (the general reader then says which).
     @inline(__always)
-    private func rawVarint(_ position: inout Int, _ end: Int) -> UInt64? {
+    func rawVarint(_ position: inout Int, _ end: Int) -> UInt64? {
         guard position < end else { return nil }
         let first = buffer[position]
         if first < 0x80 {
             position += 1
             return UInt64(first)
+        }
+        // Up to eight bytes at once (timestamps and track uuids take five to eight): the first
+        // byte without its continuation bit ends it, and the 7-bit groups are packed together.
+        if end - position >= 8 {
+            let word = UnsafeRawPointer(buffer.baseAddress! + position).loadUnaligned(as: UInt64.self).littleEndian
+            let stops = ~word & 0x8080_8080_8080_8080
+            if stops != 0 {
+                let length = stops.trailingZeroBitCount / 8 + 1
+                var value = word & 0x7F7F_7F7F_7F7F_7F7F
+                if length < 8 { value &= (1 << (8 * UInt64(length))) - 1 }
+                value = (value & 0x007F_007F_007F_007F) | ((value & 0x7F00_7F00_7F00_7F00) >> 1)
+                value = (value & 0x0000_3FFF_0000_3FFF) | ((value & 0x3FFF_0000_3FFF_0000) >> 2)
+                value = (value & 0x0000_0000_0FFF_FFFF) | ((value & 0x0FFF_FFFF_0000_0000) >> 4)
+                position += length
+                return value
+            }
         }
         var result: UInt64 = 0
         var shift: UInt64 = 0

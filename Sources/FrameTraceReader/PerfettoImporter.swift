@@ -699,7 +699,7 @@ struct InternTable {
     private static let denseGap: UInt64 = 1024
 
     subscript(iid: UInt64) -> UInt32? {
-        get {
+        @inline(__always) get {
             if iid < UInt64(dense.count), dense[Int(iid)] != .max { return dense[Int(iid)] }
             // An id set while it was past the dense part stays in the dictionary.
             return sparse.isEmpty ? nil : sparse[iid]
