@@ -5,7 +5,7 @@ extension PerfettoParser {
     // MARK: - TrackEvent
 
     /// Reads repeated integers, packed or not.
-    private func appendRepeated(
+    private mutating func appendRepeated(
         _ type: ProtobufInput.WireType, _ input: inout ProtobufInput, to values: inout [UInt64], fixed: Bool
     ) throws(TraceReadError) {
         if type == .lengthDelimited {
@@ -330,7 +330,10 @@ extension PerfettoParser {
     /// reads raw bytes and answers `false` for anything else (another field between them, a name
     /// not interned or not decided yet, a malformed byte): the general reading then reads the
     /// list, decides and reports as it always does.
-    private func skipsEveryAnnotation(in span: Range<Int>, slot: Int) -> Bool {
+    ///
+    /// `mutating` though it changes nothing: a non-mutating method called from a mutating one
+    /// is handed a copy of the whole parser (a memcpy and a retain and release of every table).
+    private mutating func skipsEveryAnnotation(in span: Range<Int>, slot: Int) -> Bool {
         let decoder = CommonPacketDecoder(buffer: buffer)
         let annotationKey = UInt8(PerfettoSchema.Event.debugAnnotations << 3 | 2)
         let nameKey = UInt8(PerfettoSchema.Annotation.nameIID << 3)
@@ -353,7 +356,8 @@ extension PerfettoParser {
     }
 
     /// Whether the read keeps an argument of this key (every key unless reading only some).
-    func keeps(_ key: String) -> Bool { argumentKeys?.matches(key) ?? true }
+    /// `mutating` though it changes nothing, for the reason ``skipsEveryAnnotation(in:slot:)`` is.
+    mutating func keeps(_ key: String) -> Bool { argumentKeys?.matches(key) ?? true }
 
     /// A debug annotation as arguments: a dictionary's members as `name.member`, as the JSON
     /// reader flattens an object one level.
