@@ -222,12 +222,12 @@ extension PerfettoParser {
         let flags = packet.pointee.flags
         let type = packet.pointee.type
         let track = packet.pointee.track
-        let slot = self.slot(of: sequence)
+        let slot = interning.slot(of: sequence)
         if flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 {
-            sequences[slot] = makeSequence(isValid: true)
+            interning.sequences[slot] = interning.makeSequence(isValid: true)
         }
-        if flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !sequences[slot].isValid {
-            droppedPackets += 1
+        if flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !interning.sequences[slot].isValid {
+            skipped.droppedPackets += 1
             if trace.log.lists(.invalidEvent) {
                 trace.log.add(
                     .invalidEvent, nil,
@@ -241,7 +241,7 @@ extension PerfettoParser {
             guard (try? parseInternedData(input, slot: slot)) != nil else { return false }
         }
         let time = Int64(packet.pointee.timestamp)
-        if time > lastTimestamp { lastTimestamp = time }
+        if time > building.lastTimestamp { building.lastTimestamp = time }
         if type == PerfettoSchema.Event.counter {
             switch packet.pointee.counterKind {
             case 1:
@@ -263,7 +263,7 @@ extension PerfettoParser {
         }
         var name = Symbol.empty
         if let nameIID = packet.pointee.nameIID {
-            if let raw = sequences[slot].names[nameIID] {
+            if let raw = interning.sequences[slot].names[nameIID] {
                 name = Symbol(rawValue: raw)
             } else {
                 name = trace.symbols.intern("(undefined name iid \(nameIID))")
@@ -275,7 +275,7 @@ extension PerfettoParser {
         }
         var category = Symbol.empty
         if let categoryIID = packet.pointee.categoryIID {
-            if let raw = sequences[slot].categories[categoryIID] {
+            if let raw = interning.sequences[slot].categories[categoryIID] {
                 category = Symbol(rawValue: raw)
             } else {
                 category = trace.symbols.intern("(undefined category iid \(categoryIID))")
@@ -288,11 +288,11 @@ extension PerfettoParser {
         // been placed yet, but the state above was: re-reading it is harmless (interning again
         // gives the same symbols; a cleared sequence clears again).
         guard let arguments = try? annotationList(packet.pointee.annotations, slot: slot) else { return false }
-        let flowStart = flowArena.count
-        if packet.pointee.flows.count > 0 { packet.pointee.flows.appendOrdered(to: &flowArena) }
+        let flowStart = building.flowArena.count
+        if packet.pointee.flows.count > 0 { packet.pointee.flows.appendOrdered(to: &building.flowArena) }
         appendToTrack(
             uuid: track, type: type, timestamp: time, name: name, category: category, arguments: arguments,
-            flows: flowStart..<flowArena.count,
+            flows: flowStart..<building.flowArena.count,
             offset: offset)
         return true
     }
@@ -305,7 +305,7 @@ extension PerfettoParser {
         flows: Range<Int>, offset: Int
     ) {
         guard let lane = lane(forUUID: uuid) else {
-            deferred.append(
+            building.deferred.append(
                 PendingEvent(
                     uuid: uuid, type: type, timestamp: timestamp, name: name, category: category, arguments: arguments,
                     flows: flows,

@@ -106,6 +106,12 @@ struct PacketFramer: BatchFilling {
 }
 
 extension PerfettoParser {
+    /// The framing stage's state on the parser's side: the file's pages already applied, handed
+    /// back when it is mapped (the framer itself, ``PacketFramer``, lives for one read).
+    struct Framing {
+        var readPages: ReadPageRelease
+    }
+
     /// Reads every packet: framed and decoded by a ``PacketFramer`` on a worker thread when
     /// `pipelined` and one can be started, else on this thread; applied here, in file order,
     /// either way, so the trace is the same.
@@ -139,13 +145,13 @@ extension PerfettoParser {
     }
 
     /// Applies a batch's packets in order; `true` when the read is over (the file ended, or it
-    /// must be read again: ``needsSecondPass``).
+    /// must be read again: ``Pairing/needsSecondPass``).
     private mutating func apply(_ batch: PacketFramer.Batch, packets: inout Int) throws(TraceReadError) -> Bool {
         for index in 0..<batch.count {
             // Through pointers: a decoded packet is about 180 bytes, not copied out.
             let framed = batch.packets + index
             guard framed.pointee.skippedField == 0 else {
-                skippedFields["Trace field \(framed.pointee.skippedField)", default: 0] += 1
+                skipped.skippedFields["Trace field \(framed.pointee.skippedField)", default: 0] += 1
                 continue
             }
             packets += 1
@@ -155,11 +161,11 @@ extension PerfettoParser {
                 var packet = ProtobufInput(buffer).input(over: framed.pointee.payload)
                 try parsePacket(&packet, offset: framed.pointee.start)
             }
-            if needsSecondPass { return true }
+            if pairing.needsSecondPass { return true }
             if packets == 4096 { reserveCapacity(readSoFar: framed.pointee.payload.upperBound) }
         }
         // Nothing read later refers back to a packet's bytes once it is applied.
-        if batch.count > 0 { readPages.release(before: batch.packets[batch.count - 1].payload.upperBound) }
+        if batch.count > 0 { framing.readPages.release(before: batch.packets[batch.count - 1].payload.upperBound) }
         switch batch.ending {
         case nil:
             return false
