@@ -113,6 +113,21 @@ extension PerfettoImporter {
 }
 
 extension PerfettoParser {
+    /// The Android stage's state: atrace's lanes and open async slices, and FrameTimeline's
+    /// events until they are placed in time order (``PerfettoImporter/FrameTimeline``).
+    struct AndroidState {
+        /// The thread each tid belongs to, from `process_tree` (atrace lines may omit it).
+        var threadProcess: [Int64: Int64] = [:]
+        /// atrace begin/end lanes by thread id.
+        var atraceLanes: [Int64: Int] = [:]
+        /// Open atrace async slices by identity: their ids, innermost last.
+        var atraceAsync: [AtraceAsyncKey: [UInt64]] = [:]
+        /// FrameTimeline events, placed in time order once every packet is read.
+        var frameTimelineEvents: [FrameTimelineEvent] = []
+    }
+}
+
+extension PerfettoParser {
     // MARK: - ftrace (atrace)
 
     mutating func parseFtrace(_ input: ProtobufInput) throws(TraceReadError) {
@@ -142,7 +157,7 @@ extension PerfettoParser {
                     }
                 default:
                     try event.skip(innerType)
-                    if innerType == .lengthDelimited { skippedFields["ftrace event \(inner)", default: 0] += 1 }
+                    if innerType == .lengthDelimited { skipped.skippedFields["ftrace event \(inner)", default: 0] += 1 }
                 }
             }
             guard let buffer else { continue }
@@ -159,11 +174,11 @@ extension PerfettoParser {
         while let last = text.last, last == "\n" || last == "\0" { text.removeLast() }
         let parts = text.split(separator: "|", maxSplits: 4, omittingEmptySubsequences: false)
         guard let kind = parts.first, kind.count == 1 else {
-            skippedFields["atrace line that is not B/E/C/S/F/I/N/G/H", default: 0] += 1
+            skipped.skippedFields["atrace line that is not B/E/C/S/F/I/N/G/H", default: 0] += 1
             return
         }
         let pid = parts.count > 1 ? Int64(parts[1].trimmingSpaces) : nil
-        let process = pid ?? threadProcess[tid] ?? tid
+        let process = pid ?? android.threadProcess[tid] ?? tid
         let thread = ThreadKey(processID: process, threadID: tid)
         if trace.threads[thread] == nil { trace.threads[thread] = TraceThread(key: thread) }
         if trace.processes[process] == nil { trace.processes[process] = TraceProcess(processID: process) }
@@ -220,12 +235,12 @@ extension PerfettoParser {
             let symbol = trace.symbols.intern(name)
             let owner = ThreadKey(processID: process, threadID: 0)
             if isBegin {
-                let id = nextAsyncID
-                nextAsyncID += 1
-                atraceAsync[key, default: []].append(id)
+                let id = pairing.nextAsyncID
+                pairing.nextAsyncID += 1
+                android.atraceAsync[key, default: []].append(id)
                 trace.events.append(
                     TraceEvent(phase: .asyncBegin, name: symbol, thread: owner, timestamp: timestamp, id: id))
-            } else if let id = atraceAsync[key]?.popLast() {
+            } else if let id = android.atraceAsync[key]?.popLast() {
                 trace.events.append(
                     TraceEvent(phase: .asyncEnd, name: symbol, thread: owner, timestamp: timestamp, id: id))
             } else {
@@ -238,13 +253,15 @@ extension PerfettoParser {
         }
     }
 
-    private mutating func skipAtrace() { skippedFields["atrace line that is not B/E/C/S/F/I/N/G/H", default: 0] += 1 }
+    private mutating func skipAtrace() {
+        skipped.skippedFields["atrace line that is not B/E/C/S/F/I/N/G/H", default: 0] += 1
+    }
 
     /// atrace's begins and ends pair per thread id (an `E` may not name its process).
     private mutating func atraceLane(tid: Int64, thread: ThreadKey) -> Int {
-        if let lane = atraceLanes[tid] { return lane }
+        if let lane = android.atraceLanes[tid] { return lane }
         let lane = lane(forThread: thread)
-        atraceLanes[tid] = lane
+        android.atraceLanes[tid] = lane
         return lane
     }
 
@@ -256,7 +273,7 @@ extension PerfettoParser {
         while let (field, type) = try input.nextField() {
             guard type == .lengthDelimited, (1...5).contains(field) else {
                 try input.skip(type)
-                skippedFields["FrameTimelineEvent field \(field)", default: 0] += 1
+                skipped.skippedFields["FrameTimelineEvent field \(field)", default: 0] += 1
                 continue
             }
             var message = try input.message()
@@ -273,18 +290,18 @@ extension PerfettoParser {
                     try message.skip(innerType)
                 }
             }
-            frameTimelineEvents.append(event)
+            android.frameTimelineEvents.append(event)
         }
     }
 
     /// The FrameTimeline events as slices, in time order (file order on ties), as trace
     /// processor's sorter hands them to its parser.
     mutating func placeFrameTimeline() {
-        guard !frameTimelineEvents.isEmpty else { return }
+        guard !android.frameTimelineEvents.isEmpty else { return }
         typealias Timeline = PerfettoImporter.FrameTimeline
         typealias Keys = Timeline.Key
-        let ordered = frameTimelineEvents.indices.sorted {
-            (frameTimelineEvents[$0].timestamp, $0) < (frameTimelineEvents[$1].timestamp, $1)
+        let ordered = android.frameTimelineEvents.indices.sorted {
+            (android.frameTimelineEvents[$0].timestamp, $0) < (android.frameTimelineEvents[$1].timestamp, $1)
         }
         var open: [Int64: (begin: Int, inner: Int)?] = [:]  // nil: a dropped duplicate's cookie
         var expectedTokens: Set<[Int64]> = []
@@ -292,7 +309,7 @@ extension PerfettoParser {
         let expectedName = trace.symbols.intern(String(describing: FrameContract.Timeline.expectedTrack))
         let actualName = trace.symbols.intern(String(describing: FrameContract.Timeline.actualTrack))
         for index in ordered {
-            let event = frameTimelineEvents[index]
+            let event = android.frameTimelineEvents[index]
             let values = event.values
             let cookie = Int64(bitPattern: values[PerfettoSchema.FrameTimeline.cookie] ?? 0)
             if event.kind == PerfettoSchema.FrameTimeline.frameEnd {
@@ -364,8 +381,8 @@ extension PerfettoParser {
             arguments = arguments.filter { keeps($0.key) }
             let owner = ThreadKey(processID: pid, threadID: 0)
             if trace.processes[pid] == nil { trace.processes[pid] = TraceProcess(processID: pid) }
-            let id = nextAsyncID
-            nextAsyncID += 1
+            let id = pairing.nextAsyncID
+            pairing.nextAsyncID += 1
             let begin = trace.events.count
             trace.events.append(
                 TraceEvent(
@@ -383,7 +400,7 @@ extension PerfettoParser {
             }
             open[cookie] = (begin, begin + 1)
         }
-        frameTimelineEvents = []
+        android.frameTimelineEvents = []
         for (cookie, entry) in open.sorted(by: { $0.key < $1.key }) {
             guard let slice = entry else { continue }
             trace.log.add(

@@ -1,11 +1,43 @@
 import FrameJSON
 @_spi(FramescopeInternals) import FrameTrace
 
+/// Stage three of reading a Perfetto trace, event building: a packet's TrackEvent (or atrace
+/// line, `+Android`) becomes trace events, with its argument list from its debug annotations,
+/// its flow ids and its track's lane (``Pairing``); events on tracks not yet described wait.
 extension PerfettoParser {
+    /// The event builder's state.
+    struct EventBuilding {
+        /// The argument keys the read keeps; `nil` for every key.
+        let argumentKeys: ArgumentKeyMatcher?
+        /// The `outer` of each kept `outer.inner` key: an annotation so named is a dictionary whose
+        /// members may be kept.
+        let keptPrefixes: Set<String>
+        /// Per annotation name symbol: 0 not decided yet, 1 kept (or may be), 2 skipped.
+        var keptAnnotationNames: [UInt8] = []
+        /// Recent events' annotation bytes and their argument lists
+        /// (``PerfettoParser/annotationList(_:slot:frameReporter:)``).
+        var argumentCache = ArgumentCache()
+        /// How many annotation values or fields were skipped and counted: an event whose annotations
+        /// skip any is not shared, so that each event's skips count.
+        var annotationSkips = 0
+        /// Flow ids of the events read, as ranges of ``PendingEvent/flows``: no array per event.
+        var flowArena: [(id: UInt64, terminating: Bool)] = []
+        /// Track events on tracks not described when they were read, placed once every descriptor is.
+        var deferred: [PendingEvent] = []
+        /// The latest event time read, where slices never closed end.
+        var lastTimestamp: Int64 = 0
+
+        init(arguments: TraceReader.ArgumentSelection) {
+            argumentKeys = arguments.keys.map { ArgumentKeyMatcher($0) }
+            keptPrefixes = Set(
+                (arguments.keys ?? []).compactMap { key in key.firstIndex(of: ".").map { String(key[..<$0]) } })
+        }
+    }
+
     // MARK: - TrackEvent
 
     /// Reads repeated integers, packed or not.
-    private func appendRepeated(
+    private mutating func appendRepeated(
         _ type: ProtobufInput.WireType, _ input: inout ProtobufInput, to values: inout [UInt64], fixed: Bool
     ) throws(TraceReadError) {
         if type == .lengthDelimited {
@@ -75,7 +107,7 @@ extension PerfettoParser {
                 try appendRepeated(wireType, &input, to: &extraDoubleValues, fixed: true)
             default:
                 try input.skip(wireType)
-                skippedFields["TrackEvent field \(field)", default: 0] += 1
+                skipped.skippedFields["TrackEvent field \(field)", default: 0] += 1
             }
         }
         // Time: the packet's, else the event's own absolute microseconds.
@@ -85,8 +117,8 @@ extension PerfettoParser {
             packetTime = overflow || nanoseconds < 0 ? UInt64.max : UInt64(nanoseconds)
         }
         guard let time = checkedTime(packetTime, offset: offset) else { return }
-        var uuid = trackUUID ?? sequences[slot].defaultTrack
-        var legacyThread = sequences[slot].legacyThread
+        var uuid = trackUUID ?? interning.sequences[slot].defaultTrack
+        var legacyThread = interning.sequences[slot].legacyThread
         // Chrome's legacy events (TrackEvent.legacy_event, type unspecified): the JSON phase and
         // what goes with it, mapped to the typed events below or to async pairs by id.
         var legacyEvent: LegacyEvent?
@@ -104,11 +136,11 @@ extension PerfettoParser {
             case "n" where parsed.id == nil: type = PerfettoSchema.Event.instant
             case "b", "e", "n", "S", "F":
                 guard parsed.id != nil else {
-                    skippedFields["legacy event of phase \(parsed.phaseText) without an id", default: 0] += 1
+                    skipped.skippedFields["legacy event of phase \(parsed.phaseText) without an id", default: 0] += 1
                     return
                 }
             default:
-                skippedFields["legacy event of phase \(parsed.phaseText)", default: 0] += 1
+                skipped.skippedFields["legacy event of phase \(parsed.phaseText)", default: 0] += 1
                 return
             }
             if nameIID == nil, nameString == nil { nameIID = parsed.nameIID }
@@ -139,7 +171,7 @@ extension PerfettoParser {
         case 0 where legacyEvent != nil:
             break  // an async legacy event: placed by id below
         default:
-            skippedFields["TrackEvent of type \(type)", default: 0] += 1
+            skipped.skippedFields["TrackEvent of type \(type)", default: 0] += 1
             return
         }
         // Name and category.
@@ -147,7 +179,7 @@ extension PerfettoParser {
         if let nameString {
             name = trace.symbols.intern(input.string(nameString))
         } else if let nameIID {
-            if let raw = sequences[slot].names[nameIID] {
+            if let raw = interning.sequences[slot].names[nameIID] {
                 name = Symbol(rawValue: raw)
             } else {
                 name = trace.symbols.intern("(undefined name iid \(nameIID))")
@@ -158,12 +190,14 @@ extension PerfettoParser {
             }
         }
         var category = Symbol.empty
-        if categoryIIDs.count == 1, categoryStrings.isEmpty, let raw = sequences[slot].categories[categoryIIDs[0]] {
+        if categoryIIDs.count == 1, categoryStrings.isEmpty,
+            let raw = interning.sequences[slot].categories[categoryIIDs[0]]
+        {
             category = Symbol(rawValue: raw)  // the common case: one interned category, no string made
         } else if !categoryIIDs.isEmpty || !categoryStrings.isEmpty {
             var parts: [String] = categoryStrings.map { input.string($0) }
             for iid in categoryIIDs {
-                if let raw = sequences[slot].categories[iid] {
+                if let raw = interning.sequences[slot].categories[iid] {
                     parts.append(trace.symbols[Symbol(rawValue: raw)])
                 } else {
                     parts.append("(undefined category iid \(iid))")
@@ -174,14 +208,14 @@ extension PerfettoParser {
             }
             category = trace.symbols.intern(parts.joined(separator: ","))
         }
-        let flowStart = flowArena.count
-        for id in flowIDs { flowArena.append((id, false)) }
-        for id in terminatingIDs { flowArena.append((id, true)) }
-        let flows = flowStart..<flowArena.count
+        let flowStart = building.flowArena.count
+        for id in flowIDs { building.flowArena.append((id, false)) }
+        for id in terminatingIDs { building.flowArena.append((id, true)) }
+        let flows = flowStart..<building.flowArena.count
         if let legacyEvent, type == 0 {
             // Async by id, in the thread's process, as Chrome's JSON writes it.
             guard let owner = owner(legacyThread: legacyThread, uuid: uuid), let id = legacyEvent.id else {
-                skippedFields["legacy async event on no known thread", default: 0] += 1
+                skipped.skippedFields["legacy async event on no known thread", default: 0] += 1
                 return
             }
             let phase: Phase =
@@ -221,7 +255,7 @@ extension PerfettoParser {
 
     /// The thread a legacy event belongs to: its sequence's thread descriptor, else its track's.
     private mutating func owner(legacyThread: ThreadKey?, uuid: UInt64?) -> ThreadKey? {
-        legacyThread ?? uuid.flatMap { self.lane(forUUID: $0) }.map { lanes[$0].owner }
+        legacyThread ?? uuid.flatMap { self.lane(forUUID: $0) }.map { pairing.lanes[$0].owner }
     }
 
     /// The fields of a `TrackEvent.LegacyEvent` the reader uses.
@@ -298,15 +332,18 @@ extension PerfettoParser {
             try appendFrameReporter(ProtobufInput(buffer).input(over: frameReporter), to: &arguments)
             return addArguments(arguments)
         }
+        // Reading only some keys, most lists keep nothing: decided from the annotations' names
+        // alone, before any hashing or decoding.
+        if frameReporter == nil, building.argumentKeys != nil, skipsEveryAnnotation(in: span, slot: slot) { return 0 }
         let text = UnsafeBufferPointer(rebasing: buffer[span])
         let shares = frameReporter == nil && span.count <= ArgumentCache.maximumLength
-        let tag = sequences[slot].generation
+        let tag = interning.sequences[slot].generation
         var hash: UInt64 = 0
         if shares {
             hash = JSONStringInterner.hash(text)
-            if let index = argumentCache.index(for: text, hash: hash, tag: tag) { return index }
+            if let index = building.argumentCache.index(for: text, hash: hash, tag: tag) { return index }
         }
-        let skipsBefore = annotationSkips
+        let skipsBefore = building.annotationSkips
         var arguments: [Argument] = []
         var input = ProtobufInput(buffer).input(over: span)
         while let (field, type) = try input.nextField() {
@@ -318,12 +355,45 @@ extension PerfettoParser {
         }
         if let frameReporter { try appendFrameReporter(input.input(over: frameReporter), to: &arguments) }
         let index = addArguments(arguments)
-        if shares, annotationSkips == skipsBefore { argumentCache.remember(text, hash: hash, index: index, tag: tag) }
+        if shares, building.annotationSkips == skipsBefore {
+            building.argumentCache.remember(text, hash: hash, index: index, tag: tag)
+        }
         return index
     }
 
+    /// Whether every debug annotation in `span` is one ``appendAnnotation(_:slot:to:)`` already
+    /// decided to skip by its interned name (``keptAnnotationNames``), so the list is empty. It
+    /// reads raw bytes and answers `false` for anything else (another field between them, a name
+    /// not interned or not decided yet, a malformed byte): the general reading then reads the
+    /// list, decides and reports as it always does.
+    ///
+    /// `mutating` though it changes nothing: a non-mutating method called from a mutating one
+    /// is handed a copy of the whole parser (a memcpy and a retain and release of every table).
+    private mutating func skipsEveryAnnotation(in span: Range<Int>, slot: Int) -> Bool {
+        let decoder = CommonPacketDecoder(buffer: buffer)
+        let annotationKey = UInt8(PerfettoSchema.Event.debugAnnotations << 3 | 2)
+        let nameKey = UInt8(PerfettoSchema.Annotation.nameIID << 3)
+        var position = span.lowerBound
+        let end = span.upperBound
+        while position < end {
+            guard buffer[position] == annotationKey else { return false }
+            position += 1
+            guard let length = decoder.rawVarint(&position, end), length <= UInt64(end - position) else { return false }
+            let annotationEnd = position + Int(length)
+            guard position < annotationEnd, buffer[position] == nameKey else { return false }
+            position += 1
+            guard let iid = decoder.rawVarint(&position, annotationEnd),
+                let raw = interning.sequences[slot].annotationNames[iid], Int(raw) < building.keptAnnotationNames.count,
+                building.keptAnnotationNames[Int(raw)] == 2
+            else { return false }
+            position = annotationEnd
+        }
+        return true
+    }
+
     /// Whether the read keeps an argument of this key (every key unless reading only some).
-    func keeps(_ key: String) -> Bool { argumentKeys?.matches(key) ?? true }
+    /// `mutating` though it changes nothing, for the reason ``skipsEveryAnnotation(in:slot:)`` is.
+    mutating func keeps(_ key: String) -> Bool { building.argumentKeys?.matches(key) ?? true }
 
     /// A debug annotation as arguments: a dictionary's members as `name.member`, as the JSON
     /// reader flattens an object one level.
@@ -332,7 +402,9 @@ extension PerfettoParser {
     {
         // Reading only some keys (framescope report), an annotation whose name no kept key is
         // or begins with is skipped before its value is decoded: most are.
-        if let matcher = argumentKeys, !(try annotationMayBeKept(input, slot: slot, matcher: matcher)) { return }
+        if let matcher = building.argumentKeys, !(try annotationMayBeKept(input, slot: slot, matcher: matcher)) {
+            return
+        }
         var input = input
         let (name, value) = try annotation(&input, slot: slot, depth: 1)
         let key = name ?? ""
@@ -354,20 +426,22 @@ extension PerfettoParser {
         var input = input
         while let (field, type) = try input.nextField() {
             if field == PerfettoSchema.Annotation.nameIID, type == .varint {
-                guard let raw = sequences[slot].annotationNames[try input.varint()] else { return true }
+                guard let raw = interning.sequences[slot].annotationNames[try input.varint()] else { return true }
                 let index = Int(raw)
-                if index >= keptAnnotationNames.count {
-                    keptAnnotationNames += repeatElement(0, count: index - keptAnnotationNames.count + 1)
+                if index >= building.keptAnnotationNames.count {
+                    building.keptAnnotationNames += repeatElement(
+                        0, count: index - building.keptAnnotationNames.count + 1)
                 }
-                if keptAnnotationNames[index] == 0 {
+                if building.keptAnnotationNames[index] == 0 {
                     let name = trace.symbols[Symbol(rawValue: raw)]
-                    keptAnnotationNames[index] = matcher.matches(name) || keptPrefixes.contains(name) ? 1 : 2
+                    building.keptAnnotationNames[index] =
+                        matcher.matches(name) || building.keptPrefixes.contains(name) ? 1 : 2
                 }
-                return keptAnnotationNames[index] == 1
+                return building.keptAnnotationNames[index] == 1
             }
             if field == PerfettoSchema.Annotation.name, type == .lengthDelimited {
                 let name = try input.string()
-                return matcher.matches(name) || keptPrefixes.contains(name)
+                return matcher.matches(name) || building.keptPrefixes.contains(name)
             }
             try input.skip(type)
         }
@@ -387,7 +461,7 @@ extension PerfettoParser {
             case (PerfettoSchema.Annotation.nameIID, .varint):
                 let iid = try input.varint()
                 name =
-                    sequences[slot].annotationNames[iid].map { trace.symbols[Symbol(rawValue: $0)] }
+                    interning.sequences[slot].annotationNames[iid].map { trace.symbols[Symbol(rawValue: $0)] }
                     ?? "(undefined annotation name iid \(iid))"
             case (PerfettoSchema.Annotation.name, .lengthDelimited): name = try input.string()
             case (PerfettoSchema.Annotation.boolValue, .varint): value = .bool(try input.varint() != 0)
@@ -401,7 +475,7 @@ extension PerfettoParser {
             case (PerfettoSchema.Annotation.stringValueIID, .varint):
                 let iid = try input.varint()
                 value = .string(
-                    sequences[slot].stringValues[iid].map { trace.symbols[Symbol(rawValue: $0)] }
+                    interning.sequences[slot].stringValues[iid].map { trace.symbols[Symbol(rawValue: $0)] }
                         ?? "(undefined string iid \(iid))")
             case (PerfettoSchema.Annotation.pointerValue, .varint):
                 value = .string("0x" + String(try input.varint(), radix: 16))
@@ -415,8 +489,8 @@ extension PerfettoParser {
                 (PerfettoSchema.Annotation.arrayValues, .lengthDelimited):
                 guard depth < TraceReader.keptNestingDepth else {
                     _ = try input.lengthDelimited()
-                    skippedArguments += 1
-                    annotationSkips += 1
+                    skipped.skippedArguments += 1
+                    building.annotationSkips += 1
                     continue
                 }
                 var nested = try input.message()
@@ -428,8 +502,8 @@ extension PerfettoParser {
                 }
             default:
                 try input.skip(type)
-                skippedFields["DebugAnnotation field \(field)", default: 0] += 1
-                annotationSkips += 1
+                skipped.skippedFields["DebugAnnotation field \(field)", default: 0] += 1
+                building.annotationSkips += 1
             }
         }
         if let dictionary { value = .object(dictionary) }
@@ -475,12 +549,12 @@ extension PerfettoParser {
 
     /// The lane of a described track, made on first use; `nil` while the track is undescribed.
     mutating func lane(forUUID uuid: UInt64) -> Int? {
-        if lastLane.uuid == uuid { return lastLane.lane }
-        if let lane = laneByUUID[uuid] {
-            lastLane = (uuid, lane)
+        if pairing.lastLane.uuid == uuid { return pairing.lastLane.lane }
+        if let lane = pairing.laneByUUID[uuid] {
+            pairing.lastLane = (uuid, lane)
             return lane
         }
-        guard let track = tracks[uuid] else { return nil }
+        guard let track = interning.tracks[uuid] else { return nil }
         let lane: SliceLane
         switch track {
         case .thread(let key): lane = SliceLane(thread: key, owner: key)
@@ -492,14 +566,14 @@ extension PerfettoParser {
             lane = SliceLane(thread: key, owner: key)
         case .counter(_, let parent), .other(_, let parent): lane = SliceLane(thread: nil, owner: owner(of: parent))
         }
-        lanes.append(lane)
-        laneByUUID[uuid] = lanes.count - 1
-        lastLane = (uuid, lanes.count - 1)
-        return lanes.count - 1
+        pairing.lanes.append(lane)
+        pairing.laneByUUID[uuid] = pairing.lanes.count - 1
+        pairing.lastLane = (uuid, pairing.lanes.count - 1)
+        return pairing.lanes.count - 1
     }
 
     func isThreadTrack(_ uuid: UInt64) -> Bool {
-        if case .thread? = tracks[uuid] { return true }
+        if case .thread? = interning.tracks[uuid] { return true }
         return false
     }
 
@@ -509,7 +583,7 @@ extension PerfettoParser {
         var steps = 0
         while let uuid = next, steps < 32 {
             steps += 1
-            switch tracks[uuid] {
+            switch interning.tracks[uuid] {
             case .thread(let key)?: return key
             case .process(let pid)?: return ThreadKey(processID: pid, threadID: 0)
             case .counter(_, let parent)?, .other(_, let parent)?: next = parent
@@ -525,24 +599,24 @@ extension PerfettoParser {
         let lane: Int
         if let uuid {
             guard let described = self.lane(forUUID: uuid) else {
-                deferred.append(event)
+                building.deferred.append(event)
                 return
             }
             lane = described
         } else if let legacyThread {
             lane = self.lane(forThread: legacyThread)
         } else {
-            deferred.append(event)  // no track at all: Perfetto's default track
+            building.deferred.append(event)  // no track at all: Perfetto's default track
             return
         }
         place(event, on: lane)
     }
 
     mutating func lane(forThread key: ThreadKey) -> Int {
-        if let lane = laneByThread[key] { return lane }
-        lanes.append(SliceLane(thread: key, owner: key))
-        laneByThread[key] = lanes.count - 1
-        return lanes.count - 1
+        if let lane = pairing.laneByThread[key] { return lane }
+        pairing.lanes.append(SliceLane(thread: key, owner: key))
+        pairing.laneByThread[key] = pairing.lanes.count - 1
+        return pairing.lanes.count - 1
     }
 
     mutating func place(_ event: PendingEvent, on lane: Int) {
@@ -557,43 +631,23 @@ extension PerfettoParser {
         type: UInt64, timestamp: Int64, name: Symbol, category: Symbol, arguments: UInt32, flows: Range<Int>,
         on lane: Int
     ) {
-        let owner = lanes[lane].owner
-        let isThread = lanes[lane].thread != nil
-        let pairsNow = isThread && pairsAsItReads
-        // Begins and ends in time order pair with a stack; out of order, the lane is sorted first.
-        if type != PerfettoSchema.Event.instant {
-            if timestamp < lanes[lane].lastTimestamp {
-                lanes[lane].isOrdered = false
-                if pairsNow {
-                    needsSecondPass = true  // the stack paired what it saw; read again with records
-                    return
-                }
-            }
-            lanes[lane].lastTimestamp = timestamp
+        let owner = pairing.lanes[lane].owner
+        let isThread = pairing.lanes[lane].thread != nil
+        let pairsNow = isThread && pairing.pairsAsItReads
+        let event = trace.events.count
+        let (closed, outOfOrder) = Self.record(
+            type: type, timestamp: timestamp, name: name, event: event, pairsNow: pairsNow, on: &pairing.lanes[lane])
+        if outOfOrder {
+            pairing.needsSecondPass = true  // the stack paired what it saw; read again with records
+            return
+        }
+        if closed >= 0 {
+            trace.events[closed].duration = max(0, timestamp &- trace.events[closed].timestamp)
         }
         switch type {
         case PerfettoSchema.Event.sliceEnd:
-            if pairsNow {
-                // As pairLanes pairs an ordered lane: the innermost open begin, whatever its name.
-                if let begin = lanes[lane].open.popLast() {
-                    trace.events[begin].duration = max(0, timestamp &- trace.events[begin].timestamp)
-                } else {
-                    lanes[lane].unmatched += 1
-                }
-            } else {
-                lanes[lane].records.append(
-                    BeginEndPairer.Record(
-                        timestamp: timestamp, inputIndex: trace.events.count, name: nil, isEnd: true, payload: -1))
-            }
+            break
         case PerfettoSchema.Event.sliceBegin:
-            if pairsNow {
-                lanes[lane].open.append(trace.events.count)
-            } else {
-                lanes[lane].records.append(
-                    BeginEndPairer.Record(
-                        timestamp: timestamp, inputIndex: trace.events.count, name: name, isEnd: false,
-                        payload: trace.events.count))
-            }
             trace.events.append(
                 TraceEvent(
                     phase: isThread ? .complete : .asyncBegin, name: name, category: category, thread: owner,
@@ -605,48 +659,14 @@ extension PerfettoParser {
                     scope: isThread || owner.threadID != 0 ? .thread : (owner.processID == 0 ? .global : .process),
                     arguments: arguments))
         }
-        for flow in flowArena[flows] {
+        for position in flows {
+            let flow = building.flowArena[position]
             // Kept aside and appended in time order at the end (``settleFlows()``): the file
             // need not be in time order, and which occurrence starts a flow depends on it.
-            flowEvents.append(
+            pairing.flowEvents.append(
                 TraceEvent(
                     phase: flow.terminating ? .flowEnd : .flowStep, name: name, category: category, thread: owner,
                     timestamp: timestamp, id: flow.id, bindingPoint: .enclosing))
-        }
-    }
-
-    /// Appends the flow events in time order: each id's earliest occurrence that does not end
-    /// it is its start. Flows that start and never end, or end without starting, are counted.
-    mutating func settleFlows() {
-        guard !flowEvents.isEmpty else { return }
-        var ordered: [(timestamp: Int64, index: Int)] = []
-        ordered.reserveCapacity(flowEvents.count)
-        for (index, event) in flowEvents.enumerated() { ordered.append((event.timestamp, index)) }
-        ordered.sort { ($0.timestamp, $0.index) < ($1.timestamp, $1.index) }
-        var started: Set<UInt64> = []
-        var ended: Set<UInt64> = []
-        started.reserveCapacity(flowEvents.count / 2)
-        for (_, index) in ordered {
-            var event = flowEvents[index]
-            if event.phase == .flowEnd {
-                ended.insert(event.id)
-            } else if started.insert(event.id).inserted {
-                event.phase = .flowStart
-            }
-            trace.events.append(event)
-        }
-        flowEvents = []
-        let unfinished = started.subtracting(ended).count
-        let unstarted = ended.subtracting(started).count
-        if unfinished > 0 {
-            trace.log.addSummary(
-                .unmatchedFlow, nil, "\(unfinished) flow\(unfinished == 1 ? "" : "s") start but never end",
-                count: unfinished)
-        }
-        if unstarted > 0 {
-            trace.log.addSummary(
-                .unmatchedFlow, nil, "\(unstarted) flow\(unstarted == 1 ? "" : "s") end but never start",
-                count: unstarted)
         }
     }
 
@@ -666,20 +686,31 @@ extension PerfettoParser {
             }
         }
         guard !representative.isEmpty else { return }
-        for index in trace.events.indices where trace.events[index].thread.threadID == 0 {
-            let key = trace.events[index].thread
-            guard trace.threads[key] == nil, let main = representative[key.processID] else { continue }
-            trace.events[index].thread = main
+        // The same thread 0 comes in runs: its answer is kept for the next event.
+        var last: (key: ThreadKey, main: ThreadKey?)?
+        let threads = trace.threads
+        trace.events.withUnsafeMutableBufferPointer { events in
+            for index in events.indices where events[index].thread.threadID == 0 {
+                let key = events[index].thread
+                let main: ThreadKey?
+                if let last, last.key == key {
+                    main = last.main
+                } else {
+                    main = threads[key] == nil ? representative[key.processID] : nil
+                    last = (key, main)
+                }
+                if let main { events[index].thread = main }
+            }
         }
     }
 
     mutating func appendCounter(_ value: JSONValue, uuid: UInt64, timestamp: Int64, offset: Int) {
         let track: (name: Symbol, owner: ThreadKey)
-        if let known = counterTracks[uuid] {
+        if let known = interning.counterTracks[uuid] {
             track = known
         } else {
-            guard case .counter(let name, let parent)? = tracks[uuid] else {
-                deferred.append(
+            guard case .counter(let name, let parent)? = interning.tracks[uuid] else {
+                building.deferred.append(
                     PendingEvent(
                         uuid: uuid, type: PerfettoSchema.Event.counter, timestamp: timestamp, name: .empty,
                         category: .empty,
@@ -687,7 +718,7 @@ extension PerfettoParser {
                 return
             }
             track = (trace.symbols.intern(name), owner(of: parent))
-            counterTracks[uuid] = track
+            interning.counterTracks[uuid] = track
         }
         trace.events.append(
             TraceEvent(
@@ -698,11 +729,11 @@ extension PerfettoParser {
     /// Events read before their track's descriptor, placed now that every descriptor is read;
     /// those whose track is never described go to a track of their own in process 0, counted.
     mutating func placeDeferredEvents() {
-        guard !deferred.isEmpty else { return }
+        guard !building.deferred.isEmpty else { return }
         var undescribed = 0
-        for event in deferred {
+        for event in building.deferred {
             if event.type == PerfettoSchema.Event.counter {
-                if case .counter? = tracks[event.uuid] {
+                if case .counter? = interning.tracks[event.uuid] {
                     appendCounter(
                         event.counter ?? .int(0), uuid: event.uuid, timestamp: event.timestamp, offset: event.offset)
                 } else {
@@ -721,107 +752,16 @@ extension PerfettoParser {
                 continue
             }
             undescribed += 1
-            tracks[event.uuid] = .other(name: nil, parent: nil)
+            interning.tracks[event.uuid] = .other(name: nil, parent: nil)
             place(event, on: lane(forUUID: event.uuid)!)
         }
-        deferred = []
+        building.deferred = []
         if undescribed > 0 {
             trace.log.addSummary(
                 .invalidEvent, nil,
-                "\(undescribed) event\(undescribed == 1 ? " is" : "s are") on tracks no descriptor describes; kept as async slices of process 0",
+                "\(undescribed) event\(undescribed == 1 ? " is" : "s are") on interning.tracks no descriptor describes; kept as async slices of process 0",
                 count: undescribed)
         }
-    }
-
-    /// Pairs every lane's begins and ends: spans on thread lanes, async pairs (one id per
-    /// top-level slice) elsewhere.
-    mutating func pairLanes() {
-        for index in lanes.indices {
-            let lane = lanes[index]
-            guard !lane.records.isEmpty || !lane.open.isEmpty || lane.unmatched > 0 else { continue }
-            var closed: [(begin: Int, end: Int64)] = []
-            var open: [Int] = lane.open
-            var unmatched = lane.unmatched
-            if lane.records.isEmpty {
-                // Paired as it was read (``place(_:on:)``): only what stayed open or closed nothing.
-            } else if lane.isOrdered {
-                var stack: [Int] = []
-                for record in lane.records {
-                    if !record.isEnd {
-                        stack.append(record.payload)
-                    } else if let begin = stack.popLast() {
-                        closed.append((begin, record.timestamp))
-                    } else {
-                        unmatched += 1
-                    }
-                }
-                open = stack
-            } else {
-                let (outcomes, left) = BeginEndPairer.pair(lane.records)
-                for outcome in outcomes {
-                    switch outcome {
-                    case .closed(let begin, let end): closed.append((begin.payload, end.timestamp))
-                    case .unmatched: unmatched += 1
-                    }
-                }
-                open = left.map(\.payload)
-            }
-            if unmatched > 0 {
-                trace.log.addSummary(
-                    .unmatchedEnd, nil,
-                    "\(unmatched) slice end\(unmatched == 1 ? "" : "s") on \(describe(lane)) close\(unmatched == 1 ? "s" : "") nothing",
-                    count: unmatched)
-            }
-            if lane.thread != nil {
-                for (begin, end) in closed {
-                    trace.events[begin].duration = max(0, end &- trace.events[begin].timestamp)
-                }
-                for begin in open {
-                    trace.events[begin].duration = max(0, lastTimestamp &- trace.events[begin].timestamp)
-                    trace.log.add(
-                        .unclosedBegin, nil,
-                        "slice \(quoted(trace.symbols[trace.events[begin].name])) on \(describe(lane)) is never closed; it is closed at the trace's end"
-                    )
-                }
-            } else {
-                // One id per top-level slice: begins in time order against a stack of ends.
-                var pairs =
-                    closed.map { (begin: $0.begin, end: Optional($0.end)) } + open.map { (begin: $0, end: Int64?.none) }
-                pairs.sort {
-                    (trace.events[$0.begin].timestamp, $0.begin) < (trace.events[$1.begin].timestamp, $1.begin)
-                }
-                var ends: [Int64] = []
-                var id: UInt64 = 0
-                for pair in pairs {
-                    let start = trace.events[pair.begin].timestamp
-                    while let top = ends.last, top <= start { ends.removeLast() }
-                    if ends.isEmpty {
-                        id = nextAsyncID
-                        nextAsyncID += 1
-                    }
-                    trace.events[pair.begin].id = id
-                    guard let end = pair.end else {
-                        trace.log.add(
-                            .unmatchedAsync, nil,
-                            "slice \(quoted(trace.symbols[trace.events[pair.begin].name])) on \(describe(lane)) is never closed"
-                        )
-                        ends.append(.max)
-                        continue
-                    }
-                    ends.append(max(start, end))
-                    var endEvent = trace.events[pair.begin]
-                    endEvent.phase = .asyncEnd
-                    endEvent.timestamp = max(start, end)
-                    endEvent.arguments = 0
-                    trace.events.append(endEvent)
-                }
-            }
-        }
-    }
-
-    func describe(_ lane: SliceLane) -> String {
-        if let thread = lane.thread { return "thread \(thread)" }
-        return "a track of process \(lane.owner.processID)"
     }
 
     func quoted(_ name: String) -> String { TraceAssembly.quotedName(name) }

@@ -39,16 +39,37 @@ struct CommonPacket {
 /// thread.
 struct CommonPacketDecoder {
     let buffer: UnsafeBufferPointer<UInt8>
+    /// ``FrameTrace/TraceEvent/timeLimitNanoseconds``, held here rather than read from the
+    /// global for every packet.
+    private let timeLimit = UInt64(TraceEvent.timeLimitNanoseconds)
+
+    init(buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
 
     /// A varint at `position` before `end`: its value and the position after it, or `nil` when
     /// it is malformed or cut off (the general reader then says which).
     @inline(__always)
-    private func rawVarint(_ position: inout Int, _ end: Int) -> UInt64? {
+    func rawVarint(_ position: inout Int, _ end: Int) -> UInt64? {
         guard position < end else { return nil }
         let first = buffer[position]
         if first < 0x80 {
             position += 1
             return UInt64(first)
+        }
+        // Up to eight bytes at once (timestamps and track uuids take five to eight): the first
+        // byte without its continuation bit ends it, and the 7-bit groups are packed together.
+        if end - position >= 8 {
+            let word = UnsafeRawPointer(buffer.baseAddress! + position).loadUnaligned(as: UInt64.self).littleEndian
+            let stops = ~word & 0x8080_8080_8080_8080
+            if stops != 0 {
+                let length = stops.trailingZeroBitCount / 8 + 1
+                var value = word & 0x7F7F_7F7F_7F7F_7F7F
+                if length < 8 { value &= (1 << (8 * UInt64(length))) - 1 }
+                value = (value & 0x007F_007F_007F_007F) | ((value & 0x7F00_7F00_7F00_7F00) >> 1)
+                value = (value & 0x0000_3FFF_0000_3FFF) | ((value & 0x3FFF_0000_3FFF_0000) >> 2)
+                value = (value & 0x0000_0000_0FFF_FFFF) | ((value & 0x0FFF_FFFF_0000_0000) >> 4)
+                position += length
+                return value
+            }
         }
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -113,7 +134,7 @@ struct CommonPacketDecoder {
             flags
                 & ~(PerfettoSchema.Packet.incrementalStateClearedFlag | PerfettoSchema.Packet.needsIncrementalStateFlag)
                 == 0,
-            let trackEvent, let timestamp, timestamp <= UInt64(TraceEvent.timeLimitNanoseconds)
+            let trackEvent, let timestamp, timestamp <= timeLimit
         else { return false }
 
         var type: UInt64 = 0
@@ -189,23 +210,24 @@ extension PerfettoParser {
     /// Reads the packet in `range` if it has the common shape; `false` (nothing changed) otherwise.
     mutating func fastPacket(_ range: Range<Int>, offset: Int) -> Bool {
         var packet = CommonPacket()
-        return CommonPacketDecoder(buffer: buffer).decode(range, into: &packet) && applyCommon(packet, offset: offset)
+        guard CommonPacketDecoder(buffer: buffer).decode(range, into: &packet) else { return false }
+        return withUnsafePointer(to: packet) { applyCommon($0, offset: offset) }
     }
 
     /// Applies a decoded packet as the general path would; `false` when the general path must
     /// read it after all (an annotation or interned data malformed inside), before anything but
     /// interned state changed.
-    mutating func applyCommon(_ packet: borrowing CommonPacket, offset: Int) -> Bool {
-        let sequence = packet.sequence
-        let flags = packet.flags
-        let type = packet.type
-        let track = packet.track
-        let slot = self.slot(of: sequence)
+    mutating func applyCommon(_ packet: UnsafePointer<CommonPacket>, offset: Int) -> Bool {
+        let sequence = packet.pointee.sequence
+        let flags = packet.pointee.flags
+        let type = packet.pointee.type
+        let track = packet.pointee.track
+        let slot = interning.slot(of: sequence)
         if flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 {
-            sequences[slot] = makeSequence(isValid: true)
+            interning.sequences[slot] = interning.makeSequence(isValid: true)
         }
-        if flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !sequences[slot].isValid {
-            droppedPackets += 1
+        if flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !interning.sequences[slot].isValid {
+            skipped.droppedPackets += 1
             if trace.log.lists(.invalidEvent) {
                 trace.log.add(
                     .invalidEvent, nil,
@@ -214,19 +236,21 @@ extension PerfettoParser {
             }
             return true
         }
-        if let interned = packet.interned {
+        if let interned = packet.pointee.interned {
             let input = ProtobufInput(buffer).input(over: interned)
             guard (try? parseInternedData(input, slot: slot)) != nil else { return false }
         }
-        let time = Int64(packet.timestamp)
-        if time > lastTimestamp { lastTimestamp = time }
+        let time = Int64(packet.pointee.timestamp)
+        if time > building.lastTimestamp { building.lastTimestamp = time }
         if type == PerfettoSchema.Event.counter {
-            switch packet.counterKind {
+            switch packet.pointee.counterKind {
             case 1:
-                appendCounter(.int(Int64(bitPattern: packet.counterBits)), uuid: track, timestamp: time, offset: offset)
+                appendCounter(
+                    .int(Int64(bitPattern: packet.pointee.counterBits)), uuid: track, timestamp: time, offset: offset)
             case 2:
                 appendCounter(
-                    .double(Double(bitPattern: packet.counterBits)), uuid: track, timestamp: time, offset: offset)
+                    .double(Double(bitPattern: packet.pointee.counterBits)), uuid: track, timestamp: time,
+                    offset: offset)
             default: break
             }
             return true
@@ -238,8 +262,8 @@ extension PerfettoParser {
             return true
         }
         var name = Symbol.empty
-        if let nameIID = packet.nameIID {
-            if let raw = sequences[slot].names[nameIID] {
+        if let nameIID = packet.pointee.nameIID {
+            if let raw = interning.sequences[slot].names[nameIID] {
                 name = Symbol(rawValue: raw)
             } else {
                 name = trace.symbols.intern("(undefined name iid \(nameIID))")
@@ -250,8 +274,8 @@ extension PerfettoParser {
             }
         }
         var category = Symbol.empty
-        if let categoryIID = packet.categoryIID {
-            if let raw = sequences[slot].categories[categoryIID] {
+        if let categoryIID = packet.pointee.categoryIID {
+            if let raw = interning.sequences[slot].categories[categoryIID] {
                 category = Symbol(rawValue: raw)
             } else {
                 category = trace.symbols.intern("(undefined category iid \(categoryIID))")
@@ -263,12 +287,12 @@ extension PerfettoParser {
         // Malformed inside an annotation: the general path reports it. Nothing of this packet has
         // been placed yet, but the state above was: re-reading it is harmless (interning again
         // gives the same symbols; a cleared sequence clears again).
-        guard let arguments = try? annotationList(packet.annotations, slot: slot) else { return false }
-        let flowStart = flowArena.count
-        if packet.flows.count > 0 { packet.flows.appendOrdered(to: &flowArena) }
+        guard let arguments = try? annotationList(packet.pointee.annotations, slot: slot) else { return false }
+        let flowStart = building.flowArena.count
+        if packet.pointee.flows.count > 0 { packet.pointee.flows.appendOrdered(to: &building.flowArena) }
         appendToTrack(
             uuid: track, type: type, timestamp: time, name: name, category: category, arguments: arguments,
-            flows: flowStart..<flowArena.count,
+            flows: flowStart..<building.flowArena.count,
             offset: offset)
         return true
     }
@@ -281,7 +305,7 @@ extension PerfettoParser {
         flows: Range<Int>, offset: Int
     ) {
         guard let lane = lane(forUUID: uuid) else {
-            deferred.append(
+            building.deferred.append(
                 PendingEvent(
                     uuid: uuid, type: type, timestamp: timestamp, name: name, category: category, arguments: arguments,
                     flows: flows,

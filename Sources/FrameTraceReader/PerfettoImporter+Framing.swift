@@ -1,9 +1,9 @@
 import FrameSupport
 @_spi(FramescopeInternals) import FrameTrace
 
-/// A `Trace` field as the framer found it: a packet (its bytes and, when it has the common shape,
-/// its decoded fields) or another field, skipped. A plain value, so batches of them are written
-/// over without being destroyed.
+/// A `Trace` field as the framer found it: a packet (its bytes and whether it has the common
+/// shape, whose decoded fields are in the batch's ``PacketFramer/Batch/commons``) or another
+/// field, skipped. A plain value, so batches of them are written over without being destroyed.
 struct FramedPacket {
     /// The offset of the field's key in the file.
     var start = 0
@@ -11,9 +11,9 @@ struct FramedPacket {
     var payload = 0..<0
     /// 0 for a packet; otherwise the number of the `Trace` field skipped here.
     var skippedField = 0
-    /// Whether ``common`` holds the packet's fields (else the general reader reads it).
+    /// Whether the batch's ``PacketFramer/Batch/commons`` holds the packet's fields at the same
+    /// index (else the general reader reads it).
     var isCommon = false
-    var common = CommonPacket()
 }
 
 /// The first stage of reading a Perfetto trace: it finds the packets in the file and decodes
@@ -37,17 +37,24 @@ struct PacketFramer: BatchFilling {
         /// that three batches (about 1.5 MB) stay in the second-level cache.
         static let capacity = 2048
         let packets = UnsafeMutablePointer<FramedPacket>.allocate(capacity: Batch.capacity)
+        /// The decoded fields of the packets of the common shape, by the same index: apart, so
+        /// that the decoder writes them and the parser reads them in place, never copied.
+        let commons = UnsafeMutablePointer<CommonPacket>.allocate(capacity: Batch.capacity)
         var count = 0
         /// How the file ended, when it did in or after this batch.
         var ending: Ending?
 
         init() {
             // Elements are written over without being destroyed: they must hold no references.
-            assert(_isPOD(FramedPacket.self))
+            assert(_isPOD(FramedPacket.self) && _isPOD(CommonPacket.self))
             packets.initialize(repeating: FramedPacket(), count: Batch.capacity)
+            commons.initialize(repeating: CommonPacket(), count: Batch.capacity)
         }
 
-        deinit { packets.deallocate() }
+        deinit {
+            packets.deallocate()
+            commons.deallocate()
+        }
     }
 
     static let batchCount = 3
@@ -66,8 +73,8 @@ struct PacketFramer: BatchFilling {
         batch.count = 0
         batch.ending = nil
         while batch.count < Batch.capacity {
-            // Written in place, field by field: a packet is about 200 bytes, not built aside and
-            // copied (the batch's memory holds packets from the start, see `Batch.init`).
+            // Written in place, field by field: a decoded packet is about 180 bytes, not built
+            // aside and copied (the batch's memory holds packets from the start, see `Batch.init`).
             let framed = batch.packets + batch.count
             framed.pointee.start = input.position
             framed.pointee.skippedField = 0
@@ -79,7 +86,8 @@ struct PacketFramer: BatchFilling {
                 }
                 if field == PerfettoSchema.Trace.packet, type == .lengthDelimited {
                     framed.pointee.payload = try input.lengthDelimited()
-                    framed.pointee.isCommon = decoder.decode(framed.pointee.payload, into: &framed.pointee.common)
+                    framed.pointee.isCommon = decoder.decode(
+                        framed.pointee.payload, into: &batch.commons[batch.count])
                 } else {
                     try input.skip(type)
                     framed.pointee.skippedField = field
@@ -98,6 +106,12 @@ struct PacketFramer: BatchFilling {
 }
 
 extension PerfettoParser {
+    /// The framing stage's state on the parser's side: the file's pages already applied, handed
+    /// back when it is mapped (the framer itself, ``PacketFramer``, lives for one read).
+    struct Framing {
+        var readPages: ReadPageRelease
+    }
+
     /// Reads every packet: framed and decoded by a ``PacketFramer`` on a worker thread when
     /// `pipelined` and one can be started, else on this thread; applied here, in file order,
     /// either way, so the trace is the same.
@@ -131,25 +145,27 @@ extension PerfettoParser {
     }
 
     /// Applies a batch's packets in order; `true` when the read is over (the file ended, or it
-    /// must be read again: ``needsSecondPass``).
+    /// must be read again: ``Pairing/needsSecondPass``).
     private mutating func apply(_ batch: PacketFramer.Batch, packets: inout Int) throws(TraceReadError) -> Bool {
         for index in 0..<batch.count {
-            // Through the pointer: a packet is about 200 bytes, not copied out.
+            // Through pointers: a decoded packet is about 180 bytes, not copied out.
             let framed = batch.packets + index
             guard framed.pointee.skippedField == 0 else {
-                skippedFields["Trace field \(framed.pointee.skippedField)", default: 0] += 1
+                skipped.skippedFields["Trace field \(framed.pointee.skippedField)", default: 0] += 1
                 continue
             }
             packets += 1
-            if !(framed.pointee.isCommon && applyCommon(framed.pointee.common, offset: framed.pointee.start)) {
+            if !(framed.pointee.isCommon
+                && applyCommon(batch.commons + index, offset: framed.pointee.start))
+            {
                 var packet = ProtobufInput(buffer).input(over: framed.pointee.payload)
                 try parsePacket(&packet, offset: framed.pointee.start)
             }
-            if needsSecondPass { return true }
+            if pairing.needsSecondPass { return true }
             if packets == 4096 { reserveCapacity(readSoFar: framed.pointee.payload.upperBound) }
         }
         // Nothing read later refers back to a packet's bytes once it is applied.
-        if batch.count > 0 { readPages.release(before: batch.packets[batch.count - 1].payload.upperBound) }
+        if batch.count > 0 { framing.readPages.release(before: batch.packets[batch.count - 1].payload.upperBound) }
         switch batch.ending {
         case nil:
             return false

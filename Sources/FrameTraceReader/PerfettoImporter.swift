@@ -96,121 +96,33 @@ package enum PerfettoImporter {
     }
 }
 
-/// The state of one read: the events so far, the tracks, each packet sequence's interned strings.
+/// The state of one read, grouped by the stage that owns it; each group is a type in the file
+/// with the code that changes it, as in the JSON reader:
+/// - ``Framing`` (`+Framing`): finding and decoding packets, and the pages handed back;
+/// - ``Interning`` (`+Interning`): each packet sequence's interned strings and defaults, and the
+///   described tracks;
+/// - ``EventBuilding`` (`+Events`): which arguments are kept, argument lists, flow ids, events
+///   waiting for their track;
+/// - ``Pairing`` (`+Pairing`): slice lanes, their begins and ends, flows and async ids;
+/// - ``AndroidState`` (`+Android`): atrace lanes and SurfaceFlinger's FrameTimeline;
+/// - ``SkipSummary`` (`+Finish`): what was skipped or dropped, reported when reading ends.
+///
+/// The input and the trace being built (``TraceAssembly``, shared with the JSON importer) are
+/// every stage's.
 struct PerfettoParser {
     let buffer: UnsafeBufferPointer<UInt8>
-    let argumentKeys: ArgumentKeyMatcher?
-    /// Whether a thread's slices are paired as they are read (a stack per lane, no records),
-    /// which holds while each thread's begins and ends come in time order.
-    let pairsAsItReads: Bool
-    /// Set when a thread's slices turn out not to be in time order while pairing as they are
-    /// read: the read stops, and the caller reads again with `pairsAsItReads` off.
-    var needsSecondPass = false
-    /// The file's pages already applied, handed back when it is mapped.
-    var readPages: ReadPageRelease
-
     /// The trace being built, as the JSON importer builds it.
     var trace = TraceAssembly()
+    var framing: Framing
+    var interning = Interning()
+    var building: EventBuilding
+    var pairing: Pairing
+    var android = AndroidState()
+    var skipped = SkipSummary()
 
-    /// Each packet sequence's state, by slot (``slot(of:)``): mutated in place, never copied.
-    var sequences: [Sequence] = []
-    var sequenceSlots: [UInt64: Int] = [:]
-    /// The last sequence looked up and its slot: packets of one sequence come in runs.
-    var lastSequence: (id: UInt64, slot: Int) = (.max, -1)
-    var tracks: [UInt64: Track] = [:] {
-        didSet { counterTracks = [:] }  // a descriptor may rename a track or change its parent
-    }
-    /// Counter tracks' names and owners, as ``appendCounter(_:uuid:timestamp:offset:)`` last
-    /// worked them out from ``tracks``.
-    var counterTracks: [UInt64: (name: Symbol, owner: ThreadKey)] = [:]
-    /// Slice tracks: TrackEvent tracks by uuid, atrace threads by key.
-    var lanes: [SliceLane] = []
-    var laneByUUID: [UInt64: Int] = [:]
-    var laneByThread: [ThreadKey: Int] = [:]
-    /// The last uuid looked up and its lane: a thread's events come in runs.
-    var lastLane: (uuid: UInt64, lane: Int) = (.max, -1)
-    /// Track events on tracks not described when they were read, placed once every descriptor is.
-    var deferred: [PendingEvent] = []
-    /// Flow events, appended to the trace in time order once every event is read.
-    var flowEvents: [TraceEvent] = []
-    var nextAsyncID: UInt64 = 1
-    var lastTimestamp: Int64 = 0
-
-    /// How many kinds of skipped field are listed one per line.
-    static let listedSkippedKinds = 32
-
-    // Counts for the summary diagnostics.
-    var skippedFields: [String: Int] = [:]
-    var droppedPackets = 0
-    var skippedArguments = 0
-    var droppedTimes = 0
-
-    /// Interned strings and defaults of one packet sequence, read and changed in place in
-    /// ``sequences`` (never copied out: that would retain every table).
-    struct Sequence {
-        var isValid: Bool
-        /// Which version of interned annotation names and string values this is, unique across
-        /// the read (``makeSequence(isValid:)``, ``parseInternedData(_:slot:)``): events of the
-        /// same version whose annotation bytes are the same read as the same arguments.
-        var generation: UInt64 = 0
-        var names = InternTable()
-        var categories = InternTable()
-        var annotationNames = InternTable()
-        var stringValues = InternTable()
-        var defaultTrack: UInt64?
-        var legacyThread: ThreadKey?
-
-        fileprivate init(isValid: Bool, generation: UInt64) {
-            self.isValid = isValid
-            self.generation = generation
-        }
-    }
-
-    /// The generation ``newGeneration()`` gives next.
-    private var nextGeneration: UInt64 = 1
-    /// Recent events' annotation bytes and their argument lists (``annotationList(_:slot:frameReporter:)``).
-    var argumentCache = ArgumentCache()
-    /// How many annotation values or fields were skipped and counted: an event whose annotations
-    /// skip any is not shared, so that each event's skips count.
-    var annotationSkips = 0
-    /// Flow ids of the events read, as ranges of ``PendingEvent/flows``: no array per event.
-    var flowArena: [(id: UInt64, terminating: Bool)] = []
-
-    /// A new sequence state with a generation of its own.
-    mutating func makeSequence(isValid: Bool = false) -> Sequence {
-        Sequence(isValid: isValid, generation: newGeneration())
-    }
-
-    /// A ``Sequence/generation`` not given before in this read.
-    mutating func newGeneration() -> UInt64 {
-        defer { nextGeneration += 1 }
-        return nextGeneration
-    }
-
-    /// A described track.
-    enum Track {
-        case process(Int64)
-        case thread(ThreadKey)
-        case counter(name: String, parent: UInt64?)
-        case other(name: String?, parent: UInt64?)
-    }
-
-    /// One track's slices, paired once every event is read.
-    struct SliceLane {
-        /// The thread its spans belong to; `nil` for an async track, whose slices are async pairs.
-        var thread: ThreadKey?
-        /// For an async track: the process and thread its events carry.
-        var owner: ThreadKey
-        /// Begins and ends for BeginEndPairer: every slice of an async track, and of a thread
-        /// when the reader does not pair as it reads.
-        var records: [BeginEndPairer.Record] = []
-        /// A thread paired as it is read: its open begins (event indices), innermost last, and
-        /// the ends that closed nothing.
-        var open: [Int] = []
-        var unmatched = 0
-        var lastTimestamp = Int64.min
-        var isOrdered = true
-    }
+    /// Set when a thread's slices turn out not to be in time order while pairing as they are
+    /// read (``Pairing/needsSecondPass``): the caller reads again with records.
+    var needsSecondPass: Bool { pairing.needsSecondPass }
 
     /// A track event read before its track was described.
     struct PendingEvent {
@@ -220,7 +132,7 @@ struct PerfettoParser {
         var name: Symbol
         var category: Symbol
         var arguments: UInt32
-        /// Its flow ids, in ``PerfettoParser/flowArena``.
+        /// Its flow ids, in ``EventBuilding/flowArena``.
         var flows: Range<Int>
         var counter: JSONValue?
         var offset: Int
@@ -231,18 +143,10 @@ struct PerfettoParser {
         releasesInput: Bool = false
     ) {
         self.buffer = buffer
-        readPages = ReadPageRelease(buffer, isFileMapping: releasesInput)
-        self.pairsAsItReads = pairsAsItReads
-        self.argumentKeys = arguments.keys.map { ArgumentKeyMatcher($0) }
-        self.keptPrefixes = Set(
-            (arguments.keys ?? []).compactMap { key in key.firstIndex(of: ".").map { String(key[..<$0]) } })
+        framing = Framing(readPages: ReadPageRelease(buffer, isFileMapping: releasesInput))
+        building = EventBuilding(arguments: arguments)
+        pairing = Pairing(pairsAsItReads: pairsAsItReads)
     }
-
-    /// The `outer` of each kept `outer.inner` key: an annotation so named is a dictionary whose
-    /// members may be kept.
-    let keptPrefixes: Set<String>
-    /// Per annotation name symbol: 0 not decided yet, 1 kept (or may be), 2 skipped.
-    var keptAnnotationNames: [UInt8] = []
 
     // MARK: - Packets
 
@@ -298,15 +202,15 @@ struct PerfettoParser {
                 try input.skip(type)
             default:
                 try input.skip(type)
-                skippedFields["TracePacket field \(field)", default: 0] += 1
+                skipped.skippedFields["TracePacket field \(field)", default: 0] += 1
             }
         }
-        let slot = self.slot(of: fields.sequence)
+        let slot = interning.slot(of: fields.sequence)
         if fields.cleared || fields.flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 {
-            sequences[slot] = makeSequence(isValid: true)
+            interning.sequences[slot] = interning.makeSequence(isValid: true)
         }
-        if fields.flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !sequences[slot].isValid {
-            droppedPackets += 1
+        if fields.flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !interning.sequences[slot].isValid {
+            skipped.droppedPackets += 1
             if trace.log.lists(.invalidEvent) {
                 trace.log.add(
                     .invalidEvent, nil,
@@ -338,14 +242,14 @@ struct PerfettoParser {
     /// A packet's time in nanoseconds, or `nil` (the event dropped and counted) beyond the limit.
     mutating func checkedTime(_ timestamp: UInt64?, offset: Int) -> Int64? {
         guard let timestamp else {
-            droppedTimes += 1
+            skipped.droppedTimes += 1
             if trace.log.lists(.invalidEvent) {
                 trace.log.add(.invalidEvent, nil, "packet at byte \(offset) has an event but no timestamp; dropped")
             }
             return nil
         }
         guard timestamp <= UInt64(TraceEvent.timeLimitNanoseconds) else {
-            droppedTimes += 1
+            skipped.droppedTimes += 1
             if trace.log.lists(.invalidEvent) {
                 trace.log.add(
                     .invalidEvent, nil,
@@ -354,7 +258,7 @@ struct PerfettoParser {
             return nil
         }
         let time = Int64(timestamp)
-        lastTimestamp = max(lastTimestamp, time)
+        building.lastTimestamp = max(building.lastTimestamp, time)
         return time
     }
 
@@ -368,36 +272,30 @@ struct PerfettoParser {
         func estimate(_ count: Int, cap: Int = .max) -> Int {
             min(cap, Int(min(Double(count) * scale + 1024, Double(buffer.count))))
         }
-        trace.events.reserveCapacity(estimate(trace.events.count))
+        // The events appended once reading ends count too: flow events and async ends (one per
+        // end record of a track that is not a thread's). Growing the array then would copy every
+        // event and touch twice its memory.
+        var asyncEnds = 0
+        for lane in pairing.lanes where lane.thread == nil {
+            for record in lane.records where record.isEnd { asyncEnds += 1 }
+        }
+        trace.events.reserveCapacity(estimate(trace.events.count + pairing.flowEvents.count + asyncEnds))
         trace.events.adviseHugePages()
         trace.argumentLists.reserveCapacity(estimate(trace.argumentLists.count, cap: 1 << 22))
-        for index in lanes.indices where !lanes[index].records.isEmpty {
-            lanes[index].records.reserveCapacity(estimate(lanes[index].records.count, cap: 1 << 22))
+        pairing.flowEvents.reserveCapacity(estimate(pairing.flowEvents.count, cap: 1 << 22))
+        building.flowArena.reserveCapacity(estimate(building.flowArena.count, cap: 1 << 22))
+        for index in pairing.lanes.indices where !pairing.lanes[index].records.isEmpty {
+            pairing.lanes[index].records.reserveCapacity(estimate(pairing.lanes[index].records.count, cap: 1 << 22))
         }
     }
 
     // MARK: - Interning and tracks
 
-    /// The slot of a sequence's state, made on first use.
-    mutating func slot(of sequence: UInt64) -> Int {
-        if lastSequence.id == sequence { return lastSequence.slot }
-        let slot: Int
-        if let known = sequenceSlots[sequence] {
-            slot = known
-        } else {
-            slot = sequences.count
-            sequences.append(makeSequence())
-            sequenceSlots[sequence] = slot
-        }
-        lastSequence = (sequence, slot)
-        return slot
-    }
-
     mutating func parseInternedData(_ input: ProtobufInput, slot: Int) throws(TraceReadError) {
         var input = input
         var changesAnnotations = false
         defer {
-            if changesAnnotations { sequences[slot].generation = newGeneration() }
+            if changesAnnotations { interning.sequences[slot].generation = interning.newGeneration() }
         }
         while let (field, type) = try input.nextField() {
             guard type == .lengthDelimited else {
@@ -419,16 +317,17 @@ struct PerfettoParser {
             guard let value else { continue }
             let string = input.string(value)
             switch field {
-            case PerfettoSchema.Interned.eventNames: sequences[slot].names[iid] = trace.symbols.intern(string).rawValue
+            case PerfettoSchema.Interned.eventNames:
+                interning.sequences[slot].names[iid] = trace.symbols.intern(string).rawValue
             case PerfettoSchema.Interned.eventCategories:
-                sequences[slot].categories[iid] = trace.symbols.intern(string).rawValue
+                interning.sequences[slot].categories[iid] = trace.symbols.intern(string).rawValue
             case PerfettoSchema.Interned.debugAnnotationNames:
-                sequences[slot].annotationNames[iid] = trace.symbols.intern(string).rawValue
+                interning.sequences[slot].annotationNames[iid] = trace.symbols.intern(string).rawValue
                 changesAnnotations = true
             case PerfettoSchema.Interned.debugAnnotationStringValues:
-                sequences[slot].stringValues[iid] = trace.symbols.intern(string).rawValue
+                interning.sequences[slot].stringValues[iid] = trace.symbols.intern(string).rawValue
                 changesAnnotations = true
-            default: skippedFields["InternedData field \(field)", default: 0] += 1
+            default: skipped.skippedFields["InternedData field \(field)", default: 0] += 1
             }
         }
     }
@@ -443,7 +342,7 @@ struct PerfettoParser {
             var defaults = try input.message()
             while let (inner, innerType) = try defaults.nextField() {
                 if inner == PerfettoSchema.Defaults.trackUUID, innerType == .varint {
-                    sequences[slot].defaultTrack = try defaults.varint()
+                    interning.sequences[slot].defaultTrack = try defaults.varint()
                 } else {
                     try defaults.skip(innerType)
                 }
@@ -509,7 +408,7 @@ struct PerfettoParser {
             }
         }
         if let thread {
-            tracks[uuid] = .thread(thread.key)
+            interning.tracks[uuid] = .thread(thread.key)
             var described = trace.threads[thread.key] ?? TraceThread(key: thread.key)
             if let name = thread.name ?? name { described.name = name }
             if let sortIndex = thread.sortIndex { described.sortIndex = sortIndex }
@@ -518,15 +417,15 @@ struct PerfettoParser {
                 trace.processes[thread.key.processID] = TraceProcess(processID: thread.key.processID)
             }
         } else if let process {
-            tracks[uuid] = .process(process.pid)
+            interning.tracks[uuid] = .process(process.pid)
             var described = trace.processes[process.pid] ?? TraceProcess(processID: process.pid)
             if let name = process.name ?? name { described.name = name }
             if let sortIndex = process.sortIndex { described.sortIndex = sortIndex }
             trace.processes[process.pid] = described
         } else if isCounter {
-            tracks[uuid] = .counter(name: name ?? "counter \(uuid)", parent: parent)
+            interning.tracks[uuid] = .counter(name: name ?? "counter \(uuid)", parent: parent)
         } else {
-            tracks[uuid] = .other(name: name, parent: parent)
+            interning.tracks[uuid] = .other(name: name, parent: parent)
         }
     }
 
@@ -559,7 +458,7 @@ struct PerfettoParser {
             }
         }
         let key = ThreadKey(processID: pid, threadID: tid)
-        sequences[slot].legacyThread = key
+        interning.sequences[slot].legacyThread = key
         if let name { trace.threads[key, default: TraceThread(key: key)].name = name }
     }
 
@@ -595,10 +494,10 @@ struct PerfettoParser {
             if field == PerfettoSchema.ProcessTree.processes {
                 if let name { trace.processes[id, default: TraceProcess(processID: id)].name = name }
                 // A process's main thread has the process's id.
-                threadProcess[id] = id
+                android.threadProcess[id] = id
             } else {
                 let process = tgid ?? id
-                threadProcess[id] = process
+                android.threadProcess[id] = process
                 let key = ThreadKey(processID: process, threadID: id)
                 if let name { trace.threads[key, default: TraceThread(key: key)].name = name }
                 if trace.processes[process] == nil { trace.processes[process] = TraceProcess(processID: process) }
@@ -639,73 +538,4 @@ struct PerfettoParser {
         }
     }
 
-    // MARK: - Finishing
-
-    mutating func finish() -> Trace {
-        placeDeferredEvents()
-        pairLanes()
-        placeFrameTimeline()
-        settleFlows()
-        attributeProcessEvents()
-        // One line per kind of field skipped, the most frequent first, at most 32 (a hostile file
-        // can use every field number); the rest in one line.
-        let skipped = skippedFields.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-        for (what, count) in skipped.prefix(Self.listedSkippedKinds) {
-            trace.log.addSummary(
-                .skippedPhase, nil,
-                "\(what): \(count) skipped (framescope does not read \(count == 1 ? "it" : "them"))", count: count)
-        }
-        if skipped.count > Self.listedSkippedKinds {
-            let rest = skipped.dropFirst(Self.listedSkippedKinds)
-            let count = rest.reduce(0) { $0 + $1.value }
-            trace.log.addSummary(
-                .skippedPhase, nil, "\(count) values of \(rest.count) more kinds of field skipped", count: count)
-        }
-        if skippedArguments > 0 {
-            trace.log.addSummary(
-                .skippedArgument, nil,
-                "\(skippedArguments) debug annotation value\(skippedArguments == 1 ? "" : "s") nested more than \(TraceReader.keptNestingDepth) levels deep skipped",
-                count: skippedArguments)
-        }
-        return trace.finished(keptArgumentKeys: argumentKeys?.keys)
-    }
-
-    /// The thread each tid belongs to, from `process_tree` (atrace lines may omit it).
-    var threadProcess: [Int64: Int64] = [:]
-    /// atrace begin/end lanes by thread id.
-    var atraceLanes: [Int64: Int] = [:]
-    /// Open atrace async slices by identity: their ids, innermost last.
-    var atraceAsync: [AtraceAsyncKey: [UInt64]] = [:]
-    /// FrameTimeline events, placed in time order once every packet is read.
-    var frameTimelineEvents: [FrameTimelineEvent] = []
-}
-
-/// Interned values by iid: dense for ids that come in order (producers count from 1), a
-/// dictionary for the rest, so memory follows the entries a file defines, never the size of the
-/// ids it names (a hostile iid of 2^40, or 65,535 on each of many sequences, costs one entry).
-struct InternTable {
-    private var dense: [UInt32] = []
-    private var sparse: [UInt64: UInt32] = [:]
-    /// How far past the dense part an id may be and still extend it.
-    private static let denseGap: UInt64 = 1024
-
-    subscript(iid: UInt64) -> UInt32? {
-        get {
-            if iid < UInt64(dense.count), dense[Int(iid)] != .max { return dense[Int(iid)] }
-            // An id set while it was past the dense part stays in the dictionary.
-            return sparse.isEmpty ? nil : sparse[iid]
-        }
-        set {
-            guard let newValue else { return }
-            if iid < UInt64(dense.count) {
-                dense[Int(iid)] = newValue
-            } else if iid - UInt64(dense.count) <= Self.denseGap {
-                dense.append(contentsOf: repeatElement(.max, count: Int(iid) - dense.count + 1))
-                dense[Int(iid)] = newValue
-                sparse[iid] = nil
-            } else {
-                sparse[iid] = newValue
-            }
-        }
-    }
 }
