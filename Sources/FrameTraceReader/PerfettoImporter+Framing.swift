@@ -1,4 +1,3 @@
-import FrameSupport
 @_spi(FramescopeInternals) import FrameTrace
 
 /// A `Trace` field as the framer found it: a packet (its bytes and whether it has the common

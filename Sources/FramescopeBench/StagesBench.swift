@@ -1,7 +1,7 @@
 import Foundation
 import FrameAnalysis
-import FrameTrace
 import FrameSupport
+import FrameTrace
 import FrameTraceReader
 
 /// The stages of one `framescope report` run, in nanoseconds, each timed as `ReportCommand` runs
