@@ -68,6 +68,39 @@ struct ChromeLaneTests {
         #expect(report.frames[5].lane(.raster)?.costNanoseconds == (200 + 20_000 + 200) * us)
     }
 
+    @Test("Frames that share a vsync (one per layer tree) come in layer-tree order, the same in every process")
+    func sharedVsyncOrder() throws {
+        // Eight layer trees report a frame for the same vsync, written in shuffled order; each
+        // frame's Commit stage lasts (layer tree) x 100 µs, so its raster lane names the frame.
+        // The order used to be left to a dictionary's, which changes with each process's hash
+        // seed: eight tied frames come out in layer-tree order by chance once in 40,320 runs.
+        let category = "cc,benchmark,disabled-by-default-devtools.timeline.frame"
+        var events = [
+            #"{"ph":"M","name":"thread_name","pid":200,"tid":1,"ts":0,"args":{"name":"CrRendererMain"}}"#,
+            #"{"ph":"M","name":"thread_name","pid":200,"tid":7,"ts":0,"args":{"name":"Compositor"}}"#,
+        ]
+        for layerTree in [5, 2, 8, 1, 7, 3, 6, 4] {
+            func slice(_ phase: String, _ name: String, _ ts: Int, _ arguments: String = "{}") -> String {
+                #"{"ph":"\#(phase)","name":"\#(name)","cat":"\#(category)","pid":200,"tid":7,"ts":\#(ts),"#
+                    + #""id2":{"local":"0x\#(layerTree)"},"args":\#(arguments)}"#
+            }
+            let reporter =
+                #"{"chrome_frame_reporter":{"state":"STATE_PRESENTED_ALL","frame_sequence":100,"#
+                + #""layer_tree_host_id":\#(layerTree)}}"#
+            events += [
+                slice("b", "PipelineReporter", 3_000_000, reporter),
+                slice("b", "Commit", 3_000_100), slice("e", "Commit", 3_000_100 + layerTree * 100),
+                slice("e", "PipelineReporter", 3_010_000),
+            ]
+        }
+        let trace = try TraceReader.read(bytes: Array("[\(events.joined(separator: ",\n"))]".utf8))
+        let report = FrameAnalyzer.analyze(trace)
+        #expect(report.method.frameSource == .chromeFrames)
+        #expect(report.frames.count == 8)
+        let expected = (1...8).map { Int64($0) * 100 * Self.microsecond }
+        #expect(report.frames.map { $0.lane(.raster)?.costNanoseconds } == expected)
+    }
+
     @Test("With nothing presented, a dropped frame names its longest stage")
     func nothingPresented() throws {
         var trace = try analysisFixture("chrome-stage-overrun.json")

@@ -184,9 +184,18 @@ struct ChromeFrameEvents {
                         affectsSmoothness: entry.smooth, key: frameKey))
             }
         }
+        // Both orders end in the whole frame key: `byFrame` and `stages` are dictionaries, whose
+        // order changes from process to process, so a tie left to it made two runs of one trace
+        // number frames that share a vsync (two layer trees) differently.
         reporterStages = stages.compactMap { order, list in keyOfReporter[order].map { (key: $0, stages: list) } }
-            .sorted { ($0.stages.first?.start ?? 0, $0.key.sequence) < ($1.stages.first?.start ?? 0, $1.key.sequence) }
-        reporters.sort { ($0.vsync, $0.outcome.rawValue) < ($1.vsync, $1.outcome.rawValue) }
+            .sorted {
+                ($0.stages.first?.start ?? 0, $0.key.sequence, $0.key.layerTree)
+                    < ($1.stages.first?.start ?? 0, $1.key.sequence, $1.key.layerTree)
+            }
+        reporters.sort {
+            ($0.vsync, $0.outcome.rawValue, $0.key?.layerTree ?? .min, $0.key?.sequence ?? .min)
+                < ($1.vsync, $1.outcome.rawValue, $1.key?.layerTree ?? .min, $1.key?.sequence ?? .min)
+        }
         legacyEvents.sort { ($0.timestamp, $0.order) < ($1.timestamp, $1.order) }
         settleLegacy(legacyEvents)
     }
