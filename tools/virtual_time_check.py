@@ -11,7 +11,7 @@ load on a shared VM: pass `--clock cpu-time` after the binary to measure that.)
 
 (60 frames per run by default; CI runs 20 with the debug build.)
 
-For each run below it starts 2 x cores busy-looping processes, runs `framescope simulate` twice
+For each run below it starts one busy-looping process per core, runs `framescope simulate` twice
 with the same seed, reads both traces back with `framescope report --format frames-jsonl`, and
 compares every frame's outcome: its index, the vsync it started on (in intervals from the first),
 its missed vsyncs and its hitch cause. The runs are chosen to include hitching frames (decoding on
@@ -64,7 +64,7 @@ def main():
         return 2
     frames = int(frames)
     binary = arguments[0]
-    loaders = [multiprocessing.Process(target=busy_loop, daemon=True) for _ in range(2 * (os.cpu_count() or 2))]
+    loaders = [multiprocessing.Process(target=busy_loop, daemon=True) for _ in range(os.cpu_count() or 2)]
     for loader in loaders:
         loader.start()
     failures = 0
@@ -95,7 +95,7 @@ def main():
     finally:
         for loader in loaders:
             loader.terminate()
-    print(f"{2 * (os.cpu_count() or 2)} busy-looping processes ran throughout")
+    print(f"{os.cpu_count() or 2} busy-looping processes ran throughout")
     if failures:
         print(f"{clock} time moved with the host's load in {failures} of {len(RUNS)} runs")
         return 1
