@@ -217,7 +217,7 @@ extension FrameAnalyzer {
                             lane: .render, costNanoseconds: cost, start: works.map(\.start).min(),
                             end: works.map(\.end).max(),
                             deadline: deadline,
-                            byCategory: renderByCategory?.dictionary(group: index, names: categoryNames) ?? [:]))
+                            byCategory: renderByCategory?.times(group: index, names: categoryNames) ?? [:]))
                     frame.presentation = works.compactMap(\.presentation).max()
                 }
             }
@@ -228,11 +228,12 @@ extension FrameAnalyzer {
                     cost = cost.addingSaturating(job.cost)
                     byCategory[job.category] = (byCategory[job.category] ?? 0).addingSaturating(job.cost)
                 }
+                let times = CategoryTimes(byCategory)
                 frame.feed = FrameReport.BackgroundFeed(
-                    jobs: fed.count, costNanoseconds: cost, byCategory: byCategory,
+                    jobs: fed.count, costNanoseconds: cost, byCategory: times,
                     latencyFrames: fed.map { $0.appliedFrame - $0.requestFrame })
                 frame.lanes.append(
-                    FrameReport.LaneTiming(lane: .background, costNanoseconds: cost, byCategory: byCategory))
+                    FrameReport.LaneTiming(lane: .background, costNanoseconds: cost, byCategory: times))
             }
             frame.lanes.sort { $0.lane < $1.lane }
             if frame.hitchCause == .none, frame.isLate(interval: interval) {
@@ -286,7 +287,7 @@ extension FrameAnalyzer {
         let lanes = Lane.allCases
         var costs = Array(repeating: [Int64](), count: lanes.count)
         var late = Array(repeating: 0, count: lanes.count)
-        var byCategory = Array(repeating: [String: [Int64]](), count: lanes.count)
+        var byCategory = Array(repeating: CategorySeries(), count: lanes.count)
         var latency: [Int64] = []
         var jobs = 0
         // By position, reading fields in place: binding a frame to a name would copy it.
@@ -295,7 +296,7 @@ extension FrameAnalyzer {
                 let lane = lanes.firstIndex(of: timing.lane)!
                 costs[lane].append(timing.costNanoseconds)
                 if (timing.overrun ?? 0) > 0 { late[lane] += 1 }
-                for (name, nanoseconds) in timing.byCategory { byCategory[lane][name, default: []].append(nanoseconds) }
+                byCategory[lane].append(timing.byCategory)
             }
             if let feed = frames[index].feed {
                 jobs += feed.jobs
@@ -306,7 +307,8 @@ extension FrameAnalyzer {
         // Per lane, its costs and then each category's values, all summarised at once: on all
         // cores when `onAllCores`.
         let series = positions.map { position in
-            [(name: "", values: costs[position])] + byCategory[position].map { (name: $0.key, values: $0.value) }
+            [(name: "", values: costs[position])]
+                + zip(byCategory[position].names, byCategory[position].values).map { (name: $0, values: $1) }
         }
         let allSeries = Array(series.joined())
         let frameCount = frames.count

@@ -115,7 +115,7 @@ package enum FrameAnalyzer {
         let names = measured.names
         let interval = measured.frameRate.intervalNanoseconds
         let perFrameMain = measured.accounting.finish(
-            into: &frames, categoryNames: names.names, spanNames: trace.symbols, onAllCores: measured.onAllCores)
+            into: &frames, categoryNames: names.names, spanNames: trace.symbols)
         for (index, hold) in measured.holds {
             frames[index].hitchHold = hold
             frames[index].hitchCause = hold.lane.hitchCause ?? .unknown
@@ -737,43 +737,35 @@ struct FrameAccounting {
     /// and its top spans (the three span names with the most main-thread self time, the name
     /// first in order on ties) into `frames`, which must have none yet.
     ///
-    /// Each frame's figures are made on all cores when `onAllCores`, and written into the frames
-    /// in order on the calling thread.
+    /// The frames keep slices of the finished tallies (``CategoryTimes``, ``Contributors``), which
+    /// share one buffer per tally: nothing is hashed, and no array is allocated, per frame.
     /// - Returns: Per category name number, its main-thread time in each frame it ran in, in
     ///   frame order.
     mutating func finish(
-        into frames: inout [FrameReport.Frame], categoryNames: [String], spanNames: SymbolTable, onAllCores: Bool
+        into frames: inout [FrameReport.Frame], categoryNames: [String], spanNames: SymbolTable
     ) -> [[Int64]] {
-        // One tally at a time, each freed before the next is grouped.
         let perFrameMain = finish(&mainByCategory, frameCount: frames.count) { main in
-            let byCategory = map(frames.count, onAllCores: onAllCores) {
-                main.dictionary(group: $0, names: categoryNames)
-            }
             for index in frames.indices {
                 frames[index].mainThreadNanoseconds = mainNanoseconds[index]
-                frames[index].mainByCategory = byCategory[index]
+                frames[index].mainByCategory = main.times(group: index, names: categoryNames)
             }
             return main.valuesByKey(keyCount: categoryNames.count)
         }
         finish(&backgroundByCategory, frameCount: frames.count) { background in
-            let byCategory = map(frames.count, onAllCores: onAllCores) {
-                background.dictionary(group: $0, names: categoryNames)
+            for index in frames.indices {
+                frames[index].backgroundByCategory = background.times(group: index, names: categoryNames)
             }
-            for index in frames.indices { frames[index].backgroundByCategory = byCategory[index] }
         }
-        let rank = spanNameRank
+        // Each group of the span tally holds the frame's top spans, largest first.
         finish(&spanTime, frameCount: frames.count) { spans in
-            let topSpans = map(frames.count, onAllCores: onAllCores) { index in
-                Self.largest(spans[index], count: 3, rank: rank).map {
-                    FrameReport.Contributor(name: spanNames[Symbol(rawValue: $0.key)], nanoseconds: $0.value)
-                }
+            for index in frames.indices {
+                frames[index].topSpans = Contributors(names: spanNames.strings, entries: spans[index])
             }
-            for index in frames.indices { frames[index].topSpans = topSpans[index] }
         }
         return perFrameMain
     }
 
-    /// Finishes `tally` and hands its sums to `body`, after which they are freed.
+    /// Finishes `tally` (left empty) and hands its sums to `body`.
     @discardableResult
     private func finish<Result>(_ tally: inout Tally, frameCount: Int, _ body: (Tally.Sums) -> Result) -> Result {
         body(tally.finish(groupCount: frameCount))
@@ -787,18 +779,6 @@ struct FrameAccounting {
         var rank = Array(repeating: UInt32(0), count: sorted.count)
         for (place, symbol) in sorted.enumerated() { rank[symbol] = UInt32(place) }
         return rank
-    }
-
-    /// The `count` largest sums, largest first, the lower rank first on ties.
-    private static func largest(_ sums: ArraySlice<Tally.Entry>, count: Int, rank: [UInt32]) -> [Tally.Entry] {
-        var result: [Tally.Entry] = []
-        for entry in sums {
-            let position = result.partitioningIndex { Tally.precedes(entry, $0, rank: rank) }
-            guard position < count else { continue }
-            result.insert(entry, at: position)
-            if result.count > count { result.removeLast() }
-        }
-        return result
     }
 
     /// Flushes the tallies (``Tally/flush()``), for a merge that reads them without copying.

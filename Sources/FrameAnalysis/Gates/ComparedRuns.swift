@@ -28,13 +28,13 @@ package struct ComparedRuns: Sendable {
         package var laneNanoseconds: [LaneCost]
         /// Main-thread time per category (`categories.NAME.main-ms-per-frame`); a category not
         /// listed counts 0.
-        package var mainByCategory: [String: Int64]
+        package var mainByCategory: CategoryTimes
 
         /// Creates a frame's values.
         package init(
             mainNanoseconds: Int64, overrunNanoseconds: Int64, budgetNanoseconds: Int64,
             laneNanoseconds: [LaneCost] = [],
-            mainByCategory: [String: Int64] = [:]
+            mainByCategory: CategoryTimes = [:]
         ) {
             self.mainNanoseconds = mainNanoseconds
             self.overrunNanoseconds = overrunNanoseconds

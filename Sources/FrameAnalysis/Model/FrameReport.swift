@@ -132,14 +132,14 @@ package struct FrameReport: Sendable {
         /// Main-thread busy time inside the frame.
         package var mainThreadNanoseconds: Int64
         /// Main-thread busy time by category (self time of the innermost span).
-        package var mainByCategory: [String: Int64]
+        package var mainByCategory: CategoryTimes
         /// Work on other threads by category inside the frame's window.
-        package var backgroundByCategory: [String: Int64]
+        package var backgroundByCategory: CategoryTimes
         /// What became of the frame, as its source tells it.
         package var outcome: Outcome = .measured
         /// The largest main-thread contributors inside the frame's work window by span name
         /// (self time), largest first, at most three.
-        package var topSpans: [Contributor] = []
+        package var topSpans: Contributors = []
         /// The frame's lanes in pipeline order (``FrameTrace/Lane``): what each cost and, where
         /// the trace says, when it ended and its deadline. The main lane is always first; the
         /// render lane is present when the trace records render work per frame (framescope's
@@ -177,7 +177,7 @@ package struct FrameReport: Sendable {
         package init(
             index: Int, vsync: Int64, deadline: Int64, workStart: Int64, commitEnd: Int64,
             mainThreadNanoseconds: Int64 = 0,
-            mainByCategory: [String: Int64] = [:], backgroundByCategory: [String: Int64] = [:],
+            mainByCategory: CategoryTimes = [:], backgroundByCategory: CategoryTimes = [:],
             outcome: Outcome = .measured
         ) {
             self.index = index
@@ -277,12 +277,12 @@ package struct FrameReport: Sendable {
         /// When it was due, if the lane has a deadline.
         package var deadline: Int64?
         /// The cost by category (self time), where the trace gives categories.
-        package var byCategory: [String: Int64]
+        package var byCategory: CategoryTimes
 
         /// Creates a lane timing.
         package init(
             lane: Lane, costNanoseconds: Int64, start: Int64? = nil, end: Int64? = nil, deadline: Int64? = nil,
-            byCategory: [String: Int64] = [:]
+            byCategory: CategoryTimes = [:]
         ) {
             self.lane = lane
             self.costNanoseconds = costNanoseconds
@@ -362,13 +362,13 @@ package struct FrameReport: Sendable {
         /// Their summed cost (each job span's duration), in nanoseconds.
         package var costNanoseconds: Int64
         /// Their cost by category.
-        package var byCategory: [String: Int64]
+        package var byCategory: CategoryTimes
         /// Per job, frames from the request to the application (0: applied in the frame that
         /// asked), in job order.
         package var latencyFrames: [Int]
 
         /// Creates a feed.
-        package init(jobs: Int, costNanoseconds: Int64, byCategory: [String: Int64] = [:], latencyFrames: [Int] = []) {
+        package init(jobs: Int, costNanoseconds: Int64, byCategory: CategoryTimes = [:], latencyFrames: [Int] = []) {
             self.jobs = jobs
             self.costNanoseconds = costNanoseconds
             self.byCategory = byCategory
@@ -470,7 +470,7 @@ package struct FrameReport: Sendable {
         /// The frame.
         package var frame: Frame
         /// The largest main-thread contributors by span name, largest first (at most three).
-        package var topSpans: [Contributor]
+        package var topSpans: Contributors
     }
 
     /// A named share of time.

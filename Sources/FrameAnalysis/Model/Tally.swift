@@ -31,6 +31,11 @@ struct Tally {
     private var touched: [UInt32] = []
     private var group = -1
     private var entries: [Entry] = []
+    /// The last group flushed to `entries`, and whether some group was flushed after a group
+    /// numbered at least as high: only then may `entries` hold a group in pieces, or a key twice
+    /// in one group, for ``finish(groupCount:)`` to merge.
+    private var lastFlushed = -1
+    private var repeatsGroups = false
     /// How many sums a group keeps, its largest; `nil` for all.
     private let limit: Int?
     /// Per key, its place in the order that breaks ties between equal sums when only the largest
@@ -99,7 +104,11 @@ struct Tally {
             assert(
                 limit == nil || entries.last.map { last in other.entries.allSatisfy { $0.group > last.group } } ?? true,
                 "a tally that keeps the largest sums merges only later groups")
+            if other.repeatsGroups || (other.entries.first.map { Int($0.group) <= lastFlushed } ?? false) {
+                repeatsGroups = true
+            }
             entries.append(contentsOf: other.entries)
+            lastFlushed = max(lastFlushed, other.lastFlushed)
             group = max(group, other.group)
         }
     }
@@ -110,6 +119,8 @@ struct Tally {
     /// without copying it.
     mutating func flush() {
         guard !touched.isEmpty else { return }
+        if group <= lastFlushed { repeatsGroups = true }
+        lastFlushed = group
         if let limit {
             // The largest first, the lower rank first on ties.
             let start = entries.count
@@ -133,10 +144,25 @@ struct Tally {
         touched.removeAll(keepingCapacity: true)
     }
 
-    /// The sums of groups `0..<groupCount`, each key once per group; the tally is left empty.
+    /// The sums of groups `0..<groupCount`, each key once per group (a tally that keeps the
+    /// largest sums: those, largest first, the lower rank first on ties); the tally is left empty.
     /// - Complexity: O(*e* + *g*) for *e* entries and *g* groups.
     mutating func finish(groupCount: Int) -> Sums {
         flush()
+        defer {
+            entries = []
+            group = -1
+            lastFlushed = -1
+            repeatsGroups = false
+        }
+        // Each group flushed once, in increasing order: its entries are together, each key once
+        // (and, with a limit, its largest in order), as the result wants them.
+        if !repeatsGroups {
+            var offsets = Array(repeating: 0, count: groupCount + 1)
+            for entry in entries { offsets[Int(entry.group) + 1] += 1 }
+            for group in 0..<groupCount { offsets[group + 1] += offsets[group] }
+            return Sums(entries: entries, offsets: offsets)
+        }
         // Group the entries: they already are when additions came group by group, else a
         // stable counting sort by group.
         var offsets = Array(repeating: 0, count: groupCount + 1)
@@ -168,18 +194,26 @@ struct Tally {
             }
             offsets[group] = written
             for key in touched {
-                entries[written] = Entry(group: UInt32(group), key: key, value: scratch[Int(key)])
+                let entry = Entry(group: UInt32(group), key: key, value: scratch[Int(key)])
                 scratch[Int(key)] = 0
-                written += 1
+                guard let limit else {
+                    entries[written] = entry
+                    written += 1
+                    continue
+                }
+                // The largest first, as ``flush()`` keeps them.
+                var position = written
+                while position > offsets[group], Self.precedes(entry, entries[position - 1], rank: rank) {
+                    entries[position] = entries[position - 1]
+                    position -= 1
+                }
+                entries[position] = entry
+                written = min(written + 1, offsets[group] + limit)
             }
             touched.removeAll(keepingCapacity: true)
         }
         offsets[groupCount] = written
         entries.removeSubrange(written...)
-        defer {
-            entries = []
-            group = -1
-        }
         return Sums(entries: entries, offsets: offsets)
     }
 
@@ -194,15 +228,14 @@ struct Tally {
             self.offsets = offsets
         }
 
-        /// The sums of one group, each key once, in no particular order.
+        /// The sums of one group, each key once: in no particular order, or with a limit, the
+        /// largest first.
         subscript(group: Int) -> ArraySlice<Entry> { entries[offsets[group]..<offsets[group + 1]] }
 
         /// The sums of one group keyed by name: `names[key]` must be distinct for distinct keys.
-        func dictionary(group: Int, names: [String]) -> [String: Int64] {
-            let sums = self[group]
-            var result = [String: Int64](minimumCapacity: sums.count)
-            for entry in sums { result[names[Int(entry.key)]] = entry.value }
-            return result
+        /// A slice of the sums, not a copy: every group's times share one buffer.
+        func times(group: Int, names: [String]) -> CategoryTimes {
+            CategoryTimes(names: names, entries: self[group])
         }
 
         /// Per key, its sums in the groups that touched it, in group order.

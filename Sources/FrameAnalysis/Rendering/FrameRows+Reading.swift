@@ -346,7 +346,7 @@ extension FrameRows {
             return ComparedRuns.Frame(
                 mainNanoseconds: try milliseconds("main_ms"), overrunNanoseconds: try milliseconds("overrun_ms"),
                 budgetNanoseconds: deadline.subtractingSaturating(vsync), laneNanoseconds: lanes,
-                mainByCategory: mainByCategory)
+                mainByCategory: CategoryTimes(mainByCategory))
         }
 
         func frameSource() throws(FrameRowsError) -> FrameReport.FrameSource {
