@@ -158,6 +158,7 @@ struct CategorySeries {
 
     /// Whether two arrays are one buffer (equal counts and the same first element's address).
     private static func sameStorage(_ a: [String], _ b: [String]) -> Bool {
-        a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { $0.baseAddress == x.baseAddress } }
+        a.count == b.count
+            && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { $0.baseAddress == x.baseAddress } }
     }
 }
