@@ -266,13 +266,19 @@ package enum FrameAnalyzer {
         let frames = found.frames
         let frameCategory = found.source == .frameSpans ? trace.symbols.lookup(FrameContract.frameCategory) : nil
         let names = CategoryNames(spans.categories, frameCategory: frameCategory, trace: trace)
-        let render = renderWork(
-            trace: trace, spans: spans, main: main, frames: frames, source: found.source, interval: interval)
-        let jobs = fedJobs(trace: trace, spans: spans, main: main, frames: frames) {
-            categoryName($0, frameCategory: frameCategory, trace: trace)
+        // Input latency needs only the frames' commit ends, which are final here: on all cores it
+        // is measured beside the render work and the fed jobs, which only read the same trace.
+        let source = found.source
+        let (input, (render, jobs)) = both(onAllCores: onAllCores) { [trace] in
+            inputFigures(of: trace, frames: frames)
+        } _: { [trace] in
+            let render = renderWork(
+                trace: trace, spans: spans, main: main, frames: frames, source: source, interval: interval)
+            let jobs = fedJobs(trace: trace, spans: spans, main: main, frames: frames) {
+                categoryName($0, frameCategory: frameCategory, trace: trace)
+            }
+            return (render, jobs)
         }
-        // Input latency needs only the frames' commit ends, which are final here.
-        let input = inputFigures(of: trace, frames: frames)
         // Other renderers that drew frames, for the reader to pick one with --process.
         var otherRenderers: [FrameReport.RendererFrames] = []
         if found.source == .chromeFrames {

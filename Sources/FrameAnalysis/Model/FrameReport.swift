@@ -155,12 +155,20 @@ package struct FrameReport: Sendable {
         package var hitchStage: String? { hitchHold?.stage }
         /// What held the frame when it was late: the lane, the work and the frame it was for,
         /// and what filled it (``HitchHold``); `nil` when on time or when the trace does not say.
-        package var hitchHold: HitchHold? = nil
+        package var hitchHold: HitchHold? {
+            get { hitchHoldStorage?.value }
+            set { hitchHoldStorage = newValue.map(OutOfLine.init) }
+        }
+        private var hitchHoldStorage: OutOfLine<HitchHold>? = nil
         /// Whether Chrome says the frame affects smoothness (`affects_smoothness`: something was
         /// animating or scrolling); `nil` for other sources and older traces.
         package var affectsSmoothness: Bool? = nil
         /// Background jobs whose results this frame applied; `nil` when it applied none.
-        package var feed: BackgroundFeed? = nil
+        package var feed: BackgroundFeed? {
+            get { feedStorage?.value }
+            set { feedStorage = newValue.map(OutOfLine.init) }
+        }
+        private var feedStorage: OutOfLine<BackgroundFeed>? = nil
         /// When the frame was presented, where the trace says (framescope's render spans).
         package var presentation: Int64? = nil
         /// The frame's own index in the trace (a frame span's `index` argument, an Android
@@ -168,7 +176,11 @@ package struct FrameReport: Sendable {
         var sourceIndex: Int64? = nil
         /// Android's own figures for the frame (trace processor's), when the frame comes from an
         /// Android trace with FrameTimeline: they decide its ``overrun`` and whether it was late.
-        package var android: AndroidFrame? = nil
+        package var android: AndroidFrame? {
+            get { androidStorage?.value }
+            set { androidStorage = newValue.map(OutOfLine.init) }
+        }
+        private var androidStorage: OutOfLine<AndroidFrame>? = nil
 
         /// The timing of one lane in the frame.
         package func lane(_ lane: Lane) -> LaneTiming? { lanes.first { $0.lane == lane } }
