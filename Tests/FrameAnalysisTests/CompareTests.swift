@@ -188,7 +188,8 @@ struct CompareTests {
                     FrameReport.Frame(
                         index: index, vsync: vsync, deadline: vsync + 16_666_667, workStart: vsync,
                         commitEnd: vsync + main,
-                        mainThreadNanoseconds: main, mainByCategory: CategoryTimes(byCategory), backgroundByCategory: [:]))
+                        mainThreadNanoseconds: main, mainByCategory: CategoryTimes(byCategory),
+                        backgroundByCategory: [:]))
             }
             var result = syntheticReport(costs: [])
             result.frames = frames
