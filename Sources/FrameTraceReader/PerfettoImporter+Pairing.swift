@@ -92,15 +92,14 @@ extension PerfettoParser {
             ordered.sort { ($0.timestamp, $0.index) < ($1.timestamp, $1.index) }
         }
         // Per id, one lookup: bit 0 once it started, bit 1 once it ended.
-        var states: [UInt64: UInt8] = [:]
-        states.reserveCapacity(pairing.flowEvents.count / 2)
+        var states = FlowIDStates(ids: pairing.flowEvents)
         trace.events.reserveCapacity(trace.events.count + pairing.flowEvents.count)
         for (_, index) in ordered {
             var event = pairing.flowEvents[index]
             if event.phase == .flowEnd {
-                states[event.id, default: 0] |= 2
+                states[event.id] |= 2
             } else {
-                let seen = states[event.id, default: 0]
+                let seen = states[event.id]
                 if seen & 1 == 0 {
                     states[event.id] = seen | 1
                     event.phase = .flowStart
@@ -111,7 +110,7 @@ extension PerfettoParser {
         pairing.flowEvents = []
         var unfinished = 0
         var unstarted = 0
-        for state in states.values {
+        states.forEachState { state in
             if state == 1 { unfinished += 1 } else if state == 2 { unstarted += 1 }
         }
         if unfinished > 0 {
@@ -217,4 +216,43 @@ extension PerfettoParser {
         return "a track of process \(lane.owner.processID)"
     }
 
+}
+
+/// A few bits of state per flow id, 0 for an id not seen. Flow ids are mostly small counters
+/// (Chrome's and framescope's writers number flows from 1): then the states are an array indexed
+/// by id, with no hashing; ids spread wider than a few per flow event (pointers, random ids) go
+/// to a dictionary, whose seeded hash keeps any set of ids a file can choose linear.
+struct FlowIDStates {
+    private var dense: [UInt8] = []
+    private var sparse: [UInt64: UInt8] = [:]
+    private let isDense: Bool
+
+    /// States for the ids of `events`, all 0.
+    init(ids events: [TraceEvent]) {
+        let largest = events.reduce(UInt64(0)) { max($0, $1.id) }
+        // At most four bytes per flow event (or 4 KiB), and never more than 64 MiB.
+        let limit = min(max(4_096, events.count.multipliedReportingOverflow(by: 4).partialValue), 1 << 26)
+        isDense = largest < UInt64(limit)
+        if isDense {
+            dense = Array(repeating: 0, count: Int(largest) + 1)
+        } else {
+            sparse.reserveCapacity(events.count / 2)
+        }
+    }
+
+    subscript(id: UInt64) -> UInt8 {
+        get { isDense ? dense[Int(id)] : sparse[id, default: 0] }
+        set {
+            if isDense { dense[Int(id)] = newValue } else { sparse[id] = newValue }
+        }
+    }
+
+    /// Calls `body` with the state of every id that has one other than 0.
+    func forEachState(_ body: (UInt8) -> Void) {
+        if isDense {
+            for state in dense where state != 0 { body(state) }
+        } else {
+            for state in sparse.values where state != 0 { body(state) }
+        }
+    }
 }
