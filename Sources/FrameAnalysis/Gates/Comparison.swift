@@ -470,23 +470,3 @@ func stableSeed(_ id: String) -> UInt64 {
     }
     return hash
 }
-
-func signedNumber(_ value: Double, decimals: Int = 2) -> String {
-    let text = ReportFormat.fixed(value, decimals: decimals)
-    return text.hasPrefix("-") ? text : "+" + text
-}
-
-func signedMilliseconds(_ value: Double) -> String { signedNumber(value) + " ms" }
-
-func signedPercent(_ relative: Double) -> String {
-    guard relative.isFinite else { return relative > 0 ? "from 0" : "to 0" }
-    return signedNumber(relative * 100, decimals: 1) + "%"
-}
-
-func pValueText(_ p: Double) -> String {
-    p < 0.0001 ? "< 0.0001" : "= " + ReportFormat.fixed(p, decimals: 4)
-}
-
-func percentText(_ share: Double) -> String {
-    formatNumber((share * 1000).rounded() / 10) + "%"
-}

@@ -1,9 +1,9 @@
 package import FrameTrace
 
 extension FrameReport {
-    /// Where the frame interval `P` came from. Outputs write ``identifier``; text renders
-    /// ``description``.
-    package enum FrameIntervalSource: Sendable, Hashable, CustomStringConvertible {
+    /// Where the frame interval `P` came from. Outputs write ``identifier``; text renders its
+    /// `description` (Rendering/ReportPhrases.swift).
+    package enum FrameIntervalSource: Sendable, Hashable {
         /// Who asked for a frame rate.
         package enum Requester: String, Sendable, Hashable, CaseIterable {
             /// The analysis options (the CLI's `--fps`).
@@ -43,23 +43,11 @@ extension FrameReport {
             if case .requested(_, _, let overriding) = self { return overriding }
             return nil
         }
-
-        /// For people: `--fps 120 (over trace metadata 16.67 ms)`, `budget fps 100`, `trace metadata`,
-        /// `Chrome BeginFrame interval`, `default 60 fps`.
-        package var description: String {
-            switch self {
-            case .requested(let rate, let requester, let overriding):
-                let over = overriding.map { " (over trace metadata \(ReportFormat.milliseconds($0)))" } ?? ""
-                return "\(requester == .option ? "--fps" : "budget fps") \(formatNumber(rate.hertz))" + over
-            case .traceMetadata: return "trace metadata"
-            case .chromeBeginFrames: return "Chrome BeginFrame interval"
-            case .defaultRate: return "default 60 fps"
-            }
-        }
     }
 
-    /// How the main thread was chosen. Outputs write ``identifier``; text renders ``description``.
-    package enum MainThreadRule: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// How the main thread was chosen. Outputs write ``identifier``; text renders its `description`
+    /// (Rendering/ReportPhrases.swift).
+    package enum MainThreadRule: String, Sendable, Hashable, CaseIterable {
         /// The analysis options named it (the CLI's `--main-thread`).
         case option
         /// The trace's metadata designates it.
@@ -83,20 +71,5 @@ extension FrameReport {
 
         /// What JSON keeps.
         package var identifier: String { rawValue }
-
-        /// For people: `--main-thread`, `--process`, `trace metadata`, the page's renderer, `thread name`, `busiest thread`, `no threads`.
-        package var description: String {
-            switch self {
-            case .option: "--main-thread"
-            case .process: "--process"
-            case .pageRenderer: "the page's renderer, as the browser names it"
-            case .busiestRenderer: "the busiest CrRendererMain: the browser does not say which is the page's"
-            case .traceMetadata: "trace metadata"
-            case .androidUIThread: "Android: the app's UI thread (tid = pid)"
-            case .threadName: "thread name"
-            case .busiestThread: "busiest thread"
-            case .none: "no threads"
-            }
-        }
     }
 }

@@ -323,3 +323,41 @@ extension Optional where Wrapped == PercentileSummary<Int64> {
         ])
     }
 }
+
+extension FrameReport.SourceDetail {
+    /// The fields as JSON: `kind` (``identifier``), the counts and names, and `text`
+    /// (``description``).
+    var json: JSONValue {
+        var fields: [(String, JSONValue)] = [("kind", .string(identifier))]
+        switch self {
+        case .frameSpans(let frames, let nested):
+            fields += [("frames", .int(Int64(frames))), ("nested-frame-spans", .int(Int64(nested)))]
+        case .markerSpans(let name, let thread, let threadName, let isMain):
+            fields += [
+                ("name", .string(name)), ("pid", .int(thread.processID)), ("tid", .int(thread.threadID)),
+                ("thread-name", .string(threadName)), ("is-main-thread", .bool(isMain)),
+            ]
+        case .markerInstants(let name):
+            fields += [("name", .string(name))]
+        case .chromeReporters(let noUpdate, let forked, let unknown, let partial):
+            fields += [
+                ("no-update-desired", .int(Int64(noUpdate))), ("forked-or-repeated", .int(Int64(forked))),
+                ("unknown-state", .int(Int64(unknown))), ("partially-presented", .int(Int64(partial))),
+            ]
+        case .chromeBeginFrames(let idle):
+            fields += [("idle-begin-frames", .int(Int64(idle)))]
+        case .androidFrameTimeline(
+            let frames, let processID, let layer, let mainSliceName, let mainSlices, let renderSlices):
+            fields += [
+                ("frames", .int(Int64(frames))), ("pid", .int(processID)),
+                ("layer", layer.map(JSONValue.string) ?? .null),
+                ("main-slice-name", .string(mainSliceName)), ("main-slices", .int(Int64(mainSlices))),
+                ("render-slices", .int(Int64(renderSlices))),
+            ]
+        case .estimated, .unspecified:
+            break
+        }
+        fields.append(("text", .string(description)))
+        return .object(fields)
+    }
+}

@@ -58,3 +58,25 @@ package enum ReportFormat {
 func formatNumber(_ value: Double) -> String {
     value == value.rounded() ? String(Int64(value)) : String(value)
 }
+
+// Signed figures and p-values, for compare's reasons and tables.
+
+func signedNumber(_ value: Double, decimals: Int = 2) -> String {
+    let text = ReportFormat.fixed(value, decimals: decimals)
+    return text.hasPrefix("-") ? text : "+" + text
+}
+
+func signedMilliseconds(_ value: Double) -> String { signedNumber(value) + " ms" }
+
+func signedPercent(_ relative: Double) -> String {
+    guard relative.isFinite else { return relative > 0 ? "from 0" : "to 0" }
+    return signedNumber(relative * 100, decimals: 1) + "%"
+}
+
+func pValueText(_ p: Double) -> String {
+    p < 0.0001 ? "< 0.0001" : "= " + ReportFormat.fixed(p, decimals: 4)
+}
+
+func percentText(_ share: Double) -> String {
+    formatNumber((share * 1000).rounded() / 10) + "%"
+}

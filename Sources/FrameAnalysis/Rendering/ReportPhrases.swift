@@ -1,6 +1,9 @@
+import FrameSupport
+import FrameTrace
+
 // The words the text, Markdown and HTML outputs print for the model's values: one place for the
-// display text, so the model types (FrameReport, HitchHold, HitchBand, MetricUnit) hold only data
-// and decisions. Numbers are formatted by ReportFormat.
+// display text, so the model types (FrameReport and its method's sources and rules, HitchHold,
+// HitchBand, MetricUnit) hold only data and decisions. Numbers are formatted by ReportFormat.
 
 extension FrameReport.FrameSource {
     /// A few words for headings: `frame spans`, `Chrome frame events`, `frame markers`,
@@ -77,6 +80,84 @@ extension MetricUnit {
         case .millisecondsPerSecond: ReportFormat.fixed(value, decimals: 2) + " ms/s"
         case .share: ReportFormat.percent(value)
         case .frames: ReportFormat.fixed(value, decimals: 0)
+        }
+    }
+}
+
+extension FrameReport.SourceDetail: CustomStringConvertible {
+    /// One line for a reader of the report; names from the trace appear as they are (each
+    /// renderer escapes its own output), except a layer name, which is shortened.
+    package var description: String {
+        switch self {
+        case .frameSpans(let frames, let nested):
+            var text = "\(frames) spans in category \"\(FrameContract.frameCategory)\" on the main thread"
+            if nested > 0 {
+                text +=
+                    "; \(nested) more inside them are no frames of their own (their time is the frame's own, "
+                    + "\(FrameAnalyzer.unattributedCategory))"
+            }
+            return text
+        case .markerSpans(let name, _, let threadName, let isMain):
+            return "spans named \"\(name)\" on \(isMain ? "the main thread" : "thread \(threadName)")"
+        case .markerInstants(let name):
+            return "instants named \"\(name)\": each frame is shown until the next mark, in whole vsyncs"
+        case .chromeReporters(let noUpdate, let forked, let unknown, let partial):
+            var text =
+                "PipelineReporter states; \(noUpdate) no-update-desired, \(forked) forked or repeated reporters"
+                + (unknown > 0 ? ", \(unknown) without a known state" : "") + " not counted as frames"
+            if partial > 0 {
+                text +=
+                    "; \(partial) partially presented \(partial == 1 ? "frame that does" : "frames that do") not affect "
+                    + "smoothness, counted as presented"
+            }
+            return text
+        case .chromeBeginFrames(let idle):
+            return
+                "BeginFrame/DrawFrame/DroppedFrame; \(idle) idle BeginFrames (nothing drawn) not counted as frames"
+        case .androidFrameTimeline(
+            let frames, let processID, let layer, let mainSliceName, let mainSlices, let renderSlices):
+            var text = "\(frames) actual surface frames of process \(processID)"
+            if let layer { text += " (layer \(UntrustedText.shortened(layer)))" }
+            return text
+                + "; lanes from \(mainSliceName) (\(mainSlices)) and DrawFrames (\(renderSlices)) of the same token"
+        case .estimated:
+            return
+                "each stretch of main-thread work is a frame, late only by what it ran past P; record frames with "
+                + "Recorder.withFrame or name them with --frame-marker"
+        case .unspecified:
+            return ""
+        }
+    }
+}
+
+extension FrameReport.FrameIntervalSource: CustomStringConvertible {
+    /// For people: `--fps 120 (over trace metadata 16.67 ms)`, `budget fps 100`, `trace metadata`,
+    /// `Chrome BeginFrame interval`, `default 60 fps`.
+    package var description: String {
+        switch self {
+        case .requested(let rate, let requester, let overriding):
+            let over = overriding.map { " (over trace metadata \(ReportFormat.milliseconds($0)))" } ?? ""
+            return "\(requester == .option ? "--fps" : "budget fps") \(formatNumber(rate.hertz))" + over
+        case .traceMetadata: return "trace metadata"
+        case .chromeBeginFrames: return "Chrome BeginFrame interval"
+        case .defaultRate: return "default 60 fps"
+        }
+    }
+}
+
+extension FrameReport.MainThreadRule: CustomStringConvertible {
+    /// For people: `--main-thread`, `--process`, `trace metadata`, the page's renderer, `thread name`, `busiest thread`, `no threads`.
+    package var description: String {
+        switch self {
+        case .option: "--main-thread"
+        case .process: "--process"
+        case .pageRenderer: "the page's renderer, as the browser names it"
+        case .busiestRenderer: "the busiest CrRendererMain: the browser does not say which is the page's"
+        case .traceMetadata: "trace metadata"
+        case .androidUIThread: "Android: the app's UI thread (tid = pid)"
+        case .threadName: "thread name"
+        case .busiestThread: "busiest thread"
+        case .none: "no threads"
         }
     }
 }
