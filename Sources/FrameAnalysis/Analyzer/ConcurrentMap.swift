@@ -53,3 +53,15 @@ func map<Result: Sendable>(_ count: Int, onAllCores: Bool, _ body: @Sendable (In
     let results = concurrentMap(parts) { part in (count * part / parts..<count * (part + 1) / parts).map(body) }
     return Array(results.joined())
 }
+
+/// A value handed to the one thread that takes it, without a copy: a non-copyable move across a
+/// `@Sendable` closure, for values whose buffers must stay uniquely referenced (``Tally``).
+/// Unchecked: `take()` is called once, by one thread, after `init` on the thread that made it.
+final class Handover<Value>: @unchecked Sendable {
+    private var value: Value?
+
+    init(_ value: consuming Value) { self.value = value }
+
+    /// The value; a second call traps.
+    func take() -> Value { value.take()! }
+}

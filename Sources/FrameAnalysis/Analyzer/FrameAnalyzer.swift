@@ -1,3 +1,4 @@
+import Dispatch
 import FrameSupport
 @_spi(FramescopeInternals) package import FrameTrace
 
@@ -115,7 +116,7 @@ package enum FrameAnalyzer {
         let names = measured.names
         let interval = measured.frameRate.intervalNanoseconds
         let perFrameMain = measured.accounting.finish(
-            into: &frames, categoryNames: names.names, spanNames: trace.symbols)
+            into: &frames, categoryNames: names.names, spanNames: trace.symbols, onAllCores: measured.onAllCores)
         for (index, hold) in measured.holds {
             frames[index].hitchHold = hold
             frames[index].hitchCause = hold.lane.hitchCause ?? .unknown
@@ -303,8 +304,17 @@ package enum FrameAnalyzer {
             found: found, render: render, spans: spans, mainSpans: mainSpans, main: main, renderThread: renderThread,
             threads: allThreads,
             interval: interval, names: names, symbols: trace.symbols)
-        trace.events = []
-        trace.argumentLists = [[]]
+        // On all cores, the memory is returned on another thread, beside the sweep: for a large
+        // trace handed over, that takes milliseconds the analysis need not wait for.
+        if onAllCores {
+            let released = Handover((trace.events, trace.argumentLists))
+            trace.events = []
+            trace.argumentLists = [[]]
+            DispatchQueue.global(qos: .utility).async { _ = released.take() }
+        } else {
+            trace.events = []
+            trace.argumentLists = [[]]
+        }
 
         let sweep = SelfTimeSweep(
             spans: spans, mainSlot: mainSlot, nameOfCategory: names.nameOfCategory,
@@ -748,33 +758,37 @@ struct FrameAccounting {
     /// - Returns: Per category name number, its main-thread time in each frame it ran in, in
     ///   frame order.
     mutating func finish(
-        into frames: inout [FrameReport.Frame], categoryNames: [String], spanNames: SymbolTable
+        into frames: inout [FrameReport.Frame], categoryNames: [String], spanNames: SymbolTable, onAllCores: Bool
     ) -> [[Int64]] {
-        let perFrameMain = finish(&mainByCategory, frameCount: frames.count) { main in
-            for index in frames.indices {
-                frames[index].mainThreadNanoseconds = mainNanoseconds[index]
-                frames[index].mainByCategory = main.times(group: index, names: categoryNames)
-            }
-            return main.valuesByKey(keyCount: categoryNames.count)
+        let count = frames.count
+        // The tallies are handed over whole (a copy would copy their entries when finished): on
+        // all cores, the category tallies finish beside the span tally.
+        let main = Handover(take(&mainByCategory))
+        let background = Handover(take(&backgroundByCategory))
+        let spans = Handover(take(&spanTime))
+        let ((mainSums, backgroundSums), spanSums) = both(onAllCores: onAllCores) {
+            var main = main.take()
+            var background = background.take()
+            return (main.finish(groupCount: count), background.finish(groupCount: count))
+        } _: {
+            var spans = spans.take()
+            return spans.finish(groupCount: count)
         }
-        finish(&backgroundByCategory, frameCount: frames.count) { background in
-            for index in frames.indices {
-                frames[index].backgroundByCategory = background.times(group: index, names: categoryNames)
-            }
+        for index in frames.indices {
+            frames[index].mainThreadNanoseconds = mainNanoseconds[index]
+            frames[index].mainByCategory = mainSums.times(group: index, names: categoryNames)
+            frames[index].backgroundByCategory = backgroundSums.times(group: index, names: categoryNames)
+            // Each group of the span tally holds the frame's top spans, largest first.
+            frames[index].topSpans = Contributors(names: spanNames.strings, entries: spanSums[index])
         }
-        // Each group of the span tally holds the frame's top spans, largest first.
-        finish(&spanTime, frameCount: frames.count) { spans in
-            for index in frames.indices {
-                frames[index].topSpans = Contributors(names: spanNames.strings, entries: spans[index])
-            }
-        }
-        return perFrameMain
+        return mainSums.valuesByKey(keyCount: categoryNames.count)
     }
 
-    /// Finishes `tally` (left empty) and hands its sums to `body`.
-    @discardableResult
-    private func finish<Result>(_ tally: inout Tally, frameCount: Int, _ body: (Tally.Sums) -> Result) -> Result {
-        body(tally.finish(groupCount: frameCount))
+    /// `tally`, leaving an empty one in its place.
+    private func take(_ tally: inout Tally) -> Tally {
+        var taken = Tally(keyCount: 0)
+        swap(&taken, &tally)
+        return taken
     }
 
     /// Per symbol, its place when the symbols' names are sorted: the tie-break for top spans, so
