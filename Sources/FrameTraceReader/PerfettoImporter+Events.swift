@@ -9,6 +9,9 @@ extension PerfettoParser {
     struct EventBuilding {
         /// The argument keys the read keeps; `nil` for every key.
         let argumentKeys: ArgumentKeyMatcher?
+        /// Whether the read keeps only some keys (``argumentKeys`` is not `nil`), asked once per
+        /// event without copying the matcher.
+        let keepsSomeKeys: Bool
         /// The `outer` of each kept `outer.inner` key: an annotation so named is a dictionary whose
         /// members may be kept.
         let keptPrefixes: Set<String>
@@ -29,6 +32,7 @@ extension PerfettoParser {
 
         init(arguments: TraceReader.ArgumentSelection) {
             argumentKeys = arguments.keys.map { ArgumentKeyMatcher($0) }
+            keepsSomeKeys = arguments.keys != nil
             keptPrefixes = Set(
                 (arguments.keys ?? []).compactMap { key in key.firstIndex(of: ".").map { String(key[..<$0]) } })
         }
@@ -308,7 +312,7 @@ extension PerfettoParser {
         return event
     }
 
-    mutating func addArguments(_ arguments: [Argument]) -> UInt32 {
+    mutating func addArguments(_ arguments: consuming [Argument]) -> UInt32 {
         guard !arguments.isEmpty else { return 0 }
         trace.argumentLists.append(arguments)
         return UInt32(trace.argumentLists.count - 1)
@@ -334,7 +338,7 @@ extension PerfettoParser {
         }
         // Reading only some keys, most lists keep nothing: decided from the annotations' names
         // alone, before any hashing or decoding.
-        if frameReporter == nil, building.argumentKeys != nil, skipsEveryAnnotation(in: span, slot: slot) { return 0 }
+        if frameReporter == nil, building.keepsSomeKeys, skipsEveryAnnotation(in: span, slot: slot) { return 0 }
         let text = UnsafeBufferPointer(rebasing: buffer[span])
         let shares = frameReporter == nil && span.count <= ArgumentCache.maximumLength
         let tag = interning.sequences[slot].generation
@@ -354,7 +358,7 @@ extension PerfettoParser {
             try appendAnnotation(input.input(over: try input.lengthDelimited()), slot: slot, to: &arguments)
         }
         if let frameReporter { try appendFrameReporter(input.input(over: frameReporter), to: &arguments) }
-        let index = addArguments(arguments)
+        let index = addArguments(consume arguments)
         if shares, building.annotationSkips == skipsBefore {
             building.argumentCache.remember(text, hash: hash, index: index, tag: tag)
         }
@@ -369,7 +373,7 @@ extension PerfettoParser {
     ///
     /// `mutating` though it changes nothing: a non-mutating method called from a mutating one
     /// is handed a copy of the whole parser (a memcpy and a retain and release of every table).
-    private mutating func skipsEveryAnnotation(in span: Range<Int>, slot: Int) -> Bool {
+    mutating func skipsEveryAnnotation(in span: Range<Int>, slot: Int) -> Bool {
         let decoder = CommonPacketDecoder(buffer: buffer)
         let annotationKey = UInt8(PerfettoSchema.Event.debugAnnotations << 3 | 2)
         let nameKey = UInt8(PerfettoSchema.Annotation.nameIID << 3)
@@ -548,8 +552,14 @@ extension PerfettoParser {
     // MARK: - Tracks to events
 
     /// The lane of a described track, made on first use; `nil` while the track is undescribed.
+    @inline(__always)
     mutating func lane(forUUID uuid: UInt64) -> Int? {
-        if pairing.lastLane.uuid == uuid { return pairing.lastLane.lane }
+        pairing.lastLane.uuid == uuid ? pairing.lastLane.lane : lookUpLane(forUUID: uuid)
+    }
+
+    /// ``lane(forUUID:)`` for a track other than the last one's.
+    @inline(never)
+    private mutating func lookUpLane(forUUID uuid: UInt64) -> Int? {
         if let lane = pairing.laneByUUID[uuid] {
             pairing.lastLane = (uuid, lane)
             return lane

@@ -21,9 +21,16 @@ extension PerfettoParser {
         /// last worked them out from ``tracks``.
         var counterTracks: [UInt64: (name: Symbol, owner: ThreadKey)] = [:]
 
-        /// The slot of a sequence's state, made on first use.
+        /// The slot of a sequence's state, made on first use. Inlined for the usual case, a
+        /// packet of the same sequence as the last; the rest is ``lookUpSlot(of:)``.
+        @inline(__always)
         mutating func slot(of sequence: UInt64) -> Int {
-            if lastSequence.id == sequence { return lastSequence.slot }
+            lastSequence.id == sequence ? lastSequence.slot : lookUpSlot(of: sequence)
+        }
+
+        /// ``slot(of:)`` for a sequence other than the last one's.
+        @inline(never)
+        private mutating func lookUpSlot(of sequence: UInt64) -> Int {
             let slot: Int
             if let known = sequenceSlots[sequence] {
                 slot = known
