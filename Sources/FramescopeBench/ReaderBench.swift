@@ -310,8 +310,12 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
 /// tools (profilers, `tools/bench_reader.sh`) can use the same input.
 func writeSyntheticTrace(events: Int, to path: String) -> Never {
     let bytes = makeSyntheticTrace(events: events, seed: 0x5EED)
-    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-        print("error: cannot write \(path)")
+    // As the CLI's `--out` writes: a device or pipe at `path` (`/dev/null`) is written to, not
+    // replaced by a regular file.
+    do {
+        try OutputFile.replace(path, with: bytes)
+    } catch {
+        print("error: \(error)")
         exit(1)
     }
     print("wrote \(bytes.count) bytes, \(events) events, to \(path)")

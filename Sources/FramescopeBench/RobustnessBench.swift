@@ -62,8 +62,12 @@ func makeManyCategoryTrace(frames: Int, categories: Int) -> [UInt8] {
 /// trace and exits, so that `framescope report` can be run and profiled on it.
 func writeManyCategoryTrace(frames: Int, categories: Int, to path: String) -> Never {
     let bytes = makeManyCategoryTrace(frames: frames, categories: max(1, categories))
-    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-        print("error: cannot write \(path)")
+    // As the CLI's `--out` writes: a device or pipe at `path` (`/dev/null`) is written to, not
+    // replaced by a regular file.
+    do {
+        try OutputFile.replace(path, with: bytes)
+    } catch {
+        print("error: \(error)")
         exit(1)
     }
     print("wrote \(bytes.count) bytes, \(frames) frames in \(categories) categories, to \(path)")
@@ -80,12 +84,17 @@ func runAnalysisBenchmark(path: String, repetitions: Int) -> Never {
 
 /// The reader alone on one file, every argument, on one thread or with its worker thread,
 /// `repetitions` times: what `perf record` should look at when reading is slow.
-func runReadBenchmark(path: String, repetitions: Int, workerThread: Bool = false) -> Never {
+func runReadBenchmark(
+    path: String, repetitions: Int, workerThread: Bool = false,
+    asReportReads: Bool = false
+) -> Never {
+    let arguments: TraceReader.ArgumentSelection = asReportReads ? .only(FrameAnalyzer.argumentKeys) : .all
     var samples: [UInt64] = []
     var events = 0
     for _ in 0..<max(1, repetitions) {
         let start = benchNow()
-        guard let trace = try? TraceReader.read(contentsOf: path, workerThread: workerThread) else {
+        guard let trace = try? TraceReader.read(contentsOf: path, arguments: arguments, workerThread: workerThread)
+        else {
             print("error: cannot read \(path)")
             exit(1)
         }

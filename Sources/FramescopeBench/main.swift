@@ -7,8 +7,8 @@
 //       text and JSON rendering, end to end, beside simdjson and json.load; no PATH: the generated 1M-event trace
 //       and the three largest third-party traces)
 //   swift run -c release framescope-bench analyze PATH [REPETITIONS]   (the same stages, one file)
-//   swift run -c release framescope-bench read PATH [REPETITIONS] [--worker]   (the reader alone, every argument, one thread
-//       or with its worker thread; for perf)
+//   swift run -c release framescope-bench read PATH [REPETITIONS] [--worker] [--report]   (the reader alone, one thread or
+//       with its worker thread, every argument or only those report reads; for perf)
 //   swift run -c release framescope-bench calibrate [FRAMES]   (virtual time's cost model, fitted on this machine)
 import Foundation
 
@@ -31,7 +31,8 @@ if arguments.first == "read", arguments.count >= 2 {
     let repetitions = arguments.count > 2 ? Int(arguments[arguments.startIndex + 2]) ?? 5 : 5
     runReadBenchmark(
         path: arguments[arguments.startIndex + 1], repetitions: repetitions,
-        workerThread: arguments.contains("--worker"))
+        workerThread: arguments.contains("--worker"),
+        asReportReads: arguments.contains("--report"))
 }
 if arguments.first == "calibrate" {
     runCalibration(frames: arguments.count > 1 ? Int(arguments[arguments.startIndex + 1]) ?? 60 : 60)
