@@ -49,19 +49,26 @@ struct PerfettoPipelineTests {
         PerfettoMalformedFileTests.packets(of: bytes).map(\.start)
     }
 
-    @Test("A file over many batches reads the same both ways, whole, cut, broken or with other fields at batch edges")
+    @Test("A file over many batches reads the same both ways, whole and cut or broken at its batch edges")
     func batchEdges() throws {
-        let bytes = Self.large
-        let starts = Self.packetStarts(bytes)
+        // The packets on either side of each batch edge, where the worker hands over: this runs
+        // under ThreadSanitizer in CI. ``PerfettoBatchEdgeGridTests`` tries more places and edits.
+        let batch = PacketFramer.Batch.capacity
+        ReaderPipelineTests.expectSameBothWays(Self.large, "whole")
+        Self.expectEditsReadTheSameBothWays(packets: [batch - 1, batch, batch + 1, 2 * batch], offsets: [0, 1])
+    }
+
+    /// Reads `large` cut, with a packet's length made an overlong varint, and with another Trace
+    /// field instead of a packet, at `offsets` bytes past the start of each packet numbered in
+    /// `packets`, and with a malformed wire type at each such packet: the same both ways.
+    static func expectEditsReadTheSameBothWays(packets: [Int], offsets: [Int]) {
+        let bytes = large
+        let starts = packetStarts(bytes)
         let batch = PacketFramer.Batch.capacity
         #expect(starts.count > 2 * batch + 10, "the file spans batches: \(starts.count) packets")
-        ReaderPipelineTests.expectSameBothWays(bytes, "whole")
-        let interesting = [1, 2, batch - 1, batch, batch + 1, 2 * batch, 2 * batch + 1, starts.count - 1].filter {
-            $0 < starts.count
-        }
-        for index in interesting {
+        for index in packets where index < starts.count {
             let start = starts[index]
-            for delta in [0, 1, 2, 5] where start + delta < bytes.count {
+            for delta in offsets where start + delta < bytes.count {
                 let cut = start + delta
                 ReaderPipelineTests.expectSameBothWays(Array(bytes[..<cut]), "cut at \(cut)")
                 var tooLong = bytes  // the packet's length as an eleven-byte varint
@@ -138,5 +145,19 @@ struct PerfettoReadPagesTests {
         writer.finish()
         #expect(piped.events == expected.events, "piped")
         #expect(piped.diagnostics == expected.diagnostics, "piped")
+    }
+}
+
+/// The Perfetto pipeline's batch-edge reading over more places and edits than
+/// ``PerfettoPipelineTests/batchEdges()``, which CI also runs under ThreadSanitizer: here only in
+/// the ordinary test run, where it costs seconds, not minutes.
+@Suite("Reading Perfetto protobuf on a worker thread: edits at more places around batch edges")
+struct PerfettoBatchEdgeGridTests {
+    @Test("Cut, broken or with other fields near the start, at batch edges and at the end, a file reads the same")
+    func grid() {
+        let batch = PacketFramer.Batch.capacity
+        let packets = PerfettoPipelineTests.packetStarts(PerfettoPipelineTests.large).count
+        PerfettoPipelineTests.expectEditsReadTheSameBothWays(
+            packets: [1, 2, batch - 1, batch, batch + 1, 2 * batch, 2 * batch + 1, packets - 1], offsets: [0, 1, 2, 5])
     }
 }

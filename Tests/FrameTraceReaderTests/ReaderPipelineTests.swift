@@ -142,34 +142,13 @@ struct ReaderPipelineTests {
     }
 
     @Test(
-        "Cut off, broken or ended oddly anywhere, including at batch edges, a trace reads or fails the same both ways")
+        "Cut off, broken or ended oddly at batch edges or in other odd ways, a trace reads or fails the same both ways")
     func oddEndings() {
+        // Around each batch edge, where the worker hands over: this runs under ThreadSanitizer in
+        // CI. ``ReaderBatchEdgeGridTests`` tries more places and offsets.
         let batch = ChromeJSONImporter.EventPipeline.batchSize
+        Self.expectEditsReadTheSameBothWays(elements: [batch - 1, batch, 2 * batch], offsets: [0, 1])
         let text = Self.largeTrace(batch * 2 + 5)
-        let bytes = Array(text.utf8)
-        // The byte offsets of element starts near the batch edges, and some in between.
-        var starts: [Int] = []
-        for (offset, byte) in bytes.enumerated() where byte == 0x0A && offset + 1 < bytes.count {
-            starts.append(offset + 1)
-        }
-        let interesting = [
-            0, 1, 2, 3, batch - 1, batch, batch + 1, 2 * batch - 1, 2 * batch, 2 * batch + 1, starts.count - 1,
-        ]
-        .filter { $0 < starts.count }.map { starts[$0] }
-        for start in interesting {
-            for delta in [-2, 0, 1, 20] {
-                let cut = min(max(1, start + delta), bytes.count)
-                Self.expectSameBothWays(Array(bytes[..<cut]), "cut at \(cut)")
-                Self.expectSameBothWays(
-                    Array(#"{"traceEvents":"#.utf8) + Array(bytes[..<cut]), "object form cut at \(cut)")
-                var broken = bytes
-                broken[min(cut, broken.count - 1)] = 0x7D  // a stray `}`
-                Self.expectSameBothWays(broken, "stray brace at \(cut)")
-                var unquoted = bytes
-                unquoted[min(cut, unquoted.count - 1)] = 0x3A  // a stray `:`
-                Self.expectSameBothWays(unquoted, "stray colon at \(cut)")
-            }
-        }
         Self.expectSameBothWays(Array((String(text.dropLast(3)) + ",\n").utf8), "trailing comma without ]")
         Self.expectSameBothWays(Array((String(text.dropLast(3)) + ",]").utf8), "trailing comma before ]")
         Self.expectSameBothWays(Array((String(text.dropLast(3)) + " ] x").utf8), "garbage after ]")
@@ -181,5 +160,47 @@ struct ReaderPipelineTests {
             "deep nesting inside a string")
         Self.expectSameBothWays(
             Array(("[{\"ph\":\"X\",\"args\":" + String(repeating: "[", count: 20_000)).utf8), "nesting too deep")
+    }
+}
+
+extension ReaderPipelineTests {
+    /// Reads a trace of a little over two batches cut, with a stray `}` and with a stray `:`, in
+    /// its array and object forms, at `offsets` bytes from the start of each element numbered in
+    /// `elements` (the last one for an index past the end): the same both ways.
+    static func expectEditsReadTheSameBothWays(elements: [Int], offsets: [Int]) {
+        let batch = ChromeJSONImporter.EventPipeline.batchSize
+        let bytes = Array(largeTrace(batch * 2 + 5).utf8)
+        // The byte offsets of element starts: each element is on a line of its own.
+        var starts: [Int] = []
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") && offset + 1 < bytes.count {
+            starts.append(offset + 1)
+        }
+        for start in elements.map({ starts[min($0, starts.count - 1)] }) {
+            for delta in offsets {
+                let cut = min(max(1, start + delta), bytes.count)
+                expectSameBothWays(Array(bytes[..<cut]), "cut at \(cut)")
+                expectSameBothWays(Array(#"{"traceEvents":"#.utf8) + Array(bytes[..<cut]), "object form cut at \(cut)")
+                var broken = bytes
+                broken[min(cut, broken.count - 1)] = UInt8(ascii: "}")
+                expectSameBothWays(broken, "stray brace at \(cut)")
+                var unquoted = bytes
+                unquoted[min(cut, unquoted.count - 1)] = UInt8(ascii: ":")
+                expectSameBothWays(unquoted, "stray colon at \(cut)")
+            }
+        }
+    }
+}
+
+/// The JSON pipeline's batch-edge reading over more places and offsets than
+/// ``ReaderPipelineTests/oddEndings()``, which CI also runs under ThreadSanitizer: here only in
+/// the ordinary test run.
+@Suite("Reading Chrome JSON on a worker thread: edits at more places around batch edges")
+struct ReaderBatchEdgeGridTests {
+    @Test("Cut off or broken near the start, each batch edge and the end, a trace reads or fails the same both ways")
+    func grid() {
+        let batch = ChromeJSONImporter.EventPipeline.batchSize
+        ReaderPipelineTests.expectEditsReadTheSameBothWays(
+            elements: [0, 1, 2, 3, batch - 1, batch, batch + 1, 2 * batch - 1, 2 * batch, 2 * batch + 1, .max],
+            offsets: [-2, 0, 1, 20])
     }
 }
