@@ -279,6 +279,46 @@ package struct MetricComparison: Sendable, Hashable {
         case noData = "no-data"
     }
 
+    /// Why a metric got its verdict: the facts its one-line reason states, without the words.
+    ///
+    /// The figures the reason quotes are the comparison's own (``shift``, ``relativeShift``,
+    /// ``pValue``, ``p95Difference``, ``relativeP95Difference``, ``p95Interval``); the grounds say
+    /// which of them decided the verdict. The renderers build the sentence (`reason`).
+    package enum Grounds: Sendable, Hashable {
+        /// A side has no frames, so nothing could be judged (``Verdict/noData``, which fails).
+        case noFrames(Side)
+        /// Both sides have frames, but at least one has fewer than ``MetricComparison/minimumFrames``
+        /// (``Verdict/noData``, which passes): the two sides' frame counts.
+        case tooFewFrames(base: Int, head: Int)
+        /// Head moved significantly and by at least both minimum effects in these parts
+        /// (``Verdict/regression`` when worse, ``Verdict/improvement`` when better).
+        case significant(Parts)
+        /// Head is worse by at least both minimum effects in this part (the typical frame when it
+        /// is, else the slow tail), but not significantly at `alpha` (``Verdict/possibleRegression``).
+        case notSignificant(Parts, alpha: Double)
+        /// Neither part moved both significantly and by the minimum effects (``Verdict/unchanged``):
+        /// both are quoted.
+        case noChangeThatCounts
+    }
+
+    /// A side of the comparison.
+    package enum Side: Sendable, Hashable {
+        /// The base runs.
+        case base
+        /// The head runs.
+        case head
+    }
+
+    /// Which of the two judgements of a metric a reason quotes.
+    package enum Parts: Sendable, Hashable {
+        /// The typical frame: the Hodges–Lehmann shift and the Mann–Whitney p-value.
+        case typicalFrame
+        /// The slow tail: the change of the p95, and its interval when one was computed.
+        case slowTail
+        /// Both, the typical frame first.
+        case both
+    }
+
     /// The fewest frames a side needs for a metric to be judged: 10.
     ///
     /// Below it the statistics cannot mean anything. The p95 of fewer than 20 frames is their
@@ -319,8 +359,9 @@ package struct MetricComparison: Sendable, Hashable {
     package var p95Interval: DifferenceInterval?
     /// The verdict.
     package var verdict: Verdict
-    /// Why, in one line: `median shift +1.62 ms (+20.3%), p < 0.0001`.
-    package var reason: String
+    /// Why the verdict is what it is; the renderers put it in one line (`reason`):
+    /// `median shift +1.62 ms (+20.3%), p < 0.0001`.
+    package var grounds: Grounds
 
     /// Compares two samples of per-frame values.
     ///
@@ -340,9 +381,9 @@ package struct MetricComparison: Sendable, Hashable {
     ///     0 for costs; the frame interval `P` for overrun, so that its changes are relative to
     ///     the time from vsync to commit (overrun + `P`) rather than to an arbitrary zero at the
     ///     deadline.
-    /// - Returns: The comparison; ``Verdict/noData`` when a side is empty or has fewer than
-    ///   ``minimumFrames`` values (`too few frames to judge: 1 base, 1 head`), with the two
-    ///   sides' summaries but no shift, p-value or interval.
+    /// - Returns: The comparison; ``Verdict/noData`` when a side is empty (``Grounds/noFrames(_:)``)
+    ///   or has fewer than ``minimumFrames`` values (``Grounds/tooFewFrames(base:head:)``), with
+    ///   the two sides' summaries but no shift, p-value or interval.
     /// - Complexity: O(*n* log *n*), plus O(*r* · *n*) when the p95 interval is needed.
     package static func compare(
         id: String, label: String, base: [Double], head: [Double], thresholds: RegressionThresholds,
@@ -351,13 +392,12 @@ package struct MetricComparison: Sendable, Hashable {
     ) -> MetricComparison {
         var result = MetricComparison(
             id: id, label: label, base: PercentileSummary(base), head: PercentileSummary(head), verdict: .noData,
-            reason: "no frames on the \(base.isEmpty ? "base" : "head") side")
+            grounds: .noFrames(base.isEmpty ? .base : .head))
         guard let baseSummary = result.base, let headSummary = result.head,
             let test = mannWhitneyTest(base: base, head: head), let shift = hodgesLehmannShift(base: base, head: head)
         else { return result }
         guard base.count >= minimumFrames, head.count >= minimumFrames else {
-            result.reason =
-                "too few frames to judge: \(base.count) base, \(head.count) head (at least \(minimumFrames) a side)"
+            result.grounds = .tooFewFrames(base: base.count, head: head.count)
             return result
         }
         let t = thresholds
@@ -394,41 +434,37 @@ package struct MetricComparison: Sendable, Hashable {
         let tailSignificantlyWorse = tailWorse && (result.p95Interval.map { $0.lower > 0 } ?? false)
         let tailSignificantlyBetter = tailBetter && (result.p95Interval.map { $0.upper < 0 } ?? false)
 
-        let median =
-            "median shift \(signedMilliseconds(shift)) (\(signedPercent(result.relativeShift!))), p \(pValueText(test.pValue))"
-        let tail =
-            "p95 \(signedMilliseconds(p95Delta)) (\(signedPercent(result.relativeP95Difference!)))"
-            + (result.p95Interval.map {
-                ", \(percentText($0.confidence)) interval [\(signedNumber($0.lower)), \(signedNumber($0.upper))] ms"
-            } ?? "")
+        /// The parts that decided the verdict, of the typical frame (`center`) and the tail (`tail`),
+        /// at least one of which did.
+        func parts(center: Bool, tail: Bool) -> Parts {
+            center ? (tail ? .both : .typicalFrame) : .slowTail
+        }
         if centerRegression || tailSignificantlyWorse {
             result.verdict = .regression
-            result.reason = [centerRegression ? median : nil, tailSignificantlyWorse ? tail : nil]
-                .compactMap { $0 }.joined(separator: "; ")
+            result.grounds = .significant(parts(center: centerRegression, tail: tailSignificantlyWorse))
         } else if centerWorse || tailWorse {
             result.verdict = .possibleRegression
-            result.reason = (centerWorse ? median : tail) + "; not significant at alpha \(formatNumber(t.alpha))"
+            result.grounds = .notSignificant(centerWorse ? .typicalFrame : .slowTail, alpha: t.alpha)
         } else if centerImprovement || tailSignificantlyBetter {
             result.verdict = .improvement
-            result.reason = [centerImprovement ? median : nil, tailSignificantlyBetter ? tail : nil]
-                .compactMap { $0 }.joined(separator: "; ")
+            result.grounds = .significant(parts(center: centerImprovement, tail: tailSignificantlyBetter))
         } else {
             result.verdict = .unchanged
-            result.reason = "\(median); \(tail)"
+            result.grounds = .noChangeThatCounts
         }
         return result
     }
 
     private init(
         id: String, label: String, base: PercentileSummary<Double>?, head: PercentileSummary<Double>?, verdict: Verdict,
-        reason: String
+        grounds: Grounds
     ) {
         self.id = id
         self.label = label
         self.base = base
         self.head = head
         self.verdict = verdict
-        self.reason = reason
+        self.grounds = grounds
     }
 }
 

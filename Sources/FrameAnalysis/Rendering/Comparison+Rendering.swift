@@ -346,3 +346,42 @@ extension Comparison {
         }
     }
 }
+
+extension MetricComparison {
+    /// Why the metric got its verdict, in one line, from its ``grounds`` and figures:
+    /// `median shift +1.62 ms (+20.3%), p < 0.0001`, `p95 +5.00 ms (+46.3%), 99% interval [+4.30,
+    /// +5.70] ms`, `median shift +1.40 ms (+14.0%), p = 0.1402; not significant at alpha 0.01`,
+    /// `too few frames to judge: 1 base, 1 head (at least 10 a side)`, `no frames on the base side`.
+    package var reason: String {
+        switch grounds {
+        case .noFrames(let side):
+            return "no frames on the \(side == .base ? "base" : "head") side"
+        case .tooFewFrames(let base, let head):
+            return "too few frames to judge: \(base) base, \(head) head (at least \(Self.minimumFrames) a side)"
+        case .significant(let parts):
+            return quoting(parts)
+        case .notSignificant(let parts, let alpha):
+            return quoting(parts) + "; not significant at alpha \(formatNumber(alpha))"
+        case .noChangeThatCounts:
+            return quoting(.both)
+        }
+    }
+
+    /// The judgements `parts` names, typical frame first, joined by `; `: `median shift +1.62 ms
+    /// (+20.3%), p < 0.0001; p95 +0.00 ms (+0.0%)`. A part whose figures are missing is left out.
+    private func quoting(_ parts: Parts) -> String {
+        var quoted: [String] = []
+        if parts != .slowTail, let shift, let relativeShift, let pValue {
+            quoted.append(
+                "median shift \(signedMilliseconds(shift)) (\(signedPercent(relativeShift))), p \(pValueText(pValue))")
+        }
+        if parts != .typicalFrame, let p95Difference, let relativeP95Difference {
+            let interval = p95Interval.map {
+                ", \(percentText($0.confidence)) interval [\(signedNumber($0.lower)), \(signedNumber($0.upper))] ms"
+            }
+            quoted.append(
+                "p95 \(signedMilliseconds(p95Difference)) (\(signedPercent(relativeP95Difference)))" + (interval ?? ""))
+        }
+        return quoted.joined(separator: "; ")
+    }
+}
