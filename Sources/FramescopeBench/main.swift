@@ -7,8 +7,9 @@
 //       text and JSON rendering, end to end, beside simdjson and json.load; no PATH: the generated 1M-event trace
 //       and the three largest third-party traces)
 //   swift run -c release framescope-bench analyze PATH [REPETITIONS]   (the same stages, one file)
-//   swift run -c release framescope-bench read PATH [REPETITIONS] [--worker] [--report]   (the reader alone, one thread or
-//       with its worker thread, every argument or only those report reads; for perf)
+//   swift run -c release framescope-bench read PATH [REPETITIONS] [--worker] [--report]
+//       (the reader alone, one thread or with its worker thread, every argument or only those
+//       report reads; for perf)
 //   swift run -c release framescope-bench calibrate [FRAMES]   (virtual time's cost model, fitted on this machine)
 import Foundation
 
