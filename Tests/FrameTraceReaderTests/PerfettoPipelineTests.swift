@@ -147,17 +147,3 @@ struct PerfettoReadPagesTests {
         #expect(piped.diagnostics == expected.diagnostics, "piped")
     }
 }
-
-/// The Perfetto pipeline's batch-edge reading over more places and edits than
-/// ``PerfettoPipelineTests/batchEdges()``, which CI also runs under ThreadSanitizer: here only in
-/// the ordinary test run, where it costs seconds, not minutes.
-@Suite("Reading Perfetto protobuf on a worker thread: edits at more places around batch edges")
-struct PerfettoBatchEdgeGridTests {
-    @Test("Cut, broken or with other fields near the start, at batch edges and at the end, a file reads the same")
-    func grid() {
-        let batch = PacketFramer.Batch.capacity
-        let packets = PerfettoPipelineTests.packetStarts(PerfettoPipelineTests.large).count
-        PerfettoPipelineTests.expectEditsReadTheSameBothWays(
-            packets: [1, 2, batch - 1, batch, batch + 1, 2 * batch, 2 * batch + 1, packets - 1], offsets: [0, 1, 2, 5])
-    }
-}

@@ -190,17 +190,3 @@ extension ReaderPipelineTests {
         }
     }
 }
-
-/// The JSON pipeline's batch-edge reading over more places and offsets than
-/// ``ReaderPipelineTests/oddEndings()``, which CI also runs under ThreadSanitizer: here only in
-/// the ordinary test run.
-@Suite("Reading Chrome JSON on a worker thread: edits at more places around batch edges")
-struct ReaderBatchEdgeGridTests {
-    @Test("Cut off or broken near the start, each batch edge and the end, a trace reads or fails the same both ways")
-    func grid() {
-        let batch = ChromeJSONImporter.EventPipeline.batchSize
-        ReaderPipelineTests.expectEditsReadTheSameBothWays(
-            elements: [0, 1, 2, 3, batch - 1, batch, batch + 1, 2 * batch - 1, 2 * batch, 2 * batch + 1, .max],
-            offsets: [-2, 0, 1, 20])
-    }
-}
