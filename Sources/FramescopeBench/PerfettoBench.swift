@@ -55,7 +55,7 @@ func runPerfettoBenchmarks(generatedEvents: Int) {
         ("every argument", TraceReader.ArgumentSelection.all, "issue 30's target: at least 3x"),
         ("as report reads", .only(FrameAnalyzer.argumentKeys), "issue 45's target: at least 1.5x"),
     ] {
-        let (jsonRead, protobufRead) = alternating(repetitions: 7) {
+        let (jsonRead, protobufRead, pairRatio) = alternatingPairs(repetitions: 7) {
             let read = try? TraceReader.read(contentsOf: jsonPath, arguments: arguments, workerThread: false)
             events.json = read?.events.count ?? -1
         } and: {
@@ -71,6 +71,9 @@ func runPerfettoBenchmarks(generatedEvents: Int) {
             note:
                 "median \(formatFixed(protobufRead.median / 1e6, decimals: 1)) ms; \(events.protobuf) events; \(formatFixed(jsonRead.min / protobufRead.min, decimals: 2))x JSON's speed; \(target)"
         )
+        figure(
+            "  protobuf's speed over JSON's, \(label), pairs", pairRatio, "x",
+            note: "median over the 7 pairs read back to back: each pair's JSON time over its protobuf time")
     }
     firstStages(json: json, protobuf: protobuf, reads: reads)
     let jsonDefault = measure(repetitions: 5, operations: 1) { blackHole(try? TraceReader.read(contentsOf: jsonPath)) }
@@ -87,6 +90,17 @@ func runPerfettoBenchmarks(generatedEvents: Int) {
 /// JSON's and protobuf's reads timed in turn, `repetitions` times each after one warm-up of
 /// each, so that load from elsewhere on the machine falls on both alike.
 private func alternating(repetitions: Int, _ first: () -> Void, and second: () -> Void) -> (Timing, Timing) {
+    let (firstTiming, secondTiming, _) = alternatingPairs(repetitions: repetitions, first, and: second)
+    return (firstTiming, secondTiming)
+}
+
+/// ``alternating(repetitions:_:and:)``, with the median over the pairs of the first's time over
+/// the second's: each pair runs back to back, so a machine that is slower for a while slows both
+/// sides of the same pairs, and the ratio holds where the best times of each side, taken from
+/// different moments, may not.
+private func alternatingPairs(
+    repetitions: Int, _ first: () -> Void, and second: () -> Void
+) -> (Timing, Timing, medianRatio: Double) {
     first()
     second()
     var samples: (first: [Double], second: [Double]) = ([], [])
@@ -102,7 +116,8 @@ private func alternating(repetitions: Int, _ first: () -> Void, and second: () -
         let sorted = values.sorted()
         return Timing(median: sorted[sorted.count / 2], p99: sorted[sorted.count - 1], min: sorted[0])
     }
-    return (timing(samples.first), timing(samples.second))
+    let ratios = zip(samples.first, samples.second).map { $0 / $1 }.sorted()
+    return (timing(samples.first), timing(samples.second), ratios[ratios.count / 2])
 }
 
 /// Each format's first stage alone (``FirstStage``), on the bytes in memory: the JSON tokenizer
