@@ -27,18 +27,7 @@ struct ArgumentCache {
         var index: UInt32 = 0
         /// The text's length; -1 for an empty slot.
         var length: Int32 = -1
-        private var padding: UInt64 = 0
-
-        /// An empty slot.
-        init() {}
-
-        /// A slot holding a remembered text's facts.
-        init(hash: UInt64, tag: UInt64, index: UInt32, length: Int) {
-            self.hash = hash
-            self.tag = tag
-            self.index = index
-            self.length = Int32(length)
-        }
+        var padding: UInt64 = 0
     }
 
     // Allocated on first use, so reading a small trace does not pay for them.
@@ -67,7 +56,7 @@ struct ArgumentCache {
             texts = Array(repeating: 0, count: ArgumentCache.slotCount * ArgumentCache.maximumLength)
         }
         let slot = Int(truncatingIfNeeded: hash >> 52)
-        entries[slot] = Entry(hash: hash, tag: tag, index: index, length: text.count)
+        entries[slot] = Entry(hash: hash, tag: tag, index: index, length: Int32(text.count))
         let offset = slot * ArgumentCache.maximumLength
         guard let bytes = text.baseAddress, !text.isEmpty else { return }
         texts.withUnsafeMutableBufferPointer { _ = memcpy($0.baseAddress! + offset, bytes, text.count) }

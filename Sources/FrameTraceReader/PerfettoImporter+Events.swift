@@ -9,9 +9,6 @@ extension PerfettoParser {
     struct EventBuilding {
         /// The argument keys the read keeps; `nil` for every key.
         let argumentKeys: ArgumentKeyMatcher?
-        /// Whether the read keeps only some keys (``argumentKeys`` is not `nil`), asked once per
-        /// event without copying the matcher.
-        let keepsSomeKeys: Bool
         /// The `outer` of each kept `outer.inner` key: an annotation so named is a dictionary whose
         /// members may be kept.
         let keptPrefixes: Set<String>
@@ -32,7 +29,6 @@ extension PerfettoParser {
 
         init(arguments: TraceReader.ArgumentSelection) {
             argumentKeys = arguments.keys.map { ArgumentKeyMatcher($0) }
-            keepsSomeKeys = arguments.keys != nil
             keptPrefixes = Set(
                 (arguments.keys ?? []).compactMap { key in key.firstIndex(of: ".").map { String(key[..<$0]) } })
         }
@@ -327,7 +323,28 @@ extension PerfettoParser {
     /// same `args` text): most events repeat their arguments, and then cost neither decoding nor
     /// memory. A list whose reading skipped and counted something is not shared, so the counts
     /// stay per event.
+    ///
+    /// Inlined for the lists that keep nothing: no annotations, or (reading only some keys, where
+    /// most lists keep nothing) annotations whose names alone say each is skipped, decided before
+    /// any hashing or decoding and without the general reading's large frame
+    /// (``readAnnotationList(_:slot:frameReporter:)``).
+    @inline(__always)
     mutating func annotationList(_ span: Range<Int>?, slot: Int, frameReporter: Range<Int>? = nil)
+        throws(TraceReadError) -> UInt32
+    {
+        if let span {
+            if frameReporter == nil, building.argumentKeys != nil, skipsEveryAnnotation(in: span, slot: slot) {
+                return 0
+            }
+        } else if frameReporter == nil {
+            return 0
+        }
+        return try readAnnotationList(span, slot: slot, frameReporter: frameReporter)
+    }
+
+    /// ``annotationList(_:slot:frameReporter:)`` for a list that may keep something.
+    @inline(never)
+    private mutating func readAnnotationList(_ span: Range<Int>?, slot: Int, frameReporter: Range<Int>?)
         throws(TraceReadError) -> UInt32
     {
         guard let span else {
@@ -336,9 +353,6 @@ extension PerfettoParser {
             try appendFrameReporter(ProtobufInput(buffer).input(over: frameReporter), to: &arguments)
             return addArguments(arguments)
         }
-        // Reading only some keys, most lists keep nothing: decided from the annotations' names
-        // alone, before any hashing or decoding.
-        if frameReporter == nil, building.keepsSomeKeys, skipsEveryAnnotation(in: span, slot: slot) { return 0 }
         let text = UnsafeBufferPointer(rebasing: buffer[span])
         let shares = frameReporter == nil && span.count <= ArgumentCache.maximumLength
         let tag = interning.sequences[slot].generation
@@ -373,7 +387,7 @@ extension PerfettoParser {
     ///
     /// `mutating` though it changes nothing: a non-mutating method called from a mutating one
     /// is handed a copy of the whole parser (a memcpy and a retain and release of every table).
-    mutating func skipsEveryAnnotation(in span: Range<Int>, slot: Int) -> Bool {
+    private mutating func skipsEveryAnnotation(in span: Range<Int>, slot: Int) -> Bool {
         let decoder = CommonPacketDecoder(buffer: buffer)
         let annotationKey = UInt8(PerfettoSchema.Event.debugAnnotations << 3 | 2)
         let nameKey = UInt8(PerfettoSchema.Annotation.nameIID << 3)

@@ -287,15 +287,7 @@ extension PerfettoParser {
         // Malformed inside an annotation: the general path reports it. Nothing of this packet has
         // been placed yet, but the state above was: re-reading it is harmless (interning again
         // gives the same symbols; a cleared sequence clears again).
-        // Reading only some keys, most events keep no argument: decided here from the names alone,
-        // without the general list reading's frame (it is large, and this runs for most packets).
-        var arguments: UInt32 = 0
-        if let annotations = packet.pointee.annotations,
-            !(building.keepsSomeKeys && skipsEveryAnnotation(in: annotations, slot: slot))
-        {
-            guard let list = try? annotationList(annotations, slot: slot) else { return false }
-            arguments = list
-        }
+        guard let arguments = try? annotationList(packet.pointee.annotations, slot: slot) else { return false }
         let flowStart = building.flowArena.count
         if packet.pointee.flows.count > 0 { packet.pointee.flows.appendOrdered(to: &building.flowArena) }
         appendToTrack(

@@ -306,14 +306,13 @@ package enum FrameAnalyzer {
             interval: interval, names: names, symbols: trace.symbols)
         // On all cores, the memory is returned on another thread, beside the sweep: for a large
         // trace handed over, that takes milliseconds the analysis need not wait for.
+        let released = Handover((trace.events, trace.argumentLists))
+        trace.events = []
+        trace.argumentLists = [[]]
         if onAllCores {
-            let released = Handover((trace.events, trace.argumentLists))
-            trace.events = []
-            trace.argumentLists = [[]]
             DispatchQueue.global(qos: .utility).async { _ = released.take() }
         } else {
-            trace.events = []
-            trace.argumentLists = [[]]
+            _ = released.take()
         }
 
         let sweep = SelfTimeSweep(
