@@ -3,14 +3,17 @@
 
 Usage: check_corpus.py FRAMESCOPE_BINARY [CORPUS_DIR]   (default: ../shared/traces/third-party)
 
-For every *.json file: the process must exit 0 (a crash, a signal or an error exit fails), its
-JSON report must follow schema framescope.report v4 (method decisions as identifiers, every
+For every trace file (tools/corpus.py: Chrome JSON and Perfetto protobuf): the process must exit 0
+(a crash, a signal or an error exit fails), its JSON report must follow schema framescope.report v4 (method decisions as identifiers, every
 frame with a hitch cause, late frames exactly the frames with one), and the traces INDEX.md calls deliberately
 inconsistent (listed below) must come back with at least one diagnostic. Truncated arrays (the
 `simple-partial*` files) are legal and need none. Prints one line per file
 and a closing 'N passed, N failed' line; exits 1 on any failure.
 """
 import json, os, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus import trace_files  # noqa: E402
 
 SCHEMA_VERSION = 4
 INTERVAL_SOURCES = {'option', 'budget', 'trace-metadata', 'chrome-begin-frames', 'default'}
@@ -80,7 +83,10 @@ def main():
     if not os.path.isdir(corpus):
         print('SKIPPED: no corpus folder at %s' % corpus)
         return 0
-    files = sorted(f for f in os.listdir(corpus) if f.endswith('.json'))
+    files = [os.path.basename(path) for path in trace_files(corpus)]
+    if not files:
+        print('%s holds no trace: a check of nothing must not pass' % corpus)
+        return 1
     failed = 0
     for name in files:
         problem = check(binary, os.path.join(corpus, name))

@@ -36,6 +36,9 @@ import sys
 import tempfile
 from decimal import Decimal
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus import trace_files  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE_LABEL = "main\n::error::from-label \x1b[31m\u202e é e\u0301 \"q\" ,;"
 LANES = ["main", "render", "compositor", "raster", "gpu", "background"]
@@ -241,8 +244,7 @@ def main():
         traces += [path for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "FrameTraceReaderTests", "Fixtures", "perfetto", "*.pftrace")))
                    if subprocess.run([binary, "report", path, "--format", "summary-jsonl"], capture_output=True).returncode == 0]
         for corpus in arguments.corpus:
-            traces += sorted(glob.glob(os.path.join(corpus, "*.json")) + glob.glob(os.path.join(corpus, "*.pftrace"))
-                             + glob.glob(os.path.join(corpus, "*.perfetto-trace")))
+            traces += trace_files(corpus)
         if not traces:
             fail("no traces found")
         out = os.path.join(scratch, "out")

@@ -40,6 +40,9 @@ sys.path.insert(0, HERE)
 from make_fleet import make_fleet  # noqa: E402
 from spark_submit import spark_submit_path  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(HERE))
+from corpus import trace_files  # noqa: E402
+
 
 failures = []
 checked = 0
@@ -238,10 +241,12 @@ def main():
     print(f"check_fleet: fleet: {len(readable)} traces, {len(unreadable)} unreadable, {rows} frame rows, {groups} groups")
 
     if arguments.corpus:
-        corpus = sorted(p for p in glob.glob(os.path.join(arguments.corpus, "*")) if p.endswith((".json", ".pftrace", ".perfetto-trace")))
+        # The job reads exactly the files the check compares, each named by its own --traces.
+        corpus = trace_files(arguments.corpus)
+        expect(len(corpus) > 0, f"{arguments.corpus} holds no trace: a check of nothing must not pass")
         out = os.path.join(work, "corpus-out")
-        spark_submit(framescope, ["--traces", arguments.corpus + "/*.json", "--out", out, "--label-regex",
-                                  r"(?P<project>[A-Za-z0-9-]+)__[^/]+$"], os.path.join(work, "corpus-job.log"))
+        spark_submit(framescope, sum((["--traces", path] for path in corpus), []) + [
+            "--out", out, "--label-regex", r"(?P<project>[A-Za-z0-9-]+)__[^/]+$"], os.path.join(work, "corpus-job.log"))
         readable, unreadable = {}, []
         for path in corpus:
             project = os.path.basename(path).split("__")[0]
