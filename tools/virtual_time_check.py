@@ -9,7 +9,7 @@ load on a shared VM: pass `--clock cpu-time` after the binary to measure that.)
 
     python3 tools/virtual_time_check.py FRAMESCOPE_BINARY [--clock virtual|cpu-time] [--frames N]
 
-(60 frames per run by default; CI runs 20 with the debug build.)
+(60 frames per run by default; CI runs them with the release build.)
 
 For each run below it starts one busy-looping process per core, runs `framescope simulate` twice
 with the same seed, reads both traces back with `framescope report --format frames-jsonl`, and
