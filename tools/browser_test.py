@@ -295,7 +295,7 @@ def check_page(browser, checks, name, html, traces, screenshot):
                 page.call("Input.dispatchKeyEvent", {"type": "keyUp", "key": key, "code": key, "windowsVirtualKeyCode": code})
             tip = page.evaluate("document.querySelector('.timeline .tooltip').innerText")
             following = frames[1]
-            checks.expect(f"Frame #1" in tip and f"main thread {milliseconds(following['main-ns'])}" in tip,
+            checks.expect("Frame #1" in tip and f"main thread {milliseconds(following['main-ns'])}" in tip,
                           f"keyboard: focus, Home, ArrowRight shows frame #1 (tooltip: {tip.strip()[:80]!r})")
     elif screenshot:
         page.screenshot(screenshot)

@@ -10,7 +10,10 @@ inconsistent (listed below) must come back with at least one diagnostic. Truncat
 `simple-partial*` files) are legal and need none. Prints one line per file
 and a closing 'N passed, N failed' line; exits 1 on any failure.
 """
-import json, os, subprocess, sys
+import json
+import os
+import subprocess
+import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from corpus import trace_files  # noqa: E402

@@ -1009,13 +1009,13 @@ def file_batch(binary, scratch, group, index, names, seed):
             elif form[-1] in ("json", "frames-jsonl"):
                 check_json_text(rec, what, output.stdout)
                 try:
-                    for line in ([output.stdout] if form[-1] == "json" else [l for l in output.stdout.split("\n") if l]):
+                    for line in ([output.stdout] if form[-1] == "json" else [line for line in output.stdout.split("\n") if line]):
                         strict_json(line)
                     rec.expect("json parse", True, "")
                 except ValueError as error:
                     rec.expect("json parse", False, f"{what}: {error}")
                 if form[-1] == "frames-jsonl":
-                    rows = [l for l in output.stdout.split("\n") if l]
+                    rows = [line for line in output.stdout.split("\n") if line]
                     physical = len(output.stdout.splitlines())
                     rec.expect("jsonl lines", physical == len(rows), f"{what}: {physical} lines by str.splitlines(), {len(rows)} rows")
             else:

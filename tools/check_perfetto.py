@@ -747,8 +747,6 @@ def compare_flows(json_model, proto_model, say):
             fail('%s: flow id %d has steps %s (expected flow ids then one terminating id)' % (label, flow_id, steps))
 
     # JSON: the expected binding of every flow point.
-    depth_sorted = {}
-
     def expected_bound(point):
         slices = json_model['slices'].get(point['thread'], [])
         ts = point['ts']

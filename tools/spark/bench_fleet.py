@@ -21,7 +21,6 @@ and prints traces/s for each and the executors a day of 1,000,000 such traces ne
 Spark job's measured rate per core.
 """
 import argparse
-import glob
 import os
 import resource
 import subprocess

@@ -96,7 +96,6 @@ def labels_key(labels, keys):
 def check_job(framescope, out, traces_by_path, keys, compare_key=None, base=None, unreadable=()):
     """Compares the job's tables under `out` with the CLI on the same traces."""
     frames = read_table(os.path.join(out, "frames"))
-    summaries = read_table(os.path.join(out, "summaries"))
     errors = read_table(os.path.join(out, "errors"))
     figures = read_table(os.path.join(out, "figures"))
 
