@@ -2,11 +2,11 @@
 // a recorder records can also be emitted through `OSSignposter`, so Instruments shows framescope's
 // spans on the same timeline as its own hitch instruments.
 //
-// NOT COMPILED HERE: framescope's CI runs on Linux, where `os` does not exist, so everything under
-// `#if canImport(os)` in this file (and the `#if canImport(os)` lines in the recording paths) has
-// never been built. It is written against Apple's documented `OSSignposter` API (macOS 12, iOS 15
-// and later; the package requires macOS 15 and iOS 18). What Linux builds and tests is the public
-// API (a no-op there), the environment variable's parsing and the recording paths around it.
+// TYPE-CHECKED, NOT BUILT: framescope's CI runs on Linux, where `os` does not exist. There
+// tools/check_darwin.sh type-checks everything under `#if canImport(os)` in this module against
+// stub `os` and `Darwin` modules transcribed from Apple's documentation (tools/darwin-stubs), so a
+// misspelt name or a wrong argument label fails CI; nothing here has been linked or run on an Apple
+// platform.
 import FrameTrace
 import Synchronization
 
