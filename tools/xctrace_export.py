@@ -24,7 +24,8 @@ What it writes (Python 3 standard library only):
   start message `index N since-vsync S ns budget B ns` (FrameTrace's SignpostMessage grammar;
   --old-frame-message writes the older `index N budget B ns`). Start and End Thread are the
   threads the span began and ended on (`Main Thread` for framescope's main thread), each a
-  `<thread>` holding its `<tid>` and its `<process>` (holding `<pid>`), as real exports nest them.
+  `<thread fmt="Main Thread (0x1) (framescope, pid: 7)">` holding its `<tid>` and its `<process>`
+  (holding `<pid>` and `<device-session>`), as the real exports nest them.
 - `device-display-info` (unless --no-display): the display, its Max Refresh Rate from the trace's
   frame interval.
 - `hitches` (with --hitches): one row per late frame, as Apple's verdict would read: a frame whose
@@ -359,23 +360,22 @@ class Document:
         return '<?xml version="1.0"?>\n' + ElementTree.tostring(self.root, encoding="unicode").replace(" />", "/>") + "\n"
 
 
-def process_value(trace: Trace, pid: int, with_session: bool = False) -> tuple:
-    """A `<process>` value: its name and pid as fmt, `<pid>` nested (and `<device-session>` in the
-    hitches table, as there)."""
-    children = (("pid", str(pid), str(pid), ()),)
-    if with_session:
-        children += (("device-session", "TODO", "TODO", ()),)
+def process_value(trace: Trace, pid: int) -> tuple:
+    """A `<process>` value: `name (pid)` as fmt, `<pid>` and `<device-session>` nested, as in the real
+    hitches and runloop exports."""
+    children = (("pid", str(pid), str(pid), ()), ("device-session", "TODO", "TODO", ()))
     return ("process", None, f"{trace.process_name} ({pid})", children)
 
 
-def process_cell(node: Node, trace: Trace, pid: int, with_session: bool = False):
-    return node.value(*process_value(trace, pid, with_session))
+def process_cell(node: Node, trace: Trace, pid: int):
+    return node.value(*process_value(trace, pid))
 
 
 def thread_cell(node: Node, trace: Trace, pid: int, tid: int):
-    """A `<thread>` value: `Main Thread` or the thread's name, `<tid>` and `<process>` nested."""
+    """A `<thread>` value: fmt `Main Thread (0x1) (framescope, pid: 7)` (or the thread's name), its
+    `<tid>` and `<process>` nested, as in the real exports."""
     name = "Main Thread" if tid == trace.main_tid else trace.thread_names.get(tid, "Thread")
-    fmt = f"{name} {tid:#x} ({trace.process_name}, pid: {pid})"
+    fmt = f"{name} ({tid:#x}) ({trace.process_name}, pid: {pid})"
     return node.value("thread", None, fmt, (("tid", str(tid), f"{tid:#x}", ()), process_value(trace, pid)))
 
 
@@ -454,7 +454,7 @@ def write_hitches(node: Node, trace: Trace, lead: int) -> None:
             [
                 node.value("start-time", str(start), time_text(start)),
                 node.value("duration", str(duration), duration_text(duration)),
-                process_cell(node, trace, trace.pid, with_session=True),
+                process_cell(node, trace, trace.pid),
                 node.value("boolean", "0", "No"),
                 node.value("uint32", str(swap), str(swap)),
                 node.value("string", f"{swap:#x}", f"{swap:#x}"),
@@ -650,7 +650,7 @@ def self_check(corpus: Path) -> int:
     expect(first[0].text == "0" and first[0].get("fmt") == "00:00.000.000", "times count from the first event")
     expect(first[1].text == "5000000" and first[1].get("fmt") == "5.00 ms", "durations are nanoseconds, fmt in ms")
     thread = first[9]
-    expect(thread.get("fmt").startswith("Main Thread 0x1") and thread.find("tid").text == "1"
+    expect(thread.get("fmt") == "Main Thread (0x1) (framescope, pid: 7)" and thread.find("tid").text == "1"
            and thread.find("process") is not None, "the main thread is `Main Thread`, with its tid and process nested")
     scalar = row_cells(intervals, 2)
     expect(scalar[3].text == "span" and scalar[11].text == "x", "a one-scalar name is `span` with the name as message")
