@@ -41,6 +41,17 @@ extension Recorder {
         precondition(sinceVsync >= .zero, "a frame cannot start before its vsync")
         precondition(budget > .zero, "a frame's budget must be positive")
         guard isEnabled else { return try body() }
+        #if canImport(os)
+            // Begun before the clock is read, as a span's signpost is, so the signpost encloses the
+            // frame; the caller measured `sinceVsync` before the call, so the message has it already.
+            let signpost =
+                isMirroringToSignposts
+                ? beginFrameSignpost(
+                    SignpostMessage.Frame(
+                        index: index.map(Int64.init), sinceVsyncNanoseconds: sinceVsync.nanosecondCount,
+                        budgetNanoseconds: budget.nanosecondCount)) : 0
+            defer { if signpost != 0 { endSignpost(FrameContract.frameSpanName, category: .frame, id: signpost) } }
+        #endif
         let stamp = clock.timestamp()
         let start = clock.now()
         return try recordFrame(
@@ -70,6 +81,17 @@ extension Recorder {
     ) throws(Failure) -> Result {
         precondition(deadline > vsync, "a frame's deadline must follow its vsync")
         guard isEnabled else { return try body() }
+        #if canImport(os)
+            // Begun before the frame's clock read, with the time since `vsync` read just before it
+            // (without moving a virtual clock, so the recording is the same mirrored or not).
+            let signpost =
+                isMirroringToSignposts
+                ? beginFrameSignpost(
+                    SignpostMessage.Frame(
+                        index: index.map(Int64.init), sinceVsyncNanoseconds: clock.reading() &- vsync,
+                        budgetNanoseconds: deadline &- vsync)) : 0
+            defer { if signpost != 0 { endSignpost(FrameContract.frameSpanName, category: .frame, id: signpost) } }
+        #endif
         let stamp = clock.timestamp()
         return try recordFrame(stamp: stamp, start: clock.now(), vsync: vsync, deadline: deadline, index: index, body)
     }
@@ -77,6 +99,9 @@ extension Recorder {
     /// Records the frame span between `stamp` and the clock's raw reading after `body`, so it
     /// nests with the spans inside it however the clock's ticks are later converted; `start` is
     /// the same moment in nanoseconds, the time line of `vsync` and `deadline`.
+    ///
+    /// With the signpost mirror on, both callers begin the frame's signpost interval before their
+    /// clock reads and end it after this returns, so the interval encloses the frame.
     private func recordFrame<Result, Failure: Error>(
         stamp: Int64, start: Int64, vsync: Int64, deadline: Int64, index: Int?, _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -85,12 +110,6 @@ extension Recorder {
         if let index { arguments.append(Argument(FrameContract.Key.index, .int(Int64(index)))) }
         arguments.append(Argument(FrameContract.Key.sinceVsync, .int(max(0, start &- vsync))))
         arguments.append(Argument(FrameContract.Key.budget, .int(max(1, deadline &- vsync))))
-        #if canImport(os)
-            // Declared before the recording `defer`, so it runs after it: the signpost encloses the frame.
-            let signpost =
-                isMirroringToSignposts ? beginFrameSignpost(index: index, budget: max(1, deadline &- vsync)) : 0
-            defer { if signpost != 0 { endSignpost(FrameContract.frameSpanName, category: .frame, id: signpost) } }
-        #endif
         defer {
             let end = max(stamp, clock.timestamp())
             let attachment = storeAttachment(SpanArguments(arguments))

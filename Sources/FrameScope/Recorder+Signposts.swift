@@ -2,11 +2,12 @@
 // a recorder records can also be emitted through `OSSignposter`, so Instruments shows framescope's
 // spans on the same timeline as its own hitch instruments.
 //
-// NOT COMPILED HERE: framescope's CI runs on Linux, where `os` does not exist, so everything under
-// `#if canImport(os)` in this file (and the `#if canImport(os)` lines in the recording paths) has
-// never been built. It is written against Apple's documented `OSSignposter` API (macOS 12, iOS 15
-// and later; the package requires macOS 15 and iOS 18). What Linux builds and tests is the public
-// API (a no-op there), the environment variable's parsing and the recording paths around it.
+// TYPE-CHECKED, NOT BUILT: framescope's CI runs on Linux, where `os` does not exist. There
+// tools/check_darwin.sh type-checks everything under `#if canImport(os)` in this module against
+// stub `os` and `Darwin` modules transcribed from Apple's documentation (tools/darwin-stubs), so a
+// misspelt name or a wrong argument label fails CI; nothing here has been linked or run on an Apple
+// platform. The messages' text is FrameTrace's `SignpostMessage`, which Linux builds and tests: the
+// grammar the Instruments importer reads back is written there once.
 import FrameTrace
 import Synchronization
 
@@ -66,11 +67,13 @@ extension Recorder {
     ///   before framescope's start and ended just after its end; a dynamic name becomes an interval
     ///   named `span` whose begin message is the name;
     /// - a frame (``withFrame(sinceVsync:budget:index:_:)`` and its vsync form): an interval named
-    ///   `frame` in category `frame`, with the frame's index and budget in its begin message;
+    ///   `frame` in category `frame`, begun before the frame's clock is read, whose begin message is
+    ///   `index N since-vsync S ns budget B ns` (FrameTrace's `SignpostMessage.Frame`): the frame's
+    ///   vsync was `S` before the interval began, its deadline `B` after the vsync;
     /// - an instant: an event; a counter sample: an event whose message is the value;
     /// - a span recorded after the fact (``recordSpan(_:category:start:end:arguments:)``): an event
-    ///   at the moment it is recorded, whose message gives the span's duration, because a signpost
-    ///   cannot be dated in the past.
+    ///   at the moment it is recorded, because a signpost cannot be dated in the past, whose message
+    ///   `measured span: D ns ended E ns ago` (`SignpostMessage.MeasuredSpan`) dates the span.
     ///
     /// Span arguments, flows and the frame timeline tracks are not mirrored: Instruments' own
     /// Hitches instrument shows what the frame timeline shows. Mirroring costs one `OSSignposter`
@@ -154,11 +157,17 @@ extension Recorder {
     }
 
     extension Recorder {
+        /// The signpost name of a span whose name is in its begin message, FrameTrace's
+        /// `SignpostMessage.dynamicSpanName`, for inlinable code (which cannot see FrameTrace's
+        /// internal import).
+        @usableFromInline
+        static var dynamicSpanSignpostName: StaticString { SignpostMessage.dynamicSpanName }
+
         /// The name a signpost can carry: `OSSignposter` reads a name through its pointer, which a
         /// one-scalar `StaticString` does not have.
         @inline(__always)
         static func signpostName(_ name: StaticString) -> StaticString {
-            name.hasPointerRepresentation ? name : "span"
+            name.hasPointerRepresentation ? name : SignpostMessage.dynamicSpanName
         }
 
         /// Begins a signpost interval for a span and returns its signpost id, for ``endSignpost(_:category:id:)``.
@@ -170,7 +179,8 @@ extension Recorder {
             if name.hasPointerRepresentation {
                 _ = signposter.beginInterval(name, id: id)
             } else {
-                _ = signposter.beginInterval("span", id: id, "\(name.description, privacy: .public)")
+                _ = signposter.beginInterval(
+                    SignpostMessage.dynamicSpanName, id: id, "\(name.description, privacy: .public)")
             }
             return id.rawValue
         }
@@ -181,16 +191,17 @@ extension Recorder {
         func beginSignpost(named name: String, category: Category) -> UInt64 {
             let signposter = signpostMirror.signposter(for: category)
             let id = signposter.makeSignpostID()
-            _ = signposter.beginInterval("span", id: id, "\(name, privacy: .public)")
+            _ = signposter.beginInterval(SignpostMessage.dynamicSpanName, id: id, "\(name, privacy: .public)")
             return id.rawValue
         }
 
-        /// Begins a frame's signpost interval, with its index and budget in the begin message.
-        func beginFrameSignpost(index: Int?, budget: Int64) -> UInt64 {
+        /// Begins a frame's signpost interval, whose begin message is `message`'s text
+        /// (`index N since-vsync S ns budget B ns`), and returns its signpost id.
+        @inline(never)
+        func beginFrameSignpost(_ message: SignpostMessage.Frame) -> UInt64 {
             let signposter = signpostMirror.signposter(for: .frame)
             let id = signposter.makeSignpostID()
-            _ = signposter.beginInterval(
-                FrameContract.frameSpanName, id: id, "index \(index ?? -1) budget \(budget) ns")
+            _ = signposter.beginInterval(FrameContract.frameSpanName, id: id, "\(message.text, privacy: .public)")
             return id.rawValue
         }
 
@@ -214,7 +225,7 @@ extension Recorder {
             if name.hasPointerRepresentation {
                 signposter.emitEvent(name)
             } else {
-                signposter.emitEvent("instant", "\(name.description, privacy: .public)")
+                signposter.emitEvent(SignpostMessage.dynamicInstantName, "\(name.description, privacy: .public)")
             }
         }
 
@@ -225,10 +236,12 @@ extension Recorder {
             signpostMirror.signposter(for: category).emitEvent(Recorder.signpostName(name), "\(value)")
         }
 
-        /// Emits a span measured by the caller as an event now, with its duration in the message.
-        func emitMeasuredSpanSignpost(_ name: StaticString, category: Category, nanoseconds: Int64) {
+        /// Emits a span measured by the caller as an event now, whose message
+        /// (`measured span: D ns ended E ns ago`) says how long it lasted and how long ago it ended.
+        @inline(never)
+        func emitMeasuredSpanSignpost(_ name: StaticString, category: Category, message: SignpostMessage.MeasuredSpan) {
             signpostMirror.signposter(for: category).emitEvent(
-                Recorder.signpostName(name), "measured span: \(nanoseconds) ns")
+                Recorder.signpostName(name), "\(message.text, privacy: .public)")
         }
     }
 #endif

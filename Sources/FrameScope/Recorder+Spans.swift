@@ -63,7 +63,9 @@ extension Recorder {
         #if canImport(os)
             // Declared before the recording `defer`, so it runs after it: the signpost encloses the span.
             let signpost = mode & Recorder.signpostBit != 0 ? beginSignpost(named: name, category: category) : 0
-            defer { if signpost != 0 { endSignpost("span", category: category, id: signpost) } }
+            defer {
+                if signpost != 0 { endSignpost(Recorder.dynamicSpanSignpostName, category: category, id: signpost) }
+            }
         #endif
         let nameID = internDynamicName(name)
         let argumentIndex = storeAttachment(arguments())
@@ -124,7 +126,10 @@ extension Recorder {
         precondition(end >= start, "a span cannot end before it starts")
         #if canImport(os)
             if mode & Recorder.signpostBit != 0 {
-                emitMeasuredSpanSignpost(name, category: category, nanoseconds: end - start)
+                // Read without moving a virtual clock, so the mirror leaves the recording as it was.
+                let message = SignpostMessage.MeasuredSpan(
+                    durationNanoseconds: end - start, endedNanosecondsAgo: clock.reading() &- end)
+                emitMeasuredSpanSignpost(name, category: category, message: message)
             }
         #endif
         let attachment = storeAttachment(arguments())

@@ -63,6 +63,15 @@ public struct RecorderClock: Sendable {
         return fs_monotonic_ns()
     }
 
+    /// The current time like ``now()``, except that a virtual clock is not moved on by this reading:
+    /// for the signpost mirror, whose readings must leave the recording as it would have been.
+    func reading() -> Int64 {
+        if let manual {
+            return manual.followsThreadCPUTime ? manual.ownerReading() : manual.value.load(ordering: .relaxed)
+        }
+        return fs_monotonic_ns()
+    }
+
     /// The raw reading the hot path records: counter ticks for ``counter``, else nanoseconds.
     @inlinable
     @inline(__always)
