@@ -39,6 +39,9 @@ package struct AndroidFrame: Sendable, Hashable {
     /// How far SurfaceFlinger's display frame ended past its expected end, when the trace has the
     /// display frame that presented this one.
     package var presentDelay: Int64?
+    /// Whether the frame belongs to the app's start as the trace marks it (``AndroidAppStart``):
+    /// counted apart from the steady state in the headline.
+    package var isAppStart = false
 
     /// Creates a frame's figures.
     package init(
