@@ -26,8 +26,8 @@ struct NonNegativeFigureTests {
     /// Keys of points in time on the trace's clock, not durations or counts: a trace may put its
     /// events before time 0 (a hostile fixture at -2^60 ns, a frame's vsync before the first event).
     static let timeKeys: Set<String> = [
-        "vsync-ns", "deadline-ns", "work-start-ns", "commit-end-ns", "start-ns", "end-ns", "presentation-ns", "presented-ns",
-        "applied-at-ns", "expected_ts", "expected_end", "actual_ts", "actual_end",
+        "vsync-ns", "deadline-ns", "work-start-ns", "commit-end-ns", "start-ns", "end-ns", "presentation-ns",
+        "presented-ns", "applied-at-ns", "expected_ts", "expected_end", "actual_ts", "actual_end",
     ]
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -8,8 +8,14 @@ import FrameTrace
 extension AndroidFrame {
     /// The frame's jank type and present type as FrameTimeline writes them: `App Deadline
     /// Missed; Late Present`; `-` for a part FrameTimeline left empty.
+    /// A frame janky by a later slice says so: `None; On-time Present, then App Deadline Missed;
+    /// Late Present`.
     package var verdictPhrase: String {
-        "\(jankType.isEmpty ? "-" : jankType); \(presentType.isEmpty ? "-" : presentType)"
+        func phrase(_ jank: String, _ present: String) -> String {
+            "\(jank.isEmpty ? "-" : jank); \(present.isEmpty ? "-" : present)"
+        }
+        let first = phrase(jankType, presentType)
+        return laterJank.map { first + ", then " + phrase($0.jankType, $0.presentType) } ?? first
     }
 }
 

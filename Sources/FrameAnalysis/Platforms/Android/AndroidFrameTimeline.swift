@@ -215,7 +215,7 @@ enum AndroidFrameTimeline {
                 presentDelay = end.subtractingSaturating(expectedPresent)
                 if displayOnTime { presentDelay = min(0, presentDelay ?? 0) }
             }
-            let android = AndroidFrame(
+            var android = AndroidFrame(
                 token: token, layer: actual.arguments[AndroidFrameTimeline.layerKey]?.stringValue, layers: layers.count,
                 expectedStart: expected?.start,
                 expectedEnd: expected.map { $0.end ?? $0.start.subtractingSaturating(1) }, actualStart: actual.start,
@@ -229,6 +229,19 @@ enum AndroidFrameTimeline {
                     ? nil : draws.reduce(0) { $0.addingSaturating($1.end.subtractingSaturating($1.start)) },
                 drawFrames: draws.count, presentDelay: presentDelay)
 
+            // A later slice of the token that was janky when the first was not (trace processor's
+            // jank metrics count the frame by any slice).
+            if !android.isJanky,
+                let later = layers.dropFirst().first(where: {
+                    AndroidFrame.isJanky(jankType: $0.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "")
+                })
+            {
+                android.laterJank = (
+                    later.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "",
+                    later.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "",
+                    later.end ?? later.start.subtractingSaturating(1)
+                )
+            }
             let vsync = expected?.start ?? actual.start
             // An expected frame that never ended (a torn trace) has no deadline to judge by: one
             // interval, as without one. Its overrun stays trace processor's (its end read as start - 1).
@@ -256,7 +269,7 @@ enum AndroidFrameTimeline {
                         start: display.start, end: end,
                         deadline: displayOnTime ? max(end, expectedPresent ?? end) : expectedPresent))
             }
-            let reasons = Set(android.jankReasons.map(String.init))
+            let reasons = Set(android.jankingReasons.map(String.init))
             let isDropped = reasons.contains("Dropped Frame")
             let outcome: FrameReport.Frame.Outcome =
                 isDropped
