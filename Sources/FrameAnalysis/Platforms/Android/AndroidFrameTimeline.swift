@@ -126,7 +126,8 @@ enum AndroidFrameTimeline {
     /// expected surface frame starts and of SurfaceFlinger's expected display frame starts, each
     /// series apart (vsync ids are not used: they step by several per period), with how many
     /// spacings were measured and how many lie within an eighth of the median. `nil` without
-    /// FrameTimeline, or when the median is not a display's (2-100 ms).
+    /// FrameTimeline, when the median is not a display's (2-100 ms), or when fewer than half the
+    /// spacings lie near it (frames at irregular times give no period to trust).
     ///
     /// One interval for the trace: a phone that switches between 60 and 120 Hz shows as gaps away
     /// from the median, which the report counts (``FrameReport/FrameIntervalSource``).
@@ -157,6 +158,8 @@ enum AndroidFrameTimeline {
         guard (2_000_000...100_000_000).contains(median) else { return nil }
         let tolerance = median / 8
         let atMedian = gaps.reduce(0) { $0 + (abs($1.subtractingSaturating(median)) <= tolerance ? 1 : 0) }
+        // Frames drawn at irregular times (a test's hand-made trace) have no one spacing to trust.
+        guard atMedian.multipliedReportingOverflow(by: 2).partialValue >= gaps.count else { return nil }
         return (median, gaps.count, atMedian)
     }
 
