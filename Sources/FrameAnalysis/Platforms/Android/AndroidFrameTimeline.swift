@@ -111,8 +111,8 @@ enum AndroidFrameTimeline {
         let slices = slices(trace: trace)
         guard let processID = appProcess(slices, preferred: nil),
             let layer = slices.first(where: {
-                $0.isActual && $0.process == processID && $0.arguments[surfaceTokenKey] != nil
-            })?.arguments[layerKey]?.stringValue,
+                $0.isActual && $0.process == processID && $0.arguments[AndroidFrameTimeline.surfaceTokenKey] != nil
+            })?.arguments[AndroidFrameTimeline.layerKey]?.stringValue,
             let package = packageName(layer: layer)
         else { return }
         if trace.processes[processID]?.name == nil {
