@@ -19,11 +19,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from corpus import trace_files  # noqa: E402
 
 SCHEMA_VERSION = 4
-INTERVAL_SOURCES = {'option', 'budget', 'trace-metadata', 'chrome-begin-frames', 'default'}
+INTERVAL_SOURCES = {'option', 'budget', 'trace-metadata', 'chrome-begin-frames', 'android-frame-timeline', 'default'}
 MAIN_THREAD_RULES = {'option', 'process-option', 'trace-metadata', 'page-renderer', 'busiest-renderer', 'thread-name', 'busiest-thread', 'none'}
 DETAIL_KINDS = {'frame-spans', 'marker-spans', 'marker-instants', 'chrome-reporters', 'chrome-begin-frames',
                 'android-frame-timeline', 'estimated'}
-HITCH_CAUSES = {'none', 'commit', 'render', 'compositor', 'raster', 'gpu', 'unknown'}
+HITCH_CAUSES = {'none', 'commit', 'render', 'compositor', 'raster', 'gpu', 'display-hal', 'buffer-stuffing',
+                'prediction-error', 'app-deadline-missed', 'unknown'}
 
 INCONSISTENT = {
     'catapult__main_thread_has_unclosed_slices.json', 'speedscope__end-event-with-empty-stack.json',

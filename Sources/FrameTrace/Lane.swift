@@ -96,15 +96,20 @@ public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
     /// recording its stages (the older `DroppedFrame` events), or with no lane busy at its
     /// deadline and no stage longer than its typical duration.
     case unknown
+    /// Android: FrameTimeline says the app missed its deadline (`App Deadline Missed`), and the
+    /// trace has none of the app's own frame slices (`Choreographer#doFrame`, `DrawFrame`) to say
+    /// in which of its lanes.
+    case appDeadlineMissed = "app-deadline-missed"
 
     /// The stable identifier written in every output.
     public var identifier: String { rawValue }
 
-    /// The lane this cause belongs to: `nil` for ``none``, ``unknown`` and Android's causes outside
-    /// the app and the compositor (``displayHAL``, ``bufferStuffing``, ``predictionError``).
+    /// The lane this cause belongs to: `nil` for ``none``, ``unknown``, Android's causes outside
+    /// the app and the compositor (``displayHAL``, ``bufferStuffing``, ``predictionError``) and
+    /// the app's missed deadline without its lanes (``appDeadlineMissed``).
     public var lane: Lane? {
         switch self {
-        case .none, .unknown, .displayHAL, .bufferStuffing, .predictionError: nil
+        case .none, .unknown, .displayHAL, .bufferStuffing, .predictionError, .appDeadlineMissed: nil
         case .commit: .main
         case .render: .render
         case .compositor: .compositor
@@ -113,8 +118,9 @@ public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
         }
     }
 
-    /// Declaration order: ``none`` first, then the lanes in pipeline order, Android's causes, and
-    /// ``unknown`` last.
+    /// Declaration order: ``none`` first, then the lanes in pipeline order, Android's causes,
+    /// ``unknown``, and ``appDeadlineMissed`` (added after ``unknown``, so that the positions
+    /// outputs already write for the others do not move).
     /// - Parameters:
     ///   - lhs: A cause.
     ///   - rhs: Another cause.
@@ -134,6 +140,7 @@ public enum HitchCause: String, Sendable, Hashable, CaseIterable, Comparable {
         case .bufferStuffing: 7
         case .predictionError: 8
         case .unknown: 9
+        case .appDeadlineMissed: 10
         }
     }
 }

@@ -36,6 +36,19 @@
         @inlinable package static var frameTimelineEvent: Int { 76 }
         @inlinable package static var firstPacketOnSequence: Int { 87 }
 
+        /// Fields that describe the recording, not what was drawn: `trusted_uid` (3),
+        /// `clock_snapshot` (6), `trace_config` (33), `ftrace_stats` (34), `trace_stats` (35),
+        /// `synchronization_marker` (36), `system_info` (45), `trusted_pid` (79) and `trace_uuid`
+        /// (89). The reader reads past them by design and lists none as skipped: the service
+        /// stamps the first and the last on every packet, and a diagnostic naming them thousands
+        /// of times told the user nothing.
+        @inlinable package static func isRecordingMetadata(_ field: Int) -> Bool {
+            switch field {
+            case 3, 6, 33, 34, 35, 36, 45, 79, 89: true
+            default: false
+            }
+        }
+
         /// `sequence_flags` bits.
         @inlinable package static var incrementalStateClearedFlag: UInt64 { 1 }
         @inlinable package static var needsIncrementalStateFlag: UInt64 { 2 }

@@ -200,6 +200,8 @@ struct PerfettoParser {
                 (PerfettoSchema.Packet.previousPacketDropped, .varint),
                 (PerfettoSchema.Packet.timestampClockID, .varint):
                 try input.skip(type)
+            case _ where PerfettoSchema.Packet.isRecordingMetadata(field):
+                try input.skip(type)
             default:
                 try input.skip(type)
                 skipped.skippedFields["TracePacket field \(field)", default: 0] += 1

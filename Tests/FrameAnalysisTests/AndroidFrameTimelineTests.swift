@@ -165,8 +165,10 @@ struct AndroidFrameTimelineTests {
                 frame.lane(.render)?.costNanoseconds == android.drawFrameNanoseconds,
                 "frame \(id): the render lane sums DrawFrames")
             // Late exactly when Android calls the frame janky; buffer stuffing adds latency only.
+            // Any of the token's actual slices counts, as android_jank_cuj's metric counts them.
+            let jankTypes = (row["layers"]?.arrayValue ?? []).compactMap { $0["jank_type"]?.stringValue }
             let reasons = Set(
-                (row["jank_type"]?.stringValue ?? "").split(separator: ",").map {
+                ([row["jank_type"]?.stringValue ?? ""] + jankTypes).flatMap { $0.split(separator: ",") }.map {
                     $0.trimmingCharacters(in: .whitespaces)
                 })
             let janky = !reasons.isDisjoint(with: [
@@ -178,6 +180,15 @@ struct AndroidFrameTimelineTests {
                 frame.isLate(interval: report.method.frameRate.intervalNanoseconds) == janky,
                 "frame \(id): late when janky")
         }
+        // Frame 130: its first slice on time, its second (the same layer, 550-556 ms) App Deadline
+        // Missed. Janky by the second, as android_jank_cuj counts it; the overrun stays the first
+        // slice's (android_frames_overrun: -18 ms); the hitch is the second's end past 520 ms.
+        let frame130 = try #require(frames[130])
+        #expect(frame130.android?.overrun == -18_000_000)
+        #expect(frame130.android?.isJanky == true)
+        #expect(frame130.android?.lateness == 36_000_000)
+        #expect(frame130.hitchCause == .commit, "doFrame 130 ran 550-555 ms, past its 520 ms deadline")
+        #expect(frame130.android?.verdictPhrase == "None; On-time Present, then App Deadline Missed; Late Present")
         // Buffer stuffing (frame 120) and SurfaceFlinger stuffing (145): counted, no hitch.
         #expect(report.summary.stuffedFrames == 2)
         #expect(report.summary.stuffingLatency?.max == 41_000_000, "frame 120's overrun is its added latency")
@@ -311,7 +322,8 @@ struct AndroidFrameTimelineTests {
             let report = FrameAnalyzer.analyze(trace, options: options)
             let frames = report.frames
             let late = frames.filter { $0.isLate(interval: report.method.frameRate.intervalNanoseconds) }
-            let app = late.filter { $0.hitchCause == .commit || $0.hitchCause == .render }.count
+            // The app's misses: a lane of the app's, or Android's own words when the trace has none.
+            let app = late.filter { [.commit, .render, .appDeadlineMissed].contains($0.hitchCause) }.count
             let surfaceFlinger = late.filter { [.compositor, .displayHAL, .predictionError].contains($0.hitchCause) }
                 .count
             #expect(report.method.frameSource == .frameTimeline)

@@ -125,7 +125,7 @@ def check_job(framescope, out, traces_by_path, keys, compare_key=None, base=None
         for want, have in zip(expected, got):
             for key, value in want.items():
                 if key in ("schema", "version", "trace") or key.startswith(("label_", "meta_")) or key in (
-                        "jank_type", "jank_tag", "present_type", "stuffing_latency_ms"):
+                        "frame_id", "jank_type", "jank_tag", "present_type", "stuffing_latency_ms"):
                     continue
                 if key == "main_by_category_ms":
                     expect(dict(have[key] or {}) == value, f"{path} frame {want['index']}: categories {have[key]} != {value}")

@@ -108,6 +108,7 @@ package enum FrameAnalyzer {
         // report kinds of work (layout, draw, list-bind, ...): see AndroidWorkKind. Other traces
         // keep their categories.
         var trace = trace
+        AndroidFrameTimeline.nameApp(in: &trace)
         let workKinds = ChromeWorkKind.nameTable(for: &trace) ?? AndroidWorkKind.nameTable(for: &trace)
         var measured = measure(&trace, workKinds: workKinds, options: options, parallelSpans: parallelSpans)
         // Taken out of `measured`, so that filling the frames in place copies none of them.
@@ -259,7 +260,8 @@ package enum FrameAnalyzer {
         let mainSlot = main.flatMap { spans.slot(of: $0) }
         let mainSpans = mainSlot.map { spans.spans(inSlot: $0) } ?? []
         let chrome = main.map { ChromeFrameEvents(trace: trace, processID: $0.processID) }
-        let (frameRate, intervalSource) = self.frameRate(of: trace, options: options, chrome: chrome)
+        let (frameRate, intervalSource) = self.frameRate(
+            of: trace, options: options, chrome: chrome, main: main?.processID)
         let interval = frameRate.intervalNanoseconds
         let found = findFrames(
             trace: trace, spans: spans, main: main, mainSpans: mainSpans, chrome: chrome, interval: interval,
@@ -392,8 +394,10 @@ package enum FrameAnalyzer {
 
     // MARK: - Choosing P and the main thread
 
+    /// - Parameter main: The main thread's process, whose FrameTimeline frames an Android trace's
+    ///   interval is measured on.
     static func frameRate(
-        of trace: Trace, options: AnalysisOptions, chrome: ChromeFrameEvents?
+        of trace: Trace, options: AnalysisOptions, chrome: ChromeFrameEvents?, main: Int64? = nil
     ) -> (FrameRate, FrameReport.FrameIntervalSource) {
         let fromTrace = trace.metadata.frameRate
         if let requested = options.frameRate {
@@ -405,6 +409,11 @@ package enum FrameAnalyzer {
         if let fromTrace { return (fromTrace, .traceMetadata) }
         if let derived = chrome?.derivedInterval.flatMap(FrameRate.init(intervalNanoseconds:)) {
             return (derived, .chromeBeginFrames)
+        }
+        if let measured = AndroidFrameTimeline.displayInterval(trace: trace, processID: options.processID ?? main),
+            let rate = FrameRate(intervalNanoseconds: measured.interval)
+        {
+            return (rate, .androidFrameTimeline(gaps: measured.gaps, atMedian: measured.atMedian))
         }
         return (.standard, .defaultRate)
     }
@@ -633,6 +642,7 @@ package enum FrameAnalyzer {
         if frames.indices.contains(where: { frames[$0].android != nil }) {
             summary.stuffedFrames = stuffed
             summary.stuffingLatency = PercentileSummary(stuffingLatency, zeroCount: 0)
+            AndroidAppStart.count(frames, into: &summary)
         }
         if frames.indices.contains(where: { frames[$0].affectsSmoothness != nil }) {
             summary.droppedFramesAffectingSmoothness = frames.indices.reduce(0) {
@@ -738,13 +748,22 @@ struct FrameAccounting {
         // Every frame source lists its frames by work start; the main-thread search and the
         // top-spans tally rely on it.
         assert(zip(workStarts, workStarts.dropFirst()).allSatisfy { $0 <= $1 }, "frames must come in work-start order")
-        vsyncs = frames.map(\.vsync)
+        // Other threads' windows run from each frame's vsync to the next one's. A source whose
+        // vsyncs are not in work-start order (Android: a frame begun late, after a later vsync's
+        // frame) would make windows overlap and count a moment twice, more than the segment
+        // lasted: each window starts at the latest vsync so far, so they stay sorted and disjoint.
+        var latest = Int64.min
+        vsyncs = frames.map { frame in
+            latest = max(latest, frame.vsync)
+            return latest
+        }
         windowEnds = frames.indices.map { index in
             let end = frames[index].commitEnd
             return index + 1 < frames.count ? max(frames[index].workStart, min(end, frames[index + 1].workStart)) : end
         }
-        backgroundEnds = frames.indices.map { index in
-            index + 1 < frames.count ? frames[index + 1].vsync : max(frames[index].commitEnd, frames[index].deadline)
+        backgroundEnds = frames.indices.map { [vsyncs] index in
+            index + 1 < frames.count
+                ? vsyncs[index + 1] : max(vsyncs[index], frames[index].commitEnd, frames[index].deadline)
         }
     }
 
@@ -892,7 +911,7 @@ struct FrameAccounting {
             }
             backgroundInFrames = backgroundInFrames.addingSaturating(covered)
             backgroundOutsideFrames = backgroundOutsideFrames.addingSaturating(
-                segment.duration.subtractingSaturating(covered))
+                max(0, segment.duration.subtractingSaturating(covered)))
         }
     }
 }

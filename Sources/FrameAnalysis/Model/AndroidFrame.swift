@@ -39,6 +39,24 @@ package struct AndroidFrame: Sendable, Hashable {
     /// How far SurfaceFlinger's display frame ended past its expected end, when the trace has the
     /// display frame that presented this one.
     package var presentDelay: Int64?
+    /// Whether the frame belongs to the app's start as the trace marks it (``AndroidAppStart``):
+    /// counted apart from the steady state in the headline.
+    package var isAppStart = false
+    /// When the first actual slice is not janky but a later one of the same token is (a buffer
+    /// retried on the same layer, late): that slice's jank type, present type and end. Trace
+    /// processor's jank metrics (`android_jank_cuj`) count the frame janky by any of its slices;
+    /// its overrun stays the first slice's (`android_frames_overrun`), its hitch time is this one's.
+    package var laterJank: (jankType: String, presentType: String, end: Int64)? {
+        get { laterJankType.map { ($0, laterPresentType ?? "", laterJankEnd ?? actualEnd) } }
+        set {
+            laterJankType = newValue?.jankType
+            laterPresentType = newValue?.presentType
+            laterJankEnd = newValue?.end
+        }
+    }
+    private var laterJankType: String?
+    private var laterPresentType: String?
+    private var laterJankEnd: Int64?
 
     /// Creates a frame's figures.
     package init(
@@ -92,7 +110,22 @@ package struct AndroidFrame: Sendable, Hashable {
     /// `android_is_missed_frame_type`. `Buffer Stuffing` and `SurfaceFlinger Stuffing` are not
     /// jank ("more of a state than a jank"), nor are `None`, `Unknown Jank`, `Non Animating` and
     /// `Display not ON`.
-    package var isJanky: Bool { jankReasons.contains { Self.missedFrameReasons.contains(String($0)) } }
+    ///
+    /// A frame whose first slice is not janky is janky when a later slice is (``laterJank``).
+    package var isJanky: Bool { Self.isJanky(jankType: jankType) || laterJankType != nil }
+
+    /// Whether a jank type names a missed deadline (``isJanky``).
+    package static func isJanky(jankType: String) -> Bool {
+        reasons(of: jankType).contains { missedFrameReasons.contains(String($0)) }
+    }
+
+    /// The reasons of the slice that made the frame janky: the first slice's, else the later
+    /// janky slice's (``laterJank``).
+    package var jankingReasons: [Substring] { laterJankType.map(Self.reasons(of:)) ?? jankReasons }
+
+    private static func reasons(of jankType: String) -> [Substring] {
+        jankType.split(separator: ",").map { $0.drop { $0 == " " } }
+    }
 
     /// The jank reasons that make a frame janky (``isJanky``).
     package static let missedFrameReasons: Set<String> = [
@@ -112,5 +145,11 @@ package struct AndroidFrame: Sendable, Hashable {
     /// How late the frame reached the screen: the larger of its ``overrun`` and its
     /// ``presentDelay``, 0 when neither was positive. A janky frame's hitch time and a stuffed
     /// frame's added latency.
-    package var lateness: Int64 { max(0, overrun ?? 0, presentDelay ?? 0) }
+    ///
+    /// A frame janky by a later slice (``laterJank``) is as late as that slice: its end past the
+    /// expected end.
+    package var lateness: Int64 {
+        let later = laterJankEnd.flatMap { end in expectedEnd.map { end.subtractingSaturating($0) } } ?? 0
+        return max(0, overrun ?? 0, presentDelay ?? 0, later)
+    }
 }

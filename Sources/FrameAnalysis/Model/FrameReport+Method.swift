@@ -19,15 +19,22 @@ extension FrameReport {
         case traceMetadata
         /// The median interval between Chrome's `BeginFrame` events.
         case chromeBeginFrames
+        /// The median spacing of Android FrameTimeline's frame starts: the app's expected surface
+        /// frames and SurfaceFlinger's expected display frames (``AndroidFrameTimeline``). `gaps`
+        /// counts the spacings measured, `atMedian` those within an eighth of the median: the
+        /// others are stretches at another rate or vsyncs nobody drew, stated, not used.
+        case androidFrameTimeline(gaps: Int, atMedian: Int)
         /// Nothing said: 60 Hz.
         case defaultRate
 
-        /// `option`, `budget`, `trace-metadata`, `chrome-begin-frames` or `default`: what JSON keeps.
+        /// `option`, `budget`, `trace-metadata`, `chrome-begin-frames`, `android-frame-timeline` or
+        /// `default`: what JSON keeps.
         package var identifier: String {
             switch self {
             case .requested(_, let requester, _): requester.rawValue
             case .traceMetadata: "trace-metadata"
             case .chromeBeginFrames: "chrome-begin-frames"
+            case .androidFrameTimeline: "android-frame-timeline"
             case .defaultRate: "default"
             }
         }

@@ -448,6 +448,10 @@ package struct FrameReport: Sendable {
         /// Busy time of every thread but the main thread before the first frame's vsync or after
         /// the last frame's end: work that outlived the frames is reported here, not spread over them.
         package var backgroundOutsideFramesNanoseconds: Int64 = 0
+        /// Android: the frames of the app's start as the trace marks it (``AndroidAppStart``), and
+        /// how many of them Android calls janky; `nil` when the trace marks no start.
+        package var appStartFrames: Int? = nil
+        package var appStartJankyFrames: Int? = nil
 
         /// Background busy time inside the frame windows per frame interval `P` of measured time:
         /// never more than the background threads × `P`. `nil` when nothing was measured.

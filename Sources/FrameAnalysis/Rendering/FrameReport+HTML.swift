@@ -38,6 +38,10 @@ extension FrameReport {
             "<p class=\"headline\"><span class=\"band \(s.hitchBand?.identifier ?? "none")\">\(UntrustedText.html(ReportFormat.fixed(s.hitchTimeRatio, decimals: 2))) ms/s hitch time ratio (\(UntrustedText.html(s.hitchBand?.phrase ?? HitchBand.noFramesPhrase)))</span> "
         html +=
             "· \(s.frameCount) frames · \(s.slowFrames) slow · \(s.frozenFrames) frozen · \(s.lateFrames) late · \(s.missedVsyncs) missed vsyncs"
+        if s.stuffedFrames != nil {
+            html += " · \(UntrustedText.html(ReportFormat.percent(s.jankyShare))) janky frames ("
+            html += UntrustedText.html(s.jankyPhrase) + ")"
+        }
         if let stuffed = s.stuffedFrames {
             let latency = s.stuffingLatency.map { " (added latency p95 \(ReportFormat.milliseconds($0.p95)))" } ?? ""
             html += " · \(stuffed) buffer-stuffed: latency, not hitches" + UntrustedText.html(latency)
@@ -134,7 +138,8 @@ extension FrameReport {
 
     /// The timeline's data: P, the categories, and per frame `[vsync offset, main, overrun,
     /// missed vsyncs, outcome, [category index, ns, ...], [[span, ns], ...], duration, cause,
-    /// wake-up, hold]` (hold: `[holding frame or -1, what held it]` or `null`), times in integer
+    /// wake-up, hold]` (hold: `[holding frame or -1, what held it]` or `null`), and for an Android
+    /// frame its vsync id, jank and present types as a twelfth element; times in integer
     /// nanoseconds so the page formats them exactly as the text report does.
     func timelineJSON() -> String {
         let interval = method.frameRate.intervalNanoseconds
@@ -168,10 +173,15 @@ extension FrameReport {
                 let what =
                     (hold.stage ?? "\(hold.lane.identifier) work") + " " + ReportFormat.milliseconds(hold.duration)
                     + (hold.workPhrase.isEmpty ? "" : ": " + hold.workPhrase)
-                json += "[\(hold.frame ?? -1),\(HTMLPage.jsonString(what))]]"
+                json += "[\(hold.frame ?? -1),\(HTMLPage.jsonString(what))]"
             } else {
-                json += "null]"
+                json += "null"
             }
+            // Android's names for the frame, only where it has them: other reports' data is unchanged.
+            if let android = frame.android {
+                json += "," + HTMLPage.jsonString("vsync id \(android.token) · " + android.verdictPhrase)
+            }
+            json += "]"
         }
         return json + "],\"lanes\":\(laneJSON(start: start))}"
     }
@@ -282,7 +292,8 @@ package enum HTMLPage {
     /// Colours of late work by hitch cause.
     static let causeColors: [(HitchCause, String)] = [
         (.commit, "#d70015"), (.render, "#af52de"), (.compositor, "#ff9500"), (.raster, "#a2845e"), (.gpu, "#0071e3"),
-        (.displayHAL, "#30b0c7"), (.bufferStuffing, "#a2a2a7"), (.predictionError, "#ff2d92"), (.unknown, "#48484a"),
+        (.displayHAL, "#30b0c7"), (.bufferStuffing, "#a2a2a7"), (.predictionError, "#ff2d92"),
+        (.appDeadlineMissed, "#ff6482"), (.unknown, "#48484a"),
     ]
     /// Colours of the timed lanes.
     static let laneColors: [(Lane, String)] = [
@@ -410,6 +421,7 @@ package enum HTMLPage {
                     ? "<a href=\\"#\\" class=\\"held-by\\" data-frame=\\"" + f[10][0] + "\\">frame #" + f[10][0] + "</a>, "
                     : (f[10][0] === i ? "its own " : "")) + esc(f[10][1]);
               }
+              if (f[11]) html += "<br>" + esc(f[11]);
               if (perBar > 1) html += "<br>(the worst of frames #" + (Math.floor(i / perBar) * perBar) + "–#" + Math.min(n - 1, (Math.floor(i / perBar) + 1) * perBar - 1) + ")";
               return html;
             }

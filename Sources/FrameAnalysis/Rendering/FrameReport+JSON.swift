@@ -166,6 +166,8 @@ extension FrameReport {
             ("chrome-dropped-frame-events", summary.chromeDroppedFrameEvents.map { .int(Int64($0)) } ?? .null),
             ("stuffed-frames", summary.stuffedFrames.map { .int(Int64($0)) } ?? .null),
             ("stuffing-latency-ns", summary.stuffingLatency.jsonValue),
+            ("app-start-frames", summary.appStartFrames.map { .int(Int64($0)) } ?? .null),
+            ("app-start-janky-frames", summary.appStartJankyFrames.map { .int(Int64($0)) } ?? .null),
             ("background-in-frames-ns", .int(summary.backgroundInFramesNanoseconds)),
             ("background-outside-frames-ns", .int(summary.backgroundOutsideFramesNanoseconds)),
             (

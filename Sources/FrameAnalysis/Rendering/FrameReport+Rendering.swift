@@ -82,6 +82,8 @@ extension FrameReport {
             overview.rows.insert(["buffer-stuffed frames", "\(stuffed)", note], at: 4)
             overview.rows.insert(
                 ["dropped frames", "\(s.droppedFrames)", "FrameTimeline's Dropped Frame; also late frames"], at: 5)
+            overview.rows[1][2] += "; framescope's: longer than one P"
+            overview.rows.insert(["janky frames", F.percent(s.jankyShare), s.jankyPhrase], at: 1)
         }
         if method.frameSource == .chromeFrames {
             var dropped = "each shown one vsync late"
@@ -186,6 +188,9 @@ extension FrameReport {
             ])
         }
         if !wide { worst.keepColumns([0, 1, 2, 3, 4, 5, 7]) }
+        if worstFrames.contains(where: { $0.frame.android != nil }) {
+            worst.addPlatformColumns(worstFrames, wide: wide)
+        }
         tables.append(worst)
 
         var threadTable = ReportTable(

@@ -136,6 +136,7 @@ package enum FrameRows {
             ]
         if isAndroid {
             columns += [
+                RowTable.Column("frame_id", .integer, isNullable: true),
                 RowTable.Column("jank_type", .text, isNullable: true),
                 RowTable.Column("jank_tag", .text, isNullable: true),
                 RowTable.Column("present_type", .text, isNullable: true),
@@ -180,7 +181,7 @@ package enum FrameRows {
     static let columnsDescription = """
         One row per frame: schema, version, trace, label_KEY (--label), meta_KEY (trace metadata), frame_source, \
         frame_interval_ms, index, vsync_ns, deadline_ns (trace clock), main_ms, overrun_ms (negative is headroom), \
-        missed_vsyncs, outcome, hitch_cause, held_by_frame, hitch_stage, [Android: jank_type, jank_tag, present_type, \
+        missed_vsyncs, outcome, hitch_cause, held_by_frame, hitch_stage, [Android: frame_id, jank_type, jank_tag, present_type, \
         stuffing_latency_ms], LANE_ms per lane, main_by_category_ms (map). *_ms are exact: DECIMAL(18,6) of the nanoseconds.
         """
 
@@ -192,10 +193,11 @@ package enum FrameRows {
         return (nanoseconds < 0 ? "-" : "") + String(magnitude / 1_000_000) + "." + fraction
     }
 
-    /// The Android columns of one frame: trace processor's strings, and the added latency of a
+    /// The Android columns of one frame: its vsync id, trace processor's strings, and the added latency of a
     /// stuffed frame (`null` for any other).
     private static func androidCells(_ android: AndroidFrame?) -> [RowTable.Cell] {
         [
+            android.map { .integer($0.token) } ?? .null,
             android.map { .text($0.jankType) } ?? .null, android.map { .text($0.jankTag) } ?? .null,
             android.map { .text($0.presentType) } ?? .null,
             android.flatMap { $0.isStuffed ? .milliseconds($0.lateness) : nil } ?? .null,

@@ -140,6 +140,8 @@ extension FrameReport.FrameIntervalSource: CustomStringConvertible {
             return "\(requester == .option ? "--fps" : "budget fps") \(formatNumber(rate.hertz))" + over
         case .traceMetadata: return "trace metadata"
         case .chromeBeginFrames: return "Chrome BeginFrame interval"
+        case .androidFrameTimeline(let gaps, let atMedian):
+            return "Android FrameTimeline: median spacing of expected frame starts, \(atMedian) of \(gaps) gaps"
         case .defaultRate: return "default 60 fps"
         }
     }
@@ -159,5 +161,26 @@ extension FrameReport.MainThreadRule: CustomStringConvertible {
         case .busiestThread: "busiest thread"
         case .none: "no threads"
         }
+    }
+}
+
+extension FrameReport.Summary {
+    /// Android's headline figure: janky frames (late by Android's rule, ``AndroidFrame/isJanky``)
+    /// as a share of all frames, as JankStats, Macrobenchmark's `FrameTimingMetric` and Play
+    /// vitals state it; 0 without frames.
+    package var jankyShare: Double { frameCount > 0 ? Double(lateFrames) / Double(frameCount) : 0 }
+
+    /// The janky share in words, with the app start's frames apart from the steady state where
+    /// the trace marks a start: `16 of 739 frames; app start 5 of 79, steady state 11 of 660 (1.7%)`.
+    package var jankyPhrase: String {
+        var text = "\(lateFrames) of \(frameCount) frames, as Android's JankStats counts them"
+        if let start = appStartFrames, let startJanky = appStartJankyFrames {
+            let steady = frameCount - start
+            let steadyJanky = lateFrames - startJanky
+            text +=
+                "; app start \(startJanky) of \(start), steady state \(steadyJanky) of \(steady)"
+                + " (\(ReportFormat.percent(steady > 0 ? Double(steadyJanky) / Double(steady) : 0)))"
+        }
+        return text
     }
 }

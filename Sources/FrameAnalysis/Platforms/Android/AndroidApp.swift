@@ -44,14 +44,17 @@ enum AndroidApp {
     }
 
     /// Whether the trace looks like an Android app's: it has `Choreographer#doFrame` slices or
-    /// FrameTimeline's surface frames.
+    /// FrameTimeline's surface frames (their argument keys are not always symbols: a recording
+    /// with FrameTimeline alone is found by its surface frames).
     static func isAndroid(_ trace: Trace) -> Bool {
         if trace.symbols.lookup(FrameContract.Timeline.category) != nil,
             trace.symbols.lookup(AndroidFrameTimeline.surfaceTokenKey) != nil
         {
             return true
         }
-        return trace.symbols.strings.contains { $0.hasPrefix(doFramePrefix) }
+        if trace.symbols.strings.contains(where: { $0.hasPrefix(doFramePrefix) }) { return true }
+        return trace.symbols.lookup(FrameContract.Timeline.category) != nil
+            && AndroidFrameTimeline.appProcess(trace: trace, preferred: nil) != nil
     }
 
     /// The app's UI thread: in `processID` when given, else in the process with the most

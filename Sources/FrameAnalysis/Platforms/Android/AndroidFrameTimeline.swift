@@ -91,6 +91,78 @@ enum AndroidFrameTimeline {
             ?? surfaceFrames.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key
     }
 
+    /// The app's package as FrameTimeline's layer names it: `TX - com.example.app/com.example.app.
+    /// MainActivity#50010` gives `com.example.app` (SurfaceFlinger names a window's layer after
+    /// its activity component, `package/class`); `nil` when the layer names no component.
+    static func packageName(layer: String) -> String? {
+        var name = Substring(layer)
+        if name.hasPrefix("TX - ") { name = name.dropFirst(5) }  // a transaction's layer
+        guard let slash = name.firstIndex(of: "/") else { return nil }
+        let package = name[..<slash]
+        guard package.contains("."), !package.contains(" "), !package.isEmpty else { return nil }
+        return String(package)
+    }
+
+    /// Names the app's process and its UI thread (tid = pid, which Android names after the
+    /// process) from FrameTimeline's layer when the trace names neither: a recording without a
+    /// process tree still says, in every surface frame, whose frames they are.
+    static func nameApp(in trace: inout Trace) {
+        guard trace.symbols.lookup(FrameContract.Timeline.category) != nil else { return }
+        let slices = slices(trace: trace)
+        guard let processID = appProcess(slices, preferred: nil),
+            let layer = slices.first(where: {
+                $0.isActual && $0.process == processID && $0.arguments[AndroidFrameTimeline.surfaceTokenKey] != nil
+            })?.arguments[AndroidFrameTimeline.layerKey]?.stringValue,
+            let package = packageName(layer: layer)
+        else { return }
+        if trace.processes[processID]?.name == nil {
+            trace.processes[processID, default: TraceProcess(processID: processID)].name = package
+        }
+        let ui = ThreadKey(processID: processID, threadID: processID)
+        if trace.threads[ui]?.name == nil { trace.threads[ui, default: TraceThread(key: ui)].name = package }
+    }
+
+    /// The display's frame interval as the trace records it: the median spacing of the app's
+    /// expected surface frame starts and of SurfaceFlinger's expected display frame starts, each
+    /// series apart (vsync ids are not used: they step by several per period), with how many
+    /// spacings were measured and how many lie within an eighth of the median. `nil` without
+    /// FrameTimeline, when the median is not a display's (2-100 ms), or when fewer than half the
+    /// spacings lie near it (frames at irregular times give no period to trust).
+    ///
+    /// One interval for the trace: a phone that switches between 60 and 120 Hz shows as gaps away
+    /// from the median, which the report counts (``FrameReport/FrameIntervalSource``).
+    static func displayInterval(trace: Trace, processID preferred: Int64?) -> (
+        interval: Int64, gaps: Int, atMedian: Int
+    )? {
+        let slices = slices(trace: trace)
+        guard let processID = appProcess(slices, preferred: preferred) else { return nil }
+        var app: [Int64] = []
+        var display: [Int64] = []
+        for slice in slices where !slice.isActual {
+            if slice.arguments[AndroidFrameTimeline.surfaceTokenKey] != nil {
+                if slice.process == processID { app.append(slice.start) }
+            } else {
+                display.append(slice.start)
+            }
+        }
+        var gaps: [Int64] = []
+        for var starts in [app, display] {
+            starts.sort()
+            for (earlier, later) in zip(starts, starts.dropFirst()) where later > earlier {
+                gaps.append(later.subtractingSaturating(earlier))
+            }
+        }
+        guard !gaps.isEmpty else { return nil }
+        gaps.sort()
+        let median = gaps[(gaps.count - 1) / 2]
+        guard (2_000_000...100_000_000).contains(median) else { return nil }
+        let tolerance = median / 8
+        let atMedian = gaps.reduce(0) { $0 + (abs($1.subtractingSaturating(median)) <= tolerance ? 1 : 0) }
+        // Frames drawn at irregular times (a test's hand-made trace) have no one spacing to trust.
+        guard atMedian.multipliedReportingOverflow(by: 2).partialValue >= gaps.count else { return nil }
+        return (median, gaps.count, atMedian)
+    }
+
     /// - Parameters:
     ///   - processID: The analysed app's process (the main thread's); when it has no surface
     ///     frames (or the trace has no main thread), the process with the most.
@@ -138,9 +210,15 @@ enum AndroidFrameTimeline {
             let displayToken = actual.arguments[AndroidFrameTimeline.displayTokenKey]?.integerValue ?? 0
             let expectedPresent = expectedDisplay[displayToken].flatMap(\.end)
             let display = actualDisplay[displayToken]
+            // SurfaceFlinger's own verdict on its display frame: on time, it held nothing, whatever
+            // a few microseconds past the expected present say.
+            let displayOnTime = display.map(Self.isOnTime) ?? false
             var presentDelay: Int64?
-            if let end = display?.end, let expectedPresent { presentDelay = end.subtractingSaturating(expectedPresent) }
-            let android = AndroidFrame(
+            if let end = display?.end, let expectedPresent {
+                presentDelay = end.subtractingSaturating(expectedPresent)
+                if displayOnTime { presentDelay = min(0, presentDelay ?? 0) }
+            }
+            var android = AndroidFrame(
                 token: token, layer: actual.arguments[AndroidFrameTimeline.layerKey]?.stringValue, layers: layers.count,
                 expectedStart: expected?.start,
                 expectedEnd: expected.map { $0.end ?? $0.start.subtractingSaturating(1) }, actualStart: actual.start,
@@ -154,17 +232,33 @@ enum AndroidFrameTimeline {
                     ? nil : draws.reduce(0) { $0.addingSaturating($1.end.subtractingSaturating($1.start)) },
                 drawFrames: draws.count, presentDelay: presentDelay)
 
+            // A later slice of the token that was janky when the first was not (trace processor's
+            // jank metrics count the frame by any slice).
+            if !android.isJanky,
+                let later = layers.dropFirst().first(where: {
+                    AndroidFrame.isJanky(jankType: $0.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "")
+                })
+            {
+                android.laterJank = (
+                    later.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "",
+                    later.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "",
+                    later.end ?? later.start.subtractingSaturating(1)
+                )
+            }
             let vsync = expected?.start ?? actual.start
             // An expected frame that never ended (a torn trace) has no deadline to judge by: one
             // interval, as without one. Its overrun stays trace processor's (its end read as start - 1).
             let deadline = expected?.end ?? vsync.addingSaturating(interval)
             let workStart = doFrame?.start ?? actual.start
             let commitEnd = doFrame?.end ?? android.actualEnd
-            var lanes = [
-                FrameReport.LaneTiming(
-                    lane: .main, costNanoseconds: android.doFrameNanoseconds ?? 0, start: workStart, end: commitEnd,
-                    deadline: deadline)
-            ]
+            // A lane only for work the trace shows: without `Choreographer#doFrame`, no main lane.
+            var lanes: [FrameReport.LaneTiming] = []
+            if let doFrame {
+                lanes.append(
+                    FrameReport.LaneTiming(
+                        lane: .main, costNanoseconds: doFrame.end.subtractingSaturating(doFrame.start),
+                        start: workStart, end: commitEnd, deadline: deadline))
+            }
             if let first = draws.first, let cost = android.drawFrameNanoseconds {
                 lanes.append(
                     FrameReport.LaneTiming(
@@ -176,9 +270,9 @@ enum AndroidFrameTimeline {
                     FrameReport.LaneTiming(
                         lane: .compositor, costNanoseconds: end.subtractingSaturating(display.start),
                         start: display.start, end: end,
-                        deadline: expectedPresent))
+                        deadline: displayOnTime ? max(end, expectedPresent ?? end) : expectedPresent))
             }
-            let reasons = Set(android.jankReasons.map(String.init))
+            let reasons = Set(android.jankingReasons.map(String.init))
             let isDropped = reasons.contains("Dropped Frame")
             let outcome: FrameReport.Frame.Outcome =
                 isDropped
@@ -210,6 +304,10 @@ enum AndroidFrameTimeline {
             built.append((frame, hold))
         }
         built.sort { ($0.frame.workStart, $0.frame.vsync) < ($1.frame.workStart, $1.frame.vsync) }
+        let startFrames = AndroidAppStart.frameCount(
+            frames: built.map { ($0.frame.workStart, $0.frame.commitEnd) }, trace: trace, spans: spans,
+            processID: processID)
+        for position in built.indices.prefix(startFrames) { built[position].frame.android?.isAppStart = true }
         var frames: [FrameReport.Frame] = []
         frames.reserveCapacity(built.count)
         var fallback: [Int: FrameReport.HitchHold] = [:]
@@ -232,13 +330,24 @@ enum AndroidFrameTimeline {
         return found
     }
 
+    /// Whether SurfaceFlinger judged its display frame on time: it finished on time (`On time
+    /// finish`) and did not present late.
+    private static func isOnTime(_ display: Slice) -> Bool {
+        (display.arguments[AndroidFrameTimeline.onTimeFinishKey]?.integerValue ?? 0) != 0
+            && display.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue != "Late Present"
+    }
+
     /// A janky frame's hitch cause and the app lane that held it: the app's lane for `App
     /// Deadline Missed` and `App Resynced Jitter` (the main lane when `Choreographer#doFrame`
-    /// ended past the deadline, else the render lane when there is one), the compositor for
+    /// ended past the deadline, else the render lane when there is one; `app-deadline-missed`
+    /// when the trace has neither slice for the frame), the compositor for
     /// SurfaceFlinger's misses, then `display-hal`, `prediction-error`, else unknown (a dropped
     /// frame).
     static func cause(reasons: Set<String>, frame: FrameReport.Frame) -> (cause: HitchCause, lane: Lane?) {
         if reasons.contains("App Deadline Missed") || reasons.contains("App Resynced Jitter") {
+            // Without the app's own slices nothing measured says which of its lanes it was: the
+            // cause is Android's, in its words.
+            guard frame.lane(.main) != nil || frame.lane(.render) != nil else { return (.appDeadlineMissed, nil) }
             let mainLate = (frame.lane(.main)?.overrun ?? 0) > 0
             let lane: Lane = mainLate || frame.lane(.render) == nil ? .main : .render
             return (lane.hitchCause ?? .commit, lane)
