@@ -70,7 +70,7 @@ package enum TraceReader {
             return try read(fileDescriptor: 0, name: "standard input", maximumSize: maximumSize, options: options)
         }
         if let tables = try InstrumentsDirectory.tables(in: path) {
-            return try InstrumentsDirectory.read(tables, maximumSize: maximumSize)
+            return try InstrumentsDirectory.read(tables, maximumSize: maximumSize, arguments: arguments)
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw InputFile.ioError(path) }
@@ -157,7 +157,7 @@ package enum TraceReader {
         pipelining: Pipelining = .automatic
     ) -> Result<Trace, TraceReadError> {
         if InstrumentsImporter.looksLikeXML(buffer) {
-            return InstrumentsImporter.parse([buffer], releasesInput: releasesInput)
+            return InstrumentsImporter.parse([buffer], releasesInput: releasesInput, arguments: arguments)
         }
         switch format(of: buffer) {
         case .perfetto:

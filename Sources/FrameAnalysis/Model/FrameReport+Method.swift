@@ -19,15 +19,20 @@ extension FrameReport {
         case traceMetadata
         /// The median interval between Chrome's `BeginFrame` events.
         case chromeBeginFrames
+        /// An Instruments recording: its frame signposts' budgets, its display's vsyncs, or its
+        /// display's refresh rate (``AppleRateSource``).
+        case instruments(AppleRateSource)
         /// Nothing said: 60 Hz.
         case defaultRate
 
-        /// `option`, `budget`, `trace-metadata`, `chrome-begin-frames` or `default`: what JSON keeps.
+        /// `option`, `budget`, `trace-metadata`, `chrome-begin-frames`, `instruments-…` or `default`:
+        /// what JSON keeps.
         package var identifier: String {
             switch self {
             case .requested(_, let requester, _): requester.rawValue
             case .traceMetadata: "trace-metadata"
             case .chromeBeginFrames: "chrome-begin-frames"
+            case .instruments(let source): "instruments-" + source.rawValue
             case .defaultRate: "default"
             }
         }

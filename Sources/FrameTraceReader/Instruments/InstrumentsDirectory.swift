@@ -37,7 +37,9 @@ enum InstrumentsDirectory {
 
     /// Reads the files as one recording: ids are each document's own, the trace is one.
     /// - Throws: ``TraceReadError``, its message starting with the file that failed.
-    static func read(_ paths: [String], maximumSize: Int) throws(TraceReadError) -> Trace {
+    static func read(
+        _ paths: [String], maximumSize: Int, arguments: TraceReader.ArgumentSelection = .all
+    ) throws(TraceReadError) -> Trace {
         var files: [[UInt8]] = []
         var total = 0
         for path in paths {
@@ -54,7 +56,7 @@ enum InstrumentsDirectory {
             files.append(bytes)
         }
         return try withBuffers(files[...]) {
-            InstrumentsImporter.parse($0, releasesInput: false, names: paths)
+            InstrumentsImporter.parse($0, releasesInput: false, names: paths, arguments: arguments)
         }.get()
     }
 

@@ -20,6 +20,10 @@
 ///
 /// Tables framescope does not read are counted once each in the diagnostics.
 package enum InstrumentsImporter {
+    /// The producer written into the trace's metadata (the analysis reads an Instruments
+    /// recording's tables by it).
+    package static let producer = "xctrace export"
+
     /// Metadata keys of the run's table of contents.
     package enum TOCKey {
         package static let duration = "instruments-duration-ns"
@@ -64,11 +68,14 @@ package enum InstrumentsImporter {
     /// - Parameters:
     ///   - releasesInput: Whether the buffers are private file mappings whose pages may be
     ///   handed back once read.
+    ///   - arguments: The event arguments to keep.
     ///   - names: The documents' file names, which start an error's message when there are several.
     static func parse(
-        _ documents: [UnsafeBufferPointer<UInt8>], releasesInput: Bool, names: [String] = []
+        _ documents: [UnsafeBufferPointer<UInt8>], releasesInput: Bool, names: [String] = [],
+        arguments: TraceReader.ArgumentSelection = .all
     ) -> Result<Trace, TraceReadError> {
         var builder = InstrumentsTraceBuilder()
+        builder.keptKeys = arguments.keys
         for (number, input) in documents.enumerated() {
             var document = InstrumentsDocument(input)
             builder.release = ReadPageRelease(input, isFileMapping: releasesInput)

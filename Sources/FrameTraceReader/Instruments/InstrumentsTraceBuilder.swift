@@ -12,7 +12,8 @@ struct InstrumentsTraceBuilder: InstrumentsRowSink {
     /// Rows of tables framescope does not read, by schema name, in the order first seen.
     private var unusedRows: [(name: String, rows: Int)] = []
     private var namedThreads: Set<ThreadKey> = []
-    private var frameCategory = Symbol.empty
+    /// The argument keys to keep; `nil` keeps every argument.
+    var keptKeys: Set<String>?
 
     mutating func begin(_ schema: InstrumentsSchema) {
         self.schema = schema
@@ -238,8 +239,9 @@ extension InstrumentsTraceBuilder {
 
     private mutating func append(_ event: TraceEvent, arguments: [Argument]) {
         var event = event
-        if !arguments.isEmpty {
-            trace.argumentLists.append(arguments)
+        let kept = keptKeys.map { keys in arguments.filter { keys.contains($0.key) } } ?? arguments
+        if !kept.isEmpty {
+            trace.argumentLists.append(kept)
             event.arguments = UInt32(truncatingIfNeeded: trace.argumentLists.count - 1)
         }
         trace.events.append(event)
@@ -265,6 +267,7 @@ extension InstrumentsTraceBuilder {
     /// The trace: events in time order (the order each table lists them in otherwise), with a
     /// diagnostic for each table not read.
     mutating func finished() -> Trace {
+        trace.metadata.producer = InstrumentsImporter.producer
         for (name, rows) in unusedRows {
             note(.skippedPhase, "Instruments table \(TraceAssembly.quotedName(name)) not used (\(rows) rows)")
         }
@@ -275,6 +278,6 @@ extension InstrumentsTraceBuilder {
             }
             trace.events = order.map { trace.events[$0] }
         }
-        return trace.finished(keptArgumentKeys: nil)
+        return trace.finished(keptArgumentKeys: keptKeys)
     }
 }

@@ -75,7 +75,7 @@ struct XMLScanner {
 
     private static func end(_ what: String, at offset: Int) -> TraceReadError {
         TraceReadError(
-            .unexpectedEnd, "the file ends inside \(what) (a truncated export?)", byteOffset: offset, line: 0, column: 0
+            .invalidXML, "the file ends inside \(what) (a truncated export?)", byteOffset: offset, line: 0, column: 0
         )
     }
 
