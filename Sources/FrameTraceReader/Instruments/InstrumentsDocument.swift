@@ -179,7 +179,11 @@ extension InstrumentsDocument {
             return cell
         }
         let id = try integerAttribute("id")
-        let tag = values.internTag(scanner.string(name))
+        guard let tag = values.internTag(UnsafeBufferPointer(rebasing: scanner.input[name])) else {
+            throw XMLScanner.error(
+                "more than \(InstrumentsValues.maximumTags) distinct element names (an export uses a few dozen)",
+                at: tagStart)
+        }
         var cell = InstrumentsValues.Cell(tag: tag)
         if values.keepsFormat(tag), let format = try attribute("fmt") { cell.format = values.intern(format) }
         var children: [UInt32] = []

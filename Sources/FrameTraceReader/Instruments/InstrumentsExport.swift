@@ -90,6 +90,11 @@ struct InstrumentsValues {
     }
 
     mutating func intern(_ string: String) -> UInt32 {
+        // Long texts (log messages) are mostly unique: kept without the lookup that would dedupe them.
+        if string.utf8.count > 24 {
+            strings.append(string)
+            return UInt32(truncatingIfNeeded: strings.count - 1)
+        }
         if let index = stringIndex[string] { return index }
         let index = UInt32(truncatingIfNeeded: strings.count)
         strings.append(string)
@@ -97,10 +102,31 @@ struct InstrumentsValues {
         return index
     }
 
+    /// The most distinct element names a document may use (real exports use a few dozen): a
+    /// bound on the lookup below, which compares a name with the known ones.
+    static let maximumTags = 1024
+
+    /// The tag spelled by `bytes`, found without making a string when it is already known; `nil`
+    /// for a new name past ``maximumTags``.
+    mutating func internTag(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt16? {
+        if Int(lastTag) < tagBytes.count, tagBytes[Int(lastTag)].elementsEqual(bytes) { return lastTag }
+        for (index, known) in tagBytes.enumerated() where known.count == bytes.count && known.elementsEqual(bytes) {
+            lastTag = UInt16(truncatingIfNeeded: index)
+            return lastTag
+        }
+        guard tags.count < Self.maximumTags else { return nil }
+        let tag = internTag(String(decoding: bytes, as: UTF8.self))
+        lastTag = tag
+        return tag
+    }
+    private var tagBytes: [[UInt8]] = []
+    private var lastTag: UInt16 = 0
+
     mutating func internTag(_ tag: String) -> UInt16 {
         if let index = tagIndex[tag] { return index }
         let index = UInt16(truncatingIfNeeded: tags.count)
         tags.append(tag)
+        tagBytes.append(Array(tag.utf8))
         tagIndex[tag] = index
         if Self.numericTags.contains(tag) { numericTagIDs.insert(index) }
         if Self.formattedTags.contains(tag) { formattedTagIDs.insert(index) }

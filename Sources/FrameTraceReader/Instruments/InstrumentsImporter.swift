@@ -1,4 +1,4 @@
-@_spi(FramescopeInternals) package import FrameTrace
+@_spi(FramescopeInternals) import FrameTrace
 
 /// Reads `xcrun xctrace export` XML, one recording from one document or several (a directory of
 /// exported tables), into a ``Trace``.

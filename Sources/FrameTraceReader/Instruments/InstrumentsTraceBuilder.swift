@@ -148,13 +148,13 @@ extension InstrumentsTraceBuilder {
         var category = text(cells, "category") ?? ""
         let message = text(cells, "start-message", "message") ?? ""
         var arguments: [Argument] = []
-        if let subsystem = text(cells, "subsystem") {
+        if keeps(InstrumentsImporter.Key.subsystem), let subsystem = text(cells, "subsystem") {
             arguments.append(Argument(InstrumentsImporter.Key.subsystem, .string(subsystem)))
         }
-        if !message.isEmpty { arguments.append(Argument(InstrumentsImporter.Key.message, .string(message))) }
-        if name == String(describing: FrameContract.frameSpanName),
-            category == FrameContract.frameCategory || category == "framescope"
-        {
+        if !message.isEmpty, keeps(InstrumentsImporter.Key.message) {
+            arguments.append(Argument(InstrumentsImporter.Key.message, .string(message)))
+        }
+        if name == Self.frameName, category == FrameContract.frameCategory || category == "framescope" {
             category = FrameContract.frameCategory
             arguments += Self.frameArguments(message)
         } else if name == "span", !message.isEmpty {
@@ -169,19 +169,50 @@ extension InstrumentsTraceBuilder {
     /// framescope's frame message, `index N since-vsync S ns budget B ns` (or the older
     /// `index N budget B ns`), as frame-span arguments; words it does not know are ignored.
     static func frameArguments(_ message: String) -> [Argument] {
-        let words = message.split(separator: " ")
-        var arguments: [Argument] = []
-        for (position, word) in words.enumerated() where position + 1 < words.count {
-            guard let value = Int64(words[position + 1]) else { continue }
-            switch word {
-            case "index" where value >= 0: arguments.append(Argument(FrameContract.Key.index, .int(value)))
-            case "since-vsync" where value >= 0: arguments.append(Argument(FrameContract.Key.sinceVsync, .int(value)))
-            case "budget" where value > 0: arguments.append(Argument(FrameContract.Key.budget, .int(value)))
-            default: break
+        var message = message
+        return message.withUTF8 { bytes in
+            var arguments: [Argument] = []
+            var words: [Range<Int>] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x20 {
+                if index > start { words.append(start..<index) }
+                start = index + 1
             }
+            func word(_ range: Range<Int>, is literal: StaticString) -> Bool {
+                UnsafeBufferPointer(rebasing: bytes[range]).elementsEqual(
+                    UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+            }
+            for position in words.indices.dropLast() {
+                guard let value = number(bytes, words[position + 1]) else { continue }
+                let key = words[position]
+                if word(key, is: "index"), value >= 0 {
+                    arguments.append(Argument(FrameContract.Key.index, .int(value)))
+                } else if word(key, is: "since-vsync"), value >= 0 {
+                    arguments.append(Argument(FrameContract.Key.sinceVsync, .int(value)))
+                } else if word(key, is: "budget"), value > 0 {
+                    arguments.append(Argument(FrameContract.Key.budget, .int(value)))
+                }
+            }
+            return arguments
         }
-        return arguments
     }
+
+    /// The decimal number in `range` (at most 18 digits, so it cannot overflow); `nil` otherwise.
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
+        guard !range.isEmpty, range.count <= 18 else { return nil }
+        var value: Int64 = 0
+        for index in range {
+            let byte = bytes[index]
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int64(byte - 0x30)
+        }
+        return value
+    }
+
+    static let frameName = String(describing: FrameContract.frameSpanName)
+
+    /// Whether the read keeps arguments named `key`.
+    func keeps(_ key: String) -> Bool { keptKeys?.contains(key) ?? true }
 
     mutating func addSignpostEvent(_ cells: [UInt32]) {
         guard let time = nanoseconds(cells, ["time", "timestamp", "start"], what: "time") else { return }
