@@ -81,6 +81,24 @@ struct InstrumentsImporterTests {
         #expect(extra[InstrumentsImporter.TOCKey.startDate] == .string("2026-01-10T10:00:00.000+00:00"))
     }
 
+    @Test("A directory holding anything besides .xml exports is not a recording: the usual io-error")
+    func mixedDirectoryIsNotARecording() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xctrace-mixed-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(try Fixture.bytes("xctrace/valid-hitches.xml")).write(to: directory.appendingPathComponent("a.xml"))
+        try Data("[]".utf8).write(to: directory.appendingPathComponent("b.json"))
+        #expect(throws: TraceReadError.self) { try TraceReader.read(contentsOf: directory.path) }
+        do {
+            _ = try TraceReader.read(contentsOf: directory.path)
+        } catch {
+            #expect(error.code == .ioError)
+            #expect(error.message == "\(directory.path): is a directory")
+        }
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("b.json"))
+        #expect(try TraceReader.read(contentsOf: directory.path).events.count == 2)
+    }
+
     @Test("XML is told apart by content: a byte order mark and white space before it are fine")
     func formatByContent() throws {
         let plain = try TraceReader.read(contentsOf: Self.fixture("valid-hitches.xml"))

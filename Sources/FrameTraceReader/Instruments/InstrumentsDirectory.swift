@@ -9,29 +9,32 @@ import FrameTrace
 #endif
 
 /// A directory of `xctrace export` documents read as one recording: every `*.xml` in it (the
-/// tables exported one `--xpath` at a time, and the run's `--toc`), in name order.
+/// tables exported one `--xpath` at a time, and the run's `--toc`), in name order. Only a
+/// directory that holds nothing else (hidden files and subdirectories aside) is a recording; any
+/// other directory is the usual `is a directory` error, so `report /tmp` does not read whatever
+/// XML lies there.
 enum InstrumentsDirectory {
     /// The `*.xml` files in `path`, sorted by name; `nil` when `path` is not a directory.
-    /// - Throws: ``TraceReadError`` (`io-error`) when the directory cannot be listed or holds no
-    ///   `.xml` file.
+    /// - Throws: ``TraceReadError`` (`io-error`) when the directory cannot be listed, or holds no
+    ///   `.xml` file or other files beside them (`is a directory`, as for any directory).
     static func tables(in path: String) throws(TraceReadError) -> [String]? {
         var status = stat()
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return nil }
         guard let directory = opendir(path) else { throw InputFile.ioError(path) }
         defer { closedir(directory) }
         var names: [String] = []
+        var others = 0
+        let base = path.hasSuffix("/") ? path : path + "/"
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name.lowercased().hasSuffix(".xml"), !name.hasPrefix(".") { names.append(name) }
+            guard !name.hasPrefix(".") else { continue }
+            var entryStatus = stat()
+            guard stat(base + name, &entryStatus) == 0, (entryStatus.st_mode & S_IFMT) != S_IFDIR else { continue }
+            if name.lowercased().hasSuffix(".xml") { names.append(name) } else { others += 1 }
         }
-        guard !names.isEmpty else {
-            throw TraceReadError(
-                .ioError, "\(path): a directory with no .xml file (expected xctrace export tables)", byteOffset: 0,
-                line: 0, column: 0)
-        }
-        let base = path.hasSuffix("/") ? path : path + "/"
+        guard !names.isEmpty, others == 0 else { throw InputFile.ioError(path, code: EISDIR) }
         return names.sorted().map { base + $0 }
     }
 
