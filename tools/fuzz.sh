@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Builds and runs a libFuzzer target: tools/fuzz.sh TARGET [SECONDS]
 #
+# Targets (tools/fuzz/*.swift): reader (the Chrome JSON reader, both reading paths compared),
+# perfetto (the protobuf reader), xctrace (the Instruments xctrace-export XML reader), png, and
+# pipeline (read -> analyse -> render -> compare -> check).
+#
 # TARGET names tools/fuzz/TARGET.swift. Its header says what to compile and what to seed with:
 #   // fuzz-sources: <paths relative to the repository root: files, folders (searched for
 #   //                 *.swift) or globs>
@@ -21,7 +25,7 @@
 set -euo pipefail
 
 if [[ $# -lt 1 ]]; then
-    echo "usage: tools/fuzz.sh TARGET [SECONDS]" >&2
+    echo "usage: tools/fuzz.sh TARGET [SECONDS]   (TARGET: reader, perfetto, xctrace, png, pipeline)" >&2
     exit 2
 fi
 target=$1

@@ -19,6 +19,9 @@ package import FrameTrace
 ///   builder, `B`/`E` pairer).
 /// - Perfetto's protobuf trace (`.pftrace`, Android's `perfetto` tool, Chrome's tracing service):
 ///   ``PerfettoImporter`` (packet framer, decoder, packet applier).
+/// - Instruments' `xcrun xctrace export` XML (a document starting `<?xml`, `<trace-query-result>`
+///   or `<trace-toc>`): ``InstrumentsImporter``; a directory of exported tables (and the run's
+///   `--toc`) reads as one recording.
 ///
 /// Both make the same ``Trace`` values, with ``Trace/diagnostics`` for whatever is inconsistent
 /// but readable, and throw the same ``TraceReadError`` for input that is not a trace. Files are
@@ -65,6 +68,9 @@ package enum TraceReader {
         let options = Options(arguments: arguments, pipelining: workerThread ? .automatic : .never)
         if path == "-" {
             return try read(fileDescriptor: 0, name: "standard input", maximumSize: maximumSize, options: options)
+        }
+        if let tables = try InstrumentsDirectory.tables(in: path) {
+            return try InstrumentsDirectory.read(tables, maximumSize: maximumSize, arguments: arguments)
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw InputFile.ioError(path) }
@@ -150,11 +156,16 @@ package enum TraceReader {
         _ buffer: UnsafeBufferPointer<UInt8>, releasesInput: Bool, arguments: ArgumentSelection = .all,
         pipelining: Pipelining = .automatic
     ) -> Result<Trace, TraceReadError> {
+        if InstrumentsImporter.looksLikeXML(buffer) {
+            return InstrumentsImporter.parse([buffer], releasesInput: releasesInput, arguments: arguments)
+        }
         switch format(of: buffer) {
         case .perfetto:
-            PerfettoImporter.parse(buffer, arguments: arguments, pipelining: pipelining, releasesInput: releasesInput)
+            return PerfettoImporter.parse(
+                buffer, arguments: arguments, pipelining: pipelining, releasesInput: releasesInput)
         case .chromeJSON:
-            ChromeJSONImporter.parse(buffer, releasesInput: releasesInput, arguments: arguments, pipelining: pipelining)
+            return ChromeJSONImporter.parse(
+                buffer, releasesInput: releasesInput, arguments: arguments, pipelining: pipelining)
         }
     }
 

@@ -10,6 +10,8 @@
 //   swift run -c release framescope-bench read PATH [REPETITIONS] [--worker] [--report]
 //       (the reader alone, one thread or with its worker thread, every argument or only those
 //       report reads; for perf)
+//   swift run -c release framescope-bench xctrace [PATH] [--intervals N]   (the Instruments XML reader beside
+//       Python's iterparse, and a child report's peak RSS; no PATH: tools/make_xctrace_export.py writes one)
 //   swift run -c release framescope-bench calibrate [FRAMES]   (virtual time's cost model, fitted on this machine)
 import Foundation
 
@@ -34,6 +36,14 @@ if arguments.first == "read", arguments.count >= 2 {
         path: arguments[arguments.startIndex + 1], repetitions: repetitions,
         workerThread: arguments.contains("--worker"),
         asReportReads: arguments.contains("--report"))
+}
+if arguments.first == "xctrace" {
+    let rest = Array(arguments.dropFirst())
+    let flag = rest.firstIndex(of: "--intervals")
+    let intervals = flag.flatMap { $0 + 1 < rest.count ? Int(rest[$0 + 1]) : nil } ?? 300_000
+    let path = rest.enumerated().first { index, value in !value.hasPrefix("--") && index != flag.map { $0 + 1 } }?.1
+    runXctraceBenchmark(path: path, intervals: intervals)
+    exit(0)
 }
 if arguments.first == "calibrate" {
     runCalibration(frames: arguments.count > 1 ? Int(arguments[arguments.startIndex + 1]) ?? 60 : 60)

@@ -20,7 +20,10 @@ extension FrameAnalyzer {
         ChromeRenderers.parentKey, ChromeRenderers.outermostKey,
         AndroidFrameTimeline.surfaceTokenKey, AndroidFrameTimeline.displayTokenKey, AndroidFrameTimeline.presentTypeKey,
         AndroidFrameTimeline.jankTypeKey, AndroidFrameTimeline.layerKey, AndroidFrameTimeline.jankTagKey,
-        AndroidFrameTimeline.onTimeFinishKey,
+        AndroidFrameTimeline.onTimeFinishKey, AppleRecording.Names.durationKey, AppleRecording.Names.isSystemKey,
+        AppleRecording.Names.issueKey, AppleRecording.Names.displayKey, AppleRecording.Names.displayNameKey,
+        AppleRecording.Names.refreshRateKey, AppleRecording.Names.mainDisplayKey, AppleRecording.Names.hangTypeKey,
+        AppleRecording.Names.deviceNameKey,
     ]
 
     /// Tells the keys in ``argumentKeys`` from the rest, mostly by first byte and length.

@@ -104,7 +104,7 @@ extension FrameAnalyzer {
             ) {
                 return []
             }
-        case .chromeFrames, .frameTimeline, .estimated:
+        case .chromeFrames, .frameTimeline, .instruments, .estimated:
             return []
         }
         return result.sorted { ($0.frame, $0.start) < ($1.frame, $1.start) }

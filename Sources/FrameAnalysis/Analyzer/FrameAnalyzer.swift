@@ -143,6 +143,7 @@ package enum FrameAnalyzer {
             summary.backgroundInFramesNanoseconds = measured.accounting.backgroundInFrames
             summary.backgroundOutsideFramesNanoseconds = measured.accounting.backgroundOutsideFrames
             summary.chromeDroppedFrameEvents = measured.found.chromeDroppedFrameEvents
+            measured.found.apple?.adjust(&summary, frames: frames)
             let measuredTime = summary.measuredNanoseconds
             // A category's per-frame summary counts 0 in every frame it did not run in, without
             // writing those zeros out: O(its frames), not O(all frames), per category.
@@ -165,10 +166,11 @@ package enum FrameAnalyzer {
             let worstKeys = frames.indices.map { index in
                 let overrun = FrameReport.Frame.overrun(
                     commitEnd: frames[index].commitEnd, deadline: frames[index].deadline, lanes: frames[index].lanes,
-                    android: frames[index].android)
+                    android: frames[index].android, apple: frames[index].apple)
                 return (
                     lateness: FrameReport.Frame.lateness(
-                        overrun: overrun, android: frames[index].android, interval: interval), overrun: overrun,
+                        overrun: overrun, android: frames[index].android, interval: interval,
+                        apple: frames[index].apple), overrun: overrun,
                     main: frames[index].mainThreadNanoseconds, index: frames[index].index
                 )
             }
@@ -180,12 +182,14 @@ package enum FrameAnalyzer {
             .map { FrameReport.WorstFrame(frame: frames[$0], topSpans: frames[$0].topSpans) }
             return (summary, categories, Array(worst))
         }
-        return FrameReport(
+        var report = FrameReport(
             method: method, frames: frames, summary: summary, categories: categories, worstFrames: worst,
             threads: measured.threads,
             lanes: lanes,
             backgroundJobs: measured.jobs.sorted { ($0.appliedAt, $0.start) < ($1.appliedAt, $1.start) },
             diagnostics: trace.diagnostics, input: measured.input)
+        report.hangs = measured.found.apple?.hangs.sorted { ($0.start, $0.duration) < ($1.start, $1.duration) } ?? []
+        return report
     }
 
     /// The first `count` of `indices` in the order `areInIncreasingOrder` gives, as
@@ -407,6 +411,11 @@ package enum FrameAnalyzer {
             return (requested, .requested(requested, by: options.frameRateRequester, overriding: overriding))
         }
         if let fromTrace { return (fromTrace, .traceMetadata) }
+        if AppleRecording.isInstruments(trace),
+            let (rate, source) = AppleRecording.frameRate(of: trace, recording: AppleRecording(trace: trace))
+        {
+            return (rate, .instruments(source))
+        }
         if let derived = chrome?.derivedInterval.flatMap(FrameRate.init(intervalNanoseconds:)) {
             return (derived, .chromeBeginFrames)
         }
@@ -488,6 +497,11 @@ package enum FrameAnalyzer {
         var fallbackHolds: [Int: FrameReport.HitchHold] = [:]
         /// Chrome's `DroppedFrame` events in the analysed process.
         var chromeDroppedFrameEvents: Int? = nil
+        /// Whether ``fallbackHolds`` are the late frames' holds as the source states them
+        /// (Apple's hitches), not a fallback.
+        var holdsDecided = false
+        /// The Instruments recording the frames come from, when they do.
+        var apple: AppleRecording? = nil
     }
 
     static func findFrames(
@@ -503,10 +517,17 @@ package enum FrameAnalyzer {
             if !frameSpans.isEmpty {
                 let spanCount = frameSpans.count
                 let frames = spanFrames(consume frameSpans, trace: trace, interval: interval)
-                return FoundFrames(
+                let found = FoundFrames(
                     source: .frameSpans, detail: .frameSpans(frames: frames.count, nested: spanCount - frames.count),
                     frames: frames)
+                guard AppleRecording.isInstruments(trace) else { return found }
+                return AppleRecording(trace: trace).frames(spanFrames: found, interval: interval) ?? found
             }
+        }
+        if AppleRecording.isInstruments(trace),
+            let found = AppleRecording(trace: trace).frames(spanFrames: nil, interval: interval)
+        {
+            return found
         }
         if let chrome, let found = chrome.frames(interval: interval) { return found }
         if let found = AndroidFrameTimeline.frames(
@@ -594,9 +615,12 @@ package enum FrameAnalyzer {
         for index in frames.indices {
             let deadline = frames[index].deadline
             let android = frames[index].android
+            let apple = frames[index].apple
             let overrun = FrameReport.Frame.overrun(
-                commitEnd: frames[index].commitEnd, deadline: deadline, lanes: frames[index].lanes, android: android)
-            let lateness = FrameReport.Frame.lateness(overrun: overrun, android: android, interval: interval)
+                commitEnd: frames[index].commitEnd, deadline: deadline, lanes: frames[index].lanes, android: android,
+                apple: apple)
+            let lateness = FrameReport.Frame.lateness(
+                overrun: overrun, android: android, interval: interval, apple: apple)
             if let android, android.isStuffed {
                 stuffed += 1
                 stuffingLatency.append(android.lateness)
@@ -618,8 +642,11 @@ package enum FrameAnalyzer {
                 late += 1
                 delay = delay.addingSaturating(lateness)
                 let cause = frames[index].hitchCause
-                lateSpans.append((deadline, deadline.addingSaturating(lateness), cause == .none ? .commit : cause))
-                missed = missed.addingSaturating(FrameReport.Frame.missedVsyncs(lateness: lateness, interval: interval))
+                let from = apple?.hitchStart ?? deadline  // Apple's hitch, where it began
+                lateSpans.append((from, from.addingSaturating(lateness), cause == .none ? .commit : cause))
+                missed = missed.addingSaturating(
+                    apple?.missedVsyncs(interval: interval)
+                        ?? FrameReport.Frame.missedVsyncs(lateness: lateness, interval: interval))
             }
         }
         // Hitch time is the time during which some frame was late: the union of the late frames'

@@ -446,7 +446,8 @@ struct RuleMeasurement {
         guard summary.frameCount > 0 else { return nil }
         switch metric {
         case .hitchTimeRatio:
-            return summary.hitchTimeRatio
+            // An Instruments export with no frame table and no TOC has no length: not a 0 that passes.
+            return summary.isMeasuredTimeKnown ? summary.hitchTimeRatio : nil
         case .slowFrameShare:
             return Double(summary.slowFrames) / Double(summary.frameCount)
         case .frozenFrames:

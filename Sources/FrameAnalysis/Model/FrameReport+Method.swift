@@ -24,17 +24,21 @@ extension FrameReport {
         /// counts the spacings measured, `atMedian` those within an eighth of the median: the
         /// others are stretches at another rate or vsyncs nobody drew, stated, not used.
         case androidFrameTimeline(gaps: Int, atMedian: Int)
+        /// An Instruments recording: its frame signposts' budgets, its display's vsyncs, or its
+        /// display's refresh rate (``AppleRateSource``).
+        case instruments(AppleRateSource)
         /// Nothing said: 60 Hz.
         case defaultRate
 
-        /// `option`, `budget`, `trace-metadata`, `chrome-begin-frames`, `android-frame-timeline` or
-        /// `default`: what JSON keeps.
+        /// `option`, `budget`, `trace-metadata`, `chrome-begin-frames`, `android-frame-timeline`,
+        /// `instruments-…` or `default`: what JSON keeps.
         package var identifier: String {
             switch self {
             case .requested(_, let requester, _): requester.rawValue
             case .traceMetadata: "trace-metadata"
             case .chromeBeginFrames: "chrome-begin-frames"
             case .androidFrameTimeline: "android-frame-timeline"
+            case .instruments(let source): "instruments-" + source.rawValue
             case .defaultRate: "default"
             }
         }

@@ -29,6 +29,8 @@ package struct FrameReport: Sendable {
     /// Input events and how long each waited for a frame to reflect it; `nil` when the trace has
     /// no input events (see ``FrameAnalyzer/inputFigures(of:frames:)`` for the convention).
     package var input: InputFigures? = nil
+    /// Hangs an Instruments recording found (`potential-hangs`), in time order: not hitches.
+    package var hangs: [Hang] = []
 
     /// How the analysis read the trace.
     package struct Method: Sendable, Hashable {
@@ -107,6 +109,9 @@ package struct FrameReport: Sendable {
         /// their jank types), lanes from the `Choreographer#doFrame` and `DrawFrames` of each
         /// frame's token.
         case frameTimeline = "android-frame-timeline"
+        /// An Instruments recording's own frames: its displayed surfaces, or Apple's hitches alone
+        /// when it has no frame table.
+        case instruments = "instruments"
         /// Named frame markers from other platforms (`Choreographer#doFrame`, `--frame-marker NAME`).
         case frameMarkers = "frame-markers"
         /// No frame events: frames estimated from the main thread's busy time.
@@ -181,6 +186,13 @@ package struct FrameReport: Sendable {
             set { androidStorage = newValue.map(OutOfLine.init) }
         }
         private var androidStorage: OutOfLine<AndroidFrame>? = nil
+        /// Apple's verdict, when the frame comes from an Instruments recording with a `hitches`
+        /// table: it decides the frame's ``overrun``, whether it was late and its missed vsyncs.
+        package var apple: AppleVerdict? {
+            get { appleStorage?.value }
+            set { appleStorage = newValue.map(OutOfLine.init) }
+        }
+        private var appleStorage: OutOfLine<AppleVerdict>? = nil
 
         /// The timing of one lane in the frame.
         package func lane(_ lane: Lane) -> LaneTiming? { lanes.first { $0.lane == lane } }
@@ -209,7 +221,7 @@ package struct FrameReport: Sendable {
         /// Android's own (``AndroidFrame/overrun``: the actual frame's end minus the expected
         /// frame's end), where the trace has its expected frame.
         package var overrun: Int64 {
-            Self.overrun(commitEnd: commitEnd, deadline: deadline, lanes: lanes, android: android)
+            Self.overrun(commitEnd: commitEnd, deadline: deadline, lanes: lanes, android: android, apple: apple)
         }
 
         /// How long the frame was late, 0 when it was on time: what it adds to the hitch time.
@@ -220,7 +232,7 @@ package struct FrameReport: Sendable {
         /// buffer-stuffed frame is not late.
         /// - Parameter interval: The report's frame interval `P`, in nanoseconds.
         package func lateness(interval: Int64) -> Int64 {
-            Self.lateness(overrun: overrun, android: android, interval: interval)
+            Self.lateness(overrun: overrun, android: android, interval: interval, apple: apple)
         }
 
         /// Whether the frame was late: ``lateness(interval:)`` is positive.
@@ -229,7 +241,8 @@ package struct FrameReport: Sendable {
         /// The vsyncs the frame missed at `interval` (the report's P): its lateness in whole
         /// intervals, rounded up; 0 for a frame on time. The one definition every output uses.
         package func missedVsyncs(interval: Int64) -> Int64 {
-            Self.missedVsyncs(lateness: lateness(interval: interval), interval: interval)
+            if let apple { return apple.missedVsyncs(interval: interval) }
+            return Self.missedVsyncs(lateness: lateness(interval: interval), interval: interval)
         }
 
         /// ``missedVsyncs(interval:)`` from a lateness already computed.
@@ -238,7 +251,10 @@ package struct FrameReport: Sendable {
         }
 
         /// ``lateness(interval:)`` from an overrun already computed.
-        static func lateness(overrun: Int64, android: AndroidFrame?, interval: Int64) -> Int64 {
+        static func lateness(overrun: Int64, android: AndroidFrame?, interval: Int64, apple: AppleVerdict? = nil)
+            -> Int64
+        {
+            if let apple { return max(0, apple.hitchNanoseconds) }
             guard let android else { return max(0, overrun) }
             guard android.isJanky else { return 0 }
             let lateness = android.lateness
@@ -248,13 +264,16 @@ package struct FrameReport: Sendable {
         /// ``overrun`` from the fields it depends on: for code that reads frames in an array,
         /// where calling a computed property on `frames[index]` copies the whole frame (and
         /// retains every dictionary it holds), while reading a stored property does not.
-        static func overrun(commitEnd: Int64, deadline: Int64, lanes: [LaneTiming], android: AndroidFrame?) -> Int64 {
+        static func overrun(
+            commitEnd: Int64, deadline: Int64, lanes: [LaneTiming], android: AndroidFrame?, apple: AppleVerdict? = nil
+        ) -> Int64 {
             if let overrun = android?.overrun { return overrun }
+            if let apple, apple.hitchNanoseconds > 0 { return apple.hitchNanoseconds }
             var result = commitEnd.subtractingSaturating(deadline)
             for timing in lanes where timing.lane != .main {
                 if let overrun = timing.overrun, overrun > result { result = overrun }
             }
-            return result
+            return apple == nil ? result : min(0, result)  // Apple saw no hitch: headroom at most
         }
         /// `commitEnd − deadline`: the main lane's overrun alone.
         package var commitOverrun: Int64 { commitEnd.subtractingSaturating(deadline) }
@@ -423,6 +442,13 @@ package struct FrameReport: Sendable {
         /// Hitch time split by cause (``FrameReport/Frame/hitchCause``); the parts add up to
         /// ``hitchNanoseconds``. Causes with no hitch time are absent.
         package var hitchNanosecondsByCause: [HitchCause: Int64] = [:]
+        /// Whether the recording's length is known, so that ``hitchTimeRatio`` means something:
+        /// `false` for an Instruments export with hitches but no frame table and no run TOC
+        /// (``measuredNanoseconds`` is then 0 and there is no band), rather than a guess.
+        package var isMeasuredTimeKnown = true
+        /// Hitches in the recording that are the system's own (Instruments' `is-system`): not the
+        /// app's, not in hitch time; `nil` for traces that do not say.
+        package var systemHitches: Int? = nil
         /// Frames Chrome presented only partially (0 for other sources).
         package var partialFrames: Int = 0
         /// Frames dropped (Chrome's, and Android's `Dropped Frame` present type; 0 for other

@@ -234,7 +234,7 @@ extension FrameAnalyzer {
         if let main { laneThreads[.main] = [main] }
         // FrameTimeline says why each frame was late; its holds are the app slices it names, and
         // what filled them is the UI thread's and the RenderThread's work in them.
-        if found.source == .frameTimeline {
+        if found.source == .frameTimeline || found.holdsDecided {
             var result = found.fallbackHolds
             if main != nil {
                 if let renderThread { laneThreads[.render] = [renderThread] }

@@ -68,6 +68,7 @@ extension FrameReport {
                     ])
                 ))
         }
+        members += instrumentsJSON
         members += [
             ("categories", .array(categories.map(\.jsonValue))),
             (
@@ -140,6 +141,31 @@ extension FrameReport {
             ("render-thread", renderThread),
         ]
         return .object(members)
+    }
+
+    /// An Instruments recording's additions (absent for other traces): `instruments`, with
+    /// `measured-time-known` (`false` when the recording's length is unknown: no frame table, no
+    /// TOC), `system-hitches`, and `hangs` (`start-ns`, `duration-ns`, `type`, `pid`, `tid`,
+    /// `thread-name`).
+    private var instrumentsJSON: [(String, JSONValue)] {
+        guard summary.systemHitches != nil || !hangs.isEmpty || !summary.isMeasuredTimeKnown else { return [] }
+        let hangs = hangs.map { hang -> JSONValue in
+            .object([
+                ("start-ns", .int(hang.start)), ("duration-ns", .int(hang.duration)), ("type", .string(hang.type)),
+                ("pid", .int(hang.thread.processID)), ("tid", .int(hang.thread.threadID)),
+                ("thread-name", hang.threadName.map(JSONValue.string) ?? .null),
+            ])
+        }
+        return [
+            (
+                "instruments",
+                .object([
+                    ("measured-time-known", .bool(summary.isMeasuredTimeKnown)),
+                    ("system-hitches", summary.systemHitches.map { .int(Int64($0)) } ?? .null),
+                    ("hangs", .array(hangs)),
+                ])
+            )
+        ]
     }
 
     private var summaryJSON: JSONValue {
@@ -355,6 +381,11 @@ extension FrameReport.SourceDetail {
                 ("layer", layer.map(JSONValue.string) ?? .null),
                 ("main-slice-name", .string(mainSliceName)), ("main-slices", .int(Int64(mainSlices))),
                 ("render-slices", .int(Int64(renderSlices))),
+            ]
+        case .instrumentsHitches(let frames, let table, let hitches, let unmatched, let system):
+            fields += [
+                ("frames", .int(Int64(frames))), ("frame-table", .string(table)), ("hitches", .int(Int64(hitches))),
+                ("unmatched-hitches", .int(Int64(unmatched))), ("system-hitches", .int(Int64(system))),
             ]
         case .estimated, .unspecified:
             break

@@ -72,6 +72,14 @@ extension FrameReport {
                 "sum of (actual - expected) over late frames",
             ],
         ]
+        if !s.isMeasuredTimeKnown {
+            overview.rows[4][2] = "recording length unknown: no frame table and no --toc export"
+            overview.rows[5][1] = "-"
+            overview.rows[5][2] = "unknown: not divided by a guess (\(HitchBand.legend))"
+        }
+        if let system = s.systemHitches, system > 0 {
+            overview.rows[3][2] += "; \(system) system hitches left out"
+        }
         if let stuffed = s.stuffedFrames {
             // Android: late means janky by Android's rule; buffer stuffing is latency, not a hitch.
             overview.rows[3][2] += "; janky by Android's FrameTimeline"
@@ -135,6 +143,7 @@ extension FrameReport {
 
         if let lanesTable { tables.append(lanesTable) }
         if let holdsTable { tables.append(holdsTable) }
+        if let hangsTable { tables.append(hangsTable) }
 
         if let input {
             var table = ReportTable(

@@ -13,6 +13,7 @@ extension FrameReport.FrameSource {
         case .frameSpans: "frame spans"
         case .chromeFrames: "Chrome frame events"
         case .frameTimeline: "Android FrameTimeline"
+        case .instruments: "Instruments frames"
         case .frameMarkers: "frame markers"
         case .estimated: "estimated frames"
         }
@@ -25,6 +26,7 @@ extension FrameReport.FrameSource {
         case .frameSpans: "framescope frame spans"
         case .chromeFrames: "Chrome frame events"
         case .frameTimeline: "Android FrameTimeline (SurfaceFlinger's expected and actual frames)"
+        case .instruments: "Instruments (the recording's displayed frames or Apple's hitches)"
         case .frameMarkers: "frame markers"
         case .estimated: "estimated from main-thread work (no frame events in the trace)"
         }
@@ -120,6 +122,11 @@ extension FrameReport.SourceDetail: CustomStringConvertible {
             if let layer { text += " (layer \(UntrustedText.shortened(layer)))" }
             return text
                 + "; lanes from \(mainSliceName) (\(mainSlices)) and DrawFrames (\(renderSlices)) of the same token"
+        case .instrumentsHitches(let frames, let table, let hitches, let unmatched, let system):
+            var text = "\(frames) frames from \(table); late frames are Apple's \(hitches) hitches (hitches table)"
+            if unmatched > 0 { text += ", \(unmatched) of them matching no frame (shown as frames of their own)" }
+            if system > 0 { text += "; \(system) system hitches (is-system) left out" }
+            return text
         case .estimated:
             return
                 "each stretch of main-thread work is a frame, late only by what it ran past P; record frames with "
@@ -142,6 +149,9 @@ extension FrameReport.FrameIntervalSource: CustomStringConvertible {
         case .chromeBeginFrames: return "Chrome BeginFrame interval"
         case .androidFrameTimeline(let gaps, let atMedian):
             return "Android FrameTimeline: median spacing of expected frame starts, \(atMedian) of \(gaps) gaps"
+        case .instruments(.frameBudgets): return "Instruments: framescope frame signposts' budgets"
+        case .instruments(.vsyncs): return "Instruments: the display's vsync intervals"
+        case .instruments(.displayInfo): return "Instruments: the main display's refresh rate (device-display-info)"
         case .defaultRate: return "default 60 fps"
         }
     }
