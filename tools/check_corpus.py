@@ -19,10 +19,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from corpus import trace_files  # noqa: E402
 
 SCHEMA_VERSION = 4
-INTERVAL_SOURCES = {'option', 'budget', 'trace-metadata', 'chrome-begin-frames', 'android-frame-timeline', 'default'}
-MAIN_THREAD_RULES = {'option', 'process-option', 'trace-metadata', 'page-renderer', 'busiest-renderer', 'thread-name', 'busiest-thread', 'none'}
+INTERVAL_SOURCES = {'option', 'budget', 'trace-metadata', 'chrome-begin-frames', 'android-frame-timeline',
+                    'instruments-frame-budgets', 'instruments-display-vsyncs', 'instruments-device-display-info', 'default'}
+MAIN_THREAD_RULES = {'option', 'process-option', 'trace-metadata', 'page-renderer', 'busiest-renderer', 'android-ui-thread',
+                     'thread-name', 'busiest-thread', 'none'}
 DETAIL_KINDS = {'frame-spans', 'marker-spans', 'marker-instants', 'chrome-reporters', 'chrome-begin-frames',
-                'android-frame-timeline', 'estimated'}
+                'android-frame-timeline', 'instruments-hitches', 'estimated'}
 HITCH_CAUSES = {'none', 'commit', 'render', 'compositor', 'raster', 'gpu', 'display-hal', 'buffer-stuffing',
                 'prediction-error', 'app-deadline-missed', 'unknown'}
 
@@ -63,7 +65,7 @@ def check(binary, path):
     detail = method.get('frame-boundaries-detail')
     if not isinstance(detail, dict) or detail.get('kind') not in DETAIL_KINDS or not isinstance(detail.get('text'), str):
         return 'frame-boundaries-detail %r is not an object with a known kind and a text' % (detail,)
-    counts = [value for key, value in detail.items() if key not in ('kind', 'text', 'name', 'thread-name', 'layer', 'main-slice-name', 'is-main-thread', 'pid', 'tid')]
+    counts = [value for key, value in detail.items() if key not in ('kind', 'text', 'name', 'thread-name', 'layer', 'main-slice-name', 'is-main-thread', 'pid', 'tid', 'frame-table')]
     if any(not isinstance(value, int) or value < 0 for value in counts):
         return 'frame-boundaries-detail has a count that is not a non-negative integer: %r' % (detail,)
     causes = [frame.get('hitch-cause') for frame in report['frames']]

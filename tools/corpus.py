@@ -8,8 +8,9 @@ Every check imports `trace_files` from here instead of globbing on its own.
 """
 import os
 
-# The endings of the trace files in a corpus folder: Chrome JSON and Perfetto protobuf.
-TRACE_SUFFIXES = (".json", ".pftrace", ".perfetto-trace")
+# The endings of the trace files in a corpus folder: Chrome JSON, Perfetto protobuf, and the XML
+# tables `xcrun xctrace export` writes (each file one export, read as a recording of its own).
+TRACE_SUFFIXES = (".json", ".pftrace", ".perfetto-trace", ".xml")
 
 
 def trace_files(directory, suffixes=TRACE_SUFFIXES):

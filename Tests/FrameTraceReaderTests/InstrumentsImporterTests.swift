@@ -201,8 +201,10 @@ struct InstrumentsImporterTests {
         #expect(trace.threadName(trace.events[2].thread) == "Main Thread")
     }
 
-    @Test("A span measured after the fact reads back as the span it was")
-    func measuredSpan() throws {
+    @Test(
+        "A span measured after the fact reads back as the span it was, in both forms of the mirror's message",
+        arguments: [("measured span: 1200 ns", 3800), ("measured span: 1200 ns ended 300 ns ago", 3500)])
+    func measuredSpan(message: String, start: Int64) throws {
         let xml = """
             <?xml version="1.0"?><trace-query-result><node><schema name="os-signpost">\
             <col><mnemonic>time</mnemonic><name>Time</name></col><col><mnemonic>name</mnemonic><name>Name</name></col>\
@@ -210,12 +212,12 @@ struct InstrumentsImporterTests {
             <col><mnemonic>thread</mnemonic><name>Thread</name></col><col><mnemonic>message</mnemonic><name>Message</name></col>\
             </schema><row><event-time id="1">5000</event-time><signpost-name id="2">decode</signpost-name>\
             <category id="3">image-decode</category><thread id="4" fmt="Worker"><tid id="5">11</tid></thread>\
-            <os-log-metadata id="6">measured span: 1200 ns</os-log-metadata></row></node></trace-query-result>
+            <os-log-metadata id="6">\(message)</os-log-metadata></row></node></trace-query-result>
             """
         let trace = try TraceReader.read(bytes: Array(xml.utf8))
         let span = try #require(trace.events.first)
         #expect(span.phase == .complete)
-        #expect(span.timestamp == 3800)
+        #expect(span.timestamp == start)
         #expect(span.duration == 1200)
         #expect(trace.symbols[span.name] == "decode")
     }

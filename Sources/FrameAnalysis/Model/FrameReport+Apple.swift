@@ -41,6 +41,16 @@ extension FrameReport {
         case displayInfo = "device-display-info"
     }
 
+    /// Which of an Instruments recording's tables gave its frames (``SourceDetail/instrumentsHitches(frames:frameTable:hitches:unmatched:systemHitches:)``).
+    package enum AppleFrameTable: String, Sendable, Hashable, CaseIterable {
+        /// framescope's own frame signposts (`frame` intervals).
+        case frameSignposts = "framescope-frame-signposts"
+        /// The display's surfaces (`displayed-surfaces-interval`).
+        case displayedSurfaces = "displayed-surfaces-interval"
+        /// No frame table: each of Apple's hitches is a frame.
+        case hitchesAlone = "hitches"
+    }
+
     /// A hang Instruments found (`potential-hangs`): the main run loop unresponsive for a while.
     /// Not a hitch, and never counted in hitch time.
     package struct Hang: Sendable, Hashable {

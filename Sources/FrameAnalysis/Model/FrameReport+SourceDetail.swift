@@ -25,11 +25,11 @@ extension FrameReport {
         /// lanes from `renderSlices` `DrawFrames` slices of the same token.
         case androidFrameTimeline(
             frames: Int, processID: Int64, layer: String?, mainSliceName: String, mainSlices: Int, renderSlices: Int)
-        /// An Instruments recording with Apple's `hitches`: `frames` frames from `frameTable` (a
-        /// table name, `frame signposts`, or `hitches` alone), `hitches` of the app's hitches
+        /// An Instruments recording with Apple's `hitches`: `frames` frames from `frameTable`
+        /// (framescope's frame signposts, the displayed surfaces, or the hitches alone), `hitches` of the app's hitches
         /// matched to the frame each follows and `unmatched` that followed none (shown as frames
         /// of their own), `systemHitches` of the system's left out.
-        case instrumentsHitches(frames: Int, frameTable: String, hitches: Int, unmatched: Int, systemHitches: Int)
+        case instrumentsHitches(frames: Int, frameTable: AppleFrameTable, hitches: Int, unmatched: Int, systemHitches: Int)
         /// No frame events: each stretch of main-thread work is a frame.
         case estimated
         /// Nothing said (a method made by hand).

@@ -123,7 +123,7 @@ extension FrameReport.SourceDetail: CustomStringConvertible {
             return text
                 + "; lanes from \(mainSliceName) (\(mainSlices)) and DrawFrames (\(renderSlices)) of the same token"
         case .instrumentsHitches(let frames, let table, let hitches, let unmatched, let system):
-            var text = "\(frames) frames from \(table); late frames are Apple's \(hitches) hitches (hitches table)"
+            var text = "\(frames) frames from \(table.phrase); late frames are Apple's \(hitches) hitches (hitches table)"
             if unmatched > 0 { text += ", \(unmatched) of them matching no frame (shown as frames of their own)" }
             if system > 0 { text += "; \(system) system hitches (is-system) left out" }
             return text
@@ -192,5 +192,16 @@ extension FrameReport.Summary {
                 + " (\(ReportFormat.percent(steady > 0 ? Double(steadyJanky) / Double(steady) : 0)))"
         }
         return text
+    }
+}
+
+extension FrameReport.AppleFrameTable {
+    /// Where an Instruments recording's frames came from, as the report says it.
+    var phrase: String {
+        switch self {
+        case .frameSignposts: "framescope frame signposts"
+        case .displayedSurfaces: "displayed-surfaces-interval"
+        case .hitchesAlone: "Apple's hitches alone (no frame table)"
+        }
     }
 }

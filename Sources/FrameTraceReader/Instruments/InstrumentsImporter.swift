@@ -10,7 +10,8 @@
 ///   `framescope`, begin message `index N since-vsync S ns budget B ns` or `index N budget B ns`)
 ///   become frame spans with framescope's frame arguments;
 /// - signpost events: instants, except framescope's spans measured after the fact
-///   (`measured span: N ns`), which become the spans they were, ending at the event;
+///   (`measured span: N ns`, or `measured span: N ns ended E ns ago`: FrameTrace's
+///   `SignpostMessage`), which become the spans they were, ending at the event or E before it;
 /// - Apple's tables (hitches and their stages, displayed surfaces, vsyncs, displays, hangs):
 ///   instants named after the row's kind (``InstrumentsTable/eventName``), in the table's
 ///   category, at the row's start, carrying every column under Apple's own column name

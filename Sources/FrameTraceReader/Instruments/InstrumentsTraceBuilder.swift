@@ -224,14 +224,18 @@ extension InstrumentsTraceBuilder {
         if let subsystem = text(cells, "subsystem") {
             arguments.append(Argument(InstrumentsImporter.Key.subsystem, .string(subsystem)))
         }
-        let prefix = "measured span: "
-        if message.hasPrefix(prefix), message.hasSuffix(" ns"),
-            let measured = Int64(message.dropFirst(prefix.count).dropLast(3)), measured >= 0, measured <= time
+        // The mirror's grammar (SignpostMessage): the span lasted `duration` and ended `ago` before
+        // the event; both are checked to lie within the recording before they are subtracted.
+        if let measured = SignpostMessage.MeasuredSpan(parsing: message), measured.durationNanoseconds >= 0,
+            measured.endedNanosecondsAgo >= 0, measured.endedNanosecondsAgo <= time,
+            measured.durationNanoseconds <= time - measured.endedNanosecondsAgo
         {
+            let end = time - measured.endedNanosecondsAgo
             append(
                 TraceEvent(
                     phase: .complete, name: trace.symbols.intern(name), category: trace.symbols.intern(category),
-                    thread: thread, timestamp: time - measured, duration: measured), arguments: arguments)
+                    thread: thread, timestamp: end - measured.durationNanoseconds,
+                    duration: measured.durationNanoseconds), arguments: arguments)
             return
         }
         if !message.isEmpty { arguments.append(Argument(InstrumentsImporter.Key.message, .string(message))) }

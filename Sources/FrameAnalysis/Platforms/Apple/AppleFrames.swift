@@ -29,16 +29,16 @@ extension AppleRecording {
     ///   Issue names the render server; commit otherwise.
     func frames(spanFrames: FrameAnalyzer.FoundFrames?, interval: Int64) -> FrameAnalyzer.FoundFrames? {
         var frames: [FrameReport.Frame]
-        var table: String
+        var table: FrameReport.AppleFrameTable
         if let spanFrames, !spanFrames.frames.isEmpty {
             frames = spanFrames.frames
-            table = "framescope frame signposts"
+            table = .frameSignposts
         } else if !surfaces.isEmpty {
             frames = surfaceFrames(interval: interval)
-            table = Names.surfaces
+            table = .displayedSurfaces
         } else if !hitches.isEmpty || systemHitches > 0 {
             frames = []
-            table = "Apple's hitches alone (no frame table)"
+            table = .hitchesAlone
         } else {
             return nil
         }
