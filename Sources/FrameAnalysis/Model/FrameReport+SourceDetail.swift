@@ -29,7 +29,8 @@ extension FrameReport {
         /// (framescope's frame signposts, the displayed surfaces, or the hitches alone), `hitches` of the app's hitches
         /// matched to the frame each follows and `unmatched` that followed none (shown as frames
         /// of their own), `systemHitches` of the system's left out.
-        case instrumentsHitches(frames: Int, frameTable: AppleFrameTable, hitches: Int, unmatched: Int, systemHitches: Int)
+        case instrumentsHitches(
+            frames: Int, frameTable: AppleFrameTable, hitches: Int, unmatched: Int, systemHitches: Int)
         /// No frame events: each stretch of main-thread work is a frame.
         case estimated
         /// Nothing said (a method made by hand).

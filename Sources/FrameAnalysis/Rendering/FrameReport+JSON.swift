@@ -384,7 +384,8 @@ extension FrameReport.SourceDetail {
             ]
         case .instrumentsHitches(let frames, let table, let hitches, let unmatched, let system):
             fields += [
-                ("frames", .int(Int64(frames))), ("frame-table", .string(table.rawValue)), ("hitches", .int(Int64(hitches))),
+                ("frames", .int(Int64(frames))), ("frame-table", .string(table.rawValue)),
+                ("hitches", .int(Int64(hitches))),
                 ("unmatched-hitches", .int(Int64(unmatched))), ("system-hitches", .int(Int64(system))),
             ]
         case .estimated, .unspecified:

@@ -123,7 +123,8 @@ extension FrameReport.SourceDetail: CustomStringConvertible {
             return text
                 + "; lanes from \(mainSliceName) (\(mainSlices)) and DrawFrames (\(renderSlices)) of the same token"
         case .instrumentsHitches(let frames, let table, let hitches, let unmatched, let system):
-            var text = "\(frames) frames from \(table.phrase); late frames are Apple's \(hitches) hitches (hitches table)"
+            var text =
+                "\(frames) frames from \(table.phrase); late frames are Apple's \(hitches) hitches (hitches table)"
             if unmatched > 0 { text += ", \(unmatched) of them matching no frame (shown as frames of their own)" }
             if system > 0 { text += "; \(system) system hitches (is-system) left out" }
             return text
