@@ -9,8 +9,8 @@ enum ConvertCommand: Command {
         USAGE: framescope convert TRACE --out FILE [--to perfetto|chrome-json]
                                   [--max-input-size BYTES]
 
-        Reads a trace in any format framescope reads (Chrome JSON, Perfetto protobuf; told apart
-        by content) and writes it in another, with its events, arguments, thread and process
+        Reads a trace in any format framescope reads (Chrome JSON, Perfetto protobuf, xctrace
+        export XML; told apart by content) and writes it in another, with its events, arguments, thread and process
         names and framescope's metadata. Timestamps are kept as they are (shifted only if some
         are negative, which neither format can hold). Converting to Perfetto gives frames
         (Expected and Actual Timeline) and async work tracks of their own in ui.perfetto.dev,

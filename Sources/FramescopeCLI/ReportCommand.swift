@@ -17,15 +17,17 @@ enum ReportCommand: Command {
                F: text|markdown|json|html|frames-jsonl|frames-csv|frames-parquet|
                   summary-jsonl|summary-parquet
 
-        Reads a trace, Chrome JSON or Perfetto protobuf (framescope's own or any other tool's,
-        Android's included; told apart by content; `-` reads stdin), finds the frames, and
+        Reads a trace, Chrome JSON, Perfetto protobuf or Instruments' `xctrace export` XML (a
+        file, or a folder of exported tables as one recording), framescope's own or any other
+        tool's, told apart by content (`-` reads stdin); finds the frames, and
         reports where each frame's budget went: by category and thread, hitches, slow and
         frozen frames, percentiles, the worst frames and what cost most in them.
 
         FRAMES come from the first source the trace has, and the report says which: framescope
         frame spans (Recorder.withFrame); Chrome's own frame events (PipelineReporter, or
         BeginFrame/DrawFrame/DroppedFrame) in the main thread's renderer; Android's FrameTimeline
-        (SurfaceFlinger's jank types; --process PID picks the app); frame markers
+        (SurfaceFlinger's jank types; --process PID picks the app); an Instruments recording's
+        displayed surfaces, late exactly where Apple's hitches table says; frame markers
         (--frame-marker, then Choreographer#doFrame and DrawFrame); else an estimate from the
         main thread's work, in which no frame that fits in the frame interval is slow or late.
 
