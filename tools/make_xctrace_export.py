@@ -71,14 +71,12 @@ def main():
             duration = rng.randrange(2_000, 12_000) * 1000
             name, category, thread = "frame", "frame", 0
             message = "index %d since-vsync %d ns budget 8333333 ns" % (frame, start - t)
-            end_message = "frame %d end" % frame
         else:
             start = t + rng.randrange(200_000, 6_000_000)
             duration = rng.randrange(50, 3_000) * 1000
             name = names[row % len(names)]
             category, thread = name, (row // 2) % 4
             message = "%s %d begin" % (name, row)
-            end_message = "%s %d end" % (name, row)
         tname, tid = threads[thread]
         cells = [
             '<start-time id="%d" fmt="%s">%d</start-time>' % (new_id(), fmt_time(start), start),
