@@ -53,6 +53,9 @@ struct InstrumentsHitchTests {
         let text = report.text(source: "xctrace__hitches.xml")
         #expect(text.contains("Potentially expensive app update(s)"))
         #expect(text.contains("recording length unknown"))
+        let html = report.html(source: "xctrace__hitches.xml")
+        #expect(html.contains("hitch time ratio unknown"))
+        #expect(!html.contains("ms/s hitch time ratio"), "a ratio over an unknown length must not be printed")
         let issues = report.frames.compactMap(\.hitchStage)
         #expect(issues.count == 10)  // one row leaves Potential Issue empty
         #expect(report.frames.allSatisfy { $0.hitchCause == .commit })

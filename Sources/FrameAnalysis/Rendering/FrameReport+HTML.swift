@@ -34,8 +34,13 @@ extension FrameReport {
         html +=
             "(\(UntrustedText.html(method.frameIntervalSource.description))); main thread: \(UntrustedText.html(mainThreadDescription)).</p>\n"
         let s = summary
+        // A recording of unknown length (Apple's hitches alone) has no ratio: say so, never 0.
+        let ratio =
+            s.isMeasuredTimeKnown
+            ? "\(ReportFormat.fixed(s.hitchTimeRatio, decimals: 2)) ms/s hitch time ratio (\(s.hitchBand?.phrase ?? HitchBand.noFramesPhrase))"
+            : "hitch time ratio unknown (the recording's length is unknown: not divided by a guess)"
         html +=
-            "<p class=\"headline\"><span class=\"band \(s.hitchBand?.identifier ?? "none")\">\(UntrustedText.html(ReportFormat.fixed(s.hitchTimeRatio, decimals: 2))) ms/s hitch time ratio (\(UntrustedText.html(s.hitchBand?.phrase ?? HitchBand.noFramesPhrase)))</span> "
+            "<p class=\"headline\"><span class=\"band \(s.hitchBand?.identifier ?? "none")\">\(UntrustedText.html(ratio))</span> "
         html +=
             "· \(s.frameCount) frames · \(s.slowFrames) slow · \(s.frozenFrames) frozen · \(s.lateFrames) late · \(s.missedVsyncs) missed vsyncs"
         if s.stuffedFrames != nil {
