@@ -14,121 +14,10 @@ extension FrameReport {
         var tables: [ReportTable] = []
         let interval = method.frameRate.intervalNanoseconds
         let fps = 1e9 / Double(interval)  // the rate of the interval as rounded, not the rate asked for
-        var how = ReportTable(title: "How this trace was read", columns: [("what", .left), ("value", .left)])
-        how.rows = [
-            [
-                "frame interval",
-                "\(F.milliseconds(interval)) (\(F.fixed(fps, decimals: 1)) fps, \(method.frameIntervalSource))",
-            ],
-            ["main thread", mainThreadDescription],
-            ["frames from", method.frameSource.phrase],
-        ]
-        if let render = method.renderThread {
-            how.rows.insert(
-                ["render thread", "\(method.renderThreadName ?? "(unnamed)") (pid:tid \(render)): the render lane"],
-                at: 2)
-        }
-        if method.frameSourceDetail != .unspecified { how.rows.append(["", method.frameSourceDetail.description]) }
-        for (position, renderer) in method.otherRenderers.enumerated() {
-            how.rows.append([
-                position == 0 ? "other renderers" : "",
-                "pid \(renderer.processID): \(renderer.frames) frames, \(renderer.droppedFrames) dropped (--process \(renderer.processID))",
-            ])
-        }
-        if method.clock == .virtual {
-            how.rows.append(["time", "virtual: each piece of work priced from what it counted, on a simulated device"])
-        } else if method.clock == .cpuTime {
-            how.rows.append(["time", "CPU time: each piece of work took its thread's CPU time, on a simulated device"])
-        }
-        tables.append(how)
+        tables.append(howTable(interval: interval, fps: fps))
 
         let s = summary
-        var overview = ReportTable(title: "Summary", columns: [("metric", .left), ("value", .right), ("note", .left)])
-        let frameCount = max(1, s.frameCount)
-        overview.rows = [
-            [
-                "frames", "\(s.frameCount)",
-                method.frameSource == .estimated ? "estimated: one per stretch of main-thread work" : "",
-            ],
-            [
-                "slow frames (> \(F.milliseconds(interval)))", "\(s.slowFrames)",
-                F.percent(Double(s.slowFrames) / Double(frameCount)) + " of frames",
-            ],
-            [
-                "frozen frames (> \(F.trimmed(Double(FrameAnalyzer.frozenThreshold) / 1e6)) ms)", "\(s.frozenFrames)",
-                F.percent(Double(s.frozenFrames) / Double(frameCount)) + " of frames",
-            ],
-            ["late frames", "\(s.lateFrames)", "\(s.missedVsyncs) missed vsyncs"],
-            [
-                "hitch time", F.milliseconds(s.hitchNanoseconds),
-                "over " + F.fixed(Double(s.measuredNanoseconds) / 1e9, decimals: 3) + " s measured",
-            ],
-            [
-                "hitch time ratio", F.fixed(s.hitchTimeRatio, decimals: 2) + " ms/s",
-                (s.hitchBand?.phrase ?? HitchBand.noFramesPhrase) + " (\(HitchBand.legend))",
-            ],
-            [
-                "frame delay", F.fixed(s.frameDelaySeconds, decimals: 3) + " s",
-                "sum of (actual - expected) over late frames",
-            ],
-        ]
-        if !s.isMeasuredTimeKnown {
-            overview.rows[4][2] = "recording length unknown: no frame table and no --toc export"
-            overview.rows[5][1] = "-"
-            overview.rows[5][2] = "unknown: not divided by a guess (\(HitchBand.legend))"
-        }
-        if let system = s.systemHitches, system > 0 {
-            overview.rows[3][2] += "; \(system) system hitches left out"
-        }
-        if let stuffed = s.stuffedFrames {
-            // Android: late means janky by Android's rule; buffer stuffing is latency, not a hitch.
-            overview.rows[3][2] += "; janky by Android's FrameTimeline"
-            var note = "smooth, shown a vsync late: latency, no hitch"
-            if let latency = s.stuffingLatency {
-                note = "added latency p50 \(F.milliseconds(latency.p50)), p95 \(F.milliseconds(latency.p95)); " + note
-            }
-            overview.rows.insert(["buffer-stuffed frames", "\(stuffed)", note], at: 4)
-            overview.rows.insert(
-                ["dropped frames", "\(s.droppedFrames)", "FrameTimeline's Dropped Frame; also late frames"], at: 5)
-            overview.rows[1][2] += "; framescope's: longer than one P"
-            overview.rows.insert(["janky frames", F.percent(s.jankyShare), s.jankyPhrase], at: 1)
-        }
-        if method.frameSource == .chromeFrames {
-            var dropped = "each shown one vsync late"
-            if let smooth = s.droppedFramesAffectingSmoothness { dropped += "; \(smooth) affect smoothness" }
-            overview.rows.insert(["dropped by Chrome", "\(s.droppedFrames)", dropped], at: 4)
-            if let events = s.chromeDroppedFrameEvents {
-                overview.rows.insert(
-                    [
-                        "Chrome's DroppedFrame events", "\(events)",
-                        "Chrome counts only dropped frames that affect smoothness (animating or scrolling)",
-                    ], at: 5)
-            }
-            overview.rows.insert(
-                [
-                    "partially presented", "\(s.partialFrames)",
-                    "shown on time with some updates missing, affecting smoothness",
-                ],
-                at: s.chromeDroppedFrameEvents == nil ? 5 : 6)
-        }
-        if s.mainOutsideFramesNanoseconds > 0 {
-            overview.rows.append([
-                "main-thread work outside frames", F.milliseconds(s.mainOutsideFramesNanoseconds), "",
-            ])
-        }
-        if s.backgroundInFramesNanoseconds > 0, let perInterval = s.backgroundPerInterval(interval) {
-            overview.rows.append([
-                "background per frame interval", F.milliseconds(perInterval),
-                "other threads' busy time inside the frames, per P",
-            ])
-        }
-        if s.backgroundOutsideFramesNanoseconds > 0 {
-            overview.rows.append([
-                "background outside frames", F.milliseconds(s.backgroundOutsideFramesNanoseconds),
-                "before the first frame or after the last",
-            ])
-        }
-        tables.append(overview)
+        tables.append(summaryTable(interval: interval))
 
         var distribution = ReportTable(
             title: "Per-frame distribution",
@@ -223,6 +112,132 @@ extension FrameReport {
             tables.append(table)
         }
         return tables
+    }
+
+    /// "How this trace was read": the frame interval and its source, the main thread, where the
+    /// frames came from.
+    private func howTable(interval: Int64, fps: Double) -> ReportTable {
+        typealias F = ReportFormat
+        var how = ReportTable(title: "How this trace was read", columns: [("what", .left), ("value", .left)])
+        how.rows = [
+            [
+                "frame interval",
+                "\(F.milliseconds(interval)) (\(F.fixed(fps, decimals: 1)) fps, \(method.frameIntervalSource))",
+            ],
+            ["main thread", mainThreadDescription],
+            ["frames from", method.frameSource.phrase],
+        ]
+        if let render = method.renderThread {
+            how.rows.insert(
+                ["render thread", "\(method.renderThreadName ?? "(unnamed)") (pid:tid \(render)): the render lane"],
+                at: 2)
+        }
+        if method.frameSourceDetail != .unspecified { how.rows.append(["", method.frameSourceDetail.description]) }
+        for (position, renderer) in method.otherRenderers.enumerated() {
+            how.rows.append([
+                position == 0 ? "other renderers" : "",
+                "pid \(renderer.processID): \(renderer.frames) frames, \(renderer.droppedFrames) dropped (--process \(renderer.processID))",
+            ])
+        }
+        if method.clock == .virtual {
+            how.rows.append(["time", "virtual: each piece of work priced from what it counted, on a simulated device"])
+        } else if method.clock == .cpuTime {
+            how.rows.append(["time", "CPU time: each piece of work took its thread's CPU time, on a simulated device"])
+        }
+        return how
+    }
+
+    /// The summary: frames, slow, frozen and late frames, hitch time and its ratio, and each
+    /// platform's own counts (Android's janky share, Chrome's dropped frames).
+    private func summaryTable(interval: Int64) -> ReportTable {
+        typealias F = ReportFormat
+        let s = summary
+        var overview = ReportTable(title: "Summary", columns: [("metric", .left), ("value", .right), ("note", .left)])
+        let frameCount = max(1, s.frameCount)
+        overview.rows = [
+            [
+                "frames", "\(s.frameCount)",
+                method.frameSource == .estimated ? "estimated: one per stretch of main-thread work" : "",
+            ],
+            [
+                "slow frames (> \(F.milliseconds(interval)))", "\(s.slowFrames)",
+                F.percent(Double(s.slowFrames) / Double(frameCount)) + " of frames",
+            ],
+            [
+                "frozen frames (> \(F.trimmed(Double(FrameAnalyzer.frozenThreshold) / 1e6)) ms)", "\(s.frozenFrames)",
+                F.percent(Double(s.frozenFrames) / Double(frameCount)) + " of frames",
+            ],
+            ["late frames", "\(s.lateFrames)", "\(s.missedVsyncs) missed vsyncs"],
+            [
+                "hitch time", F.milliseconds(s.hitchNanoseconds),
+                "over " + F.fixed(Double(s.measuredNanoseconds) / 1e9, decimals: 3) + " s measured",
+            ],
+            [
+                "hitch time ratio", F.fixed(s.hitchTimeRatio, decimals: 2) + " ms/s",
+                (s.hitchBand?.phrase ?? HitchBand.noFramesPhrase) + " (\(HitchBand.legend))",
+            ],
+            [
+                "frame delay", F.fixed(s.frameDelaySeconds, decimals: 3) + " s",
+                "sum of (actual - expected) over late frames",
+            ],
+        ]
+        if !s.isMeasuredTimeKnown {
+            overview.rows[4][2] = "recording length unknown: no frame table and no --toc export"
+            overview.rows[5][1] = "-"
+            overview.rows[5][2] = "unknown: not divided by a guess (\(HitchBand.legend))"
+        }
+        if let system = s.systemHitches, system > 0 {
+            overview.rows[3][2] += "; \(system) system hitches left out"
+        }
+        if let stuffed = s.stuffedFrames {
+            // Android: late means janky by Android's rule; buffer stuffing is latency, not a hitch.
+            overview.rows[3][2] += "; janky by Android's FrameTimeline"
+            var note = "smooth, shown a vsync late: latency, no hitch"
+            if let latency = s.stuffingLatency {
+                note = "added latency p50 \(F.milliseconds(latency.p50)), p95 \(F.milliseconds(latency.p95)); " + note
+            }
+            overview.rows.insert(["buffer-stuffed frames", "\(stuffed)", note], at: 4)
+            overview.rows.insert(
+                ["dropped frames", "\(s.droppedFrames)", "FrameTimeline's Dropped Frame; also late frames"], at: 5)
+            overview.rows[1][2] += "; framescope's: longer than one P"
+            overview.rows.insert(["janky frames", F.percent(s.jankyShare), s.jankyPhrase], at: 1)
+        }
+        if method.frameSource == .chromeFrames {
+            var dropped = "each shown one vsync late"
+            if let smooth = s.droppedFramesAffectingSmoothness { dropped += "; \(smooth) affect smoothness" }
+            overview.rows.insert(["dropped by Chrome", "\(s.droppedFrames)", dropped], at: 4)
+            if let events = s.chromeDroppedFrameEvents {
+                overview.rows.insert(
+                    [
+                        "Chrome's DroppedFrame events", "\(events)",
+                        "Chrome counts only dropped frames that affect smoothness (animating or scrolling)",
+                    ], at: 5)
+            }
+            overview.rows.insert(
+                [
+                    "partially presented", "\(s.partialFrames)",
+                    "shown on time with some updates missing, affecting smoothness",
+                ],
+                at: s.chromeDroppedFrameEvents == nil ? 5 : 6)
+        }
+        if s.mainOutsideFramesNanoseconds > 0 {
+            overview.rows.append([
+                "main-thread work outside frames", F.milliseconds(s.mainOutsideFramesNanoseconds), "",
+            ])
+        }
+        if s.backgroundInFramesNanoseconds > 0, let perInterval = s.backgroundPerInterval(interval) {
+            overview.rows.append([
+                "background per frame interval", F.milliseconds(perInterval),
+                "other threads' busy time inside the frames, per P",
+            ])
+        }
+        if s.backgroundOutsideFramesNanoseconds > 0 {
+            overview.rows.append([
+                "background outside frames", F.milliseconds(s.backgroundOutsideFramesNanoseconds),
+                "before the first frame or after the last",
+            ])
+        }
+        return overview
     }
 
     /// Per lane: cost per frame, frames that missed the lane's deadline and the hitch time of
