@@ -133,11 +133,14 @@ package final class CornerRoundingScenario: Scenario {
     package init(strategy: Strategy, seed: UInt64, photoCount: Int = 30) {
         precondition(photoCount >= 1, "the grid needs at least one photo")
         self.strategy = strategy
-        generator = SeededGenerator(seed: seed)
-        photoFiles = (0..<photoCount).map { [generator] index in
-            var generator = SeededGenerator(seed: generator.seedForImage(index))
-            return PNGEncoder.encodeOpaque(
-                SyntheticImage.photo(width: Self.fileSide, height: Self.fileSide, using: &generator))
+        let generator = SeededGenerator(seed: seed)
+        self.generator = generator
+        photoFiles = EncodedFiles.cached("corner-rounding seed=\(seed) photos=\(photoCount) side=\(Self.fileSide)") {
+            (0..<photoCount).map { index in
+                var generator = SeededGenerator(seed: generator.seedForImage(index))
+                return PNGEncoder.encodeOpaque(
+                    SyntheticImage.photo(width: Self.fileSide, height: Self.fileSide, using: &generator))
+            }
         }
         framebuffer = Framebuffer(
             width: Int(Self.viewport.width) * Self.scale, height: Int(Self.viewport.height) * Self.scale,

@@ -1,7 +1,6 @@
 import FrameScope
 import FrameSupport
 import FrameTrace
-import Synchronization
 
 /// Techniques 1 and 2: a feed of rich cells (about 15 subviews each) scrolled at a brisk, steady
 /// fling, laid out three ways.
@@ -152,30 +151,23 @@ package final class FeedScrollScenario: Scenario {
         imageGenerator = SeededGenerator(seed: seed ^ 0xCE11_1A6E)
     }
 
-    private struct PoolKey: Hashable {
-        var seed: UInt64, avatarCount: Int, photoCount: Int, photoWidth: Int, photoHeight: Int
-    }
-
-    /// Encoded pools by parameters: the demo makes six feed-scroll scenarios with one seed, and
-    /// the files are the same bytes each time, so they are encoded once per process.
-    private static let pools = Mutex<[PoolKey: (avatars: [[UInt8]], photos: [[UInt8]])]>([:])
-
+    /// The avatars and photos, drawn in that order from one generator and encoded once per process.
     private static func imagePool(seed: UInt64, avatarCount: Int, photoCount: Int, photoWidth: Int, photoHeight: Int)
         -> (avatars: [[UInt8]], photos: [[UInt8]])
     {
-        let key = PoolKey(
-            seed: seed, avatarCount: avatarCount, photoCount: photoCount, photoWidth: photoWidth,
-            photoHeight: photoHeight)
-        if let pool = pools.withLock({ $0[key] }) { return pool }
-        var images = SeededGenerator(seed: seed ^ 0x1A6E_5EED)
-        let avatars = (0..<avatarCount).map { _ in
-            PNGEncoder.encodeOpaque(SyntheticImage.avatar(side: 96, using: &images))
+        let key =
+            "feed-scroll seed=\(seed) avatars=\(avatarCount) photos=\(photoCount) size=\(photoWidth)x\(photoHeight)"
+        let files = EncodedFiles.cached(key) {
+            var images = SeededGenerator(seed: seed ^ 0x1A6E_5EED)
+            let avatars = (0..<avatarCount).map { _ in
+                PNGEncoder.encodeOpaque(SyntheticImage.avatar(side: 96, using: &images))
+            }
+            let photos = (0..<photoCount).map { _ in
+                PNGEncoder.encodeOpaque(SyntheticImage.photo(width: photoWidth, height: photoHeight, using: &images))
+            }
+            return avatars + photos
         }
-        let photos = (0..<photoCount).map { _ in
-            PNGEncoder.encodeOpaque(SyntheticImage.photo(width: photoWidth, height: photoHeight, using: &images))
-        }
-        pools.withLock { $0[key] = (avatars, photos) }
-        return (avatars, photos)
+        return (Array(files[..<avatarCount]), Array(files[avatarCount...]))
     }
 
     /// The content of cell `index`, generated in order from the seed.

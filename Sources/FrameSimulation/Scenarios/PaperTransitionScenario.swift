@@ -120,10 +120,16 @@ package final class PaperTransitionScenario: Scenario {
             travel: layouts.rowTop)
         focus = 0
         var generator = SeededGenerator(seed: seed)
-        photoFiles = (0..<photoCount).map { _ in
-            var photoGenerator = SeededGenerator(seed: generator.next())
-            return PNGEncoder.encodeOpaque(
-                SyntheticImage.photo(width: photoFileSize.width, height: photoFileSize.height, using: &photoGenerator))
+        let photoSeeds = (0..<photoCount).map { _ in generator.next() }
+        photoFiles = EncodedFiles.cached(
+            "paper-transition seed=\(seed) photos=\(photoCount) size=\(photoFileSize.width)x\(photoFileSize.height)"
+        ) {
+            photoSeeds.map { photoSeed in
+                var photoGenerator = SeededGenerator(seed: photoSeed)
+                return PNGEncoder.encodeOpaque(
+                    SyntheticImage.photo(
+                        width: photoFileSize.width, height: photoFileSize.height, using: &photoGenerator))
+            }
         }
         cardPhotos = (0..<cardCount).map { _ in Int.random(in: 0..<photoCount, using: &generator) }
         self.photoSize = photoSize
