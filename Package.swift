@@ -4,6 +4,8 @@
 // for the recording hot path (thread-local storage and atomics the hot path needs inline).
 import PackageDescription
 
+// One list of settings for every target, tests included, applied in a loop at the end (as
+// swift-log and swift-distributed-tracing do), so a new target cannot be left out.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -39,60 +41,51 @@ let package = Package(
     targets: [
         .target(name: "CFrameScope"),
         .target(
-            name: "FrameTrace", exclude: privacyManifest.exclude, resources: privacyManifest.resources,
-            swiftSettings: strict),
+            name: "FrameTrace", exclude: privacyManifest.exclude, resources: privacyManifest.resources),
         // What the reader, the analysis and the simulation share and apps never need: huge-page
         // advice, returning freed memory, the usable core count, the seeded generator, and the
         // escaping of trace text for each output (UntrustedText). A target, not a product, so
         // FrameTrace (which apps link) does not carry it; it uses FrameTrace's hidden-scalar
         // predicate, the one its JSON writer escapes with.
-        .target(name: "FrameSupport", dependencies: ["FrameTrace"], swiftSettings: strict),
+        .target(name: "FrameSupport", dependencies: ["FrameTrace"]),
         // JSON on its own: the scanner, numbers and JSONValue.parse, which the Chrome reader and
         // the budget parser share, so reading a budget links no trace reader.
-        .target(name: "FrameJSON", dependencies: ["FrameTrace"], swiftSettings: strict),
+        .target(name: "FrameJSON", dependencies: ["FrameTrace"]),
         .target(
-            name: "FrameTraceReader", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport"], swiftSettings: strict),
+            name: "FrameTraceReader", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport"]),
         .target(
             name: "FrameScope", dependencies: ["FrameTrace", "CFrameScope"], exclude: privacyManifest.exclude,
-            resources: privacyManifest.resources,
-            swiftSettings: strict),
+            resources: privacyManifest.resources),
         // Test doubles, and budgets checked in `swift test`: the analysis and the reader come in
         // through internal imports, so this product's API shows only its own types and apps,
         // which link FrameScope alone, carry none of it.
         .target(
-            name: "FrameScopeTesting", dependencies: ["FrameScope", "FrameTrace", "FrameAnalysis", "FrameTraceReader"],
-            swiftSettings: strict),
+            name: "FrameScopeTesting", dependencies: ["FrameScope", "FrameTrace", "FrameAnalysis", "FrameTraceReader"]),
         // The Parquet writer: the format on its own, no framescope types, so it tests alone.
-        .target(name: "FrameParquet", swiftSettings: strict),
+        .target(name: "FrameParquet"),
         .target(
-            name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport", "FrameParquet"],
-            swiftSettings: strict),
+            name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport", "FrameParquet"]),
         // The simulation does not depend on the analysis, so the two largest modules build side by
         // side; FrameRuns joins them (a run's trace analysed, the demo's table).
         .target(
-            name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameSupport"], swiftSettings: strict),
+            name: "FrameSimulation", dependencies: ["FrameScope", "FrameTrace", "FrameSupport"]),
         .target(
             name: "FrameRuns",
             dependencies: [
                 "FrameSimulation", "FrameAnalysis", "FrameScope", "FrameTrace", "FrameTraceReader", "FrameSupport",
-            ],
-            swiftSettings: strict),
+            ]),
         .executableTarget(
             name: "FramescopeCLI",
             dependencies: [
                 "FrameScope", "FrameTrace", "FrameTraceReader", "FrameAnalysis", "FrameSimulation", "FrameRuns",
                 "FrameSupport",
-            ],
-            swiftSettings: strict
-        ),
+            ]),
         .executableTarget(
             name: "FramescopeBench",
             dependencies: [
                 "FrameScope", "FrameTrace", "FrameJSON", "FrameTraceReader", "FrameAnalysis", "FrameSimulation",
                 "FrameRuns", "FrameSupport",
-            ],
-            swiftSettings: strict
-        ),
+            ]),
         // What several test targets share: running programs (both pipes drained), the
         // independent trace validator, real CPU work. A target, never a product.
         .target(name: "FramescopeTestSupport", dependencies: ["FrameTrace"], path: "Tests/Support"),
@@ -145,3 +138,7 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + strict
+}

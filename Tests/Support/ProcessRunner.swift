@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a child process printed and how it ended.
 public struct ProcessResult: Sendable {

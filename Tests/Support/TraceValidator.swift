@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `../shared/tools/validate_trace.py` beside the repository, run with `python3` when both exist:
 /// the independent check of every trace framescope writes.
