@@ -127,16 +127,38 @@ package struct Comparison: Sendable, Hashable {
         self.baseSources = baseSources
         self.headSources = headSources
         self.thresholds = thresholds
-        let baseFrames = base.frames
-        let headFrames = head.frames
-        baseFrameCount = baseFrames.count
-        headFrameCount = headFrames.count
+        baseFrameCount = base.frames.count
+        headFrameCount = head.frames.count
         baseFrameSources = base.frameSources
         headFrameSources = head.frameSources
         headChart = head.chart
+        metrics =
+            Self.frameMetrics(base: base, head: head, thresholds: thresholds, bootstrapResamples: bootstrapResamples)
+            + Self.categoryMetrics(
+                base: base.frames, head: head.frames, thresholds: thresholds, bootstrapResamples: bootstrapResamples)
+        summaries = [
+            SummaryComparison(
+                id: "frames", label: "frames", base: Double(baseFrameCount), head: Double(headFrameCount),
+                unit: .frames)
+        ]
+        // The other figures need each run's report summary, which frames rows do not carry: a
+        // figure computed without it would not mean its label, so it is left out.
+        if let baseSummary = base.summary, let headSummary = head.summary {
+            summaries += Self.summaryComparisons(
+                base: baseSummary, baseFrames: baseFrameCount, head: headSummary, headFrames: headFrameCount)
+        } else {
+            input = .frameRows
+        }
+    }
 
-        // Each metric's values are built straight from the frames, one Double per frame and side,
-        // without copying a frame (a frame holds a dictionary, and copying one retains it).
+    /// Main-thread cost, overrun and every lane's cost per frame, each side's values built
+    /// straight from its frames: one Double per frame and side, without copying a frame (a frame
+    /// holds a dictionary, and copying one retains it).
+    private static func frameMetrics(
+        base: ComparedRuns, head: ComparedRuns, thresholds: RegressionThresholds, bootstrapResamples: Int
+    ) -> [MetricComparison] {
+        let baseFrames = base.frames
+        let headFrames = head.frames
         func milliseconds(_ frames: [ComparedRuns.Frame], _ value: (borrowing ComparedRuns.Frame) -> Int64) -> [Double]
         {
             var values = [Double]()
@@ -166,9 +188,17 @@ package struct Comparison: Sendable, Hashable {
             metrics.append(
                 compare("lane-ms.\(lane.identifier)", "\(lane.identifier) lane cost per frame") { $0.cost(in: lane) })
         }
-        // Categories: one pass over each side's frames collects, per category, only the frames it
-        // ran in; the frames it did not run in are zeros, added when its metric is compared. Memory
-        // is O(frames + category entries), and no frame is looked up once per category.
+        return metrics
+    }
+
+    /// Main-thread time per frame in each category either side ran, largest total first. One
+    /// pass over each side's frames collects, per category, only the frames it ran in; the frames
+    /// it did not run in are zeros, added when its metric is compared. Memory is
+    /// O(frames + category entries), and no frame is looked up once per category.
+    private static func categoryMetrics(
+        base baseFrames: [ComparedRuns.Frame], head headFrames: [ComparedRuns.Frame],
+        thresholds: RegressionThresholds, bootstrapResamples: Int
+    ) -> [MetricComparison] {
         var categoryIndex: [String: Int] = [:]
         var totals: [Int64] = []
         var nonzero: [(base: [Double], head: [Double])] = []
@@ -201,6 +231,7 @@ package struct Comparison: Sendable, Hashable {
         let ranked = categoryIndex.filter { totals[$0.value] > 0 }.sorted {
             (totals[$0.value], $1.key) > (totals[$1.value], $0.key)
         }
+        var metrics: [MetricComparison] = []
         for (name, category) in ranked {
             let label = "\(FrameAnalyzer.categoryLabel(name)): main-thread time per frame"
             metrics.append(
@@ -212,38 +243,32 @@ package struct Comparison: Sendable, Hashable {
                     thresholds: thresholds, bootstrapResamples: bootstrapResamples))
             nonzero[category] = ([], [])
         }
-        self.metrics = metrics
+        return metrics
+    }
 
-        summaries = [
-            SummaryComparison(
-                id: "frames", label: "frames", base: Double(baseFrames.count), head: Double(headFrames.count),
-                unit: .frames)
-        ]
-        // The other figures need each run's report summary, which frames rows do not carry: a
-        // figure computed without it would not mean its label, so it is left out.
-        guard let b = base.summary, let h = head.summary else {
-            input = .frameRows
-            return
-        }
+    /// The figures that need each side's report summary: hitch time ratio, slow-frame share,
+    /// frozen frames, and the hitch time ratio of every cause either side has.
+    private static func summaryComparisons(
+        base b: ComparedRuns.Summary, baseFrames: Int, head h: ComparedRuns.Summary, headFrames: Int
+    ) -> [SummaryComparison] {
         func ratio(_ hitch: Int64, _ measured: Int64) -> Double {
             measured > 0 ? (Double(hitch) / 1e6) / (Double(measured) / 1e9) : 0
         }
         func share(_ slow: Int, _ frames: Int) -> Double {
             frames > 0 ? Double(slow) / Double(frames) : 0
         }
-        summaries += [
+        var summaries = [
             SummaryComparison(
                 id: "hitch-time-ratio", label: "hitch time ratio",
                 base: ratio(b.hitchNanoseconds, b.measuredNanoseconds),
                 head: ratio(h.hitchNanoseconds, h.measuredNanoseconds), unit: .millisecondsPerSecond),
             SummaryComparison(
-                id: "slow-frame-share", label: "slow frames", base: share(b.slowFrames, baseFrames.count),
-                head: share(h.slowFrames, headFrames.count), unit: .share),
+                id: "slow-frame-share", label: "slow frames", base: share(b.slowFrames, baseFrames),
+                head: share(h.slowFrames, headFrames), unit: .share),
             SummaryComparison(
                 id: "frozen-frames", label: "frozen frames", base: Double(b.frozenFrames), head: Double(h.frozenFrames),
                 unit: .frames),
         ]
-        // Hitch time ratio by cause, for every cause either side has.
         let causes = Set(b.hitchNanosecondsByCause.keys).union(h.hitchNanosecondsByCause.keys).sorted()
         for cause in causes {
             summaries.append(
@@ -254,6 +279,7 @@ package struct Comparison: Sendable, Hashable {
                     head: ratio(h.hitchNanosecondsByCause[cause] ?? 0, h.measuredNanoseconds),
                     unit: .millisecondsPerSecond))
         }
+        return summaries
     }
 
     /// Whether any metric regressed (or a side had no frames): `compare` then exits 1. A metric
