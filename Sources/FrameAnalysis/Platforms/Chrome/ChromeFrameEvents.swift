@@ -91,6 +91,13 @@ struct ChromeFrameEvents {
     static let legacySequenceKey = "frameSeqId"
     static let legacyLayerTreeKey = "layerTreeId"
 
+    /// One frame's reporters: the main one's and the forked one's states, with the positions in
+    /// `trace.events` of the reporters whose states are kept.
+    private typealias ReportedFrame = (
+        vsync: Int64, main: ReporterState?, forked: ReporterState?, mainEvent: Int, forkedEvent: Int, smooth: Bool?
+    )
+    private typealias LegacyEvent = (timestamp: Int64, kind: UInt8, layerTree: Int64, sequence: Int64, order: Int)
+
     init(trace: Trace, processID: Int64) {
         let symbols = trace.symbols
         let reporterName = symbols.lookup(Self.pipelineReporter)
@@ -100,52 +107,16 @@ struct ChromeFrameEvents {
         guard reporterName != nil || beginName != nil else { return }
         // One frame per (layer tree, sequence): its main reporter's outcome, made partial when a
         // forked reporter of the same frame says its main-thread part missed it.
-        // `mainEvent`/`forkedEvent`: the position in `trace.events` of the reporter whose state is kept.
-        var byFrame:
-            [FrameKey: (
-                vsync: Int64, main: ReporterState?, forked: ReporterState?, mainEvent: Int, forkedEvent: Int,
-                smooth: Bool?
-            )] = [:]
+        var byFrame: [FrameKey: ReportedFrame] = [:]
         var keyOfReporter: [Int: FrameKey] = [:]
         var unkeyed = 0
-        var legacyEvents: [(timestamp: Int64, kind: UInt8, layerTree: Int64, sequence: Int64, order: Int)] = []
+        var legacyEvents: [LegacyEvent] = []
         for (order, event) in trace.events.enumerated() where event.thread.processID == processID {
             if event.phase == .asyncBegin, event.name == reporterName {
-                let arguments = trace.argumentLists[Int(event.arguments)]
-                let isForked = arguments[Self.frameTypeKey]?.stringValue == "FORKED"
-                let state: ReporterState =
-                    switch arguments[Self.stateKey]?.stringValue {
-                    case "STATE_PRESENTED_ALL": .frame(.presented)
-                    case "STATE_PRESENTED_PARTIAL": .frame(.partial)
-                    case "STATE_DROPPED": .frame(.dropped)
-                    case "STATE_NO_UPDATE_DESIRED": .noUpdate
-                    default: .unknown
-                    }
-                let key: FrameKey
-                if let sequence = arguments[Self.sequenceKey]?.integerValue {
-                    key = FrameKey(layerTree: arguments[Self.layerTreeHostKey]?.integerValue ?? -1, sequence: sequence)
-                } else {
-                    key = FrameKey(layerTree: Int64.min, sequence: Int64(unkeyed))
-                    unkeyed += 1
-                }
+                let key = record(
+                    reporter: event, arguments: trace.argumentLists[Int(event.arguments)], order: order,
+                    unkeyed: &unkeyed, into: &byFrame)
                 keyOfReporter[order] = key
-                var entry =
-                    byFrame[key] ?? (
-                        vsync: event.timestamp, main: nil, forked: nil, mainEvent: -1, forkedEvent: -1, smooth: nil
-                    )
-                if case .bool(let smooth) = arguments[Self.affectsSmoothnessKey] {
-                    entry.smooth = (entry.smooth ?? false) || smooth
-                }
-                if isForked {
-                    if entry.forked != nil { reporterSkipped.forked += 1 }
-                    entry.forked = state
-                    entry.forkedEvent = order
-                } else {
-                    if entry.main != nil { reporterSkipped.forked += 1 }
-                    entry.main = state
-                    entry.mainEvent = order
-                }
-                byFrame[key] = entry
             } else if event.phase == .instant, let kind = [beginName, drawName, droppedName].firstIndex(of: event.name)
             {
                 if kind == 2 { droppedFrameEvents += 1 }
@@ -158,8 +129,71 @@ struct ChromeFrameEvents {
         let stages =
             reporterName.map { ChromePipeline.stagesByReporter(trace: trace, processID: processID, reporterName: $0) }
             ?? [:]
+        decide(byFrame, stages: stages)
+        // Both orders end in the whole frame key: `byFrame` and `stages` are dictionaries, whose
+        // order changes from process to process, so a tie left to it made two runs of one trace
+        // number frames that share a vsync (two layer trees) differently.
+        reporterStages = stages.compactMap { order, list in keyOfReporter[order].map { (key: $0, stages: list) } }
+            .sorted {
+                ($0.stages.first?.start ?? 0, $0.key.sequence, $0.key.layerTree)
+                    < ($1.stages.first?.start ?? 0, $1.key.sequence, $1.key.layerTree)
+            }
+        reporters.sort {
+            ($0.vsync, $0.outcome.rawValue, $0.key?.layerTree ?? .min, $0.key?.sequence ?? .min)
+                < ($1.vsync, $1.outcome.rawValue, $1.key?.layerTree ?? .min, $1.key?.sequence ?? .min)
+        }
+        legacyEvents.sort { ($0.timestamp, $0.order) < ($1.timestamp, $1.order) }
+        settleLegacy(legacyEvents)
+    }
+
+    /// Files one PipelineReporter under its frame: the main or the forked reporter's state, and
+    /// whether the frame affects smoothness. Returns the frame's key (a reporter without a
+    /// sequence gets a key of its own).
+    private mutating func record(
+        reporter event: TraceEvent, arguments: [Argument], order: Int, unkeyed: inout Int,
+        into byFrame: inout [FrameKey: ReportedFrame]
+    ) -> FrameKey {
+        let isForked = arguments[Self.frameTypeKey]?.stringValue == "FORKED"
+        let state: ReporterState =
+            switch arguments[Self.stateKey]?.stringValue {
+            case "STATE_PRESENTED_ALL": .frame(.presented)
+            case "STATE_PRESENTED_PARTIAL": .frame(.partial)
+            case "STATE_DROPPED": .frame(.dropped)
+            case "STATE_NO_UPDATE_DESIRED": .noUpdate
+            default: .unknown
+            }
+        let key: FrameKey
+        if let sequence = arguments[Self.sequenceKey]?.integerValue {
+            key = FrameKey(layerTree: arguments[Self.layerTreeHostKey]?.integerValue ?? -1, sequence: sequence)
+        } else {
+            key = FrameKey(layerTree: Int64.min, sequence: Int64(unkeyed))
+            unkeyed += 1
+        }
+        var entry =
+            byFrame[key] ?? (
+                vsync: event.timestamp, main: nil, forked: nil, mainEvent: -1, forkedEvent: -1, smooth: nil
+            )
+        if case .bool(let smooth) = arguments[Self.affectsSmoothnessKey] {
+            entry.smooth = (entry.smooth ?? false) || smooth
+        }
+        if isForked {
+            if entry.forked != nil { reporterSkipped.forked += 1 }
+            entry.forked = state
+            entry.forkedEvent = order
+        } else {
+            if entry.main != nil { reporterSkipped.forked += 1 }
+            entry.main = state
+            entry.mainEvent = order
+        }
+        byFrame[key] = entry
+        return key
+    }
+
+    /// Each frame's outcome from its reporters: the main reporter decides, a frame with only a
+    /// forked reporter takes its state, and a presented frame whose forked reporter dropped or
+    /// partly presented it is partial.
+    private mutating func decide(_ byFrame: [FrameKey: ReportedFrame], stages: [Int: [ChromeStage]]) {
         for (frameKey, entry) in byFrame {
-            // The main reporter decides; a frame with only a forked reporter takes its state.
             if entry.main != nil, entry.forked != nil { reporterSkipped.forked += 1 }
             switch entry.main ?? entry.forked {
             case .noUpdate, nil:
@@ -184,25 +218,11 @@ struct ChromeFrameEvents {
                         affectsSmoothness: entry.smooth, key: frameKey))
             }
         }
-        // Both orders end in the whole frame key: `byFrame` and `stages` are dictionaries, whose
-        // order changes from process to process, so a tie left to it made two runs of one trace
-        // number frames that share a vsync (two layer trees) differently.
-        reporterStages = stages.compactMap { order, list in keyOfReporter[order].map { (key: $0, stages: list) } }
-            .sorted {
-                ($0.stages.first?.start ?? 0, $0.key.sequence, $0.key.layerTree)
-                    < ($1.stages.first?.start ?? 0, $1.key.sequence, $1.key.layerTree)
-            }
-        reporters.sort {
-            ($0.vsync, $0.outcome.rawValue, $0.key?.layerTree ?? .min, $0.key?.sequence ?? .min)
-                < ($1.vsync, $1.outcome.rawValue, $1.key?.layerTree ?? .min, $1.key?.sequence ?? .min)
-        }
-        legacyEvents.sort { ($0.timestamp, $0.order) < ($1.timestamp, $1.order) }
-        settleLegacy(legacyEvents)
     }
 
     /// DevTools' begin-frame queue over BeginFrame / DroppedFrame / DrawFrame.
     private mutating func settleLegacy(
-        _ events: [(timestamp: Int64, kind: UInt8, layerTree: Int64, sequence: Int64, order: Int)]
+        _ events: [LegacyEvent]
     ) {
         struct Pending {
             var timestamp: Int64
