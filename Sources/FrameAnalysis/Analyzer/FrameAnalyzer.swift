@@ -169,8 +169,9 @@ package enum FrameAnalyzer {
                     android: frames[index].android, apple: frames[index].apple)
                 return (
                     lateness: FrameReport.Frame.lateness(
-                        overrun: overrun, android: frames[index].android, interval: interval,
-                        apple: frames[index].apple), overrun: overrun,
+                        overrun: overrun, android: frames[index].android,
+                        interval: frames[index].displayInterval ?? interval, apple: frames[index].apple),
+                    overrun: overrun,
                     main: frames[index].mainThreadNanoseconds, index: frames[index].index
                 )
             }
@@ -264,12 +265,19 @@ package enum FrameAnalyzer {
         let mainSlot = main.flatMap { spans.slot(of: $0) }
         let mainSpans = mainSlot.map { spans.spans(inSlot: $0) } ?? []
         let chrome = main.map { ChromeFrameEvents(trace: trace, processID: $0.processID) }
-        let (frameRate, intervalSource) = self.frameRate(
+        var (frameRate, intervalSource) = self.frameRate(
             of: trace, options: options, chrome: chrome, main: main?.processID)
         let interval = frameRate.intervalNanoseconds
-        let found = findFrames(
+        var found = findFrames(
             trace: trace, spans: spans, main: main, mainSpans: mainSpans, chrome: chrome, interval: interval,
             options: options)
+        // An Android recording's stretches at one display rate: each frame takes its stretch's period.
+        if case .androidFrameTimeline(let gaps, let atMedian, var stretches) = intervalSource,
+            found.source == .frameTimeline
+        {
+            AndroidFrameTimeline.assign(&stretches, to: &found.frames)
+            intervalSource = .androidFrameTimeline(gaps: gaps, atMedian: atMedian, stretches: stretches)
+        }
         let frames = found.frames
         let frameCategory = found.source == .frameSpans ? trace.symbols.lookup(FrameContract.frameCategory) : nil
         let names = CategoryNames(spans.categories, frameCategory: frameCategory, trace: trace)
@@ -419,10 +427,13 @@ package enum FrameAnalyzer {
         if let derived = chrome?.derivedInterval.flatMap(FrameRate.init(intervalNanoseconds:)) {
             return (derived, .chromeBeginFrames)
         }
-        if let measured = AndroidFrameTimeline.displayInterval(trace: trace, processID: options.processID ?? main),
+        if let measured = AndroidFrameTimeline.displayPeriods(trace: trace, processID: options.processID ?? main),
             let rate = FrameRate(intervalNanoseconds: measured.interval)
         {
-            return (rate, .androidFrameTimeline(gaps: measured.gaps, atMedian: measured.atMedian))
+            return (
+                rate,
+                .androidFrameTimeline(gaps: measured.gaps, atMedian: measured.atPeriod, stretches: measured.stretches)
+            )
         }
         return (.standard, .defaultRate)
     }
@@ -616,6 +627,7 @@ package enum FrameAnalyzer {
             let deadline = frames[index].deadline
             let android = frames[index].android
             let apple = frames[index].apple
+            let interval = frames[index].displayInterval ?? interval  // the frame's stretch's period
             let overrun = FrameReport.Frame.overrun(
                 commitEnd: frames[index].commitEnd, deadline: deadline, lanes: frames[index].lanes, android: android,
                 apple: apple)

@@ -32,6 +32,10 @@ package struct FrameReport: Sendable {
     /// Hangs an Instruments recording found (`potential-hangs`), in time order: not hitches.
     package var hangs: [Hang] = []
 
+    /// The stretches at one display rate the frames were judged in, when the trace's rate changed
+    /// (``FrameIntervalSource/stretches``); empty otherwise.
+    package var displayStretches: [DisplayStretch] { method.frameIntervalSource.stretches }
+
     /// How the analysis read the trace.
     package struct Method: Sendable, Hashable {
         /// The frame rate whose interval `P` frames were judged against
@@ -176,6 +180,10 @@ package struct FrameReport: Sendable {
         private var feedStorage: OutOfLine<BackgroundFeed>? = nil
         /// When the frame was presented, where the trace says (framescope's render spans).
         package var presentation: Int64? = nil
+        /// The display's period for this frame when the trace's rate changed during the recording
+        /// (an Android phone switching between 60 and 120 Hz: its stretch's period,
+        /// ``DisplayStretch``); `nil`: the report's `P`. Missed vsyncs and slow frames count in it.
+        package var displayInterval: Int64? = nil
         /// The frame's own index in the trace (a frame span's `index` argument, an Android
         /// frame's vsync id), which links its render work to it.
         var sourceIndex: Int64? = nil
@@ -230,19 +238,22 @@ package struct FrameReport: Sendable {
         /// ``AndroidFrame/lateness``, or one interval when it missed a vsync by Android's account
         /// but no end in the trace was late (SurfaceFlinger's own misses, dropped frames); a
         /// buffer-stuffed frame is not late.
-        /// - Parameter interval: The report's frame interval `P`, in nanoseconds.
+        /// - Parameter interval: The report's frame interval `P`, in nanoseconds (the frame's own
+        ///   ``displayInterval`` wins).
         package func lateness(interval: Int64) -> Int64 {
-            Self.lateness(overrun: overrun, android: android, interval: interval, apple: apple)
+            Self.lateness(overrun: overrun, android: android, interval: displayInterval ?? interval, apple: apple)
         }
 
         /// Whether the frame was late: ``lateness(interval:)`` is positive.
         package func isLate(interval: Int64) -> Bool { lateness(interval: interval) > 0 }
 
-        /// The vsyncs the frame missed at `interval` (the report's P): its lateness in whole
-        /// intervals, rounded up; 0 for a frame on time. The one definition every output uses.
+        /// The vsyncs the frame missed at `interval` (the report's P), or at its own
+        /// ``displayInterval`` when it has one: its lateness in whole periods, rounded up; 0 for
+        /// a frame on time. The one definition every output uses.
         package func missedVsyncs(interval: Int64) -> Int64 {
-            if let apple { return apple.missedVsyncs(interval: interval) }
-            return Self.missedVsyncs(lateness: lateness(interval: interval), interval: interval)
+            let period = displayInterval ?? interval
+            if let apple { return apple.missedVsyncs(interval: period) }
+            return Self.missedVsyncs(lateness: lateness(interval: period), interval: period)
         }
 
         /// ``missedVsyncs(interval:)`` from a lateness already computed.

@@ -121,6 +121,13 @@ extension FrameReport {
             ]
             return .object(members)
         }
+        let stretches: [JSONValue] = method.frameIntervalSource.stretches.map { stretch in
+            let members: [(String, JSONValue)] = [
+                ("start-ns", .int(stretch.start)), ("interval-ns", .int(stretch.intervalNanoseconds)),
+                ("frames", .int(Int64(stretch.frames))),
+            ]
+            return .object(members)
+        }
         let members: [(String, JSONValue)] = [
             (FrameContract.Metadata.frameInterval, .int(method.frameRate.intervalNanoseconds)),
             ("frame-interval-source", .string(method.frameIntervalSource.identifier)),
@@ -132,6 +139,7 @@ extension FrameReport {
                 "frame-interval-overridden-ns",
                 method.frameIntervalSource.overriddenNanoseconds.map(JSONValue.int) ?? .null
             ),
+            ("frame-interval-stretches", .array(stretches)),
             (FrameContract.Metadata.mainThread, mainThread),
             ("main-thread-rule", .string(method.mainThreadRule.identifier)),
             ("frame-boundaries", .string(method.frameSource.identifier)),
