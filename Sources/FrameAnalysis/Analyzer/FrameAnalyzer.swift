@@ -143,6 +143,7 @@ package enum FrameAnalyzer {
             summary.backgroundInFramesNanoseconds = measured.accounting.backgroundInFrames
             summary.backgroundOutsideFramesNanoseconds = measured.accounting.backgroundOutsideFrames
             summary.chromeDroppedFrameEvents = measured.found.chromeDroppedFrameEvents
+            if summary.appStartFrames != nil { summary.appStartMark = measured.found.appStartMark }
             measured.found.apple?.adjust(&summary, frames: frames)
             let measuredTime = summary.measuredNanoseconds
             // A category's per-frame summary counts 0 in every frame it did not run in, without
@@ -508,6 +509,8 @@ package enum FrameAnalyzer {
         var fallbackHolds: [Int: FrameReport.HitchHold] = [:]
         /// Chrome's `DroppedFrame` events in the analysed process.
         var chromeDroppedFrameEvents: Int? = nil
+        /// An Android app's start as the trace marks it (``AndroidAppStart``).
+        var appStartMark: FrameReport.AppStartMark? = nil
         /// Whether ``fallbackHolds`` are the late frames' holds as the source states them
         /// (Apple's hitches), not a fallback.
         var holdsDecided = false
@@ -614,6 +617,7 @@ package enum FrameAnalyzer {
         var missed: Int64 = 0
         var delay: Int64 = 0
         var lateSpans: [(start: Int64, end: Int64, cause: HitchCause)] = []
+        var lateFrames: [(frame: Int, start: Int64, end: Int64)] = []
         var measuredEnd = Int64.min
         var firstVsync = Int64.max
         var mainThreadCosts: [Int64] = []
@@ -656,6 +660,7 @@ package enum FrameAnalyzer {
                 let cause = frames[index].hitchCause
                 let from = apple?.hitchStart ?? deadline  // Apple's hitch, where it began
                 lateSpans.append((from, from.addingSaturating(lateness), cause == .none ? .commit : cause))
+                if android != nil { lateFrames.append((index, from, from.addingSaturating(lateness))) }
                 missed = missed.addingSaturating(
                     apple?.missedVsyncs(interval: interval)
                         ?? FrameReport.Frame.missedVsyncs(lateness: lateness, interval: interval))
@@ -681,7 +686,7 @@ package enum FrameAnalyzer {
         if frames.indices.contains(where: { frames[$0].android != nil }) {
             summary.stuffedFrames = stuffed
             summary.stuffingLatency = PercentileSummary(stuffingLatency, zeroCount: 0)
-            AndroidAppStart.count(frames, into: &summary)
+            AndroidAppStart.count(frames, lateSpans: lateFrames, into: &summary)
         }
         if frames.indices.contains(where: { frames[$0].affectsSmoothness != nil }) {
             summary.droppedFramesAffectingSmoothness = frames.indices.reduce(0) {

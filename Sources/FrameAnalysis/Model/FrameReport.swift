@@ -36,6 +36,30 @@ package struct FrameReport: Sendable {
     /// (``FrameIntervalSource/stretches``); empty otherwise.
     package var displayStretches: [DisplayStretch] { method.frameIntervalSource.stretches }
 
+    /// The mark that ends an Android app's start (``AndroidAppStart``): `reportFullyDrawn` (the
+    /// start runs to the first frame done after it) or the latest of `bindApplication`,
+    /// `activityStart` and `activityResume` (to the first frame begun after it).
+    package struct AppStartMark: Sendable, Hashable {
+        /// `reportFullyDrawn`, `bindApplication`, `activityStart` or `activityResume`.
+        package var name: String
+        /// When the mark's slice began, on the trace clock, and how long after the first frame's vsync.
+        package var time: Int64
+        package var afterFirstVsync: Int64
+        /// The report index of the start's last frame (its frames are `0...lastFrame`).
+        package var lastFrame: Int
+
+        /// Whether the start runs to time to full display (`reportFullyDrawn`).
+        package var isFullDisplay: Bool { name == AndroidAppStart.fullyDrawnPrefix }
+
+        /// Creates a mark.
+        package init(name: String, time: Int64, afterFirstVsync: Int64, lastFrame: Int) {
+            self.name = name
+            self.time = time
+            self.afterFirstVsync = afterFirstVsync
+            self.lastFrame = lastFrame
+        }
+    }
+
     /// How the analysis read the trace.
     package struct Method: Sendable, Hashable {
         /// The frame rate whose interval `P` frames were judged against
@@ -489,6 +513,11 @@ package struct FrameReport: Sendable {
         /// how many of them Android calls janky; `nil` when the trace marks no start.
         package var appStartFrames: Int? = nil
         package var appStartJankyFrames: Int? = nil
+        /// Android: the hitch time of the app start's janky frames (the union of their spans past
+        /// their deadlines, as ``hitchNanoseconds`` counts all frames'), and the mark that ended
+        /// the start; `nil` when the trace marks no start.
+        package var appStartHitchNanoseconds: Int64? = nil
+        package var appStartMark: AppStartMark? = nil
 
         /// Background busy time inside the frame windows per frame interval `P` of measured time:
         /// never more than the background threads × `P`. `nil` when nothing was measured.

@@ -202,6 +202,17 @@ extension FrameReport {
             ("stuffing-latency-ns", summary.stuffingLatency.jsonValue),
             ("app-start-frames", summary.appStartFrames.map { .int(Int64($0)) } ?? .null),
             ("app-start-janky-frames", summary.appStartJankyFrames.map { .int(Int64($0)) } ?? .null),
+            ("app-start-hitch-ns", summary.appStartHitchNanoseconds.map(JSONValue.int) ?? .null),
+            (
+                "app-start-mark",
+                summary.appStartMark.map { mark in
+                    let members: [(String, JSONValue)] = [
+                        ("name", .string(mark.name)), ("ts-ns", .int(mark.time)),
+                        ("last-frame", .int(Int64(mark.lastFrame))),
+                    ]
+                    return JSONValue.object(members)
+                } ?? .null
+            ),
             ("background-in-frames-ns", .int(summary.backgroundInFramesNanoseconds)),
             ("background-outside-frames-ns", .int(summary.backgroundOutsideFramesNanoseconds)),
             (

@@ -204,6 +204,9 @@ extension FrameReport {
                 displayStretches.count > 1
                 ? "; framescope's: longer than its stretch's period" : "; framescope's: longer than one P"
             overview.rows.insert(["janky frames", F.percent(s.jankyShare), s.jankyPhrase], at: 1)
+            if let start = s.appStartFrames, let phrase = s.appStartPhrase {
+                overview.rows.insert(["app start", "\(start)", phrase], at: 2)
+            }
         }
         if method.frameSource == .chromeFrames {
             var dropped = "each shown one vsync late"

@@ -212,6 +212,19 @@ extension FrameReport.Summary {
     }
 }
 
+extension FrameReport.Summary {
+    /// The app start's frames, the mark that ended them and what fell in them, as a reader counts
+    /// them in Perfetto's UI: `frames #0-#49, to the first done after reportFullyDrawn (657.83 ms
+    /// after #0's vsync): 6 janky, 247.03 ms of hitch time`; `nil` when the trace marks no start.
+    package var appStartPhrase: String? {
+        guard let janky = appStartJankyFrames, let mark = appStartMark else { return nil }
+        let rule = mark.isFullDisplay ? "to the first done after" : "to the first begun after"
+        return "frames #0-#\(mark.lastFrame), \(rule) \(mark.name) "
+            + "(\(ReportFormat.milliseconds(mark.afterFirstVsync)) after #0's vsync): \(janky) janky, "
+            + "\(ReportFormat.milliseconds(appStartHitchNanoseconds ?? 0)) of hitch time"
+    }
+}
+
 extension FrameReport.AppleFrameTable {
     /// Where an Instruments recording's frames came from, as the report says it.
     var phrase: String {

@@ -422,10 +422,10 @@ enum AndroidFrameTimeline {
             built.append((frame, hold))
         }
         built.sort { ($0.frame.workStart, $0.frame.vsync) < ($1.frame.workStart, $1.frame.vsync) }
-        let startFrames = AndroidAppStart.frameCount(
+        let start = AndroidAppStart.window(
             frames: built.map { ($0.frame.workStart, $0.frame.commitEnd) }, trace: trace, spans: spans,
             processID: processID)
-        for position in built.indices.prefix(startFrames) { built[position].frame.android?.isAppStart = true }
+        for position in built.indices.prefix(start?.frames ?? 0) { built[position].frame.android?.isAppStart = true }
         var frames: [FrameReport.Frame] = []
         frames.reserveCapacity(built.count)
         var fallback: [Int: FrameReport.HitchHold] = [:]
@@ -445,6 +445,11 @@ enum AndroidFrameTimeline {
             renderSlices: tokens.reduce(0) { $0 + (drawFrames[$1]?.count ?? 0) })
         var found = FrameAnalyzer.FoundFrames(source: .frameTimeline, detail: detail, frames: frames)
         found.fallbackHolds = fallback
+        if let start, let first = frames.first {
+            found.appStartMark = FrameReport.AppStartMark(
+                name: start.mark, time: start.time, afterFirstVsync: start.time.subtractingSaturating(first.vsync),
+                lastFrame: start.frames - 1)
+        }
         return found
     }
 
