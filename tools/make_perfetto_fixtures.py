@@ -49,6 +49,9 @@ Fixtures (named after the case they test):
   and surface frames; its expected rows are the test's (jank_tag "Non-perceivable Jank").
 - android-app-frames: one app's eight frames with atrace doFrame/DrawFrames slices and
   FrameTimeline surface and display frames for the same tokens, one frame per jank kind.
+- android-rate-switch: FrameTimeline alone for one app on a display that runs at 60 Hz for 24
+  frames, then at 120 Hz for 48; the same frame shapes in both stretches (12 ms of work, 10 ms
+  past the app's deadline), with each frame's period, slow verdict and missed vsyncs.
 - android-frames-stdlib: the trace of trace processor's stdlib/android/frames_tests.py
   (metrics/graphics/android_jank_cuj.py), reduced to what the android.frames tables read: the
   process tree, every Choreographer#doFrame and DrawFrames atrace slice and every FrameTimeline
@@ -1591,6 +1594,102 @@ def android_app_frames():
 
 
 # ---------------------------------------------------------------------------------------------
+# e1. android-rate-switch: a phone that switches from 60 Hz to 120 Hz mid-recording
+# ---------------------------------------------------------------------------------------------
+RATE_SWITCH_STRETCHES = [(16_666_667, 24), (8_333_333, 48)]  # (period ns, frames): 60 Hz, then 120 Hz
+RATE_SWITCH_APP_DEADLINE = 16_600_000  # the app's deadline in both stretches (nowinandroid's at 120 Hz)
+
+
+def android_rate_switch():
+    """FrameTimeline alone (no atrace slices) for one app whose display runs at 60 Hz for 24 frames,
+    then at 120 Hz for 48, one frame per vsync: each frame's vsync figures must use its stretch's period."""
+    base = 3_000_000_000
+    ms = 1_000_000
+    # Frames by position in the recording: how long after its vsync the app's buffer was done, and
+    # its jank. The same shapes in each stretch, so that the two periods give them different figures:
+    # 12 ms of work is on time in both, slow only at 120 Hz; 10 ms past the app's deadline misses one
+    # 60 Hz vsync and two 120 Hz vsyncs.
+    shapes = {3: (12 * ms, JANK_NONE), 5: (RATE_SWITCH_APP_DEADLINE + 10 * ms, JANK_APP_DEADLINE_MISSED),
+              30: (12 * ms, JANK_NONE), 40: (RATE_SWITCH_APP_DEADLINE + 10 * ms, JANK_APP_DEADLINE_MISSED)}
+    ft = FTTrace()
+    t = TraceFile()
+    process_tree_packet(t, base - ms, [(FEED_PID, 1, "com.example.feed"), (SF_PID, 1, "/system/bin/surfaceflinger")],
+                        [(FEED_PID, FEED_PID, "om.example.feed"), (SF_PID, SF_PID, "surfaceflinger")])
+    cookie = 0
+    frames = []
+    stretches = []
+    vsync = base
+    position = 0
+    for period, count in RATE_SWITCH_STRETCHES:
+        stretches.append({"start_ts": vsync, "period_ns": period, "frames": count})
+        for _ in range(count):
+            token, display_token = 5000 + position, 9000 + position
+            work, jank = shapes.get(position, (period * 6 // 10, JANK_NONE))
+            late = jank != JANK_NONE
+            present = PRESENT_LATE if late else PRESENT_ON_TIME
+            cookie += 1
+            ft.expected_surface(vsync, cookie, token, display_token, FEED_PID, FEED_LAYER)
+            ft.frame_end(vsync + RATE_SWITCH_APP_DEADLINE, cookie)
+            cookie += 1
+            ft.actual_surface(vsync, cookie, token, display_token, FEED_PID, FEED_LAYER, present, 0 if late else 1, 0,
+                              jank, PREDICTION_VALID)
+            ft.frame_end(vsync + work, cookie)
+            # SurfaceFlinger composes the frame's buffer one period later, on time.
+            cookie += 1
+            ft.expected_display(vsync + period, cookie, display_token, SF_PID)
+            ft.frame_end(vsync + 2 * period, cookie)
+            cookie += 1
+            ft.actual_display(vsync + period + 300_000, cookie, display_token, SF_PID, PRESENT_ON_TIME, 1, 0, JANK_NONE,
+                              PREDICTION_VALID)
+            ft.frame_end(vsync + 2 * period, cookie)
+            overrun = work - RATE_SWITCH_APP_DEADLINE
+            frames.append({
+                "token": token, "vsync_ts": vsync, "period_ns": period, "expected_end": vsync + RATE_SWITCH_APP_DEADLINE,
+                "actual_end": vsync + work, "jank_type": jank_string(jank), "janky": late,
+                "slow": work > period, "missed_vsyncs": -(-overrun // period) if late else 0,
+            })
+            vsync += period
+            position += 1
+    frame_timeline_packets(t, ft.events)
+    expected_rows, actual_rows, unpaired = trace_processor_rows(ft.events)
+    assert unpaired == 0
+    assert [f["missed_vsyncs"] for f in frames if f["janky"]] == [1, 2], frames
+    assert [f["slow"] for f in frames].count(True) == 2 + 1  # 12 ms at 120 Hz; both late frames
+    data, layout = t.build()
+    expected = {
+        "fixture": "android-rate-switch.pftrace",
+        "kind": "android-rate-switch",
+        "source": {"generator": GENERATOR, "case": "android_rate_switch()",
+                   "rows": "expected/actual rows as trace processor's FrameTimeline parser makes them (the port "
+                           "that reproduces frame-timeline-events.expected.json's diff-test rows)"},
+        **file_facts(data),
+        "packets": len(layout),
+        "app_pid": FEED_PID,
+        "processes": [{"pid": FEED_PID, "name": "com.example.feed"}, {"pid": SF_PID, "name": "/system/bin/surfaceflinger"}],
+        "stretches": stretches,
+        "frame_interval_ns": max(stretches, key=lambda s: s["frames"])["period_ns"],
+        "frames": frames,
+        "expected_frame_timeline_slice": expected_rows,
+        "actual_frame_timeline_slice": actual_rows,
+        "mappings": MAPPINGS,
+        "_ft_events": ft.events,
+        "notes": [
+            "60 Hz (16666667 ns) for frames 0-23 from 3000000000 ns, then 120 Hz (8333333 ns) for frames 24-71; "
+            "one app frame per vsync, token 5000+i, display frame 9000+i.",
+            "Expected surface frame: [vsync, vsync + 16.6 ms] in both stretches (the app's deadline, which is not "
+            "the display's period: at 120 Hz it spans two). Actual surface frame: from the vsync to when the "
+            "buffer was done: 60% of the period, 12 ms for frames 3 and 30, 26.6 ms (10 ms late: App Deadline "
+            "Missed) for frames 5 and 40.",
+            "slow: longer than the frame's own period (framescope's slow frame); missed_vsyncs: the lateness "
+            "(actual_end - expected_end) in the frame's own periods, rounded up, for janky frames.",
+            "Display frame 9000+i: expected [vsync + period, vsync + 2 period], actual from 0.3 ms later to its "
+            "expected end, on time.",
+        ] + FRAME_TIMELINE_NOTES[:1],
+    }
+    return data, expected
+
+
+# ---------------------------------------------------------------------------------------------
 # e2. android-frames-stdlib: the trace of trace processor's android.frames stdlib diff tests
 # ---------------------------------------------------------------------------------------------
 JC_PID, JC_RT, JC_GPU, JC_JIT = 1000, 1555, 1666, 1777  # com.android.systemui, RenderThread, GPU completion, JIT
@@ -2611,6 +2710,15 @@ SCHEMAS = {
         "lane_rule": "how overrun_lane is decided",
         "expected_frame_timeline_slice": "as frame-timeline", "actual_frame_timeline_slice": "as frame-timeline",
     },
+    "android-rate-switch": {
+        "app_pid": "the app's pid", "processes": "[{pid, name}]",
+        "stretches": "[{start_ts, period_ns, frames}]: the display's rate in time order",
+        "frame_interval_ns": "the period of the stretch with the most frames",
+        "frames": "[{token, vsync_ts, period_ns (its stretch's), expected_end, actual_end, jank_type, janky, slow "
+                  "(longer than period_ns), missed_vsyncs (janky: ceil((actual_end - expected_end) / period_ns), "
+                  "else 0)}]",
+        "expected_frame_timeline_slice": "as frame-timeline", "actual_frame_timeline_slice": "as frame-timeline",
+    },
     "android-frames-stdlib": {
         "app_pid": "the app's pid (com.android.systemui)",
         "processes": "[{pid, name}]", "threads": "as atrace (the app's doFrame/DrawFrames slices; name null: "
@@ -2916,6 +3024,7 @@ CASES = [
     ("frame-timeline-metric", frame_timeline_metric, True),
     ("frame-timeline-power-mode", frame_timeline_power_mode, True),
     ("android-app-frames", android_app_frames, True),
+    ("android-rate-switch", android_rate_switch, True),
     ("android-frames-stdlib", android_frames_stdlib, True),
     ("android-doframe-depth", android_doframe_depth, True),
     ("truncated-last-packet", truncated_last_packet, False),

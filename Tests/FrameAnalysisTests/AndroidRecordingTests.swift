@@ -52,6 +52,61 @@ struct AndroidRecordingTests {
         #expect(report.summary.backgroundOutsideFramesNanoseconds >= 0)
     }
 
+    @Test(
+        "nowinandroid: the app start is the frames a reader counts to reportFullyDrawn, its janky frames and their hitch time",
+        .enabled(if: FileManager.default.fileExists(atPath: path), "the third-party corpus is not beside this clone"))
+    func appStart() throws {
+        let trace = try TraceReader.read(contentsOf: Self.path)
+        // The mark as a reader finds it in Perfetto's UI: the app's reportFullyDrawn slice.
+        let marks = trace.events.filter {
+            $0.phase == .complete && trace.symbols[$0.name].hasPrefix("reportFullyDrawn") && $0.thread.processID == 9305
+        }
+        let mark = try #require(marks.map(\.timestamp).min())
+        let report = FrameAnalyzer.analyze(trace)
+        let s = report.summary
+        let stated = try #require(s.appStartMark)
+        #expect(stated.name == "reportFullyDrawn" && stated.time == mark)
+        #expect(stated.afterFirstVsync == mark - report.frames[0].vsync)
+        // Counted by hand: every frame up to the first one done after the mark.
+        let last = try #require(report.frames.firstIndex { $0.commitEnd > mark })
+        #expect(stated.lastFrame == last && s.appStartFrames == last + 1)
+        let janky = report.frames[...last].filter { $0.android?.isJanky == true }
+        #expect(s.appStartJankyFrames == janky.count)
+        // Their hitch time: the union of their spans past their deadlines.
+        var covered = Int64.min
+        var hitch: Int64 = 0
+        for span in janky.map({ ($0.deadline, $0.deadline + $0.lateness(interval: 1)) }).sorted(by: <)
+        where span.1 > covered {
+            hitch += span.1 - max(span.0, covered)
+            covered = span.1
+        }
+        #expect(s.appStartHitchNanoseconds == hitch)
+        #expect(hitch <= s.hitchNanoseconds)
+        // The reading: the five janky frames in the first 220 ms are the start's, about
+        // 223 ms of hitch time between them.
+        let early = janky.filter { $0.vsync - report.frames[0].vsync < 220_000_000 }
+        #expect(early.count == 5)
+        var earlyCovered = Int64.min
+        var earlyHitch: Int64 = 0
+        for span in early.map({ ($0.deadline, $0.deadline + $0.lateness(interval: 1)) }).sorted(by: <)
+        where span.1 > earlyCovered {
+            earlyHitch += span.1 - max(span.0, earlyCovered)
+            earlyCovered = span.1
+        }
+        #expect((220_000_000...226_000_000).contains(earlyHitch), "\(earlyHitch)")
+        // The text says which frames, which mark, and what fell in them.
+        let text = report.text(source: "nowinandroid", wide: true)
+        #expect(
+            text.contains(
+                "frames #0-#\(last), to the first done after reportFullyDrawn "
+                    + "(\(ReportFormat.milliseconds(mark - report.frames[0].vsync)) after #0's vsync): "
+                    + "\(janky.count) janky, \(ReportFormat.milliseconds(hitch)) of hitch time"))
+        // Every line of the default text fits a 100-column terminal, counted in bytes as awk does.
+        let narrow = report.text(source: Self.path)
+        #expect(narrow.split(separator: "\n").allSatisfy { $0.utf8.count <= FrameReport.terminalWidth })
+        #expect(narrow.contains("jank type; present | top spans"))
+    }
+
     @Test("Frames at irregular times give no period to trust: FrameTimeline's spacing is used only when most agree")
     func irregularSpacing() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -143,6 +143,7 @@ package enum FrameAnalyzer {
             summary.backgroundInFramesNanoseconds = measured.accounting.backgroundInFrames
             summary.backgroundOutsideFramesNanoseconds = measured.accounting.backgroundOutsideFrames
             summary.chromeDroppedFrameEvents = measured.found.chromeDroppedFrameEvents
+            if summary.appStartFrames != nil { summary.appStartMark = measured.found.appStartMark }
             measured.found.apple?.adjust(&summary, frames: frames)
             let measuredTime = summary.measuredNanoseconds
             // A category's per-frame summary counts 0 in every frame it did not run in, without
@@ -169,8 +170,9 @@ package enum FrameAnalyzer {
                     android: frames[index].android, apple: frames[index].apple)
                 return (
                     lateness: FrameReport.Frame.lateness(
-                        overrun: overrun, android: frames[index].android, interval: interval,
-                        apple: frames[index].apple), overrun: overrun,
+                        overrun: overrun, android: frames[index].android,
+                        interval: frames[index].displayInterval ?? interval, apple: frames[index].apple),
+                    overrun: overrun,
                     main: frames[index].mainThreadNanoseconds, index: frames[index].index
                 )
             }
@@ -264,12 +266,19 @@ package enum FrameAnalyzer {
         let mainSlot = main.flatMap { spans.slot(of: $0) }
         let mainSpans = mainSlot.map { spans.spans(inSlot: $0) } ?? []
         let chrome = main.map { ChromeFrameEvents(trace: trace, processID: $0.processID) }
-        let (frameRate, intervalSource) = self.frameRate(
+        var (frameRate, intervalSource) = self.frameRate(
             of: trace, options: options, chrome: chrome, main: main?.processID)
         let interval = frameRate.intervalNanoseconds
-        let found = findFrames(
+        var found = findFrames(
             trace: trace, spans: spans, main: main, mainSpans: mainSpans, chrome: chrome, interval: interval,
             options: options)
+        // An Android recording's stretches at one display rate: each frame takes its stretch's period.
+        if case .androidFrameTimeline(let gaps, let atMedian, var stretches) = intervalSource,
+            found.source == .frameTimeline
+        {
+            AndroidFrameTimeline.assign(&stretches, to: &found.frames)
+            intervalSource = .androidFrameTimeline(gaps: gaps, atMedian: atMedian, stretches: stretches)
+        }
         let frames = found.frames
         let frameCategory = found.source == .frameSpans ? trace.symbols.lookup(FrameContract.frameCategory) : nil
         let names = CategoryNames(spans.categories, frameCategory: frameCategory, trace: trace)
@@ -419,10 +428,13 @@ package enum FrameAnalyzer {
         if let derived = chrome?.derivedInterval.flatMap(FrameRate.init(intervalNanoseconds:)) {
             return (derived, .chromeBeginFrames)
         }
-        if let measured = AndroidFrameTimeline.displayInterval(trace: trace, processID: options.processID ?? main),
+        if let measured = AndroidFrameTimeline.displayPeriods(trace: trace, processID: options.processID ?? main),
             let rate = FrameRate(intervalNanoseconds: measured.interval)
         {
-            return (rate, .androidFrameTimeline(gaps: measured.gaps, atMedian: measured.atMedian))
+            return (
+                rate,
+                .androidFrameTimeline(gaps: measured.gaps, atMedian: measured.atPeriod, stretches: measured.stretches)
+            )
         }
         return (.standard, .defaultRate)
     }
@@ -497,6 +509,8 @@ package enum FrameAnalyzer {
         var fallbackHolds: [Int: FrameReport.HitchHold] = [:]
         /// Chrome's `DroppedFrame` events in the analysed process.
         var chromeDroppedFrameEvents: Int? = nil
+        /// An Android app's start as the trace marks it (``AndroidAppStart``).
+        var appStartMark: FrameReport.AppStartMark? = nil
         /// Whether ``fallbackHolds`` are the late frames' holds as the source states them
         /// (Apple's hitches), not a fallback.
         var holdsDecided = false
@@ -603,6 +617,7 @@ package enum FrameAnalyzer {
         var missed: Int64 = 0
         var delay: Int64 = 0
         var lateSpans: [(start: Int64, end: Int64, cause: HitchCause)] = []
+        var lateFrames: [(frame: Int, start: Int64, end: Int64)] = []
         var measuredEnd = Int64.min
         var firstVsync = Int64.max
         var mainThreadCosts: [Int64] = []
@@ -616,6 +631,7 @@ package enum FrameAnalyzer {
             let deadline = frames[index].deadline
             let android = frames[index].android
             let apple = frames[index].apple
+            let interval = frames[index].displayInterval ?? interval  // the frame's stretch's period
             let overrun = FrameReport.Frame.overrun(
                 commitEnd: frames[index].commitEnd, deadline: deadline, lanes: frames[index].lanes, android: android,
                 apple: apple)
@@ -644,6 +660,7 @@ package enum FrameAnalyzer {
                 let cause = frames[index].hitchCause
                 let from = apple?.hitchStart ?? deadline  // Apple's hitch, where it began
                 lateSpans.append((from, from.addingSaturating(lateness), cause == .none ? .commit : cause))
+                if android != nil { lateFrames.append((index, from, from.addingSaturating(lateness))) }
                 missed = missed.addingSaturating(
                     apple?.missedVsyncs(interval: interval)
                         ?? FrameReport.Frame.missedVsyncs(lateness: lateness, interval: interval))
@@ -669,7 +686,7 @@ package enum FrameAnalyzer {
         if frames.indices.contains(where: { frames[$0].android != nil }) {
             summary.stuffedFrames = stuffed
             summary.stuffingLatency = PercentileSummary(stuffingLatency, zeroCount: 0)
-            AndroidAppStart.count(frames, into: &summary)
+            AndroidAppStart.count(frames, lateSpans: lateFrames, into: &summary)
         }
         if frames.indices.contains(where: { frames[$0].affectsSmoothness != nil }) {
             summary.droppedFramesAffectingSmoothness = frames.indices.reduce(0) {

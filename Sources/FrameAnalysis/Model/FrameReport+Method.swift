@@ -19,11 +19,14 @@ extension FrameReport {
         case traceMetadata
         /// The median interval between Chrome's `BeginFrame` events.
         case chromeBeginFrames
-        /// The median spacing of Android FrameTimeline's frame starts: the app's expected surface
-        /// frames and SurfaceFlinger's expected display frames (``AndroidFrameTimeline``). `gaps`
-        /// counts the spacings measured, `atMedian` those within an eighth of the median: the
-        /// others are stretches at another rate or vsyncs nobody drew, stated, not used.
-        case androidFrameTimeline(gaps: Int, atMedian: Int)
+        /// The spacing of Android FrameTimeline's frame starts, per stretch at one display rate:
+        /// the app's expected surface frames and SurfaceFlinger's expected display frames
+        /// (``AndroidFrameTimeline``). `gaps` counts the spacings measured, `atMedian` those within
+        /// an eighth of a whole number of their stretch's period (the others are irregular:
+        /// stated, not used); `stretches` are the stretches in time order, the interval `P` the
+        /// period of the one with the most frames. Each frame's vsync figures (missed vsyncs,
+        /// slow frames) use its stretch's period (``Frame/displayInterval``).
+        case androidFrameTimeline(gaps: Int, atMedian: Int, stretches: [DisplayStretch])
         /// An Instruments recording: its frame signposts' budgets, its display's vsyncs, or its
         /// display's refresh rate (``AppleRateSource``).
         case instruments(AppleRateSource)
@@ -43,6 +46,13 @@ extension FrameReport {
             }
         }
 
+        /// The stretches at one display rate the trace showed (Android's FrameTimeline); empty
+        /// for every other source.
+        package var stretches: [DisplayStretch] {
+            if case .androidFrameTimeline(_, _, let stretches) = self { return stretches }
+            return []
+        }
+
         /// The rate asked for, for ``requested(_:by:overriding:)``.
         package var requestedFrameRate: FrameRate? {
             if case .requested(let rate, _, _) = self { return rate }
@@ -53,6 +63,25 @@ extension FrameReport {
         package var overriddenNanoseconds: Int64? {
             if case .requested(_, _, let overriding) = self { return overriding }
             return nil
+        }
+    }
+
+    /// A stretch of a recording at one display rate, as the trace's own vsyncs space it: from
+    /// ``start`` to the next stretch's start.
+    package struct DisplayStretch: Sendable, Hashable {
+        /// The first vsync of the stretch, on the trace clock (the first stretch also holds every
+        /// frame before it).
+        package var start: Int64
+        /// The display's period in the stretch.
+        package var intervalNanoseconds: Int64
+        /// The report's frames whose vsync lies in the stretch.
+        package var frames: Int
+
+        /// Creates a stretch.
+        package init(start: Int64, intervalNanoseconds: Int64, frames: Int) {
+            self.start = start
+            self.intervalNanoseconds = intervalNanoseconds
+            self.frames = frames
         }
     }
 

@@ -32,6 +32,34 @@ package struct FrameReport: Sendable {
     /// Hangs an Instruments recording found (`potential-hangs`), in time order: not hitches.
     package var hangs: [Hang] = []
 
+    /// The stretches at one display rate the frames were judged in, when the trace's rate changed
+    /// (``FrameIntervalSource/stretches``); empty otherwise.
+    package var displayStretches: [DisplayStretch] { method.frameIntervalSource.stretches }
+
+    /// The mark that ends an Android app's start (``AndroidAppStart``): `reportFullyDrawn` (the
+    /// start runs to the first frame done after it) or the latest of `bindApplication`,
+    /// `activityStart` and `activityResume` (to the first frame begun after it).
+    package struct AppStartMark: Sendable, Hashable {
+        /// `reportFullyDrawn`, `bindApplication`, `activityStart` or `activityResume`.
+        package var name: String
+        /// When the mark's slice began, on the trace clock, and how long after the first frame's vsync.
+        package var time: Int64
+        package var afterFirstVsync: Int64
+        /// The report index of the start's last frame (its frames are `0...lastFrame`).
+        package var lastFrame: Int
+
+        /// Whether the start runs to time to full display (`reportFullyDrawn`).
+        package var isFullDisplay: Bool { name == AndroidAppStart.fullyDrawnPrefix }
+
+        /// Creates a mark.
+        package init(name: String, time: Int64, afterFirstVsync: Int64, lastFrame: Int) {
+            self.name = name
+            self.time = time
+            self.afterFirstVsync = afterFirstVsync
+            self.lastFrame = lastFrame
+        }
+    }
+
     /// How the analysis read the trace.
     package struct Method: Sendable, Hashable {
         /// The frame rate whose interval `P` frames were judged against
@@ -176,6 +204,10 @@ package struct FrameReport: Sendable {
         private var feedStorage: OutOfLine<BackgroundFeed>? = nil
         /// When the frame was presented, where the trace says (framescope's render spans).
         package var presentation: Int64? = nil
+        /// The display's period for this frame when the trace's rate changed during the recording
+        /// (an Android phone switching between 60 and 120 Hz: its stretch's period,
+        /// ``DisplayStretch``); `nil`: the report's `P`. Missed vsyncs and slow frames count in it.
+        package var displayInterval: Int64? = nil
         /// The frame's own index in the trace (a frame span's `index` argument, an Android
         /// frame's vsync id), which links its render work to it.
         var sourceIndex: Int64? = nil
@@ -230,19 +262,22 @@ package struct FrameReport: Sendable {
         /// ``AndroidFrame/lateness``, or one interval when it missed a vsync by Android's account
         /// but no end in the trace was late (SurfaceFlinger's own misses, dropped frames); a
         /// buffer-stuffed frame is not late.
-        /// - Parameter interval: The report's frame interval `P`, in nanoseconds.
+        /// - Parameter interval: The report's frame interval `P`, in nanoseconds (the frame's own
+        ///   ``displayInterval`` wins).
         package func lateness(interval: Int64) -> Int64 {
-            Self.lateness(overrun: overrun, android: android, interval: interval, apple: apple)
+            Self.lateness(overrun: overrun, android: android, interval: displayInterval ?? interval, apple: apple)
         }
 
         /// Whether the frame was late: ``lateness(interval:)`` is positive.
         package func isLate(interval: Int64) -> Bool { lateness(interval: interval) > 0 }
 
-        /// The vsyncs the frame missed at `interval` (the report's P): its lateness in whole
-        /// intervals, rounded up; 0 for a frame on time. The one definition every output uses.
+        /// The vsyncs the frame missed at `interval` (the report's P), or at its own
+        /// ``displayInterval`` when it has one: its lateness in whole periods, rounded up; 0 for
+        /// a frame on time. The one definition every output uses.
         package func missedVsyncs(interval: Int64) -> Int64 {
-            if let apple { return apple.missedVsyncs(interval: interval) }
-            return Self.missedVsyncs(lateness: lateness(interval: interval), interval: interval)
+            let period = displayInterval ?? interval
+            if let apple { return apple.missedVsyncs(interval: period) }
+            return Self.missedVsyncs(lateness: lateness(interval: period), interval: period)
         }
 
         /// ``missedVsyncs(interval:)`` from a lateness already computed.
@@ -478,6 +513,11 @@ package struct FrameReport: Sendable {
         /// how many of them Android calls janky; `nil` when the trace marks no start.
         package var appStartFrames: Int? = nil
         package var appStartJankyFrames: Int? = nil
+        /// Android: the hitch time of the app start's janky frames (the union of their spans past
+        /// their deadlines, as ``hitchNanoseconds`` counts all frames'), and the mark that ended
+        /// the start; `nil` when the trace marks no start.
+        package var appStartHitchNanoseconds: Int64? = nil
+        package var appStartMark: AppStartMark? = nil
 
         /// Background busy time inside the frame windows per frame interval `P` of measured time:
         /// never more than the background threads × `P`. `nil` when nothing was measured.

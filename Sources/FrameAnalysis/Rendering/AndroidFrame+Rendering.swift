@@ -23,7 +23,8 @@ extension ReportTable {
     /// Adds Android's names to the worst-frames table: a `vsync id` column after the frame's
     /// number and, after the cause, a `jank type; present` column. `frames` are the table's rows'
     /// frames, in order. A 100-column terminal (`wide` false) has no room for both: there the
-    /// vsync id takes the place of `vsync at`, and the verdict opens the last column, which wraps.
+    /// vsync id takes the place of `vsync at`, and the verdict opens the last column, which wraps,
+    /// set off from the top spans by ` | ` (ASCII: a terminal line of 100 characters is 100 bytes).
     mutating func addPlatformColumns(_ frames: [FrameReport.WorstFrame], wide: Bool) {
         var names = columns.map(\.name)
         guard let cause = names.firstIndex(of: "cause"), rows.count == frames.count else { return }
@@ -34,9 +35,9 @@ extension ReportTable {
             kept.insert((name: "jank type; present", alignment: .left), at: cause + 1)
             for index in rows.indices { rows[index].insert(verdicts[index], at: min(cause + 1, rows[index].count)) }
         } else if let last = names.indices.last {
-            kept[last].name = "jank type; present · top spans"
+            kept[last].name = "jank type; present | top spans"
             for index in rows.indices where last < rows[index].count {
-                rows[index][last] = verdicts[index] + " · " + rows[index][last]
+                rows[index][last] = verdicts[index] + " | " + rows[index][last]
             }
         }
         kept.insert((name: "vsync id", alignment: .right), at: 1)

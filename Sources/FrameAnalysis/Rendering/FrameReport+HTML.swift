@@ -46,6 +46,7 @@ extension FrameReport {
         if s.stuffedFrames != nil {
             html += " · \(UntrustedText.html(ReportFormat.percent(s.jankyShare))) janky frames ("
             html += UntrustedText.html(s.jankyPhrase) + ")"
+            if let start = s.appStartPhrase { html += " · app start: " + UntrustedText.html(start) }
         }
         if let stuffed = s.stuffedFrames {
             let latency = s.stuffingLatency.map { " (added latency p95 \(ReportFormat.milliseconds($0.p95)))" } ?? ""

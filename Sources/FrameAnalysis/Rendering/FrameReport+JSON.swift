@@ -121,6 +121,13 @@ extension FrameReport {
             ]
             return .object(members)
         }
+        let stretches: [JSONValue] = method.frameIntervalSource.stretches.map { stretch in
+            let members: [(String, JSONValue)] = [
+                ("start-ns", .int(stretch.start)), ("interval-ns", .int(stretch.intervalNanoseconds)),
+                ("frames", .int(Int64(stretch.frames))),
+            ]
+            return .object(members)
+        }
         let members: [(String, JSONValue)] = [
             (FrameContract.Metadata.frameInterval, .int(method.frameRate.intervalNanoseconds)),
             ("frame-interval-source", .string(method.frameIntervalSource.identifier)),
@@ -132,6 +139,7 @@ extension FrameReport {
                 "frame-interval-overridden-ns",
                 method.frameIntervalSource.overriddenNanoseconds.map(JSONValue.int) ?? .null
             ),
+            ("frame-interval-stretches", .array(stretches)),
             (FrameContract.Metadata.mainThread, mainThread),
             ("main-thread-rule", .string(method.mainThreadRule.identifier)),
             ("frame-boundaries", .string(method.frameSource.identifier)),
@@ -194,6 +202,17 @@ extension FrameReport {
             ("stuffing-latency-ns", summary.stuffingLatency.jsonValue),
             ("app-start-frames", summary.appStartFrames.map { .int(Int64($0)) } ?? .null),
             ("app-start-janky-frames", summary.appStartJankyFrames.map { .int(Int64($0)) } ?? .null),
+            ("app-start-hitch-ns", summary.appStartHitchNanoseconds.map(JSONValue.int) ?? .null),
+            (
+                "app-start-mark",
+                summary.appStartMark.map { mark in
+                    let members: [(String, JSONValue)] = [
+                        ("name", .string(mark.name)), ("ts-ns", .int(mark.time)),
+                        ("last-frame", .int(Int64(mark.lastFrame))),
+                    ]
+                    return JSONValue.object(members)
+                } ?? .null
+            ),
             ("background-in-frames-ns", .int(summary.backgroundInFramesNanoseconds)),
             ("background-outside-frames-ns", .int(summary.backgroundOutsideFramesNanoseconds)),
             (

@@ -160,7 +160,8 @@ extension FrameReport {
                 method.frameSource == .estimated ? "estimated: one per stretch of main-thread work" : "",
             ],
             [
-                "slow frames (> \(F.milliseconds(interval)))", "\(s.slowFrames)",
+                "slow frames (> \(displayStretches.count > 1 ? "one period" : F.milliseconds(interval)))",
+                "\(s.slowFrames)",
                 F.percent(Double(s.slowFrames) / Double(frameCount)) + " of frames",
             ],
             [
@@ -199,8 +200,13 @@ extension FrameReport {
             overview.rows.insert(["buffer-stuffed frames", "\(stuffed)", note], at: 4)
             overview.rows.insert(
                 ["dropped frames", "\(s.droppedFrames)", "FrameTimeline's Dropped Frame; also late frames"], at: 5)
-            overview.rows[1][2] += "; framescope's: longer than one P"
+            overview.rows[1][2] +=
+                displayStretches.count > 1
+                ? "; framescope's: longer than its stretch's period" : "; framescope's: longer than one P"
             overview.rows.insert(["janky frames", F.percent(s.jankyShare), s.jankyPhrase], at: 1)
+            if let start = s.appStartFrames, let phrase = s.appStartPhrase {
+                overview.rows.insert(["app start", "\(start)", phrase], at: 2)
+            }
         }
         if method.frameSource == .chromeFrames {
             var dropped = "each shown one vsync late"

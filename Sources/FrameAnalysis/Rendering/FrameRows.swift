@@ -5,7 +5,8 @@ package import FrameTrace
 ///
 /// Columns, in order: `schema`, `version`, `trace`, one `label_KEY` per label given
 /// (`--label branch=main`), one `meta_KEY` per scalar in the trace's metadata (framescope's
-/// scenario, strategy, seed, refresh-rate), `frame_source`, `frame_interval_ms`, `index`,
+/// scenario, strategy, seed, refresh-rate), `frame_source`, `frame_interval_ms` (the display period
+/// the frame was judged at: its stretch's on a recording whose rate changed), `index`,
 /// `vsync_ns` and `deadline_ns` (integer nanoseconds on the trace's clock), `main_ms`,
 /// `overrun_ms` (negative is headroom), `missed_vsyncs`, `outcome`, `hitch_cause`,
 /// `held_by_frame` (the index of the frame whose work held a late frame: itself, an earlier
@@ -150,12 +151,14 @@ package enum FrameRows {
                 "main_by_category_ms", .millisecondsByName,
                 csvKeys: categories.map { (header: "category:\(FrameAnalyzer.categoryLabel($0))", key: $0) }))
         let fixedCells = fixed.map(\.1)
+        let intervalPosition = fixed.count - 1  // frame_interval_ms: the frame's own period where it has one
         let frames = report.frames
         return RowTable(
             schema: schema, version: version, description: columnsDescription, columns: columns, rowCount: frames.count
         ) { index in
             let frame = frames[index]
             var row = fixedCells
+            if let period = frame.displayInterval { row[intervalPosition] = .milliseconds(period) }
             row += [
                 .integer(Int64(frame.index)), .integer(frame.vsync), .integer(frame.deadline),
                 .milliseconds(frame.mainThreadNanoseconds), .milliseconds(frame.overrun),
@@ -180,7 +183,7 @@ package enum FrameRows {
     /// What the columns are, in a line, for Parquet's key-value metadata.
     static let columnsDescription = """
         One row per frame: schema, version, trace, label_KEY (--label), meta_KEY (trace metadata), frame_source, \
-        frame_interval_ms, index, vsync_ns, deadline_ns (trace clock), main_ms, overrun_ms (negative is headroom), \
+        frame_interval_ms (the frame's display period), index, vsync_ns, deadline_ns (trace clock), main_ms, overrun_ms (negative is headroom), \
         missed_vsyncs, outcome, hitch_cause, held_by_frame, hitch_stage, [Android: frame_id, jank_type, jank_tag, present_type, \
         stuffing_latency_ms], LANE_ms per lane, main_by_category_ms (map). *_ms are exact: DECIMAL(18,6) of the nanoseconds.
         """

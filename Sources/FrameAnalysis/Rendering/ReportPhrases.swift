@@ -148,13 +148,29 @@ extension FrameReport.FrameIntervalSource: CustomStringConvertible {
             return "\(requester == .option ? "--fps" : "budget fps") \(formatNumber(rate.hertz))" + over
         case .traceMetadata: return "trace metadata"
         case .chromeBeginFrames: return "Chrome BeginFrame interval"
-        case .androidFrameTimeline(let gaps, let atMedian):
-            return "Android FrameTimeline: median spacing of expected frame starts, \(atMedian) of \(gaps) gaps"
+        case .androidFrameTimeline(let gaps, let atMedian, let stretches):
+            guard stretches.count > 1 else {
+                return "Android FrameTimeline: median spacing of expected frame starts, \(atMedian) of \(gaps) gaps"
+            }
+            return "Android FrameTimeline: median spacing of expected frame starts per stretch of one rate, "
+                + "\(atMedian) of \(gaps) gaps at their stretch's: " + stretches.phrase
         case .instruments(.frameBudgets): return "Instruments: framescope frame signposts' budgets"
         case .instruments(.vsyncs): return "Instruments: the display's vsync intervals"
         case .instruments(.displayInfo): return "Instruments: the main display's refresh rate (device-display-info)"
         case .defaultRate: return "default 60 fps"
         }
+    }
+}
+
+extension [FrameReport.DisplayStretch] {
+    /// The stretches in time order, each its period, rate and frames: `16.67 ms (60 Hz) for 24
+    /// frames, 8.33 ms (120 Hz) for 48`.
+    package var phrase: String {
+        enumerated().map { position, stretch in
+            let hertz = (1e9 / Double(Swift.max(1, stretch.intervalNanoseconds))).rounded()
+            return "\(ReportFormat.milliseconds(stretch.intervalNanoseconds)) (\(ReportFormat.trimmed(hertz)) Hz) for "
+                + "\(stretch.frames)\(position == 0 ? " frames" : "")"
+        }.joined(separator: ", ")
     }
 }
 
@@ -193,6 +209,19 @@ extension FrameReport.Summary {
                 + " (\(ReportFormat.percent(steady > 0 ? Double(steadyJanky) / Double(steady) : 0)))"
         }
         return text
+    }
+}
+
+extension FrameReport.Summary {
+    /// The app start's frames, the mark that ended them and what fell in them, as a reader counts
+    /// them in Perfetto's UI: `frames #0-#49, to the first done after reportFullyDrawn (657.83 ms
+    /// after #0's vsync): 6 janky, 247.03 ms of hitch time`; `nil` when the trace marks no start.
+    package var appStartPhrase: String? {
+        guard let janky = appStartJankyFrames, let mark = appStartMark else { return nil }
+        let rule = mark.isFullDisplay ? "to the first done after" : "to the first begun after"
+        return "frames #0-#\(mark.lastFrame), \(rule) \(mark.name) "
+            + "(\(ReportFormat.milliseconds(mark.afterFirstVsync)) after #0's vsync): \(janky) janky, "
+            + "\(ReportFormat.milliseconds(appStartHitchNanoseconds ?? 0)) of hitch time"
     }
 }
 

@@ -122,18 +122,33 @@ enum AndroidFrameTimeline {
         if trace.threads[ui]?.name == nil { trace.threads[ui, default: TraceThread(key: ui)].name = package }
     }
 
-    /// The display's frame interval as the trace records it: the median spacing of the app's
-    /// expected surface frame starts and of SurfaceFlinger's expected display frame starts, each
-    /// series apart (vsync ids are not used: they step by several per period), with how many
-    /// spacings were measured and how many lie within an eighth of the median. `nil` without
-    /// FrameTimeline, when the median is not a display's (2-100 ms), or when fewer than half the
-    /// spacings lie near it (frames at irregular times give no period to trust).
-    ///
-    /// One interval for the trace: a phone that switches between 60 and 120 Hz shows as gaps away
-    /// from the median, which the report counts (``FrameReport/FrameIntervalSource``).
-    static func displayInterval(trace: Trace, processID preferred: Int64?) -> (
-        interval: Int64, gaps: Int, atMedian: Int
-    )? {
+    /// The display's periods as the trace records them (``displayPeriods(trace:processID:)``).
+    struct DisplayPeriods {
+        /// The period of the stretch with the most of the app's frames: the report's `P`.
+        var interval: Int64
+        /// The spacings measured, and those within an eighth of their stretch's period.
+        var gaps: Int
+        var atPeriod: Int
+        /// The stretches at one rate, in time order (their `frames` are 0: the analysis counts them).
+        var stretches: [FrameReport.DisplayStretch]
+    }
+
+    /// How many consecutive spacings show a new display rate: `stretchGaps` for a rate the old
+    /// period cannot make (shorter spacings, or not whole multiples of it); four times as many for
+    /// a slower rate whose period is a whole multiple of the old one, which an app that skips
+    /// vsyncs shows the same way.
+    static let stretchGaps = 8
+
+    /// The display's periods as the trace records them: the spacing of the app's expected surface
+    /// frame starts and of SurfaceFlinger's expected display frame starts (each series apart, then
+    /// together in time order; vsync ids are not used: they step by several per period), per
+    /// stretch at one rate (``stretchStarts(_:)``). A stretch's period is the median of its
+    /// spacings, or of those within an eighth of its unit (the shortest spacing that recurs) when
+    /// the median lies further from it (an app that drew on fewer than half the vsyncs). `nil` without
+    /// FrameTimeline, when the median spacing is not a display's (2-100 ms), or when fewer than
+    /// half the spacings lie within an eighth of their stretch's period (frames at irregular times
+    /// give no period to trust).
+    static func displayPeriods(trace: Trace, processID preferred: Int64?) -> DisplayPeriods? {
         let slices = slices(trace: trace)
         guard let processID = appProcess(slices, preferred: preferred) else { return nil }
         var app: [Int64] = []
@@ -145,22 +160,125 @@ enum AndroidFrameTimeline {
                 display.append(slice.start)
             }
         }
-        var gaps: [Int64] = []
-        for var starts in [app, display] {
+        // Each spacing at the start it follows, the app's and the display's in one time line.
+        var gaps: [(at: Int64, length: Int64, isApp: Bool)] = []
+        for (isApp, var starts) in [(true, app), (false, display)] {
             starts.sort()
             for (earlier, later) in zip(starts, starts.dropFirst()) where later > earlier {
-                gaps.append(later.subtractingSaturating(earlier))
+                gaps.append((earlier, later.subtractingSaturating(earlier), isApp))
             }
         }
         guard !gaps.isEmpty else { return nil }
-        gaps.sort()
-        let median = gaps[(gaps.count - 1) / 2]
-        guard (2_000_000...100_000_000).contains(median) else { return nil }
-        let tolerance = median / 8
-        let atMedian = gaps.reduce(0) { $0 + (abs($1.subtractingSaturating(median)) <= tolerance ? 1 : 0) }
+        gaps.sort { ($0.at, $0.length) < ($1.at, $1.length) }
+        let sorted = gaps.map(\.length).sorted()
+        guard (2_000_000...100_000_000).contains(sorted[(sorted.count - 1) / 2]) else { return nil }
+        var starts = stretchStarts(gaps.map(\.length))
+        if starts.isEmpty { starts = [(0, sorted[(sorted.count - 1) / 2])] }
+        var stretches: [FrameReport.DisplayStretch] = []
+        var appGaps: [Int] = []
+        var atPeriod = 0
+        for (number, start) in starts.enumerated() {
+            let end = number + 1 < starts.count ? starts[number + 1].first : gaps.count
+            let part = gaps[start.first..<end]
+            // The median spacing, as one rate for the whole trace was; where vsyncs nobody drew
+            // outnumber the drawn ones, the median of the spacings at the unit.
+            let lengths = part.map(\.length).sorted()
+            let near = lengths.filter { abs($0.subtractingSaturating(start.unit)) <= start.unit / 8 }
+            var period = lengths.isEmpty ? start.unit : lengths[(lengths.count - 1) / 2]
+            if abs(period.subtractingSaturating(start.unit)) > start.unit / 8 {
+                period = near.isEmpty ? start.unit : near[(near.count - 1) / 2]
+            }
+            atPeriod += part.reduce(0) { $0 + (abs($1.length.subtractingSaturating(period)) <= period / 8 ? 1 : 0) }
+            stretches.append(
+                FrameReport.DisplayStretch(
+                    start: number == 0 ? (gaps.first?.at ?? 0) : part.first?.at ?? 0, intervalNanoseconds: period,
+                    frames: 0))
+            appGaps.append(part.reduce(0) { $0 + ($1.isApp ? 1 : 0) })
+        }
         // Frames drawn at irregular times (a test's hand-made trace) have no one spacing to trust.
-        guard atMedian.multipliedReportingOverflow(by: 2).partialValue >= gaps.count else { return nil }
-        return (median, gaps.count, atMedian)
+        guard atPeriod.multipliedReportingOverflow(by: 2).partialValue >= gaps.count else { return nil }
+        let dominant = stretches.indices.max { (appGaps[$0], $1) < (appGaps[$1], $0) } ?? 0
+        return DisplayPeriods(
+            interval: stretches[dominant].intervalNanoseconds, gaps: gaps.count, atPeriod: atPeriod,
+            stretches: stretches)
+    }
+
+    /// Counts each stretch's frames (a frame is in the last stretch that starts at or before its
+    /// vsync; the first also holds the frames before it) and, when the rate changed, gives every
+    /// frame its stretch's period (``FrameReport/Frame/displayInterval``): one stretch leaves the
+    /// frames on the report's `P`, which is its period.
+    static func assign(_ stretches: inout [FrameReport.DisplayStretch], to frames: inout [FrameReport.Frame]) {
+        guard !stretches.isEmpty else { return }
+        for index in frames.indices {
+            let vsync = frames[index].vsync
+            let stretch = stretches.lastIndex { $0.start <= vsync } ?? 0
+            stretches[stretch].frames += 1
+            if stretches.count > 1 { frames[index].displayInterval = stretches[stretch].intervalNanoseconds }
+        }
+    }
+
+    /// Whether `length` lies within an eighth of `unit` of a whole multiple (1 or more) of it: a
+    /// spacing a display at period `unit` can make.
+    static func isNear(_ length: Int64, multipleOf unit: Int64) -> Bool {
+        guard unit > 0, length >= unit - unit / 8 else { return false }
+        let multiple = max(1, length.addingSaturating(unit / 2) / unit)
+        return abs(length.subtractingSaturating(multiple.multipliedReportingOverflow(by: unit).partialValue))
+            <= unit / 8
+    }
+
+    /// Where the display's rate changes in a series of spacings in time order, as (the index of
+    /// the stretch's first spacing, its unit); empty when no ``stretchGaps`` consecutive spacings
+    /// agree on a unit. A window of spacings has a unit when every one of them lies within an
+    /// eighth of a whole multiple of the shortest spacing that recurs in it (a display at that
+    /// period, the app drawing on some of its vsyncs). The first such window sets the first stretch's unit; a later one with
+    /// another unit starts a stretch at its first spacing, when it is ``stretchGaps`` long and its
+    /// unit is one the old period cannot make, or four times as long when its unit is a whole
+    /// multiple of the old period (120 Hz to 60 Hz looks like an app drawing every second vsync
+    /// until it lasts).
+    static func stretchStarts(_ lengths: [Int64]) -> [(first: Int, unit: Int64)] {
+        // The shortest spacing that recurs (twice or more) in the window, when every spacing
+        // of the window is a whole multiple of it.
+        func unit(_ window: ArraySlice<Int64>) -> Int64? {
+            let sorted = window.sorted()
+            guard
+                let shortest = sorted.indices.dropLast().first(where: {
+                    sorted[$0 + 1].subtractingSaturating(sorted[$0]) <= sorted[$0] / 8
+                }).map({ sorted[$0] }),
+                window.allSatisfy({ isNear($0, multipleOf: shortest) })
+            else { return nil }
+            return shortest
+        }
+        var starts: [(first: Int, unit: Int64)] = []
+        var index = 0
+        while index + stretchGaps <= lengths.count {
+            guard let found = unit(lengths[index..<(index + stretchGaps)]) else {
+                index += 1
+                continue
+            }
+            guard let current = starts.last?.unit else {
+                starts.append((0, found))
+                index += 1
+                continue
+            }
+            // A stretch begins with a spacing its predecessor's period cannot make.
+            if abs(found.subtractingSaturating(current)) <= current / 8
+                || abs(lengths[index].subtractingSaturating(current)) <= current / 8
+            {
+                index += 1
+                continue
+            }
+            // A slower unit that is a whole multiple of the current one needs a longer run.
+            let needed = isNear(found, multipleOf: current) ? 4 * stretchGaps : stretchGaps
+            if index + needed <= lengths.count, let long = unit(lengths[index..<(index + needed)]),
+                abs(long.subtractingSaturating(found)) <= found / 8
+            {
+                starts.append((index, found))
+                index += needed
+            } else {
+                index += 1
+            }
+        }
+        return starts
     }
 
     /// - Parameters:
@@ -304,10 +422,10 @@ enum AndroidFrameTimeline {
             built.append((frame, hold))
         }
         built.sort { ($0.frame.workStart, $0.frame.vsync) < ($1.frame.workStart, $1.frame.vsync) }
-        let startFrames = AndroidAppStart.frameCount(
+        let start = AndroidAppStart.window(
             frames: built.map { ($0.frame.workStart, $0.frame.commitEnd) }, trace: trace, spans: spans,
             processID: processID)
-        for position in built.indices.prefix(startFrames) { built[position].frame.android?.isAppStart = true }
+        for position in built.indices.prefix(start?.frames ?? 0) { built[position].frame.android?.isAppStart = true }
         var frames: [FrameReport.Frame] = []
         frames.reserveCapacity(built.count)
         var fallback: [Int: FrameReport.HitchHold] = [:]
@@ -327,6 +445,11 @@ enum AndroidFrameTimeline {
             renderSlices: tokens.reduce(0) { $0 + (drawFrames[$1]?.count ?? 0) })
         var found = FrameAnalyzer.FoundFrames(source: .frameTimeline, detail: detail, frames: frames)
         found.fallbackHolds = fallback
+        if let start, let first = frames.first {
+            found.appStartMark = FrameReport.AppStartMark(
+                name: start.mark, time: start.time, afterFirstVsync: start.time.subtractingSaturating(first.vsync),
+                lastFrame: start.frames - 1)
+        }
         return found
     }
 
