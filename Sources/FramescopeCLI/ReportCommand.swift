@@ -8,14 +8,18 @@ import FrameTraceReader
 enum ReportCommand: Command {
     static let options: Set<String> = [
         "format", "fps", "main-thread", "process", "top", "frame-marker", "label", "max-input-size", "out",
+        "summary-out", "errors-out", "jobs",
     ]
     static let flags: Set<String> = ["wide"]
     static let help = """
         USAGE: framescope report TRACE [--format F] [--out FILE] [--fps N] [--main-thread PID:TID]
                                        [--process PID] [--frame-marker NAME] [--top N] [--wide]
                                        [--label KEY=VALUE] [--max-input-size BYTES]
+               framescope report TRACE... --format ROWS [--out FILE] [--summary-out FILE]
+                                          [--errors-out FILE] [--jobs N] [options above]
                F: text|markdown|json|html|frames-jsonl|frames-csv|frames-parquet|
                   summary-jsonl|summary-parquet
+               ROWS: frames-jsonl|frames-csv|frames-parquet|summary-jsonl|summary-parquet
 
         Reads a trace, Chrome JSON, Perfetto protobuf or Instruments' `xctrace export` XML (a
         file, or a folder of exported tables as one recording), framescope's own or any other
@@ -56,15 +60,31 @@ enum ReportCommand: Command {
                                 names cut with …).
           \(InputLimit.helpLine)
 
+        SEVERAL TRACES, ONE READ EACH (a fleet's batch, as the Spark job runs it):
+          With more than one TRACE, a row format writes every trace's rows in one output, each
+          row naming its trace in `trace`. Parquet and CSV are one table whose columns are every
+          trace's (in order of first appearance; null or empty where a trace has no such column,
+          text where traces disagree on a column's type); JSON Lines are each trace's lines as
+          `report` writes them alone. A trace that cannot be read is an error line on stderr
+          (and a line of --errors-out); the others' rows are still written, and the exit code
+          is 3. When no trace can be read, --out and --summary-out are not written.
+          --summary-out FILE    With frames-jsonl or frames-parquet: also write each trace's
+                                summary row (summary-jsonl or summary-parquet) to FILE, from the
+                                same read (one TRACE or several).
+          --errors-out FILE     One JSON line per trace that could not be read: {"trace":
+                                TRACE, "exit_status": 3, "message": the error line}; empty
+                                when every trace was read.
+          \(TraceBatch.helpLine)
+
         EXIT CODES: 0 success (a trace cut off mid-write loads, with a truncated diagnostic), 2
                     usage error (Parquet to a terminal included), 3 unreadable input (with
                     line:column or byte offset; a Perfetto file with no whole packet) or
-                    unwritable --out.
+                    unwritable --out; with several TRACEs, 3 when any could not be read.
         """
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        guard arguments.positionals.count == 1, let source = arguments.positionals.first else {
-            throw UsageError("report takes exactly one TRACE (a path, or - for stdin)")
+        guard let source = arguments.positionals.first else {
+            throw UsageError("report takes a TRACE (a path, or - for stdin)")
         }
         let format = try arguments.choice("format", among: OutputFormat.allCases, default: .text)
         var labels: [(key: String, value: String)] = []
@@ -85,6 +105,11 @@ enum ReportCommand: Command {
             )
         }
         let options = try analysisOptions(arguments)
+        if arguments.positionals.count > 1 || arguments.value("summary-out") != nil
+            || arguments.value("errors-out") != nil || arguments.value("jobs") != nil
+        {
+            return try runBatch(arguments, format: format, labels: labels, options: options)
+        }
         let trace = try readTrace(source, maximumSize: try InputLimit.maximumSize(arguments))
         let metadata = trace.metadata
         // Handed over, so the analysis can free the events before it fills in the frames.

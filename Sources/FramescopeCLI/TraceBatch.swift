@@ -24,18 +24,19 @@ enum TraceBatch {
 
     /// Reads and analyses every source, at most `jobs` at a time. Each trace is handed to
     /// `analyze` to keep, so that it can free the trace's events as soon as it is done with them.
-    /// - Returns: One result per source, in the order given: the report, or why the trace could
-    ///   not be read.
-    static func analyze(
-        _ sources: [String], jobs: Int, maximumSize: Int, analyze: @escaping @Sendable (consuming Trace) -> FrameReport
-    ) -> [Result<FrameReport, InputError>] {
-        let shared = Shared(count: sources.count)
+    /// - Returns: One result per source, in the order given: what `analyze` returned (the
+    ///   report, or the report and what else of the trace the caller needs), or why the trace
+    ///   could not be read.
+    static func analyze<Value: Sendable>(
+        _ sources: [String], jobs: Int, maximumSize: Int, analyze: @escaping @Sendable (consuming Trace) -> Value
+    ) -> [Result<Value, InputError>] {
+        let shared = Shared<Value>(count: sources.count)
         let group = DispatchGroup()
         for _ in 0..<max(1, min(jobs, sources.count)) {
             DispatchQueue.global().async(group: group) {
                 while true {
                     guard let index = shared.takeNext() else { return }
-                    let result: Result<FrameReport, InputError>
+                    let result: Result<Value, InputError>
                     do throws(InputError) {
                         result = .success(
                             analyze(try ReportCommand.readTrace(sources[index], maximumSize: maximumSize)))
@@ -53,10 +54,10 @@ enum TraceBatch {
     /// The workers' shared state: the next source to take, and the results by source. An
     /// `NSLock` (a pthread mutex) guards both, which ThreadSanitizer understands; the standard
     /// library's `Mutex` waits inside uninstrumented code on Linux and reads as a race to it.
-    private final class Shared: @unchecked Sendable {
+    private final class Shared<Value: Sendable>: @unchecked Sendable {
         private let lock = NSLock()
         private var next = 0
-        private var results: [Result<FrameReport, InputError>?]
+        private var results: [Result<Value, InputError>?]
 
         init(count: Int) { results = Array(repeating: nil, count: count) }
 
@@ -69,11 +70,11 @@ enum TraceBatch {
             }
         }
 
-        func store(_ result: Result<FrameReport, InputError>, at index: Int) {
+        func store(_ result: Result<Value, InputError>, at index: Int) {
             lock.withLock { results[index] = result }
         }
 
         /// The results in source order; call once every worker has finished.
-        func finished() -> [Result<FrameReport, InputError>] { lock.withLock { results.map { $0! } } }
+        func finished() -> [Result<Value, InputError>] { lock.withLock { results.map { $0! } } }
     }
 }

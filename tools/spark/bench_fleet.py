@@ -3,7 +3,7 @@
 machine, in one run (figures, never asserts).
 
     python3 tools/spark/bench_fleet.py .build/release/framescope [--labels 20] [--frames 600]
-        [--copies 50] [--cores 2] [--work DIR]
+        [--copies 50] [--cores 2] [--work DIR] [--no-compare]
 
 Makes LABELS distinct traces of FRAMES frames (tools/spark/make_fleet.py: 2 builds x LABELS/2
 devices, one run each, simulated on virtual time) and hard-links each COPIES times, so the
@@ -17,8 +17,8 @@ simulating each. Then times, on the same traces:
   3. the Spark job (spark-submit --master local[CORES]) over the whole fleet, end to end,
      including Spark's start-up;
 
-and prints traces/s for each and the executors a day of 1,000,000 such traces needs at the
-Spark job's measured rate per core.
+and prints traces/s for each, the Spark job's reading rate per core against `check`'s, and the
+executors a day of 1,000,000 such traces needs at the Spark job's measured rate per core.
 """
 import argparse
 import os
@@ -56,6 +56,9 @@ def main():
     parser.add_argument("--copies", type=int, default=50)
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--work")
+    parser.add_argument("--no-compare", action="store_true",
+                        help="run the Spark job without --compare build (its build comparisons cost per frame "
+                             "row in Python; a 10,000-trace fleet's reading and figures alone)")
     arguments = parser.parse_args()
     framescope = os.path.abspath(arguments.framescope)
     work = arguments.work or tempfile.mkdtemp(prefix="framescope-bench-fleet-")
@@ -98,8 +101,9 @@ def main():
     out = os.path.join(work, "spark-out")
     command = [spark_submit_path(), "--master", f"local[{arguments.cores}]", "--conf", "spark.ui.enabled=false",
                "--conf", "spark.log.level=WARN", "--driver-memory", "2g", "--files", framescope,
-               os.path.join(HERE, "framescope_fleet.py"), "--traces", fleet, "--out", out, "--by", "build,device",
-               "--compare", "build", "--base", "1"]
+               os.path.join(HERE, "framescope_fleet.py"), "--traces", fleet, "--out", out, "--by", "build,device"]
+    if not arguments.no_compare:
+        command += ["--compare", "build", "--base", "1"]
     cpu_before, wall_before = child_cpu(), time.perf_counter()
     result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     wall, cpu = time.perf_counter() - wall_before, child_cpu() - cpu_before
@@ -119,8 +123,10 @@ def main():
     read = re.search(r"traces read on the executors ([0-9.]+) s", stages[0]) if stages else None
     if read:
         per_core = len(paths) / float(read.group(1)) / arguments.cores
-        print(f"  reading alone: {per_core:.2f} traces/s per core, so {day / 86_400 / per_core:.0f} cores for the rows; "
+        print(f"  reading alone: {per_core:.2f} traces/s per core, so {day / 86_400 / per_core:.1f} cores for the rows; "
               f"the comparisons cost per build pair and group, not per trace")
+        print(f"  reading per core against check --jobs {arguments.cores}'s {check_rate / arguments.cores:.1f} traces/s per core: "
+              f"{per_core / (check_rate / arguments.cores):.2f}x")
 
 
 if __name__ == "__main__":

@@ -17,11 +17,12 @@ hostile name, a trace cut off mid-write, a malformed trace and a file that is no
     interval equal `framescope compare --base BUILD1 --head BUILD2 --format json`;
   - the hostile device name reaches the tables unchanged and the job's printed tables carry no
     control character.
-For the corpus: frames and figures against the CLI the same way (grouped by project). Every
+The fleet's traces reach framescope by path; the corpus's as bytes Spark read (--ship-bytes, as
+for an object store). For the corpus: frames and figures against the CLI the same way (grouped by project). Every
 Parquet file in --parquet-dir (the files the Swift tests wrote) is read by Spark and its row
 count checked against pyarrow's.
 
-Needs pyspark and pyarrow (pip) and a Java runtime (Debian's openjdk-17-jre-headless); .ci/run
+Needs pyspark, pyarrow and pandas (pip) and a Java runtime (Debian's openjdk-17-jre-headless); .ci/run
 installs them. Exit 0 when every assertion holds, 1 otherwise.
 """
 import argparse
@@ -245,7 +246,8 @@ def main():
         expect(len(corpus) > 0, f"{arguments.corpus} holds no trace: a check of nothing must not pass")
         out = os.path.join(work, "corpus-out")
         spark_submit(framescope, sum((["--traces", path] for path in corpus), []) + [
-            "--out", out, "--label-regex", r"(?P<project>[A-Za-z0-9-]+)__[^/]+$"], os.path.join(work, "corpus-job.log"))
+            "--out", out, "--label-regex", r"(?P<project>[A-Za-z0-9-]+)__[^/]+$", "--ship-bytes"],
+            os.path.join(work, "corpus-job.log"))
         readable, unreadable = {}, []
         for path in corpus:
             project = os.path.basename(path).split("__")[0]

@@ -6,17 +6,22 @@ build-against-build verdicts with `framescope compare`'s own statistics.
         tools/spark/framescope_fleet.py --traces s3a://lab/traces/ --out s3a://lab/frames/ \\
         --compare build --base 4812
 
-Every trace is read on an executor: `binaryFiles` hands each executor its traces' bytes, the
-executor runs the `framescope` binary shipped with `--files` (`SparkFiles.get`) as
-`report --format frames-parquet` and `--format summary-parquet`, and the Parquet rows become
-the DataFrames. The driver only lists inputs and prints the (small) per-label tables.
+Every trace is read once, on an executor, by one framescope process per partition (per
+200 traces): Spark lists the traces (`binaryFile`), each partition's paths reach Python as Arrow
+batches (`mapInArrow`), and the executor runs the `framescope` binary shipped with `--files`
+(`SparkFiles.get`, copied once per executor) as `report TRACE... --format frames-parquet
+--summary-out FILE --errors-out FILE`: the frame rows and the summary row of every trace from
+one read, and a record for each trace it cannot read. Their Parquet goes back to Spark as Arrow
+record batches, never as a Python object per row. Traces on the local file system are read by
+path; on any other (s3a, hdfs) Spark reads their bytes, which the executor writes to a
+temporary file. The driver only lists inputs and prints the (small) per-label tables.
 
 Labels come from the traces' paths: every `key=value` directory (Hive style:
 `.../build=4812/device=pixel-8/run-3.json`), then `--label-regex` named groups, then
-`--label key=value` for every trace. They are `--label` columns of the rows, as on one machine.
+`--label key=value` for every trace. They are the `labels` map of every row.
 
 Written under --out, as Parquet:
-  frames/       one row per frame (framescope.frames columns; labels as a map and as label_KEY)
+  frames/       one row per frame (framescope.frames columns; labels as a map)
   summaries/    one row per trace (framescope.summary columns)
   errors/       one row per trace that could not be read: path, stage, exit status, message
   figures/      per label group: traces, frames, late and slow share, hitch time ratio, and
@@ -72,7 +77,12 @@ def parse_arguments(argv):
     parser.add_argument("--base", metavar="VALUE", help="with --compare: the base value; every other is a head")
     parser.add_argument("--fps", metavar="N", help="passed to framescope report")
     parser.add_argument("--partitions", type=int, default=0, metavar="N",
-                        help="input partitions (default: Spark's, at least two per core)")
+                        help="input partitions, each read by one framescope process per "
+                             f"{TRACES_PER_RUN} traces (default: two per core for traces on the local "
+                             "file system; Spark's file splits for others)")
+    parser.add_argument("--ship-bytes", action="store_true",
+                        help="hand framescope each trace's bytes read by Spark (through a temporary "
+                             "file), as for any file system but the local one, even for local traces")
     arguments = parser.parse_args(argv)
     if not arguments.traces and not arguments.trace_list:
         parser.error("give --traces PATH or --trace-list FILE")
@@ -116,61 +126,186 @@ def first_line(stderr_bytes):
     return lines[-1] if lines else "(no message)"
 
 
-def read_traces_on_executor(records, binary, fps, regex, constant):
-    """Runs on the executors: each (path, bytes) trace through `framescope report`, yielding
-    ("frame", row), ("summary", row) or ("error", row) tuples."""
+def framescope_executable(binary):
+    """The framescope binary on this executor: --framescope, else the one shipped with --files
+    (SparkFiles, copied once per executor), else `framescope` on PATH."""
+    if binary:
+        return binary
+    try:
+        from pyspark import SparkFiles
+        shipped = SparkFiles.get("framescope")
+        if os.path.exists(shipped):
+            return shipped
+    except Exception:
+        pass
+    return shutil.which("framescope") or "framescope"
+
+
+def is_local(path, context):
+    """Whether `path` (a --traces or --trace-list entry) is on the local file system: a `file:`
+    URI, or a plain path when Hadoop's default file system is the local one."""
+    scheme = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*):", path)
+    if scheme:
+        return scheme.group(1).lower() == "file"
+    default = context._jsc.hadoopConfiguration().get("fs.defaultFS") or "file:///"
+    return default.startswith("file:")
+
+
+def local_path(uri):
+    """The local file a `file:` URI names (Spark lists `file:/a/b`, its text unescaped)."""
+    path = uri[len("file:"):]
+    return path[2:] if path.startswith("///") else path
+
+
+def flat(column, kind):
+    """A table column as one Arrow array of `kind` (a Spark column's Arrow type)."""
+    import pyarrow as pa
+    array = pa.concat_arrays(column.chunks) if column.num_chunks else pa.array([], type=column.type)
+    return array if array.type == kind else array.cast(kind)
+
+
+def arrow_rows(table, kind, arrow_schema, uris, label_maps, local_paths):
+    """framescope's rows (`table`, read from its Parquet) as record batches of the job's wide
+    schema: `kind`, the trace's URI and labels (taken by the row's local path), then every
+    column of the schema the table has (cast to Spark's type), null in the others."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    count = table.num_rows
+    at = pc.index_in(flat(table.column("trace"), pa.string()), value_set=local_paths)
+    arrays = []
+    for field in arrow_schema:
+        if field.name == "kind":
+            arrays.append(pa.repeat(kind, count).cast(field.type))
+        elif field.name == "trace":
+            arrays.append(uris.take(at).cast(field.type))
+        elif field.name == "labels":
+            arrays.append(label_maps.take(at).cast(field.type))
+        elif field.name in table.column_names:
+            arrays.append(flat(table.column(field.name), field.type))
+        else:
+            arrays.append(pa.nulls(count, field.type))
+    return pa.RecordBatch.from_arrays(arrays, schema=arrow_schema)
+
+
+def error_rows(errors, arrow_schema):
+    """Error records (trace URI, labels, stage, exit status, message) as a record batch of the
+    wide schema."""
+    import pyarrow as pa
+    values = {"kind": ["error"] * len(errors), "trace": [e["trace"] for e in errors],
+              "labels": [sorted(e["labels"].items()) for e in errors], "stage": [e["stage"] for e in errors],
+              "exit_status": [e["exit_status"] for e in errors], "message": [e["message"] for e in errors]}
+    return pa.RecordBatch.from_arrays(
+        [pa.array(values[f.name], type=f.type) if f.name in values else pa.nulls(len(errors), f.type) for f in arrow_schema],
+        schema=arrow_schema)
+
+
+# Traces per framescope run: enough that starting a process is a small part of the work, few
+# enough that one run's reports (and the argv of their paths) stay small.
+TRACES_PER_RUN = 200
+
+
+def run_framescope(framescope, traces, work, fps, jobs):
+    """One `framescope report TRACE... --format frames-parquet --summary-out --errors-out` over
+    `traces` (local paths). Returns (frames table, summary table, error records by local path),
+    or None when the run itself failed (crashed, timed out, wrote nothing), with its status and
+    line."""
     import pyarrow.parquet as parquet
+    outputs = {name: os.path.join(work, name) for name in ("frames.parquet", "summary.parquet", "errors.jsonl")}
+    for path in outputs.values():
+        if os.path.exists(path):
+            os.remove(path)
+    command = [framescope, "report", "--format", "frames-parquet", "--out", outputs["frames.parquet"],
+               "--summary-out", outputs["summary.parquet"], "--errors-out", outputs["errors.jsonl"],
+               "--jobs", str(jobs)]
+    if fps:
+        command += ["--fps", fps]
+    # An argv list, never a shell: paths are untrusted text; `--` so none is taken for an option.
+    command += ["--"] + traces
+    try:
+        result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=3600)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return None, -1, f"could not run {framescope}: {error}"
+    if result.returncode not in (0, 3) or not os.path.exists(outputs["errors.jsonl"]):
+        return None, result.returncode, first_line(result.stderr)
+    with open(outputs["errors.jsonl"], encoding="utf-8") as file:
+        errors = {record["trace"]: record for record in map(json.loads, file)}
+    if len(errors) < len(traces) and not os.path.exists(outputs["frames.parquet"]):
+        return None, result.returncode, first_line(result.stderr)
+    if len(errors) == len(traces):
+        return (None, None, errors), 0, None
+    return (parquet.read_table(outputs["frames.parquet"]), parquet.read_table(outputs["summary.parquet"]), errors), 0, None
 
-    def executable():
-        if binary:
-            return binary
-        try:
-            from pyspark import SparkFiles
-            shipped = SparkFiles.get("framescope")
-            if os.path.exists(shipped):
-                return shipped
-        except Exception:
-            pass
-        return shutil.which("framescope") or "framescope"
 
-    framescope = executable()
-    for path, content in records:
-        labels = labels_of(path, regex, constant)
-        with tempfile.TemporaryDirectory(prefix="framescope-fleet-") as work:
-            trace = os.path.join(work, "trace")
-            with open(trace, "wb") as file:
-                file.write(content)
-            del content
-            tables = {}
-            failed = None
-            for stage in ("frames", "summary"):
-                out = os.path.join(work, stage + ".parquet")
-                command = [framescope, "report", trace, "--format", stage + "-parquet", "--out", out]
-                command += [f"--label={key}={value}" for key, value in sorted(labels.items())]
-                if fps:
-                    command += ["--fps", fps]
-                try:
-                    result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=3600)
-                except (OSError, subprocess.TimeoutExpired) as error:
-                    failed = (stage, -1, f"could not run {framescope}: {error}")
-                    break
-                if result.returncode != 0:
-                    # framescope names its temporary copy; the row names the trace.
-                    failed = (stage, result.returncode, first_line(result.stderr).replace(trace, path))
-                    break
-                tables[stage] = parquet.read_table(out).to_pylist()
-            if failed is not None:
-                yield ("error", {"trace": path, "labels": labels, "stage": failed[0], "exit_status": failed[1],
-                                 "message": failed[2]})
-                continue
-            for row in tables["frames"]:
-                row["trace"] = path
-                row["labels"] = labels
-                yield ("frame", row)
-            for row in tables["summary"]:
-                row["trace"] = path
-                row["labels"] = labels
-                yield ("summary", row)
+def read_traces_on_executor(batches, binary, fps, regex, constant, arrow_schema):
+    """Runs on the executors (mapInArrow): a partition's traces, `path` (and `content` when they
+    are not on the local file system), through framescope `TRACES_PER_RUN` at a time, each trace
+    read once for its frame rows and its summary row; yields record batches of frame, summary
+    and error rows. A trace framescope cannot read is an error row, never a failed task."""
+    import pyarrow as pa
+    from pyspark import TaskContext
+
+    framescope = framescope_executable(binary)
+    context = TaskContext.get()
+    jobs = max(1, context.cpus() if context else 1)
+    map_type = pa.map_(pa.string(), pa.string())
+    with tempfile.TemporaryDirectory(prefix="framescope-fleet-") as work:
+        pending = []  # (URI, local path, labels)
+
+        def flush():
+            runs = [pending[:]]
+            pending.clear()
+            while runs:
+                traces = runs.pop()
+                local_paths = [local for _, local, _ in traces]
+                read, status, message = run_framescope(framescope, local_paths, work, fps, jobs)
+                if read is None and len(traces) > 1:
+                    # The run failed as a whole (a crash on one trace?): each trace alone finds which.
+                    runs += [[trace] for trace in traces]
+                    continue
+                if read is None:
+                    uri, local, labels = traces[0]
+                    yield error_rows([{"trace": uri, "labels": labels, "stage": "report", "exit_status": status,
+                                       "message": message if local == local_path(uri) else message.replace(local, uri)}],
+                                     arrow_schema)
+                    continue
+                frames, summaries, errors = read
+                uris = pa.array([uri for uri, _, _ in traces], type=pa.string())
+                label_maps = pa.array([sorted(labels.items()) for _, _, labels in traces], type=map_type)
+                paths = pa.array(local_paths, type=pa.string())
+                if frames is not None:
+                    yield arrow_rows(frames, "frame", arrow_schema, uris, label_maps, paths)
+                    yield arrow_rows(summaries, "summary", arrow_schema, uris, label_maps, paths)
+                failed = []
+                for uri, local, labels in traces:
+                    record = errors.get(local)
+                    if record is not None:
+                        # framescope names the file it read; the row names the trace.
+                        message = record["message"] if local == local_path(uri) else record["message"].replace(local, uri)
+                        failed.append({"trace": uri, "labels": labels, "stage": "report",
+                                       "exit_status": record["exit_status"], "message": message})
+                if failed:
+                    yield error_rows(failed, arrow_schema)
+                for uri, local, _ in traces:
+                    if local != local_path(uri) and os.path.exists(local):
+                        os.remove(local)
+
+        copied = 0
+        for batch in batches:
+            uris = batch.column("path").to_pylist()
+            contents = batch.column("content") if "content" in batch.schema.names else None
+            for index, uri in enumerate(uris):
+                if contents is None:
+                    local = local_path(uri)
+                else:
+                    copied += 1
+                    local = os.path.join(work, f"trace-{copied}")
+                    with open(local, "wb") as file:
+                        file.write(contents[index].as_py())
+                pending.append((uri, local, labels_of(uri, regex, constant)))
+                if len(pending) >= TRACES_PER_RUN:
+                    yield from flush()
+        if pending:
+            yield from flush()
 
 
 def jsonl_value(value):
@@ -194,14 +329,7 @@ def frames_jsonl_line(row, keys):
 def compare_on_executor(groups, binary, compare_key, base_value, keys):
     """Runs on the executors: for one group of the other --by keys, every head value's rows
     against the base value's, through `framescope compare --rows`."""
-    framescope = binary
-    if not framescope:
-        try:
-            from pyspark import SparkFiles
-            framescope = SparkFiles.get("framescope") if os.path.exists(SparkFiles.get("framescope")) else None
-        except Exception:
-            framescope = None
-        framescope = framescope or shutil.which("framescope") or "framescope"
+    framescope = framescope_executable(binary)
     for group, rows in groups:
         by_value = {}
         for row in rows:
@@ -285,11 +413,10 @@ def nearest_rank_index(column_count, percentile):
 
 def main(argv):
     arguments = parse_arguments(argv)
+    from pyspark import StorageLevel
     from pyspark.sql import SparkSession, functions as F, types as T, Window
 
-    # Directories are read recursively (build=.../device=.../run.json).
-    spark = SparkSession.builder.appName("framescope-fleet") \
-        .config("spark.hadoop.mapreduce.input.fileinputformat.input.dir.recursive", "true").getOrCreate()
+    spark = SparkSession.builder.appName("framescope-fleet").getOrCreate()
     context = spark.sparkContext
     context.setLogLevel("WARN")
     paths = list(arguments.traces)
@@ -297,11 +424,16 @@ def main(argv):
         with open(arguments.trace_list, encoding="utf-8") as file:
             paths += [line.strip() for line in file if line.strip() and not line.startswith("#")]
     constant = dict(label.split("=", 1) for label in arguments.label)
-    partitions = arguments.partitions or max(2, 2 * context.defaultParallelism)
-    # binaryFiles reads each trace where it is processed: its bytes never pass through the driver.
-    inputs = context.binaryFiles(",".join(paths), minPartitions=partitions).repartition(partitions)
+    # Spark lists the traces; an executor reads each where it is processed: by its path when the
+    # traces are on the local file system (every executor sees the same files), else Spark reads
+    # its bytes (Arrow, no per-row objects) and the executor writes them to a temporary file.
+    # Directories are read recursively (build=.../device=.../run.json), with no partition columns.
+    listing = spark.read.format("binaryFile").option("recursiveFileLookup", "true").load(paths)
+    by_path = not arguments.ship_bytes and all(is_local(path, context) for path in paths)
+    inputs = listing.select("path") if by_path else listing.select("path", "content")
+    if by_path or arguments.partitions:
+        inputs = inputs.repartition(arguments.partitions or max(2, 2 * context.defaultParallelism))
     binary, fps, regex = arguments.framescope, arguments.fps, arguments.label_regex
-    records = inputs.mapPartitions(lambda part: read_traces_on_executor(part, binary, fps, regex, constant)).cache()
 
     decimal = T.DecimalType(38, 6)  # framescope writes DECIMAL(18, 6); 38 digits hold any Int64 of nanoseconds
     labels_type = T.MapType(T.StringType(), T.StringType())
@@ -312,34 +444,30 @@ def main(argv):
         ("hitch_cause", T.StringType()), ("held_by_frame", T.LongType()), ("hitch_stage", T.StringType()),
     ] + [(f"{lane}_ms", decimal) for lane in LANES] + [("main_by_category_ms", T.MapType(T.StringType(), decimal))]
     frame_keys = [name for name, _ in frame_fields if name not in ("trace", "labels", "main_by_category_ms")]
-    frame_schema = T.StructType([T.StructField(name, kind, True) for name, kind in frame_fields])
     summary_fields = [
         ("trace", T.StringType()), ("labels", labels_type), ("frame_source", T.StringType()), ("frames", T.LongType()),
         ("late_frames", T.LongType()), ("slow_frames", T.LongType()), ("frozen_frames", T.LongType()),
         ("missed_vsyncs", T.LongType()), ("hitch_ms", decimal), ("measured_ms", decimal),
     ]
-    summary_schema = T.StructType([T.StructField(name, kind, True) for name, kind in summary_fields])
-    error_schema = T.StructType([
-        T.StructField("trace", T.StringType()), T.StructField("labels", labels_type), T.StructField("stage", T.StringType()),
-        T.StructField("exit_status", T.LongType()), T.StructField("message", T.StringType())])
+    error_fields = [("trace", T.StringType()), ("labels", labels_type), ("stage", T.StringType()),
+                    ("exit_status", T.LongType()), ("message", T.StringType())]
+    # One wide schema for the three kinds of row (a column means the same in every kind that has
+    # it), so each trace is read once; the three tables are its slices by kind.
+    wide = [("kind", T.StringType())]
+    for name, kind in frame_fields + summary_fields + error_fields:
+        if name not in dict(wide):
+            wide.append((name, kind))
+    wide_schema = T.StructType([T.StructField(name, kind, True) for name, kind in wide])
+    from pyspark.sql.pandas.types import to_arrow_schema
+    arrow_schema = to_arrow_schema(wide_schema)
+    rows = inputs.mapInArrow(
+        lambda batches: read_traces_on_executor(batches, binary, fps, regex, constant, arrow_schema), wide_schema)
+    rows = rows.persist(StorageLevel.MEMORY_AND_DISK)
 
-    def project(kind, names):
-        def rows(record):
-            if record[0] != kind:
-                return []
-            row = record[1]
-            values = []
-            for name in names:
-                value = row.get(name)
-                if name == "main_by_category_ms" and value is not None and not isinstance(value, dict):
-                    value = dict(value)  # pyarrow reads a Parquet MAP as (key, value) pairs
-                values.append(value)
-            return [tuple(values)]
-        return rows
+    def table(kind, fields):
+        return rows.where(F.col("kind") == kind).select(*[name for name, _ in fields])
 
-    frames = spark.createDataFrame(records.flatMap(project("frame", [n for n, _ in frame_fields])), frame_schema)
-    summaries = spark.createDataFrame(records.flatMap(project("summary", [n for n, _ in summary_fields])), summary_schema)
-    errors = spark.createDataFrame(records.flatMap(project("error", [f.name for f in error_schema.fields])), error_schema)
+    frames, summaries, errors = table("frame", frame_fields), table("summary", summary_fields), table("error", error_fields)
     out = arguments.out.rstrip("/")
     timings = []
     started = time.perf_counter()
@@ -347,6 +475,7 @@ def main(argv):
     summaries.write.mode("overwrite").parquet(f"{out}/summaries")
     errors.write.mode("overwrite").parquet(f"{out}/errors")
     timings.append(("traces read on the executors", time.perf_counter() - started))
+    rows.unpersist()
     started = time.perf_counter()
     frames = spark.read.parquet(f"{out}/frames")
     summaries = spark.read.parquet(f"{out}/summaries")

@@ -1,0 +1,126 @@
+import Foundation
+import FrameAnalysis
+import FrameSupport
+import FrameTrace
+
+/// `framescope report TRACE... --format ROWS`: the rows of a batch of traces, each trace read
+/// once, in one process (what a fleet job runs per partition instead of a process per trace).
+extension ReportCommand {
+    /// One trace's rows, or why it could not be read.
+    private struct TraceRows {
+        var frames: RowTable
+        var summary: RowTable
+    }
+
+    /// The row formats and the format `--summary-out` writes beside each.
+    private static func summaryFormat(of format: OutputFormat) throws(UsageError) -> OutputFormat? {
+        switch format {
+        case .framesParquet: return .summaryParquet
+        case .framesJSONL: return .summaryJSONL
+        case .framesCSV, .summaryJSONL, .summaryParquet: return nil
+        case .text, .markdown, .json, .html:
+            throw UsageError(
+                "several TRACEs, --summary-out, --errors-out and --jobs go with a row format "
+                    + "(frames-jsonl, frames-csv, frames-parquet, summary-jsonl, summary-parquet), not \(format.rawValue)"
+            )
+        }
+    }
+
+    /// Reads every TRACE once (at most `--jobs` at a time) and writes the rows of those that
+    /// could be read; each that could not is an error line (and an `--errors-out` record).
+    static func runBatch(
+        _ arguments: ParsedArguments, format: OutputFormat, labels: [(key: String, value: String)],
+        options: AnalysisOptions
+    ) throws -> ExitCode {
+        let sources = arguments.positionals
+        let summaryFormat = try summaryFormat(of: format)
+        let summaryOut = arguments.value("summary-out")
+        if let summaryOut {
+            guard summaryFormat != nil else {
+                throw UsageError(
+                    "--summary-out goes with --format frames-jsonl or frames-parquet, not \(format.rawValue)")
+            }
+            guard !summaryOut.isEmpty, summaryOut != "-" else {
+                throw UsageError("option '--summary-out' expects a file, got '\(summaryOut)'")
+            }
+        }
+        let errorsOut = arguments.value("errors-out")
+        if let errorsOut, errorsOut.isEmpty || errorsOut == "-" {
+            throw UsageError("option '--errors-out' expects a file, got '\(errorsOut)'")
+        }
+        guard sources.filter({ $0 == "-" }).count <= 1 else {
+            throw UsageError("standard input (-) can be read only once")
+        }
+        let results = TraceBatch.analyze(
+            sources, jobs: try TraceBatch.jobs(arguments), maximumSize: try InputLimit.maximumSize(arguments)
+        ) { trace in
+            let metadata = trace.metadata
+            return (FrameAnalyzer.analyze(consume trace, options: options), metadata)
+        }
+        var rows: [TraceRows] = []
+        var errors: [(source: String, message: String)] = []
+        for (source, result) in zip(sources, results) {
+            switch result {
+            case .success(let analysed):
+                let (report, metadata) = analysed
+                if let missing = missingProcess(report, options: options) {
+                    errors.append((source, "\(source == "-" ? "<stdin>" : source): \(missing)"))
+                    continue
+                }
+                rows.append(
+                    TraceRows(
+                        frames: FrameRows.table(report, trace: source, labels: labels, metadata: metadata),
+                        summary: SummaryRows.table(report, trace: source, labels: labels, metadata: metadata)))
+            case .failure(let error):
+                errors.append((source, error.description))
+            }
+        }
+        if !rows.isEmpty {
+            let isSummary = format == .summaryJSONL || format == .summaryParquet
+            try write(rows.map { isSummary ? $0.summary : $0.frames }, format: format, to: arguments.value("out"))
+            if let summaryOut, let summaryFormat {
+                try write(rows.map(\.summary), format: summaryFormat, to: summaryOut, option: "--summary-out")
+            }
+        }
+        if let errorsOut {
+            var lines = ""
+            for error in errors {
+                lines += "{\"trace\":\(JSONValue.string(error.source).description),"
+                lines += "\"exit_status\":\(ExitCode.input.rawValue),"
+                lines += "\"message\":\(JSONValue.string(error.message).description)}\n"
+            }
+            do {
+                try OutputFile.replace(errorsOut, with: Array(lines.utf8))
+            } catch {
+                throw InputError("cannot write --errors-out: \(error)")
+            }
+        }
+        for error in errors { printError("error: \(UntrustedText.terminal(error.message))") }
+        return errors.isEmpty ? .success : .input
+    }
+
+    /// Writes the traces' tables in `format` to `path` (standard output for `nil` or `-`):
+    /// JSON Lines trace by trace, CSV and Parquet as one table (``RowTable/concatenating(_:)``).
+    private static func write(
+        _ tables: [RowTable], format: OutputFormat, to path: String?, option: String = "--out"
+    ) throws {
+        var bytes: [UInt8] = []
+        switch format {
+        case .framesJSONL, .summaryJSONL:
+            for table in tables { table.writeJSONLines { bytes += $0.utf8 } }
+        case .framesCSV:
+            RowTable.concatenating(tables)?.writeCSV { bytes += $0.utf8 }
+        default:
+            bytes = RowTable.concatenating(tables)?.parquet() ?? []
+        }
+        guard let path, path != "-" else {
+            StandardOutput.write(bytes)
+            return
+        }
+        do {
+            try OutputFile.replace(path, with: bytes)
+        } catch {
+            throw InputError("cannot write \(option): \(error)")
+        }
+    }
+}
