@@ -16,10 +16,14 @@ third-party corpus), each with labels that include a hostile value, it writes
   doubles equal, `main_by_category_ms` as a mapping equal to the JSON object, in its order;
 - `--format summary-parquet` and `summary-jsonl`, checked the same way, and the summary's figures
   against `report --format json`'s `summary` (nanoseconds equal to the milliseconds x 10^6);
+- every top-level column chunk's statistics (null count; min and max, strings in unsigned byte
+  order) against the values pyarrow reads, and that DELTA_BINARY_PACKED and RLE_DICTIONARY chunks
+  were among those read;
 
 and reads every `*.parquet` under --parquet-dir (where the Swift tests drop the files they write,
 when FRAMESCOPE_PARQUET_DIR is set), comparing it with a `.jsonl` of the same stem when there is
-one. Then the bad inputs: an unreadable trace (exit 3), an unwritable --out (exit 3), a bad
+one. Then the bad inputs: an unreadable trace (exit 3), an unwritable --out (exit 3, found before
+the trace is read), a bad
 --label (exit 2), Parquet to a terminal (a pty; exit 2, nothing written).
 
 Installs pyarrow and duckdb with pip when missing, and fails (exit 2) when it cannot.
@@ -46,6 +50,7 @@ PERCENTILES = ["p50", "p90", "p95", "p99", "max", "total"]
 
 failures = []
 counts = {"files": 0, "rows": 0, "values": 0}
+encodings = {}
 
 
 def fail(message):
@@ -138,11 +143,42 @@ def compare_with_jsonl(path, rows, what):
                 counts["values"] += 1
                 expect(same(value, actual[key]), f"{what} ({reader}) row {index} {key!r}: Parquet {actual[key]!r}, JSON {value!r}")
         counts["rows"] += len(rows)
+    check_statistics(path, what)
     metadata = PARQUET.ParquetFile(path).metadata
     keys = {key.decode(): value.decode() for key, value in (metadata.metadata or {}).items()}
     expect(keys.get("framescope.schema") in ("framescope.frames", "framescope.summary"), f"{what}: framescope.schema is {keys.get('framescope.schema')!r}")
     expect(keys.get("framescope.schema.version") == "1", f"{what}: framescope.schema.version is {keys.get('framescope.schema.version')!r}")
     expect(metadata.created_by.startswith("framescope "), f"{what}: created_by is {metadata.created_by!r}")
+
+
+def check_statistics(path, what):
+    """Each top-level column chunk's statistics (null count, min, max as pyarrow decodes them) against
+    the row group's values, and a tally of the chunks' value encodings."""
+    parquet_file = PARQUET.ParquetFile(path)
+    metadata = parquet_file.metadata
+    for group in range(metadata.num_row_groups):
+        table = parquet_file.read_row_group(group)
+        for index in range(metadata.num_columns):
+            chunk = metadata.row_group(group).column(index)
+            for encoding in chunk.encodings:
+                encodings[encoding] = encodings.get(encoding, 0) + 1
+            name = chunk.path_in_schema
+            if "." in name or chunk.physical_type == "DOUBLE":
+                continue
+            values = [value for value in table.column(name).to_pylist() if value is not None]
+            statistics = chunk.statistics
+            if not expect(statistics is not None, f"{what}: {name} row group {group} has no statistics"):
+                continue
+            expect(statistics.null_count == table.column(name).null_count,
+                   f"{what}: {name} null_count {statistics.null_count}, {table.column(name).null_count} nulls read")
+            if not values or not statistics.has_min_max:
+                continue
+            if isinstance(values[0], str):
+                low, high = min(values, key=str.encode), max(values, key=str.encode)  # unsigned bytewise
+            else:
+                low, high = min(values), max(values)
+            expect(statistics.min == low and statistics.max == high,
+                   f"{what}: {name} statistics {statistics.min!r}...{statistics.max!r}, values {low!r}...{high!r}")
 
 
 def milliseconds(nanoseconds):
@@ -201,6 +237,10 @@ def check_bad_inputs(binary, scratch):
                      expect_code=3)
     expect(unwritable.stderr.decode().count("\n") == 1 and "x.parquet" in unwritable.stderr.decode(),
            f"unwritable --out: {unwritable.stderr!r}")
+    # Found before the analysis: with a trace that cannot be read either, the error is --out's.
+    first = run([binary, "report", os.path.join(scratch, "missing.json"), "--format", "frames-parquet", "--out",
+                 os.path.join(scratch, "no", "such", "x.parquet")], expect_code=3)
+    expect("cannot write --out" in first.stderr.decode(), f"unwritable --out not found before the trace: {first.stderr!r}")
     run([binary, "report", trace, "--format", "frames-parquet", "--out", os.path.join(scratch, "y.parquet"), "--label", "novalue"],
         expect_code=2)
     expect(not os.path.exists(os.path.join(scratch, "y.parquet")), "bad label: a file was written")
@@ -265,8 +305,10 @@ def main():
         check_bad_inputs(binary, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    expect(encodings.get("DELTA_BINARY_PACKED", 0) > 0 and encodings.get("RLE_DICTIONARY", 0) > 0,
+           f"no delta-packed or no dictionary chunk among the files: {encodings}")
     summary = (f"{len(traces)} traces, {counts['files']} Parquet files, {counts['rows']} rows and {counts['values']} values "
-               f"compared in pyarrow and DuckDB")
+               f"compared in pyarrow and DuckDB; chunk encodings {dict(sorted(encodings.items()))}")
     if failures:
         print(f"check_parquet: {len(failures)} mismatches; {summary}")
         sys.exit(1)

@@ -3,20 +3,22 @@
 ///
 /// Rows are appended one at a time and buffered column by column; every ``rowGroupRowLimit``
 /// rows (or once the buffered values pass ``rowGroupByteLimit`` bytes) they become a row group:
-/// per leaf column one column chunk of an optional dictionary page and one data page (v1).
-/// Values are PLAIN, except string columns whose distinct values make a dictionary smaller than
-/// the plain values (RLE_DICTIONARY in the data page, PLAIN in the dictionary page, as the
-/// spec asks of new files). Definition and repetition levels use the RLE / bit-packing hybrid.
-/// Every chunk carries statistics (null count; min and max in the type's order: signed for
-/// INT64 and DOUBLE, unsigned bytewise for strings) and the footer says so (TypeDefinedOrder).
+/// per leaf column one column chunk of an optional dictionary page and one data page (v1). The
+/// caller takes each finished row group's bytes with ``takeOutput()`` and writes them out, so
+/// the writer holds one row group at a time; ``finish()`` adds the footer.
 ///
-/// No compression codec (UNCOMPRESSED), measured: the frames of the reader bench's generated
-/// 1,000,000-event trace are 37.7 MB of JSON Lines and 8.6 MB of Parquet, which `gzip -6` takes
-/// to 2.9 MB (2.9x); the 200,000-frame, 200-category trace's 16.5 MB to 3.2 MB (5.2x): mostly
-/// the high zero bytes of PLAIN INT64s. Worth having, but a codec means a compressor of our own
-/// (zero dependencies) and its fuzzing, and the files are written once and loaded into an
-/// engine that recompresses them (`COPY ... (COMPRESSION zstd)`). The cheaper next step is
-/// DELTA_BINARY_PACKED for the integer columns, which removes most of what gzip finds.
+/// Encodings: INT64 columns (integers, decimals' unscaled values, a map's values) are
+/// DELTA_BINARY_PACKED, PLAIN only where that comes out smaller (a chunk of one value); string
+/// columns whose distinct values make a dictionary smaller than the plain values are
+/// RLE_DICTIONARY in the data page with a PLAIN dictionary page, as the spec asks of new
+/// files, the others PLAIN; doubles PLAIN. Definition and repetition levels use the RLE /
+/// bit-packing hybrid. Every data page header and column chunk carries statistics (null count;
+/// min_value and max_value in the type's order: signed for INT64 and DOUBLE, unsigned bytewise
+/// for strings) and the footer says so (TypeDefinedOrder).
+///
+/// No compression codec (UNCOMPRESSED): with delta-packed integers and dictionaries the rows
+/// are about a tenth of their JSON Lines, and an engine recompresses what it loads
+/// (`COPY ... (COMPRESSION zstd)`); a codec of our own would be code to fuzz for little.
 ///
 /// ```swift
 /// var writer = ParquetWriter(columns: [ParquetColumn("index", .int64)], metadata: [("k", "v")], createdBy: "framescope 0.1.0")
@@ -33,7 +35,10 @@ package struct ParquetWriter {
     private let metadata: [(key: String, value: String)]
     private let createdBy: String
     private var leaves: [Leaf] = []
+    /// The file's bytes not yet handed over by ``takeOutput()``.
     private var output: [UInt8] = Array("PAR1".utf8)
+    /// The bytes handed over so far: where `output` starts in the file.
+    private var writtenCount = 0
     private var rowGroups: [RowGroupRecord] = []
     private var bufferedRows = 0
     private var bufferedBytes = 0
@@ -98,8 +103,26 @@ package struct ParquetWriter {
         if bufferedRows >= rowGroupRowLimit || bufferedBytes >= rowGroupByteLimit { flushRowGroup() }
     }
 
-    /// Writes any buffered rows and the footer, and returns the whole file.
-    /// - Returns: The file's bytes: `PAR1`, the column chunks, the footer, its length, `PAR1`.
+    /// Hands over the bytes of the row groups written so far (and the leading `PAR1`), so the
+    /// caller can write them out and the writer holds no more than the row group being filled.
+    ///
+    /// ```swift
+    /// writer.append(row)
+    /// let ready = writer.takeOutput()
+    /// if !ready.isEmpty { try file.write(ready) }
+    /// ```
+    /// - Returns: The next bytes of the file, in order; empty when nothing is ready.
+    package mutating func takeOutput() -> [UInt8] {
+        defer {
+            writtenCount += output.count
+            output = []
+        }
+        return output
+    }
+
+    /// Writes any buffered rows and the footer, and returns the rest of the file.
+    /// - Returns: The file's bytes that ``takeOutput()`` has not handed over: the whole file
+    ///   (`PAR1`, the column chunks, the footer, its length, `PAR1`) when it was never called.
     package consuming func finish() -> [UInt8] {
         if bufferedRows > 0 { flushRowGroup() }
         let footer = footerBytes()
@@ -112,13 +135,13 @@ package struct ParquetWriter {
     // MARK: Row groups and pages
 
     private mutating func flushRowGroup() {
-        let start = output.count
+        let start = writtenCount + output.count
         var chunks: [ChunkRecord] = []
         for index in leaves.indices {
             chunks.append(writeChunk(leaves[index]))
             leaves[index].removeAll()
         }
-        let size = Int64(output.count - start)
+        let size = Int64(writtenCount + output.count - start)
         rowGroups.append(
             RowGroupRecord(chunks: chunks, rows: Int64(bufferedRows), byteSize: size, fileOffset: Int64(start)))
         totalRows += Int64(bufferedRows)
@@ -142,9 +165,16 @@ package struct ParquetWriter {
         var encoding = Encoding.plain
         switch leaf.type {
         case .int64:
-            values = []
-            values.reserveCapacity(leaf.integers.count * 8)
-            for value in leaf.integers { values += littleEndian(value) }
+            // DELTA_BINARY_PACKED unless it would come out larger than the 8 bytes a value of
+            // PLAIN (a handful of values far apart).
+            values = DeltaBinaryPackedEncoder.encode(leaf.integers)
+            encoding = .deltaBinaryPacked
+            if values.count >= leaf.integers.count * 8 {
+                values = []
+                values.reserveCapacity(leaf.integers.count * 8)
+                for value in leaf.integers { values += littleEndian(value) }
+                encoding = .plain
+            }
         case .double:
             values = []
             values.reserveCapacity(leaf.doubles.count * 8)
@@ -152,7 +182,7 @@ package struct ParquetWriter {
         case .byteArray:
             let choice = StringEncodingChoice(leaf.strings)
             if let dictionary = choice.dictionary {
-                dictionaryOffset = Int64(output.count)
+                dictionaryOffset = Int64(writtenCount + output.count)
                 var page: [UInt8] = []
                 for entry in dictionary.entries { Self.appendPlain(entry, to: &page) }
                 output += Self.pageHeader(type: .dictionary, size: page.count) { writer in
@@ -173,8 +203,9 @@ package struct ParquetWriter {
                 for string in leaf.strings { Self.appendPlain(string, to: &values) }
             }
         }
-        let dataOffset = Int64(output.count)
+        let dataOffset = Int64(writtenCount + output.count)
         let body = levels + values
+        let statistics = leaf.statistics
         output += Self.pageHeader(type: .data, size: body.count) { writer in
             writer.field(
                 5,
@@ -183,14 +214,28 @@ package struct ParquetWriter {
                     header.field(2, i32: encoding.rawValue)
                     header.field(3, i32: Encoding.rle.rawValue)
                     header.field(4, i32: Encoding.rle.rawValue)
+                    header.field(5, structure: { Self.writeStatistics(statistics, to: &$0) })
                 })
         }
         output += body
-        let encodings: [Encoding] = dictionaryOffset == nil ? [.plain, .rle] : [.plain, .rle, .rleDictionary]
+        // Every encoding in the chunk: the levels' RLE, the dictionary page's PLAIN, the values'.
+        var encodings: [Encoding] = [.rle]
+        if dictionaryOffset != nil { encodings.append(.plain) }
+        if !encodings.contains(encoding) { encodings.append(encoding) }
         return ChunkRecord(
             leaf: leaf.path, type: leaf.type, encodings: encodings, valueCount: Int64(leaf.levelCount),
             size: Int64(output.count - start),
-            dataPageOffset: dataOffset, dictionaryPageOffset: dictionaryOffset, statistics: leaf.statistics)
+            dataPageOffset: dataOffset, dictionaryPageOffset: dictionaryOffset, statistics: statistics)
+    }
+
+    /// A `Statistics` struct: the null count, and min_value / max_value (fields 6 and 5, in the
+    /// type's order; never the deprecated min / max, whose string order was signed).
+    private static func writeStatistics(_ statistics: ChunkStatistics, to writer: inout CompactProtocolWriter) {
+        writer.field(3, i64: statistics.nullCount)
+        if let bounds = statistics.bounds {
+            writer.field(5, binary: bounds.max)
+            writer.field(6, binary: bounds.min)
+        }
     }
 
     private static func appendPlain(_ string: String, to bytes: inout [UInt8]) {
@@ -354,15 +399,7 @@ package struct ParquetWriter {
         meta.field(7, i64: chunk.size)
         meta.field(9, i64: chunk.dataPageOffset)
         if let offset = chunk.dictionaryPageOffset { meta.field(11, i64: offset) }
-        meta.field(
-            12,
-            structure: { statistics in
-                statistics.field(3, i64: chunk.statistics.nullCount)
-                if let bounds = chunk.statistics.bounds {
-                    statistics.field(5, binary: bounds.max)
-                    statistics.field(6, binary: bounds.min)
-                }
-            })
+        meta.field(12, structure: { writeStatistics(chunk.statistics, to: &$0) })
     }
 }
 
@@ -378,6 +415,7 @@ enum PhysicalType: Int32 {
 enum Encoding: Int32 {
     case plain = 0
     case rle = 3
+    case deltaBinaryPacked = 5
     case rleDictionary = 8
 }
 

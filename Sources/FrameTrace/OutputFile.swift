@@ -138,37 +138,9 @@ public final class OutputFile {
     /// - Throws: ``FileError`` naming `path` when the folder cannot hold the file or the write
     ///   or rename fails; the temporary file is removed.
     public static func replace(_ path: String, with bytes: [UInt8]) throws(FileError) {
-        var status = stat()
-        let exists = lstat(path, &status) == 0
-        let kind = status.st_mode & S_IFMT
-        if path == "-" || (exists && kind != S_IFREG && kind != S_IFLNK && kind != S_IFDIR) {
-            let file = try OutputFile(path: path)
-            try file.write(bytes)
-            try file.close()
-            return
-        }
-        if exists && kind == S_IFDIR { throw FileError.fromErrno(path, code: EISDIR) }
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array((folder + "." + name + ".XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw FileError.fromErrno(path) }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        _ = fchmod(descriptor, 0o644)
-        let file = OutputFile(path: temporary, descriptor: descriptor)
-        do {
-            try file.write(bytes)
-            try file.close()
-        } catch {
-            _ = unlink(temporary)
-            throw FileError(path: path, reason: error.reason, code: error.code)
-        }
-        guard rename(temporary, path) == 0 else {
-            let failure = FileError.fromErrno(path)
-            _ = unlink(temporary)
-            throw failure
-        }
+        let replacement = try ReplacementFile(path: path)
+        try replacement.write(bytes)
+        try replacement.commit()
     }
 
     /// Appends `bytes` to the file at `path`, creating it if needed, without following a
@@ -188,7 +160,8 @@ public final class OutputFile {
         try file.close()
     }
 
-    private init(path: String, descriptor: Int32) {
+    /// Takes over an open descriptor, which ``close()`` closes.
+    package init(path: String, descriptor: Int32) {
         self.path = path
         self.descriptor = descriptor
         ownsDescriptor = true

@@ -46,7 +46,8 @@ enum ReportCommand: Command {
                                 \(SummaryRows.schema) v\(SummaryRows.version), to pool a fleet's runs).
                                 Parquet needs --out FILE or a redirect: never a terminal.
           --out FILE            Write the report to FILE (whole: a temporary file beside it,
-                                then renamed) instead of standard output.
+                                then renamed) instead of standard output; opened before the
+                                trace is read, so an unwritable FILE fails at once.
           --label KEY=VALUE     frames-* and summary-*: a label_KEY column on every row, e.g.
                                 --label branch=main (repeatable).
           --fps N               Frame rate, 1-1000; wins over the trace's metadata (default: the
@@ -110,21 +111,26 @@ enum ReportCommand: Command {
         {
             return try runBatch(arguments, format: format, labels: labels, options: options)
         }
-        let trace = try readTrace(source, maximumSize: try InputLimit.maximumSize(arguments))
+        let maximumSize = try InputLimit.maximumSize(arguments)
+        // Opened before the analysis, so an --out that cannot be written fails in a moment, not
+        // after a long trace's analysis.
+        let output = try openOutput(destination)
+        let trace = try readTrace(source, maximumSize: maximumSize)
         let metadata = trace.metadata
         // Handed over, so the analysis can free the events before it fills in the frames.
         let report = FrameAnalyzer.analyze(consume trace, options: options)
         if let missing = missingProcess(report, options: options) {
             throw InputError("\(source == "-" ? "<stdin>" : source): \(missing)")
         }
-        guard let destination, destination != "-" else {
+        guard let output else {
             switch format {
             case .markdown: printUntrusted(report.markdown(source: source))
             case .json: report.writeJSON(source: source) { StandardOutput.write($0) }
             case .html: print(report.html(source: source), terminator: "")
             case .text: printUntrusted(report.text(source: source, wide: arguments.has("wide")))
             case .framesParquet, .summaryParquet:
-                StandardOutput.write(rows(report, format: format, source: source, labels: labels, metadata: metadata))
+                parquetTable(report, format: format, source: source, labels: labels, metadata: metadata)
+                    .writeParquet { StandardOutput.write($0) }
             case .framesJSONL, .framesCSV, .summaryJSONL:
                 // Line by line, so a long trace's rows are never all in memory.
                 rows(report, format: format, source: source, labels: labels, metadata: metadata) {
@@ -146,15 +152,46 @@ enum ReportCommand: Command {
             bytes = Array(
                 (UntrustedText.neutralizingWorkflowCommands(report.text(source: source, wide: arguments.has("wide")))
                     + "\n").utf8)
-        case .framesJSONL, .framesCSV, .framesParquet, .summaryJSONL, .summaryParquet:
+        case .framesParquet, .summaryParquet:
+            // A row group at a time, straight to the file.
+            do {
+                try parquetTable(report, format: format, source: source, labels: labels, metadata: metadata)
+                    .writeParquet { try output.write($0) }
+            } catch {
+                throw InputError("cannot write --out: \(error)")
+            }
+            bytes = []
+        case .framesJSONL, .framesCSV, .summaryJSONL:
             bytes = rows(report, format: format, source: source, labels: labels, metadata: metadata)
         }
         do {
-            try OutputFile.replace(destination, with: bytes)
+            try output.write(bytes)
+            try output.commit()
         } catch {
             throw InputError("cannot write --out: \(error)")
         }
         return .success
+    }
+
+    /// The replacement for `--out FILE`, opened now (`nil` for standard output).
+    /// - Throws: ``InputError`` (exit 3) when the file's folder cannot hold it.
+    static func openOutput(_ destination: String?) throws(InputError) -> ReplacementFile? {
+        guard let destination, destination != "-" else { return nil }
+        do {
+            return try ReplacementFile(path: destination)
+        } catch {
+            throw InputError("cannot write --out: \(error)")
+        }
+    }
+
+    /// The table a Parquet format writes: the frames' or the summary's.
+    static func parquetTable(
+        _ report: FrameReport, format: OutputFormat, source: String, labels: [(key: String, value: String)],
+        metadata: TraceMetadata
+    ) -> RowTable {
+        format == .summaryParquet
+            ? SummaryRows.table(report, trace: source, labels: labels, metadata: metadata)
+            : FrameRows.table(report, trace: source, labels: labels, metadata: metadata)
     }
 
     /// A row format's whole output: the frames or summary table rendered as JSON Lines, CSV or
@@ -163,12 +200,8 @@ enum ReportCommand: Command {
         _ report: FrameReport, format: OutputFormat, source: String, labels: [(key: String, value: String)],
         metadata: TraceMetadata
     ) -> [UInt8] {
-        if format == .framesParquet || format == .summaryParquet {
-            let table =
-                format == .summaryParquet
-                ? SummaryRows.table(report, trace: source, labels: labels, metadata: metadata)
-                : FrameRows.table(report, trace: source, labels: labels, metadata: metadata)
-            return table.parquet()
+        if format.isParquet {
+            return parquetTable(report, format: format, source: source, labels: labels, metadata: metadata).parquet()
         }
         var bytes: [UInt8] = []
         rows(report, format: format, source: source, labels: labels, metadata: metadata) { bytes += $0.utf8 }

@@ -136,6 +136,80 @@ struct ParquetWriterTests {
         #expect(orders.count == 3 && orders.allSatisfy { $0[1] != nil })  // TypeDefinedOrder for each leaf
     }
 
+    @Test("Integer and decimal columns are DELTA_BINARY_PACKED, the map's values too; doubles stay PLAIN")
+    func deltaEncodedIntegers() throws {
+        let file = try ParquetTestFile(Self.write(rows: 300, rowGroupRowLimit: 200))
+        for leaf in [0, 1, 6] {
+            let data = try file.leafData(leaf, file.columns.flatMap(\.leaves)[leaf])
+            #expect(data.encodings == [5, 5], "leaf \(leaf)")
+        }
+        #expect(try file.leafData(4, file.columns[4].leaves[0]).encodings == [0, 0])
+        let chunk = try #require(file.chunks(leafIndex: 0).first?[3])
+        #expect(chunk[2]?.list?.compactMap(\.integer).sorted() == [3, 5])  // RLE levels, delta values
+    }
+
+    @Test("A column of one row, of all-null values, or of equal values reads back and stays small")
+    func smallAndConstantColumns() throws {
+        var writer = ParquetWriter(
+            columns: [ParquetColumn("n", .int64), ParquetColumn("m", .int64, isOptional: true)], metadata: [],
+            createdBy: "t")
+        writer.append([.int64(.min), .null])
+        let one = writer.finish()
+        dropParquetCopy(one, name: "writer-one-row")
+        #expect(try ParquetTestFile(one).rows() == [[.int64(.min), .null]])
+        writer = ParquetWriter(
+            columns: [ParquetColumn("n", .int64), ParquetColumn("m", .int64, isOptional: true)], metadata: [],
+            createdBy: "t")
+        for _ in 0..<10_000 { writer.append([.int64(16_666_667), .null]) }
+        let constant = writer.finish()
+        dropParquetCopy(constant, name: "writer-constant")
+        let file = try ParquetTestFile(constant)
+        #expect(try file.rows() == Array(repeating: [.int64(16_666_667), .null], count: 10_000))
+        // 10,000 equal values: the delta header and 79 blocks of 5 bytes, not 80,000 bytes.
+        #expect(constant.count < 1_500)
+    }
+
+    @Test("Each data page carries the chunk's statistics in its header: null count, min_value, max_value")
+    func pageStatistics() throws {
+        let bytes = Self.write(rows: 23)
+        let file = try ParquetTestFile(bytes)
+        for (leaf, chunk) in (0..<7).map({ ($0, file.chunks(leafIndex: $0).first?[3]) }) {
+            let offset = try #require(chunk?[9]?.integer, "leaf \(leaf)")
+            var reader = CompactReader(bytes: bytes, position: Int(offset))
+            let header = try reader.readStruct()
+            let page = try #require(header[5]?[5], "leaf \(leaf): no statistics in the page header")
+            let footer = try #require(chunk?[12])
+            #expect(page[3]?.integer == footer[3]?.integer && page[5]?.binary == footer[5]?.binary)
+            #expect(page[6]?.binary == footer[6]?.binary && page[1] == nil && page[2] == nil)
+        }
+        let stage = try #require(file.chunks(leafIndex: 3).first?[3]?[12])
+        #expect(stage[3]?.integer == 12 && stage[6]?.string == "stage 1 ∆" && stage[5]?.string == "stage 9 ∆")
+    }
+
+    @Test("Bytes taken a row group at a time, then the rest, are the same file as one finish()")
+    func streamedOutput() throws {
+        var writer = ParquetWriter(
+            columns: Self.columns, metadata: [("framescope.schema", "test"), ("k", "v")], createdBy: "framescope test",
+            rowGroupRowLimit: 4)
+        var pieces: [[UInt8]] = []
+        var largestHeld = 0
+        for index in 0..<23 {
+            writer.append(Self.row(index))
+            let ready = writer.takeOutput()
+            if !ready.isEmpty { pieces.append(ready) }
+            largestHeld = max(largestHeld, ready.count)
+        }
+        pieces.append(writer.finish())
+        // PAR1 (ready at once), five full row groups, then the last one and the footer.
+        #expect(pieces.count == 7 && pieces[0] == Array("PAR1".utf8))
+        let whole = Self.write(rows: 23, rowGroupRowLimit: 4)
+        let streamed = Array(pieces.joined())
+        let isSameFile = streamed == whole
+        #expect(isSameFile)
+        #expect(try ParquetTestFile(streamed).rows() == (0..<23).map { Self.row($0).map(Self.expected) })
+        #expect(largestHeld < whole.count / 3)
+    }
+
     @Test("A table with no rows is a valid file with no row group")
     func empty() throws {
         let bytes = ParquetWriter(columns: Self.columns, metadata: [], createdBy: "t").finish()

@@ -120,6 +120,32 @@ struct ReplacedOutputTests {
         #expect(directory.reason == "is a directory")
     }
 
+    @Test("A replacement written in pieces appears whole on commit; one never committed leaves nothing")
+    func replacementInPieces() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "framescope-replacement-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = folder.appendingPathComponent("rows.parquet").path
+        try "old\n".write(toFile: destination, atomically: false, encoding: .utf8)
+        do {
+            let abandoned = try ReplacementFile(path: destination)
+            try abandoned.write(Array("half".utf8))
+        }
+        #expect(try String(contentsOfFile: destination, encoding: .utf8) == "old\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["rows.parquet"])
+        let replacement = try ReplacementFile(path: destination)
+        for piece in ["PAR1", "group", "footer"] { try replacement.write(Array(piece.utf8)) }
+        #expect(try String(contentsOfFile: destination, encoding: .utf8) == "old\n", "not before the commit")
+        try replacement.commit()
+        #expect(try String(contentsOfFile: destination, encoding: .utf8) == "PAR1groupfooter")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["rows.parquet"])
+        // A folder that does not exist fails when opened, before anything is written.
+        let missing = folder.appendingPathComponent("no/rows.parquet").path
+        let error = try #require(throws: FileError.self) { try ReplacementFile(path: missing) }
+        #expect(error.path == missing && error.code == ENOENT)
+    }
+
     @Test(
         "replace writes into a device instead of replacing it: /dev/full stays a device and reports it is full",
         .enabled(if: FullDevice.isAvailable, Comment(rawValue: FullDevice.missingReason)))

@@ -41,7 +41,7 @@ struct ParquetCommandTests {
         #expect(try String(contentsOfFile: out, encoding: .utf8) == printed.standardOutput)
     }
 
-    @Test("Parquet goes to a pipe, an unwritable --out is exit 3 in one line, a bad label exit 2")
+    @Test("Parquet goes to a pipe, an unwritable --out is exit 3 in one line before the analysis, a bad label exit 2")
     func failures() throws {
         let (directory, trace) = try writeTrace()
         let piped = try CLI.run(["report", trace, "--format", "frames-parquet"])
@@ -54,6 +54,26 @@ struct ParquetCommandTests {
         #expect(
             unwritable.standardError.hasPrefix("error: cannot write --out: ")
                 && unwritable.standardError.filter { $0 == "\n" }.count == 1)
+        // Found before the trace is read: a missing trace with an unwritable --out names the --out.
+        for format in ["frames-parquet", "frames-jsonl"] {
+            let first = try CLI.run([
+                "report", directory.appendingPathComponent("missing.json").path, "--format", format, "--out",
+                directory.appendingPathComponent("no/x.parquet").path,
+            ])
+            #expect(
+                first.status == 3 && first.standardError.hasPrefix("error: cannot write --out: "),
+                "\(first.standardError)")
+        }
+        // A trace that cannot be read after --out was opened leaves neither the file nor a temporary.
+        let unread = try CLI.run([
+            "report", directory.appendingPathComponent("missing.json").path, "--format", "frames-parquet", "--out",
+            directory.appendingPathComponent("z.parquet").path,
+        ])
+        #expect(unread.status == 3)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+                $0.hasPrefix(".") || $0.hasPrefix("z.")
+            }.isEmpty)
         let label = try CLI.run([
             "report", trace, "--format", "summary-parquet", "--out", directory.appendingPathComponent("y.parquet").path,
             "--label", "novalue",

@@ -2,8 +2,8 @@ import Foundation
 
 /// A small Parquet reader for tests, written from the specification independently of
 /// FrameParquet's writer: the Thrift compact protocol generically (field id to value), PLAIN and
-/// dictionary pages, the RLE / bit-packed hybrid. Only what framescope writes (uncompressed, data
-/// page v1), and it says so when a file holds anything else.
+/// dictionary pages, the RLE / bit-packed hybrid, DELTA_BINARY_PACKED. Only what framescope
+/// writes (uncompressed, data page v1), and it says so when a file holds anything else.
 package struct ParquetTestFile {
     /// A failure to read, with what was expected.
     package struct ReadError: Error, CustomStringConvertible {
@@ -234,6 +234,15 @@ package struct ParquetTestFile {
                     let present = pageDefinitions.filter { $0 == leaf.maxDefinition }.count
                     switch encoding {
                     case 0: values += try (0..<present).map { _ in try body.plain(leaf.physicalType) }
+                    case 5:
+                        guard leaf.physicalType == 2 else {
+                            throw ReadError("\(leaf.path): DELTA_BINARY_PACKED not INT64")
+                        }
+                        let decoded = try DeltaBinaryPackedDecoder.decode(body.rest())
+                        guard decoded.count == present else {
+                            throw ReadError("\(leaf.path): \(decoded.count) delta-packed values for \(present)")
+                        }
+                        values += decoded.map(Cell.int64)
                     case 2, 8:
                         let width = Int(try body.byte())
                         for index in try HybridDecoder.decode(body.rest(), bitWidth: width, count: present) {
@@ -324,6 +333,56 @@ package enum HybridDecoder {
             }
         }
         return Array(values.prefix(count))
+    }
+}
+
+/// DELTA_BINARY_PACKED, read side, from Encodings.md: the header, then blocks of a zigzag
+/// minimum delta, a bit width per miniblock and the miniblocks, until the header's count is read.
+/// Sums wrap around (`&+`), as the spec asks.
+package enum DeltaBinaryPackedDecoder {
+    /// Decodes every value of `bytes`, and checks that nothing follows them.
+    package static func decode(_ bytes: [UInt8]) throws -> [Int64] {
+        var reader = CompactReader(bytes: bytes, position: 0)
+        let blockSize = Int(try reader.varint())
+        let miniblocks = Int(try reader.varint())
+        let total = Int(try reader.varint())
+        guard blockSize > 0, blockSize % 128 == 0, miniblocks > 0, (blockSize / miniblocks) % 32 == 0 else {
+            throw ParquetTestFile.ReadError("delta header: block \(blockSize), miniblocks \(miniblocks)")
+        }
+        let perMiniblock = blockSize / miniblocks
+        var previous = try reader.zigzag()
+        var values: [Int64] = total > 0 ? [previous] : []
+        while values.count < total {
+            let minimum = try reader.zigzag()
+            let widths = try (0..<miniblocks).map { _ in Int(try reader.byte()) }
+            for width in widths where values.count < total {
+                guard width <= 64 else { throw ParquetTestFile.ReadError("delta bit width \(width)") }
+                var accumulator: UInt64 = 0  // bits not yet used, from the low end
+                var available = 0
+                for _ in 0..<perMiniblock {
+                    var delta: UInt64 = 0
+                    var have = 0
+                    while have < width {
+                        if available == 0 {
+                            accumulator = UInt64(try reader.byte())
+                            available = 8
+                        }
+                        let take = min(width - have, available)
+                        delta |= (accumulator & ((1 << UInt64(take)) - 1)) << UInt64(have)
+                        accumulator >>= UInt64(take)
+                        available -= take
+                        have += take
+                    }
+                    guard values.count < total else { continue }
+                    previous = previous &+ minimum &+ Int64(bitPattern: delta)
+                    values.append(previous)
+                }
+            }
+        }
+        guard reader.position == bytes.count else {
+            throw ParquetTestFile.ReadError("delta values end at \(reader.position) of \(bytes.count)")
+        }
+        return values
     }
 }
 

@@ -178,6 +178,23 @@ package struct RowTable {
     /// - Returns: The file's bytes.
     /// - Complexity: O(cells); a row group's values in memory, and the file.
     package func parquet(rowGroupRowLimit: Int = 65_536) -> [UInt8] {
+        var bytes: [UInt8] = []
+        writeParquet(rowGroupRowLimit: rowGroupRowLimit) { bytes += $0 }
+        return bytes
+    }
+
+    /// The table as Parquet (see ``parquet(rowGroupRowLimit:)``), handed to `write` a row group
+    /// at a time and then the footer, so no more than one row group is ever held.
+    ///
+    /// ```swift
+    /// try table.writeParquet { try file.write($0) }
+    /// ```
+    /// - Parameters:
+    ///   - rowGroupRowLimit: Rows per row group.
+    ///   - write: Called with the file's next bytes, in order, until the last.
+    /// - Throws: What `write` throws; the rest of the file is not written.
+    /// - Complexity: O(cells); a row group's values and its encoded bytes in memory.
+    package func writeParquet(rowGroupRowLimit: Int = 65_536, to write: ([UInt8]) throws -> Void) rethrows {
         let parquetColumns = columns.map { column -> ParquetColumn in
             switch column.type {
             case .text: ParquetColumn(column.name, .string, isOptional: column.isNullable)
@@ -207,7 +224,9 @@ package struct RowTable {
                         .entries(entries.map { ParquetValue.MapEntry($0.key, $0.nanoseconds) })
                     }
                 })
+            let ready = writer.takeOutput()
+            if !ready.isEmpty { try write(ready) }
         }
-        return writer.finish()
+        try write(writer.finish())
     }
 }
