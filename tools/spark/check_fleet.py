@@ -34,6 +34,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from decimal import Decimal
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -216,6 +217,14 @@ def main():
     work = os.path.normpath(os.path.abspath(arguments.keep or tempfile.mkdtemp(prefix="framescope-check-fleet-")))
     os.makedirs(work, exist_ok=True)
 
+    phase_start = [time.monotonic()]
+
+    def took():
+        """Seconds since the previous phase's line, for the CI log."""
+        now = time.monotonic()
+        seconds, phase_start[0] = now - phase_start[0], now
+        return f"({seconds:.1f} s)"
+
     fleet = os.path.join(work, "fleet")
     paths = make_fleet(framescope, fleet, builds=2, devices=2, runs=3, frames=60, hostile=True, progress=False)
     # Readable is what framescope reads (a trace cut off mid-write is, with a diagnostic).
@@ -238,7 +247,7 @@ def main():
     expect(not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", printed), "the job printed a control character")
     expect("\\u{1B}[2J" in printed, "the job's table does not show the hostile device name escaped")
     rows, groups = check_job(framescope, out, traces, ["build", "device"], "build", "1", unreadable)
-    print(f"check_fleet: fleet: {len(readable)} traces, {len(unreadable)} unreadable, {rows} frame rows, {groups} groups")
+    print(f"check_fleet: fleet: {len(readable)} traces, {len(unreadable)} unreadable, {rows} frame rows, {groups} groups {took()}")
 
     if arguments.corpus:
         # The job reads exactly the files the check compares, each named by its own --traces.
@@ -258,7 +267,7 @@ def main():
                 unreadable.append(path)
         rows, groups = check_job(framescope, out, readable, ["project"],
                                  unreadable=unreadable)
-        print(f"check_fleet: corpus: {len(readable)} traces, {len(unreadable)} unreadable, {rows} frame rows, {groups} groups")
+        print(f"check_fleet: corpus: {len(readable)} traces, {len(unreadable)} unreadable, {rows} frame rows, {groups} groups {took()}")
 
     if arguments.parquet_dir:
         files = sorted(glob.glob(os.path.join(arguments.parquet_dir, "**", "*.parquet"), recursive=True))
@@ -275,7 +284,7 @@ def main():
             for path in files:
                 expect(counts.get(path) == parquet.read_metadata(path).num_rows, f"{path}: Spark read {counts.get(path)} rows")
         expect(len(files) > 0, f"no Parquet file in {arguments.parquet_dir}: the tests wrote none")
-        print(f"check_fleet: Spark read the {len(files)} Parquet files the tests wrote")
+        print(f"check_fleet: Spark read the {len(files)} Parquet files the tests wrote {took()}")
 
     if failures:
         print(f"check_fleet: {len(failures)} of {checked} checks failed (work in {work})", file=sys.stderr)
