@@ -75,6 +75,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 
@@ -1839,6 +1840,170 @@ JC_OUTPUTS = {
 '''),
 }
 
+# metrics/graphics/android_jank_cuj.out at JC_CUJ_COMMIT: the `frame` blocks of its second CUJ
+# (id 2, SHADE_ROW_EXPAND, 0 to 901 ms: every app frame of the generator's but 160 and 1000),
+# verbatim. A frame is missed when any of the token's actual slices on the CUJ's layer is janky:
+# the metric's own per-token verdict, which framescope's must equal (frame 130 among them).
+JC_CUJ_COMMIT = "a236c81a9f5d2fe7777022babfa0d0c298bda39b"
+JC_CUJ_FRAMES = """\
+    frame {
+      frame_number: 1
+      vsync: 10
+      ts: 0
+      dur: 16000000
+      app_missed: false
+      sf_missed: false
+      dur_expected: 16000000
+      sf_callback_missed: false
+      hwui_callback_missed: false
+    }
+    frame {
+      frame_number: 2
+      vsync: 20
+      ts: 8000000
+      dur: 28000000
+      app_missed: true
+      sf_missed: true
+      dur_expected: 20000000
+      sf_callback_missed: false
+      hwui_callback_missed: false
+    }
+    frame {
+      frame_number: 3
+      vsync: 30
+      ts: 30000000
+      dur: 25000000
+      app_missed: true
+      sf_missed: false
+      dur_expected: 20000000
+      sf_callback_missed: false
+      hwui_callback_missed: false
+    }
+    frame {
+      frame_number: 4
+      vsync: 40
+      ts: 40000000
+      dur: 40000000
+      app_missed: true
+      sf_missed: false
+      dur_expected: 20000000
+      sf_callback_missed: false
+      hwui_callback_missed: false
+    }
+    frame {
+      frame_number: 5
+      vsync: 60
+      ts: 70000000
+      dur: 20000000
+      app_missed: true
+      sf_missed: false
+      dur_expected: 20000000
+      sf_callback_missed: false
+      hwui_callback_missed: false
+    }
+    frame {
+      frame_number: 6
+      vsync: 90
+      ts: 100000000
+      dur: 23000000
+      app_missed: true
+      sf_missed: false
+      dur_expected: 20000000
+      sf_callback_missed: false
+      hwui_callback_missed: false
+    }
+    frame {
+      frame_number: 7
+      vsync: 100
+      ts: 200000000
+      dur: 22000000
+      app_missed: false
+      sf_missed: true
+      dur_expected: 20000000
+      sf_callback_missed: false
+      hwui_callback_missed: false
+    }
+    frame {
+      frame_number: 8
+      vsync: 110
+      ts: 300000000
+      dur: 61000000
+      app_missed: false
+      sf_missed: false
+      dur_expected: 20000000
+      sf_callback_missed: false
+      hwui_callback_missed: false
+    }
+    frame {
+      frame_number: 9
+      vsync: 120
+      ts: 400000000
+      dur: 61000000
+      app_missed: false
+      sf_missed: false
+      dur_expected: 20000000
+      sf_callback_missed: false
+      hwui_callback_missed: false
+    }
+    frame {
+      frame_number: 10
+      vsync: 130
+      ts: 500000000
+      dur: 56000000
+      app_missed: true
+      sf_missed: false
+      dur_expected: 20000000
+      sf_callback_missed: false
+      hwui_callback_missed: false
+    }
+    frame {
+      frame_number: 11
+      vsync: 140
+      ts: 600000000
+      dur: 25600000
+      app_missed: true
+      sf_missed: false
+      dur_expected: 20000000
+      sf_callback_missed: false
+      hwui_callback_missed: false
+    }
+    frame {
+      frame_number: 12
+      vsync: 145
+      ts: 650000000
+      dur: 20000000
+      app_missed: false
+      sf_missed: false
+      dur_expected: 20000000
+      sf_callback_missed: false
+      hwui_callback_missed: false
+    }
+    frame {
+      frame_number: 13
+      vsync: 150
+      ts: 700000000
+      dur: 15000000
+      app_missed: false
+      sf_missed: false
+      dur_expected: 20000000
+      sf_callback_missed: true
+      hwui_callback_missed: true
+    }
+"""
+
+
+def cuj_frames(text):
+    """The `frame { ... }` blocks of a metric's text proto as rows: integers, and true/false as bools."""
+    rows = []
+    for block in re.findall(r"frame \{(.*?)\}", text, re.S):
+        row = {}
+        for key, value in re.findall(r"(\w+): (\S+)", block):
+            row[key] = {"true": True, "false": False}.get(value, None)
+            if row[key] is None:
+                row[key] = int(value)
+        rows.append(row)
+    return rows
+
 
 def atrace_slices(prints):
     """Thread slices from atrace B/E prints ((ts, tid, buf) in file order), as trace processor makes
@@ -2255,6 +2420,16 @@ def android_frames_stdlib():
                             len(expected_named)), (frame_id, r))
         if frame_id in by_id:
             fail_unless(rows[0]["ts"] == by_id[frame_id]["actual_start"], frame_id)
+    # android_jank_cuj: a token is missed exactly when any of its actual slices on the layer is janky.
+    janky_types = {"App Deadline Missed", "App Resynced Jitter", "SurfaceFlinger CPU Deadline Missed",
+                   "SurfaceFlinger GPU Deadline Missed", "SurfaceFlinger Scheduling", "Prediction Error",
+                   "Display HAL", "Dropped Frame"}
+    cuj = cuj_frames(JC_CUJ_FRAMES)
+    fail_unless([r["frame_number"] for r in cuj] == list(range(1, 14)), "android_jank_cuj: frames 1 to 13")
+    for r in cuj:
+        reasons = {part.strip() for layer in by_id[r["vsync"]]["layers"] if layer["layer_name"] == JC_LAYER
+                   for part in (layer["jank_type"] or "").split(",")}
+        fail_unless(bool(reasons & janky_types) == (r["app_missed"] or r["sf_missed"]), ("android_jank_cuj", r))
     fail_unless(outputs["android_first_frame_after"] == [{"frame_id": min(
         (f for f in frames if f["actual_start"] > 100_000_000), key=lambda f: f["actual_start"])["frame_id"]}],
         "android_first_frame_after")
@@ -2279,6 +2454,8 @@ def android_frames_stdlib():
             "generator_commit": JC_COMMIT,
             "tests": tests,
             "tests_commit": JC_TESTS_COMMIT,
+            "cuj_metric": f"test/trace_processor/diff_tests/metrics/graphics/android_jank_cuj.out at {JC_CUJ_COMMIT}: "
+                          "android_jank_cuj_frames are its second CUJ's frame blocks (SHADE_ROW_EXPAND), verbatim",
             "expected_outputs": "each test's Csv(...) block at tests_commit, verbatim, as JSON rows: integers as "
                                 "integers, \"[NULL]\" as null",
             "parser": "src/trace_processor/importers/proto/frame_timeline_event_parser.cc",
@@ -2296,6 +2473,7 @@ def android_frames_stdlib():
         "unpaired_frame_end_events": unpaired,
         "frames": frames,
         **outputs,
+        "android_jank_cuj_frames": cuj,
         "mappings": MAPPINGS,
         "_ft_events": ft.events,
         "notes": [

@@ -165,7 +165,7 @@ struct AndroidFrameTimelineTests {
                 frame.lane(.render)?.costNanoseconds == android.drawFrameNanoseconds,
                 "frame \(id): the render lane sums DrawFrames")
             // Late exactly when Android calls the frame janky; buffer stuffing adds latency only.
-            // Any of the token's actual slices counts, as android_jank_cuj's metric counts them.
+            // Any of the token's actual slices counts, on any of the app's layers.
             let jankTypes = (row["layers"]?.arrayValue ?? []).compactMap { $0["jank_type"]?.stringValue }
             let reasons = Set(
                 ([row["jank_type"]?.stringValue ?? ""] + jankTypes).flatMap { $0.split(separator: ",") }.map {
@@ -189,6 +189,24 @@ struct AndroidFrameTimelineTests {
         #expect(frame130.android?.lateness == 36_000_000)
         #expect(frame130.hitchCause == .commit, "doFrame 130 ran 550-555 ms, past its 520 ms deadline")
         #expect(frame130.android?.verdictPhrase == "None; On-time Present, then App Deadline Missed; Late Present")
+        // android_jank_cuj's own verdicts (its .out: the SHADE_ROW_EXPAND CUJ's 13 frames), token by
+        // token. The CUJ follows one layer: a token is missed exactly when framescope finds a janky
+        // slice of it on that layer; the app's frame is janky (and late) when any layer is.
+        let cuj = expected["android_jank_cuj_frames"]?.arrayValue ?? []
+        #expect(cuj.map { $0["vsync"]?.integerValue } == [10, 20, 30, 40, 60, 90, 100, 110, 120, 130, 140, 145, 150])
+        let cujLayer = "TX - NotificationShade#0"
+        for row in cuj {
+            let vsync = try #require(row["vsync"]?.integerValue)
+            let missed = row["app_missed"]?.boolValue == true || row["sf_missed"]?.boolValue == true
+            let android = try #require(frames[vsync]?.android, "android_jank_cuj frame \(vsync)")
+            #expect(
+                android.jankyLayers.contains(cujLayer) == missed, "android_jank_cuj frame \(vsync): missed \(missed)")
+            #expect(android.isJanky == !android.jankyLayers.isEmpty, "frame \(vsync): janky when any layer is")
+        }
+        // Frame 110: on time on the CUJ's layer, App Deadline Missed on the app's other layer.
+        #expect(frames[110]?.android?.jankyLayers == ["TX - JankyLayer#1"])
+        #expect(frames[110]?.android?.isJanky == true)
+        #expect(cuj.filter { $0["app_missed"]?.boolValue == true || $0["sf_missed"]?.boolValue == true }.count == 8)
         // Buffer stuffing (frame 120) and SurfaceFlinger stuffing (145): counted, no hitch.
         #expect(report.summary.stuffedFrames == 2)
         #expect(report.summary.stuffingLatency?.max == 41_000_000, "frame 120's overrun is its added latency")

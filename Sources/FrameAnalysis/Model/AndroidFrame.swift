@@ -54,6 +54,10 @@ package struct AndroidFrame: Sendable, Hashable {
             laterJankEnd = newValue?.end
         }
     }
+    /// The layers with a janky actual slice for this token, in the order of their first janky
+    /// slice. A metric scoped to one layer (`android_jank_cuj` follows its CUJ's layer) counts the
+    /// token missed when its layer is among them; the app's frame is janky when any layer is.
+    package var jankyLayers: [String] = []
     private var laterJankType: String?
     private var laterPresentType: String?
     private var laterJankEnd: Int64?

@@ -363,6 +363,11 @@ enum AndroidFrameTimeline {
                     later.end ?? later.start.subtractingSaturating(1)
                 )
             }
+            for slice in layers
+            where AndroidFrame.isJanky(jankType: slice.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "") {
+                let layer = slice.arguments[AndroidFrameTimeline.layerKey]?.stringValue ?? ""
+                if !android.jankyLayers.contains(layer) { android.jankyLayers.append(layer) }
+            }
             let vsync = expected?.start ?? actual.start
             // An expected frame that never ended (a torn trace) has no deadline to judge by: one
             // interval, as without one. Its overrun stays trace processor's (its end read as start - 1).
