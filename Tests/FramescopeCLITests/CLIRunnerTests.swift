@@ -28,7 +28,7 @@ struct DeterministicTraceTests {
         for run in 0..<2 {
             let path = folder.appendingPathComponent("run\(run).json").path
             // Four workers: more threads that could start in either order.
-            let result = try CLI.run(["simulate", "corner-rounding", "--frames", "12", "--workers", "4", "--out", path])
+            let result = try CLI.run(["simulate", "corner-rounding", "--frames", "4", "--workers", "4", "--out", path])
             #expect(result.status == 0, "\(result.standardError)")
             traces.append(try Data(contentsOf: URL(fileURLWithPath: path)))
         }

@@ -60,7 +60,8 @@ struct PerfettoCLITests {
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("long.pftrace").path
-        let simulated = try CLI.run(["simulate", "feed-scroll", "--frames", "240", "--seed", "2", "--out", path])
+        // diffable-update: no photos to draw and encode first, which take the debug build minutes.
+        let simulated = try CLI.run(["simulate", "diffable-update", "--frames", "600", "--seed", "2", "--out", path])
         #expect(simulated.status == 0, "\(simulated.standardError)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         // Several pipe buffers (64 KiB each on Linux): the reader must keep reading after the first.
