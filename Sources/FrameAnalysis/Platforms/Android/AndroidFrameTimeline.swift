@@ -350,21 +350,19 @@ enum AndroidFrameTimeline {
                     ? nil : draws.reduce(0) { $0.addingSaturating($1.end.subtractingSaturating($1.start)) },
                 drawFrames: draws.count, presentDelay: presentDelay)
 
-            // A later slice of the token that was janky when the first was not (trace processor's
-            // jank metrics count the frame by any slice).
-            if !android.isJanky,
-                let later = layers.dropFirst().first(where: {
-                    AndroidFrame.isJanky(jankType: $0.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "")
-                })
-            {
+            // Each slice judged once. A later janky slice when the first was not: the frame is janky
+            // by it (trace processor's jank metrics count the frame by any slice).
+            let jankySlices = layers.filter {
+                AndroidFrame.isJanky(jankType: $0.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "")
+            }
+            if !android.isJanky, let later = jankySlices.first {
                 android.laterJank = (
                     later.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "",
                     later.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "",
                     later.end ?? later.start.subtractingSaturating(1)
                 )
             }
-            for slice in layers
-            where AndroidFrame.isJanky(jankType: slice.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "") {
+            for slice in jankySlices {
                 let layer = slice.arguments[AndroidFrameTimeline.layerKey]?.stringValue ?? ""
                 if !android.jankyLayers.contains(layer) { android.jankyLayers.append(layer) }
             }
