@@ -268,7 +268,6 @@ def process_tree_packet(t, ts, processes, threads=()):
     t.add(p, "process_tree")
 
 
-
 def frame_timeline_descriptor_check(data):
     """Decodes every field 76 in a file through a descriptor built from the .proto's numbers, and
     checks it against what was encoded (a second, independent reading of the same bytes)."""

@@ -31,7 +31,6 @@ def h_names(*pairs):
     return b"".join(f_len(2, f_varint(1, iid) + f_len(2, name)) for iid, name in pairs)
 
 
-
 def hostile_expected(name, data, layout, outcome, **more):
     return {
         "fixture": name,

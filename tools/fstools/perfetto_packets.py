@@ -13,7 +13,6 @@ SEQ_NEEDS_INCREMENTAL_STATE = 2
 SLICE_BEGIN, SLICE_END, INSTANT, COUNTER = 1, 2, 3, 4
 
 
-
 class TraceFile:
     """A trace being assembled: each packet's bytes, framed as `Trace.packet` (field 1)."""
 
