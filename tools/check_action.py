@@ -60,9 +60,9 @@ import tempfile
 import uuid
 import xml.etree.ElementTree as ElementTree
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import check_hostile_corpus as hostile  # noqa: E402  (its Markdown and character rules)
+from fstools import hostile  # the Markdown and character rules the hostile-names checks use
+from fstools.common import ROOT
+from fstools.hostile import CONTROL_NAME, ODD_NAME, runner_lines
 
 PLACEHOLDER = re.compile(r"^OWNER/framescope@[A-Za-z0-9._/-]+$")
 FRAMESCOPE_ANNOTATION = re.compile(r"^::(error|warning|notice) title=framescope( (check|compare)%3A [^:\r\n]*)?::[^\r\n]*$")
@@ -76,8 +76,6 @@ RUN_STEP_LINES = [
 RUNNER_COMMANDS = {"error", "warning", "notice", "debug", "group", "endgroup", "add-mask", "stop-commands", "echo",
                    "set-output", "set-env", "add-path", "save-state", "add-matcher", "remove-matcher", "internal-set-repo-path"}
 FIXTURES = os.path.join(ROOT, "Tests", "FramescopeCLITests", "Fixtures", "hostile")
-CONTROL_NAME = "ctl\n::warning::from-file-name \x1b[2J\u202e.json"
-ODD_NAME = "file `tick` ``run`` |pipe| *em* <b>x [l](u) $m$ &amp.json"
 
 failures = []
 
@@ -427,11 +425,6 @@ def read_file_command(path):
             body.append(text)
         values[name] = "\n".join(body)
     return values
-
-
-def runner_lines(text):
-    """A step's output split into lines as the runner's reader splits it: at CR LF, CR and LF."""
-    return re.split(r"\r\n|\r|\n", text)
 
 
 def parse_v2(line):
@@ -837,10 +830,8 @@ def read_junit(path, what):
 
 
 def clean_markdown(markdown, what):
-    before = len(hostile.failures)
-    hostile.expect_clean_markdown(markdown, what)
-    for failure in hostile.failures[before:]:
-        failures.append(failure)
+    for problem in hostile.markdown_problems(markdown, what):
+        expect(False, problem)
 
 
 # --- Scenarios ---------------------------------------------------------------------------------
@@ -917,6 +908,210 @@ def run_documented_workflow(document, action_path, scratch, cache, tools):
                 expect(os.path.isfile(os.path.join(job.workspace, values[key])), f"{name}: no JUnit file at {values[key]}")
 
 
+class Harness:
+    """What every scenario runs in: the scratch folder, the action's copy, the cache, the stand-in tools."""
+
+    def __init__(self, scratch, action_path, cache, tools, build_log):
+        self.scratch, self.action_path, self.cache, self.tools, self.build_log = scratch, action_path, cache, tools, build_log
+
+    def builds(self):
+        """How many times the stand-in swift built (None for a real build)."""
+        return open(self.build_log).read().count("\n") if self.tools else None
+
+    def fresh_job(self):
+        return Job(self.scratch, self.cache, self.tools)
+
+
+def scenario_failing_budget(h):
+    """A failing budget, first run: a cache miss; the binary is built, saved, and run."""
+    scenario("a failing budget, first run: cache miss, build, save; the step fails with framescope's exit 1")
+    job = h.fresh_job()
+    stage(job.workspace, "traces/diffable-update--reload.json", SAMPLE_FAIL)
+    stage(job.workspace, "budget.json", STRICT_BUDGET)
+    inputs = {"traces": "traces/*.json", "budget": "budget.json", "junit": "out/framescope.xml"}
+    run = run_action(h.action_path, inputs, job)
+    job.finish()
+    commands = check_run(run, "failing budget", 1, broken=10, failed_rules=10, regressions=0)
+    expect(run.step("build").outputs.get("built") == "true", "failing budget: the first run did not build")
+    expect(run.outputs.get("cache-hit") != "true", "failing budget: the first run was a cache hit")
+    expect(run.step("save").outcome == "success", "failing budget: the save step did not run")
+    expect(("saved", run.step("cache").outputs.get("cache-primary-key")) in h.cache.events, f"failing budget: nothing saved: {h.cache.events}")
+    if h.tools:
+        expect(h.builds() == 1, f"failing budget: {h.builds()} swift builds, expected 1")
+    key = run.step("cache").outputs.get("cache-primary-key", "")
+    swift_number = re.search(r"Swift version ([0-9.]+)", subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout + "")
+    expect(key.startswith("framescope-tree-") and f"-{job.runner_os}-{job.runner_arch}-swift-" in key
+           and (swift_number is None or f"-swift-{swift_number.group(1)}-" in key),
+           f"failing budget: cache key {key!r} is not revision, runner.os, runner.arch and the Swift version")
+    if commands is not None:
+        errors = [c for c in commands if c[0] == "error"]
+        expect(len(errors) == 10, f"failing budget: {len(errors)} ::error annotations, expected 10 (framescope's limit)")
+        expect(all(c[1].get("title", "").startswith("framescope check: ") for c in errors), "failing budget: an ::error not titled framescope check")
+    report = read_json(run.outputs.get("check-json"), "failing budget")
+    if report:
+        expect(report["counts"]["failed"] == 10 and report["schema"] == "framescope.check", "failing budget: the JSON report's counts")
+    junit = read_junit(os.path.join(job.workspace, "out/framescope.xml"), "failing budget")
+    if junit is not None:
+        expect(len(list(junit.iter("failure"))) == 10, "failing budget: JUnit has not 10 failures")
+    expect(run.outputs.get("check-junit") == "out/framescope.xml", f"failing budget: check-junit {run.outputs.get('check-junit')!r}")
+    expect("FAIL" in run.summary and "10 of 12" in run.summary, "failing budget: the step summary does not say FAIL, 10 of 12")
+    expect(run.outputs.get("summary") and open(run.outputs["summary"], encoding="utf-8").read() == run.summary,
+           "failing budget: the summary output is not what the step summary got")
+    clean_markdown(run.summary, "failing budget summary")
+    return inputs
+
+
+def scenario_cached_build(h, inputs):
+    """The same again: restored from the cache, no build."""
+    scenario("the same failing budget, second run: the binary comes from the cache, no build")
+    job = h.fresh_job()
+    stage(job.workspace, "traces/diffable-update--reload.json", SAMPLE_FAIL)
+    stage(job.workspace, "budget.json", STRICT_BUDGET)
+    run = run_action(h.action_path, inputs, job)
+    job.finish()
+    check_run(run, "failing budget again", 1, broken=10, failed_rules=10)
+    expect(run.outputs.get("cache-hit") == "true", f"failing budget again: cache-hit {run.outputs.get('cache-hit')!r}")
+    expect(run.step("build").outputs.get("built") == "false", "failing budget again: the build step built")
+    expect(run.step("save").outcome == "skipped", "failing budget again: the save step ran")
+    if h.tools:
+        expect(h.builds() == 1, f"failing budget again: {h.builds()} swift builds in all, expected still 1")
+
+
+def scenario_passing_budget(h):
+    """A passing budget."""
+    scenario("a passing budget: verdict pass, the step succeeds")
+    job = h.fresh_job()
+    stage(job.workspace, "traces/diffable-update--snapshot-diff.json", SAMPLE_PASS)
+    stage(job.workspace, "budget.json", STRICT_BUDGET)
+    run = run_action(h.action_path, {"traces": "traces/*.json", "budget": "budget.json"}, job)
+    job.finish()
+    commands = check_run(run, "passing budget", 0, broken=0, failed_rules=0, regressions=0)
+    if commands is not None:
+        expect(not [c for c in commands if c[0] == "error"], "passing budget: an ::error annotation")
+    expect("0 of 12" in run.summary, "passing budget: the summary does not say 0 of 12")
+    expect(run.outputs.get("check-junit") == "" and run.outputs.get("compare-json") == "", "passing budget: report outputs that were not written")
+
+
+def scenario_missing_trace(h):
+    """A missing trace: exit 3, the other trace still checked."""
+    scenario("a missing trace: verdict error, exit 3, the readable trace still checked")
+    job = h.fresh_job()
+    stage(job.workspace, "traces/diffable-update--snapshot-diff.json", SAMPLE_PASS)
+    stage(job.workspace, "budget.json", STRICT_BUDGET)
+    run = run_action(h.action_path, {"traces": "traces/*.json\nmissing/*.json", "budget": "budget.json", "junit": "check.xml"}, job)
+    job.finish()
+    commands = check_run(run, "missing trace", 3, broken=0)
+    if commands is not None:
+        expect(any(c[0] == "error" and "no such file" in c[2] for c in commands), "missing trace: no ::error for the missing file")
+    expect("no such file" in run.stderr, "missing trace: framescope's error line is not in the log")
+    junit = read_junit(os.path.join(job.workspace, "check.xml"), "missing trace")
+    if junit is not None:
+        expect(len(list(junit.iter("error"))) == 1, "missing trace: JUnit has not one <error>")
+
+
+def scenario_hostile_names(h):
+    """Hostile names: in traces, categories, threads, file names; and an input holding $(...)."""
+    scenario("hostile names in traces and file names, check and compare: no forged command, every output escaped")
+    job = h.fresh_job()
+    for name in ("hostile-names.json", CONTROL_NAME, ODD_NAME):
+        stage(job.workspace, os.path.join("head", name), os.path.join(FIXTURES, "hostile-names-head.json"))
+        stage(job.workspace, os.path.join("base", name), os.path.join(FIXTURES, "hostile-names.json"))
+    stage(job.workspace, "budget.json", os.path.join(FIXTURES, "hostile-budget.json"))
+    junit_input = "out/$(touch pwned) `touch pwned2`.xml"
+    run = run_action(h.action_path, {"traces": "head/*.json", "base": "base/*.json", "budget": "budget.json", "junit": junit_input}, job)
+    job.finish()
+    status = run.step("run").returncode if run.step("run") else -1
+    expect(status in (1, 3), f"hostile: exit {status}, expected framescope's 1 or 3")
+    commands = check_run(run, "hostile", status, hostile_text=True)
+    expect(not os.path.exists(os.path.join(job.workspace, "pwned")) and not os.path.exists(os.path.join(job.workspace, "pwned2")),
+           "hostile: an input ran as a command")
+    expect(os.path.isfile(os.path.join(job.workspace, junit_input)), "hostile: no JUnit file at the literal path given")
+    compare_junit = os.path.join(job.workspace, junit_input[:-4] + "-compare.xml")
+    expect(os.path.isfile(compare_junit), "hostile: no compare JUnit file beside check's")
+    for path in (os.path.join(job.workspace, junit_input), compare_junit):
+        read_junit(path, "hostile")
+    expect("framescope check" in run.summary and "framescope compare" in run.summary, "hostile: the summary lacks a report")
+    clean_markdown(run.summary, "hostile summary")
+    if commands is not None:
+        expect(len(commands) >= 2, "hostile: no annotations")
+    for output in ("check-json", "compare-json"):
+        read_json(run.outputs.get(output), f"hostile {output}")
+    expect(run.outputs.get("broken-rules") == str(int(run.outputs.get("failed-rules", "x") or 0) + int(run.outputs.get("regressions", "x") or 0)),
+           "hostile: broken-rules is not failed-rules + regressions")
+
+
+def scenario_check_and_compare(h):
+    """check and compare with base traces."""
+    scenario("check and compare with base traces: failed rules and regressions add up; two JUnit files")
+    job = h.fresh_job()
+    stage(job.workspace, "traces/head/diffable-update--reload.json", SAMPLE_FAIL)
+    stage(job.workspace, "traces/base/diffable-update--snapshot-diff.json", SAMPLE_PASS)
+    stage(job.workspace, "ci/frame-budget.json", CI_BUDGET)
+    run = run_action(h.action_path, {"traces": "traces/head/*.json", "base": "traces/base/*.json", "budget": "ci/frame-budget.json",
+                                   "junit": "frames.xml"}, job)
+    job.finish()
+    check_report = json.load(open(run.outputs["check-json"])) if run.outputs.get("check-json") else None
+    expected_failed = check_report["counts"]["failed"] if check_report else -1
+    check_run(run, "check and compare", 1, broken=expected_failed + 3, failed_rules=expected_failed, regressions=3)
+    expect(expected_failed > 0, "check and compare: the check found no failed rule")
+    compare_report = read_json(run.outputs.get("compare-json"), "check and compare")
+    if compare_report:
+        expect(sum(m["verdict"] == "regression" for m in compare_report["metrics"]) == 3, "check and compare: the JSON has not 3 regressions")
+    expect(run.outputs.get("check-junit") == "frames.xml" and run.outputs.get("compare-junit") == "frames-compare.xml",
+           f"check and compare: JUnit outputs {run.outputs.get('check-junit')!r}, {run.outputs.get('compare-junit')!r}")
+    for path in ("frames.xml", "frames-compare.xml"):
+        read_junit(os.path.join(job.workspace, path), "check and compare")
+
+
+def scenario_compare_alone(h):
+    """compare alone, the same runs on both sides."""
+    scenario("compare alone, base equal to head: pass, no regression")
+    job = h.fresh_job()
+    stage(job.workspace, "base/run.json", SAMPLE_PASS)
+    stage(job.workspace, "head/run.json", SAMPLE_PASS)
+    run = run_action(h.action_path, {"traces": "head/run.json", "base": "base/run.json"}, job)
+    job.finish()
+    check_run(run, "compare alone", 0, broken=0, regressions=0)
+    expect(run.outputs.get("check-json") == "" and run.outputs.get("compare-json"), "compare alone: check ran, or compare wrote no JSON")
+
+
+def scenario_bad_input(h):
+    """A bad input: the action's own usage error."""
+    scenario("a bad input (annotations: maybe): exit 2, verdict error, the action's own ::error")
+    job = h.fresh_job()
+    stage(job.workspace, "t.json", SAMPLE_PASS)
+    run = run_action(h.action_path, {"traces": "t.json", "budget": "t.json", "annotations": "maybe"}, job)
+    job.finish()
+    commands = check_run(run, "bad input", 2, broken=0)
+    if commands is not None:
+        expect([c[1].get("title") for c in commands] == ["framescope action"], f"bad input: annotations {commands}")
+
+
+def scenario_framescope_ref(h):
+    """framescope-ref: a revision fetched with git, cached under its commit."""
+    head = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    if re.fullmatch(r"[0-9a-f]{40}", head):
+        scenario("framescope-ref HEAD of this checkout: resolved with git ls-remote, fetched, keyed by the commit")
+        job = h.fresh_job()
+        stage(job.workspace, "t.json", SAMPLE_PASS)
+        stage(job.workspace, "budget.json", STRICT_BUDGET)
+        run = run_action(h.action_path, {"traces": "t.json", "budget": "budget.json", "framescope-ref": "HEAD", "framescope-repository": ROOT}, job)
+        job.finish()
+        check_run(run, "framescope-ref", 0, broken=0)
+        expect(run.step("setup").outputs.get("revision") == head, f"framescope-ref: revision {run.step('setup').outputs.get('revision')!r}, expected {head}")
+        expect(f"framescope-{head}-" in run.step("cache").outputs.get("cache-primary-key", ""), "framescope-ref: the cache key does not name the commit")
+        expect(run.step("build").outputs.get("built") == "true", "framescope-ref: a new revision was not built")
+        expect(os.path.isfile(os.path.join(job.temp, "framescope-action", f"source-{head}", "Package.swift")), "framescope-ref: the revision was not fetched")
+    else:
+        print("    SKIPPED: not a git checkout with a commit")
+
+
+def scenario_documented_workflows(h):
+    """The workflows the documentation shows."""
+    for document in (os.path.join(ROOT, "README.md"), os.path.join(ROOT, "Sources", "FrameScope", "FrameScope.docc", "ContinuousIntegration.md")):
+        run_documented_workflow(document, h.action_path, h.scratch, h.cache, h.tools)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--framescope", help="a built framescope: a stand-in swift build copies it instead of building")
@@ -941,184 +1136,22 @@ def main():
         open(build_log, "w").close()
         tools = stand_in_swift(scratch, arguments.framescope, build_log) if arguments.framescope else None
 
-        def builds():
-            return open(build_log).read().count("\n") if tools else None
-
-        def fresh_job():
-            return Job(scratch, cache, tools)
+        h = Harness(scratch, action_path, cache, tools, build_log)
 
         print(f"framescope's GitHub Action, run as the runner runs it ({'stand-in build of ' + arguments.framescope if tools else 'real release build'})")
 
-        # 1. A failing budget, first run: a cache miss; the binary is built, saved, and run.
-        scenario("a failing budget, first run: cache miss, build, save; the step fails with framescope's exit 1")
-        job = fresh_job()
-        stage(job.workspace, "traces/diffable-update--reload.json", SAMPLE_FAIL)
-        stage(job.workspace, "budget.json", STRICT_BUDGET)
-        inputs = {"traces": "traces/*.json", "budget": "budget.json", "junit": "out/framescope.xml"}
-        run = run_action(action_path, inputs, job)
-        job.finish()
-        commands = check_run(run, "failing budget", 1, broken=10, failed_rules=10, regressions=0)
-        expect(run.step("build").outputs.get("built") == "true", "failing budget: the first run did not build")
-        expect(run.outputs.get("cache-hit") != "true", "failing budget: the first run was a cache hit")
-        expect(run.step("save").outcome == "success", "failing budget: the save step did not run")
-        expect(("saved", run.step("cache").outputs.get("cache-primary-key")) in cache.events, f"failing budget: nothing saved: {cache.events}")
+        inputs = scenario_failing_budget(h)
+        scenario_cached_build(h, inputs)
+        scenario_passing_budget(h)
+        scenario_missing_trace(h)
+        scenario_hostile_names(h)
+        scenario_check_and_compare(h)
+        scenario_compare_alone(h)
+        scenario_bad_input(h)
+        scenario_framescope_ref(h)
+        scenario_documented_workflows(h)
         if tools:
-            expect(builds() == 1, f"failing budget: {builds()} swift builds, expected 1")
-        key = run.step("cache").outputs.get("cache-primary-key", "")
-        swift_number = re.search(r"Swift version ([0-9.]+)", subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout + "")
-        expect(key.startswith("framescope-tree-") and f"-{job.runner_os}-{job.runner_arch}-swift-" in key
-               and (swift_number is None or f"-swift-{swift_number.group(1)}-" in key),
-               f"failing budget: cache key {key!r} is not revision, runner.os, runner.arch and the Swift version")
-        if commands is not None:
-            errors = [c for c in commands if c[0] == "error"]
-            expect(len(errors) == 10, f"failing budget: {len(errors)} ::error annotations, expected 10 (framescope's limit)")
-            expect(all(c[1].get("title", "").startswith("framescope check: ") for c in errors), "failing budget: an ::error not titled framescope check")
-        report = read_json(run.outputs.get("check-json"), "failing budget")
-        if report:
-            expect(report["counts"]["failed"] == 10 and report["schema"] == "framescope.check", "failing budget: the JSON report's counts")
-        junit = read_junit(os.path.join(job.workspace, "out/framescope.xml"), "failing budget")
-        if junit is not None:
-            expect(len(list(junit.iter("failure"))) == 10, "failing budget: JUnit has not 10 failures")
-        expect(run.outputs.get("check-junit") == "out/framescope.xml", f"failing budget: check-junit {run.outputs.get('check-junit')!r}")
-        expect("FAIL" in run.summary and "10 of 12" in run.summary, "failing budget: the step summary does not say FAIL, 10 of 12")
-        expect(run.outputs.get("summary") and open(run.outputs["summary"], encoding="utf-8").read() == run.summary,
-               "failing budget: the summary output is not what the step summary got")
-        clean_markdown(run.summary, "failing budget summary")
-
-        # 2. The same again: restored from the cache, no build.
-        scenario("the same failing budget, second run: the binary comes from the cache, no build")
-        job = fresh_job()
-        stage(job.workspace, "traces/diffable-update--reload.json", SAMPLE_FAIL)
-        stage(job.workspace, "budget.json", STRICT_BUDGET)
-        run = run_action(action_path, inputs, job)
-        job.finish()
-        check_run(run, "failing budget again", 1, broken=10, failed_rules=10)
-        expect(run.outputs.get("cache-hit") == "true", f"failing budget again: cache-hit {run.outputs.get('cache-hit')!r}")
-        expect(run.step("build").outputs.get("built") == "false", "failing budget again: the build step built")
-        expect(run.step("save").outcome == "skipped", "failing budget again: the save step ran")
-        if tools:
-            expect(builds() == 1, f"failing budget again: {builds()} swift builds in all, expected still 1")
-
-        # 3. A passing budget.
-        scenario("a passing budget: verdict pass, the step succeeds")
-        job = fresh_job()
-        stage(job.workspace, "traces/diffable-update--snapshot-diff.json", SAMPLE_PASS)
-        stage(job.workspace, "budget.json", STRICT_BUDGET)
-        run = run_action(action_path, {"traces": "traces/*.json", "budget": "budget.json"}, job)
-        job.finish()
-        commands = check_run(run, "passing budget", 0, broken=0, failed_rules=0, regressions=0)
-        if commands is not None:
-            expect(not [c for c in commands if c[0] == "error"], "passing budget: an ::error annotation")
-        expect("0 of 12" in run.summary, "passing budget: the summary does not say 0 of 12")
-        expect(run.outputs.get("check-junit") == "" and run.outputs.get("compare-json") == "", "passing budget: report outputs that were not written")
-
-        # 4. A missing trace: exit 3, the other trace still checked.
-        scenario("a missing trace: verdict error, exit 3, the readable trace still checked")
-        job = fresh_job()
-        stage(job.workspace, "traces/diffable-update--snapshot-diff.json", SAMPLE_PASS)
-        stage(job.workspace, "budget.json", STRICT_BUDGET)
-        run = run_action(action_path, {"traces": "traces/*.json\nmissing/*.json", "budget": "budget.json", "junit": "check.xml"}, job)
-        job.finish()
-        commands = check_run(run, "missing trace", 3, broken=0)
-        if commands is not None:
-            expect(any(c[0] == "error" and "no such file" in c[2] for c in commands), "missing trace: no ::error for the missing file")
-        expect("no such file" in run.stderr, "missing trace: framescope's error line is not in the log")
-        junit = read_junit(os.path.join(job.workspace, "check.xml"), "missing trace")
-        if junit is not None:
-            expect(len(list(junit.iter("error"))) == 1, "missing trace: JUnit has not one <error>")
-
-        # 5. Hostile names: in traces, categories, threads, file names; and an input holding $(...).
-        scenario("hostile names in traces and file names, check and compare: no forged command, every output escaped")
-        job = fresh_job()
-        for name in ("hostile-names.json", CONTROL_NAME, ODD_NAME):
-            stage(job.workspace, os.path.join("head", name), os.path.join(FIXTURES, "hostile-names-head.json"))
-            stage(job.workspace, os.path.join("base", name), os.path.join(FIXTURES, "hostile-names.json"))
-        stage(job.workspace, "budget.json", os.path.join(FIXTURES, "hostile-budget.json"))
-        junit_input = "out/$(touch pwned) `touch pwned2`.xml"
-        run = run_action(action_path, {"traces": "head/*.json", "base": "base/*.json", "budget": "budget.json", "junit": junit_input}, job)
-        job.finish()
-        status = run.step("run").returncode if run.step("run") else -1
-        expect(status in (1, 3), f"hostile: exit {status}, expected framescope's 1 or 3")
-        commands = check_run(run, "hostile", status, hostile_text=True)
-        expect(not os.path.exists(os.path.join(job.workspace, "pwned")) and not os.path.exists(os.path.join(job.workspace, "pwned2")),
-               "hostile: an input ran as a command")
-        expect(os.path.isfile(os.path.join(job.workspace, junit_input)), "hostile: no JUnit file at the literal path given")
-        compare_junit = os.path.join(job.workspace, junit_input[:-4] + "-compare.xml")
-        expect(os.path.isfile(compare_junit), "hostile: no compare JUnit file beside check's")
-        for path in (os.path.join(job.workspace, junit_input), compare_junit):
-            read_junit(path, "hostile")
-        expect("framescope check" in run.summary and "framescope compare" in run.summary, "hostile: the summary lacks a report")
-        clean_markdown(run.summary, "hostile summary")
-        if commands is not None:
-            expect(len(commands) >= 2, "hostile: no annotations")
-        for output in ("check-json", "compare-json"):
-            read_json(run.outputs.get(output), f"hostile {output}")
-        expect(run.outputs.get("broken-rules") == str(int(run.outputs.get("failed-rules", "x") or 0) + int(run.outputs.get("regressions", "x") or 0)),
-               "hostile: broken-rules is not failed-rules + regressions")
-
-        # 6. check and compare with base traces.
-        scenario("check and compare with base traces: failed rules and regressions add up; two JUnit files")
-        job = fresh_job()
-        stage(job.workspace, "traces/head/diffable-update--reload.json", SAMPLE_FAIL)
-        stage(job.workspace, "traces/base/diffable-update--snapshot-diff.json", SAMPLE_PASS)
-        stage(job.workspace, "ci/frame-budget.json", CI_BUDGET)
-        run = run_action(action_path, {"traces": "traces/head/*.json", "base": "traces/base/*.json", "budget": "ci/frame-budget.json",
-                                       "junit": "frames.xml"}, job)
-        job.finish()
-        check_report = json.load(open(run.outputs["check-json"])) if run.outputs.get("check-json") else None
-        expected_failed = check_report["counts"]["failed"] if check_report else -1
-        check_run(run, "check and compare", 1, broken=expected_failed + 3, failed_rules=expected_failed, regressions=3)
-        expect(expected_failed > 0, "check and compare: the check found no failed rule")
-        compare_report = read_json(run.outputs.get("compare-json"), "check and compare")
-        if compare_report:
-            expect(sum(m["verdict"] == "regression" for m in compare_report["metrics"]) == 3, "check and compare: the JSON has not 3 regressions")
-        expect(run.outputs.get("check-junit") == "frames.xml" and run.outputs.get("compare-junit") == "frames-compare.xml",
-               f"check and compare: JUnit outputs {run.outputs.get('check-junit')!r}, {run.outputs.get('compare-junit')!r}")
-        for path in ("frames.xml", "frames-compare.xml"):
-            read_junit(os.path.join(job.workspace, path), "check and compare")
-
-        # 7. compare alone, the same runs on both sides.
-        scenario("compare alone, base equal to head: pass, no regression")
-        job = fresh_job()
-        stage(job.workspace, "base/run.json", SAMPLE_PASS)
-        stage(job.workspace, "head/run.json", SAMPLE_PASS)
-        run = run_action(action_path, {"traces": "head/run.json", "base": "base/run.json"}, job)
-        job.finish()
-        check_run(run, "compare alone", 0, broken=0, regressions=0)
-        expect(run.outputs.get("check-json") == "" and run.outputs.get("compare-json"), "compare alone: check ran, or compare wrote no JSON")
-
-        # 8. A bad input: the action's own usage error.
-        scenario("a bad input (annotations: maybe): exit 2, verdict error, the action's own ::error")
-        job = fresh_job()
-        stage(job.workspace, "t.json", SAMPLE_PASS)
-        run = run_action(action_path, {"traces": "t.json", "budget": "t.json", "annotations": "maybe"}, job)
-        job.finish()
-        commands = check_run(run, "bad input", 2, broken=0)
-        if commands is not None:
-            expect([c[1].get("title") for c in commands] == ["framescope action"], f"bad input: annotations {commands}")
-
-        # 9. framescope-ref: a revision fetched with git, cached under its commit.
-        head = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
-        if re.fullmatch(r"[0-9a-f]{40}", head):
-            scenario("framescope-ref HEAD of this checkout: resolved with git ls-remote, fetched, keyed by the commit")
-            job = fresh_job()
-            stage(job.workspace, "t.json", SAMPLE_PASS)
-            stage(job.workspace, "budget.json", STRICT_BUDGET)
-            run = run_action(action_path, {"traces": "t.json", "budget": "budget.json", "framescope-ref": "HEAD", "framescope-repository": ROOT}, job)
-            job.finish()
-            check_run(run, "framescope-ref", 0, broken=0)
-            expect(run.step("setup").outputs.get("revision") == head, f"framescope-ref: revision {run.step('setup').outputs.get('revision')!r}, expected {head}")
-            expect(f"framescope-{head}-" in run.step("cache").outputs.get("cache-primary-key", ""), "framescope-ref: the cache key does not name the commit")
-            expect(run.step("build").outputs.get("built") == "true", "framescope-ref: a new revision was not built")
-            expect(os.path.isfile(os.path.join(job.temp, "framescope-action", f"source-{head}", "Package.swift")), "framescope-ref: the revision was not fetched")
-        else:
-            print("    SKIPPED: not a git checkout with a commit")
-
-        # 10. The workflows the documentation shows.
-        for document in (os.path.join(ROOT, "README.md"), os.path.join(ROOT, "Sources", "FrameScope", "FrameScope.docc", "ContinuousIntegration.md")):
-            run_documented_workflow(document, action_path, scratch, cache, tools)
-        if tools:
-            print(f"  swift builds in all: {builds()} (the first run, and the framescope-ref revision)")
+            print(f"  swift builds in all: {h.builds()} (the first run, and the framescope-ref revision)")
     except HarnessError as error:
         print(f"check_action.py cannot run the action: {error}", file=sys.stderr)
         return 2
