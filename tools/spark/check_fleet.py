@@ -37,13 +37,13 @@ import tempfile
 import time
 from decimal import Decimal
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from make_fleet import make_fleet  # noqa: E402
-from spark_submit import spark_submit_path  # noqa: E402
+from make_fleet import make_fleet  # tools/spark: first on sys.path, the script's own folder
+from spark_submit import spark_submit_path
 
-sys.path.insert(0, os.path.dirname(HERE))
-from corpus import trace_files  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The one path set by hand in tools/: the fstools package is in tools/, this script in tools/spark.
+sys.path.insert(1, os.path.dirname(HERE))
+from fstools.corpus import trace_files  # noqa: E402  (after the path it needs)
 
 
 failures = []
