@@ -464,10 +464,59 @@ def android_doframe_depth():
     return data, expected
 
 
-def android_frames_stdlib():
-    """test/trace_processor/diff_tests/metrics/graphics/android_jank_cuj.py, call for call, reduced to
-    what trace processor's android.frames tables read (its doFrame and DrawFrames slices, the process
-    tree and every FrameTimeline event)."""
+JC_NOT_APP_FRAMES = {
+    160: "the app has no actual surface frame for 160; trace processor's actual slice for frame 160 is "
+         "SurfaceFlinger's display frame 160 (display token of app token 60, at 1070 ms), against the "
+         "app's expected surface frame 160 (800-820 ms): overrun 266 ms, app_vsync_delay 270 ms, "
+         "cpu_time 270 + 2 + 1 ms",
+    190: "SurfaceFlinger's display frame 190 (display token of app token 90), not an app frame",
+    200: "SurfaceFlinger's display frame 200 (display token of app token 100), not an app frame",
+}
+
+JC_NOTES = [
+    "Reduced from the generator: kept are its process tree (processes 1000 com.android.systemui uid 10001 "
+    "and 1050 /system/bin/surfaceflinger uid 1000; threads 1555 RenderThread, 1666 GPU completion, 1777 "
+    "Jit thread pool, 1055 RenderEngine), every Choreographer#doFrame and DrawFrames slice (ftrace print "
+    "B/E, in the generator's order in one cpu-0 bundle, 'B|1000|name' and 'E|1000' without a trailing "
+    "newline, as synth_common writes them) and every FrameTimeline event with its timestamp, cookie, token, "
+    "display token, pid, layer name, present/jank/prediction type and on_time_finish. Left out: the empty "
+    "first packet, packages_list, the CUJ track descriptors and slices/instants, atrace counters, "
+    "sched_switch, and the atrace slices no frame table reads (binder transaction, flush layers, "
+    "dispatchFrameCallbacks, the GPU completion fence inside each DrawFrames, the GPU thread's waits, JIT "
+    "and SurfaceFlinger slices). Timestamps are the generator's.",
+    "The outputs' id, do_frame_id, draw_frame_id, actual/expected_frame_timeline_id columns are trace "
+    "processor's slice ids for the full generator trace (its CUJ slices, binder and fence slices take ids "
+    "too), and utid/upid are its thread/process ids: they are not positions in this file.",
+    "frames (computed here from the events, not from the outputs): one per frame id with an actual surface "
+    "frame of app_pid, in frame-id order. actual_* and jank_type/present_type/jank_tag/on_time_finish are "
+    "the app's first actual surface slice for the token (trace processor's lowest id: earliest start, "
+    "ties in file order); layers are all of them; expected_* the app's expected surface slice (one per "
+    "token); do_frame_* the app's first 'Choreographer#doFrame <id>'; draw_frame_dur the sum of its "
+    "'DrawFrame* <id>' slices. overrun = actual_end - expected_end, app_vsync_delay = actual_start - "
+    "expected_start, cpu_time = app_vsync_delay + do_frame_dur + draw_frame_dur.",
+    "Frame ids from slice names as the stdlib takes them: CAST(STR_SPLIT(name, ' ', 1) AS INT), kept unless "
+    "NULL, 0 or -1; 'Choreographer#doFrame - resynced to 11 in 0.0s' gives 0 and is no frame. It begins "
+    "and ends with doFrame 10, after it in the file, so it nests inside it (depth 1).",
+    "The script asserts that frames agree with android_frames_overrun, android_app_vsync_delay_per_frame, "
+    "android_cpu_time_per_frame and android_frame_stats for every frame id in both, and with the frame "
+    "ids of android_frames_choreographer_do_frame and android_frames_draw_frame.",
+    "Rows of the outputs with no entry in frames: 160 (overrun, app_vsync_delay, cpu_time, frame_stats, "
+    "android_frames): " + JC_NOT_APP_FRAMES[160] + ". 190 and 200 (overrun only): "
+    + JC_NOT_APP_FRAMES[190] + "; " + JC_NOT_APP_FRAMES[200] + ". Trace processor pools actual slices by name "
+    "across processes for these tables (MIN(id)).",
+    "android_frames in this trace processor version has one row per DrawFrame slice (frames 90 and 100 "
+    "twice) and takes ts = MIN(ts), dur = MAX(dur) and the counts over every actual/expected slice named "
+    "by the frame id in any process: frames 110, 120, 130 and 140 also count SurfaceFlinger's display "
+    "frames 110-140 (130's dur 16 ms is display frame 130's), and 160's row is display frame 160's. The "
+    "script asserts these pooled figures too.",
+    "No frame_interval_ns: the generator has no vsync period (expected surface frames last 16 or 20 ms and "
+    "tokens are not vsync-spaced).",
+    "The main thread (tid 1000) has no process_tree thread entry: its name is null.",
+] + FRAME_TIMELINE_NOTES[:1]
+
+
+def jank_cuj_prints():
+    """The generator's atrace doFrame and DrawFrames slices as ftrace prints, in its order."""
     prints = []  # (ts, tid, buf): the one ftrace bundle synth_common writes, in the generator's order
 
     def main_thread_atrace(ts, ts_end, buf):
@@ -509,7 +558,11 @@ def android_frames_stdlib():
     add_frame(150, 700_000_000, 702_000_000, 701_200_000, 715_000_000)
     add_frame(160, 800_000_000, 802_000_000, 801_000_000, 802_000_000)  # no actual timeline slice
     add_frame(1000, 1_100_000_000, 1_200_000_000, 1_150_000_000, 1_300_000_000)
+    return prints
 
+
+def jank_cuj_frame_timeline():
+    """The generator's FrameTimeline events, call for call."""
     ft = FTTrace()
 
     def expected_display(ts, dur, token):
@@ -587,7 +640,11 @@ def android_frames_stdlib():
     expected_surface(800_000_000, 20_000_000, 160)
     expected_surface(1_100_000_000, 20_000_000, 1000)
     actual_surface(1_100_000_000, 500_000_000, 1000, jank=JANK_APP_DEADLINE_MISSED)
+    return ft
 
+
+def jank_cuj_trace(prints, ft):
+    """The reduced trace: the process tree, one ftrace bundle of the prints, the FrameTimeline packets."""
     t = TraceFile()
     # synth_common puts the process tree in the packet of the last add_package_list (ts 0).
     process_tree_packet(t, 0, [(JC_PID, 1, "com.android.systemui", 10001),
@@ -602,13 +659,11 @@ def android_frames_stdlib():
         getattr(ev, "print").buf = buf
     t.add(p, "ftrace cpu 0: atrace prints, in the generator's order (not time order)")
     frame_timeline_packets(t, ft.events)
-    data, layout = t.build()
+    return t.build()
 
-    expected_rows, actual_rows, unpaired = trace_processor_rows(ft.events)
-    fail_unless(unpaired == 0, unpaired)
-    thread_slices = atrace_slices(prints)
 
-    # The app's doFrame and DrawFrame slices with their stdlib frame ids (any thread of the app).
+def app_frame_slices(thread_slices):
+    """The app's doFrame and DrawFrame slices with their stdlib frame ids (any thread of the app), in time order."""
     app_slices = [s for (pid, _), slices in sorted(thread_slices.items()) for s in slices if pid == JC_PID]
     do_frames = sorted(((stdlib_frame_id(s["name"]), s) for s in app_slices
                         if s["name"].startswith("Choreographer#doFrame") and stdlib_frame_id(s["name"]) is not None),
@@ -616,7 +671,11 @@ def android_frames_stdlib():
     draw_frames = sorted(((stdlib_frame_id(s["name"]), s) for s in app_slices
                           if s["name"].startswith("DrawFrame") and stdlib_frame_id(s["name"]) is not None),
                          key=lambda pair: pair[1]["ts"])
+    return do_frames, draw_frames
 
+
+def stdlib_frames(actual_rows, expected_rows, do_frames, draw_frames):
+    """One frame per app frame id, computed from the events as the stdlib's per-frame tables do."""
     # Rows are in trace processor's id order among FrameTimeline slices (time order, ties in parse order).
     app_actual = [r for r in actual_rows if r["pid"] == JC_PID and r["surface_frame_token"] is not None]
     app_expected = [r for r in expected_rows if r["pid"] == JC_PID and r["surface_frame_token"] is not None]
@@ -652,10 +711,14 @@ def android_frames_stdlib():
         parts = (frame["app_vsync_delay"], frame["do_frame_dur"], frame["draw_frame_dur"])
         frame["cpu_time"] = sum(parts) if None not in parts else None
         frames.append(frame)
+    return frames
 
+
+def check_per_frame_tables(frames, actual_rows, expected_rows, do_frames, draw_frames):
+    """The frames agree with trace processor's per-frame tables, except the rows JC_NOT_APP_FRAMES
+    explains, whose figures its pooling by name gives; returns the outputs and the pooled slices."""
     # --- The frames agree with trace processor's outputs, except where these explain why not. ---
     outputs = {key: diff_test_csv(text)[1] for key, (_, text) in JC_OUTPUTS.items()}
-    by_id = {f["frame_id"]: f for f in frames}
     # Trace processor's per-frame tables pool every actual (and expected) slice whose name is the
     # frame id, in every process: SurfaceFlinger's display frames are named by display tokens
     # (100 + the app's token), and 110..160 are also app tokens.
@@ -665,14 +728,6 @@ def android_frames_stdlib():
     pooled_expected = {}
     for r in expected_rows:
         pooled_expected.setdefault(int(r["name"]), []).append(r)
-    not_app_frames = {
-        160: "the app has no actual surface frame for 160; trace processor's actual slice for frame 160 is "
-             "SurfaceFlinger's display frame 160 (display token of app token 60, at 1070 ms), against the "
-             "app's expected surface frame 160 (800-820 ms): overrun 266 ms, app_vsync_delay 270 ms, "
-             "cpu_time 270 + 2 + 1 ms",
-        190: "SurfaceFlinger's display frame 190 (display token of app token 90), not an app frame",
-        200: "SurfaceFlinger's display frame 200 (display token of app token 100), not an app frame",
-    }
 
     def pooled_explains(frame_id, overrun=None, delay=None):
         """Whether trace processor's pooling (MIN(id) actual of any process, an expected slice of that
@@ -725,6 +780,12 @@ def android_frames_stdlib():
         f = {"overrun": row["overrun"], "cpu_time": row["cpu_time"], "do_frame_dur": row["ui_time"]}
         for column in ("was_jank", "was_slow_frame", "was_big_jank", "was_huge_jank"):
             fail_unless(stats(f)[column] == row[column], (row["frame_id"], column))
+    return outputs, pooled_actual, pooled_expected
+
+
+def check_frame_lists(frames, outputs, pooled_actual, pooled_expected, do_frames, draw_frames):
+    """The doFrame, DrawFrame and android_frames tables, the CUJ's missed frames and the first frame after."""
+    by_id = {f["frame_id"]: f for f in frames}
     # doFrame and DrawFrame tables: the same frame ids (and doFrame starts) in the same order.
     fail_unless([(r["frame_id"], r["ts"]) for r in outputs["android_frames_choreographer_do_frame"]]
                 == [(fid, s["ts"]) for fid, s in do_frames], "android_frames_choreographer_do_frame")
@@ -755,7 +816,12 @@ def android_frames_stdlib():
     fail_unless(outputs["android_first_frame_after"] == [{"frame_id": min(
         (f for f in frames if f["actual_start"] > 100_000_000), key=lambda f: f["actual_start"])["frame_id"]}],
         "android_first_frame_after")
+    return cuj
 
+
+def jank_cuj_expected(data, layout, thread_slices, rows, frames, outputs, cuj, ft):
+    """The expected file: the trace's facts, the parser's rows, the frames computed here, the outputs."""
+    expected_rows, actual_rows, unpaired = rows
     threads = [{"pid": JC_PID, "tid": JC_PID, "name": None, "slices": thread_slices[(JC_PID, JC_PID)],
                 "instants": []},
                {"pid": JC_PID, "tid": JC_RT, "name": "RenderThread", "slices": thread_slices[(JC_PID, JC_RT)],
@@ -798,45 +864,23 @@ def android_frames_stdlib():
         "android_jank_cuj_frames": cuj,
         "mappings": MAPPINGS,
         "_ft_events": ft.events,
-        "notes": [
-            "Reduced from the generator: kept are its process tree (processes 1000 com.android.systemui uid 10001 "
-            "and 1050 /system/bin/surfaceflinger uid 1000; threads 1555 RenderThread, 1666 GPU completion, 1777 "
-            "Jit thread pool, 1055 RenderEngine), every Choreographer#doFrame and DrawFrames slice (ftrace print "
-            "B/E, in the generator's order in one cpu-0 bundle, 'B|1000|name' and 'E|1000' without a trailing "
-            "newline, as synth_common writes them) and every FrameTimeline event with its timestamp, cookie, token, "
-            "display token, pid, layer name, present/jank/prediction type and on_time_finish. Left out: the empty "
-            "first packet, packages_list, the CUJ track descriptors and slices/instants, atrace counters, "
-            "sched_switch, and the atrace slices no frame table reads (binder transaction, flush layers, "
-            "dispatchFrameCallbacks, the GPU completion fence inside each DrawFrames, the GPU thread's waits, JIT "
-            "and SurfaceFlinger slices). Timestamps are the generator's.",
-            "The outputs' id, do_frame_id, draw_frame_id, actual/expected_frame_timeline_id columns are trace "
-            "processor's slice ids for the full generator trace (its CUJ slices, binder and fence slices take ids "
-            "too), and utid/upid are its thread/process ids: they are not positions in this file.",
-            "frames (computed here from the events, not from the outputs): one per frame id with an actual surface "
-            "frame of app_pid, in frame-id order. actual_* and jank_type/present_type/jank_tag/on_time_finish are "
-            "the app's first actual surface slice for the token (trace processor's lowest id: earliest start, "
-            "ties in file order); layers are all of them; expected_* the app's expected surface slice (one per "
-            "token); do_frame_* the app's first 'Choreographer#doFrame <id>'; draw_frame_dur the sum of its "
-            "'DrawFrame* <id>' slices. overrun = actual_end - expected_end, app_vsync_delay = actual_start - "
-            "expected_start, cpu_time = app_vsync_delay + do_frame_dur + draw_frame_dur.",
-            "Frame ids from slice names as the stdlib takes them: CAST(STR_SPLIT(name, ' ', 1) AS INT), kept unless "
-            "NULL, 0 or -1; 'Choreographer#doFrame - resynced to 11 in 0.0s' gives 0 and is no frame. It begins "
-            "and ends with doFrame 10, after it in the file, so it nests inside it (depth 1).",
-            "The script asserts that frames agree with android_frames_overrun, android_app_vsync_delay_per_frame, "
-            "android_cpu_time_per_frame and android_frame_stats for every frame id in both, and with the frame "
-            "ids of android_frames_choreographer_do_frame and android_frames_draw_frame.",
-            "Rows of the outputs with no entry in frames: 160 (overrun, app_vsync_delay, cpu_time, frame_stats, "
-            "android_frames): " + not_app_frames[160] + ". 190 and 200 (overrun only): "
-            + not_app_frames[190] + "; " + not_app_frames[200] + ". Trace processor pools actual slices by name "
-            "across processes for these tables (MIN(id)).",
-            "android_frames in this trace processor version has one row per DrawFrame slice (frames 90 and 100 "
-            "twice) and takes ts = MIN(ts), dur = MAX(dur) and the counts over every actual/expected slice named "
-            "by the frame id in any process: frames 110, 120, 130 and 140 also count SurfaceFlinger's display "
-            "frames 110-140 (130's dur 16 ms is display frame 130's), and 160's row is display frame 160's. The "
-            "script asserts these pooled figures too.",
-            "No frame_interval_ns: the generator has no vsync period (expected surface frames last 16 or 20 ms and "
-            "tokens are not vsync-spaced).",
-            "The main thread (tid 1000) has no process_tree thread entry: its name is null.",
-        ] + FRAME_TIMELINE_NOTES[:1],
+        "notes": JC_NOTES,
     }
     return data, expected
+
+
+def android_frames_stdlib():
+    """test/trace_processor/diff_tests/metrics/graphics/android_jank_cuj.py, call for call, reduced to
+    what trace processor's android.frames tables read (its doFrame and DrawFrames slices, the process
+    tree and every FrameTimeline event)."""
+    prints, ft = jank_cuj_prints(), jank_cuj_frame_timeline()
+    data, layout = jank_cuj_trace(prints, ft)
+    expected_rows, actual_rows, unpaired = trace_processor_rows(ft.events)
+    fail_unless(unpaired == 0, unpaired)
+    thread_slices = atrace_slices(prints)
+    do_frames, draw_frames = app_frame_slices(thread_slices)
+    frames = stdlib_frames(actual_rows, expected_rows, do_frames, draw_frames)
+    outputs, pooled_actual, pooled_expected = check_per_frame_tables(frames, actual_rows, expected_rows, do_frames, draw_frames)
+    cuj = check_frame_lists(frames, outputs, pooled_actual, pooled_expected, do_frames, draw_frames)
+    return jank_cuj_expected(data, layout, thread_slices, (expected_rows, actual_rows, unpaired), frames, outputs, cuj, ft)
+

@@ -427,14 +427,29 @@ PERIOD = 16_666_667  # 60 Hz
 FEED_LAYER = "com.example.feed/com.example.feed.MainActivity#0"
 
 
-def android_app_frames():
-    base = 1_000_000_000
-    us = 1_000
-    # Per frame: doFrame (start, dur), an optional child of doFrame, DrawFrames (start, dur), the app's
+APP_FRAMES_NOTES = [
+    "60 Hz: vsync period 16666667 ns. Frame i (token 1000+i) starts at its app vsync 1000000000 + "
+    "(2i-2)*16666667 ns; frames are two vsyncs apart so each frame's work is alone on its threads.",
+    "Expected surface frame: [vsync, vsync + period]. Actual surface frame: from the vsync (FrameTimeline "
+    "uses the expected start) to the end of DrawFrames. Display frame 2000+i: expected one period from the "
+    "next vsync (two for frames 2 and 3, whose buffers came late), actual from 0.3 ms after that to present.",
+    "The main thread's comm is 'om.example.feed' (Android keeps the last 15 characters of the package): "
+    "the process is named by its cmdline, the thread by process_tree's thread name.",
+    "Surface frames carry jank_severity_type FULL on frames 2 and 3, NONE on frame 1 and UNKNOWN (0) on the "
+    "others; display frames carry none.",
+    "The FrameTimeline packets come after the ftrace bundles, frame by frame (start, end, start, end), "
+    "not in time order: a reader pairs each start with the FrameEnd of its cookie after sorting by "
+    "timestamp, as trace processor does.",
+] + FRAME_TIMELINE_NOTES[:1]
+
+
+def app_frame_shapes():
+    """Per frame: doFrame (start, dur), an optional child of doFrame, DrawFrames (start, dur), the app's
     # present type, jank, on_time_finish and severity, the display frame's jank and present type, whether
     # the display frame is one period later (the app missed its own), and the display frame's actual end.
-    # Offsets are from the frame's vsync. Frames are two vsyncs apart so each frame's work is alone.
-    frames = [
+    # Offsets are from the frame's vsync. Frames are two vsyncs apart so each frame's work is alone."""
+    us = 1_000
+    return [
         dict(do=(500 * us, 5_500 * us), child=("traversal", 1_000 * us, 4_000 * us), draw=(6_200 * us, 4_800 * us),
              present=PRESENT_ON_TIME, jank=JANK_NONE, finish=1, severity=SEVERITY_NONE,
              sf_jank=JANK_NONE, sf_present=PRESENT_ON_TIME, sf_late=False, sf_end=2 * PERIOD,
@@ -468,79 +483,77 @@ def android_app_frames():
              sf_jank=JANK_NONE, sf_present=PRESENT_ON_TIME, sf_late=False, sf_end=2 * PERIOD,
              lane=None, cause="dropped: SurfaceFlinger presented another buffer instead"),
     ]
-    t = TraceFile()
-    process_tree_packet(t, base - PERIOD, [(FEED_PID, 1, "com.example.feed"), (SF_PID, 1, "/system/bin/surfaceflinger")],
-                        [(FEED_PID, FEED_PID, "om.example.feed"), (FEED_RT, FEED_PID, "RenderThread"),
-                         (SF_PID, SF_PID, "surfaceflinger")])
-    ui_events, rt_events = [], []
-    ft = FTTrace()
-    cookie = 0
-    summary = []
-    ui_slices, rt_slices = [], []
-    for i, fr in enumerate(frames, start=1):
-        vsync = base + (2 * i - 2) * PERIOD
-        token, display_token = 1000 + i, 2000 + i
-        do_start, do_dur = fr["do"]
-        draw_start, draw_dur = fr["draw"]
-        ui_events.append((vsync + do_start, FEED_PID, f"B|{FEED_PID}|Choreographer#doFrame {token}\n"))
-        ui_slices.append({"name": f"Choreographer#doFrame {token}", "category": "", "ts": vsync + do_start,
-                          "dur": do_dur, "depth": 0, "args": {}})
-        if fr["child"]:
-            name, c_start, c_dur = fr["child"]
-            ui_events.append((vsync + c_start, FEED_PID, f"B|{FEED_PID}|{name}\n"))
-            ui_events.append((vsync + c_start + c_dur, FEED_PID, f"E|{FEED_PID}\n"))
-            ui_slices.append({"name": name, "category": "", "ts": vsync + c_start, "dur": c_dur, "depth": 1,
-                              "args": {}})
-        ui_events.append((vsync + do_start + do_dur, FEED_PID, f"E|{FEED_PID}\n"))
-        rt_events.append((vsync + draw_start, FEED_RT, f"B|{FEED_PID}|DrawFrames {token}\n"))
-        rt_events.append((vsync + draw_start + draw_dur, FEED_RT, f"E|{FEED_PID}\n"))
-        rt_slices.append({"name": f"DrawFrames {token}", "category": "", "ts": vsync + draw_start, "dur": draw_dur,
-                          "depth": 0, "args": {}})
 
-        app_end = vsync + draw_start + draw_dur
-        sf_start = vsync + (2 if fr["sf_late"] else 1) * PERIOD
-        # SurfaceFlinger's frame: expected one period, actual from just after its vsync to present.
-        cookie += 1
-        ft.expected_surface(vsync, cookie, token, display_token, FEED_PID, FEED_LAYER)
-        ft.frame_end(vsync + PERIOD, cookie)
-        cookie += 1
-        ft.actual_surface(vsync, cookie, token, display_token, FEED_PID, FEED_LAYER, fr["present"], fr["finish"], 0,
-                          fr["jank"], PREDICTION_VALID, jank_severity_type=fr["severity"])
-        ft.frame_end(app_end, cookie)
-        cookie += 1
-        ft.expected_display(sf_start, cookie, display_token, SF_PID)
-        ft.frame_end(sf_start + PERIOD, cookie)
-        cookie += 1
-        sf_actual_end = vsync + fr["sf_end"]
-        ft.actual_display(sf_start + 300 * us, cookie, display_token, SF_PID, fr["sf_present"],
-                          0 if fr["sf_jank"] == JANK_SF_CPU_DEADLINE_MISSED else 1, 0, fr["sf_jank"], PREDICTION_VALID)
-        ft.frame_end(sf_actual_end, cookie)
-        summary.append({
-            "token": token, "display_frame_token": display_token, "vsync_ts": vsync, "budget_ns": PERIOD,
-            "deadline_ts": vsync + PERIOD,
-            "doFrame": {"tid": FEED_PID, "ts": vsync + do_start, "dur": do_dur},
-            "DrawFrames": {"tid": FEED_RT, "ts": vsync + draw_start, "dur": draw_dur},
-            "app_work_end_ts": app_end,
-            "overrun_lane": fr["lane"],
-            "jank_type": jank_string(fr["jank"]),
-            "present_type": PRESENT_STRINGS[fr["present"]],
-            "jank_tag": surface_jank_tag(fr["jank"], fr["present"]),
-            "display_jank_type": jank_string(fr["sf_jank"]),
-            "cause": fr["cause"],
-        })
-    for cpu, events, label in [(0, sorted(ui_events), "ftrace cpu 0 (UI thread)"),
-                               (1, sorted(rt_events), "ftrace cpu 1 (RenderThread)")]:
-        p = packet(seq=9)
-        p.ftrace_events.cpu = cpu
-        for ts, tid, buf in events:
-            ev = p.ftrace_events.event.add()
-            ev.timestamp, ev.pid = ts, tid
-            getattr(ev, "print").buf = buf
-        t.add(p, label)
-    frame_timeline_packets(t, ft.events)
-    expected_rows, actual_rows, unpaired = trace_processor_rows(ft.events)
-    assert unpaired == 0
-    # Each frame's rows agree with the summary.
+
+def app_frame_atrace(fr, vsync, token, ui, rt):
+    """One frame's doFrame (and child) and DrawFrames prints, and the slices they make; ui and rt are
+    (events, slices) of the UI thread and the RenderThread."""
+    ui_events, ui_slices = ui
+    rt_events, rt_slices = rt
+    do_start, do_dur = fr["do"]
+    draw_start, draw_dur = fr["draw"]
+    ui_events.append((vsync + do_start, FEED_PID, f"B|{FEED_PID}|Choreographer#doFrame {token}\n"))
+    ui_slices.append({"name": f"Choreographer#doFrame {token}", "category": "", "ts": vsync + do_start,
+                      "dur": do_dur, "depth": 0, "args": {}})
+    if fr["child"]:
+        name, c_start, c_dur = fr["child"]
+        ui_events.append((vsync + c_start, FEED_PID, f"B|{FEED_PID}|{name}\n"))
+        ui_events.append((vsync + c_start + c_dur, FEED_PID, f"E|{FEED_PID}\n"))
+        ui_slices.append({"name": name, "category": "", "ts": vsync + c_start, "dur": c_dur, "depth": 1,
+                          "args": {}})
+    ui_events.append((vsync + do_start + do_dur, FEED_PID, f"E|{FEED_PID}\n"))
+    rt_events.append((vsync + draw_start, FEED_RT, f"B|{FEED_PID}|DrawFrames {token}\n"))
+    rt_events.append((vsync + draw_start + draw_dur, FEED_RT, f"E|{FEED_PID}\n"))
+    rt_slices.append({"name": f"DrawFrames {token}", "category": "", "ts": vsync + draw_start, "dur": draw_dur,
+                      "depth": 0, "args": {}})
+
+
+def app_frame_timeline(ft, cookie, fr, vsync, token, display_token):
+    """One frame's surface and display frames, expected and actual; returns the next cookie and the app's end."""
+    us = 1_000
+    draw_start, draw_dur = fr["draw"]
+    app_end = vsync + draw_start + draw_dur
+    sf_start = vsync + (2 if fr["sf_late"] else 1) * PERIOD
+    # SurfaceFlinger's frame: expected one period, actual from just after its vsync to present.
+    cookie += 1
+    ft.expected_surface(vsync, cookie, token, display_token, FEED_PID, FEED_LAYER)
+    ft.frame_end(vsync + PERIOD, cookie)
+    cookie += 1
+    ft.actual_surface(vsync, cookie, token, display_token, FEED_PID, FEED_LAYER, fr["present"], fr["finish"], 0,
+                      fr["jank"], PREDICTION_VALID, jank_severity_type=fr["severity"])
+    ft.frame_end(app_end, cookie)
+    cookie += 1
+    ft.expected_display(sf_start, cookie, display_token, SF_PID)
+    ft.frame_end(sf_start + PERIOD, cookie)
+    cookie += 1
+    sf_actual_end = vsync + fr["sf_end"]
+    ft.actual_display(sf_start + 300 * us, cookie, display_token, SF_PID, fr["sf_present"],
+                      0 if fr["sf_jank"] == JANK_SF_CPU_DEADLINE_MISSED else 1, 0, fr["sf_jank"], PREDICTION_VALID)
+    ft.frame_end(sf_actual_end, cookie)
+    return cookie, app_end
+
+
+def app_frame_summary(fr, vsync, token, display_token, app_end):
+    """What the expected file says of one frame."""
+    do_start, do_dur = fr["do"]
+    draw_start, draw_dur = fr["draw"]
+    return {
+        "token": token, "display_frame_token": display_token, "vsync_ts": vsync, "budget_ns": PERIOD,
+        "deadline_ts": vsync + PERIOD,
+        "doFrame": {"tid": FEED_PID, "ts": vsync + do_start, "dur": do_dur},
+        "DrawFrames": {"tid": FEED_RT, "ts": vsync + draw_start, "dur": draw_dur},
+        "app_work_end_ts": app_end,
+        "overrun_lane": fr["lane"],
+        "jank_type": jank_string(fr["jank"]),
+        "present_type": PRESENT_STRINGS[fr["present"]],
+        "jank_tag": surface_jank_tag(fr["jank"], fr["present"]),
+        "display_jank_type": jank_string(fr["sf_jank"]),
+        "cause": fr["cause"],
+    }
+
+
+def check_app_rows(summary, actual_rows):
+    """Each frame's rows agree with the summary."""
     for s in summary:
         surface = [r for r in actual_rows if r["surface_frame_token"] == s["token"]]
         assert len(surface) == 1 and surface[0]["jank_type"] == s["jank_type"], surface
@@ -551,7 +564,11 @@ def android_app_frames():
         elif s["DrawFrames"]["dur"] > PERIOD:
             lane = "render"
         assert lane == s["overrun_lane"], (s["token"], lane)
-    data, layout = t.build()
+
+
+def app_frames_expected(data, layout, slices, summary, rows, ft):
+    ui_slices, rt_slices = slices
+    expected_rows, actual_rows = rows
     expected = {
         "fixture": "android-app-frames.pftrace",
         "kind": "android-app-frames",
@@ -574,22 +591,45 @@ def android_app_frames():
         "actual_frame_timeline_slice": actual_rows,
         "mappings": MAPPINGS,
         "_ft_events": ft.events,
-        "notes": [
-            "60 Hz: vsync period 16666667 ns. Frame i (token 1000+i) starts at its app vsync 1000000000 + "
-            "(2i-2)*16666667 ns; frames are two vsyncs apart so each frame's work is alone on its threads.",
-            "Expected surface frame: [vsync, vsync + period]. Actual surface frame: from the vsync (FrameTimeline "
-            "uses the expected start) to the end of DrawFrames. Display frame 2000+i: expected one period from the "
-            "next vsync (two for frames 2 and 3, whose buffers came late), actual from 0.3 ms after that to present.",
-            "The main thread's comm is 'om.example.feed' (Android keeps the last 15 characters of the package): "
-            "the process is named by its cmdline, the thread by process_tree's thread name.",
-            "Surface frames carry jank_severity_type FULL on frames 2 and 3, NONE on frame 1 and UNKNOWN (0) on the "
-            "others; display frames carry none.",
-            "The FrameTimeline packets come after the ftrace bundles, frame by frame (start, end, start, end), "
-            "not in time order: a reader pairs each start with the FrameEnd of its cookie after sorting by "
-            "timestamp, as trace processor does.",
-        ] + FRAME_TIMELINE_NOTES[:1],
+        "notes": APP_FRAMES_NOTES,
     }
-    return data, expected
+    return expected
+
+
+def android_app_frames():
+    base = 1_000_000_000
+    frames = app_frame_shapes()
+    t = TraceFile()
+    process_tree_packet(t, base - PERIOD, [(FEED_PID, 1, "com.example.feed"), (SF_PID, 1, "/system/bin/surfaceflinger")],
+                        [(FEED_PID, FEED_PID, "om.example.feed"), (FEED_RT, FEED_PID, "RenderThread"),
+                         (SF_PID, SF_PID, "surfaceflinger")])
+    ui_events, rt_events = [], []
+    ft = FTTrace()
+    cookie = 0
+    summary = []
+    ui_slices, rt_slices = [], []
+    for i, fr in enumerate(frames, start=1):
+        vsync = base + (2 * i - 2) * PERIOD
+        token, display_token = 1000 + i, 2000 + i
+        app_frame_atrace(fr, vsync, token, (ui_events, ui_slices), (rt_events, rt_slices))
+        cookie, app_end = app_frame_timeline(ft, cookie, fr, vsync, token, display_token)
+        summary.append(app_frame_summary(fr, vsync, token, display_token, app_end))
+    for cpu, events, label in [(0, sorted(ui_events), "ftrace cpu 0 (UI thread)"),
+                               (1, sorted(rt_events), "ftrace cpu 1 (RenderThread)")]:
+        p = packet(seq=9)
+        p.ftrace_events.cpu = cpu
+        for ts, tid, buf in events:
+            ev = p.ftrace_events.event.add()
+            ev.timestamp, ev.pid = ts, tid
+            getattr(ev, "print").buf = buf
+        t.add(p, label)
+    frame_timeline_packets(t, ft.events)
+    expected_rows, actual_rows, unpaired = trace_processor_rows(ft.events)
+    assert unpaired == 0
+    check_app_rows(summary, actual_rows)
+    data, layout = t.build()
+    return data, app_frames_expected(data, layout, (ui_slices, rt_slices), summary, (expected_rows, actual_rows), ft)
+
 
 
 # ---------------------------------------------------------------------------------------------

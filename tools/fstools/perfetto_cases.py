@@ -19,10 +19,30 @@ FLOW_A = 1001
 FLOW_B = (1 << 63) + 7  # a fixed64 flow id past Int64.max
 
 
-def track_event_basics():
-    t = TraceFile()
-    unknown = []  # TracePacket fields of numbers Perfetto does not define, one per wire type
+BASICS_NOTES = [
+    "Interned iids are per sequence: iid 1 is 'frame'/'frame'/'index' on sequence 1 until its reset at "
+    "8000000 ns, then 'commit'/'render'/'phase'; on sequence 2 it is 'decode'/'imageDecode'/'bytes'.",
+    "Every packet writes interned_data (field 12) after track_event (field 11), as Perfetto's SDK does: "
+    "a reader must take in the packet's interned_data before resolving the event's iids.",
+    "TrackDescriptors are global, not per sequence: sequence 2 and 3 use tracks described on sequence 1.",
+    "The file is not in time order: sequence 1's packets (1-10 ms) come before sequence 2's (0.5-4 ms); "
+    "slices, flows and counters are as after sorting by timestamp (stably), as trace processor does.",
+    "track_uuid and flow ids are decimal strings in every expected file (flow B's id, 2^63+7, is past "
+    "Int64.max: the fixed64 flow_ids field must be read as UInt64).",
+    "Annotation values: uint_value 42 and 4096 read as integers; pointer_value reads as the string "
+    "'0xdeadbeef' (lower-case hex, as Chrome's JSON and trace processor show pointers); string_value_iid 1 "
+    "resolves through interned debug_annotation_string_values; legacy_json_value is parsed JSON; "
+    "dict_entries keep their 'name' as the key and their order; array_values become arrays.",
+    "The counter's first and third values are TrackEvent.counter_value (int64), the second "
+    "double_counter_value.",
+    "A slice's args keep the annotations' order. Instants have no duration and no depth.",
+    "The unknown fields use numbers 5001-5004, above every TracePacket field Perfetto defines (its "
+    "largest, for_testing, is 900; extensions take 1000-1999).",
+]
 
+
+def basics_tracks(t):
+    """Sequence 1 describes the process, main thread and counter tracks."""
     # Sequence 1: the main thread's writer.
     p = packet(ts=1_000_000, seq=1, flags=SEQ_INCREMENTAL_STATE_CLEARED, first=True)
     p.track_descriptor.uuid = PROC_UUID
@@ -43,6 +63,9 @@ def track_event_basics():
     p.track_descriptor.counter.SetInParent()
     t.add(p, "counter track")
 
+
+def basics_frame_begin(t):
+    """The frame and layout slices begin with every annotation kind; the first counter value."""
     # frame: every scalar annotation kind; iids 1..9 name the annotations on this sequence.
     p = packet(ts=1_000_000, seq=1, flags=SEQ_NEEDS_INCREMENTAL_STATE)
     e = track_event(p, SLICE_BEGIN, MAIN_UUID, name_iid=1, category_iids=[1])
@@ -87,6 +110,9 @@ def track_event_basics():
     intern(p, names=[(2, "layout")], categories=[(2, "layout")], annotation_names=[(10, "meta"), (11, "sizes")])
     t.add(p, "layout begin")
 
+
+def basics_main_thread(t, unknown):
+    """The rest of sequence 1: counters, the instant, apply, the reset that redefines iid 1, commit."""
     p = packet(ts=2_000_000, seq=1, flags=SEQ_NEEDS_INCREMENTAL_STATE)
     p.track_event.type = COUNTER
     p.track_event.track_uuid = COUNTER_UUID
@@ -132,6 +158,9 @@ def track_event_basics():
     track_event(p, SLICE_END, MAIN_UUID)
     t.add(p, "frame end")
 
+
+def basics_worker(t, unknown):
+    """Sequence 2: the worker's track and slices, reusing iid 1 for other strings."""
     # Sequence 2: the worker's writer; its iid 1 is "decode" / "imageDecode" / "bytes".
     p = packet(ts=500_000, seq=2, flags=SEQ_INCREMENTAL_STATE_CLEARED, first=True)
     p.track_descriptor.uuid = WORKER_UUID
@@ -158,6 +187,9 @@ def track_event_basics():
     track_event(p, SLICE_END, WORKER_UUID)
     t.add(p, "upload end")
 
+
+def basics_dropped(t):
+    """Sequence 3: never cleared, so both its packets are dropped."""
     # Sequence 3: never cleared, so both packets are dropped (Perfetto's
     # packet_skipped_seq_needs_incremental_state_invalid). Read anyway, they would add a slice at 5 ms
     # on the main thread whose name iid 1 means nothing on sequence 3.
@@ -168,9 +200,10 @@ def track_event_basics():
     p = packet(ts=5_500_000, seq=3, flags=SEQ_NEEDS_INCREMENTAL_STATE)
     track_event(p, SLICE_END, MAIN_UUID)
     dropped.append(t.add(p, "dropped: end on the same sequence"))
+    return dropped
 
-    data, layout = t.build()
 
+def basics_expected(data, layout, unknown, dropped):
     main_slices = [
         {"name": "frame", "category": "frame", "ts": 1_000_000, "dur": 9_000_000, "depth": 0,
          "args": {"index": 7, "ok": True, "ratio": 0.5, "label": "first", "count": 42, "ptr": "0xdeadbeef",
@@ -221,28 +254,22 @@ def track_event_basics():
                         "packet_offset": layout[i]["tag_offset"], "packet": layout[i]["label"]}
                        for i, number, wire, where in unknown],
         },
-        "notes": [
-            "Interned iids are per sequence: iid 1 is 'frame'/'frame'/'index' on sequence 1 until its reset at "
-            "8000000 ns, then 'commit'/'render'/'phase'; on sequence 2 it is 'decode'/'imageDecode'/'bytes'.",
-            "Every packet writes interned_data (field 12) after track_event (field 11), as Perfetto's SDK does: "
-            "a reader must take in the packet's interned_data before resolving the event's iids.",
-            "TrackDescriptors are global, not per sequence: sequence 2 and 3 use tracks described on sequence 1.",
-            "The file is not in time order: sequence 1's packets (1-10 ms) come before sequence 2's (0.5-4 ms); "
-            "slices, flows and counters are as after sorting by timestamp (stably), as trace processor does.",
-            "track_uuid and flow ids are decimal strings in every expected file (flow B's id, 2^63+7, is past "
-            "Int64.max: the fixed64 flow_ids field must be read as UInt64).",
-            "Annotation values: uint_value 42 and 4096 read as integers; pointer_value reads as the string "
-            "'0xdeadbeef' (lower-case hex, as Chrome's JSON and trace processor show pointers); string_value_iid 1 "
-            "resolves through interned debug_annotation_string_values; legacy_json_value is parsed JSON; "
-            "dict_entries keep their 'name' as the key and their order; array_values become arrays.",
-            "The counter's first and third values are TrackEvent.counter_value (int64), the second "
-            "double_counter_value.",
-            "A slice's args keep the annotations' order. Instants have no duration and no depth.",
-            "The unknown fields use numbers 5001-5004, above every TracePacket field Perfetto defines (its "
-            "largest, for_testing, is 900; extensions take 1000-1999).",
-        ],
+        "notes": BASICS_NOTES,
     }
-    return data, expected
+    return expected
+
+
+def track_event_basics():
+    t = TraceFile()
+    unknown = []  # TracePacket fields of numbers Perfetto does not define, one per wire type
+    basics_tracks(t)
+    basics_frame_begin(t)
+    basics_main_thread(t, unknown)
+    basics_worker(t, unknown)
+    dropped = basics_dropped(t)
+    data, layout = t.build()
+    return data, basics_expected(data, layout, unknown, dropped)
+
 
 
 # ---------------------------------------------------------------------------------------------
@@ -263,9 +290,27 @@ SCROLL_NAMES = {v.number: v.name for v in pb.ChromeFrameReporter.ScrollState.DES
 MS = 1_000_000
 
 
-def chrome_pipeline_reporter():
-    t = TraceFile()
-    seq = 5
+CHROME_NOTES = [
+    "Chrome names no PipelineReporter track: each reporter gets perfetto::Track(GetNextGlobalTraceId()) "
+    "(older Chrome: perfetto::Track(this), so a reused reporter object reuses the uuid), a TrackDescriptor "
+    "with uuid and parent_uuid (the process track) only. Trace processor leaves the track name NULL; its UI "
+    "labels the track by the slices. Here reporters 501 and 503 share one track, 502 has its own.",
+    "The reporter and its stages are async slices of the renderer process: thread (200, 0). In "
+    "framescope's mapping each top-level slice on a track gets a fresh async id (501 and 503 differ "
+    "although they share a track); its stages share it.",
+    "Categories: the PipelineReporter and stage events carry three category_iids; the category string is "
+    "them joined with ',' in order (as trace processor joins them), which is the string Chrome's JSON "
+    "writes. The two thread slices carry no category (empty string).",
+    "args.chrome_frame_reporter is the typed TrackEvent.chrome_frame_reporter (field 32) as Chrome's JSON "
+    "writes it: proto field names, enum values by name (STATE_*, SCROLL_*), set fields only, in field-number "
+    "order. Trace processor flattens the same to args 'chrome_frame_reporter.state' = 'STATE_DROPPED' etc.",
+    "Packets are in the order Chrome writes them (a reporter, then its stages, after the frame ends), so "
+    "the thread slices come first in the file though they start later.",
+]
+
+
+def chrome_tracks(t, seq):
+    """The renderer's process and thread tracks, and the two unnamed PipelineReporter tracks."""
     p = packet(ts=2_000_000_000, seq=seq, flags=SEQ_INCREMENTAL_STATE_CLEARED, first=True)
     p.track_descriptor.uuid = CR_PROC_UUID
     p.track_descriptor.process.pid = RENDERER
@@ -286,25 +331,31 @@ def chrome_pipeline_reporter():
         p.track_descriptor.parent_uuid = CR_PROC_UUID
         t.add(p, "PipelineReporter track (unnamed)")
 
-    interned = {}  # name -> iid, assigned at first use, as the SDK does
 
-    def name_iid(p, name):
-        if name not in interned:
-            interned[name] = len(interned) + 1
-            intern(p, names=[(interned[name], name)])
-        return interned[name]
+class ReporterWriter:
+    """Writes slices on one sequence as Chrome's SDK does: names interned at first use, the three
+    categories interned once."""
 
-    categories_interned = [False]
+    def __init__(self, t, seq):
+        self.t, self.seq = t, seq
+        self.interned = {}  # name -> iid, assigned at first use, as the SDK does
+        self.categories_interned = False
 
-    def cat_iids(p):
-        if not categories_interned[0]:
+    def name_iid(self, p, name):
+        if name not in self.interned:
+            self.interned[name] = len(self.interned) + 1
+            intern(p, names=[(self.interned[name], name)])
+        return self.interned[name]
+
+    def cat_iids(self, p):
+        if not self.categories_interned:
             intern(p, categories=[(i + 1, c) for i, c in enumerate(CR_CATEGORIES)])
-            categories_interned[0] = True
+            self.categories_interned = True
         return [1, 2, 3]
 
-    def begin(ts, track, name, reporter=None, cats=True):
-        p = packet(ts=ts, seq=seq, flags=SEQ_NEEDS_INCREMENTAL_STATE)
-        e = track_event(p, SLICE_BEGIN, track, name_iid=name_iid(p, name), category_iids=cat_iids(p) if cats else [])
+    def begin(self, ts, track, name, reporter=None, cats=True):
+        p = packet(ts=ts, seq=self.seq, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+        e = track_event(p, SLICE_BEGIN, track, name_iid=self.name_iid(p, name), category_iids=self.cat_iids(p) if cats else [])
         if reporter:
             r = e.chrome_frame_reporter
             r.state = reporter["state"]
@@ -313,16 +364,21 @@ def chrome_pipeline_reporter():
             r.affects_smoothness = reporter["affects_smoothness"]
             r.scroll_state = reporter["scroll_state"]
             r.layer_tree_host_id = reporter["layer_tree_host_id"]
-        t.add(p, name + " begin")
+        self.t.add(p, name + " begin")
 
-    def end(ts, track, label):
-        p = packet(ts=ts, seq=seq, flags=SEQ_NEEDS_INCREMENTAL_STATE)
+    def end(self, ts, track, label):
+        p = packet(ts=ts, seq=self.seq, flags=SEQ_NEEDS_INCREMENTAL_STATE)
         track_event(p, SLICE_END, track)
-        t.add(p, label + " end")
+        self.t.add(p, label + " end")
 
-    # (track, start, dur, reporter fields, stages as (name, start, dur, children))
-    base = 2_000_000_000
-    reporters = [
+    def thread_slice(self, track, name, ts, dur):
+        self.begin(ts, track, name, cats=False)
+        self.end(ts + dur, track, name)
+
+
+def chrome_reporters(base):
+    """The reporters: (track, start, dur, reporter fields, stages as (name, start, dur, children))."""
+    return [
         (REPORTER_TRACK_1, base, 30 * MS,
          {"state": 1, "frame_source": 4294967296, "frame_sequence": 501, "affects_smoothness": False,
           "scroll_state": 0, "layer_tree_host_id": 1},
@@ -349,29 +405,24 @@ def chrome_pipeline_reporter():
          [("BeginImplFrameToSendBeginMainFrame", 0, 600_000, [])]),
     ]
 
-    # Thread slices around them (Chrome writes the reporters later, at frame termination; the
-    # file's order does not matter to a reader that sorts).
-    def thread_slice(track, name, ts, dur):
-        begin(ts, track, name, cats=False)
-        end(ts + dur, track, name)
-    thread_slice(CR_COMP_UUID, "ProxyImpl::ScheduledActionDraw", base + 15 * MS, 800_000)
-    thread_slice(CR_MAIN_UUID, "ThreadProxy::BeginMainFrame", base + 16_666_667 + 500_000, 24_000_000)
 
+def write_reporters(w, reporters):
+    """Each reporter and its stages, written as Chrome writes them; what the reader must make of each."""
     expected_reporters = []
     for track, start, dur, fields, stages in reporters:
-        begin(start, track, "PipelineReporter", reporter=fields)
+        w.begin(start, track, "PipelineReporter", reporter=fields)
         expected_stages = []
         for name, s_start, s_dur, children in stages:
-            begin(start + s_start, track, name)
+            w.begin(start + s_start, track, name)
             expected_children = []
             for c_name, c_start, c_dur in children:
-                begin(start + c_start, track, c_name)
-                end(start + c_start + c_dur, track, c_name)
+                w.begin(start + c_start, track, c_name)
+                w.end(start + c_start + c_dur, track, c_name)
                 expected_children.append({"name": c_name, "ts": start + c_start, "dur": c_dur, "depth": 2})
-            end(start + s_start + s_dur, track, name)
+            w.end(start + s_start + s_dur, track, name)
             expected_stages.append({"name": name, "ts": start + s_start, "dur": s_dur, "depth": 1,
                                     "children": expected_children})
-        end(start + dur, track, "PipelineReporter")
+        w.end(start + dur, track, "PipelineReporter")
         chrome_json = {"state": STATE_NAMES[fields["state"]], "frame_source": fields["frame_source"],
                        "frame_sequence": fields["frame_sequence"], "affects_smoothness": fields["affects_smoothness"],
                        "scroll_state": SCROLL_NAMES[fields["scroll_state"]],
@@ -384,7 +435,10 @@ def chrome_pipeline_reporter():
             "args": {"chrome_frame_reporter": chrome_json},
             "stages": expected_stages,
         })
-    data, layout = t.build()
+    return expected_reporters
+
+
+def chrome_expected(data, layout, base, expected_reporters):
     expected = {
         "fixture": "chrome-pipeline-reporter.pftrace",
         "kind": "chrome-pipeline-reporter",
@@ -406,25 +460,26 @@ def chrome_pipeline_reporter():
                          "dur": 800_000, "depth": 0, "args": {}}], "instants": []},
         ],
         "reporters": expected_reporters,
-        "notes": [
-            "Chrome names no PipelineReporter track: each reporter gets perfetto::Track(GetNextGlobalTraceId()) "
-            "(older Chrome: perfetto::Track(this), so a reused reporter object reuses the uuid), a TrackDescriptor "
-            "with uuid and parent_uuid (the process track) only. Trace processor leaves the track name NULL; its UI "
-            "labels the track by the slices. Here reporters 501 and 503 share one track, 502 has its own.",
-            "The reporter and its stages are async slices of the renderer process: thread (200, 0). In "
-            "framescope's mapping each top-level slice on a track gets a fresh async id (501 and 503 differ "
-            "although they share a track); its stages share it.",
-            "Categories: the PipelineReporter and stage events carry three category_iids; the category string is "
-            "them joined with ',' in order (as trace processor joins them), which is the string Chrome's JSON "
-            "writes. The two thread slices carry no category (empty string).",
-            "args.chrome_frame_reporter is the typed TrackEvent.chrome_frame_reporter (field 32) as Chrome's JSON "
-            "writes it: proto field names, enum values by name (STATE_*, SCROLL_*), set fields only, in field-number "
-            "order. Trace processor flattens the same to args 'chrome_frame_reporter.state' = 'STATE_DROPPED' etc.",
-            "Packets are in the order Chrome writes them (a reporter, then its stages, after the frame ends), so "
-            "the thread slices come first in the file though they start later.",
-        ],
+        "notes": CHROME_NOTES,
     }
-    return data, expected
+    return expected
+
+
+def chrome_pipeline_reporter():
+    t = TraceFile()
+    seq = 5
+    chrome_tracks(t, seq)
+    w = ReporterWriter(t, seq)
+    base = 2_000_000_000
+    reporters = chrome_reporters(base)
+    # Thread slices around them (Chrome writes the reporters later, at frame termination; the
+    # file's order does not matter to a reader that sorts).
+    w.thread_slice(CR_COMP_UUID, "ProxyImpl::ScheduledActionDraw", base + 15 * MS, 800_000)
+    w.thread_slice(CR_MAIN_UUID, "ThreadProxy::BeginMainFrame", base + 16_666_667 + 500_000, 24_000_000)
+    expected_reporters = write_reporters(w, reporters)
+    data, layout = t.build()
+    return data, chrome_expected(data, layout, base, expected_reporters)
+
 
 
 # ---------------------------------------------------------------------------------------------
