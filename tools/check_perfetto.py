@@ -143,14 +143,8 @@ def run_corpus(runner, corpus):
        'figures as their JSON (%.1f s)' % (len(names), corpus, time.time() - started))
 
 
-def run_binary(binary, work, demo_frames=30, corpus=None):
-    runner = Runner(binary, work)
-    started = time.time()
-    result = runner.run(['convert', '--help'], expect=None)
-    if result.returncode != 0:
-        fail('`%s convert --help` exited %s: this framescope has no convert command' % (binary, signal_text(result.returncode)))
-
-    # 1. Runs (in parallel: 2 at a time).
+def run_scenarios(runner, demo_frames):
+    """Check 1: the simulated runs and the demo, 2 at a time; each scenario wrote both forms, on virtual time."""
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, min(4, os.cpu_count() or 2))) as pool:
         jobs['demo'] = pool.submit(runner.run, ['demo', '--out-dir', 'demo', '--frames', str(demo_frames), '--trace-format', 'perfetto'])
@@ -170,6 +164,11 @@ def run_binary(binary, work, demo_frames=30, corpus=None):
             fail('%s.json: metadata clock %r, expected "virtual" (same seed, same events)' % (scenario, clock))
         ok('1 simulate %s --strategy %s --frames 60 --seed 3 wrote .json (%.1f s) and .pftrace (%.1f s)'
            % (scenario, strategy, jobs[(scenario, 'json')].elapsed, jobs[(scenario, 'pftrace')].elapsed))
+    return jobs
+
+
+def check_demo(runner, jobs, demo_frames):
+    """Check 1: the demo wrote .pftrace traces only, and each passes the structure checks."""
     demo_dir = runner.path('demo')
     written = sorted(os.listdir(demo_dir)) if os.path.isdir(demo_dir) else []
     traces = [name for name in written if name.endswith('.pftrace')]
@@ -188,6 +187,80 @@ def run_binary(binary, work, demo_frames=30, corpus=None):
        'passes the structure checks (%.1f s)' % (demo_frames, len(traces), 'index.html' if 'index.html' in written else 'no index.html',
                                                  jobs['demo'].elapsed))
 
+
+def check_convert(runner, scenario):
+    """Check 5: convert JSON -> protobuf -> JSON keeps the report; without --to the extension decides."""
+    a, b, c = scenario + '.json', scenario + '-B.pftrace', scenario + '-C.json'
+    runner.run(['convert', a, '--to', 'perfetto', '--out', b])
+    model = check_pftrace_file(runner.path(b))
+    compare_traces(load_json_trace(runner.path(a)), model, quiet=True)
+    same = read_bytes(runner.path(b)) == read_bytes(runner.path(scenario + '.pftrace'))
+    ok('5 convert %s --to perfetto: %s passes checks 2-3 against %s (%s the simulated .pftrace)'
+       % (a, b, a, 'byte-identical to' if same else 'not byte-identical to'))
+    runner.run(['convert', b, '--to', 'chrome-json', '--out', c])
+    try:
+        load_json_trace(runner.path(c))
+    except ValueError as error:
+        fail('convert %s --to chrome-json wrote %s, which is not JSON: %s' % (b, c, error))
+    compare_reports(runner, a, c, '5 ' + scenario)
+    ok('5 convert %s --to chrome-json: report of %s equals report of %s' % (b, c, a))
+    x = scenario + '-X.perfetto-trace'
+    runner.run(['convert', a, '--out', x])
+    data = read_bytes(runner.path(x))
+    if data[:1] in (b'{', b'['):
+        fail('convert %s --out %s (no --to) wrote JSON, not protobuf' % (a, x))
+    model = check_pftrace_file(runner.path(x))
+    compare_traces(load_json_trace(runner.path(a)), model, quiet=True)
+    y = scenario + '-Y.json'
+    runner.run(['convert', b, '--out', y])
+    try:
+        load_json_trace(runner.path(y))
+    except ValueError as error:
+        fail('convert %s --out %s (no --to) did not write JSON: %s' % (b, y, error))
+    compare_reports(runner, a, y, '5 ' + scenario)
+    ok('5 convert without --to: %s is protobuf (checks 2-3 pass), %s is JSON (same report)' % (x, y))
+
+
+def check_cut(runner, scenario):
+    """Check 6: a copy cut inside its last packet reads what is complete; repair makes it read cleanly."""
+    original = read_bytes(runner.path(scenario + '.pftrace'))
+    start, payload, length = raw_packets(original)[-1]
+    cut = payload + length // 2
+    truncated = scenario + '-cut.pftrace'
+    with open(runner.path(truncated), 'wb') as handle:
+        handle.write(original[:cut])
+    result = runner.run(['report', truncated, '--format', 'json'])
+    report = json.loads(result.stdout)
+    cuts = [d for d in report.get('diagnostics', []) if d.get('kind') == 'truncated']
+    if len(cuts) != 1 or ('byte %d' % start) not in cuts[0].get('message', ''):
+        fail('`%s` should read the complete packets with one truncated diagnostic naming byte %d; diagnostics: %r'
+             % (result.command, start, report.get('diagnostics', [])[:3]))
+    ok('6 %s: report on a copy cut at byte %d of %d (inside the last packet, at byte %d) reads what is complete: %s'
+       % (scenario, cut, len(original), start, cuts[0]['message'][:120]))
+    repaired = scenario + '-repaired.pftrace'
+    result = runner.run(['repair', truncated, '--out', repaired])
+    clean = json.loads(runner.run(['report', repaired, '--format', 'json']).stdout)
+    if clean.get('diagnostics'):
+        fail('the repaired %s still reads with diagnostics: %r' % (repaired, clean['diagnostics'][:3]))
+    data = read_bytes(runner.path(repaired))
+    check_pftrace_file(runner.path(repaired))
+    prefix = 'the original up to the cut packet' if data == original[:start] else (
+        'a prefix of the original' if original.startswith(data) else 'not a prefix of the original')
+    ok('6 %s: repair exits 0 (%s); the repaired file (%d bytes, %s) decodes, passes check 2 and reports (exit 0)'
+       % (scenario, result.stderr.decode(errors='replace').strip().replace('\n', ' ')[:160] or 'no stderr', len(data), prefix))
+
+
+def run_binary(binary, work, demo_frames=30, corpus=None):
+    runner = Runner(binary, work)
+    started = time.time()
+    result = runner.run(['convert', '--help'], expect=None)
+    if result.returncode != 0:
+        fail('`%s convert --help` exited %s: this framescope has no convert command' % (binary, signal_text(result.returncode)))
+
+    # 1. Runs (in parallel: 2 at a time).
+    jobs = run_scenarios(runner, demo_frames)
+    check_demo(runner, jobs, demo_frames)
+
     # 2-3. Structure and comparison with the JSON of the same run.
     for scenario, _ in SCENARIOS:
         model = check_pftrace_file(runner.path(scenario + '.pftrace'))
@@ -203,63 +276,11 @@ def run_binary(binary, work, demo_frames=30, corpus=None):
 
     # 5. Convert round trip.
     for scenario, _ in SCENARIOS:
-        a, b, c = scenario + '.json', scenario + '-B.pftrace', scenario + '-C.json'
-        runner.run(['convert', a, '--to', 'perfetto', '--out', b])
-        model = check_pftrace_file(runner.path(b))
-        compare_traces(load_json_trace(runner.path(a)), model, quiet=True)
-        same = read_bytes(runner.path(b)) == read_bytes(runner.path(scenario + '.pftrace'))
-        ok('5 convert %s --to perfetto: %s passes checks 2-3 against %s (%s the simulated .pftrace)'
-           % (a, b, a, 'byte-identical to' if same else 'not byte-identical to'))
-        runner.run(['convert', b, '--to', 'chrome-json', '--out', c])
-        try:
-            load_json_trace(runner.path(c))
-        except ValueError as error:
-            fail('convert %s --to chrome-json wrote %s, which is not JSON: %s' % (b, c, error))
-        compare_reports(runner, a, c, '5 ' + scenario)
-        ok('5 convert %s --to chrome-json: report of %s equals report of %s' % (b, c, a))
-        x = scenario + '-X.perfetto-trace'
-        runner.run(['convert', a, '--out', x])
-        data = read_bytes(runner.path(x))
-        if data[:1] in (b'{', b'['):
-            fail('convert %s --out %s (no --to) wrote JSON, not protobuf' % (a, x))
-        model = check_pftrace_file(runner.path(x))
-        compare_traces(load_json_trace(runner.path(a)), model, quiet=True)
-        y = scenario + '-Y.json'
-        runner.run(['convert', b, '--out', y])
-        try:
-            load_json_trace(runner.path(y))
-        except ValueError as error:
-            fail('convert %s --out %s (no --to) did not write JSON: %s' % (b, y, error))
-        compare_reports(runner, a, y, '5 ' + scenario)
-        ok('5 convert without --to: %s is protobuf (checks 2-3 pass), %s is JSON (same report)' % (x, y))
+        check_convert(runner, scenario)
 
     # 6. Hostile: cut in the middle of the last packet.
     for scenario, _ in SCENARIOS:
-        original = read_bytes(runner.path(scenario + '.pftrace'))
-        start, payload, length = raw_packets(original)[-1]
-        cut = payload + length // 2
-        truncated = scenario + '-cut.pftrace'
-        with open(runner.path(truncated), 'wb') as handle:
-            handle.write(original[:cut])
-        result = runner.run(['report', truncated, '--format', 'json'])
-        report = json.loads(result.stdout)
-        cuts = [d for d in report.get('diagnostics', []) if d.get('kind') == 'truncated']
-        if len(cuts) != 1 or ('byte %d' % start) not in cuts[0].get('message', ''):
-            fail('`%s` should read the complete packets with one truncated diagnostic naming byte %d; diagnostics: %r'
-                 % (result.command, start, report.get('diagnostics', [])[:3]))
-        ok('6 %s: report on a copy cut at byte %d of %d (inside the last packet, at byte %d) reads what is complete: %s'
-           % (scenario, cut, len(original), start, cuts[0]['message'][:120]))
-        repaired = scenario + '-repaired.pftrace'
-        result = runner.run(['repair', truncated, '--out', repaired])
-        clean = json.loads(runner.run(['report', repaired, '--format', 'json']).stdout)
-        if clean.get('diagnostics'):
-            fail('the repaired %s still reads with diagnostics: %r' % (repaired, clean['diagnostics'][:3]))
-        data = read_bytes(runner.path(repaired))
-        check_pftrace_file(runner.path(repaired))
-        prefix = 'the original up to the cut packet' if data == original[:start] else (
-            'a prefix of the original' if original.startswith(data) else 'not a prefix of the original')
-        ok('6 %s: repair exits 0 (%s); the repaired file (%d bytes, %s) decodes, passes check 2 and reports (exit 0)'
-           % (scenario, result.stderr.decode(errors='replace').strip().replace('\n', ' ')[:160] or 'no stderr', len(data), prefix))
+        check_cut(runner, scenario)
 
     # 7. Sizes.
     for scenario, _ in SCENARIOS:

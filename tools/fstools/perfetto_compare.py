@@ -202,16 +202,12 @@ def thread_label(thread, names):
     return '%s:%s (%s)' % (thread[0], thread[1], names.get(thread))
 
 
-def compare_traces(json_model, proto_model, quiet=False):
-    """Check 3. Returns the number of comparisons made."""
-    say = (lambda message: None) if quiet else ok
+def compare_threads(json_model, proto_model, say):
+    """Processes and threads (pid, tid, name), described in the JSON's order."""
     label = proto_model['label']
-    tracks = proto_model['tracks'].values()
-    proto_threads = {(t.pid, t.tid): t for t in tracks if t.kind == 'thread'}
-    proto_processes = {t.pid: t for t in tracks if t.kind == 'process'}
+    proto_threads = {(t.pid, t.tid): t for t in proto_model['tracks'].values() if t.kind == 'thread'}
+    proto_processes = {t.pid: t for t in proto_model['tracks'].values() if t.kind == 'process'}
     names = json_model['thread_names']
-
-    # Processes and threads.
     json_pids = set(json_model['processes']) | {pid for pid, _ in set(names) | json_model['event_threads']}
     compare_multisets('%s: processes (pid, name)' % label, [(pid, json_model['processes'].get(pid)) for pid in json_pids],
                       [(t.pid, t.name) for t in proto_processes.values()])
@@ -225,7 +221,12 @@ def compare_traces(json_model, proto_model, quiet=False):
              % (label, named_order, json_model['thread_order']))
     say('%s: %d threads (pid, tid, name) equal the JSON, described in its order' % (label, len(json_threads)))
 
-    # Complete slices per thread.
+
+def compare_thread_slices(json_model, proto_model, say):
+    """Complete slices per thread, with their debug annotations against args."""
+    label = proto_model['label']
+    proto_threads = {(t.pid, t.tid): t for t in proto_model['tracks'].values() if t.kind == 'thread'}
+    names = json_model['thread_names']
     total = 0
     for thread in sorted(set(json_model['slices']) | set(proto_threads), key=sort_key):
         json_slices = json_model['slices'].get(thread, [])
@@ -238,7 +239,12 @@ def compare_traces(json_model, proto_model, quiet=False):
         total += len(json_slices)
     say('%s: %d thread slices equal the JSON X events, debug annotations equal their args' % (label, total))
 
-    # Instants on threads (those carrying flows stand for unbound flow points: checked with flows).
+
+def compare_thread_instants(json_model, proto_model, say):
+    """Instants on threads (those carrying flows stand for unbound flow points: checked with flows)."""
+    label = proto_model['label']
+    proto_threads = {(t.pid, t.tid): t for t in proto_model['tracks'].values() if t.kind == 'thread'}
+    names = json_model['thread_names']
     total = 0
     for thread in sorted(set(json_model['instants']) | set(proto_threads), key=sort_key):
         json_instants = json_model['instants'].get(thread, [])
@@ -251,8 +257,11 @@ def compare_traces(json_model, proto_model, quiet=False):
         total += len(json_instants)
     say('%s: %d thread instants equal the JSON i events' % (label, total))
 
-    # Async slices per process.
-    async_tracks = [t for t in tracks if t.kind == 'async']
+
+def compare_async(json_model, proto_model, say):
+    """Async slices and instants per process; each async track named by its first slice."""
+    label = proto_model['label']
+    async_tracks = [t for t in proto_model['tracks'].values() if t.kind == 'async']
     for track in async_tracks:
         if track.slices or track.instants:
             first = min(track.slices + track.instants, key=lambda s: (s['ts'], s['depth']))
@@ -275,7 +284,12 @@ def compare_traces(json_model, proto_model, quiet=False):
     say('%s: %d async slices (b/e by pid and id, nested) equal the slices on %d async tracks'
         % (label, total, len(async_tracks)))
 
-    # Frame timeline.
+
+def compare_frame_timeline(json_model, proto_model, say):
+    """The frame timeline's Expected and Actual tracks under the app process."""
+    label = proto_model['label']
+    names = json_model['thread_names']
+    async_tracks = [t for t in proto_model['tracks'].values() if t.kind == 'async']
     meta = json_model['metadata'] or {}
     app_pid = (meta.get('main-thread') or {}).get('pid')
     if app_pid is None:
@@ -300,7 +314,11 @@ def compare_traces(json_model, proto_model, quiet=False):
         counts.append('%s %d slices on %d track(s)' % (name, proto_count, len(on_tracks)))
     say('%s: frame timeline under process %s: %s, as in the JSON' % (label, app_pid, ', '.join(counts)))
 
-    # Counters.
+
+def compare_counters(json_model, proto_model, say):
+    """Counter samples (pid, track name, ts) and their values."""
+    label = proto_model['label']
+    tracks = proto_model['tracks'].values()
     counter_tracks = [t for t in tracks if t.kind == 'counter']
     json_counters = sorted(((pid, name, ts), value) for pid, name, ts, value in json_model['counters'])
     proto_counters = sorted(((t.pid, t.name, ts), value) for t in counter_tracks for ts, value in t.counts)
@@ -318,9 +336,10 @@ def compare_traces(json_model, proto_model, quiet=False):
                 fail('%s: counter %r at %d: JSON %r, protobuf %r' % (label, k[1], k[2], a, b))
     say('%s: %d counter samples (name, ts, value) on %d counter tracks equal the JSON' % (label, len(json_counters), len(counter_tracks)))
 
-    compare_flows(json_model, proto_model, say)
 
-    # Metadata.
+def compare_metadata(json_model, proto_model, say):
+    """The metadata packet (last) against the JSON's metadata."""
+    label = proto_model['label']
     if json_model['metadata'] is not None:
         if proto_model['metadata'] is None:
             fail('%s: no chrome_events metadata "framescope" packet, the JSON has metadata' % label)
@@ -328,6 +347,20 @@ def compare_traces(json_model, proto_model, quiet=False):
         if difference:
             fail('%s: metadata json_value differs from the JSON metadata at %s' % (label, difference))
         say('%s: metadata packet (last) equals the JSON metadata' % label)
+
+
+def compare_traces(json_model, proto_model, quiet=False):
+    """Check 3."""
+    say = (lambda message: None) if quiet else ok
+    compare_threads(json_model, proto_model, say)
+    compare_thread_slices(json_model, proto_model, say)
+    compare_thread_instants(json_model, proto_model, say)
+    compare_async(json_model, proto_model, say)
+    compare_frame_timeline(json_model, proto_model, say)
+    compare_counters(json_model, proto_model, say)
+    compare_flows(json_model, proto_model, say)
+    compare_metadata(json_model, proto_model, say)
+
 
 
 def compare_flows(json_model, proto_model, say):

@@ -292,141 +292,171 @@ def reference_pftrace(document):
     return b.serialize()
 
 
+# Deliberate corruptions: each takes the Builder and the JSON document and breaks one thing.
+
+
+def packet_with(b, predicate):
+    return next(p for p in b.packets if predicate(p))
+
+
+def event_named(b, name):
+    return packet_with(b, lambda p: p.HasField('track_event') and p.track_event.HasField('name_iid')
+                       and p.track_event.name_iid == b.interned['event_names'][name])
+
+
+def mutate_drop_descriptor(b, d):
+    b.packets.remove(packet_with(b, lambda p: p.track_descriptor.name == 'queue rate'))
+
+
+def mutate_no_sequence(b, d):
+    b.packets[5].ClearField('trusted_packet_sequence_id')
+
+
+def mutate_no_clear(b, d):
+    b.packets[0].sequence_flags = 0
+
+
+def mutate_bad_iid(b, d):
+    event_named(b, 'layout').track_event.name_iid = 99
+
+
+def mutate_late_definition(b, d):
+    packet = event_named(b, 'frame')
+    packet.ClearField('interned_data')
+
+
+def mutate_open_slice(b, d):
+    b.packets.remove(packet_with(b, lambda p: p.track_event.type == 2 and p.timestamp == 170000))
+
+
+def mutate_wrong_parent(b, d):
+    packet_with(b, lambda p: p.track_descriptor.thread.tid == 2).track_descriptor.parent_uuid = \
+        packet_with(b, lambda p: p.track_descriptor.thread.tid == 1).track_descriptor.uuid
+
+
+def mutate_changed_arg(b, d):
+    packet = event_named(b, 'layout')
+    for annotation in packet.track_event.debug_annotations:
+        if annotation.HasField('double_value') and annotation.double_value < 1:
+            annotation.double_value = 0.3157894
+            return
+
+
+def mutate_int_as_double(b, d):
+    for annotation in event_named(b, 'layout').track_event.debug_annotations:
+        if annotation.HasField('int_value') and annotation.int_value == 12:
+            annotation.ClearField('int_value')
+            annotation.double_value = 12.5
+
+
+def mutate_changed_duration(b, d):
+    packet_with(b, lambda p: p.track_event.type == 2 and p.timestamp == 110750).timestamp = 110751
+
+
+def mutate_moved_flow(b, d):
+    event_named(b, 'apply').track_event.ClearField('terminating_flow_ids')
+    packet_with(b, lambda p: p.track_event.type == 1 and p.timestamp == 250000).track_event.terminating_flow_ids.extend([1])
+
+
+def mutate_thread_name(b, d):
+    d['traceEvents'][2]['args']['name'] = 'worker-9'
+
+
+def mutate_counter_value(b, d):
+    packet_with(b, lambda p: p.track_event.type == 4 and p.track_event.double_counter_value == 0.25).track_event.double_counter_value = 0.5
+
+
+def mutate_missing_child(b, d):
+    packet = event_named(b, 'on time')
+    packet.track_event.name_iid = b.interned['event_names']['Actual Timeline']
+    packet.ClearField('interned_data')
+
+
+def mutate_async_merge(b, d):
+    packet_with(b, lambda p: p.track_descriptor.name == 'Actual Timeline').track_descriptor.sibling_merge_behavior = 0
+
+
+def mutate_metadata(b, d):
+    d['metadata']['extra']['seed'] = 4
+
+
+def mutate_negative(b, d):
+    packet_with(b, lambda p: p.track_event.type == 3 and p.timestamp == 5000).timestamp = (1 << 64) - 5
+
+
+def mutate_int_counter(b, d):
+    event = packet_with(b, lambda p: p.track_event.type == 4 and p.track_event.double_counter_value == 38).track_event
+    event.counter_value = 38
+
+
+def mutate_split_category(b, d):
+    packet = event_named(b, 'apply')
+    packet.track_event.ClearField('category_iids')
+    packet.track_event.categories.extend(['layout', 'commit'])
+
+
+def mutate_unbound_flow(b, d):
+    d['traceEvents'][9]['ts'] = 175   # the s point of id 1 now lies after its slice: the spec makes it an instant
+
+
+def mutate_no_needs_state(b, d):
+    event_named(b, 'layout').sequence_flags = 0
+
+
+def mutate_extra_end(b, d):
+    b.event(packet_with(b, lambda p: p.track_descriptor.thread.tid == 2).track_descriptor.uuid, 400000, 2)
+    b.packets.insert(-2, b.packets.pop())
+
+
+def mutate_twice(b, d):
+    entry = event_named(b, 'layout').interned_data.event_names.add()
+    entry.iid, entry.name = 1, 'frame'
+
+
+def mutate_lost_flow(b, d):
+    event_named(b, 'decode image').track_event.ClearField('flow_ids')
+
+
+def mutate_no_expected(b, d):
+    for packet in b.packets:
+        if packet.track_descriptor.name == 'Expected Timeline':
+            packet.track_descriptor.name = 'Expected'
+        for entry in packet.interned_data.event_names:
+            if entry.name == 'Expected Timeline':
+                entry.name = 'Expected'
+    for event in d['traceEvents']:
+        if event['name'] == 'Expected Timeline':
+            event['name'] = 'Expected'
+
+
 def mutations():
     """(description, function(builder, document) that corrupts one of them, expected message fragment)."""
-    def packet_with(b, predicate):
-        return next(p for p in b.packets if predicate(p))
-
-    def event_named(b, name):
-        return packet_with(b, lambda p: p.HasField('track_event') and p.track_event.HasField('name_iid')
-                           and p.track_event.name_iid == b.interned['event_names'][name])
-
-    def drop_descriptor(b, d):
-        b.packets.remove(packet_with(b, lambda p: p.track_descriptor.name == 'queue rate'))
-
-    def no_sequence(b, d):
-        b.packets[5].ClearField('trusted_packet_sequence_id')
-
-    def no_clear(b, d):
-        b.packets[0].sequence_flags = 0
-
-    def bad_iid(b, d):
-        event_named(b, 'layout').track_event.name_iid = 99
-
-    def late_definition(b, d):
-        packet = event_named(b, 'frame')
-        packet.ClearField('interned_data')
-
-    def open_slice(b, d):
-        b.packets.remove(packet_with(b, lambda p: p.track_event.type == 2 and p.timestamp == 170000))
-
-    def wrong_parent(b, d):
-        packet_with(b, lambda p: p.track_descriptor.thread.tid == 2).track_descriptor.parent_uuid = \
-            packet_with(b, lambda p: p.track_descriptor.thread.tid == 1).track_descriptor.uuid
-
-    def changed_arg(b, d):
-        packet = event_named(b, 'layout')
-        for annotation in packet.track_event.debug_annotations:
-            if annotation.HasField('double_value') and annotation.double_value < 1:
-                annotation.double_value = 0.3157894
-                return
-
-    def int_as_double(b, d):
-        for annotation in event_named(b, 'layout').track_event.debug_annotations:
-            if annotation.HasField('int_value') and annotation.int_value == 12:
-                annotation.ClearField('int_value')
-                annotation.double_value = 12.5
-
-    def changed_duration(b, d):
-        packet_with(b, lambda p: p.track_event.type == 2 and p.timestamp == 110750).timestamp = 110751
-
-    def moved_flow(b, d):
-        event_named(b, 'apply').track_event.ClearField('terminating_flow_ids')
-        packet_with(b, lambda p: p.track_event.type == 1 and p.timestamp == 250000).track_event.terminating_flow_ids.extend([1])
-
-    def thread_name(b, d):
-        d['traceEvents'][2]['args']['name'] = 'worker-9'
-
-    def counter_value(b, d):
-        packet_with(b, lambda p: p.track_event.type == 4 and p.track_event.double_counter_value == 0.25).track_event.double_counter_value = 0.5
-
-    def missing_child(b, d):
-        packet = event_named(b, 'on time')
-        packet.track_event.name_iid = b.interned['event_names']['Actual Timeline']
-        packet.ClearField('interned_data')
-
-    def async_merge(b, d):
-        packet_with(b, lambda p: p.track_descriptor.name == 'Actual Timeline').track_descriptor.sibling_merge_behavior = 0
-
-    def metadata(b, d):
-        d['metadata']['extra']['seed'] = 4
-
-    def negative(b, d):
-        packet_with(b, lambda p: p.track_event.type == 3 and p.timestamp == 5000).timestamp = (1 << 64) - 5
-
-    def int_counter(b, d):
-        event = packet_with(b, lambda p: p.track_event.type == 4 and p.track_event.double_counter_value == 38).track_event
-        event.counter_value = 38
-
-    def split_category(b, d):
-        packet = event_named(b, 'apply')
-        packet.track_event.ClearField('category_iids')
-        packet.track_event.categories.extend(['layout', 'commit'])
-
-    def unbound_flow(b, d):
-        d['traceEvents'][9]['ts'] = 175   # the s point of id 1 now lies after its slice: the spec makes it an instant
-
-    def no_needs_state(b, d):
-        event_named(b, 'layout').sequence_flags = 0
-
-    def extra_end(b, d):
-        b.event(packet_with(b, lambda p: p.track_descriptor.thread.tid == 2).track_descriptor.uuid, 400000, 2)
-        b.packets.insert(-2, b.packets.pop())
-
-    def twice(b, d):
-        entry = event_named(b, 'layout').interned_data.event_names.add()
-        entry.iid, entry.name = 1, 'frame'
-
-    def lost_flow(b, d):
-        event_named(b, 'decode image').track_event.ClearField('flow_ids')
-
-    def no_expected(b, d):
-        for packet in b.packets:
-            if packet.track_descriptor.name == 'Expected Timeline':
-                packet.track_descriptor.name = 'Expected'
-            for entry in packet.interned_data.event_names:
-                if entry.name == 'Expected Timeline':
-                    entry.name = 'Expected'
-        for event in d['traceEvents']:
-            if event['name'] == 'Expected Timeline':
-                event['name'] = 'Expected'
-
     return [
-        ('an interning packet without SEQ_NEEDS_INCREMENTAL_STATE', no_needs_state, 'SEQ_NEEDS_INCREMENTAL_STATE'),
-        ('a SLICE_END with no open slice', extra_end, 'closes no open slice'),
-        ('an iid defined twice', twice, 'defined again'),
-        ('a flow that lost its start', lost_flow, 'flow'),
-        ('no Expected Timeline track', no_expected, "no async track 'Expected Timeline'"),
-        ('a track used before its descriptor', drop_descriptor, 'no earlier TrackDescriptor'),
-        ('a packet without sequence id', no_sequence, 'no trusted_packet_sequence_id'),
-        ('first packet without SEQ_INCREMENTAL_STATE_CLEARED', no_clear, 'SEQ_INCREMENTAL_STATE_CLEARED'),
-        ('an undefined name_iid', bad_iid, 'event name iid 99 is not defined'),
-        ('interned names defined nowhere', late_definition, 'is not defined'),
-        ('a slice never ended', open_slice, 'left open'),
-        ('a thread track under the wrong parent', wrong_parent, 'not the track of process'),
-        ('an arg double changed', changed_arg, 'ratio'),
-        ('an int arg written as a fractional double', int_as_double, 'rows'),
-        ('a slice 1 ns longer', changed_duration, 'first only in'),
-        ('a flow terminating on the wrong slice', moved_flow, 'flow id 1'),
-        ('a thread renamed in the JSON', thread_name, 'threads'),
-        ('a counter value changed', counter_value, 'counter'),
-        ('a frame-timeline child renamed', missing_child, 'async'),
-        ('an async track without BY_TRACK_NAME', async_merge, 'sibling_merge_behavior'),
-        ('metadata changed in the JSON', metadata, 'metadata'),
-        ('a negative timestamp', negative, 'negative'),
-        ('an int64 counter value', int_counter, 'counter_value'),
-        ('a category split in two', split_category, 'categories'),
-        ('a flow point moved so it binds elsewhere', unbound_flow, "instant', 'background result', 175000"),
+        ('an interning packet without SEQ_NEEDS_INCREMENTAL_STATE', mutate_no_needs_state, 'SEQ_NEEDS_INCREMENTAL_STATE'),
+        ('a SLICE_END with no open slice', mutate_extra_end, 'closes no open slice'),
+        ('an iid defined twice', mutate_twice, 'defined again'),
+        ('a flow that lost its start', mutate_lost_flow, 'flow'),
+        ('no Expected Timeline track', mutate_no_expected, "no async track 'Expected Timeline'"),
+        ('a track used before its descriptor', mutate_drop_descriptor, 'no earlier TrackDescriptor'),
+        ('a packet without sequence id', mutate_no_sequence, 'no trusted_packet_sequence_id'),
+        ('first packet without SEQ_INCREMENTAL_STATE_CLEARED', mutate_no_clear, 'SEQ_INCREMENTAL_STATE_CLEARED'),
+        ('an undefined name_iid', mutate_bad_iid, 'event name iid 99 is not defined'),
+        ('interned names defined nowhere', mutate_late_definition, 'is not defined'),
+        ('a slice never ended', mutate_open_slice, 'left open'),
+        ('a thread track under the wrong parent', mutate_wrong_parent, 'not the track of process'),
+        ('an arg double changed', mutate_changed_arg, 'ratio'),
+        ('an int arg written as a fractional double', mutate_int_as_double, 'rows'),
+        ('a slice 1 ns longer', mutate_changed_duration, 'first only in'),
+        ('a flow terminating on the wrong slice', mutate_moved_flow, 'flow id 1'),
+        ('a thread renamed in the JSON', mutate_thread_name, 'threads'),
+        ('a counter value changed', mutate_counter_value, 'counter'),
+        ('a frame-timeline child renamed', mutate_missing_child, 'async'),
+        ('an async track without BY_TRACK_NAME', mutate_async_merge, 'sibling_merge_behavior'),
+        ('metadata changed in the JSON', mutate_metadata, 'metadata'),
+        ('a negative timestamp', mutate_negative, 'negative'),
+        ('an int64 counter value', mutate_int_counter, 'counter_value'),
+        ('a category split in two', mutate_split_category, 'categories'),
+        ('a flow point moved so it binds elsewhere', mutate_unbound_flow, "instant', 'background result', 175000"),
     ]
 
 
