@@ -9,6 +9,8 @@ Modules, by oracle:
 - corpus: the third-party corpus's trace files
 - hostile: what a hostile name may never do in each consumer's output (terminal, CI runner,
   Markdown, HTML, CSV), shared by the hostile-names checks and the Action check
+- hostile_classes: the classes of random hostile strings check_hostile_generative.py draws
+- actions_runner: the GitHub Actions runner, simulated for check_action.py
 - perfetto_wire, perfetto_packets: protobuf's wire format by hand, packets with perfetto_trace_pb2
 - perfetto_cases, perfetto_broken_cases, frametimeline_cases: the Perfetto reader's fixtures
 - frametimeline: a port of trace processor's FrameTimeline parser
