@@ -46,23 +46,24 @@ Exit status: 0 when every check holds, 1 when one does not, 2 when the harness c
 """
 import argparse
 import glob
-import hashlib
 import json
-import math
 import os
-import platform
 import re
 import shutil
 import stat
 import subprocess
 import sys
 import tempfile
-import uuid
 import xml.etree.ElementTree as ElementTree
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import check_hostile_corpus as hostile  # noqa: E402  (its Markdown and character rules)
+from fstools import hostile
+from fstools.common import ROOT
+from fstools.hostile import CONTROL_NAME, ODD_NAME, runner_lines
+from fstools.actions_runner import (
+    Cache, Context, Expression, HarnessError, Job, as_input_string, checks, interpolate, load_yaml, parse_v2, run_action,
+    yaml,
+)
+
 
 PLACEHOLDER = re.compile(r"^OWNER/framescope@[A-Za-z0-9._/-]+$")
 FRAMESCOPE_ANNOTATION = re.compile(r"^::(error|warning|notice) title=framescope( (check|compare)%3A [^:\r\n]*)?::[^\r\n]*$")
@@ -72,297 +73,15 @@ RUN_STEP_LINES = [
     re.compile(r"^framescope (check|compare): exit [0-9]+; ([0-9]+ of [0-9]+ (rules failed|metrics regressed)|no report \(see the error above\))$"),
     re.compile(r"^framescope: verdict (pass|fail|error), [0-9]+ broken rules, exit [0-9]+$"),
 ]
-# The runner's registered workflow commands (a line naming another is printed, not run).
-RUNNER_COMMANDS = {"error", "warning", "notice", "debug", "group", "endgroup", "add-mask", "stop-commands", "echo",
-                   "set-output", "set-env", "add-path", "save-state", "add-matcher", "remove-matcher", "internal-set-repo-path"}
 FIXTURES = os.path.join(ROOT, "Tests", "FramescopeCLITests", "Fixtures", "hostile")
-CONTROL_NAME = "ctl\n::warning::from-file-name \x1b[2J\u202e.json"
-ODD_NAME = "file `tick` ``run`` |pipe| *em* <b>x [l](u) $m$ &amp.json"
 
-failures = []
-
-
-def expect(condition, what):
-    if not condition:
-        failures.append(what)
-        print(f"    FAIL {what}")
-    return condition
-
-
-class HarnessError(Exception):
-    """Something the harness cannot do: an expression outside its subset, an unknown action."""
+expect = checks.expect
+failures = checks.failures
 
 
 def shown(text, limit=2000):
     """Captured output for this harness's own log: escaped, so nothing in it is a workflow command."""
     return "\n".join("      | " + ascii(line)[1:-1] for line in text[:limit].split("\n"))
-
-
-# --- YAML as GitHub reads it ---------------------------------------------------------------
-
-def load_yaml_module():
-    try:
-        import yaml
-        return yaml
-    except ImportError:
-        pass
-    print("PyYAML is missing: installing it with pip")
-    for arguments in (["install", "--quiet", "pyyaml"], ["install", "--quiet", "--user", "--break-system-packages", "pyyaml"]):
-        if subprocess.run([sys.executable, "-m", "pip"] + arguments).returncode == 0:
-            break
-    try:
-        import yaml
-        return yaml
-    except ImportError:
-        print("could not install or import PyYAML (pip install pyyaml); the action cannot be read", file=sys.stderr)
-        sys.exit(2)
-
-
-yaml = load_yaml_module()
-
-
-class GitHubLoader(yaml.SafeLoader):
-    """YAML 1.2's booleans (true/false only), as the runner reads them: `on`, `yes`, `no` stay strings."""
-
-
-GitHubLoader.yaml_implicit_resolvers = {
-    key: [(tag, regex) for tag, regex in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-GitHubLoader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
-
-
-def load_yaml(text):
-    return yaml.load(text, Loader=GitHubLoader)
-
-
-def as_input_string(value):
-    """A `with:` or `env:` value as the runner passes it: always a string."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-# --- Expressions -----------------------------------------------------------------------------
-
-TOKEN = re.compile(r"\s*(?:(?P<string>'(?:[^']|'')*')|(?P<number>-?[0-9]+(?:\.[0-9]+)?)|(?P<op>==|!=|&&|\|\||!|\(|\)|\.)"
-                   r"|(?P<name>[A-Za-z_][A-Za-z0-9_-]*))")
-STATUS_FUNCTIONS = {"success", "failure", "always", "cancelled"}
-
-
-class Expression:
-    """The subset of GitHub's expression language the action uses, evaluated as the runner does."""
-
-    def __init__(self, text, context):
-        self.text, self.context = text, context
-        self.tokens, position = [], 0
-        text = text.strip()
-        while position < len(text):
-            match = TOKEN.match(text, position)
-            if not match or match.end() == position:
-                raise HarnessError(f"expression {self.text!r}: cannot evaluate from {text[position:]!r}")
-            kind = match.lastgroup
-            self.tokens.append((kind, match.group(kind)))
-            position = match.end()
-            while position < len(text) and text[position].isspace():
-                position += 1
-        self.index = 0
-
-    def evaluate(self):
-        value = self.parse_or()
-        if self.index != len(self.tokens):
-            raise HarnessError(f"expression {self.text!r}: unexpected {self.tokens[self.index][1]!r}")
-        return value
-
-    def peek(self):
-        return self.tokens[self.index] if self.index < len(self.tokens) else (None, None)
-
-    def take(self, value=None):
-        token = self.peek()
-        if token[0] is None or (value is not None and token[1] != value):
-            raise HarnessError(f"expression {self.text!r}: expected {value or 'more'}")
-        self.index += 1
-        return token
-
-    def parse_or(self):
-        value = self.parse_and()
-        while self.peek() == ("op", "||"):
-            self.take()
-            right = self.parse_and()
-            value = value if truthy(value) else right
-        return value
-
-    def parse_and(self):
-        value = self.parse_not()
-        while self.peek() == ("op", "&&"):
-            self.take()
-            right = self.parse_not()
-            value = right if truthy(value) else value
-        return value
-
-    def parse_not(self):
-        if self.peek() == ("op", "!"):
-            self.take()
-            return not truthy(self.parse_not())
-        return self.parse_comparison()
-
-    def parse_comparison(self):
-        value = self.parse_primary()
-        if self.peek() in (("op", "=="), ("op", "!=")):
-            operator = self.take()[1]
-            right = self.parse_primary()
-            equal = loosely_equal(value, right)
-            return equal if operator == "==" else not equal
-        return value
-
-    def parse_primary(self):
-        kind, value = self.take()
-        if kind == "op" and value == "(":
-            inner = self.parse_or()
-            self.take(")")
-            return inner
-        if kind == "string":
-            return value[1:-1].replace("''", "'")
-        if kind == "number":
-            return float(value)
-        if kind != "name":
-            raise HarnessError(f"expression {self.text!r}: unexpected {value!r}")
-        lowered = value.lower()
-        if lowered in ("true", "false"):
-            return lowered == "true"
-        if lowered == "null":
-            return None
-        if self.peek() == ("op", "("):
-            if lowered not in STATUS_FUNCTIONS:
-                raise HarnessError(f"expression {self.text!r}: the harness does not evaluate {value}()")
-            self.take("(")
-            self.take(")")
-            return self.context.status(lowered)
-        path, written = [lowered], [value]
-        while self.peek() == ("op", "."):
-            self.take()
-            kind, name = self.take()
-            if kind != "name":
-                raise HarnessError(f"expression {self.text!r}: expected a property name after '.'")
-            path.append(name.lower())
-            written.append(name)
-        return self.context.lookup(path, self.text, written)
-
-
-def truthy(value):
-    if isinstance(value, float):
-        return value != 0 and not math.isnan(value)
-    return bool(value)
-
-
-def as_number(value):
-    if value is None:
-        return 0.0
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    if isinstance(value, float):
-        return value
-    text = value.strip()
-    if text == "":
-        return 0.0
-    try:
-        return float(text)
-    except ValueError:
-        return math.nan
-
-
-def loosely_equal(left, right):
-    """GitHub's ==: strings compared ignoring case; values of different types compared as numbers."""
-    if isinstance(left, str) and isinstance(right, str):
-        return left.casefold() == right.casefold()
-    if type(left) is type(right):
-        return left == right
-    return as_number(left) == as_number(right)
-
-
-def as_text(value):
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else repr(value)
-    return value
-
-
-def interpolate(text, context):
-    """A string with every ${{ expression }} replaced by its value, as text."""
-    if not isinstance(text, str):
-        return as_input_string(text)
-    result, position = [], 0
-    while True:
-        start = text.find("${{", position)
-        if start < 0:
-            result.append(text[position:])
-            return "".join(result)
-        end = text.find("}}", start)
-        if end < 0:
-            raise HarnessError(f"unterminated expression in {text!r}")
-        result.append(text[position:start])
-        result.append(as_text(Expression(text[start + 3:end], context).evaluate()))
-        position = end + 2
-
-
-def condition(text, context):
-    """A step's `if:`, with success() implied unless it names a status function."""
-    if text is None:
-        return context.status("success")
-    if isinstance(text, bool):
-        return text and context.status("success")
-    text = text.strip()
-    if text.startswith("${{") and text.endswith("}}") and text.count("${{") == 1:
-        text = text[3:-2]
-    if "${{" in text:
-        raise HarnessError(f"if: {text!r}: the harness evaluates one expression per if:")
-    value = Expression(text, context).evaluate()
-    if not re.search(r"\b(success|failure|always|cancelled)\s*\(", text):
-        return context.status("success") and truthy(value)
-    return truthy(value)
-
-
-class Context:
-    """The contexts a composite action's expressions read."""
-
-    def __init__(self, job, inputs, action_path, steps, declared_inputs, step_ids, step_env=None):
-        self.job, self.inputs, self.action_path, self.steps = job, inputs, action_path, steps
-        self.declared_inputs, self.step_ids = declared_inputs, step_ids
-        self.step_env = step_env or {}  # the env: of the workflow step that uses the action
-        self.failed = False
-
-    def status(self, name):
-        return {"success": not self.failed, "failure": self.failed, "always": True, "cancelled": False}[name]
-
-    def lookup(self, path, text, written):
-        head = path[0]
-        if head == "inputs" and len(path) == 2:
-            if path[1] not in self.declared_inputs:
-                raise HarnessError(f"expression {text!r}: action.yml declares no input {path[1]}")
-            return self.inputs.get(path[1], "")
-        if head == "steps" and len(path) == 4 and path[2] in ("outputs",):
-            if path[1] not in self.step_ids:
-                raise HarnessError(f"expression {text!r}: no step has id {path[1]}")
-            return self.steps.get(path[1], {}).get("outputs", {}).get(path[3], "")
-        if head == "steps" and len(path) == 3 and path[2] in ("outcome", "conclusion"):
-            if path[1] not in self.step_ids:
-                raise HarnessError(f"expression {text!r}: no step has id {path[1]}")
-            return self.steps.get(path[1], {}).get(path[2], "")
-        if head == "github" and len(path) == 2 and path[1] in ("action_path", "workspace"):
-            return self.action_path if path[1] == "action_path" else self.job.workspace
-        if head == "runner" and len(path) == 2 and path[1] in ("os", "arch", "temp", "tool_cache"):
-            return {"os": self.job.runner_os, "arch": self.job.runner_arch, "temp": self.job.temp, "tool_cache": self.job.tool_cache}[path[1]]
-        if head == "env" and len(path) == 2:
-            # Case-sensitive, as the runner's env context is on Linux and macOS.
-            return {**self.job.env, **self.step_env}.get(written[1], "")
-        raise HarnessError(f"expression {text!r}: the harness does not provide {'.'.join(path)}")
 
 
 def check_expressions():
@@ -391,71 +110,6 @@ def check_expressions():
         except HarnessError:
             pass
     expect(interpolate("a-${{ inputs.name }}-${{ steps.build.outputs.built }}", Stub()) == "a-Frames-true", "interpolation of two expressions")
-
-
-# --- The runner's files and workflow commands -----------------------------------------------
-
-def read_file_command(path):
-    """NAME=VALUE and NAME<<DELIMITER ... DELIMITER lines, as the runner reads GITHUB_OUTPUT and GITHUB_ENV."""
-    values = {}
-    if not os.path.exists(path):
-        return values
-    lines = open(path, encoding="utf-8").read().split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    index = 0
-    while index < len(lines):
-        line = lines[index].rstrip("\r")
-        index += 1
-        if line == "":
-            continue
-        heredoc = line.find("<<")
-        equals = line.find("=")
-        if equals >= 0 and (heredoc < 0 or equals < heredoc):
-            values[line[:equals]] = line[equals + 1:]
-            continue
-        if heredoc <= 0:
-            raise HarnessError(f"{os.path.basename(path)}: invalid line {line!r}")
-        name, delimiter, body = line[:heredoc], line[heredoc + 2:], []
-        while True:
-            if index >= len(lines):
-                raise HarnessError(f"{os.path.basename(path)}: no closing delimiter for {name}")
-            text = lines[index].rstrip("\r")
-            index += 1
-            if text == delimiter:
-                break
-            body.append(text)
-        values[name] = "\n".join(body)
-    return values
-
-
-def runner_lines(text):
-    """A step's output split into lines as the runner's reader splits it: at CR LF, CR and LF."""
-    return re.split(r"\r\n|\r|\n", text)
-
-
-def parse_v2(line):
-    """The runner's ActionCommand.TryParseV2: (command, properties, data) or None."""
-    message = line.lstrip()
-    if not message.startswith("::"):
-        return None
-    end = message.find("::", 2)
-    if end < 0:
-        return None
-    info = message[2:end]
-    name = info.split(" ", 1)[0]
-    if name not in RUNNER_COMMANDS:
-        return None
-    properties = {}
-    if " " in info:
-        for pair in info.split(" ", 1)[1].strip().split(","):
-            if "=" in pair and pair.split("=", 1)[1]:
-                key, value = pair.split("=", 1)
-                properties[key] = value.replace("%0D", "\r").replace("%0A", "\n").replace("%3A", ":").replace("%2C", ",").replace("%25", "%")
-    data = message[end + 2:].replace("%0D", "\r").replace("%0A", "\n").replace("%25", "%")
-    return name, properties, data
-
-
 def check_log(stdout, stderr, what, hostile_text=False):
     """Every line the runner would read: only the allowed workflow commands; none of the older form."""
     commands = []
@@ -477,237 +131,6 @@ def check_log(stdout, stderr, what, hostile_text=False):
                     bad = [c for c in value if hostile.forbidden(c)]
                     expect(not bad, f"{what}: an annotation shows control or bidi characters: {ascii(value[:120])}")
     return commands
-
-
-# --- actions/cache, simulated -----------------------------------------------------------------
-
-class Cache:
-    """actions/cache's service as a directory: an entry per (key, paths), restored to the same paths."""
-
-    def __init__(self, root):
-        self.root = root
-        self.events = []
-
-    def entry(self, key, paths):
-        expect(len(key) <= 512 and "," not in key, f"cache key {key!r}: actions/cache refuses keys over 512 characters or with a comma")
-        return os.path.join(self.root, hashlib.sha256((key + "\0" + "\n".join(paths)).encode()).hexdigest())
-
-    @staticmethod
-    def paths(text):
-        return [os.path.expanduser(line.strip()) for line in text.split("\n") if line.strip()]
-
-    def restore(self, key, path_text):
-        paths = self.paths(path_text)
-        entry = self.entry(key, paths)
-        outputs = {"cache-primary-key": key}
-        if os.path.isdir(entry):
-            for index, path in enumerate(paths):
-                stored = os.path.join(entry, str(index))
-                if os.path.isdir(stored):
-                    shutil.copytree(stored, path, dirs_exist_ok=True, symlinks=True)
-                elif os.path.exists(stored):
-                    os.makedirs(os.path.dirname(path), exist_ok=True)
-                    shutil.copy2(stored, path)
-            outputs.update({"cache-hit": "true", "cache-matched-key": key})
-            self.events.append(("hit", key))
-        else:
-            outputs["cache-hit"] = "false"
-            self.events.append(("miss", key))
-        return outputs
-
-    def save(self, key, path_text):
-        paths = self.paths(path_text)
-        entry = self.entry(key, paths)
-        if os.path.isdir(entry):
-            self.events.append(("exists", key))   # the real action warns and goes on
-            return
-        if not all(os.path.exists(path) for path in paths):
-            self.events.append(("no-path", key))  # "Path Validation Error": a warning, nothing saved
-            return
-        os.makedirs(entry)
-        for index, path in enumerate(paths):
-            stored = os.path.join(entry, str(index))
-            if os.path.isdir(path):
-                shutil.copytree(path, stored, symlinks=True)
-            else:
-                shutil.copy2(path, stored)
-        self.events.append(("saved", key))
-
-
-# --- The runner ---------------------------------------------------------------------------------
-
-class Job:
-    """One job on one runner: its workspace and RUNNER_TEMP, wiped at its start, and its env."""
-
-    def __init__(self, scratch, cache, tools_path=None):
-        self.runner_root = os.path.join(scratch, "runner")
-        self.workspace = os.path.join(self.runner_root, "work", "repo", "repo")
-        self.temp = os.path.join(self.runner_root, "work", "_temp")
-        self.tool_cache = os.path.join(self.runner_root, "tool-cache")
-        for path in (self.workspace, self.temp):
-            shutil.rmtree(path, ignore_errors=True)
-            os.makedirs(path)
-        os.makedirs(self.tool_cache, exist_ok=True)
-        self.cache, self.tools_path = cache, tools_path
-        self.runner_os = {"Linux": "Linux", "Darwin": "macOS", "Windows": "Windows"}.get(platform.system(), platform.system())
-        machine = platform.machine().lower()
-        self.runner_arch = {"x86_64": "X64", "amd64": "X64", "arm64": "ARM64", "aarch64": "ARM64"}.get(machine, machine.upper())
-        self.env = {}
-        self.path_prepends = []
-        self.succeeded = True
-        self.post_steps = []
-
-    def process_environment(self):
-        environment = {name: value for name, value in os.environ.items()
-                       if not name.startswith(("GITHUB_", "RUNNER_", "INPUT_", "ACTIONS_", "STATE_"))}
-        path = environment.get("PATH", "/usr/bin:/bin")
-        if self.tools_path:
-            path = self.tools_path + os.pathsep + path
-        environment["PATH"] = os.pathsep.join(list(reversed(self.path_prepends)) + [path])
-        environment.update({"CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": self.workspace, "RUNNER_OS": self.runner_os,
-                            "RUNNER_ARCH": self.runner_arch, "RUNNER_TEMP": self.temp, "RUNNER_TOOL_CACHE": self.tool_cache})
-        # Not the runner's: SwiftPM leaves a lock file per scratch path in TMPDIR, kept here in
-        # the scratch folder rather than in /tmp.
-        environment["TMPDIR"] = os.path.join(self.runner_root, "tmp")
-        os.makedirs(environment["TMPDIR"], exist_ok=True)
-        environment.update(self.env)
-        return environment
-
-    def finish(self):
-        """The post steps (actions/cache's save), run as the runner runs them: after the job, if it succeeded."""
-        for post in self.post_steps:
-            if self.succeeded:
-                post()
-
-
-class StepResult:
-    def __init__(self, step_id, outcome, outputs=None, returncode=None, stdout="", stderr="", summary=""):
-        self.id, self.outcome, self.outputs = step_id, outcome, outputs or {}
-        self.returncode, self.stdout, self.stderr, self.summary = returncode, stdout, stderr, summary
-
-
-class ActionRun:
-    def __init__(self):
-        self.steps, self.outputs, self.failed = [], {}, False
-
-    def step(self, step_id):
-        return next((step for step in self.steps if step.id == step_id), None)
-
-    @property
-    def stdout(self):
-        return "".join(step.stdout for step in self.steps)
-
-    @property
-    def stderr(self):
-        return "".join(step.stderr for step in self.steps)
-
-    @property
-    def summary(self):
-        return "".join(step.summary for step in self.steps)
-
-
-STEP_KEYS = {"name", "id", "if", "run", "shell", "env", "working-directory", "uses", "with"}
-
-
-def run_action(action_path, with_values, job, step_env=None):
-    """Runs a composite action as the runner does for `uses:` with `with_values` (already evaluated)."""
-    action = load_yaml(open(os.path.join(action_path, "action.yml"), encoding="utf-8").read())
-    if action.get("runs", {}).get("using") != "composite":
-        raise HarnessError("action.yml is not a composite action")
-    declared = {name.lower(): spec or {} for name, spec in (action.get("inputs") or {}).items()}
-    unknown = [name for name in with_values if name.lower() not in declared]
-    expect(not unknown, f"with: inputs the action does not declare (the runner warns 'Unexpected input(s)'): {unknown}")
-    steps_spec = action["runs"]["steps"]
-    step_ids = {str(step["id"]).lower() for step in steps_spec if "id" in step}
-    state = {}
-    context = Context(job, {}, action_path, state, set(declared), step_ids, step_env)
-    inputs = {}
-    for name, spec in declared.items():
-        given = {key.lower(): value for key, value in with_values.items()}
-        if name in given:
-            inputs[name] = given[name]
-        else:
-            expect(not spec.get("required"), f"required input {name} not given")
-            inputs[name] = interpolate(as_input_string(spec.get("default", "")), context)
-    context.inputs = inputs
-    result = ActionRun()
-    for index, step in enumerate(steps_spec):
-        extra = set(step) - STEP_KEYS
-        if extra:
-            raise HarnessError(f"step {index}: the harness does not handle {sorted(extra)}")
-        step_id = str(step.get("id", f"__step{index}")).lower()
-        if not condition(step.get("if"), context):
-            record = StepResult(step_id, "skipped")
-            result.steps.append(record)
-            state[step_id] = {"outputs": {}, "outcome": "skipped", "conclusion": "skipped"}
-            continue
-        if "run" in step:
-            record = run_step(step, step_id, context, job, action_path, step_env or {})
-        elif "uses" in step:
-            record = uses_step(step, step_id, context, job)
-        else:
-            raise HarnessError(f"step {index}: neither run nor uses")
-        result.steps.append(record)
-        state[step_id] = {"outputs": record.outputs, "outcome": record.outcome, "conclusion": record.outcome}
-        if record.outcome == "failure":
-            context.failed = True
-    result.failed = context.failed
-    for name, spec in (action.get("outputs") or {}).items():
-        result.outputs[name] = interpolate(spec.get("value", ""), context)
-    if result.failed:
-        job.succeeded = False
-    return result
-
-
-def run_step(step, step_id, context, job, action_path, step_env):
-    shell = step.get("shell")
-    if shell != "bash":
-        raise HarnessError(f"step {step_id}: shell {shell!r}; a composite run step needs shell:, and the harness runs bash")
-    script = interpolate(step["run"], context)
-    files = os.path.join(job.temp, "_runner_file_commands")
-    os.makedirs(files, exist_ok=True)
-    token = uuid.uuid4().hex
-    paths = {name: os.path.join(files, f"{name.lower()}_{token}") for name in
-             ("GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_PATH", "GITHUB_STATE", "GITHUB_STEP_SUMMARY")}
-    for path in paths.values():
-        open(path, "w").close()
-    script_path = os.path.join(job.temp, f"{token}.sh")
-    with open(script_path, "w", encoding="utf-8") as file:
-        file.write(script)
-    environment = job.process_environment()
-    environment.update(step_env)
-    environment.update({name: interpolate(value, context) for name, value in (step.get("env") or {}).items()})
-    environment.update(paths)
-    environment["GITHUB_ACTION_PATH"] = action_path
-    directory = interpolate(step.get("working-directory", job.workspace), context)
-    completed = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", script_path], cwd=directory, env=environment,
-                               capture_output=True)
-    stdout = completed.stdout.decode("utf-8", "replace")
-    stderr = completed.stderr.decode("utf-8", "replace")
-    outputs = {name.lower(): value for name, value in read_file_command(paths["GITHUB_OUTPUT"]).items()}
-    job.env.update(read_file_command(paths["GITHUB_ENV"]))
-    for line in open(paths["GITHUB_PATH"], encoding="utf-8").read().splitlines():
-        if line.strip():
-            job.path_prepends.append(line.strip())
-    summary = open(paths["GITHUB_STEP_SUMMARY"], encoding="utf-8", errors="replace").read()
-    outcome = "success" if completed.returncode == 0 else "failure"
-    return StepResult(step_id, outcome, outputs, completed.returncode, stdout, stderr, summary)
-
-
-def uses_step(step, step_id, context, job):
-    uses = step["uses"]
-    values = {name: interpolate(value, context) for name, value in (step.get("with") or {}).items()}
-    if uses == "actions/cache/restore@v4":
-        return StepResult(step_id, "success", job.cache.restore(values["key"], values["path"]))
-    if uses == "actions/cache/save@v4":
-        job.cache.save(values["key"], values["path"])
-        return StepResult(step_id, "success")
-    if uses == "actions/cache@v4":
-        outputs = job.cache.restore(values["key"], values["path"])
-        job.post_steps.append(lambda: job.cache.save(values["key"], values["path"]))
-        return StepResult(step_id, "success", outputs)
-    raise HarnessError(f"step {step_id}: the harness does not simulate uses: {uses}")
-
 
 # --- Setting up --------------------------------------------------------------------------------
 
@@ -837,10 +260,8 @@ def read_junit(path, what):
 
 
 def clean_markdown(markdown, what):
-    before = len(hostile.failures)
-    hostile.expect_clean_markdown(markdown, what)
-    for failure in hostile.failures[before:]:
-        failures.append(failure)
+    for problem in hostile.markdown_problems(markdown, what):
+        expect(False, problem)
 
 
 # --- Scenarios ---------------------------------------------------------------------------------
@@ -917,6 +338,210 @@ def run_documented_workflow(document, action_path, scratch, cache, tools):
                 expect(os.path.isfile(os.path.join(job.workspace, values[key])), f"{name}: no JUnit file at {values[key]}")
 
 
+class Harness:
+    """What every scenario runs in: the scratch folder, the action's copy, the cache, the stand-in tools."""
+
+    def __init__(self, scratch, action_path, cache, tools, build_log):
+        self.scratch, self.action_path, self.cache, self.tools, self.build_log = scratch, action_path, cache, tools, build_log
+
+    def builds(self):
+        """How many times the stand-in swift built (None for a real build)."""
+        return open(self.build_log).read().count("\n") if self.tools else None
+
+    def fresh_job(self):
+        return Job(self.scratch, self.cache, self.tools)
+
+
+def scenario_failing_budget(h):
+    """A failing budget, first run: a cache miss; the binary is built, saved, and run."""
+    scenario("a failing budget, first run: cache miss, build, save; the step fails with framescope's exit 1")
+    job = h.fresh_job()
+    stage(job.workspace, "traces/diffable-update--reload.json", SAMPLE_FAIL)
+    stage(job.workspace, "budget.json", STRICT_BUDGET)
+    inputs = {"traces": "traces/*.json", "budget": "budget.json", "junit": "out/framescope.xml"}
+    run = run_action(h.action_path, inputs, job)
+    job.finish()
+    commands = check_run(run, "failing budget", 1, broken=10, failed_rules=10, regressions=0)
+    expect(run.step("build").outputs.get("built") == "true", "failing budget: the first run did not build")
+    expect(run.outputs.get("cache-hit") != "true", "failing budget: the first run was a cache hit")
+    expect(run.step("save").outcome == "success", "failing budget: the save step did not run")
+    expect(("saved", run.step("cache").outputs.get("cache-primary-key")) in h.cache.events, f"failing budget: nothing saved: {h.cache.events}")
+    if h.tools:
+        expect(h.builds() == 1, f"failing budget: {h.builds()} swift builds, expected 1")
+    key = run.step("cache").outputs.get("cache-primary-key", "")
+    swift_number = re.search(r"Swift version ([0-9.]+)", subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout + "")
+    expect(key.startswith("framescope-tree-") and f"-{job.runner_os}-{job.runner_arch}-swift-" in key
+           and (swift_number is None or f"-swift-{swift_number.group(1)}-" in key),
+           f"failing budget: cache key {key!r} is not revision, runner.os, runner.arch and the Swift version")
+    if commands is not None:
+        errors = [c for c in commands if c[0] == "error"]
+        expect(len(errors) == 10, f"failing budget: {len(errors)} ::error annotations, expected 10 (framescope's limit)")
+        expect(all(c[1].get("title", "").startswith("framescope check: ") for c in errors), "failing budget: an ::error not titled framescope check")
+    report = read_json(run.outputs.get("check-json"), "failing budget")
+    if report:
+        expect(report["counts"]["failed"] == 10 and report["schema"] == "framescope.check", "failing budget: the JSON report's counts")
+    junit = read_junit(os.path.join(job.workspace, "out/framescope.xml"), "failing budget")
+    if junit is not None:
+        expect(len(list(junit.iter("failure"))) == 10, "failing budget: JUnit has not 10 failures")
+    expect(run.outputs.get("check-junit") == "out/framescope.xml", f"failing budget: check-junit {run.outputs.get('check-junit')!r}")
+    expect("FAIL" in run.summary and "10 of 12" in run.summary, "failing budget: the step summary does not say FAIL, 10 of 12")
+    expect(run.outputs.get("summary") and open(run.outputs["summary"], encoding="utf-8").read() == run.summary,
+           "failing budget: the summary output is not what the step summary got")
+    clean_markdown(run.summary, "failing budget summary")
+    return inputs
+
+
+def scenario_cached_build(h, inputs):
+    """The same again: restored from the cache, no build."""
+    scenario("the same failing budget, second run: the binary comes from the cache, no build")
+    job = h.fresh_job()
+    stage(job.workspace, "traces/diffable-update--reload.json", SAMPLE_FAIL)
+    stage(job.workspace, "budget.json", STRICT_BUDGET)
+    run = run_action(h.action_path, inputs, job)
+    job.finish()
+    check_run(run, "failing budget again", 1, broken=10, failed_rules=10)
+    expect(run.outputs.get("cache-hit") == "true", f"failing budget again: cache-hit {run.outputs.get('cache-hit')!r}")
+    expect(run.step("build").outputs.get("built") == "false", "failing budget again: the build step built")
+    expect(run.step("save").outcome == "skipped", "failing budget again: the save step ran")
+    if h.tools:
+        expect(h.builds() == 1, f"failing budget again: {h.builds()} swift builds in all, expected still 1")
+
+
+def scenario_passing_budget(h):
+    """A passing budget."""
+    scenario("a passing budget: verdict pass, the step succeeds")
+    job = h.fresh_job()
+    stage(job.workspace, "traces/diffable-update--snapshot-diff.json", SAMPLE_PASS)
+    stage(job.workspace, "budget.json", STRICT_BUDGET)
+    run = run_action(h.action_path, {"traces": "traces/*.json", "budget": "budget.json"}, job)
+    job.finish()
+    commands = check_run(run, "passing budget", 0, broken=0, failed_rules=0, regressions=0)
+    if commands is not None:
+        expect(not [c for c in commands if c[0] == "error"], "passing budget: an ::error annotation")
+    expect("0 of 12" in run.summary, "passing budget: the summary does not say 0 of 12")
+    expect(run.outputs.get("check-junit") == "" and run.outputs.get("compare-json") == "", "passing budget: report outputs that were not written")
+
+
+def scenario_missing_trace(h):
+    """A missing trace: exit 3, the other trace still checked."""
+    scenario("a missing trace: verdict error, exit 3, the readable trace still checked")
+    job = h.fresh_job()
+    stage(job.workspace, "traces/diffable-update--snapshot-diff.json", SAMPLE_PASS)
+    stage(job.workspace, "budget.json", STRICT_BUDGET)
+    run = run_action(h.action_path, {"traces": "traces/*.json\nmissing/*.json", "budget": "budget.json", "junit": "check.xml"}, job)
+    job.finish()
+    commands = check_run(run, "missing trace", 3, broken=0)
+    if commands is not None:
+        expect(any(c[0] == "error" and "no such file" in c[2] for c in commands), "missing trace: no ::error for the missing file")
+    expect("no such file" in run.stderr, "missing trace: framescope's error line is not in the log")
+    junit = read_junit(os.path.join(job.workspace, "check.xml"), "missing trace")
+    if junit is not None:
+        expect(len(list(junit.iter("error"))) == 1, "missing trace: JUnit has not one <error>")
+
+
+def scenario_hostile_names(h):
+    """Hostile names: in traces, categories, threads, file names; and an input holding $(...)."""
+    scenario("hostile names in traces and file names, check and compare: no forged command, every output escaped")
+    job = h.fresh_job()
+    for name in ("hostile-names.json", CONTROL_NAME, ODD_NAME):
+        stage(job.workspace, os.path.join("head", name), os.path.join(FIXTURES, "hostile-names-head.json"))
+        stage(job.workspace, os.path.join("base", name), os.path.join(FIXTURES, "hostile-names.json"))
+    stage(job.workspace, "budget.json", os.path.join(FIXTURES, "hostile-budget.json"))
+    junit_input = "out/$(touch pwned) `touch pwned2`.xml"
+    run = run_action(h.action_path, {"traces": "head/*.json", "base": "base/*.json", "budget": "budget.json", "junit": junit_input}, job)
+    job.finish()
+    status = run.step("run").returncode if run.step("run") else -1
+    expect(status in (1, 3), f"hostile: exit {status}, expected framescope's 1 or 3")
+    commands = check_run(run, "hostile", status, hostile_text=True)
+    expect(not os.path.exists(os.path.join(job.workspace, "pwned")) and not os.path.exists(os.path.join(job.workspace, "pwned2")),
+           "hostile: an input ran as a command")
+    expect(os.path.isfile(os.path.join(job.workspace, junit_input)), "hostile: no JUnit file at the literal path given")
+    compare_junit = os.path.join(job.workspace, junit_input[:-4] + "-compare.xml")
+    expect(os.path.isfile(compare_junit), "hostile: no compare JUnit file beside check's")
+    for path in (os.path.join(job.workspace, junit_input), compare_junit):
+        read_junit(path, "hostile")
+    expect("framescope check" in run.summary and "framescope compare" in run.summary, "hostile: the summary lacks a report")
+    clean_markdown(run.summary, "hostile summary")
+    if commands is not None:
+        expect(len(commands) >= 2, "hostile: no annotations")
+    for output in ("check-json", "compare-json"):
+        read_json(run.outputs.get(output), f"hostile {output}")
+    expect(run.outputs.get("broken-rules") == str(int(run.outputs.get("failed-rules", "x") or 0) + int(run.outputs.get("regressions", "x") or 0)),
+           "hostile: broken-rules is not failed-rules + regressions")
+
+
+def scenario_check_and_compare(h):
+    """check and compare with base traces."""
+    scenario("check and compare with base traces: failed rules and regressions add up; two JUnit files")
+    job = h.fresh_job()
+    stage(job.workspace, "traces/head/diffable-update--reload.json", SAMPLE_FAIL)
+    stage(job.workspace, "traces/base/diffable-update--snapshot-diff.json", SAMPLE_PASS)
+    stage(job.workspace, "ci/frame-budget.json", CI_BUDGET)
+    run = run_action(h.action_path, {"traces": "traces/head/*.json", "base": "traces/base/*.json", "budget": "ci/frame-budget.json",
+                                   "junit": "frames.xml"}, job)
+    job.finish()
+    check_report = json.load(open(run.outputs["check-json"])) if run.outputs.get("check-json") else None
+    expected_failed = check_report["counts"]["failed"] if check_report else -1
+    check_run(run, "check and compare", 1, broken=expected_failed + 3, failed_rules=expected_failed, regressions=3)
+    expect(expected_failed > 0, "check and compare: the check found no failed rule")
+    compare_report = read_json(run.outputs.get("compare-json"), "check and compare")
+    if compare_report:
+        expect(sum(m["verdict"] == "regression" for m in compare_report["metrics"]) == 3, "check and compare: the JSON has not 3 regressions")
+    expect(run.outputs.get("check-junit") == "frames.xml" and run.outputs.get("compare-junit") == "frames-compare.xml",
+           f"check and compare: JUnit outputs {run.outputs.get('check-junit')!r}, {run.outputs.get('compare-junit')!r}")
+    for path in ("frames.xml", "frames-compare.xml"):
+        read_junit(os.path.join(job.workspace, path), "check and compare")
+
+
+def scenario_compare_alone(h):
+    """compare alone, the same runs on both sides."""
+    scenario("compare alone, base equal to head: pass, no regression")
+    job = h.fresh_job()
+    stage(job.workspace, "base/run.json", SAMPLE_PASS)
+    stage(job.workspace, "head/run.json", SAMPLE_PASS)
+    run = run_action(h.action_path, {"traces": "head/run.json", "base": "base/run.json"}, job)
+    job.finish()
+    check_run(run, "compare alone", 0, broken=0, regressions=0)
+    expect(run.outputs.get("check-json") == "" and run.outputs.get("compare-json"), "compare alone: check ran, or compare wrote no JSON")
+
+
+def scenario_bad_input(h):
+    """A bad input: the action's own usage error."""
+    scenario("a bad input (annotations: maybe): exit 2, verdict error, the action's own ::error")
+    job = h.fresh_job()
+    stage(job.workspace, "t.json", SAMPLE_PASS)
+    run = run_action(h.action_path, {"traces": "t.json", "budget": "t.json", "annotations": "maybe"}, job)
+    job.finish()
+    commands = check_run(run, "bad input", 2, broken=0)
+    if commands is not None:
+        expect([c[1].get("title") for c in commands] == ["framescope action"], f"bad input: annotations {commands}")
+
+
+def scenario_framescope_ref(h):
+    """framescope-ref: a revision fetched with git, cached under its commit."""
+    head = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    if re.fullmatch(r"[0-9a-f]{40}", head):
+        scenario("framescope-ref HEAD of this checkout: resolved with git ls-remote, fetched, keyed by the commit")
+        job = h.fresh_job()
+        stage(job.workspace, "t.json", SAMPLE_PASS)
+        stage(job.workspace, "budget.json", STRICT_BUDGET)
+        run = run_action(h.action_path, {"traces": "t.json", "budget": "budget.json", "framescope-ref": "HEAD", "framescope-repository": ROOT}, job)
+        job.finish()
+        check_run(run, "framescope-ref", 0, broken=0)
+        expect(run.step("setup").outputs.get("revision") == head, f"framescope-ref: revision {run.step('setup').outputs.get('revision')!r}, expected {head}")
+        expect(f"framescope-{head}-" in run.step("cache").outputs.get("cache-primary-key", ""), "framescope-ref: the cache key does not name the commit")
+        expect(run.step("build").outputs.get("built") == "true", "framescope-ref: a new revision was not built")
+        expect(os.path.isfile(os.path.join(job.temp, "framescope-action", f"source-{head}", "Package.swift")), "framescope-ref: the revision was not fetched")
+    else:
+        print("    SKIPPED: not a git checkout with a commit")
+
+
+def scenario_documented_workflows(h):
+    """The workflows the documentation shows."""
+    for document in (os.path.join(ROOT, "README.md"), os.path.join(ROOT, "Sources", "FrameScope", "FrameScope.docc", "ContinuousIntegration.md")):
+        run_documented_workflow(document, h.action_path, h.scratch, h.cache, h.tools)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--framescope", help="a built framescope: a stand-in swift build copies it instead of building")
@@ -941,184 +566,22 @@ def main():
         open(build_log, "w").close()
         tools = stand_in_swift(scratch, arguments.framescope, build_log) if arguments.framescope else None
 
-        def builds():
-            return open(build_log).read().count("\n") if tools else None
-
-        def fresh_job():
-            return Job(scratch, cache, tools)
+        h = Harness(scratch, action_path, cache, tools, build_log)
 
         print(f"framescope's GitHub Action, run as the runner runs it ({'stand-in build of ' + arguments.framescope if tools else 'real release build'})")
 
-        # 1. A failing budget, first run: a cache miss; the binary is built, saved, and run.
-        scenario("a failing budget, first run: cache miss, build, save; the step fails with framescope's exit 1")
-        job = fresh_job()
-        stage(job.workspace, "traces/diffable-update--reload.json", SAMPLE_FAIL)
-        stage(job.workspace, "budget.json", STRICT_BUDGET)
-        inputs = {"traces": "traces/*.json", "budget": "budget.json", "junit": "out/framescope.xml"}
-        run = run_action(action_path, inputs, job)
-        job.finish()
-        commands = check_run(run, "failing budget", 1, broken=10, failed_rules=10, regressions=0)
-        expect(run.step("build").outputs.get("built") == "true", "failing budget: the first run did not build")
-        expect(run.outputs.get("cache-hit") != "true", "failing budget: the first run was a cache hit")
-        expect(run.step("save").outcome == "success", "failing budget: the save step did not run")
-        expect(("saved", run.step("cache").outputs.get("cache-primary-key")) in cache.events, f"failing budget: nothing saved: {cache.events}")
+        inputs = scenario_failing_budget(h)
+        scenario_cached_build(h, inputs)
+        scenario_passing_budget(h)
+        scenario_missing_trace(h)
+        scenario_hostile_names(h)
+        scenario_check_and_compare(h)
+        scenario_compare_alone(h)
+        scenario_bad_input(h)
+        scenario_framescope_ref(h)
+        scenario_documented_workflows(h)
         if tools:
-            expect(builds() == 1, f"failing budget: {builds()} swift builds, expected 1")
-        key = run.step("cache").outputs.get("cache-primary-key", "")
-        swift_number = re.search(r"Swift version ([0-9.]+)", subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout + "")
-        expect(key.startswith("framescope-tree-") and f"-{job.runner_os}-{job.runner_arch}-swift-" in key
-               and (swift_number is None or f"-swift-{swift_number.group(1)}-" in key),
-               f"failing budget: cache key {key!r} is not revision, runner.os, runner.arch and the Swift version")
-        if commands is not None:
-            errors = [c for c in commands if c[0] == "error"]
-            expect(len(errors) == 10, f"failing budget: {len(errors)} ::error annotations, expected 10 (framescope's limit)")
-            expect(all(c[1].get("title", "").startswith("framescope check: ") for c in errors), "failing budget: an ::error not titled framescope check")
-        report = read_json(run.outputs.get("check-json"), "failing budget")
-        if report:
-            expect(report["counts"]["failed"] == 10 and report["schema"] == "framescope.check", "failing budget: the JSON report's counts")
-        junit = read_junit(os.path.join(job.workspace, "out/framescope.xml"), "failing budget")
-        if junit is not None:
-            expect(len(list(junit.iter("failure"))) == 10, "failing budget: JUnit has not 10 failures")
-        expect(run.outputs.get("check-junit") == "out/framescope.xml", f"failing budget: check-junit {run.outputs.get('check-junit')!r}")
-        expect("FAIL" in run.summary and "10 of 12" in run.summary, "failing budget: the step summary does not say FAIL, 10 of 12")
-        expect(run.outputs.get("summary") and open(run.outputs["summary"], encoding="utf-8").read() == run.summary,
-               "failing budget: the summary output is not what the step summary got")
-        clean_markdown(run.summary, "failing budget summary")
-
-        # 2. The same again: restored from the cache, no build.
-        scenario("the same failing budget, second run: the binary comes from the cache, no build")
-        job = fresh_job()
-        stage(job.workspace, "traces/diffable-update--reload.json", SAMPLE_FAIL)
-        stage(job.workspace, "budget.json", STRICT_BUDGET)
-        run = run_action(action_path, inputs, job)
-        job.finish()
-        check_run(run, "failing budget again", 1, broken=10, failed_rules=10)
-        expect(run.outputs.get("cache-hit") == "true", f"failing budget again: cache-hit {run.outputs.get('cache-hit')!r}")
-        expect(run.step("build").outputs.get("built") == "false", "failing budget again: the build step built")
-        expect(run.step("save").outcome == "skipped", "failing budget again: the save step ran")
-        if tools:
-            expect(builds() == 1, f"failing budget again: {builds()} swift builds in all, expected still 1")
-
-        # 3. A passing budget.
-        scenario("a passing budget: verdict pass, the step succeeds")
-        job = fresh_job()
-        stage(job.workspace, "traces/diffable-update--snapshot-diff.json", SAMPLE_PASS)
-        stage(job.workspace, "budget.json", STRICT_BUDGET)
-        run = run_action(action_path, {"traces": "traces/*.json", "budget": "budget.json"}, job)
-        job.finish()
-        commands = check_run(run, "passing budget", 0, broken=0, failed_rules=0, regressions=0)
-        if commands is not None:
-            expect(not [c for c in commands if c[0] == "error"], "passing budget: an ::error annotation")
-        expect("0 of 12" in run.summary, "passing budget: the summary does not say 0 of 12")
-        expect(run.outputs.get("check-junit") == "" and run.outputs.get("compare-json") == "", "passing budget: report outputs that were not written")
-
-        # 4. A missing trace: exit 3, the other trace still checked.
-        scenario("a missing trace: verdict error, exit 3, the readable trace still checked")
-        job = fresh_job()
-        stage(job.workspace, "traces/diffable-update--snapshot-diff.json", SAMPLE_PASS)
-        stage(job.workspace, "budget.json", STRICT_BUDGET)
-        run = run_action(action_path, {"traces": "traces/*.json\nmissing/*.json", "budget": "budget.json", "junit": "check.xml"}, job)
-        job.finish()
-        commands = check_run(run, "missing trace", 3, broken=0)
-        if commands is not None:
-            expect(any(c[0] == "error" and "no such file" in c[2] for c in commands), "missing trace: no ::error for the missing file")
-        expect("no such file" in run.stderr, "missing trace: framescope's error line is not in the log")
-        junit = read_junit(os.path.join(job.workspace, "check.xml"), "missing trace")
-        if junit is not None:
-            expect(len(list(junit.iter("error"))) == 1, "missing trace: JUnit has not one <error>")
-
-        # 5. Hostile names: in traces, categories, threads, file names; and an input holding $(...).
-        scenario("hostile names in traces and file names, check and compare: no forged command, every output escaped")
-        job = fresh_job()
-        for name in ("hostile-names.json", CONTROL_NAME, ODD_NAME):
-            stage(job.workspace, os.path.join("head", name), os.path.join(FIXTURES, "hostile-names-head.json"))
-            stage(job.workspace, os.path.join("base", name), os.path.join(FIXTURES, "hostile-names.json"))
-        stage(job.workspace, "budget.json", os.path.join(FIXTURES, "hostile-budget.json"))
-        junit_input = "out/$(touch pwned) `touch pwned2`.xml"
-        run = run_action(action_path, {"traces": "head/*.json", "base": "base/*.json", "budget": "budget.json", "junit": junit_input}, job)
-        job.finish()
-        status = run.step("run").returncode if run.step("run") else -1
-        expect(status in (1, 3), f"hostile: exit {status}, expected framescope's 1 or 3")
-        commands = check_run(run, "hostile", status, hostile_text=True)
-        expect(not os.path.exists(os.path.join(job.workspace, "pwned")) and not os.path.exists(os.path.join(job.workspace, "pwned2")),
-               "hostile: an input ran as a command")
-        expect(os.path.isfile(os.path.join(job.workspace, junit_input)), "hostile: no JUnit file at the literal path given")
-        compare_junit = os.path.join(job.workspace, junit_input[:-4] + "-compare.xml")
-        expect(os.path.isfile(compare_junit), "hostile: no compare JUnit file beside check's")
-        for path in (os.path.join(job.workspace, junit_input), compare_junit):
-            read_junit(path, "hostile")
-        expect("framescope check" in run.summary and "framescope compare" in run.summary, "hostile: the summary lacks a report")
-        clean_markdown(run.summary, "hostile summary")
-        if commands is not None:
-            expect(len(commands) >= 2, "hostile: no annotations")
-        for output in ("check-json", "compare-json"):
-            read_json(run.outputs.get(output), f"hostile {output}")
-        expect(run.outputs.get("broken-rules") == str(int(run.outputs.get("failed-rules", "x") or 0) + int(run.outputs.get("regressions", "x") or 0)),
-               "hostile: broken-rules is not failed-rules + regressions")
-
-        # 6. check and compare with base traces.
-        scenario("check and compare with base traces: failed rules and regressions add up; two JUnit files")
-        job = fresh_job()
-        stage(job.workspace, "traces/head/diffable-update--reload.json", SAMPLE_FAIL)
-        stage(job.workspace, "traces/base/diffable-update--snapshot-diff.json", SAMPLE_PASS)
-        stage(job.workspace, "ci/frame-budget.json", CI_BUDGET)
-        run = run_action(action_path, {"traces": "traces/head/*.json", "base": "traces/base/*.json", "budget": "ci/frame-budget.json",
-                                       "junit": "frames.xml"}, job)
-        job.finish()
-        check_report = json.load(open(run.outputs["check-json"])) if run.outputs.get("check-json") else None
-        expected_failed = check_report["counts"]["failed"] if check_report else -1
-        check_run(run, "check and compare", 1, broken=expected_failed + 3, failed_rules=expected_failed, regressions=3)
-        expect(expected_failed > 0, "check and compare: the check found no failed rule")
-        compare_report = read_json(run.outputs.get("compare-json"), "check and compare")
-        if compare_report:
-            expect(sum(m["verdict"] == "regression" for m in compare_report["metrics"]) == 3, "check and compare: the JSON has not 3 regressions")
-        expect(run.outputs.get("check-junit") == "frames.xml" and run.outputs.get("compare-junit") == "frames-compare.xml",
-               f"check and compare: JUnit outputs {run.outputs.get('check-junit')!r}, {run.outputs.get('compare-junit')!r}")
-        for path in ("frames.xml", "frames-compare.xml"):
-            read_junit(os.path.join(job.workspace, path), "check and compare")
-
-        # 7. compare alone, the same runs on both sides.
-        scenario("compare alone, base equal to head: pass, no regression")
-        job = fresh_job()
-        stage(job.workspace, "base/run.json", SAMPLE_PASS)
-        stage(job.workspace, "head/run.json", SAMPLE_PASS)
-        run = run_action(action_path, {"traces": "head/run.json", "base": "base/run.json"}, job)
-        job.finish()
-        check_run(run, "compare alone", 0, broken=0, regressions=0)
-        expect(run.outputs.get("check-json") == "" and run.outputs.get("compare-json"), "compare alone: check ran, or compare wrote no JSON")
-
-        # 8. A bad input: the action's own usage error.
-        scenario("a bad input (annotations: maybe): exit 2, verdict error, the action's own ::error")
-        job = fresh_job()
-        stage(job.workspace, "t.json", SAMPLE_PASS)
-        run = run_action(action_path, {"traces": "t.json", "budget": "t.json", "annotations": "maybe"}, job)
-        job.finish()
-        commands = check_run(run, "bad input", 2, broken=0)
-        if commands is not None:
-            expect([c[1].get("title") for c in commands] == ["framescope action"], f"bad input: annotations {commands}")
-
-        # 9. framescope-ref: a revision fetched with git, cached under its commit.
-        head = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
-        if re.fullmatch(r"[0-9a-f]{40}", head):
-            scenario("framescope-ref HEAD of this checkout: resolved with git ls-remote, fetched, keyed by the commit")
-            job = fresh_job()
-            stage(job.workspace, "t.json", SAMPLE_PASS)
-            stage(job.workspace, "budget.json", STRICT_BUDGET)
-            run = run_action(action_path, {"traces": "t.json", "budget": "budget.json", "framescope-ref": "HEAD", "framescope-repository": ROOT}, job)
-            job.finish()
-            check_run(run, "framescope-ref", 0, broken=0)
-            expect(run.step("setup").outputs.get("revision") == head, f"framescope-ref: revision {run.step('setup').outputs.get('revision')!r}, expected {head}")
-            expect(f"framescope-{head}-" in run.step("cache").outputs.get("cache-primary-key", ""), "framescope-ref: the cache key does not name the commit")
-            expect(run.step("build").outputs.get("built") == "true", "framescope-ref: a new revision was not built")
-            expect(os.path.isfile(os.path.join(job.temp, "framescope-action", f"source-{head}", "Package.swift")), "framescope-ref: the revision was not fetched")
-        else:
-            print("    SKIPPED: not a git checkout with a commit")
-
-        # 10. The workflows the documentation shows.
-        for document in (os.path.join(ROOT, "README.md"), os.path.join(ROOT, "Sources", "FrameScope", "FrameScope.docc", "ContinuousIntegration.md")):
-            run_documented_workflow(document, action_path, scratch, cache, tools)
-        if tools:
-            print(f"  swift builds in all: {builds()} (the first run, and the framescope-ref revision)")
+            print(f"  swift builds in all: {h.builds()} (the first run, and the framescope-ref revision)")
     except HarnessError as error:
         print(f"check_action.py cannot run the action: {error}", file=sys.stderr)
         return 2

@@ -3,7 +3,7 @@
 
 Usage: check_corpus.py FRAMESCOPE_BINARY [CORPUS_DIR]   (default: ../shared/traces/third-party)
 
-For every trace file (tools/corpus.py: Chrome JSON and Perfetto protobuf): the process must exit 0
+For every trace file (tools/fstools/corpus.py: Chrome JSON and Perfetto protobuf): the process must exit 0
 (a crash, a signal or an error exit fails), its JSON report must follow schema framescope.report v4 (method decisions as identifiers, every
 frame with a hitch cause, late frames exactly the frames with one), and the traces INDEX.md calls deliberately
 inconsistent (listed below) must come back with at least one diagnostic. Truncated arrays (the
@@ -15,8 +15,8 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from corpus import trace_files  # noqa: E402
+from fstools.common import THIRD_PARTY
+from fstools.corpus import trace_files
 
 SCHEMA_VERSION = 4
 INTERVAL_SOURCES = {'option', 'budget', 'trace-metadata', 'chrome-begin-frames', 'android-frame-timeline',
@@ -85,7 +85,7 @@ def main():
         print(__doc__)
         return 2
     binary = sys.argv[1]
-    corpus = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'traces', 'third-party')
+    corpus = sys.argv[2] if len(sys.argv) > 2 else THIRD_PARTY
     if not os.path.isdir(corpus):
         print('SKIPPED: no corpus folder at %s' % corpus)
         return 0

@@ -28,6 +28,8 @@ import sys
 import tempfile
 from xml.etree import ElementTree
 
+from fstools.common import VALIDATOR, run_or_exit
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNS = [
     ("feed-scroll", "manual-main+decode-main"),
@@ -53,10 +55,7 @@ def expect(condition, message):
 
 
 def run(command):
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"check_instruments: {' '.join(command)} exited {result.returncode}: {result.stderr.strip()[:500]}")
-    return result.stdout
+    return run_or_exit(command, text=True).stdout
 
 
 def report(framescope, *paths):
@@ -136,7 +135,7 @@ def check_run(framescope, work, scenario, strategy, fps, frames):
     expect(apple["missed-vsyncs"] == missed, f"{name}: {apple['missed-vsyncs']} missed vsyncs, Apple's rows give {missed}")
 
     # Both convert to the formats other viewers open.
-    validator = os.path.join(HERE, "..", "..", "shared", "tools", "validate_trace.py")
+    validator = VALIDATOR
     for path in (export_path, apple_path):
         for suffix in (".converted.json", ".converted.pftrace"):
             run([framescope, "convert", path, "--out", path + suffix])

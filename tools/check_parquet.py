@@ -40,10 +40,9 @@ import sys
 import tempfile
 from decimal import Decimal
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from corpus import trace_files  # noqa: E402
+from fstools.common import ROOT, exit_failed, run_or_exit
+from fstools.corpus import trace_files
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOSTILE_LABEL = "main\n::error::from-label \x1b[31m\u202e é e\u0301 \"q\" ,;"
 LANES = ["main", "render", "compositor", "raster", "gpu", "background"]
 PERCENTILES = ["p50", "p90", "p95", "p99", "max", "total"]
@@ -53,9 +52,7 @@ counts = {"files": 0, "rows": 0, "values": 0}
 encodings = {}
 
 
-def fail(message):
-    print(f"FAILED: {message}", file=sys.stderr)
-    sys.exit(2)
+fail = exit_failed
 
 
 def expect(condition, what):
@@ -83,11 +80,7 @@ PARQUET, DUCKDB = readers()
 
 
 def run(arguments, expect_code=0):
-    result = subprocess.run(arguments, capture_output=True)
-    if result.returncode != expect_code:
-        sys.stderr.write(result.stderr.decode("utf-8", "replace"))
-        fail(f"{' '.join(arguments)}: exit {result.returncode}, expected {expect_code}")
-    return result
+    return run_or_exit(arguments, status=expect_code)
 
 
 def json_rows(text):

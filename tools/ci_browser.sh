@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI step: the HTML reports in a real browser (tools/browser_test.py), with Chromium required.
+# CI step: the HTML reports in a real browser (tools/check_browser.py), with Chromium required.
 # Usage: tools/ci_browser.sh BIN [DEMO_DIR]
 #   BIN       a built framescope executable
 #   DEMO_DIR  a finished `framescope demo --out-dir DEMO_DIR` to check instead of running a demo
@@ -14,7 +14,7 @@ if ! command -v chromium >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 if [ $# -ge 2 ]; then
-    python3 tools/browser_test.py "$binary" --require --demo-dir "$2"
+    python3 tools/check_browser.py "$binary" --require --demo-dir "$2"
 else
-    python3 tools/browser_test.py "$binary" --require
+    python3 tools/check_browser.py "$binary" --require
 fi

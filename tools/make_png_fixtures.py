@@ -239,41 +239,46 @@ def adam7_scanlines(rows, width, height, bpp):
 
 # ---------------------------------------------------------------- the fixtures
 
-def main():
-    out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join("Tests", "FrameSimulationTests", "Fixtures", "PNG")
-    os.makedirs(out_dir, exist_ok=True)
-    expected = {}
-    filters_seen = set()
+class FixtureWriter:
+    """Writes fixtures into one folder; keeps each valid image's expected decoding and the filters used."""
 
-    def write(name, data):
-        with open(os.path.join(out_dir, name), "wb") as f:
+    def __init__(self, out_dir):
+        self.out_dir = out_dir
+        self.expected = {}
+        self.filters_seen = set()
+
+    def write(self, name, data):
+        with open(os.path.join(self.out_dir, name), "wb") as f:
             f.write(data)
 
-    def valid(name, width, height, color_type, rows, rgba, raw_dump=False, **options):
+    def valid(self, name, width, height, color_type, rows, rgba, raw_dump=False, **options):
         data, raw, used = png_bytes(width, height, color_type, rows, **options)
-        filters_seen.update(used)
-        write(name + ".png", data)
+        self.filters_seen.update(used)
+        self.write(name + ".png", data)
         assert len(rgba) == width * height * 4
-        expected[name] = {
+        self.expected[name] = {
             "width": width, "height": height, "rgbaCRC32": zlib.crc32(rgba),
             "inflatedSize": len(raw), "inflatedCRC32": zlib.crc32(raw),
             "filters": sorted(used),
         }
         if raw_dump:
-            write(name + ".raw", raw)
+            self.write(name + ".raw", raw)
         return data
 
+
+def write_valid(w):
+    """Every image the decoder must read, each with its expected pixels in expected.json."""
     # Avatars: 96×96 gray and RGBA with a soft circular alpha.
     avatar = photo(96, 96, seed=1)
     gray = to_gray(avatar)
-    valid("avatar-gray-96x96", 96, 96, GRAY, gray, rgba_premultiplied(GRAY, gray), filters="cycle")
+    w.valid("avatar-gray-96x96", 96, 96, GRAY, gray, rgba_premultiplied(GRAY, gray), filters="cycle")
     rgba = interleave(avatar, circular_alpha(96, 96), 3)
-    valid("avatar-rgba-96x96", 96, 96, RGBA, rgba, rgba_premultiplied(RGBA, rgba), raw_dump=True, filters="cycle")
+    w.valid("avatar-rgba-96x96", 96, 96, RGBA, rgba, rgba_premultiplied(RGBA, rgba), raw_dump=True, filters="cycle")
 
     # Gray + alpha.
     small = to_gray(photo(64, 64, seed=2))
     gray_alpha = interleave(small, circular_alpha(64, 64), 1)
-    valid("gray-alpha-64x64", 64, 64, GRAY_ALPHA, gray_alpha, rgba_premultiplied(GRAY_ALPHA, gray_alpha), filters="cycle")
+    w.valid("gray-alpha-64x64", 64, 64, GRAY_ALPHA, gray_alpha, rgba_premultiplied(GRAY_ALPHA, gray_alpha), filters="cycle")
 
     # Palette with transparency: the photo quantized to a 6×6×6 cube plus 8 translucent entries.
     palette = [(r * 51, g * 51, b * 51) for r in range(6) for g in range(6) for b in range(6)]
@@ -289,47 +294,44 @@ def main():
             line.append(216 + corner if corner < 8 else (r + 25) // 51 * 36 + (g + 25) // 51 * 6 + (b + 25) // 51)
         indices.append(line)
     palette_chunks = [(b"PLTE", b"".join(bytes(c) for c in palette)), (b"tRNS", bytes(alphas))]
-    valid("palette-300x300", 300, 300, PALETTE, indices, rgba_premultiplied(PALETTE, indices, palette, alphas),
+    w.valid("palette-300x300", 300, 300, PALETTE, indices, rgba_premultiplied(PALETTE, indices, palette, alphas),
           raw_dump=True, filters="cycle", extra_chunks=palette_chunks)
 
     # Feed photos, filtered the way libpng chooses.
     for width, height, seed in ((640, 480, 4), (1200, 900, 5)):
         rows = photo(width, height, seed)
-        valid(f"photo-{width}x{height}", width, height, RGB, rows, rgba_premultiplied(RGB, rows))
+        w.valid(f"photo-{width}x{height}", width, height, RGB, rows, rgba_premultiplied(RGB, rows))
 
     # Block types: level 0 writes stored blocks only; Z_FIXED writes fixed-Huffman blocks only.
     rows = photo(32, 32, seed=6)
-    valid("stored-blocks-32x32", 32, 32, RGB, rows, rgba_premultiplied(RGB, rows), raw_dump=True,
+    w.valid("stored-blocks-32x32", 32, 32, RGB, rows, rgba_premultiplied(RGB, rows), raw_dump=True,
           filters="cycle", compress=lambda raw: zlib.compress(raw, 0))
     rows = photo(48, 48, seed=7)
 
     def fixed(raw):
         encoder = zlib.compressobj(9, zlib.DEFLATED, 15, 9, zlib.Z_FIXED)
         return encoder.compress(raw) + encoder.flush()
-    valid("fixed-huffman-48x48", 48, 48, RGB, rows, rgba_premultiplied(RGB, rows), filters="cycle", compress=fixed)
+    w.valid("fixed-huffman-48x48", 48, 48, RGB, rows, rgba_premultiplied(RGB, rows), filters="cycle", compress=fixed)
 
     # A single pixel.
     pixel = [bytearray((200, 100, 50, 128))]
-    valid("one-pixel-1x1", 1, 1, RGBA, pixel, rgba_premultiplied(RGBA, pixel))
+    w.valid("one-pixel-1x1", 1, 1, RGBA, pixel, rgba_premultiplied(RGBA, pixel))
 
     # IDAT split into 100-byte chunks, with ancillary chunks the decoder must skip.
     rows = photo(64, 64, seed=8)
     ancillary = [(b"gAMA", struct.pack(">I", 45455)), (b"tEXt", b"Comment\x00framescope fixture")]
-    valid("split-idat-64x64", 64, 64, RGB, rows, rgba_premultiplied(RGB, rows), idat_chunk_size=100, extra_chunks=ancillary)
+    w.valid("split-idat-64x64", 64, 64, RGB, rows, rgba_premultiplied(RGB, rows), idat_chunk_size=100, extra_chunks=ancillary)
 
     # RGB with a tRNS colour key: every pure-green pixel becomes transparent.
     rows = photo(32, 32, seed=9)
     for y in range(8, 24):
         rows[y][8 * 3:24 * 3] = bytes((0, 255, 0)) * 16
-    valid("rgb-color-key-32x32", 32, 32, RGB, rows, rgba_premultiplied(RGB, rows, key=(0, 255, 0)),
+    w.valid("rgb-color-key-32x32", 32, 32, RGB, rows, rgba_premultiplied(RGB, rows, key=(0, 255, 0)),
           extra_chunks=[(b"tRNS", struct.pack(">HHH", 0, 255, 0))])
 
-    assert filters_seen == {0, 1, 2, 3, 4}, filters_seen
-    with open(os.path.join(out_dir, "expected.json"), "w") as f:
-        json.dump(expected, f, indent=2, sort_keys=True)
-        f.write("\n")
 
-    # ------------------------------------------------------------ invalid and unsupported
+def write_invalid(write):
+    """Invalid and unsupported images, named after their defect."""
     rows = photo(32, 32, seed=10)
     good, raw, _ = png_bytes(32, 32, RGB, rows)
     idat_at = good.index(b"IDAT") - 4
@@ -383,6 +385,18 @@ def main():
     write("idat-before-ihdr.png", SIGNATURE + chunk(b"IDAT", stream) + good[8:])
     # Not a PNG at all.
     write("not-a-png.png", b"GIF89a\x01\x00\x01\x00\x00\x00\x00;")
+
+
+def main():
+    out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join("Tests", "FrameSimulationTests", "Fixtures", "PNG")
+    os.makedirs(out_dir, exist_ok=True)
+    w = FixtureWriter(out_dir)
+    write_valid(w)
+    assert w.filters_seen == {0, 1, 2, 3, 4}, w.filters_seen
+    with open(os.path.join(out_dir, "expected.json"), "w") as f:
+        json.dump(w.expected, f, indent=2, sort_keys=True)
+        f.write("\n")
+    write_invalid(w.write)
 
 
 if __name__ == "__main__":

@@ -28,10 +28,10 @@ import sys
 import tempfile
 import time
 
+from make_fleet import make_fleet  # tools/spark: first on sys.path, the script's own folder
+from spark_submit import spark_submit_path
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from make_fleet import make_fleet  # noqa: E402
-from spark_submit import spark_submit_path  # noqa: E402
 
 
 ROOT = os.path.dirname(os.path.dirname(HERE))

@@ -37,13 +37,13 @@ import tempfile
 import time
 from decimal import Decimal
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from make_fleet import make_fleet  # noqa: E402
-from spark_submit import spark_submit_path  # noqa: E402
+from make_fleet import make_fleet  # tools/spark: first on sys.path, the script's own folder
+from spark_submit import spark_submit_path
 
-sys.path.insert(0, os.path.dirname(HERE))
-from corpus import trace_files  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The one path set by hand in tools/: the fstools package is in tools/, this script in tools/spark.
+sys.path.insert(1, os.path.dirname(HERE))
+from fstools.corpus import trace_files  # noqa: E402  (after the path it needs)
 
 
 failures = []
@@ -95,13 +95,8 @@ def labels_key(labels, keys):
     return tuple((key, (dict(labels) if labels else {}).get(key)) for key in keys)
 
 
-def check_job(framescope, out, traces_by_path, keys, compare_key=None, base=None, unreadable=()):
-    """Compares the job's tables under `out` with the CLI on the same traces."""
-    frames = read_table(os.path.join(out, "frames"))
-    errors = read_table(os.path.join(out, "errors"))
-    figures = read_table(os.path.join(out, "figures"))
-
-    # Unreadable traces: an error row each, with framescope's status and line.
+def check_errors(framescope, errors, unreadable):
+    """Unreadable traces: an error row each, with framescope's status and line."""
     error_paths = {row["trace"]: row for row in errors}
     for path in unreadable:
         row = error_paths.get("file:" + path)
@@ -112,7 +107,9 @@ def check_job(framescope, out, traces_by_path, keys, compare_key=None, base=None
             expect(path in row["message"], f"{path}: the error row's message does not name the trace: {row['message']!r}")
     expect(len(errors) == len(unreadable), f"{len(errors)} error rows for {len(unreadable)} unreadable traces")
 
-    # Frames: value for value against frames-jsonl of the same trace with the same labels.
+
+def check_frames(framescope, frames, traces_by_path):
+    """Frames: value for value against frames-jsonl of the same trace with the same labels."""
     by_trace = {}
     for row in frames:
         by_trace.setdefault(row["trace"], []).append(row)
@@ -135,7 +132,9 @@ def check_job(framescope, out, traces_by_path, keys, compare_key=None, base=None
                 expect(have.get(key) == value, f"{path} frame {want['index']}: {key} {have.get(key)!r} != {value!r}")
             expect(dict(have["labels"]) == labels, f"{path}: labels {have['labels']} != {labels}")
 
-    # Figures per group against compare (the group's traces as both sides) and report's summaries.
+
+def check_figures(framescope, figures, traces_by_path, keys):
+    """Figures per group against compare (the group's traces as both sides) and report's summaries."""
     groups = {}
     for path, labels in traces_by_path.items():
         groups.setdefault(labels_key(labels, keys), []).append(path)
@@ -169,36 +168,50 @@ def check_job(framescope, out, traces_by_path, keys, compare_key=None, base=None
                 want = metric["base"][f"p{p}"] if metric and metric.get("base") else None
                 expect(close(have, want), f"{group}: {lane} p{p} {have} != compare's {want}")
 
-    if compare_key:
-        comparisons = read_table(os.path.join(out, "comparisons"))
-        others = [key for key in keys if key != compare_key]
-        sides = {}
-        for path, labels in traces_by_path.items():
-            sides.setdefault((labels_key(labels, others), labels.get(compare_key)), []).append(path)
-        pairs = 0
-        for (group, value), head_paths in sorted(sides.items(), key=lambda item: str(item[0])):
-            if value == base or (group, base) not in sides:
+
+def check_comparisons(framescope, out, traces_by_path, keys, compare_key, base):
+    """Each build against the base build, per group, against framescope compare of the same traces."""
+    comparisons = read_table(os.path.join(out, "comparisons"))
+    others = [key for key in keys if key != compare_key]
+    sides = {}
+    for path, labels in traces_by_path.items():
+        sides.setdefault((labels_key(labels, others), labels.get(compare_key)), []).append(path)
+    pairs = 0
+    for (group, value), head_paths in sorted(sides.items(), key=lambda item: str(item[0])):
+        if value == base or (group, base) not in sides:
+            continue
+        base_paths = sorted(sides[(group, base)])
+        compare = json.loads(run([framescope, "compare", "--format", "json"] + sum((["--base", p] for p in base_paths), [])
+                                 + sum((["--head", p] for p in sorted(head_paths)), [])).stdout)
+        rows = {row["metric"]: row for row in comparisons
+                if row["head"] == value and tuple((k, dict(row["group"] or {}).get(k)) for k in others) == group}
+        pairs += 1
+        expect(set(rows) == {metric["id"] for metric in compare["metrics"]},
+               f"{group} {value}: metrics {sorted(rows)} != {[m['id'] for m in compare['metrics']]}")
+        for metric in compare["metrics"]:
+            row = rows.get(metric["id"])
+            if row is None:
                 continue
-            base_paths = sorted(sides[(group, base)])
-            compare = json.loads(run([framescope, "compare", "--format", "json"] + sum((["--base", p] for p in base_paths), [])
-                                     + sum((["--head", p] for p in sorted(head_paths)), [])).stdout)
-            rows = {row["metric"]: row for row in comparisons
-                    if row["head"] == value and tuple((k, dict(row["group"] or {}).get(k)) for k in others) == group}
-            pairs += 1
-            expect(set(rows) == {metric["id"] for metric in compare["metrics"]},
-                   f"{group} {value}: metrics {sorted(rows)} != {[m['id'] for m in compare['metrics']]}")
-            for metric in compare["metrics"]:
-                row = rows.get(metric["id"])
-                if row is None:
-                    continue
-                interval = metric.get("p95-interval") or {}
-                expect(row["verdict"] == metric["verdict"], f"{group} {value} {metric['id']}: verdict {row['verdict']} != {metric['verdict']}")
-                for column, want in (("p_value", metric.get("p-value")), ("shift_ms", metric.get("shift-ms")),
-                                     ("p95_delta_ms", metric.get("p95-delta-ms")), ("base_p95", (metric.get("base") or {}).get("p95")),
-                                     ("head_p95", (metric.get("head") or {}).get("p95")),
-                                     ("p95_interval_lower", interval.get("lower")), ("p95_interval_upper", interval.get("upper"))):
-                    expect(close(row[column], want), f"{group} {value} {metric['id']}: {column} {row[column]} != {want}")
-        expect(pairs > 0, "no build-against-build pair was compared")
+            interval = metric.get("p95-interval") or {}
+            expect(row["verdict"] == metric["verdict"], f"{group} {value} {metric['id']}: verdict {row['verdict']} != {metric['verdict']}")
+            for column, want in (("p_value", metric.get("p-value")), ("shift_ms", metric.get("shift-ms")),
+                                 ("p95_delta_ms", metric.get("p95-delta-ms")), ("base_p95", (metric.get("base") or {}).get("p95")),
+                                 ("head_p95", (metric.get("head") or {}).get("p95")),
+                                 ("p95_interval_lower", interval.get("lower")), ("p95_interval_upper", interval.get("upper"))):
+                expect(close(row[column], want), f"{group} {value} {metric['id']}: {column} {row[column]} != {want}")
+    expect(pairs > 0, "no build-against-build pair was compared")
+
+
+def check_job(framescope, out, traces_by_path, keys, compare_key=None, base=None, unreadable=()):
+    """Compares the job's tables under `out` with the CLI on the same traces."""
+    frames = read_table(os.path.join(out, "frames"))
+    errors = read_table(os.path.join(out, "errors"))
+    figures = read_table(os.path.join(out, "figures"))
+    check_errors(framescope, errors, unreadable)
+    check_frames(framescope, frames, traces_by_path)
+    check_figures(framescope, figures, traces_by_path, keys)
+    if compare_key:
+        check_comparisons(framescope, out, traces_by_path, keys, compare_key, base)
     return len(frames), len(figures)
 
 

@@ -411,30 +411,10 @@ def nearest_rank_index(column_count, percentile):
     return f"(greatest(1, cast(ceil({percentile} * {column_count} / 100.0 * (1 - 1e-12)) as bigint)) - 1)"
 
 
-def main(argv):
-    arguments = parse_arguments(argv)
-    from pyspark import StorageLevel
-    from pyspark.sql import SparkSession, functions as F, types as T, Window
-
-    spark = SparkSession.builder.appName("framescope-fleet").getOrCreate()
-    context = spark.sparkContext
-    context.setLogLevel("WARN")
-    paths = list(arguments.traces)
-    if arguments.trace_list:
-        with open(arguments.trace_list, encoding="utf-8") as file:
-            paths += [line.strip() for line in file if line.strip() and not line.startswith("#")]
-    constant = dict(label.split("=", 1) for label in arguments.label)
-    # Spark lists the traces; an executor reads each where it is processed: by its path when the
-    # traces are on the local file system (every executor sees the same files), else Spark reads
-    # its bytes (Arrow, no per-row objects) and the executor writes them to a temporary file.
-    # Directories are read recursively (build=.../device=.../run.json), with no partition columns.
-    listing = spark.read.format("binaryFile").option("recursiveFileLookup", "true").load(paths)
-    by_path = not arguments.ship_bytes and all(is_local(path, context) for path in paths)
-    inputs = listing.select("path") if by_path else listing.select("path", "content")
-    if by_path or arguments.partitions:
-        inputs = inputs.repartition(arguments.partitions or max(2, 2 * context.defaultParallelism))
-    binary, fps, regex = arguments.framescope, arguments.fps, arguments.label_regex
-
+def fleet_schemas():
+    """The three tables' columns, and one wide schema for the rows of all three (a column means the
+    same in every kind that has it), so each trace is read once; the tables are its slices by kind."""
+    from pyspark.sql import types as T
     decimal = T.DecimalType(38, 6)  # framescope writes DECIMAL(18, 6); 38 digits hold any Int64 of nanoseconds
     labels_type = T.MapType(T.StringType(), T.StringType())
     frame_fields = [
@@ -443,7 +423,6 @@ def main(argv):
         ("main_ms", decimal), ("overrun_ms", decimal), ("missed_vsyncs", T.LongType()), ("outcome", T.StringType()),
         ("hitch_cause", T.StringType()), ("held_by_frame", T.LongType()), ("hitch_stage", T.StringType()),
     ] + [(f"{lane}_ms", decimal) for lane in LANES] + [("main_by_category_ms", T.MapType(T.StringType(), decimal))]
-    frame_keys = [name for name, _ in frame_fields if name not in ("trace", "labels", "main_by_category_ms")]
     summary_fields = [
         ("trace", T.StringType()), ("labels", labels_type), ("frame_source", T.StringType()), ("frames", T.LongType()),
         ("late_frames", T.LongType()), ("slow_frames", T.LongType()), ("frozen_frames", T.LongType()),
@@ -451,49 +430,63 @@ def main(argv):
     ]
     error_fields = [("trace", T.StringType()), ("labels", labels_type), ("stage", T.StringType()),
                     ("exit_status", T.LongType()), ("message", T.StringType())]
-    # One wide schema for the three kinds of row (a column means the same in every kind that has
-    # it), so each trace is read once; the three tables are its slices by kind.
     wide = [("kind", T.StringType())]
     for name, kind in frame_fields + summary_fields + error_fields:
         if name not in dict(wide):
             wide.append((name, kind))
     wide_schema = T.StructType([T.StructField(name, kind, True) for name, kind in wide])
+    return frame_fields, summary_fields, error_fields, wide_schema
+
+
+def trace_inputs(spark, arguments):
+    """The traces to read, listed by Spark. An executor reads each where it is processed: by its path
+    when the traces are on the local file system (every executor sees the same files), else Spark
+    reads its bytes (Arrow, no per-row objects) and the executor writes them to a temporary file.
+    Directories are read recursively (build=.../device=.../run.json), with no partition columns."""
+    context = spark.sparkContext
+    paths = list(arguments.traces)
+    if arguments.trace_list:
+        with open(arguments.trace_list, encoding="utf-8") as file:
+            paths += [line.strip() for line in file if line.strip() and not line.startswith("#")]
+    listing = spark.read.format("binaryFile").option("recursiveFileLookup", "true").load(paths)
+    by_path = not arguments.ship_bytes and all(is_local(path, context) for path in paths)
+    inputs = listing.select("path") if by_path else listing.select("path", "content")
+    if by_path or arguments.partitions:
+        inputs = inputs.repartition(arguments.partitions or max(2, 2 * context.defaultParallelism))
+    return inputs
+
+
+def write_tables(spark, arguments, out, schemas):
+    """Reads every trace on the executors and writes frames, summaries and errors; returns them read back."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
     from pyspark.sql.pandas.types import to_arrow_schema
+    frame_fields, summary_fields, error_fields, wide_schema = schemas
+    constant = dict(label.split("=", 1) for label in arguments.label)
+    binary, fps, regex = arguments.framescope, arguments.fps, arguments.label_regex
     arrow_schema = to_arrow_schema(wide_schema)
-    rows = inputs.mapInArrow(
+    rows = trace_inputs(spark, arguments).mapInArrow(
         lambda batches: read_traces_on_executor(batches, binary, fps, regex, constant, arrow_schema), wide_schema)
     rows = rows.persist(StorageLevel.MEMORY_AND_DISK)
 
     def table(kind, fields):
         return rows.where(F.col("kind") == kind).select(*[name for name, _ in fields])
 
-    frames, summaries, errors = table("frame", frame_fields), table("summary", summary_fields), table("error", error_fields)
-    out = arguments.out.rstrip("/")
-    timings = []
-    started = time.perf_counter()
-    frames.write.mode("overwrite").parquet(f"{out}/frames")
-    summaries.write.mode("overwrite").parquet(f"{out}/summaries")
-    errors.write.mode("overwrite").parquet(f"{out}/errors")
-    timings.append(("traces read on the executors", time.perf_counter() - started))
+    table("frame", frame_fields).write.mode("overwrite").parquet(f"{out}/frames")
+    table("summary", summary_fields).write.mode("overwrite").parquet(f"{out}/summaries")
+    table("error", error_fields).write.mode("overwrite").parquet(f"{out}/errors")
     rows.unpersist()
-    started = time.perf_counter()
-    frames = spark.read.parquet(f"{out}/frames")
-    summaries = spark.read.parquet(f"{out}/summaries")
-    errors = spark.read.parquet(f"{out}/errors")
+    return spark.read.parquet(f"{out}/frames"), spark.read.parquet(f"{out}/summaries"), spark.read.parquet(f"{out}/errors")
 
-    # The label groups: --by keys, or every key any trace has.
-    if arguments.by:
-        keys = [key.strip() for key in arguments.by.split(",") if key.strip()]
-    else:
-        keys = sorted({key for row in summaries.select(F.explode(F.map_keys("labels"))).distinct().collect() for key in row})
-    group_columns = [F.col("labels").getItem(key).alias(f"label_{key}") for key in keys]
-    group_names = [f"label_{key}" for key in keys]
 
+def pooled_figures(summaries, group_columns, group_names):
+    """Per label group: traces, frames, late and slow shares, compare's hitch time ratio."""
+    from pyspark.sql import functions as F
     pooled = summaries.groupBy(*group_columns).agg(
         F.count("*").alias("traces"), F.sum("frames").alias("frames"), F.sum("late_frames").alias("late_frames"),
         F.sum("slow_frames").alias("slow_frames"), F.sum("frozen_frames").alias("frozen_frames"),
         F.sum("hitch_ms").alias("hitch_ms"), F.sum("measured_ms").alias("measured_ms"))
-    pooled = pooled.select(
+    return pooled.select(
         *group_names, "traces", "frames", "late_frames", "slow_frames", "frozen_frames",
         F.when(F.col("frames") > 0, F.col("late_frames") / F.col("frames")).otherwise(F.lit(0.0)).alias("late_share"),
         F.when(F.col("frames") > 0, F.col("slow_frames") / F.col("frames")).otherwise(F.lit(0.0)).alias("slow_share"),
@@ -501,10 +494,13 @@ def main(argv):
         F.when(F.col("measured_ms") > 0, F.col("hitch_ms").cast("double") / (F.col("measured_ms").cast("double") / 1000.0))
          .otherwise(F.lit(0.0)).alias("hitch_time_ratio_ms_per_s"))
 
-    # Per-frame percentiles, nearest rank as framescope computes them, without collecting a
-    # group's values in one place: rank within the group, then pick the ranks.
+
+def percentile_figures(figures, frames, group_columns, group_names):
+    """Per-frame percentiles, nearest rank as framescope computes them, without collecting a group's
+    values in one place: rank within the group, then pick the ranks."""
+    from pyspark.sql import Window, functions as F, types as T
+    decimal = T.DecimalType(38, 6)
     grouped_frames = frames.select(*group_columns, "trace", "index", "main_ms", *[f"{lane}_ms" for lane in LANES])
-    figures = pooled
     for lane in ["main"] + LANES:
         column = f"{lane}_ms"
         if lane != "main":
@@ -522,33 +518,51 @@ def main(argv):
                  for p in PERCENTILES]
         figures = figures.join(ranked.groupBy(*group_names).agg(*picks), group_names, "left") if group_names \
             else figures.crossJoin(ranked.agg(*picks))
-    figures = figures.orderBy(*group_names) if group_names else figures
+    return figures.orderBy(*group_names) if group_names else figures
+
+
+def write_figures(frames, summaries, arguments, out):
+    """The label groups (--by keys, or every key any trace has) and their figures; returns the keys."""
+    from pyspark.sql import functions as F
+    if arguments.by:
+        keys = [key.strip() for key in arguments.by.split(",") if key.strip()]
+    else:
+        keys = sorted({key for row in summaries.select(F.explode(F.map_keys("labels"))).distinct().collect() for key in row})
+    group_columns = [F.col("labels").getItem(key).alias(f"label_{key}") for key in keys]
+    group_names = [f"label_{key}" for key in keys]
+    figures = percentile_figures(pooled_figures(summaries, group_columns, group_names), frames, group_columns, group_names)
     figures.write.mode("overwrite").parquet(f"{out}/figures")
-    timings.append(("figures", time.perf_counter() - started))
-    started = time.perf_counter()
+    return keys
 
-    if arguments.compare:
-        others = [key for key in keys if key != arguments.compare]
-        compare_key, base_value, binary = arguments.compare, arguments.base, arguments.framescope
-        keyed = frames.rdd.map(lambda row: (tuple((key, (row["labels"] or {}).get(key)) for key in others), row.asDict(recursive=True)))
-        comparison_rows = keyed.groupByKey().mapPartitions(
-            lambda part: compare_on_executor(part, binary, compare_key, base_value, frame_keys))
-        comparison_schema = T.StructType([
-            T.StructField("group", labels_type), T.StructField("compare_key", T.StringType()), T.StructField("base", T.StringType()),
-            T.StructField("head", T.StringType()), T.StructField("metric", T.StringType()), T.StructField("verdict", T.StringType()),
-            T.StructField("reason", T.StringType()), T.StructField("base_frames", T.LongType()), T.StructField("head_frames", T.LongType()),
-            T.StructField("base_p50", T.DoubleType()), T.StructField("head_p50", T.DoubleType()),
-            T.StructField("base_p95", T.DoubleType()), T.StructField("head_p95", T.DoubleType()),
-            T.StructField("shift_ms", T.DoubleType()), T.StructField("p_value", T.DoubleType()),
-            T.StructField("p95_delta_ms", T.DoubleType()), T.StructField("p95_interval_lower", T.DoubleType()),
-            T.StructField("p95_interval_upper", T.DoubleType())])
-        names = [field.name for field in comparison_schema.fields]
-        comparisons = spark.createDataFrame(comparison_rows.map(lambda row: tuple(row.get(name) for name in names)), comparison_schema)
-        comparisons.write.mode("overwrite").parquet(f"{out}/comparisons")
-        timings.append(("comparisons", time.perf_counter() - started))
 
-    # What the driver prints: small aggregated tables, never per-trace work. Label values are
-    # untrusted text: control characters are shown escaped, never sent to the terminal.
+def write_comparisons(spark, frames, arguments, keys, frame_fields, out):
+    """--compare: each group's frames compared build against build by framescope compare, on the executors."""
+    from pyspark.sql import types as T
+    labels_type = T.MapType(T.StringType(), T.StringType())
+    frame_keys = [name for name, _ in frame_fields if name not in ("trace", "labels", "main_by_category_ms")]
+    others = [key for key in keys if key != arguments.compare]
+    compare_key, base_value, binary = arguments.compare, arguments.base, arguments.framescope
+    keyed = frames.rdd.map(lambda row: (tuple((key, (row["labels"] or {}).get(key)) for key in others), row.asDict(recursive=True)))
+    comparison_rows = keyed.groupByKey().mapPartitions(
+        lambda part: compare_on_executor(part, binary, compare_key, base_value, frame_keys))
+    comparison_schema = T.StructType([
+        T.StructField("group", labels_type), T.StructField("compare_key", T.StringType()), T.StructField("base", T.StringType()),
+        T.StructField("head", T.StringType()), T.StructField("metric", T.StringType()), T.StructField("verdict", T.StringType()),
+        T.StructField("reason", T.StringType()), T.StructField("base_frames", T.LongType()), T.StructField("head_frames", T.LongType()),
+        T.StructField("base_p50", T.DoubleType()), T.StructField("head_p50", T.DoubleType()),
+        T.StructField("base_p95", T.DoubleType()), T.StructField("head_p95", T.DoubleType()),
+        T.StructField("shift_ms", T.DoubleType()), T.StructField("p_value", T.DoubleType()),
+        T.StructField("p95_delta_ms", T.DoubleType()), T.StructField("p95_interval_lower", T.DoubleType()),
+        T.StructField("p95_interval_upper", T.DoubleType())])
+    names = [field.name for field in comparison_schema.fields]
+    comparisons = spark.createDataFrame(comparison_rows.map(lambda row: tuple(row.get(name) for name in names)), comparison_schema)
+    comparisons.write.mode("overwrite").parquet(f"{out}/comparisons")
+
+
+def print_results(spark, arguments, out, tables, keys, timings):
+    """What the driver prints: small aggregated tables, never per-trace work. Label values are
+    untrusted text: control characters are shown escaped, never sent to the terminal."""
+    frames, summaries, errors = tables
     error_count = errors.count()
     print(f"framescope fleet: {summaries.count()} traces read, {frames.count()} frames, {error_count} unreadable "
           f"(rows in {visible(out)}/errors); tables in {visible(out)}/", flush=True)
@@ -559,10 +573,32 @@ def main(argv):
          millis(row["main_p95_ms"]), millis(row["render_p95_ms"])] for row in shown], "lrrrrrr")
     if arguments.compare:
         changed = spark.read.parquet(f"{out}/comparisons").where("verdict != 'unchanged'").orderBy("head", "metric").collect()
-        print(f"\n{visible(compare_key)}: against {visible(base_value)}, {len(changed)} metric(s) changed")
+        print(f"\n{visible(arguments.compare)}: against {visible(arguments.base)}, {len(changed)} metric(s) changed")
         print_table(["group", "head", "metric", "verdict", "base p95", "head p95"], [
             [", ".join(f"{k}={v}" for k, v in sorted((row["group"] or {}).items())) or "(all)", row["head"], row["metric"],
              row["verdict"], millis(row["base_p95"]), millis(row["head_p95"])] for row in changed], "lllrrr")
+
+
+def main(argv):
+    arguments = parse_arguments(argv)
+    from pyspark.sql import SparkSession
+
+    spark = SparkSession.builder.appName("framescope-fleet").getOrCreate()
+    spark.sparkContext.setLogLevel("WARN")
+    schemas = fleet_schemas()
+    out = arguments.out.rstrip("/")
+    timings = []
+    started = time.perf_counter()
+    tables = write_tables(spark, arguments, out, schemas)
+    timings.append(("traces read on the executors", time.perf_counter() - started))
+    started = time.perf_counter()
+    keys = write_figures(tables[0], tables[1], arguments, out)
+    timings.append(("figures", time.perf_counter() - started))
+    started = time.perf_counter()
+    if arguments.compare:
+        write_comparisons(spark, tables[0], arguments, keys, schemas[0], out)
+        timings.append(("comparisons", time.perf_counter() - started))
+    print_results(spark, arguments, out, tables, keys, timings)
     spark.stop()
     return 0
 

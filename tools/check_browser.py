@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Loads framescope's HTML reports in headless Chromium and checks what a person would see.
 
-Usage: tools/browser_test.py BIN [--require] [--out DIR] [--chrome-trace TRACE] [--frames N]
+Usage: tools/check_browser.py BIN [--require] [--out DIR] [--chrome-trace TRACE] [--frames N]
 
 BIN is a built `framescope` executable. The test makes three pages and opens each from disk in
 headless Chromium (Debian's `chromium`), driven over the DevTools protocol on a pipe
@@ -38,7 +38,8 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from fstools.common import ROOT, SHARED, run as run_command
+
 
 
 def milliseconds(nanoseconds):
@@ -189,10 +190,8 @@ class Checks:
 
 
 def run(command):
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} exited {result.returncode}: {result.stderr.strip()[:500]}")
-    return result.stdout
+    """A command's stdout; CommandFailed (exit status and stderr) when it fails."""
+    return run_command(command).stdout
 
 
 def report_json(binary, trace):
@@ -342,7 +341,7 @@ def main():
     parser.add_argument("binary", help="a built framescope executable")
     parser.add_argument("--require", action="store_true", help="fail instead of skipping when Chromium is missing")
     parser.add_argument("--out", default=os.path.join(ROOT, ".build", "browser"), help="where pages and screenshots go")
-    default_trace = os.path.join(ROOT, "..", "shared", "traces", "third-party", "lighthouse__frames-blocking-time.json")
+    default_trace = os.path.join(SHARED, "traces", "third-party", "lighthouse__frames-blocking-time.json")
     if not os.path.exists(default_trace):
         default_trace = os.path.join(ROOT, "Tests", "FrameAnalysisTests", "Fixtures", "chrome-smooth-animation.json")
     parser.add_argument("--chrome-trace", default=default_trace, help="a Chrome trace to report")
@@ -351,11 +350,11 @@ def main():
     arguments = parser.parse_args()
     BINARY = os.path.abspath(arguments.binary)
     if not os.access(BINARY, os.X_OK):
-        print(f"browser_test: '{arguments.binary}' is not an executable framescope", file=sys.stderr)
+        print(f"check_browser: '{arguments.binary}' is not an executable framescope", file=sys.stderr)
         return 2
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
-        print("browser_test: SKIPPED: no chromium on PATH (apt-get install chromium); the HTML report was not checked in a browser")
+        print("check_browser: SKIPPED: no chromium on PATH (apt-get install chromium); the HTML report was not checked in a browser")
         return 1 if arguments.require else 0
 
     out = os.path.abspath(arguments.out)
@@ -406,7 +405,7 @@ def main():
     finally:
         browser.close()
     print(f"browser test took {time.monotonic() - started:.0f} s; screenshots in {out}")
-    print(f"browser_test: {checks.passed} passed, {checks.failures} failed")
+    print(f"check_browser: {checks.passed} passed, {checks.failures} failed")
     return 1 if checks.failures else 0
 
 

@@ -7,7 +7,7 @@ reference device's cost model, so the outcome cannot depend on the host: CI runs
 (`--clock cpu-time` takes each piece's thread CPU time instead, which moves a few percent with heavy
 load on a shared VM: pass `--clock cpu-time` after the binary to measure that.)
 
-    python3 tools/virtual_time_check.py FRAMESCOPE_BINARY [--clock virtual|cpu-time] [--frames N]
+    python3 tools/check_virtual_time.py FRAMESCOPE_BINARY [--clock virtual|cpu-time] [--frames N]
 
 (60 frames per run by default; CI runs them with the release build.)
 
@@ -53,7 +53,7 @@ def outcomes(binary, trace):
 
 
 def main():
-    usage = "usage: python3 tools/virtual_time_check.py FRAMESCOPE_BINARY [--clock virtual|cpu-time] [--frames N]"
+    usage = "usage: python3 tools/check_virtual_time.py FRAMESCOPE_BINARY [--clock virtual|cpu-time] [--frames N]"
     arguments = sys.argv[1:]
     options = dict(zip(arguments[1::2], arguments[2::2]))
     clock = options.get("--clock", "virtual")

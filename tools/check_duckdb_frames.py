@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the documented DuckDB query over the demo's per-frame rows and checks it against `report`.
 
-    python3 tools/duckdb_frames_check.py FRAMESCOPE_BINARY TRACE_DIR
+    python3 tools/check_duckdb_frames.py FRAMESCOPE_BINARY TRACE_DIR
 
 For every trace in TRACE_DIR, writes `framescope report TRACE --format frames-jsonl` and
 `--format frames-csv` into a scratch `frames/` folder exactly as the documented loop does,
@@ -18,19 +18,16 @@ Exit status: 0 when every figure matches, 1 on a mismatch, 2 when something coul
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from fstools.common import ROOT, exit_failed, run_or_exit
+
 # The article that shows the query (the FrameScope DocC catalog's command-line reference).
 DOCUMENT = os.path.join("Sources", "FrameScope", "FrameScope.docc", "CommandLineReference.md")
 
 
-def fail(message):
-    """Something could not run: say what, exit 2."""
-    print(f"FAILED: {message}", file=sys.stderr)
-    sys.exit(2)
+fail = exit_failed  # something could not run: say what, exit 2
 
 
 def documented_queries():
@@ -49,11 +46,7 @@ def documented_queries():
 
 
 def run(arguments, **kwargs):
-    result = subprocess.run(arguments, capture_output=True, **kwargs)
-    if result.returncode != 0:
-        sys.stderr.write(result.stderr.decode("utf-8", "replace"))
-        fail(f"{' '.join(arguments)}: exit {result.returncode}")
-    return result.stdout
+    return run_or_exit(arguments, **kwargs).stdout
 
 
 def main():
