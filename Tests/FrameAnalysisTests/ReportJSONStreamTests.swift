@@ -5,7 +5,7 @@ import Testing
 
 @testable import FrameAnalysis
 
-@Suite("report --format json is written in pieces, byte for byte the JSON value's text")
+@Suite("report --format json is streamed in pieces, byte for byte the value tree's text")
 struct ReportJSONStreamTests {
     /// The pieces `writeJSON` hands over, joined, and how many there were.
     static func streamed(_ report: FrameReport, source: String) -> (bytes: [UInt8], pieces: Int) {
@@ -18,18 +18,31 @@ struct ReportJSONStreamTests {
         return (bytes, pieces)
     }
 
-    @Test("Every trace file in the repository: the pieces are the value's text and a line feed")
-    func repositoryTraces() throws {
+    /// The value tree's text (``FrameReport/treeJSON(source:)``, the renderer the stream replaced)
+    /// and a line feed.
+    static func treeText(_ report: FrameReport, source: String) -> [UInt8] {
+        Array((report.treeJSON(source: source).description + "\n").utf8)
+    }
+
+    @Test("Every trace in the repository and the third-party corpus: the stream writes the tree's bytes")
+    func everyTrace() throws {
+        let paths = Set(ParallelSweepTests.traceFiles + NonNegativeFigureTests.traces).sorted()
         var compared = 0
-        for path in ParallelSweepTests.traceFiles {
+        var kinds = Set<String>()
+        for path in paths {
             guard let trace = try? TraceReader.read(contentsOf: path) else { continue }
-            let report = FrameAnalyzer.analyze(trace, options: AnalysisOptions(worstFrameCount: 1000))
-            let (bytes, pieces) = Self.streamed(report, source: path)
-            #expect(bytes == Array((report.jsonValue(source: path).description + "\n").utf8), "\(path)")
-            #expect(pieces == 1, "a small report is one piece")
+            for options in [AnalysisOptions(worstFrameCount: 1000), AnalysisOptions(frameRate: FrameRate(hertz: 120))] {
+                let report = FrameAnalyzer.analyze(trace, options: options)
+                let (bytes, pieces) = Self.streamed(report, source: path)
+                #expect(bytes == Self.treeText(report, source: path), "\(path)")
+                if bytes.count < 1 << 20 { #expect(pieces == 1, "a small report is one piece: \(path)") }
+                kinds.insert(report.method.frameSourceDetail.identifier)
+            }
             compared += 1
         }
         #expect(compared > 20)
+        // The sources cover the frame boundaries' kinds, so every detail's members were written.
+        #expect(kinds.count >= 4, "\(kinds.sorted())")
     }
 
     @Test("A report of 20,000 frames comes in pieces of about 1 MiB that join into the value's text")
@@ -54,7 +67,7 @@ struct ReportJSONStreamTests {
         let report = FrameAnalyzer.analyze(trace)
         #expect(report.frames.count == 20_000)
         let (bytes, pieces) = Self.streamed(report, source: "large.json")
-        #expect(bytes == Array((report.jsonValue(source: "large.json").description + "\n").utf8))
+        #expect(bytes == Self.treeText(report, source: "large.json"))
         #expect(pieces >= bytes.count >> 20, "\(bytes.count) bytes in \(pieces) pieces")
         #expect(pieces > 1)
     }

@@ -1,3 +1,4 @@
+import FrameJSON
 package import FrameTrace
 
 extension FrameReport {
@@ -16,401 +17,419 @@ extension FrameReport {
     /// when no input was reflected).
     /// - Parameter source: What was analysed (a path, or `-`).
     package func jsonValue(source: String) -> JSONValue {
-        .object(jsonMembers(source: source, includesFrames: true))
+        var bytes: [UInt8] = []
+        writeJSON(source: source) { bytes += $0 }
+        // The stream writes well-formed JSON (ReportJSONStreamTests parses every report's); a
+        // failure here is a bug in it.
+        guard let value = try? JSONValue.parse(bytes) else { preconditionFailure("the report's JSON does not parse") }
+        return value
     }
 
-    /// Writes ``jsonValue(source:)``'s text and a line feed to `write`, in pieces of about 1 MiB,
-    /// making one frame's value at a time: built whole, the frames' values and the text made of
-    /// them held a large report's memory twice over (264 MB for the 1M-event generated trace's
-    /// 40 MB of JSON).
+    /// Writes the report's JSON (``jsonValue(source:)``'s text) and a line feed to `write`, in
+    /// pieces of about 1 MiB, straight to bytes: a value tree per frame took several times as
+    /// long, and held a large report's memory twice over.
     package func writeJSON(source: String, _ write: ([UInt8]) -> Void) {
-        var output = JSONOutput()
-        output.append("{")
-        for (index, (key, value)) in jsonMembers(source: source, includesFrames: false).enumerated() {
-            if index > 0 { output.append(",") }
-            output.append(string: key)
-            output.append(":")
-            guard key == "frames" else {
-                output.append(value: value)
-                continue
+        var json = JSONStream(capacity: 1 << 16)
+        json.openObject()
+        json.member("schema", "framescope.report")
+        json.member("version", FrameReport.schemaVersion)
+        json.member("source", source)
+        json.object("method") { writeMethod(into: &$0) }
+        json.object("summary") { writeSummary(into: &$0) }
+        if let input {
+            json.object("input") { json in
+                json.member("inputs", input.inputs)
+                json.member("ignored", input.ignored)
+                json.member("unreflected", input.unreflected)
+                json.key("latency-ns")
+                json.percentiles(input.latency)
             }
-            output.append("[")
-            for position in frames.indices {
-                if position > 0 { output.append(",") }
-                output.append(value: .object(frames[position].jsonMembers))
-                if output.bytes.count >= 1 << 20 {
-                    write(output.bytes)
-                    output.bytes.removeAll(keepingCapacity: true)
+        }
+        writeInstruments(into: &json)
+        json.array("categories") { json in for category in categories { category.write(into: &json) } }
+        json.array("worst-frames") { json in
+            for worst in worstFrames {
+                json.openObject()
+                worst.frame.writeMembers(into: &json)
+                json.array("top-spans") { json in json.contributors(worst.topSpans) }
+                json.closeObject()
+            }
+        }
+        json.array("lanes") { json in for lane in lanes { lane.write(into: &json) } }
+        json.array("threads") { json in for thread in threads { thread.write(into: &json) } }
+        json.array("frames") { json in
+            for frame in frames {
+                json.object { frame.writeMembers(into: &$0) }
+                if json.count >= 1 << 20 { json.flush(write) }
+            }
+        }
+        json.array("diagnostics") { json in for diagnostic in diagnostics { diagnostic.write(into: &json) } }
+        json.closeObject()
+        json.raw(UInt8(ascii: "\n"))
+        json.flush(write)
+    }
+
+    private func writeMethod(into json: inout JSONStream) {
+        json.key(text: FrameContract.Metadata.frameInterval)
+        json.value(method.frameRate.intervalNanoseconds)
+        let intervalSource = method.frameIntervalSource
+        json.member("frame-interval-source", intervalSource.identifier)
+        json.member("frame-interval-requested-fps", intervalSource.requestedFrameRate?.hertz)
+        json.member("frame-interval-overridden-ns", intervalSource.overriddenNanoseconds)
+        json.array("frame-interval-stretches") { json in
+            for stretch in intervalSource.stretches {
+                json.object { json in
+                    json.member("start-ns", stretch.start)
+                    json.member("interval-ns", stretch.intervalNanoseconds)
+                    json.member("frames", stretch.frames)
                 }
             }
-            output.append("]")
         }
-        output.append("}\n")
-        write(output.bytes)
-    }
-
-    /// The report's members in order; `frames` is an empty array unless `includesFrames`.
-    private func jsonMembers(source: String, includesFrames: Bool) -> [(String, JSONValue)] {
-        var members: [(String, JSONValue)] = [
-            ("schema", .string("framescope.report")),
-            ("version", .int(Int64(FrameReport.schemaVersion))),
-            ("source", .string(source)),
-            ("method", methodJSON),
-            ("summary", summaryJSON),
-        ]
-        if let input {
-            members.append(
-                (
-                    "input",
-                    .object([
-                        ("inputs", .int(Int64(input.inputs))), ("ignored", .int(Int64(input.ignored))),
-                        ("unreflected", .int(Int64(input.unreflected))), ("latency-ns", input.latency.jsonValue),
-                    ])
-                ))
+        json.key(text: FrameContract.Metadata.mainThread)
+        json.thread(method.mainThread, name: method.mainThreadName)
+        json.member("main-thread-rule", method.mainThreadRule.identifier)
+        json.member("frame-boundaries", method.frameSource.identifier)
+        json.key("frame-boundaries-detail")
+        method.frameSourceDetail.write(into: &json)
+        json.key(text: FrameContract.Metadata.clock)
+        json.value(method.clock?.rawValue)
+        json.array("other-renderers") { json in
+            for renderer in method.otherRenderers {
+                json.object { json in
+                    json.member("pid", renderer.processID)
+                    json.member("frames", renderer.frames)
+                    json.member("dropped-frames", renderer.droppedFrames)
+                }
+            }
         }
-        members += instrumentsJSON
-        members += [
-            ("categories", .array(categories.map(\.jsonValue))),
-            (
-                "worst-frames",
-                .array(
-                    worstFrames.map { worst in
-                        var object = worst.frame.jsonMembers
-                        object.append(
-                            (
-                                "top-spans",
-                                .array(
-                                    worst.topSpans.map {
-                                        .object([("name", .string($0.name)), ("ns", .int($0.nanoseconds))])
-                                    })
-                            ))
-                        return .object(object)
-                    })
-            ),
-            ("lanes", .array(lanes.map(\.jsonValue))),
-            ("threads", .array(threads.map(\.jsonValue))),
-            ("frames", .array(includesFrames ? frames.map { .object($0.jsonMembers) } : [])),
-            ("diagnostics", .array(diagnostics.map(\.jsonValue))),
-        ]
-        return members
-    }
-
-    // The member lists below are annotated and built in steps: as one untyped literal inside
-    // `.object(...)`, the type checker spent 0.3-0.7 s on each (`-warn-long-expression-type-checking`).
-    private var methodJSON: JSONValue {
-        let mainThread: JSONValue =
-            method.mainThread.map { key in
-                let members: [(String, JSONValue)] = [
-                    ("pid", .int(key.processID)), ("tid", .int(key.threadID)),
-                    ("name", method.mainThreadName.map(JSONValue.string) ?? .null),
-                ]
-                return .object(members)
-            } ?? .null
-        let renderThread: JSONValue =
-            method.renderThread.map { key in
-                let members: [(String, JSONValue)] = [
-                    ("pid", .int(key.processID)), ("tid", .int(key.threadID)),
-                    ("name", method.renderThreadName.map(JSONValue.string) ?? .null),
-                ]
-                return .object(members)
-            } ?? .null
-        let otherRenderers: [JSONValue] = method.otherRenderers.map { renderer in
-            let members: [(String, JSONValue)] = [
-                ("pid", .int(renderer.processID)), ("frames", .int(Int64(renderer.frames))),
-                ("dropped-frames", .int(Int64(renderer.droppedFrames))),
-            ]
-            return .object(members)
-        }
-        let stretches: [JSONValue] = method.frameIntervalSource.stretches.map { stretch in
-            let members: [(String, JSONValue)] = [
-                ("start-ns", .int(stretch.start)), ("interval-ns", .int(stretch.intervalNanoseconds)),
-                ("frames", .int(Int64(stretch.frames))),
-            ]
-            return .object(members)
-        }
-        let members: [(String, JSONValue)] = [
-            (FrameContract.Metadata.frameInterval, .int(method.frameRate.intervalNanoseconds)),
-            ("frame-interval-source", .string(method.frameIntervalSource.identifier)),
-            (
-                "frame-interval-requested-fps",
-                (method.frameIntervalSource.requestedFrameRate?.hertz).map(JSONValue.double) ?? .null
-            ),
-            (
-                "frame-interval-overridden-ns",
-                method.frameIntervalSource.overriddenNanoseconds.map(JSONValue.int) ?? .null
-            ),
-            ("frame-interval-stretches", .array(stretches)),
-            (FrameContract.Metadata.mainThread, mainThread),
-            ("main-thread-rule", .string(method.mainThreadRule.identifier)),
-            ("frame-boundaries", .string(method.frameSource.identifier)),
-            ("frame-boundaries-detail", method.frameSourceDetail.json),
-            (FrameContract.Metadata.clock, method.clock.map { JSONValue.string($0.rawValue) } ?? .null),
-            ("other-renderers", .array(otherRenderers)),
-            ("render-thread", renderThread),
-        ]
-        return .object(members)
+        json.key("render-thread")
+        json.thread(method.renderThread, name: method.renderThreadName)
     }
 
     /// An Instruments recording's additions (absent for other traces): `instruments`, with
     /// `measured-time-known` (`false` when the recording's length is unknown: no frame table, no
     /// TOC), `system-hitches`, and `hangs` (`start-ns`, `duration-ns`, `type`, `pid`, `tid`,
     /// `thread-name`).
-    private var instrumentsJSON: [(String, JSONValue)] {
-        guard summary.systemHitches != nil || !hangs.isEmpty || !summary.isMeasuredTimeKnown else { return [] }
-        let hangs = hangs.map { hang -> JSONValue in
-            .object([
-                ("start-ns", .int(hang.start)), ("duration-ns", .int(hang.duration)), ("type", .string(hang.type)),
-                ("pid", .int(hang.thread.processID)), ("tid", .int(hang.thread.threadID)),
-                ("thread-name", hang.threadName.map(JSONValue.string) ?? .null),
-            ])
+    private func writeInstruments(into json: inout JSONStream) {
+        guard summary.systemHitches != nil || !hangs.isEmpty || !summary.isMeasuredTimeKnown else { return }
+        json.object("instruments") { json in
+            json.member("measured-time-known", summary.isMeasuredTimeKnown)
+            json.member("system-hitches", summary.systemHitches)
+            json.array("hangs") { json in
+                for hang in hangs {
+                    json.object { json in
+                        json.member("start-ns", hang.start)
+                        json.member("duration-ns", hang.duration)
+                        json.member("type", hang.type)
+                        json.member("pid", hang.thread.processID)
+                        json.member("tid", hang.thread.threadID)
+                        json.member("thread-name", hang.threadName)
+                    }
+                }
+            }
         }
-        return [
-            (
-                "instruments",
-                .object([
-                    ("measured-time-known", .bool(summary.isMeasuredTimeKnown)),
-                    ("system-hitches", summary.systemHitches.map { .int(Int64($0)) } ?? .null),
-                    ("hangs", .array(hangs)),
-                ])
-            )
-        ]
     }
 
-    private var summaryJSON: JSONValue {
-        let members: [(String, JSONValue)] = [
-            ("frames", .int(Int64(summary.frameCount))),
-            ("slow-frames", .int(Int64(summary.slowFrames))),
-            ("frozen-frames", .int(Int64(summary.frozenFrames))),
-            ("late-frames", .int(Int64(summary.lateFrames))),
-            ("missed-vsyncs", .int(summary.missedVsyncs)),
-            ("hitch-ns", .int(summary.hitchNanoseconds)),
-            ("measured-ns", .int(summary.measuredNanoseconds)),
-            ("hitch-time-ratio-ms-per-s", .double(summary.hitchTimeRatio)),
-            ("hitch-band", summary.hitchBand.map { .string($0.identifier) } ?? .null),
-            ("frame-delay-s", .double(summary.frameDelaySeconds)),
-            ("main-thread-cost-ns", summary.mainThreadCost.jsonValue),
-            ("overrun-ns", summary.overrun.jsonValue),
-            ("main-outside-frames-ns", .int(summary.mainOutsideFramesNanoseconds)),
-            ("dropped-frames", .int(Int64(summary.droppedFrames))),
-            ("partial-frames", .int(Int64(summary.partialFrames))),
-            (
-                "dropped-frames-affecting-smoothness",
-                summary.droppedFramesAffectingSmoothness.map { .int(Int64($0)) } ?? .null
-            ),
-            ("chrome-dropped-frame-events", summary.chromeDroppedFrameEvents.map { .int(Int64($0)) } ?? .null),
-            ("stuffed-frames", summary.stuffedFrames.map { .int(Int64($0)) } ?? .null),
-            ("stuffing-latency-ns", summary.stuffingLatency.jsonValue),
-            ("app-start-frames", summary.appStartFrames.map { .int(Int64($0)) } ?? .null),
-            ("app-start-janky-frames", summary.appStartJankyFrames.map { .int(Int64($0)) } ?? .null),
-            ("app-start-hitch-ns", summary.appStartHitchNanoseconds.map(JSONValue.int) ?? .null),
-            (
-                "app-start-mark",
-                summary.appStartMark.map { mark in
-                    let members: [(String, JSONValue)] = [
-                        ("name", .string(mark.name)), ("ts-ns", .int(mark.time)),
-                        ("last-frame", .int(Int64(mark.lastFrame))),
-                    ]
-                    return JSONValue.object(members)
-                } ?? .null
-            ),
-            ("background-in-frames-ns", .int(summary.backgroundInFramesNanoseconds)),
-            ("background-outside-frames-ns", .int(summary.backgroundOutsideFramesNanoseconds)),
-            (
-                "hitch-ns-by-cause",
-                .object(
-                    summary.hitchNanosecondsByCause.sorted { $0.key < $1.key }.map {
-                        ($0.key.identifier, .int($0.value))
-                    })
-            ),
-            ("lane-cost-ns", .object(lanes.map { ($0.lane.identifier, $0.cost.jsonValue) })),
-        ]
-        return .object(members)
+    private func writeSummary(into json: inout JSONStream) {
+        json.member("frames", summary.frameCount)
+        json.member("slow-frames", summary.slowFrames)
+        json.member("frozen-frames", summary.frozenFrames)
+        json.member("late-frames", summary.lateFrames)
+        json.member("missed-vsyncs", summary.missedVsyncs)
+        json.member("hitch-ns", summary.hitchNanoseconds)
+        json.member("measured-ns", summary.measuredNanoseconds)
+        json.member("hitch-time-ratio-ms-per-s", summary.hitchTimeRatio)
+        json.member("hitch-band", summary.hitchBand?.identifier)
+        json.member("frame-delay-s", summary.frameDelaySeconds)
+        json.key("main-thread-cost-ns")
+        json.percentiles(summary.mainThreadCost)
+        json.key("overrun-ns")
+        json.percentiles(summary.overrun)
+        json.member("main-outside-frames-ns", summary.mainOutsideFramesNanoseconds)
+        json.member("dropped-frames", summary.droppedFrames)
+        json.member("partial-frames", summary.partialFrames)
+        json.member("dropped-frames-affecting-smoothness", summary.droppedFramesAffectingSmoothness)
+        json.member("chrome-dropped-frame-events", summary.chromeDroppedFrameEvents)
+        json.member("stuffed-frames", summary.stuffedFrames)
+        json.key("stuffing-latency-ns")
+        json.percentiles(summary.stuffingLatency)
+        json.member("app-start-frames", summary.appStartFrames)
+        json.member("app-start-janky-frames", summary.appStartJankyFrames)
+        json.member("app-start-hitch-ns", summary.appStartHitchNanoseconds)
+        json.key("app-start-mark")
+        if let mark = summary.appStartMark {
+            json.object { json in
+                json.member("name", mark.name)
+                json.member("ts-ns", mark.time)
+                json.member("last-frame", mark.lastFrame)
+            }
+        } else {
+            json.null()
+        }
+        json.member("background-in-frames-ns", summary.backgroundInFramesNanoseconds)
+        json.member("background-outside-frames-ns", summary.backgroundOutsideFramesNanoseconds)
+        json.object("hitch-ns-by-cause") { json in
+            for (cause, nanoseconds) in summary.hitchNanosecondsByCause.sorted(by: { $0.key < $1.key }) {
+                json.key(text: cause.identifier)
+                json.value(nanoseconds)
+            }
+        }
+        json.object("lane-cost-ns") { json in
+            for lane in lanes {
+                json.key(text: lane.lane.identifier)
+                json.percentiles(lane.cost)
+            }
+        }
     }
 }
 
 extension FrameReport.Frame {
-    var jsonMembers: [(String, JSONValue)] {
-        [
-            ("index", .int(Int64(index))), ("vsync-ns", .int(vsync)), ("deadline-ns", .int(deadline)),
-            ("work-start-ns", .int(workStart)), ("commit-end-ns", .int(commitEnd)),
-            ("main-ns", .int(mainThreadNanoseconds)), ("overrun-ns", .int(overrun)),
-            ("outcome", .string(outcome.rawValue)),
-            (
-                "main-by-category-ns",
-                .object(mainByCategory.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
-            ),
-            (
-                "background-by-category-ns",
-                .object(backgroundByCategory.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
-            ),
-            (
-                "lanes",
-                .object(
-                    lanes.map { timing in
-                        var members: [(String, JSONValue)] = [("cost-ns", .int(timing.costNanoseconds))]
-                        if let start = timing.start { members.append(("start-ns", .int(start))) }
-                        if let end = timing.end { members.append(("end-ns", .int(end))) }
-                        if let deadline = timing.deadline { members.append(("deadline-ns", .int(deadline))) }
-                        return (timing.lane.identifier, .object(members))
-                    })
-            ),
-            (FrameContract.Timeline.causeKey, .string(hitchCause.identifier)),
-            ("hitch-stage", hitchStage.map(JSONValue.string) ?? .null),
-            ("hitch-hold", hitchHold.map(\.jsonValue) ?? .null),
-            ("affects-smoothness", affectsSmoothness.map(JSONValue.bool) ?? .null),
-            ("presented-ns", presentation.map(JSONValue.int) ?? .null),
-            ("android", android.map(\.jsonValue) ?? .null),
-            (
-                "background-feed",
-                feed.map { feed in
-                    .object([
-                        ("jobs", .int(Int64(feed.jobs))), ("cost-ns", .int(feed.costNanoseconds)),
-                        ("latency-frames", .array(feed.latencyFrames.map { .int(Int64($0)) })),
-                    ])
-                } ?? .null
-            ),
-        ]
+    /// The frame's members, in the schema's order, into an open object.
+    func writeMembers(into json: inout JSONStream) {
+        json.member("index", index)
+        json.member("vsync-ns", vsync)
+        json.member("deadline-ns", deadline)
+        json.member("work-start-ns", workStart)
+        json.member("commit-end-ns", commitEnd)
+        json.member("main-ns", mainThreadNanoseconds)
+        json.member("overrun-ns", overrun)
+        json.member("outcome", outcome.rawValue)
+        json.object("main-by-category-ns") { $0.categoryTimes(mainByCategory) }
+        json.object("background-by-category-ns") { $0.categoryTimes(backgroundByCategory) }
+        json.object("lanes") { json in
+            for timing in lanes {
+                json.key(text: timing.lane.identifier)
+                json.object { json in
+                    json.member("cost-ns", timing.costNanoseconds)
+                    if let start = timing.start { json.member("start-ns", start) }
+                    if let end = timing.end { json.member("end-ns", end) }
+                    if let deadline = timing.deadline { json.member("deadline-ns", deadline) }
+                }
+            }
+        }
+        json.key(text: FrameContract.Timeline.causeKey)
+        json.value(hitchCause.identifier)
+        writeOptionalMembers(into: &json)
+    }
+
+    /// The members that are `null` for most frames: the hitch's stage and hold, the platforms'
+    /// additions and the background feed.
+    private func writeOptionalMembers(into json: inout JSONStream) {
+        json.member("hitch-stage", hitchStage)
+        json.key("hitch-hold")
+        if let hitchHold { hitchHold.write(into: &json) } else { json.null() }
+        json.member("affects-smoothness", affectsSmoothness)
+        json.member("presented-ns", presentation)
+        json.key("android")
+        if let android { android.write(into: &json) } else { json.null() }
+        json.key("background-feed")
+        if let feed {
+            json.object { json in
+                json.member("jobs", feed.jobs)
+                json.member("cost-ns", feed.costNanoseconds)
+                json.array("latency-frames") { json in for frames in feed.latencyFrames { json.value(frames) } }
+            }
+        } else {
+            json.null()
+        }
     }
 }
 
 extension AndroidFrame {
     /// Trace processor's figures under its own column names.
-    var jsonValue: JSONValue {
-        func optional(_ value: Int64?) -> JSONValue { value.map(JSONValue.int) ?? .null }
-        return .object([
-            ("frame_id", .int(token)), ("layer_name", layer.map(JSONValue.string) ?? .null),
-            ("layers", .int(Int64(layers))),
-            ("expected_ts", optional(expectedStart)), ("expected_end", optional(expectedEnd)),
-            ("actual_ts", .int(actualStart)),
-            ("actual_end", .int(actualEnd)), ("overrun", optional(overrun)),
-            ("app_vsync_delay", optional(appVsyncDelay)),
-            ("do_frame_dur", optional(doFrameNanoseconds)), ("draw_frame_dur", optional(drawFrameNanoseconds)),
-            ("draw_frame_count", .int(Int64(drawFrames))), ("cpu_time", optional(cpuTime)),
-            ("jank_type", .string(jankType)),
-            ("jank_tag", .string(jankTag)), ("present_type", .string(presentType)),
-            ("on_time_finish", .bool(onTimeFinish)),
-            ("present_delay", optional(presentDelay)), ("is_janky", .bool(isJanky)), ("is_stuffed", .bool(isStuffed)),
-        ])
+    func write(into json: inout JSONStream) {
+        json.openObject()
+        json.member("frame_id", token)
+        json.member("layer_name", layer)
+        json.member("layers", layers)
+        json.member("expected_ts", expectedStart)
+        json.member("expected_end", expectedEnd)
+        json.member("actual_ts", actualStart)
+        json.member("actual_end", actualEnd)
+        json.member("overrun", overrun)
+        json.member("app_vsync_delay", appVsyncDelay)
+        json.member("do_frame_dur", doFrameNanoseconds)
+        json.member("draw_frame_dur", drawFrameNanoseconds)
+        json.member("draw_frame_count", drawFrames)
+        json.member("cpu_time", cpuTime)
+        json.member("jank_type", jankType)
+        json.member("jank_tag", jankTag)
+        json.member("present_type", presentType)
+        json.member("on_time_finish", onTimeFinish)
+        json.member("present_delay", presentDelay)
+        json.member("is_janky", isJanky)
+        json.member("is_stuffed", isStuffed)
+        json.closeObject()
     }
 }
 
 extension FrameReport.HitchHold {
-    var jsonValue: JSONValue {
-        func contributors(_ list: [FrameReport.Contributor]) -> JSONValue {
-            .array(list.map { .object([("name", .string($0.name)), ("ns", .int($0.nanoseconds))]) })
-        }
-        return .object([
-            ("lane", .string(lane.identifier)), ("stage", stage.map(JSONValue.string) ?? .null),
-            ("frame", frame.map { .int(Int64($0)) } ?? .null), ("start-ns", .int(start)), ("end-ns", .int(end)),
-            ("pending", .bool(wasPending)), ("work", contributors(work)), ("spans", contributors(spans)),
-        ])
+    func write(into json: inout JSONStream) {
+        json.openObject()
+        json.member("lane", lane.identifier)
+        json.member("stage", stage)
+        json.member("frame", frame)
+        json.member("start-ns", start)
+        json.member("end-ns", end)
+        json.member("pending", wasPending)
+        json.array("work") { $0.contributors(work) }
+        json.array("spans") { $0.contributors(spans) }
+        json.closeObject()
     }
 }
 
 extension FrameReport.LaneFigures {
-    var jsonValue: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("lane", .string(lane.identifier)), ("frames-with-work", .int(Int64(framesWithWork))),
-            ("cost-ns", cost.jsonValue),
-            ("late-frames", .int(Int64(lateFrames))),
-            (
-                "categories",
-                .array(
-                    categories.map { category in
-                        .object([
-                            ("name", .string(category.name)), ("total-ns", .int(category.totalNanoseconds)),
-                            ("per-frame-ns", category.perFrame.jsonValue),
-                        ])
-                    })
-            ),
-        ]
-        if let jobs { members.append(("jobs", .int(Int64(jobs)))) }
-        if lane == .background { members.append(("delivery-latency-frames", deliveryLatencyFrames.jsonValue)) }
-        return .object(members)
+    func write(into json: inout JSONStream) {
+        json.openObject()
+        json.member("lane", lane.identifier)
+        json.member("frames-with-work", framesWithWork)
+        json.key("cost-ns")
+        json.percentiles(cost)
+        json.member("late-frames", lateFrames)
+        json.array("categories") { json in
+            for category in categories {
+                json.object { json in
+                    json.member("name", category.name)
+                    json.member("total-ns", category.totalNanoseconds)
+                    json.key("per-frame-ns")
+                    json.percentiles(category.perFrame)
+                }
+            }
+        }
+        if let jobs { json.member("jobs", jobs) }
+        if lane == .background {
+            json.key("delivery-latency-frames")
+            json.percentiles(deliveryLatencyFrames)
+        }
+        json.closeObject()
     }
 }
 
 extension FrameReport.CategoryFigures {
-    var jsonValue: JSONValue {
-        .object([
-            ("name", .string(name)), ("spans", .int(Int64(spanCount))), ("main-ns", .int(mainNanoseconds)),
-            ("background-ns", .int(backgroundNanoseconds)),
-            ("budget-share", budgetShare.map(JSONValue.double) ?? .null),
-            ("per-frame-main-ns", perFrameMain.jsonValue),
-        ])
+    func write(into json: inout JSONStream) {
+        json.openObject()
+        json.member("name", name)
+        json.member("spans", spanCount)
+        json.member("main-ns", mainNanoseconds)
+        json.member("background-ns", backgroundNanoseconds)
+        json.member("budget-share", budgetShare)
+        json.key("per-frame-main-ns")
+        json.percentiles(perFrameMain)
+        json.closeObject()
     }
 }
 
 extension FrameReport.ThreadFigures {
-    var jsonValue: JSONValue {
-        .object([
-            ("pid", .int(key.processID)), ("tid", .int(key.threadID)), ("name", name.map(JSONValue.string) ?? .null),
-            ("main", .bool(isMain)), ("spans", .int(Int64(spanCount))), ("busy-ns", .int(busyNanoseconds)),
-            ("top-category", topCategory.map(JSONValue.string) ?? .null),
-        ])
+    func write(into json: inout JSONStream) {
+        json.openObject()
+        json.member("pid", key.processID)
+        json.member("tid", key.threadID)
+        json.member("name", name)
+        json.member("main", isMain)
+        json.member("spans", spanCount)
+        json.member("busy-ns", busyNanoseconds)
+        json.member("top-category", topCategory)
+        json.closeObject()
     }
 }
 
 extension TraceDiagnostic {
-    var jsonValue: JSONValue {
-        .object([
-            ("kind", .string(kind.rawValue)), ("event", eventIndex.map { .int(Int64($0)) } ?? .null),
-            ("message", .string(message)),
-        ])
-    }
-}
-
-extension Optional where Wrapped == PercentileSummary<Int64> {
-    var jsonValue: JSONValue {
-        guard let summary = self else { return .null }
-        return .object([
-            ("p50", .int(summary.p50)), ("p90", .int(summary.p90)), ("p95", .int(summary.p95)),
-            ("p99", .int(summary.p99)), ("max", .int(summary.max)), ("mean", .double(summary.mean)),
-            ("total", .int(summary.total)),
-        ])
+    func write(into json: inout JSONStream) {
+        json.openObject()
+        json.member("kind", kind.rawValue)
+        json.member("event", eventIndex)
+        json.member("message", message)
+        json.closeObject()
     }
 }
 
 extension FrameReport.SourceDetail {
     /// The fields as JSON: `kind` (``identifier``), the counts and names, and `text`
     /// (``description``).
-    var json: JSONValue {
-        var fields: [(String, JSONValue)] = [("kind", .string(identifier))]
+    func write(into json: inout JSONStream) {
+        json.openObject()
+        json.member("kind", identifier)
         switch self {
         case .frameSpans(let frames, let nested):
-            fields += [("frames", .int(Int64(frames))), ("nested-frame-spans", .int(Int64(nested)))]
+            json.member("frames", frames)
+            json.member("nested-frame-spans", nested)
         case .markerSpans(let name, let thread, let threadName, let isMain):
-            fields += [
-                ("name", .string(name)), ("pid", .int(thread.processID)), ("tid", .int(thread.threadID)),
-                ("thread-name", .string(threadName)), ("is-main-thread", .bool(isMain)),
-            ]
+            json.member("name", name)
+            json.member("pid", thread.processID)
+            json.member("tid", thread.threadID)
+            json.member("thread-name", threadName)
+            json.member("is-main-thread", isMain)
         case .markerInstants(let name):
-            fields += [("name", .string(name))]
+            json.member("name", name)
         case .chromeReporters(let noUpdate, let forked, let unknown, let partial):
-            fields += [
-                ("no-update-desired", .int(Int64(noUpdate))), ("forked-or-repeated", .int(Int64(forked))),
-                ("unknown-state", .int(Int64(unknown))), ("partially-presented", .int(Int64(partial))),
-            ]
+            json.member("no-update-desired", noUpdate)
+            json.member("forked-or-repeated", forked)
+            json.member("unknown-state", unknown)
+            json.member("partially-presented", partial)
         case .chromeBeginFrames(let idle):
-            fields += [("idle-begin-frames", .int(Int64(idle)))]
+            json.member("idle-begin-frames", idle)
         case .androidFrameTimeline(
             let frames, let processID, let layer, let mainSliceName, let mainSlices, let renderSlices):
-            fields += [
-                ("frames", .int(Int64(frames))), ("pid", .int(processID)),
-                ("layer", layer.map(JSONValue.string) ?? .null),
-                ("main-slice-name", .string(mainSliceName)), ("main-slices", .int(Int64(mainSlices))),
-                ("render-slices", .int(Int64(renderSlices))),
-            ]
+            json.member("frames", frames)
+            json.member("pid", processID)
+            json.member("layer", layer)
+            json.member("main-slice-name", mainSliceName)
+            json.member("main-slices", mainSlices)
+            json.member("render-slices", renderSlices)
         case .instrumentsHitches(let frames, let table, let hitches, let unmatched, let system):
-            fields += [
-                ("frames", .int(Int64(frames))), ("frame-table", .string(table.rawValue)),
-                ("hitches", .int(Int64(hitches))),
-                ("unmatched-hitches", .int(Int64(unmatched))), ("system-hitches", .int(Int64(system))),
-            ]
+            json.member("frames", frames)
+            json.member("frame-table", table.rawValue)
+            json.member("hitches", hitches)
+            json.member("unmatched-hitches", unmatched)
+            json.member("system-hitches", system)
         case .estimated, .unspecified:
             break
         }
-        fields.append(("text", .string(description)))
-        return .object(fields)
+        json.member("text", description)
+        json.closeObject()
+    }
+}
+
+extension JSONStream {
+    /// A percentile object (`p50` ... `max`, `mean`, `total`), or `null` when there were no values.
+    mutating func percentiles(_ summary: PercentileSummary<Int64>?) {
+        guard let summary else { return null() }
+        openObject()
+        member("p50", summary.p50)
+        member("p90", summary.p90)
+        member("p95", summary.p95)
+        member("p99", summary.p99)
+        member("max", summary.max)
+        member("mean", summary.mean)
+        member("total", summary.total)
+        closeObject()
+    }
+
+    /// A thread as `{"pid", "tid", "name"}`, or `null`.
+    mutating func thread(_ key: ThreadKey?, name: String?) {
+        guard let key else { return null() }
+        openObject()
+        member("pid", key.processID)
+        member("tid", key.threadID)
+        member("name", name)
+        closeObject()
+    }
+
+    /// Named times as `{"name": ns, ...}` members of an open object, sorted by name.
+    mutating func categoryTimes(_ times: CategoryTimes) {
+        for (name, nanoseconds) in times.sorted(by: { $0.key < $1.key }) {
+            key(text: name)
+            value(nanoseconds)
+        }
+    }
+
+    /// Contributors as `{"name", "ns"}` elements of an open array.
+    mutating func contributors(_ list: some Sequence<FrameReport.Contributor>) {
+        for contributor in list {
+            openObject()
+            member("name", contributor.name)
+            member("ns", contributor.nanoseconds)
+            closeObject()
+        }
     }
 }
