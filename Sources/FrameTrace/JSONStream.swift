@@ -34,6 +34,13 @@ package struct JSONStream: ~Copyable {
 
     deinit { base.deallocate() }
 
+    /// A whole document's text: `body` writes an object's members.
+    package static func text(_ body: (inout JSONStream) -> Void) -> String {
+        var json = JSONStream(capacity: 1 << 12)
+        json.object(body)
+        return String(decoding: UnsafeBufferPointer(start: json.base, count: json.count), as: UTF8.self)
+    }
+
     /// The bytes written since the last flush.
     package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 

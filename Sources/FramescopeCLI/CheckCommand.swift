@@ -94,7 +94,7 @@ enum CheckCommand: Command {
         let check = BudgetCheck(budgetSource: budgetPath, budget: budget, traces: traces, unreadable: unreadable)
         switch format {
         case .markdown: printUntrusted(check.markdown(), terminator: "")
-        case .json: print(check.jsonValue().description)
+        case .json: print(check.json())
         default: printUntrusted(check.text(), terminator: "")
         }
         for line in check.errorLines(UntrustedText.terminal) { printError("error: " + line) }

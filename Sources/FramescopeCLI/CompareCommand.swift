@@ -163,7 +163,7 @@ enum CompareCommand: Command {
         comparison.unreadableTraces = unreadable
         switch format {
         case .markdown: printUntrusted(comparison.markdown(), terminator: "")
-        case .json: print(comparison.jsonValue().description)
+        case .json: print(comparison.json())
         default: printUntrusted(comparison.text(), terminator: "")
         }
         try GateOutputs.write(

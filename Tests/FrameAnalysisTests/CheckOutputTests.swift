@@ -45,7 +45,7 @@ struct CheckOutputTests {
         #expect(!check.passed)
         try expectGolden(check.text(), named: "check.txt")
         try expectGolden(check.markdown(), named: "check.md")
-        try expectGolden(check.jsonValue().description + "\n", named: "check.json")
+        try expectGolden(check.json() + "\n", named: "check.json")
         try expectGolden(check.junit().xml(), named: "check.junit.xml")
     }
 

@@ -226,7 +226,7 @@ struct CompareTests {
         #expect(comparison.metrics.allSatisfy { $0.verdict == .noData })
     }
 
-    @Test("Text and Markdown match the golden files")
+    @Test("Text, Markdown, JUnit and JSON match the golden files")
     func goldenOutputs() throws {
         // Integer-only samples, so the figures are the same on every platform.
         let base = (0..<240).map { Double(6_000_000 + ($0 * 7_919) % 4_000_000) }
@@ -243,6 +243,7 @@ struct CompareTests {
         try expectGolden(comparison.text(), named: "compare.txt")
         try expectGolden(comparison.markdown(), named: "compare.md")
         try expectGolden(comparison.junit().xml(), named: "compare.junit.xml")
+        try expectGolden(comparison.json() + "\n", named: "compare.json")
         let lines = GitHubAnnotations.lines(comparison.annotations())
         #expect(lines.count == comparison.metrics.filter { $0.verdict == .regression }.count)
     }

@@ -96,7 +96,7 @@ package struct RuleResult: Sendable, Hashable {
 /// exit(check.passed ? 0 : 1)
 /// ```
 package struct BudgetCheck: Sendable, Hashable {
-    /// The version of the `framescope.check` JSON schema ``jsonValue()`` writes.
+    /// The version of the `framescope.check` JSON schema ``json()`` writes.
     package static let schemaVersion = 2
 
     /// The budget file's path as given, for headings.

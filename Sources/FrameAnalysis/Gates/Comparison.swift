@@ -22,7 +22,7 @@ import FrameTrace
 /// exit(comparison.passed ? 0 : 1)
 /// ```
 package struct Comparison: Sendable, Hashable {
-    /// The version of the `framescope.compare` JSON schema ``jsonValue()`` writes.
+    /// The version of the `framescope.compare` JSON schema ``json()`` writes.
     package static let schemaVersion = 1
 
     /// The base traces' paths, for headings.

@@ -92,88 +92,84 @@ extension BudgetCheck {
     /// `frame-interval-source`, `verdict` and `rules`, each rule `id`, `summary`, `measured`
     /// (`null` without frames), `limit`, `unit` (`ms`, `ms/s`, `share`, `frames`), `limit-path`
     /// and `verdict` (`pass`, `near-limit`, `fail`).
-    package func jsonValue() -> JSONValue {
-        let all = results
-        return .object([
-            ("schema", .string("framescope.check")),
-            ("version", .int(Int64(Self.schemaVersion))),
-            ("budget", .string(budgetSource)),
-            ("passed", .bool(passed)),
-            (
-                "counts",
-                .object([
-                    ("rules", .int(Int64(all.count))),
-                    ("passed", .int(Int64(all.filter { $0.verdict == .pass }.count))),
-                    ("near-limit", .int(Int64(all.filter { $0.verdict == .nearLimit }.count))),
-                    ("failed", .int(Int64(all.filter { $0.verdict == .fail }.count))),
-                    ("not-in-trace", .int(Int64(all.filter { $0.verdict == .notInTrace }.count))),
-                ])
-            ),
-            (
-                "errors",
-                .array(
-                    skippedTraces.map { skipped in
-                        .object([
-                            ("kind", .string(skipped.reason.identifier)), ("trace", .string(skipped.name)),
-                            ("source", .string(skipped.source)),
-                            ("message", .string(Self.sentence(skipped, budget: budgetSource, { $0 }))),
-                        ])
+    package func json() -> String {
+        JSONStream.text { json in
+            json.member("schema", "framescope.check")
+            json.member("version", Self.schemaVersion)
+            json.member("budget", budgetSource)
+            json.member("passed", passed)
+            json.object("counts") { json in
+                let all = results
+                json.member("rules", all.count)
+                json.member("passed", all.count { $0.verdict == .pass })
+                json.member("near-limit", all.count { $0.verdict == .nearLimit })
+                json.member("failed", all.count { $0.verdict == .fail })
+                json.member("not-in-trace", all.count { $0.verdict == .notInTrace })
+            }
+            json.array("errors") { writeErrors(into: &$0) }
+            json.array("warnings") { json in
+                for section in unmatchedSections {
+                    json.object { json in
+                        json.member("kind", "unmatched-section")
+                        json.member("section", section.index)
+                        json.member("match", section.match)
+                        json.member("message", Self.sentence(section, budget: budgetSource, { $0 }))
                     }
-                        + unknownCategories.map { unknown in
-                            .object([
-                                ("kind", .string("unknown-category")), ("category", .string(unknown.name)),
-                                ("paths", .array(unknown.paths.map(JSONValue.string))),
-                                ("suggestion", unknown.suggestion.map(JSONValue.string) ?? .null),
-                                ("message", .string(Self.sentence(unknown, budget: budgetSource, { $0 }))),
-                            ])
-                        })
-            ),
-            (
-                "warnings",
-                .array(
-                    unmatchedSections.map { section in
-                        .object([
-                            ("kind", .string("unmatched-section")), ("section", .int(Int64(section.index))),
-                            ("match", .string(section.match)),
-                            ("message", .string(Self.sentence(section, budget: budgetSource, { $0 }))),
-                        ])
-                    })
-            ),
-            (
-                "traces",
-                .array(
-                    traces.map { trace in
-                        .object([
-                            ("name", .string(trace.name)),
-                            ("source", .string(trace.source)),
-                            ("frames", .int(Int64(trace.frameCount))),
-                            ("frame-boundaries", .string(trace.frameSource.identifier)),
-                            (FrameContract.Metadata.frameInterval, .int(trace.frameRate.intervalNanoseconds)),
-                            ("frame-interval-source", .string(trace.frameIntervalSource.identifier)),
-                            (
-                                "frame-interval-requested-fps",
-                                (trace.frameIntervalSource.requestedFrameRate?.hertz).map(JSONValue.double) ?? .null
-                            ),
-                            ("verdict", .string(trace.verdict.rawValue)),
-                            (
-                                "rules",
-                                .array(
-                                    trace.rules.map { rule in
-                                        .object([
-                                            ("id", .string(rule.id)),
-                                            ("summary", .string(rule.summary)),
-                                            ("measured", rule.measured.map(JSONValue.double) ?? .null),
-                                            ("limit", .double(rule.limit)),
-                                            ("unit", .string(rule.unit.rawValue)),
-                                            ("limit-path", .string(rule.limitPath)),
-                                            ("verdict", .string(rule.verdict.rawValue)),
-                                        ])
-                                    })
-                            ),
-                        ])
-                    })
-            ),
-        ])
+                }
+            }
+            json.array("traces") { json in for trace in traces { Self.write(trace, into: &json) } }
+        }
+    }
+
+    /// ``json()`` as a value tree.
+    package func jsonValue() -> JSONValue { JSONStream.parsed(json()) }
+
+    /// The traces that could not be checked, then the budget's categories no trace has.
+    private func writeErrors(into json: inout JSONStream) {
+        for skipped in skippedTraces {
+            json.object { json in
+                json.member("kind", skipped.reason.identifier)
+                json.member("trace", skipped.name)
+                json.member("source", skipped.source)
+                json.member("message", Self.sentence(skipped, budget: budgetSource, { $0 }))
+            }
+        }
+        for unknown in unknownCategories {
+            json.object { json in
+                json.member("kind", "unknown-category")
+                json.member("category", unknown.name)
+                json.array("paths") { json in for path in unknown.paths { json.value(path) } }
+                json.member("suggestion", unknown.suggestion)
+                json.member("message", Self.sentence(unknown, budget: budgetSource, { $0 }))
+            }
+        }
+    }
+
+    private static func write(_ trace: TraceResult, into json: inout JSONStream) {
+        json.object { json in
+            json.member("name", trace.name)
+            json.member("source", trace.source)
+            json.member("frames", trace.frameCount)
+            json.member("frame-boundaries", trace.frameSource.identifier)
+            json.key(text: FrameContract.Metadata.frameInterval)
+            json.value(trace.frameRate.intervalNanoseconds)
+            json.member("frame-interval-source", trace.frameIntervalSource.identifier)
+            json.member("frame-interval-requested-fps", trace.frameIntervalSource.requestedFrameRate?.hertz)
+            json.member("verdict", trace.verdict.rawValue)
+            json.array("rules") { json in
+                for rule in trace.rules {
+                    json.object { json in
+                        json.member("id", rule.id)
+                        json.member("summary", rule.summary)
+                        json.member("measured", rule.measured)
+                        json.member("limit", rule.limit)
+                        json.member("unit", rule.unit.rawValue)
+                        json.member("limit-path", rule.limitPath)
+                        json.member("verdict", rule.verdict.rawValue)
+                    }
+                }
+            }
+        }
     }
 
     /// The check as a JUnit report: one test suite per trace, one test case per rule, a failure

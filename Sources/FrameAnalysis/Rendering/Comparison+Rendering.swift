@@ -125,86 +125,100 @@ extension Comparison {
     /// `p-value`, `p95-delta-ms`, `relative-p95-delta` and `p95-interval` (`lower upper
     /// confidence`, or `null` when it could not change the verdict); `summary`, each with `id`, `label`, `unit`,
     /// `base`, `head`, `delta`. Relative changes from 0 are `null`.
-    package func jsonValue() -> JSONValue {
-        func side(_ sources: [String], _ frames: Int, _ frameSources: [FrameReport.FrameSource]) -> JSONValue {
-            .object([
-                ("sources", .array(sources.map(JSONValue.string))), ("frames", .int(Int64(frames))),
-                ("frame-boundaries", .array(frameSources.map { .string($0.identifier) })),
-            ])
+    package func json() -> String {
+        JSONStream.text { json in
+            json.member("schema", "framescope.compare")
+            json.member("version", Self.schemaVersion)
+            json.member("passed", passed)
+            json.member("input", input.rawValue)
+            json.array("errors") { json in
+                for trace in unreadableTraces {
+                    json.object { json in
+                        json.member("kind", "unreadable")
+                        json.member("source", trace.source)
+                        json.member("message", trace.reason)
+                    }
+                }
+            }
+            json.key("base")
+            Self.writeSide(baseSources, baseFrameCount, baseFrameSources, into: &json)
+            json.key("head")
+            Self.writeSide(headSources, headFrameCount, headFrameSources, into: &json)
+            json.object("thresholds") { json in
+                json.member("alpha", thresholds.alpha)
+                json.member("min-relative", thresholds.minimumRelativeEffect)
+                json.member("min-absolute-ms", thresholds.minimumAbsoluteMilliseconds)
+            }
+            json.array("metrics") { json in for metric in metrics { Self.write(metric, into: &json) } }
+            json.array("summary") { json in
+                for figure in summaries {
+                    json.object { json in
+                        json.member("id", figure.id)
+                        json.member("label", figure.label)
+                        json.member("unit", figure.unit.rawValue)
+                        json.member("base", figure.base)
+                        json.member("head", figure.head)
+                        json.member("delta", figure.delta)
+                    }
+                }
+            }
         }
-        func summary(_ s: PercentileSummary<Double>?) -> JSONValue {
-            guard let s else { return .null }
-            return .object([
-                ("count", .int(Int64(s.count))), ("p50", .double(s.p50)), ("p90", .double(s.p90)),
-                ("p95", .double(s.p95)),
-                ("p99", .double(s.p99)), ("max", .double(s.max)), ("mean", .double(s.mean)),
-            ])
+    }
+
+    /// ``json()`` as a value tree.
+    package func jsonValue() -> JSONValue { JSONStream.parsed(json()) }
+
+    private static func writeSide(
+        _ sources: [String], _ frames: Int, _ frameSources: [FrameReport.FrameSource], into json: inout JSONStream
+    ) {
+        json.object { json in
+            json.array("sources") { json in for source in sources { json.value(source) } }
+            json.member("frames", frames)
+            json.array("frame-boundaries") { json in for source in frameSources { json.value(source.identifier) } }
         }
-        func number(_ value: Double?) -> JSONValue {
-            guard let value, value.isFinite else { return .null }
-            return .double(value)
+    }
+
+    private static func write(_ metric: MetricComparison, into json: inout JSONStream) {
+        json.object { json in
+            json.member("id", metric.id)
+            json.member("label", metric.label)
+            json.member("verdict", metric.verdict.rawValue)
+            json.member("reason", metric.reason)
+            json.key("base")
+            writeSummary(metric.base, into: &json)
+            json.key("head")
+            writeSummary(metric.head, into: &json)
+            // Non-finite figures, which JSON cannot hold, are written as null.
+            json.member("shift-ms", metric.shift)
+            json.member("relative-shift", metric.relativeShift)
+            json.member("p-value", metric.pValue)
+            json.member("p95-delta-ms", metric.p95Difference)
+            json.member("relative-p95-delta", metric.relativeP95Difference)
+            json.key("p95-interval")
+            if let interval = metric.p95Interval {
+                json.object { json in
+                    json.member("lower", interval.lower)
+                    json.member("upper", interval.upper)
+                    json.member("confidence", interval.confidence)
+                }
+            } else {
+                json.null()
+            }
         }
-        return .object([
-            ("schema", .string("framescope.compare")),
-            ("version", .int(Int64(Self.schemaVersion))),
-            ("passed", .bool(passed)),
-            ("input", .string(input.rawValue)),
-            (
-                "errors",
-                .array(
-                    unreadableTraces.map { trace in
-                        .object([
-                            ("kind", .string("unreadable")), ("source", .string(trace.source)),
-                            ("message", .string(trace.reason)),
-                        ])
-                    })
-            ),
-            ("base", side(baseSources, baseFrameCount, baseFrameSources)),
-            ("head", side(headSources, headFrameCount, headFrameSources)),
-            (
-                "thresholds",
-                .object([
-                    ("alpha", .double(thresholds.alpha)), ("min-relative", .double(thresholds.minimumRelativeEffect)),
-                    ("min-absolute-ms", .double(thresholds.minimumAbsoluteMilliseconds)),
-                ])
-            ),
-            (
-                "metrics",
-                .array(
-                    metrics.map { metric in
-                        .object([
-                            ("id", .string(metric.id)), ("label", .string(metric.label)),
-                            ("verdict", .string(metric.verdict.rawValue)),
-                            ("reason", .string(metric.reason)), ("base", summary(metric.base)),
-                            ("head", summary(metric.head)),
-                            ("shift-ms", number(metric.shift)), ("relative-shift", number(metric.relativeShift)),
-                            ("p-value", number(metric.pValue)), ("p95-delta-ms", number(metric.p95Difference)),
-                            ("relative-p95-delta", number(metric.relativeP95Difference)),
-                            (
-                                "p95-interval",
-                                metric.p95Interval.map { interval in
-                                    .object([
-                                        ("lower", .double(interval.lower)), ("upper", .double(interval.upper)),
-                                        ("confidence", .double(interval.confidence)),
-                                    ])
-                                } ?? .null
-                            ),
-                        ])
-                    })
-            ),
-            (
-                "summary",
-                .array(
-                    summaries.map { figure in
-                        .object([
-                            ("id", .string(figure.id)), ("label", .string(figure.label)),
-                            ("unit", .string(figure.unit.rawValue)),
-                            ("base", .double(figure.base)), ("head", .double(figure.head)),
-                            ("delta", .double(figure.delta)),
-                        ])
-                    })
-            ),
-        ])
+    }
+
+    /// A percentile object in ms (`count p50 p90 p95 p99 max mean`), or `null`.
+    private static func writeSummary(_ summary: PercentileSummary<Double>?, into json: inout JSONStream) {
+        guard let summary else { return json.null() }
+        json.object { json in
+            json.member("count", summary.count)
+            json.member("p50", summary.p50)
+            json.member("p90", summary.p90)
+            json.member("p95", summary.p95)
+            json.member("p99", summary.p99)
+            json.member("max", summary.max)
+            json.member("mean", summary.mean)
+        }
     }
 
     /// The comparison as a JUnit report: one test case per metric, a failure for each regression.

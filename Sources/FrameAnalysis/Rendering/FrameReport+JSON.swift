@@ -19,10 +19,7 @@ extension FrameReport {
     package func jsonValue(source: String) -> JSONValue {
         var bytes: [UInt8] = []
         writeJSON(source: source) { bytes += $0 }
-        // The stream writes well-formed JSON (ReportJSONStreamTests parses every report's); a
-        // failure here is a bug in it.
-        guard let value = try? JSONValue.parse(bytes) else { preconditionFailure("the report's JSON does not parse") }
-        return value
+        return JSONStream.parsed(bytes)
     }
 
     /// Writes the report's JSON (``jsonValue(source:)``'s text) and a line feed to `write`, in
@@ -391,6 +388,17 @@ extension FrameReport.SourceDetail {
 }
 
 extension JSONStream {
+    /// A document this module's stream wrote, parsed back into a value tree (for tests that look
+    /// into a report, a check or a comparison). Their writers write well-formed JSON (the tests
+    /// parse every report's); a failure here is a bug in them.
+    static func parsed(_ text: some Collection<UInt8>) -> JSONValue {
+        guard let value = try? JSONValue.parse(text) else { preconditionFailure("a JSON writer wrote malformed JSON") }
+        return value
+    }
+
+    /// ``parsed(_:)`` of text.
+    static func parsed(_ text: String) -> JSONValue { parsed(Array(text.utf8)) }
+
     /// A percentile object (`p50` ... `max`, `mean`, `total`), or `null` when there were no values.
     mutating func percentiles(_ summary: PercentileSummary<Int64>?) {
         guard let summary else { return null() }
