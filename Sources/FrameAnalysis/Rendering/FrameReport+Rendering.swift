@@ -10,44 +10,50 @@ extension FrameReport {
     ///   100-column terminal has room for: the categories table without span counts, p50 and
     ///   max per frame, the worst frames without top categories.
     package func tables(wide: Bool = true) -> [ReportTable] {
-        typealias F = ReportFormat
-        var tables: [ReportTable] = []
         let interval = method.frameRate.intervalNanoseconds
         let fps = 1e9 / Double(interval)  // the rate of the interval as rounded, not the rate asked for
-        tables.append(howTable(interval: interval, fps: fps))
+        var tables = [howTable(interval: interval, fps: fps), summaryTable(interval: interval), distributionTable]
+        tables += [lanesTable, holdsTable, hangsTable, inputTable].compactMap { $0 }
+        tables += [categoriesTable(wide: wide), worstFramesTable(wide: wide, interval: interval), threadsTable]
+        if let diagnosticsTable { tables.append(diagnosticsTable) }
+        return tables
+    }
 
-        let s = summary
-        tables.append(summaryTable(interval: interval))
-
+    /// The main-thread cost's and the overrun's percentiles per frame.
+    private var distributionTable: ReportTable {
         var distribution = ReportTable(
             title: "Per-frame distribution",
             columns: [
                 ("per frame", .left), ("p50", .right), ("p90", .right), ("p95", .right), ("p99", .right),
                 ("max", .right),
             ])
-        for (label, p) in [("main-thread cost", s.mainThreadCost), ("overrun (negative = headroom)", s.overrun)] {
-            distribution.rows.append([label] + F.percentiles(p))
+        for (label, p) in [
+            ("main-thread cost", summary.mainThreadCost), ("overrun (negative = headroom)", summary.overrun),
+        ] {
+            distribution.rows.append([label] + ReportFormat.percentiles(p))
         }
-        tables.append(distribution)
+        return distribution
+    }
 
-        if let lanesTable { tables.append(lanesTable) }
-        if let holdsTable { tables.append(holdsTable) }
-        if let hangsTable { tables.append(hangsTable) }
+    /// Input latency, when the trace has input events.
+    private var inputTable: ReportTable? {
+        guard let input else { return nil }
+        var table = ReportTable(
+            title: "Input (latency: from the input to the end of the frame that reflects it)",
+            columns: [
+                ("inputs", .right), ("ignored", .right), ("unreflected", .right), ("latency p50", .right),
+                ("p90", .right),
+                ("p95", .right), ("p99", .right), ("max", .right),
+            ])
+        table.rows = [
+            ["\(input.inputs)", "\(input.ignored)", "\(input.unreflected)"] + ReportFormat.percentiles(input.latency)
+        ]
+        return table
+    }
 
-        if let input {
-            var table = ReportTable(
-                title: "Input (latency: from the input to the end of the frame that reflects it)",
-                columns: [
-                    ("inputs", .right), ("ignored", .right), ("unreflected", .right), ("latency p50", .right),
-                    ("p90", .right),
-                    ("p95", .right), ("p99", .right), ("max", .right),
-                ])
-            table.rows = [
-                ["\(input.inputs)", "\(input.ignored)", "\(input.unreflected)"] + F.percentiles(input.latency)
-            ]
-            tables.append(table)
-        }
-
+    /// Self time by category, with each category's share of the budget and its per-frame figures.
+    private func categoriesTable(wide: Bool) -> ReportTable {
+        typealias F = ReportFormat
         var byCategory = ReportTable(
             title: "Categories (self time: each moment counts for the innermost span; budget share: of measured time)",
             columns: [
@@ -65,8 +71,12 @@ extension FrameReport {
             ])
         }
         if !wide { byCategory.keepColumns([0, 2, 3, 4, 6]) }
-        tables.append(byCategory)
+        return byCategory
+    }
 
+    /// The worst frames, with their cause, top categories and spans, and each platform's columns.
+    private func worstFramesTable(wide: Bool, interval: Int64) -> ReportTable {
+        typealias F = ReportFormat
         var worst = ReportTable(
             title: "Worst frames",
             columns: [
@@ -89,8 +99,11 @@ extension FrameReport {
         if worstFrames.contains(where: { $0.frame.android != nil }) {
             worst.addPlatformColumns(worstFrames, wide: wide)
         }
-        tables.append(worst)
+        return worst
+    }
 
+    /// Every thread: its spans, busy time and top category.
+    private var threadsTable: ReportTable {
         var threadTable = ReportTable(
             title: "Threads",
             columns: [
@@ -100,18 +113,20 @@ extension FrameReport {
             threadTable.rows.append([
                 (thread.name ?? "(unnamed)") + (thread.isMain ? " [main]" : ""), thread.key.description,
                 "\(thread.spanCount)",
-                F.milliseconds(thread.busyNanoseconds), thread.topCategory.map(FrameAnalyzer.categoryLabel) ?? "-",
+                ReportFormat.milliseconds(thread.busyNanoseconds),
+                thread.topCategory.map(FrameAnalyzer.categoryLabel) ?? "-",
             ])
         }
-        tables.append(threadTable)
+        return threadTable
+    }
 
-        if !diagnostics.isEmpty {
-            var table = ReportTable(
-                title: "Diagnostics", columns: [("kind", .left), ("event", .right), ("message", .left)])
-            table.rows = diagnostics.map { [$0.kind.rawValue, $0.eventIndex.map { "#\($0)" } ?? "-", $0.message] }
-            tables.append(table)
-        }
-        return tables
+    /// What the reader and the analysis noticed, when they noticed anything.
+    private var diagnosticsTable: ReportTable? {
+        guard !diagnostics.isEmpty else { return nil }
+        var table = ReportTable(
+            title: "Diagnostics", columns: [("kind", .left), ("event", .right), ("message", .left)])
+        table.rows = diagnostics.map { [$0.kind.rawValue, $0.eventIndex.map { "#\($0)" } ?? "-", $0.message] }
+        return table
     }
 
     /// "How this trace was read": the frame interval and its source, the main thread, where the
@@ -190,42 +205,60 @@ extension FrameReport {
         if let system = s.systemHitches, system > 0 {
             overview.rows[3][2] += "; \(system) system hitches left out"
         }
-        if let stuffed = s.stuffedFrames {
-            // Android: late means janky by Android's rule; buffer stuffing is latency, not a hitch.
-            overview.rows[3][2] += "; janky by Android's FrameTimeline"
-            var note = "smooth, shown a vsync late: latency, no hitch"
-            if let latency = s.stuffingLatency {
-                note = "added latency p50 \(F.milliseconds(latency.p50)), p95 \(F.milliseconds(latency.p95)); " + note
-            }
-            overview.rows.insert(["buffer-stuffed frames", "\(stuffed)", note], at: 4)
-            overview.rows.insert(
-                ["dropped frames", "\(s.droppedFrames)", "FrameTimeline's Dropped Frame; also late frames"], at: 5)
-            overview.rows[1][2] +=
-                displayStretches.count > 1
-                ? "; framescope's: longer than its stretch's period" : "; framescope's: longer than one P"
-            overview.rows.insert(["janky frames", F.percent(s.jankyShare), s.jankyPhrase], at: 1)
-            if let start = s.appStartFrames, let phrase = s.appStartPhrase {
-                overview.rows.insert(["app start", "\(start)", phrase], at: 2)
-            }
+        if let stuffed = s.stuffedFrames { insertAndroidRows(into: &overview, stuffed: stuffed) }
+        if method.frameSource == .chromeFrames { insertChromeRows(into: &overview) }
+        appendOutsideFrameRows(to: &overview, interval: interval)
+        return overview
+    }
+
+    /// Android's rows: janky frames and app start, buffer stuffing and dropped frames, by
+    /// FrameTimeline's rules (late means janky; buffer stuffing is latency, not a hitch).
+    private func insertAndroidRows(into overview: inout ReportTable, stuffed: Int) {
+        typealias F = ReportFormat
+        let s = summary
+        // Android: late means janky by Android's rule; buffer stuffing is latency, not a hitch.
+        overview.rows[3][2] += "; janky by Android's FrameTimeline"
+        var note = "smooth, shown a vsync late: latency, no hitch"
+        if let latency = s.stuffingLatency {
+            note = "added latency p50 \(F.milliseconds(latency.p50)), p95 \(F.milliseconds(latency.p95)); " + note
         }
-        if method.frameSource == .chromeFrames {
-            var dropped = "each shown one vsync late"
-            if let smooth = s.droppedFramesAffectingSmoothness { dropped += "; \(smooth) affect smoothness" }
-            overview.rows.insert(["dropped by Chrome", "\(s.droppedFrames)", dropped], at: 4)
-            if let events = s.chromeDroppedFrameEvents {
-                overview.rows.insert(
-                    [
-                        "Chrome's DroppedFrame events", "\(events)",
-                        "Chrome counts only dropped frames that affect smoothness (animating or scrolling)",
-                    ], at: 5)
-            }
+        overview.rows.insert(["buffer-stuffed frames", "\(stuffed)", note], at: 4)
+        overview.rows.insert(
+            ["dropped frames", "\(s.droppedFrames)", "FrameTimeline's Dropped Frame; also late frames"], at: 5)
+        overview.rows[1][2] +=
+            displayStretches.count > 1
+            ? "; framescope's: longer than its stretch's period" : "; framescope's: longer than one P"
+        overview.rows.insert(["janky frames", F.percent(s.jankyShare), s.jankyPhrase], at: 1)
+        if let start = s.appStartFrames, let phrase = s.appStartPhrase {
+            overview.rows.insert(["app start", "\(start)", phrase], at: 2)
+        }
+    }
+
+    /// Chrome's rows: its dropped and partially presented frames, and its own DroppedFrame events.
+    private func insertChromeRows(into overview: inout ReportTable) {
+        let s = summary
+        var dropped = "each shown one vsync late"
+        if let smooth = s.droppedFramesAffectingSmoothness { dropped += "; \(smooth) affect smoothness" }
+        overview.rows.insert(["dropped by Chrome", "\(s.droppedFrames)", dropped], at: 4)
+        if let events = s.chromeDroppedFrameEvents {
             overview.rows.insert(
                 [
-                    "partially presented", "\(s.partialFrames)",
-                    "shown on time with some updates missing, affecting smoothness",
-                ],
-                at: s.chromeDroppedFrameEvents == nil ? 5 : 6)
+                    "Chrome's DroppedFrame events", "\(events)",
+                    "Chrome counts only dropped frames that affect smoothness (animating or scrolling)",
+                ], at: 5)
         }
+        overview.rows.insert(
+            [
+                "partially presented", "\(s.partialFrames)",
+                "shown on time with some updates missing, affecting smoothness",
+            ],
+            at: s.chromeDroppedFrameEvents == nil ? 5 : 6)
+    }
+
+    /// Work outside the frames: the main thread's, and other threads' before, inside and after.
+    private func appendOutsideFrameRows(to overview: inout ReportTable, interval: Int64) {
+        typealias F = ReportFormat
+        let s = summary
         if s.mainOutsideFramesNanoseconds > 0 {
             overview.rows.append([
                 "main-thread work outside frames", F.milliseconds(s.mainOutsideFramesNanoseconds), "",
@@ -243,7 +276,6 @@ extension FrameReport {
                 "before the first frame or after the last",
             ])
         }
-        return overview
     }
 
     /// Per lane: cost per frame, frames that missed the lane's deadline and the hitch time of
