@@ -125,31 +125,8 @@ package enum FrameRows {
         }
         // Android's own strings and a stuffed frame's added latency, for traces with FrameTimeline.
         let isAndroid = report.summary.stuffedFrames != nil
-        var columns =
-            fixed.map(\.0) + [
-                RowTable.Column("index", .integer), RowTable.Column("vsync_ns", .integer),
-                RowTable.Column("deadline_ns", .integer),
-                RowTable.Column("main_ms", .milliseconds), RowTable.Column("overrun_ms", .milliseconds),
-                RowTable.Column("missed_vsyncs", .integer),
-                RowTable.Column("outcome", .text), RowTable.Column("hitch_cause", .text),
-                RowTable.Column("held_by_frame", .integer, isNullable: true),
-                RowTable.Column("hitch_stage", .text, isNullable: true),
-            ]
-        if isAndroid {
-            columns += [
-                RowTable.Column("frame_id", .integer, isNullable: true),
-                RowTable.Column("jank_type", .text, isNullable: true),
-                RowTable.Column("jank_tag", .text, isNullable: true),
-                RowTable.Column("present_type", .text, isNullable: true),
-                RowTable.Column("stuffing_latency_ms", .milliseconds, isNullable: true),
-            ]
-        }
-        // Nullable whether or not this trace has the lane, so every trace's file has one schema.
-        columns += laneColumns.map { RowTable.Column("\($0.identifier)_ms", .milliseconds, isNullable: true) }
-        columns.append(
-            RowTable.Column(
-                "main_by_category_ms", .millisecondsByName,
-                csvKeys: categories.map { (header: "category:\(FrameAnalyzer.categoryLabel($0))", key: $0) }))
+        let columns =
+            fixed.map(\.0) + frameColumns(isAndroid: isAndroid, laneColumns: laneColumns, categories: categories)
         let fixedCells = fixed.map(\.1)
         let intervalPosition = fixed.count - 1  // frame_interval_ms: the frame's own period where it has one
         let frames = report.frames
@@ -178,6 +155,36 @@ package enum FrameRows {
                     }))
             return row
         }
+    }
+
+    /// The columns after the trace's: the frame's own, Android's where the trace has FrameTimeline,
+    /// a lane's cost per lane, and main-thread time by category.
+    private static func frameColumns(isAndroid: Bool, laneColumns: [Lane], categories: [String]) -> [RowTable.Column] {
+        var columns = [
+            RowTable.Column("index", .integer), RowTable.Column("vsync_ns", .integer),
+            RowTable.Column("deadline_ns", .integer),
+            RowTable.Column("main_ms", .milliseconds), RowTable.Column("overrun_ms", .milliseconds),
+            RowTable.Column("missed_vsyncs", .integer),
+            RowTable.Column("outcome", .text), RowTable.Column("hitch_cause", .text),
+            RowTable.Column("held_by_frame", .integer, isNullable: true),
+            RowTable.Column("hitch_stage", .text, isNullable: true),
+        ]
+        if isAndroid {
+            columns += [
+                RowTable.Column("frame_id", .integer, isNullable: true),
+                RowTable.Column("jank_type", .text, isNullable: true),
+                RowTable.Column("jank_tag", .text, isNullable: true),
+                RowTable.Column("present_type", .text, isNullable: true),
+                RowTable.Column("stuffing_latency_ms", .milliseconds, isNullable: true),
+            ]
+        }
+        // Nullable whether or not this trace has the lane, so every trace's file has one schema.
+        columns += laneColumns.map { RowTable.Column("\($0.identifier)_ms", .milliseconds, isNullable: true) }
+        columns.append(
+            RowTable.Column(
+                "main_by_category_ms", .millisecondsByName,
+                csvKeys: categories.map { (header: "category:\(FrameAnalyzer.categoryLabel($0))", key: $0) }))
+        return columns
     }
 
     /// What the columns are, in a line, for Parquet's key-value metadata.

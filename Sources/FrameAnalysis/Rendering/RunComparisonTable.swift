@@ -28,85 +28,96 @@ package enum RunComparisonTable {
     package static func make(
         title: String, runs: [(scenario: String, strategy: String, report: FrameReport)], wide: Bool = true
     ) -> ReportTable {
-        var columns: [(String, ReportTable.Alignment)] = [
-            ("scenario", .left), ("strategy", .left), ("hitch\nms/s", .right), ("slow", .right),
-            ("main\np95 ms", .right),
-        ]
-        if wide {
-            columns.insert(("frames", .right), at: 2)
-            columns += workCategories.map { ("main \($0)\nms/frame", .right) }
-            columns += [
-                ("hitch\ncause", .left), ("render\np95 ms", .right),
-                ("main total\nms/frame", .right), ("background\nms/interval", .right), ("render\nms/interval", .right),
-                ("background outside\nframes ms", .right), ("input\np95 ms", .right), ("ignored\ninputs", .right),
-            ]
-        } else {
-            columns = [
+        var table = ReportTable(title: title, columns: columns(wide: wide))
+        for run in runs {
+            table.rows.append(wide ? wideRow(run) : compactRow(run))
+        }
+        return table
+    }
+
+    /// The columns' headings: the compact set, or every column.
+    private static func columns(wide: Bool) -> [(String, ReportTable.Alignment)] {
+        guard wide else {
+            return [
                 ("scenario", .left), ("strategy", .left), ("hitch\nms/s", .right), ("hitch\ncause", .left),
                 ("main\np95 ms", .right),
                 ("render\np95 ms", .right), ("input\np95 ms", .right),
             ]
         }
-        var table = ReportTable(title: title, columns: columns)
-        for run in runs {
-            let report = run.report
-            let summary = report.summary
-            let frameCount = report.frames.count
-            func milliseconds(_ nanoseconds: Int64) -> String {
-                ReportFormat.fixed(Double(nanoseconds) / 1e6, decimals: 2)
-            }
-            func perFrame(_ nanoseconds: Int64) -> String {
-                frameCount == 0 ? "-" : milliseconds(nanoseconds / Int64(frameCount))
-            }
-            func perInterval(_ nanoseconds: Int64) -> String {
-                guard summary.measuredNanoseconds > 0 else { return "-" }
-                let interval = Double(report.method.frameRate.intervalNanoseconds)
-                return milliseconds(
-                    Int64((Double(nanoseconds) * interval / Double(summary.measuredNanoseconds)).rounded()))
-            }
-            var mainByCategory: [String: Int64] = [:]
-            var backgroundByCategory: [String: Int64] = [:]
-            for frame in report.frames {
-                for (name, nanoseconds) in frame.mainByCategory {
-                    mainByCategory[name] = (mainByCategory[name] ?? 0).addingSaturating(nanoseconds)
-                }
-                for (name, nanoseconds) in frame.backgroundByCategory {
-                    backgroundByCategory[name] = (backgroundByCategory[name] ?? 0).addingSaturating(nanoseconds)
-                }
-            }
-            var row = [
-                run.scenario, run.strategy, ReportFormat.fixed(summary.hitchTimeRatio, decimals: 1),
-                "\(summary.slowFrames + summary.frozenFrames)",
-                summary.mainThreadCost.map { milliseconds($0.p95) } ?? "-",
-            ]
-            let inputP95 = report.input?.latency.map { milliseconds($0.p95) } ?? "-"
-            if wide {
-                row.insert("\(frameCount)", at: 2)
-                row += workCategories.map { perFrame(mainByCategory[$0] ?? 0) }
-                let mainTotal = report.frames.reduce(Int64(0)) { $0.addingSaturating($1.mainThreadNanoseconds) }
-                let render = backgroundByCategory[renderCategory] ?? 0
-                let background = backgroundByCategory.values.reduce(Int64(0)) { $0.addingSaturating($1) }
-                    .subtractingSaturating(render)
-                row += [
-                    mainCause(of: report),
-                    report.lanes.first { $0.lane == .render }?.cost.map { milliseconds($0.p95) } ?? "-",
-                ]
-                row += [perFrame(mainTotal), perInterval(background), perInterval(render)]
-                row += [
-                    milliseconds(summary.backgroundOutsideFramesNanoseconds), inputP95,
-                    report.input.map { "\($0.ignored)" } ?? "-",
-                ]
-            } else {
-                row = [
-                    run.scenario, run.strategy, ReportFormat.fixed(summary.hitchTimeRatio, decimals: 1),
-                    mainCause(of: report),
-                    summary.mainThreadCost.map { milliseconds($0.p95) } ?? "-",
-                    report.lanes.first { $0.lane == .render }?.cost.map { milliseconds($0.p95) } ?? "-", inputP95,
-                ]
-            }
-            table.rows.append(row)
+        var columns: [(String, ReportTable.Alignment)] = [
+            ("scenario", .left), ("strategy", .left), ("frames", .right), ("hitch\nms/s", .right), ("slow", .right),
+            ("main\np95 ms", .right),
+        ]
+        columns += workCategories.map { ("main \($0)\nms/frame", .right) }
+        columns += [
+            ("hitch\ncause", .left), ("render\np95 ms", .right),
+            ("main total\nms/frame", .right), ("background\nms/interval", .right), ("render\nms/interval", .right),
+            ("background outside\nframes ms", .right), ("input\np95 ms", .right), ("ignored\ninputs", .right),
+        ]
+        return columns
+    }
+
+    private static func milliseconds(_ nanoseconds: Int64) -> String {
+        ReportFormat.fixed(Double(nanoseconds) / 1e6, decimals: 2)
+    }
+
+    /// The p95 of the render lane's cost per frame, `-` without one.
+    private static func renderP95(_ report: FrameReport) -> String {
+        report.lanes.first { $0.lane == .render }?.cost.map { milliseconds($0.p95) } ?? "-"
+    }
+
+    /// The compact row: hitch time ratio and its main cause, and three p95s.
+    private static func compactRow(_ run: (scenario: String, strategy: String, report: FrameReport)) -> [String] {
+        let report = run.report
+        return [
+            run.scenario, run.strategy, ReportFormat.fixed(report.summary.hitchTimeRatio, decimals: 1),
+            mainCause(of: report),
+            report.summary.mainThreadCost.map { milliseconds($0.p95) } ?? "-",
+            renderP95(report), report.input?.latency.map { milliseconds($0.p95) } ?? "-",
+        ]
+    }
+
+    /// The wide row: every column, the per-category and per-interval times summed over the frames.
+    private static func wideRow(_ run: (scenario: String, strategy: String, report: FrameReport)) -> [String] {
+        let report = run.report
+        let summary = report.summary
+        let frameCount = report.frames.count
+        func perFrame(_ nanoseconds: Int64) -> String {
+            frameCount == 0 ? "-" : milliseconds(nanoseconds / Int64(frameCount))
         }
-        return table
+        func perInterval(_ nanoseconds: Int64) -> String {
+            guard summary.measuredNanoseconds > 0 else { return "-" }
+            let interval = Double(report.method.frameRate.intervalNanoseconds)
+            return milliseconds(Int64((Double(nanoseconds) * interval / Double(summary.measuredNanoseconds)).rounded()))
+        }
+        var mainByCategory: [String: Int64] = [:]
+        var backgroundByCategory: [String: Int64] = [:]
+        for frame in report.frames {
+            for (name, nanoseconds) in frame.mainByCategory {
+                mainByCategory[name] = (mainByCategory[name] ?? 0).addingSaturating(nanoseconds)
+            }
+            for (name, nanoseconds) in frame.backgroundByCategory {
+                backgroundByCategory[name] = (backgroundByCategory[name] ?? 0).addingSaturating(nanoseconds)
+            }
+        }
+        let mainTotal = report.frames.reduce(Int64(0)) { $0.addingSaturating($1.mainThreadNanoseconds) }
+        let render = backgroundByCategory[renderCategory] ?? 0
+        let background = backgroundByCategory.values.reduce(Int64(0)) { $0.addingSaturating($1) }
+            .subtractingSaturating(render)
+        var row = [
+            run.scenario, run.strategy, "\(frameCount)", ReportFormat.fixed(summary.hitchTimeRatio, decimals: 1),
+            "\(summary.slowFrames + summary.frozenFrames)",
+            summary.mainThreadCost.map { milliseconds($0.p95) } ?? "-",
+        ]
+        row += workCategories.map { perFrame(mainByCategory[$0] ?? 0) }
+        row += [mainCause(of: report), renderP95(report)]
+        row += [perFrame(mainTotal), perInterval(background), perInterval(render)]
+        row += [
+            milliseconds(summary.backgroundOutsideFramesNanoseconds),
+            report.input?.latency.map { milliseconds($0.p95) } ?? "-",
+            report.input.map { "\($0.ignored)" } ?? "-",
+        ]
+        return row
     }
 
     /// The cause of most of a run's hitch time (`commit`, `render`, ...), `-` without hitches.
