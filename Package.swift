@@ -63,8 +63,11 @@ let package = Package(
             name: "FrameScopeTesting", dependencies: ["FrameScope", "FrameTrace", "FrameAnalysis", "FrameTraceReader"]),
         // The Parquet writer: the format on its own, no framescope types, so it tests alone.
         .target(name: "FrameParquet"),
+        // The report page's script and style are files of their own, for a linter and an editor, and
+        // are compiled in as byte arrays (`PackageResources`): no bundle, nothing to find at run time.
         .target(
-            name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport", "FrameParquet"]),
+            name: "FrameAnalysis", dependencies: ["FrameTrace", "FrameJSON", "FrameSupport", "FrameParquet"],
+            resources: [.embedInCode("Rendering/Page/report.js"), .embedInCode("Rendering/Page/report.css")]),
         // The simulation does not depend on the analysis, so the two largest modules build side by
         // side; FrameRuns joins them (a run's trace analysed, the demo's table).
         .target(
