@@ -51,6 +51,14 @@ extension ReportCommand {
         guard sources.filter({ $0 == "-" }).count <= 1 else {
             throw UsageError("standard input (-) can be read only once")
         }
+        // Opened before any trace is read, so an unwritable file fails at once.
+        let output = try OutputDestination(path: arguments.value("out"))
+        let summaryOutput = try summaryOut.map { path throws(InputError) in
+            try OutputDestination(path: path, option: "--summary-out")
+        }
+        let errorsOutput = try errorsOut.map { path throws(InputError) in
+            try OutputDestination(path: path, option: "--errors-out")
+        }
         let results = TraceBatch.analyze(
             sources, jobs: try TraceBatch.jobs(arguments), maximumSize: try InputLimit.maximumSize(arguments)
         ) { trace in
@@ -77,50 +85,36 @@ extension ReportCommand {
         }
         if !rows.isEmpty {
             let isSummary = format == .summaryJSONL || format == .summaryParquet
-            try write(rows.map { isSummary ? $0.summary : $0.frames }, format: format, to: arguments.value("out"))
-            if let summaryOut, let summaryFormat {
-                try write(rows.map(\.summary), format: summaryFormat, to: summaryOut, option: "--summary-out")
+            write(rows.map { isSummary ? $0.summary : $0.frames }, format: format, to: output)
+            if let summaryOutput, let summaryFormat {
+                write(rows.map(\.summary), format: summaryFormat, to: summaryOutput)
             }
+            // With no rows, an --out or --summary-out file is left as it was.
+            try output.finish()
+            try summaryOutput?.finish()
         }
-        if let errorsOut {
-            var lines = ""
+        if let errorsOutput {
             for error in errors {
-                lines += "{\"trace\":\(JSONValue.string(error.source).description),"
-                lines += "\"exit_status\":\(ExitCode.input.rawValue),"
-                lines += "\"message\":\(JSONValue.string(error.message).description)}\n"
+                errorsOutput.write("{\"trace\":\(JSONValue.string(error.source).description),")
+                errorsOutput.write("\"exit_status\":\(ExitCode.input.rawValue),")
+                errorsOutput.write("\"message\":\(JSONValue.string(error.message).description)}\n")
             }
-            do {
-                try OutputFile.replace(errorsOut, with: Array(lines.utf8))
-            } catch {
-                throw InputError("cannot write --errors-out: \(error)")
-            }
+            try errorsOutput.finish()
         }
         for error in errors { printError("error: \(UntrustedText.terminal(error.message))") }
         return errors.isEmpty ? .success : .input
     }
 
-    /// Writes the traces' tables in `format` to `path` (standard output for `nil` or `-`):
-    /// JSON Lines trace by trace, CSV and Parquet as one table (``RowTable/concatenating(_:)``).
-    private static func write(
-        _ tables: [RowTable], format: OutputFormat, to path: String?, option: String = "--out"
-    ) throws {
-        var bytes: [UInt8] = []
+    /// Writes the traces' tables in `format`: JSON Lines trace by trace, CSV and Parquet as one
+    /// table (``RowTable/concatenating(_:)``), Parquet a row group at a time.
+    private static func write(_ tables: [RowTable], format: OutputFormat, to output: OutputDestination) {
         switch format {
         case .framesJSONL, .summaryJSONL:
-            for table in tables { table.writeJSONLines { bytes += $0.utf8 } }
+            for table in tables { table.writeJSONLines { output.write($0) } }
         case .framesCSV:
-            RowTable.concatenating(tables)?.writeCSV { bytes += $0.utf8 }
+            RowTable.concatenating(tables)?.writeCSV { output.write($0) }
         default:
-            bytes = RowTable.concatenating(tables)?.parquet() ?? []
-        }
-        guard let path, path != "-" else {
-            StandardOutput.write(bytes)
-            return
-        }
-        do {
-            try OutputFile.replace(path, with: bytes)
-        } catch {
-            throw InputError("cannot write \(option): \(error)")
+            RowTable.concatenating(tables)?.writeParquet { output.write($0) }
         }
     }
 }

@@ -114,7 +114,7 @@ enum ReportCommand: Command {
         let maximumSize = try InputLimit.maximumSize(arguments)
         // Opened before the analysis, so an --out that cannot be written fails in a moment, not
         // after a long trace's analysis.
-        let output = try openOutput(destination)
+        let output = try OutputDestination(path: destination)
         let trace = try readTrace(source, maximumSize: maximumSize)
         let metadata = trace.metadata
         // Handed over, so the analysis can free the events before it fills in the frames.
@@ -122,103 +122,56 @@ enum ReportCommand: Command {
         if let missing = missingProcess(report, options: options) {
             throw InputError("\(source == "-" ? "<stdin>" : source): \(missing)")
         }
-        guard let output else {
-            switch format {
-            case .markdown: printUntrusted(report.markdown(source: source))
-            case .json: report.writeJSON(source: source) { StandardOutput.write($0) }
-            case .html: print(report.html(source: source), terminator: "")
-            case .text: printUntrusted(report.text(source: source, wide: arguments.has("wide")))
-            case .framesParquet, .summaryParquet:
-                parquetTable(report, format: format, source: source, labels: labels, metadata: metadata)
-                    .writeParquet { StandardOutput.write($0) }
-            case .framesJSONL, .framesCSV, .summaryJSONL:
-                // Line by line, so a long trace's rows are never all in memory.
-                rows(report, format: format, source: source, labels: labels, metadata: metadata) {
-                    print($0, terminator: "")
-                }
-            }
-            return .success
-        }
-        let bytes: [UInt8]
-        switch format {
-        case .markdown:
-            bytes = Array((UntrustedText.neutralizingWorkflowCommands(report.markdown(source: source)) + "\n").utf8)
-        case .json:
-            var json: [UInt8] = []
-            report.writeJSON(source: source) { json += $0 }
-            bytes = json
-        case .html: bytes = Array(report.html(source: source).utf8)
-        case .text:
-            bytes = Array(
-                (UntrustedText.neutralizingWorkflowCommands(report.text(source: source, wide: arguments.has("wide")))
-                    + "\n").utf8)
-        case .framesParquet, .summaryParquet:
-            // A row group at a time, straight to the file.
-            do {
-                try parquetTable(report, format: format, source: source, labels: labels, metadata: metadata)
-                    .writeParquet { try output.write($0) }
-            } catch {
-                throw InputError("cannot write --out: \(error)")
-            }
-            bytes = []
-        case .framesJSONL, .framesCSV, .summaryJSONL:
-            bytes = rows(report, format: format, source: source, labels: labels, metadata: metadata)
-        }
-        do {
-            try output.write(bytes)
-            try output.commit()
-        } catch {
-            throw InputError("cannot write --out: \(error)")
-        }
+        let traceRows = RowContext(source: source, labels: labels, metadata: metadata)
+        write(report, format: format, rows: traceRows, wide: arguments.has("wide"), to: output)
+        try output.finish()
         return .success
     }
 
-    /// The replacement for `--out FILE`, opened now (`nil` for standard output).
-    /// - Throws: ``InputError`` (exit 3) when the file's folder cannot hold it.
-    static func openOutput(_ destination: String?) throws(InputError) -> ReplacementFile? {
-        guard let destination, destination != "-" else { return nil }
-        do {
-            return try ReplacementFile(path: destination)
-        } catch {
-            throw InputError("cannot write --out: \(error)")
+    /// What the row formats say of the trace besides its report: its path, the run's labels and
+    /// the trace's metadata.
+    struct RowContext {
+        var source: String
+        var labels: [(key: String, value: String)]
+        var metadata: TraceMetadata
+    }
+
+    /// The one place `report` renders: every format, to standard output or a file alike, in
+    /// pieces (the JSON in pieces of about 1 MiB, rows line by line, Parquet a row group at a
+    /// time), so a long trace's output is never all in memory.
+    static func write(
+        _ report: FrameReport, format: OutputFormat, rows: RowContext, wide: Bool, to output: OutputDestination
+    ) {
+        let source = rows.source
+        switch format {
+        case .text:
+            output.write(UntrustedText.neutralizingWorkflowCommands(report.text(source: source, wide: wide)) + "\n")
+        case .markdown:
+            output.write(UntrustedText.neutralizingWorkflowCommands(report.markdown(source: source)) + "\n")
+        case .json: report.writeJSON(source: source) { output.write($0) }
+        case .html: output.write(report.html(source: source))
+        case .framesParquet, .summaryParquet:
+            parquetTable(report, format: format, rows: rows).writeParquet { output.write($0) }
+        case .framesJSONL, .framesCSV, .summaryJSONL:
+            self.rows(report, format: format, rows: rows) { output.write($0) }
         }
     }
 
     /// The table a Parquet format writes: the frames' or the summary's.
-    static func parquetTable(
-        _ report: FrameReport, format: OutputFormat, source: String, labels: [(key: String, value: String)],
-        metadata: TraceMetadata
-    ) -> RowTable {
+    static func parquetTable(_ report: FrameReport, format: OutputFormat, rows: RowContext) -> RowTable {
         format == .summaryParquet
-            ? SummaryRows.table(report, trace: source, labels: labels, metadata: metadata)
-            : FrameRows.table(report, trace: source, labels: labels, metadata: metadata)
-    }
-
-    /// A row format's whole output: the frames or summary table rendered as JSON Lines, CSV or
-    /// Parquet.
-    static func rows(
-        _ report: FrameReport, format: OutputFormat, source: String, labels: [(key: String, value: String)],
-        metadata: TraceMetadata
-    ) -> [UInt8] {
-        if format.isParquet {
-            return parquetTable(report, format: format, source: source, labels: labels, metadata: metadata).parquet()
-        }
-        var bytes: [UInt8] = []
-        rows(report, format: format, source: source, labels: labels, metadata: metadata) { bytes += $0.utf8 }
-        return bytes
+            ? SummaryRows.table(report, trace: rows.source, labels: rows.labels, metadata: rows.metadata)
+            : FrameRows.table(report, trace: rows.source, labels: rows.labels, metadata: rows.metadata)
     }
 
     /// A text row format (JSON Lines, CSV), line by line.
-    static func rows(
-        _ report: FrameReport, format: OutputFormat, source: String, labels: [(key: String, value: String)],
-        metadata: TraceMetadata,
-        emit: (String) -> Void
-    ) {
+    static func rows(_ report: FrameReport, format: OutputFormat, rows: RowContext, emit: (String) -> Void) {
         if format == .summaryJSONL {
-            SummaryRows.table(report, trace: source, labels: labels, metadata: metadata).writeJSONLines(to: emit)
+            SummaryRows.table(report, trace: rows.source, labels: rows.labels, metadata: rows.metadata)
+                .writeJSONLines(to: emit)
         } else {
             FrameRows.write(
-                report, trace: source, labels: labels, metadata: metadata,
+                report, trace: rows.source, labels: rows.labels, metadata: rows.metadata,
                 format: format == .framesCSV ? .csv : .jsonLines, to: emit)
         }
     }
