@@ -12,6 +12,38 @@ extension ReportCommand {
         var summary: RowTable
     }
 
+    /// Where a batch writes: `--out` (or standard output), `--summary-out` with its format, and
+    /// `--errors-out`, each checked and opened before any trace is read, so an unwritable file
+    /// fails at once.
+    private struct BatchDestinations {
+        var output: OutputDestination
+        var summary: (format: OutputFormat, output: OutputDestination)?
+        var errors: OutputDestination?
+
+        init(_ arguments: ParsedArguments, format: OutputFormat) throws {
+            let summaryFormat = try ReportCommand.summaryFormat(of: format)
+            let summaryOut = arguments.value("summary-out")
+            if let summaryOut {
+                guard summaryFormat != nil else {
+                    throw UsageError(
+                        "--summary-out goes with --format frames-jsonl or frames-parquet, not \(format.rawValue)")
+                }
+                guard !summaryOut.isEmpty, summaryOut != "-" else {
+                    throw UsageError("option '--summary-out' expects a file, got '\(summaryOut)'")
+                }
+            }
+            let errorsOut = arguments.value("errors-out")
+            if let errorsOut, errorsOut.isEmpty || errorsOut == "-" {
+                throw UsageError("option '--errors-out' expects a file, got '\(errorsOut)'")
+            }
+            output = try OutputDestination(path: arguments.value("out"))
+            if let summaryOut, let summaryFormat {
+                summary = (summaryFormat, try OutputDestination(path: summaryOut, option: "--summary-out"))
+            }
+            if let errorsOut { errors = try OutputDestination(path: errorsOut, option: "--errors-out") }
+        }
+    }
+
     /// The row formats and the format `--summary-out` writes beside each.
     private static func summaryFormat(of format: OutputFormat) throws(UsageError) -> OutputFormat? {
         switch format {
@@ -33,32 +65,10 @@ extension ReportCommand {
         options: AnalysisOptions
     ) throws -> ExitCode {
         let sources = arguments.positionals
-        let summaryFormat = try summaryFormat(of: format)
-        let summaryOut = arguments.value("summary-out")
-        if let summaryOut {
-            guard summaryFormat != nil else {
-                throw UsageError(
-                    "--summary-out goes with --format frames-jsonl or frames-parquet, not \(format.rawValue)")
-            }
-            guard !summaryOut.isEmpty, summaryOut != "-" else {
-                throw UsageError("option '--summary-out' expects a file, got '\(summaryOut)'")
-            }
-        }
-        let errorsOut = arguments.value("errors-out")
-        if let errorsOut, errorsOut.isEmpty || errorsOut == "-" {
-            throw UsageError("option '--errors-out' expects a file, got '\(errorsOut)'")
-        }
         guard sources.filter({ $0 == "-" }).count <= 1 else {
             throw UsageError("standard input (-) can be read only once")
         }
-        // Opened before any trace is read, so an unwritable file fails at once.
-        let output = try OutputDestination(path: arguments.value("out"))
-        let summaryOutput = try summaryOut.map { path throws(InputError) in
-            try OutputDestination(path: path, option: "--summary-out")
-        }
-        let errorsOutput = try errorsOut.map { path throws(InputError) in
-            try OutputDestination(path: path, option: "--errors-out")
-        }
+        let destinations = try BatchDestinations(arguments, format: format)
         let results = TraceBatch.analyze(
             sources, jobs: try TraceBatch.jobs(arguments), maximumSize: try InputLimit.maximumSize(arguments)
         ) { trace in
@@ -85,15 +95,15 @@ extension ReportCommand {
         }
         if !rows.isEmpty {
             let isSummary = format == .summaryJSONL || format == .summaryParquet
-            write(rows.map { isSummary ? $0.summary : $0.frames }, format: format, to: output)
-            if let summaryOutput, let summaryFormat {
-                write(rows.map(\.summary), format: summaryFormat, to: summaryOutput)
+            write(rows.map { isSummary ? $0.summary : $0.frames }, format: format, to: destinations.output)
+            if let summary = destinations.summary {
+                write(rows.map(\.summary), format: summary.format, to: summary.output)
             }
             // With no rows, an --out or --summary-out file is left as it was.
-            try output.finish()
-            try summaryOutput?.finish()
+            try destinations.output.finish()
+            try destinations.summary?.output.finish()
         }
-        if let errorsOutput {
+        if let errorsOutput = destinations.errors {
             for error in errors {
                 errorsOutput.write("{\"trace\":\(JSONValue.string(error.source).description),")
                 errorsOutput.write("\"exit_status\":\(ExitCode.input.rawValue),")
