@@ -221,7 +221,11 @@ def main():
     parser.add_argument("--corpus")
     parser.add_argument("--parquet-dir")
     parser.add_argument("--keep", help="keep the fleet and the job's output here")
+    parser.add_argument("--parquet-only", action="store_true",
+                        help="only Spark's read of --parquet-dir (CI runs the fleet and corpus jobs before the tests end)")
     arguments = parser.parse_args()
+    if arguments.parquet_only and not arguments.parquet_dir:
+        parser.error("--parquet-only reads --parquet-dir: give one")
     framescope = os.path.abspath(arguments.framescope)
     # Spark names a file by its path with `.` and `..` taken out (Hadoop's Path), so the CLI's side
     # uses the same spelling: `shared/../x` is `x`.
@@ -238,6 +242,20 @@ def main():
         seconds, phase_start[0] = now - phase_start[0], now
         return f"({seconds:.1f} s)"
 
+    if not arguments.parquet_only:
+        check_fleet_and_corpus(framescope, work, arguments.corpus, took)
+    if arguments.parquet_dir:
+        check_parquet_dir(arguments.parquet_dir, work, took)
+
+    if failures:
+        print(f"check_fleet: {len(failures)} of {checked} checks failed (work in {work})", file=sys.stderr)
+        sys.exit(1)
+    print(f"check_fleet: ok, {checked} checks")
+
+
+def check_fleet_and_corpus(framescope, work, corpus_dir, took):
+    """The job over a generated fleet (hostile names, unreadable files, two builds compared), then
+    over the third-party corpus, each compared with the CLI."""
     fleet = os.path.join(work, "fleet")
     paths = make_fleet(framescope, fleet, builds=2, devices=2, runs=3, frames=60, hostile=True, progress=False)
     # Readable is what framescope reads (a trace cut off mid-write is, with a diagnostic).
@@ -262,10 +280,10 @@ def main():
     rows, groups = check_job(framescope, out, traces, ["build", "device"], "build", "1", unreadable)
     print(f"check_fleet: fleet: {len(readable)} traces, {len(unreadable)} unreadable, {rows} frame rows, {groups} groups {took()}")
 
-    if arguments.corpus:
+    if corpus_dir:
         # The job reads exactly the files the check compares, each named by its own --traces.
-        corpus = trace_files(arguments.corpus)
-        expect(len(corpus) > 0, f"{arguments.corpus} holds no trace: a check of nothing must not pass")
+        corpus = trace_files(corpus_dir)
+        expect(len(corpus) > 0, f"{corpus_dir} holds no trace: a check of nothing must not pass")
         out = os.path.join(work, "corpus-out")
         spark_submit(framescope, sum((["--traces", path] for path in corpus), []) + [
             "--out", out, "--label-regex", r"(?P<project>[A-Za-z0-9-]+)__[^/]+$", "--ship-bytes"],
@@ -282,27 +300,23 @@ def main():
                                  unreadable=unreadable)
         print(f"check_fleet: corpus: {len(readable)} traces, {len(unreadable)} unreadable, {rows} frame rows, {groups} groups {took()}")
 
-    if arguments.parquet_dir:
-        files = sorted(glob.glob(os.path.join(arguments.parquet_dir, "**", "*.parquet"), recursive=True))
-        script = os.path.join(work, "read_all.py")
-        with open(script, "w") as file:
-            file.write("import sys, json\nfrom pyspark.sql import SparkSession\n"
-                       "s = SparkSession.builder.getOrCreate()\n"
-                       "print(json.dumps({p: s.read.parquet('file://' + p).count() for p in sys.argv[1:]}))\n")
-        result = run([spark_submit_path(), "--master", "local[2]", "--conf", "spark.ui.enabled=false", "--conf", "spark.log.level=WARN", script] + files)
-        expect(result.returncode == 0, f"Spark could not read the tests' Parquet files: {result.stderr.decode(errors='replace')[-2000:]}")
-        if result.returncode == 0:
-            import pyarrow.parquet as parquet
-            counts = json.loads(result.stdout.decode().strip().splitlines()[-1])
-            for path in files:
-                expect(counts.get(path) == parquet.read_metadata(path).num_rows, f"{path}: Spark read {counts.get(path)} rows")
-        expect(len(files) > 0, f"no Parquet file in {arguments.parquet_dir}: the tests wrote none")
-        print(f"check_fleet: Spark read the {len(files)} Parquet files the tests wrote {took()}")
-
-    if failures:
-        print(f"check_fleet: {len(failures)} of {checked} checks failed (work in {work})", file=sys.stderr)
-        sys.exit(1)
-    print(f"check_fleet: ok, {checked} checks")
+def check_parquet_dir(parquet_dir, work, took):
+    """Spark reads every Parquet file the tests wrote, with pyarrow's row counts."""
+    files = sorted(glob.glob(os.path.join(parquet_dir, "**", "*.parquet"), recursive=True))
+    script = os.path.join(work, "read_all.py")
+    with open(script, "w") as file:
+        file.write("import sys, json\nfrom pyspark.sql import SparkSession\n"
+                   "s = SparkSession.builder.getOrCreate()\n"
+                   "print(json.dumps({p: s.read.parquet('file://' + p).count() for p in sys.argv[1:]}))\n")
+    result = run([spark_submit_path(), "--master", "local[2]", "--conf", "spark.ui.enabled=false", "--conf", "spark.log.level=WARN", script] + files)
+    expect(result.returncode == 0, f"Spark could not read the tests' Parquet files: {result.stderr.decode(errors='replace')[-2000:]}")
+    if result.returncode == 0:
+        import pyarrow.parquet as parquet
+        counts = json.loads(result.stdout.decode().strip().splitlines()[-1])
+        for path in files:
+            expect(counts.get(path) == parquet.read_metadata(path).num_rows, f"{path}: Spark read {counts.get(path)} rows")
+    expect(len(files) > 0, f"no Parquet file in {parquet_dir}: the tests wrote none")
+    print(f"check_fleet: Spark read the {len(files)} Parquet files the tests wrote {took()}")
 
 
 if __name__ == "__main__":
