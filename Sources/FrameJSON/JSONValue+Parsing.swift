@@ -62,12 +62,6 @@ extension JSONValue {
 
     /// One open container while parsing: where its elements start on the value stack, and for an
     /// object where its member names start on the key stack.
-    private struct Frame {
-        var isObject: Bool
-        var firstValue: Int
-        var firstKey: Int
-    }
-
     /// Parses the value at the scanner's position (after whitespace), leaving the scanner after it.
     ///
     /// Finished values wait on one flat stack until their container closes, and are then moved
@@ -77,104 +71,131 @@ extension JSONValue {
     package static func parseValue(_ scanner: inout JSONScanner<JSONParseError>, maxDepth: Int) throws(JSONParseError)
         -> JSONValue
     {
-        var stack: [Frame] = []
-        var values: [JSONValue] = []
-        var keys: [String] = []
+        var containers = OpenContainers(maxDepth: maxDepth)
         while true {
-            // Parse a value, or open a container and go round for its first element.
-            var value: JSONValue
+            // A scalar, an empty container, or a container opened for its first element.
             let byte = try scanner.peekValue("a value")
-            switch byte {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                guard stack.count < maxDepth else {
-                    throw JSONParseError.syntax(
-                        .tooDeep, "values are nested more than \(maxDepth) levels deep", at: scanner.position)
+            let value: JSONValue
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                guard let empty = try containers.open(byte, &scanner) else { continue }
+                value = empty
+            } else {
+                value = try scalar(byte, &scanner)
+            }
+            if let document = try containers.add(value, &scanner) { return document }
+        }
+    }
+
+    /// A string, number, `true`, `false` or `null` starting with `byte`.
+    @inline(__always)
+    private static func scalar(_ byte: UInt8, _ scanner: inout JSONScanner<JSONParseError>) throws(JSONParseError)
+        -> JSONValue
+    {
+        switch byte {
+        case UInt8(ascii: "\""):
+            return .string(scanner.string(try scanner.scanString()))
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let token = try scanner.scanNumber()
+            if let integer = token.exactInteger { return .int(integer) }
+            return .double(token.double(in: scanner))
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            return try scanner.scanLiteral().map(JSONValue.bool) ?? .null
+        default:
+            throw scanner.unexpected(expecting: "a value")
+        }
+    }
+
+    /// The containers open at the parser's position, innermost last, with their finished values
+    /// and member names on two flat stacks.
+    private struct OpenContainers {
+        private struct Frame {
+            var isObject: Bool
+            var firstValue: Int
+            var firstKey: Int
+        }
+
+        let maxDepth: Int
+        private var stack: [Frame] = []
+        private var values: [JSONValue] = []
+        private var keys: [String] = []
+
+        init(maxDepth: Int) { self.maxDepth = maxDepth }
+
+        /// Steps into the `{` or `[` at the scanner: the empty container's value when it closes at
+        /// once, or `nil` when it is open (and an object's first member name read).
+        @inline(__always)
+        mutating func open(_ byte: UInt8, _ scanner: inout JSONScanner<JSONParseError>) throws(JSONParseError)
+            -> JSONValue?
+        {
+            guard stack.count < maxDepth else {
+                throw JSONParseError.syntax(
+                    .tooDeep, "values are nested more than \(maxDepth) levels deep", at: scanner.position)
+            }
+            scanner.position += 1
+            if stack.isEmpty {
+                // The first container: room for a small one at once, instead of growing
+                // each array from one element (most nested values are small).
+                stack.reserveCapacity(4)
+                values.reserveCapacity(8)
+                keys.reserveCapacity(8)
+            }
+            let isObject = byte == UInt8(ascii: "{")
+            let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            if try scanner.peekValue(isObject ? "a member name or '}'" : "a value or ']'") == close {
+                scanner.position += 1
+                return isObject ? .object([]) : .array([])
+            }
+            stack.append(Frame(isObject: isObject, firstValue: values.count, firstKey: keys.count))
+            if isObject { keys.append(try JSONValue.memberName(&scanner)) }
+            return nil
+        }
+
+        /// Adds a finished value to the innermost container and closes every container that ends
+        /// after it: the whole document when the last one closed (or there was none), else `nil`
+        /// with the scanner at the next element (an object's next member name read).
+        @inline(__always)
+        mutating func add(_ finished: JSONValue, _ scanner: inout JSONScanner<JSONParseError>) throws(JSONParseError)
+            -> JSONValue?
+        {
+            var value = finished
+            while let frame = stack.last {
+                values.append(value)
+                let expecting =
+                    frame.isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
+                let next = try scanner.peekValue(expecting)
+                if next == UInt8(ascii: ",") {
+                    scanner.position += 1
+                    if frame.isObject { keys.append(try JSONValue.memberName(&scanner)) }
+                    return nil
+                }
+                guard next == (frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                    throw scanner.unexpected(expecting: expecting)
                 }
                 scanner.position += 1
-                if stack.isEmpty {
-                    // The first container: room for a small one at once, instead of growing
-                    // each array from one element (most nested values are small).
-                    stack.reserveCapacity(4)
-                    values.reserveCapacity(8)
-                    keys.reserveCapacity(8)
-                }
-                if byte == UInt8(ascii: "{") {
-                    if try scanner.peekValue("a member name or '}'") == UInt8(ascii: "}") {
-                        scanner.position += 1
-                        value = .object([])
-                    } else {
-                        stack.append(Frame(isObject: true, firstValue: values.count, firstKey: keys.count))
-                        keys.append(try memberName(&scanner))
-                        continue
-                    }
-                } else {
-                    if try scanner.peekValue("a value or ']'") == UInt8(ascii: "]") {
-                        scanner.position += 1
-                        value = .array([])
-                    } else {
-                        stack.append(Frame(isObject: false, firstValue: values.count, firstKey: keys.count))
-                        continue
-                    }
-                }
-            case UInt8(ascii: "\""):
-                value = .string(scanner.string(try scanner.scanString()))
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let token = try scanner.scanNumber()
-                if let integer = token.exactInteger {
-                    value = .int(integer)
-                } else {
-                    value = .double(token.double(in: scanner))
-                }
-            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                value = try scanner.scanLiteral().map(JSONValue.bool) ?? .null
-            default:
-                throw scanner.unexpected(expecting: "a value")
+                value = close(frame)
             }
-            // Add the value to its container; close containers that end here.
-            while true {
-                guard let frame = stack.last else { return value }
-                values.append(value)
-                if frame.isObject {
-                    let next = try scanner.peekValue("',' or '}' after an object member")
-                    if next == UInt8(ascii: ",") {
-                        scanner.position += 1
-                        keys.append(try memberName(&scanner))
-                        break
-                    } else if next == UInt8(ascii: "}") {
-                        scanner.position += 1
-                        var members: [(String, JSONValue)] = []
-                        members.reserveCapacity(values.count - frame.firstValue)
-                        for (key, member) in zip(keys[frame.firstKey...], values[frame.firstValue...]) {
-                            members.append((key, member))
-                        }
-                        keys.removeSubrange(frame.firstKey...)
-                        values.removeSubrange(frame.firstValue...)
-                        stack.removeLast()
-                        value = .object(members)
-                    } else {
-                        throw scanner.unexpected(expecting: "',' or '}' after an object member")
-                    }
-                } else {
-                    let next = try scanner.peekValue("',' or ']' after an array element")
-                    if next == UInt8(ascii: ",") {
-                        scanner.position += 1
-                        break
-                    } else if next == UInt8(ascii: "]") {
-                        scanner.position += 1
-                        let elements = Array(values[frame.firstValue...])
-                        values.removeSubrange(frame.firstValue...)
-                        stack.removeLast()
-                        value = .array(elements)
-                    } else {
-                        throw scanner.unexpected(expecting: "',' or ']' after an array element")
-                    }
-                }
+            return value
+        }
+
+        /// The innermost container's value, its members or elements taken off the stacks.
+        private mutating func close(_ frame: Frame) -> JSONValue {
+            defer {
+                values.removeSubrange(frame.firstValue...)
+                stack.removeLast()
             }
+            guard frame.isObject else { return .array(Array(values[frame.firstValue...])) }
+            var members: [(String, JSONValue)] = []
+            members.reserveCapacity(values.count - frame.firstValue)
+            for (key, member) in zip(keys[frame.firstKey...], values[frame.firstValue...]) {
+                members.append((key, member))
+            }
+            keys.removeSubrange(frame.firstKey...)
+            return .object(members)
         }
     }
 
     /// Consumes `"name" :` and returns the name.
-    private static func memberName(_ scanner: inout JSONScanner<JSONParseError>) throws(JSONParseError) -> String {
+    fileprivate static func memberName(_ scanner: inout JSONScanner<JSONParseError>) throws(JSONParseError) -> String {
         guard try scanner.peekValue("a member name") == UInt8(ascii: "\"") else {
             throw scanner.unexpected(expecting: "a member name in quotes")
         }
