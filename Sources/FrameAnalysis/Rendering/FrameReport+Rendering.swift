@@ -368,21 +368,11 @@ extension FrameReport {
             ($0.key.start, $0.key.end, $0.value.frames[0]) < ($1.key.start, $1.key.end, $1.value.frames[0])
         }) {
             let hold = group.hold
-            let isOwn = hold.frame.map { group.frames == [$0] } ?? false
-            var holder: String
-            if let stage = hold.stage {
-                holder = stage + (isOwn ? " (own)" : hold.frame.map { " of #\($0)" } ?? "")
-            } else {
-                holder =
-                    isOwn
-                    ? "its own \(hold.lane.identifier) work"
-                    : "\(hold.lane.identifier) work" + (hold.frame.map { " of #\($0)" } ?? "")
-            }
-            if !hold.wasPending { holder += ", overran" }
             let late =
                 group.frames.count == 1
                 ? "#\(group.frames[0])"
                 : "\(group.frames.count): #\(group.frames.first!)-#\(group.frames.last!)"
+            let holder = Self.holder(of: hold, holding: group.frames)
             table.rows.append([
                 (hold.lane.hitchCause ?? .unknown).identifier, late,
                 F.milliseconds(hold.start.subtractingSaturating(origin)),
@@ -397,6 +387,23 @@ extension FrameReport {
             ])
         }
         return table
+    }
+
+    /// What held the frames, as the holds table names it: the stage or lane's work, whose frame
+    /// it was (`own` when it held only its own frame), and whether it overran.
+    private static func holder(of hold: HitchHold, holding frames: [Int]) -> String {
+        let isOwn = hold.frame.map { frames == [$0] } ?? false
+        var holder: String
+        if let stage = hold.stage {
+            holder = stage + (isOwn ? " (own)" : hold.frame.map { " of #\($0)" } ?? "")
+        } else {
+            holder =
+                isOwn
+                ? "its own \(hold.lane.identifier) work"
+                : "\(hold.lane.identifier) work" + (hold.frame.map { " of #\($0)" } ?? "")
+        }
+        if !hold.wasPending { holder += ", overran" }
+        return holder
     }
 
     /// The most rows "Why late frames were late" shows: the holds that held the most frames.
