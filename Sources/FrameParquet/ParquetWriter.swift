@@ -151,58 +151,9 @@ package struct ParquetWriter {
 
     private mutating func writeChunk(_ leaf: Leaf) -> ChunkRecord {
         let start = output.count
-        var levels: [UInt8] = []
-        if leaf.maxRepetition > 0 {
-            levels += HybridEncoder.encodeWithLength(
-                leaf.repetitions, bitWidth: HybridEncoder.bitWidth(forMaximum: UInt32(leaf.maxRepetition)))
-        }
-        if leaf.maxDefinition > 0 {
-            levels += HybridEncoder.encodeWithLength(
-                leaf.definitions, bitWidth: HybridEncoder.bitWidth(forMaximum: UInt32(leaf.maxDefinition)))
-        }
+        let levels = Self.encodeLevels(leaf)
         var dictionaryOffset: Int64?
-        var values: [UInt8]
-        var encoding = Encoding.plain
-        switch leaf.type {
-        case .int64:
-            // DELTA_BINARY_PACKED unless it would come out larger than the 8 bytes a value of
-            // PLAIN (a handful of values far apart).
-            values = DeltaBinaryPackedEncoder.encode(leaf.integers)
-            encoding = .deltaBinaryPacked
-            if values.count >= leaf.integers.count * 8 {
-                values = []
-                values.reserveCapacity(leaf.integers.count * 8)
-                for value in leaf.integers { values += littleEndian(value) }
-                encoding = .plain
-            }
-        case .double:
-            values = []
-            values.reserveCapacity(leaf.doubles.count * 8)
-            for value in leaf.doubles { values += littleEndian(value.bitPattern) }
-        case .byteArray:
-            let choice = StringEncodingChoice(leaf.strings)
-            if let dictionary = choice.dictionary {
-                dictionaryOffset = Int64(writtenCount + output.count)
-                var page: [UInt8] = []
-                for entry in dictionary.entries { Self.appendPlain(entry, to: &page) }
-                output += Self.pageHeader(type: .dictionary, size: page.count) { writer in
-                    writer.field(
-                        7,
-                        structure: { header in
-                            header.field(1, i32: Int32(dictionary.entries.count))
-                            header.field(2, i32: Encoding.plain.rawValue)
-                        })
-                }
-                output += page
-                let width = max(1, HybridEncoder.bitWidth(forMaximum: UInt32(dictionary.entries.count - 1)))
-                values = [UInt8(width)] + HybridEncoder.encode(dictionary.indices, bitWidth: width)
-                encoding = .rleDictionary
-            } else {
-                values = []
-                values.reserveCapacity(choice.plainSize)
-                for string in leaf.strings { Self.appendPlain(string, to: &values) }
-            }
-        }
+        let (values, encoding) = encodeValues(leaf, dictionaryOffset: &dictionaryOffset)
         let dataOffset = Int64(writtenCount + output.count)
         let body = levels + values
         let statistics = leaf.statistics
@@ -226,6 +177,62 @@ package struct ParquetWriter {
             leaf: leaf.path, type: leaf.type, encodings: encodings, valueCount: Int64(leaf.levelCount),
             size: Int64(output.count - start),
             dataPageOffset: dataOffset, dictionaryPageOffset: dictionaryOffset, statistics: statistics)
+    }
+
+    /// A leaf's repetition and definition levels, RLE with their lengths (none for a leaf that has
+    /// neither).
+    private static func encodeLevels(_ leaf: Leaf) -> [UInt8] {
+        var levels: [UInt8] = []
+        if leaf.maxRepetition > 0 {
+            levels += HybridEncoder.encodeWithLength(
+                leaf.repetitions, bitWidth: HybridEncoder.bitWidth(forMaximum: UInt32(leaf.maxRepetition)))
+        }
+        if leaf.maxDefinition > 0 {
+            levels += HybridEncoder.encodeWithLength(
+                leaf.definitions, bitWidth: HybridEncoder.bitWidth(forMaximum: UInt32(leaf.maxDefinition)))
+        }
+        return levels
+    }
+
+    /// A leaf's values as its data page holds them, and their encoding. Strings that a dictionary
+    /// makes smaller write it first, as the chunk's dictionary page (`dictionaryOffset` set to it).
+    private mutating func encodeValues(_ leaf: Leaf, dictionaryOffset: inout Int64?) -> ([UInt8], Encoding) {
+        var values: [UInt8] = []
+        switch leaf.type {
+        case .int64:
+            // DELTA_BINARY_PACKED unless it would come out larger than the 8 bytes a value of
+            // PLAIN (a handful of values far apart).
+            values = DeltaBinaryPackedEncoder.encode(leaf.integers)
+            guard values.count >= leaf.integers.count * 8 else { return (values, .deltaBinaryPacked) }
+            values = []
+            values.reserveCapacity(leaf.integers.count * 8)
+            for value in leaf.integers { values += littleEndian(value) }
+        case .double:
+            values.reserveCapacity(leaf.doubles.count * 8)
+            for value in leaf.doubles { values += littleEndian(value.bitPattern) }
+        case .byteArray:
+            let choice = StringEncodingChoice(leaf.strings)
+            guard let dictionary = choice.dictionary else {
+                values.reserveCapacity(choice.plainSize)
+                for string in leaf.strings { Self.appendPlain(string, to: &values) }
+                return (values, .plain)
+            }
+            dictionaryOffset = Int64(writtenCount + output.count)
+            var page: [UInt8] = []
+            for entry in dictionary.entries { Self.appendPlain(entry, to: &page) }
+            output += Self.pageHeader(type: .dictionary, size: page.count) { writer in
+                writer.field(
+                    7,
+                    structure: { header in
+                        header.field(1, i32: Int32(dictionary.entries.count))
+                        header.field(2, i32: Encoding.plain.rawValue)
+                    })
+            }
+            output += page
+            let width = max(1, HybridEncoder.bitWidth(forMaximum: UInt32(dictionary.entries.count - 1)))
+            return ([UInt8(width)] + HybridEncoder.encode(dictionary.indices, bitWidth: width), .rleDictionary)
+        }
+        return (values, .plain)
     }
 
     /// A `Statistics` struct: the null count, and min_value / max_value (fields 6 and 5, in the

@@ -1,9 +1,5 @@
 #if canImport(Glibc)
     import Glibc
-
-    /// glibc's `sched_getaffinity`, which the `Glibc` module does not export (it needs `_GNU_SOURCE`).
-    @_silgen_name("sched_getaffinity")
-    private func schedGetAffinity(_ pid: Int32, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -67,3 +63,9 @@ package enum AvailableProcessors {
         }
     #endif
 }
+
+#if canImport(Glibc)
+    /// glibc's `sched_getaffinity`, which the `Glibc` module does not export (it needs `_GNU_SOURCE`).
+    @_silgen_name("sched_getaffinity")
+    private func schedGetAffinity(_ pid: Int32, _ size: Int, _ mask: UnsafeMutableRawPointer) -> Int32
+#endif

@@ -178,47 +178,61 @@ package struct JSONOutput {
                 }
                 if byte >= 0x7F {
                     // A scalar past ASCII: decoded only to ask whether it is hidden.
-                    let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
-                    var value = UInt32(
-                        byte < 0x80 ? byte : byte < 0xE0 ? byte & 0x1F : byte < 0xF0 ? byte & 0x0F : byte & 0x07)
-                    for offset in 1..<max(length, 1) where index + offset < utf8.count {
-                        value = value << 6 | UInt32(utf8[index + offset] & 0x3F)
-                    }
-                    guard let scalar = Unicode.Scalar(value), isHidden(scalar) else {
-                        index += length
-                        continue
-                    }
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                    if value > 0xFFFF {
-                        let offset = value - 0x10000
-                        appendUnicodeEscape(0xD800 + (offset >> 10), to: &output)
-                        appendUnicodeEscape(0xDC00 + (offset & 0x3FF), to: &output)
-                    } else {
-                        appendUnicodeEscape(value, to: &output)
-                    }
+                    let (value, length) = scalarValue(utf8, at: index)
                     index += length
+                    guard let scalar = Unicode.Scalar(value), isHidden(scalar) else { continue }
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index - length]))
+                    appendScalarEscape(value, to: &output)
                     start = index
                     continue
                 }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                output.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
-                case 0x0A: output.append(UInt8(ascii: "n"))
-                case 0x0D: output.append(UInt8(ascii: "r"))
-                case 0x09: output.append(UInt8(ascii: "t"))
-                case 0x08: output.append(UInt8(ascii: "b"))
-                case 0x0C: output.append(UInt8(ascii: "f"))
-                default:
-                    output.append(contentsOf: [
-                        UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)],
-                    ])
-                }
+                appendASCIIEscape(byte, to: &output)
                 index += 1
                 start = index
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
+        }
+    }
+
+    /// The value and length of the UTF-8 sequence that begins at `index` (a byte past ASCII).
+    @inline(__always)
+    private static func scalarValue(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int) {
+        let byte = utf8[index]
+        let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+        var value = UInt32(byte < 0x80 ? byte : byte < 0xE0 ? byte & 0x1F : byte < 0xF0 ? byte & 0x0F : byte & 0x07)
+        for offset in 1..<max(length, 1) where index + offset < utf8.count {
+            value = value << 6 | UInt32(utf8[index + offset] & 0x3F)
+        }
+        return (value, length)
+    }
+
+    /// Appends a hidden scalar as `\u` escapes: a surrogate pair past U+FFFF.
+    private static func appendScalarEscape(_ value: UInt32, to output: inout [UInt8]) {
+        if value > 0xFFFF {
+            let offset = value - 0x10000
+            appendUnicodeEscape(0xD800 + (offset >> 10), to: &output)
+            appendUnicodeEscape(0xDC00 + (offset & 0x3FF), to: &output)
+        } else {
+            appendUnicodeEscape(value, to: &output)
+        }
+    }
+
+    /// Appends the escape of a quote, a backslash or a control character.
+    private static func appendASCIIEscape(_ byte: UInt8, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
+        case 0x0A: output.append(UInt8(ascii: "n"))
+        case 0x0D: output.append(UInt8(ascii: "r"))
+        case 0x09: output.append(UInt8(ascii: "t"))
+        case 0x08: output.append(UInt8(ascii: "b"))
+        case 0x0C: output.append(UInt8(ascii: "f"))
+        default:
+            output.append(contentsOf: [
+                UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)],
+            ])
         }
     }
 

@@ -322,41 +322,7 @@ public struct PerfettoTraceWriter: Sendable {
                         of: trace, into: &out)
                     continue
                 }
-                switch event.phase {
-                case .begin:
-                    writeEvent(type: PerfettoSchema.Event.sliceBegin, track: track, event: event, of: trace, into: &out)
-                case .end:
-                    writeEvent(
-                        type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: event.timestamp, into: &out)
-                case .instant:
-                    let scoped: UInt64
-                    switch event.scope {
-                    case .thread: scoped = track
-                    // A global instant goes to its process's track too: Perfetto has no global scope
-                    // for track events, and a track of its own would be a process of its own.
-                    case .process, .global: scoped = processTracks[thread.processID] ?? track
-                    }
-                    writeEvent(type: PerfettoSchema.Event.instant, track: scoped, event: event, of: trace, into: &out)
-                case .counter:
-                    for argument in trace.arguments(of: event) {
-                        // Counters are doubles, as JSON's numbers are (a JSON writer prints 38.0 as 38):
-                        // an integer a double holds exactly is one, so a JSON round trip writes the
-                        // same field; a larger one keeps every digit in the integer field.
-                        let value: CounterValue
-                        switch argument.value {
-                        case .int(let integer) where integer.magnitude <= 1 << 53: value = .double(Double(integer))
-                        case .int(let integer): value = .integer(integer)
-                        case .double(let double) where double.isFinite: value = .double(double)
-                        default: continue  // not a number a viewer can plot, as in the JSON writer
-                        }
-                        let uuid = counterTrack(
-                            CounterKey(processID: thread.processID, name: trace.name(of: event), series: argument.key),
-                            into: &out)
-                        writeCounter(value, track: uuid, timestamp: event.timestamp, into: &out)
-                    }
-                default:
-                    continue
-                }
+                writeOther(event, track: track, thread: thread, of: trace, into: &out)
             }
         }
         for index in spans {
@@ -371,6 +337,46 @@ public struct PerfettoTraceWriter: Sendable {
         }
         writeOthers(before: nil, into: &out)
         closeSpans(before: nil, into: &out)
+    }
+
+    /// An instant, counter or unpaired begin or end of a thread whose track is `track`.
+    private mutating func writeOther(
+        _ event: TraceEvent, track: UInt64, thread: ThreadKey, of trace: Trace, into out: inout ProtobufOutput
+    ) {
+        switch event.phase {
+        case .begin:
+            writeEvent(type: PerfettoSchema.Event.sliceBegin, track: track, event: event, of: trace, into: &out)
+        case .end:
+            writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: event.timestamp, into: &out)
+        case .instant:
+            let scoped: UInt64
+            switch event.scope {
+            case .thread: scoped = track
+            // A global instant goes to its process's track too: Perfetto has no global scope
+            // for track events, and a track of its own would be a process of its own.
+            case .process, .global: scoped = processTracks[thread.processID] ?? track
+            }
+            writeEvent(type: PerfettoSchema.Event.instant, track: scoped, event: event, of: trace, into: &out)
+        case .counter:
+            for argument in trace.arguments(of: event) {
+                // Counters are doubles, as JSON's numbers are (a JSON writer prints 38.0 as 38):
+                // an integer a double holds exactly is one, so a JSON round trip writes the
+                // same field; a larger one keeps every digit in the integer field.
+                let value: CounterValue
+                switch argument.value {
+                case .int(let integer) where integer.magnitude <= 1 << 53: value = .double(Double(integer))
+                case .int(let integer): value = .integer(integer)
+                case .double(let double) where double.isFinite: value = .double(double)
+                default: continue  // not a number a viewer can plot, as in the JSON writer
+                }
+                let uuid = counterTrack(
+                    CounterKey(processID: thread.processID, name: trace.name(of: event), series: argument.key),
+                    into: &out)
+                writeCounter(value, track: uuid, timestamp: event.timestamp, into: &out)
+            }
+        default:
+            break
+        }
     }
 
     /// A flow id as it goes to the slice: terminating for a flow's finish.
@@ -432,30 +438,47 @@ public struct PerfettoTraceWriter: Sendable {
         _ indexes: [Int], overlapping: Set<Int>, of trace: Trace, into out: inout ProtobufOutput
     ) {
         guard !indexes.isEmpty else { return }
-        struct Slice {
-            var begin: Int
-            var start: Int64
-            var end: Int64?
-            var instants: [Int] = []
-        }
-        struct GroupKey: Hashable {
-            /// The track the group's tracks go under: its process's, or for a span that does
-            /// not nest, its thread's.
-            var parent: UInt64
-            var id: UInt64
-        }
-        var groups: [GroupKey: [Slice]] = [:]
-        var groupOrder: [GroupKey] = []
-        var open: [GroupKey: [Symbol: [Int]]] = [:]  // per group and name: positions in its slices
+        let (groups, groupOrder) = asyncGroups(indexes, of: trace, into: &out)
+        var units = Self.nestedUnits(groups, order: groupOrder)
+        units.sort { ($0.slices[0].start, $0.slices[0].begin) < ($1.slices[0].start, $1.slices[0].begin) }
+        for unit in units { writeUnit(unit, of: trace, into: &out) }
+    }
+
+    /// An async slice (or instant) as grouped: its begin's position, its start and end.
+    private struct AsyncSlice {
+        var begin: Int
+        var start: Int64
+        var end: Int64?
+    }
+
+    /// A group of async events: an id under a parent track.
+    private struct AsyncGroupKey: Hashable {
+        /// The track the group's tracks go under: its process's, or for a span that does
+        /// not nest, its thread's.
+        var parent: UInt64
+        var id: UInt64
+    }
+
+    /// A maximal nested tree of a group's slices, the end of its root, and the track it goes under.
+    private typealias AsyncUnit = (parent: UInt64, slices: [AsyncSlice], end: Int64)
+
+    /// The async events grouped, each begin paired with its end by name within its group, and
+    /// the groups in the order they first appear.
+    private mutating func asyncGroups(_ indexes: [Int], of trace: Trace, into out: inout ProtobufOutput) -> (
+        [AsyncGroupKey: [AsyncSlice]], [AsyncGroupKey]
+    ) {
+        var groups: [AsyncGroupKey: [AsyncSlice]] = [:]
+        var groupOrder: [AsyncGroupKey] = []
+        var open: [AsyncGroupKey: [Symbol: [Int]]] = [:]  // per group and name: positions in its slices
         var spanID: UInt64 = 0
         for index in indexes {
             let event = trace.events[index]
-            var key = GroupKey(parent: processTrack(event.thread.processID, of: trace, into: &out), id: event.id)
+            var key = AsyncGroupKey(parent: processTrack(event.thread.processID, of: trace, into: &out), id: event.id)
             if event.phase == .complete {
                 // A partially overlapping span: a group of its own under its thread, so it stays
                 // that thread's work (the reader reads a thread's child tracks as its spans).
                 spanID += 1
-                key = GroupKey(parent: threadTrack(event.thread, of: trace, into: &out), id: spanID)
+                key = AsyncGroupKey(parent: threadTrack(event.thread, of: trace, into: &out), id: spanID)
             }
             if event.phase == .asyncEnd {
                 // An end with no open begin of its name has nothing to close; the reader that
@@ -467,18 +490,24 @@ public struct PerfettoTraceWriter: Sendable {
             if groups[key] == nil { groupOrder.append(key) }
             switch event.phase {
             case .complete:
-                groups[key, default: []].append(Slice(begin: index, start: event.timestamp, end: event.endTimestamp))
+                groups[key, default: []].append(
+                    AsyncSlice(begin: index, start: event.timestamp, end: event.endTimestamp))
             case .asyncBegin:
-                groups[key, default: []].append(Slice(begin: index, start: event.timestamp, end: nil))
+                groups[key, default: []].append(AsyncSlice(begin: index, start: event.timestamp, end: nil))
                 open[key, default: [:]][event.name, default: []].append(groups[key]!.count - 1)
             default:  // asyncInstant
-                groups[key, default: []].append(Slice(begin: index, start: event.timestamp, end: event.timestamp))
+                groups[key, default: []].append(
+                    AsyncSlice(begin: index, start: event.timestamp, end: event.timestamp))
             }
         }
-        // Units: maximal nested trees of a group, in start order (longer first). A slice that
-        // does not nest in the tree so far starts a tree of its own.
-        var units: [(parent: UInt64, slices: [Slice], end: Int64)] = []
-        for key in groupOrder {
+        return (groups, groupOrder)
+    }
+
+    /// Units: maximal nested trees of each group, in start order (longer first). A slice that
+    /// does not nest in the tree so far starts a tree of its own.
+    private static func nestedUnits(_ groups: [AsyncGroupKey: [AsyncSlice]], order: [AsyncGroupKey]) -> [AsyncUnit] {
+        var units: [AsyncUnit] = []
+        for key in order {
             guard var slices = groups[key], !slices.isEmpty else { continue }
             slices.sort { a, b in
                 if a.start != b.start { return a.start < b.start }
@@ -487,7 +516,7 @@ public struct PerfettoTraceWriter: Sendable {
                 return a.begin < b.begin
             }
             var stack = NestingStack()
-            var current: [Slice] = []
+            var current: [AsyncSlice] = []
             var currentEnd = Int64.min
             for slice in slices {
                 let end = slice.end ?? .max
@@ -502,29 +531,31 @@ public struct PerfettoTraceWriter: Sendable {
             }
             if !current.isEmpty { units.append((key.parent, current, currentEnd)) }
         }
-        units.sort { ($0.slices[0].start, $0.slices[0].begin) < ($1.slices[0].start, $1.slices[0].begin) }
-        for unit in units {
-            let root = trace.events[unit.slices[0].begin]
-            let track = asyncTrack(
-                parent: unit.parent, name: root.name, from: unit.slices[0].start, until: unit.end, of: trace, into: &out
-            )
-            var ends: [Int64] = []
-            for slice in unit.slices {
-                while let top = ends.last, top <= slice.start {
-                    ends.removeLast()
-                    writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: top, into: &out)
-                }
-                let event = trace.events[slice.begin]
-                if event.phase == .asyncInstant {
-                    writeEvent(type: PerfettoSchema.Event.instant, track: track, event: event, of: trace, into: &out)
-                    continue
-                }
-                writeEvent(type: PerfettoSchema.Event.sliceBegin, track: track, event: event, of: trace, into: &out)
-                if let sliceEnd = slice.end { ends.append(sliceEnd) }
-            }
-            while let top = ends.popLast() {
+        return units
+    }
+
+    /// One nested tree on a free track named after its root.
+    private mutating func writeUnit(_ unit: AsyncUnit, of trace: Trace, into out: inout ProtobufOutput) {
+        let root = trace.events[unit.slices[0].begin]
+        let track = asyncTrack(
+            parent: unit.parent, name: root.name, from: unit.slices[0].start, until: unit.end, of: trace, into: &out
+        )
+        var ends: [Int64] = []
+        for slice in unit.slices {
+            while let top = ends.last, top <= slice.start {
+                ends.removeLast()
                 writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: top, into: &out)
             }
+            let event = trace.events[slice.begin]
+            if event.phase == .asyncInstant {
+                writeEvent(type: PerfettoSchema.Event.instant, track: track, event: event, of: trace, into: &out)
+                continue
+            }
+            writeEvent(type: PerfettoSchema.Event.sliceBegin, track: track, event: event, of: trace, into: &out)
+            if let sliceEnd = slice.end { ends.append(sliceEnd) }
+        }
+        while let top = ends.popLast() {
+            writeEvent(type: PerfettoSchema.Event.sliceEnd, track: track, timestamp: top, into: &out)
         }
     }
 

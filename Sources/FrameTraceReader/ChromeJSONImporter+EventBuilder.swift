@@ -42,37 +42,23 @@ extension ChromeJSONImporter.EventTokenizer {
         argumentCount = 0
         var next = try scanner.peekValue("a member name or '}'")
         if next != UInt8(ascii: "}") {
-            while true {
+            repeat {
                 guard next == UInt8(ascii: "\"") else { throw scanner.unexpected(expecting: "a member name in quotes") }
-                let field: Field
-                if let (quick, length) = quickMemberName() {
-                    scanner.position &+= length
-                    field = quick
-                } else {
-                    let key = try scanner.scanString()
-                    try scanner.expect(UInt8(ascii: ":"), "':' after a member name")
-                    field = self.field(of: key)
-                }
-                // The member's value, read into `event`. This switch is written out here rather
-                // than called: a call per member cost 4% of the whole read.
+                let field = try readMemberName()
+                // The member's value, read into `event`, the common members and forms (a one-letter
+                // phase, a plain decimal) here: a call per member, even to a function marked
+                // `@inline(__always)` (which the compiler still calls), cost 4% of the whole read.
                 let byte = try scanner.peekValue("a value")
                 switch field {
-                // The common forms (a one-letter phase, a plain decimal) are read here, without a
-                // call; the functions read everything else.
                 case .phase:
-                    if let token = try stringOrSkip(byte) {
-                        if token.length == 1, !token.hasEscapes {
-                            event.phase = scanner.base[token.start]
-                        } else {
-                            readPhase(token)
-                        }
+                    let token = try stringOrSkip(byte)
+                    if let token, token.length == 1, !token.hasEscapes {
+                        event.phase = scanner.base[token.start]
                     } else {
-                        event.phase = ChromeJSONImporter.RawEvent.invalidPhase
+                        readPhase(token)
                     }
-                case .name:
-                    event.name = try stringOrSkip(byte)
-                case .category:
-                    event.category = try stringOrSkip(byte)
+                case .name: event.name = try stringOrSkip(byte)
+                case .category: event.category = try stringOrSkip(byte)
                 case .processID:
                     if Self.startsNumber(byte), let value = scanner.scanPlainDecimal(fractionDigits: 0) {
                         event.processID = .number(value)
@@ -97,66 +83,83 @@ extension ChromeJSONImporter.EventTokenizer {
                     } else {
                         event.duration = try time(byte)
                     }
-                case .id:
-                    event.id = try idValue(byte)
-                case .id2:
-                    try readID2(byte)
-                case .scope:
-                    if let token = try stringOrSkip(byte) { event.scope = hashOfString(token) }
-                case .instantScope:
-                    if let token = try stringOrSkip(byte), token.length > 0 {
-                        switch scanner.base[token.start] {
-                        case UInt8(ascii: "p"): event.instantScope = .process
-                        case UInt8(ascii: "g"): event.instantScope = .global
-                        default: event.instantScope = .thread
-                        }
-                    }
-                case .bindingPoint:
-                    if let token = try stringOrSkip(byte), token.length > 0 {
-                        switch scanner.base[token.start] {
-                        case UInt8(ascii: "e"): event.bindingPoint = .enclosing
-                        case UInt8(ascii: "n"): event.bindingPoint = .next
-                        default: break
-                        }
-                    }
-                case .bindID:
-                    event.bindID = try idValue(byte)
-                case .flowIn:
-                    event.flowIn = try boolOrSkip(byte)
-                case .flowOut:
-                    event.flowOut = try boolOrSkip(byte)
-                case .arguments:
-                    if byte == UInt8(ascii: "{") {
-                        try readArguments()
-                    } else {
-                        // anything but null is not an argument list
-                        if byte != UInt8(ascii: "n") { event.nestedArguments += 1 }
-                        try scanner.skipValue()
-                    }
-                case .other:
-                    // A plain number (tts, tdur, ...) is stepped over where it stands; skipValue
-                    // would end at the same place.
-                    if Self.startsNumber(byte), scanner.scanPlainDecimal(fractionDigits: 3) != nil { break }
-                    try scanner.skipValue()
+                case .arguments where byte == UInt8(ascii: "{"): try readArguments()
+                default: try readOtherMember(field, startingWith: byte)
                 }
-                if scanner.skipCommaBeforeName() {
-                    next = UInt8(ascii: "\"")
-                    continue
-                }
-                next = try scanner.peekValue("',' or '}' after an event member")
-                if next == UInt8(ascii: ",") {
-                    scanner.position += 1
-                    next = try scanner.peekValue("a member name")
-                    continue
-                }
-                guard next == UInt8(ascii: "}") else {
-                    throw scanner.unexpected(expecting: "',' or '}' after an event member")
-                }
-                break
-            }
+            } while try nextMember(&next)
         }
         scanner.position += 1
         return true
+    }
+
+    /// Reads a member name and its colon; returns the member it names.
+    @inline(__always)
+    private mutating func readMemberName() throws(TraceReadError) -> Field {
+        if let (quick, length) = quickMemberName() {
+            scanner.position &+= length
+            return quick
+        }
+        let key = try scanner.scanString()
+        try scanner.expect(UInt8(ascii: ":"), "':' after a member name")
+        return field(of: key)
+    }
+
+    /// Steps past what follows a member's value: `true` when another member follows (`next` is
+    /// the quote that begins its name), `false` at the closing `}` (not yet stepped over).
+    @inline(__always)
+    private mutating func nextMember(_ next: inout UInt8) throws(TraceReadError) -> Bool {
+        if scanner.skipCommaBeforeName() {
+            next = UInt8(ascii: "\"")
+            return true
+        }
+        next = try scanner.peekValue("',' or '}' after an event member")
+        if next == UInt8(ascii: ",") {
+            scanner.position += 1
+            next = try scanner.peekValue("a member name")
+            return true
+        }
+        guard next == UInt8(ascii: "}") else {
+            throw scanner.unexpected(expecting: "',' or '}' after an event member")
+        }
+        return false
+    }
+
+    /// Reads the value, which starts with `byte`, of a member ``readEvent()`` does not read
+    /// itself: the ids, scopes, flow members, an `args` that is not an object, and the members
+    /// the reader steps over.
+    private mutating func readOtherMember(_ field: Field, startingWith byte: UInt8) throws(TraceReadError) {
+        switch field {
+        case .id: event.id = try idValue(byte)
+        case .id2: try readID2(byte)
+        case .scope:
+            if let token = try stringOrSkip(byte) { event.scope = hashOfString(token) }
+        case .instantScope:
+            guard let token = try stringOrSkip(byte), token.length > 0 else { return }
+            switch scanner.base[token.start] {
+            case UInt8(ascii: "p"): event.instantScope = .process
+            case UInt8(ascii: "g"): event.instantScope = .global
+            default: event.instantScope = .thread
+            }
+        case .bindingPoint:
+            guard let token = try stringOrSkip(byte), token.length > 0 else { return }
+            switch scanner.base[token.start] {
+            case UInt8(ascii: "e"): event.bindingPoint = .enclosing
+            case UInt8(ascii: "n"): event.bindingPoint = .next
+            default: break
+            }
+        case .bindID: event.bindID = try idValue(byte)
+        case .flowIn: event.flowIn = try boolOrSkip(byte)
+        case .flowOut: event.flowOut = try boolOrSkip(byte)
+        case .arguments:
+            // anything but an object or null is not an argument list
+            if byte != UInt8(ascii: "n") { event.nestedArguments += 1 }
+            try scanner.skipValue()
+        default:  // .other (the members readEvent reads itself never come here)
+            // A plain number (tts, tdur, ...) is stepped over where it stands; skipValue
+            // would end at the same place.
+            if Self.startsNumber(byte), scanner.scanPlainDecimal(fractionDigits: 3) != nil { return }
+            try scanner.skipValue()
+        }
     }
 
     /// The members of an event that the reader looks at.
@@ -262,7 +265,11 @@ extension ChromeJSONImporter.EventTokenizer {
         byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10
     }
 
-    private mutating func readPhase(_ token: JSONStringToken) {
+    private mutating func readPhase(_ token: JSONStringToken?) {
+        guard let token else {
+            event.phase = ChromeJSONImporter.RawEvent.invalidPhase  // not a string
+            return
+        }
         if token.length == 1, !token.hasEscapes {
             event.phase = scanner.base[token.start]
             return

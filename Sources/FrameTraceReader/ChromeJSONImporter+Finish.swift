@@ -21,42 +21,9 @@ extension ChromeJSONImporter.Parser {
     /// from there on, and a second walk, over the events before the last such place only,
     /// collects its earlier ones.
     private mutating func reportPartialOverlaps() {
-        struct Track {
-            var open = NestingStack()
-            var lastStart = Int64.min
-            var lastEnd = Int64.max
-            /// The position of the thread's first span out of start order; -1 while in order.
-            var unsortedFrom = -1
-            /// In order: the positions of spans that do not nest. Out of order: every position
-            /// from `unsortedFrom` on.
-            var positions: [Int] = []
-        }
         let events = trace.events
         var slots = threadSlots  // every event's thread has its slot: this walk adds none
-        var tracks = [Track](repeating: Track(), count: pairing.threadStates.count)
-        var rewalkEnd = 0
-        tracks.withUnsafeMutableBufferPointer { tracks in
-            for position in events.indices where events[position].phase == .complete {
-                let event = events[position]
-                let slot = slots.slot(of: event.thread)
-                if tracks[slot].unsortedFrom >= 0 {
-                    tracks[slot].positions.append(position)
-                    continue
-                }
-                let start = event.timestamp
-                let end = event.endTimestamp
-                if start < tracks[slot].lastStart || (start == tracks[slot].lastStart && end > tracks[slot].lastEnd) {
-                    tracks[slot].unsortedFrom = position
-                    tracks[slot].open.removeAll()
-                    tracks[slot].positions = [position]
-                    rewalkEnd = position
-                    continue
-                }
-                tracks[slot].lastStart = start
-                tracks[slot].lastEnd = end
-                if !tracks[slot].open.push(start: start, end: end) { tracks[slot].positions.append(position) }
-            }
-        }
+        var (tracks, rewalkEnd) = Self.walkSpans(events, slots: &slots, threadCount: pairing.threadStates.count)
         var overlapping: [Int] = []
         if rewalkEnd > 0 {
             // The order the positions are gathered in does not matter: each thread's are sorted.
@@ -87,6 +54,51 @@ extension ChromeJSONImporter.Parser {
             }
         }
         inputIndexes = []
+    }
+
+    /// One thread's spans as ``reportPartialOverlaps()`` walks them.
+    private struct OverlapTrack {
+        var open = NestingStack()
+        var lastStart = Int64.min
+        var lastEnd = Int64.max
+        /// The position of the thread's first span out of start order; -1 while in order.
+        var unsortedFrom = -1
+        /// In order: the positions of spans that do not nest. Out of order: every position
+        /// from `unsortedFrom` on.
+        var positions: [Int] = []
+    }
+
+    /// The one pass over every `complete` event, per thread slot; returns each thread's track and
+    /// the position of the last span found out of start order (0 for none), before which a
+    /// second walk collects the earlier positions of threads out of order.
+    private static func walkSpans(_ events: [TraceEvent], slots: inout ThreadSlots, threadCount: Int) -> (
+        [OverlapTrack], Int
+    ) {
+        var tracks = [OverlapTrack](repeating: OverlapTrack(), count: threadCount)
+        var rewalkEnd = 0
+        tracks.withUnsafeMutableBufferPointer { tracks in
+            for position in events.indices where events[position].phase == .complete {
+                let event = events[position]
+                let slot = slots.slot(of: event.thread)
+                if tracks[slot].unsortedFrom >= 0 {
+                    tracks[slot].positions.append(position)
+                    continue
+                }
+                let start = event.timestamp
+                let end = event.endTimestamp
+                if start < tracks[slot].lastStart || (start == tracks[slot].lastStart && end > tracks[slot].lastEnd) {
+                    tracks[slot].unsortedFrom = position
+                    tracks[slot].open.removeAll()
+                    tracks[slot].positions = [position]
+                    rewalkEnd = position
+                    continue
+                }
+                tracks[slot].lastStart = start
+                tracks[slot].lastEnd = end
+                if !tracks[slot].open.push(start: start, end: end) { tracks[slot].positions.append(position) }
+            }
+        }
+        return (tracks, rewalkEnd)
     }
 
     /// One diagnostic per skipped phase, one for skipped arguments, one for out-of-order events,

@@ -182,74 +182,93 @@ extension PerfettoParser {
         let thread = ThreadKey(processID: process, threadID: tid)
         if trace.threads[thread] == nil { trace.threads[thread] = TraceThread(key: thread) }
         if trace.processes[process] == nil { trace.processes[process] = TraceProcess(processID: process) }
-        func rest(from index: Int) -> String { parts.count > index ? parts[index...].joined(separator: "|") : "" }
         switch kind {
-        case "B":
-            let lane = atraceLane(tid: tid, thread: thread)
-            place(
-                PendingEvent(
-                    uuid: 0, type: PerfettoSchema.Event.sliceBegin, timestamp: timestamp,
-                    name: trace.symbols.intern(rest(from: 2)),
-                    category: .empty, arguments: 0, flows: 0..<0, counter: nil, offset: 0), on: lane)
-        case "E":
-            let lane = atraceLane(tid: tid, thread: thread)
-            place(
-                PendingEvent(
-                    uuid: 0, type: PerfettoSchema.Event.sliceEnd, timestamp: timestamp, name: .empty, category: .empty,
-                    arguments: 0, flows: 0..<0, counter: nil, offset: 0), on: lane)
+        case "B", "E":
+            placeAtraceSlice(isBegin: kind == "B", parts, thread: thread, timestamp: timestamp)
         case "I":
             trace.events.append(
                 TraceEvent(
-                    phase: .instant, name: trace.symbols.intern(rest(from: 2)), thread: thread, timestamp: timestamp))
+                    phase: .instant, name: trace.symbols.intern(Self.atraceRest(parts, from: 2)), thread: thread,
+                    timestamp: timestamp))
         case "N":
             guard parts.count >= 4 else { return skipAtrace() }
             trace.events.append(
                 TraceEvent(
-                    phase: .instant, name: trace.symbols.intern(rest(from: 3)),
+                    phase: .instant, name: trace.symbols.intern(Self.atraceRest(parts, from: 3)),
                     category: trace.symbols.intern(String(parts[2])),
                     thread: ThreadKey(processID: process, threadID: 0), timestamp: timestamp, scope: .process))
         case "C":
-            guard parts.count >= 4 else { return skipAtrace() }
-            let valueText = parts[3].trimmingSpaces
-            let value: JSONValue
-            if let integer = Int64(valueText) {
-                value = .int(integer)
-            } else if let double = Double(valueText), double.isFinite {
-                value = .double(double)
-            } else {
-                return skipAtrace()
-            }
-            trace.events.append(
-                TraceEvent(
-                    phase: .counter, name: trace.symbols.intern(String(parts[2])),
-                    thread: ThreadKey(processID: process, threadID: 0),
-                    timestamp: timestamp, arguments: addArguments([Argument("value", value)])))
+            appendAtraceCounter(parts, process: process, timestamp: timestamp)
         case "S", "F", "G", "H":
-            // S/F: name and cookie; G/H: a named track, then name and cookie.
-            let named = kind == "G" || kind == "H"
-            guard parts.count >= (named ? 5 : 4) else { return skipAtrace() }
-            let name = String(parts[named ? 3 : 2])
-            let cookie = String(parts[named ? 4 : 3])
-            let key = AtraceAsyncKey(process: process, track: named ? String(parts[2]) : "", name: name, cookie: cookie)
-            let isBegin = kind == "S" || kind == "G"
-            let symbol = trace.symbols.intern(name)
-            let owner = ThreadKey(processID: process, threadID: 0)
-            if isBegin {
-                let id = pairing.nextAsyncID
-                pairing.nextAsyncID += 1
-                android.atraceAsync[key, default: []].append(id)
-                trace.events.append(
-                    TraceEvent(phase: .asyncBegin, name: symbol, thread: owner, timestamp: timestamp, id: id))
-            } else if let id = android.atraceAsync[key]?.popLast() {
-                trace.events.append(
-                    TraceEvent(phase: .asyncEnd, name: symbol, thread: owner, timestamp: timestamp, id: id))
-            } else {
-                trace.log.add(
-                    .unmatchedAsync, nil,
-                    "atrace async end \(quoted(name)) (cookie \(cookie)) in process \(process) has no begin")
-            }
+            appendAtraceAsync(kind, parts, process: process, timestamp: timestamp)
         default:
             skipAtrace()
+        }
+    }
+
+    /// The fields of an atrace line from `index` on, as written (a name may hold `|`).
+    private static func atraceRest(_ parts: [Substring], from index: Int) -> String {
+        parts.count > index ? parts[index...].joined(separator: "|") : ""
+    }
+
+    /// `B|pid|name` or `E|pid`: a slice's begin or end on its thread's lane.
+    @inline(__always)
+    private mutating func placeAtraceSlice(isBegin: Bool, _ parts: [Substring], thread: ThreadKey, timestamp: Int64) {
+        let lane = atraceLane(tid: thread.threadID, thread: thread)
+        place(
+            PendingEvent(
+                uuid: 0, type: isBegin ? PerfettoSchema.Event.sliceBegin : PerfettoSchema.Event.sliceEnd,
+                timestamp: timestamp, name: isBegin ? trace.symbols.intern(Self.atraceRest(parts, from: 2)) : .empty,
+                category: .empty, arguments: 0, flows: 0..<0, counter: nil, offset: 0), on: lane)
+    }
+
+    /// `C|pid|name|value`: a counter of the process; skipped and counted when the value is not a
+    /// finite number.
+    @inline(__always)
+    private mutating func appendAtraceCounter(_ parts: [Substring], process: Int64, timestamp: Int64) {
+        guard parts.count >= 4 else { return skipAtrace() }
+        let valueText = parts[3].trimmingSpaces
+        let value: JSONValue
+        if let integer = Int64(valueText) {
+            value = .int(integer)
+        } else if let double = Double(valueText), double.isFinite {
+            value = .double(double)
+        } else {
+            return skipAtrace()
+        }
+        trace.events.append(
+            TraceEvent(
+                phase: .counter, name: trace.symbols.intern(String(parts[2])),
+                thread: ThreadKey(processID: process, threadID: 0),
+                timestamp: timestamp, arguments: addArguments([Argument("value", value)])))
+    }
+
+    /// `S`/`F|pid|name|cookie` and `G`/`H|pid|track|name|cookie`: an async slice's begin or end
+    /// in the process, paired by track, name and cookie.
+    @inline(__always)
+    private mutating func appendAtraceAsync(_ kind: Substring, _ parts: [Substring], process: Int64, timestamp: Int64) {
+        // S/F: name and cookie; G/H: a named track, then name and cookie.
+        let named = kind == "G" || kind == "H"
+        guard parts.count >= (named ? 5 : 4) else { return skipAtrace() }
+        let name = String(parts[named ? 3 : 2])
+        let cookie = String(parts[named ? 4 : 3])
+        let key = AtraceAsyncKey(process: process, track: named ? String(parts[2]) : "", name: name, cookie: cookie)
+        let isBegin = kind == "S" || kind == "G"
+        let symbol = trace.symbols.intern(name)
+        let owner = ThreadKey(processID: process, threadID: 0)
+        if isBegin {
+            let id = pairing.nextAsyncID
+            pairing.nextAsyncID += 1
+            android.atraceAsync[key, default: []].append(id)
+            trace.events.append(
+                TraceEvent(phase: .asyncBegin, name: symbol, thread: owner, timestamp: timestamp, id: id))
+        } else if let id = android.atraceAsync[key]?.popLast() {
+            trace.events.append(
+                TraceEvent(phase: .asyncEnd, name: symbol, thread: owner, timestamp: timestamp, id: id))
+        } else {
+            trace.log.add(
+                .unmatchedAsync, nil,
+                "atrace async end \(quoted(name)) (cookie \(cookie)) in process \(process) has no begin")
         }
     }
 
@@ -298,110 +317,24 @@ extension PerfettoParser {
     /// processor's sorter hands them to its parser.
     mutating func placeFrameTimeline() {
         guard !android.frameTimelineEvents.isEmpty else { return }
-        typealias Timeline = PerfettoImporter.FrameTimeline
-        typealias Keys = Timeline.Key
         let ordered = android.frameTimelineEvents.indices.sorted {
             (android.frameTimelineEvents[$0].timestamp, $0) < (android.frameTimelineEvents[$1].timestamp, $1)
         }
-        var open: [Int64: (begin: Int, inner: Int)?] = [:]  // nil: a dropped duplicate's cookie
-        var expectedTokens: Set<[Int64]> = []
-        let category = trace.symbols.intern(FrameContract.Timeline.category)
-        let expectedName = trace.symbols.intern(String(describing: FrameContract.Timeline.expectedTrack))
-        let actualName = trace.symbols.intern(String(describing: FrameContract.Timeline.actualTrack))
+        var placing = FrameTimelinePlacing(
+            category: trace.symbols.intern(FrameContract.Timeline.category),
+            expectedName: trace.symbols.intern(String(describing: FrameContract.Timeline.expectedTrack)),
+            actualName: trace.symbols.intern(String(describing: FrameContract.Timeline.actualTrack)))
         for index in ordered {
             let event = android.frameTimelineEvents[index]
-            let values = event.values
-            let cookie = Int64(bitPattern: values[PerfettoSchema.FrameTimeline.cookie] ?? 0)
+            let cookie = Int64(bitPattern: event.values[PerfettoSchema.FrameTimeline.cookie] ?? 0)
             if event.kind == PerfettoSchema.FrameTimeline.frameEnd {
-                guard let entry = open.removeValue(forKey: cookie) else {
-                    trace.log.add(
-                        .unmatchedAsync, nil,
-                        "packet at byte \(event.offset): FrameTimeline end for cookie \(cookie) ends no frame")
-                    continue
-                }
-                guard let slice = entry else { continue }
-                let end = max(event.timestamp, trace.events[slice.begin].timestamp)
-                for position in [slice.inner, slice.begin] {
-                    var ending = trace.events[position]
-                    ending.phase = .asyncEnd
-                    ending.timestamp = end
-                    ending.arguments = 0
-                    trace.events.append(ending)
-                }
-                continue
+                endFrameTimelineSlice(event, cookie: cookie, open: &placing.open)
+            } else {
+                beginFrameTimelineSlice(event, cookie: cookie, placing: &placing)
             }
-            let token = Int64(bitPattern: values[PerfettoSchema.FrameTimeline.token] ?? 0)
-            let isSurface =
-                event.kind == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart
-                || event.kind == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
-            let isActual =
-                event.kind == PerfettoSchema.FrameTimeline.actualDisplayFrameStart
-                || event.kind == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
-            let pid = Int64(Int32(truncatingIfNeeded: values[isSurface ? 4 : 3] ?? 0))
-            if event.kind == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart {
-                open[cookie] = .some(nil)
-                guard expectedTokens.insert([pid, token]).inserted else { continue }
-            }
-            var arguments: [Argument] = []
-            if isSurface { arguments.append(Argument(Keys.surfaceFrameToken, .int(token))) }
-            arguments.append(
-                Argument(Keys.displayFrameToken, .int(isSurface ? Int64(bitPattern: values[3] ?? 0) : token)))
-            if isSurface, let layer = event.layer { arguments.append(Argument(Keys.layerName, .string(layer))) }
-            if isActual {
-                // Outcome fields: display frames number them 4-9, surface frames 6-12.
-                let (present, onTime, gpu, jank, prediction, severity) =
-                    isSurface ? (6, 7, 8, 9, 10, 12) : (4, 5, 6, 7, 8, 9)
-                func name(_ table: [String], _ raw: UInt64?) -> String {
-                    guard let raw, raw > 0, raw < UInt64(table.count) else { return table[0] }
-                    return table[Int(raw)]
-                }
-                let bits = values[jank] ?? 0
-                let presentType = values[present].flatMap { (1...5).contains($0) ? $0 : nil }
-                arguments.append(Argument(Keys.presentType, .string(name(Timeline.presentTypes, presentType))))
-                arguments.append(Argument(Keys.onTimeFinish, .int((values[onTime] ?? 0) != 0 ? 1 : 0)))
-                arguments.append(Argument(Keys.gpuComposition, .int((values[gpu] ?? 0) != 0 ? 1 : 0)))
-                arguments.append(Argument(Keys.jankType, .string(Timeline.jankTypeName(bits))))
-                let severityName = values[severity].map {
-                    $0 < UInt64(Timeline.jankSeverityTypes.count) ? Timeline.jankSeverityTypes[Int($0)] : "Unknown"
-                }
-                arguments.append(
-                    Argument(
-                        Keys.jankSeverityType, .string(severityName ?? (bits == Timeline.jankNone ? "None" : "Unknown"))
-                    ))
-                arguments.append(
-                    Argument(Keys.predictionType, .string(name(Timeline.predictionTypes, values[prediction]))))
-                let tag =
-                    isSurface ? Timeline.surfaceJankTag(bits, present: presentType) : Timeline.displayJankTag(bits)
-                arguments.append(Argument(Keys.jankTag, .string(tag)))
-                if isSurface {
-                    arguments.append(
-                        Argument(Keys.isBuffer, .string(values[11].map { $0 != 0 ? "Yes" : "No" } ?? "Unspecified")))
-                }
-            }
-            arguments = arguments.filter { keeps($0.key) }
-            let owner = ThreadKey(processID: pid, threadID: 0)
-            if trace.processes[pid] == nil { trace.processes[pid] = TraceProcess(processID: pid) }
-            let id = pairing.nextAsyncID
-            pairing.nextAsyncID += 1
-            let begin = trace.events.count
-            trace.events.append(
-                TraceEvent(
-                    phase: .asyncBegin, name: isActual ? actualName : expectedName, category: category, thread: owner,
-                    timestamp: event.timestamp, id: id, arguments: addArguments(arguments)))
-            trace.events.append(
-                TraceEvent(
-                    phase: .asyncBegin, name: trace.symbols.intern(String(token)), category: category, thread: owner,
-                    timestamp: event.timestamp, id: id))
-            if case .some(.some) = open[cookie] {
-                trace.log.add(
-                    .unmatchedAsync, nil,
-                    "packet at byte \(event.offset): FrameTimeline cookie \(cookie) starts a frame while another is open; the earlier one never ends"
-                )
-            }
-            open[cookie] = (begin, begin + 1)
         }
         android.frameTimelineEvents = []
-        for (cookie, entry) in open.sorted(by: { $0.key < $1.key }) {
+        for (cookie, entry) in placing.open.sorted(by: { $0.key < $1.key }) {
             guard let slice = entry else { continue }
             trace.log.add(
                 .unmatchedAsync, nil,
@@ -410,6 +343,118 @@ extension PerfettoParser {
         }
     }
 
+    /// What ``placeFrameTimeline()`` keeps from one event to the next.
+    struct FrameTimelinePlacing {
+        let category: Symbol
+        let expectedName: Symbol
+        let actualName: Symbol
+        /// The open frames by cookie: the events of their outer and inner begins; `nil` for a
+        /// dropped duplicate's cookie.
+        var open: [Int64: (begin: Int, inner: Int)?] = [:]
+        /// The (process, token) of each expected surface frame placed.
+        var expectedTokens: Set<[Int64]> = []
+    }
+
+    /// A `FrameEnd`: ends the outer and inner slices of the frame open under its cookie.
+    @inline(__always)
+    private mutating func endFrameTimelineSlice(
+        _ event: FrameTimelineEvent, cookie: Int64, open: inout [Int64: (begin: Int, inner: Int)?]
+    ) {
+        guard let entry = open.removeValue(forKey: cookie) else {
+            trace.log.add(
+                .unmatchedAsync, nil,
+                "packet at byte \(event.offset): FrameTimeline end for cookie \(cookie) ends no frame")
+            return
+        }
+        guard let slice = entry else { return }
+        let end = max(event.timestamp, trace.events[slice.begin].timestamp)
+        for position in [slice.inner, slice.begin] {
+            var ending = trace.events[position]
+            ending.phase = .asyncEnd
+            ending.timestamp = end
+            ending.arguments = 0
+            trace.events.append(ending)
+        }
+    }
+
+    /// An expected or actual frame's start: its outer slice, with the frame's fields, and its
+    /// inner one, named by its token; a second expected surface frame of a token is dropped.
+    @inline(__always)
+    private mutating func beginFrameTimelineSlice(
+        _ event: FrameTimelineEvent, cookie: Int64, placing: inout FrameTimelinePlacing
+    ) {
+        typealias Keys = PerfettoImporter.FrameTimeline.Key
+        let values = event.values
+        let token = Int64(bitPattern: values[PerfettoSchema.FrameTimeline.token] ?? 0)
+        let isSurface =
+            event.kind == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart
+            || event.kind == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
+        let isActual =
+            event.kind == PerfettoSchema.FrameTimeline.actualDisplayFrameStart
+            || event.kind == PerfettoSchema.FrameTimeline.actualSurfaceFrameStart
+        let pid = Int64(Int32(truncatingIfNeeded: values[isSurface ? 4 : 3] ?? 0))
+        if event.kind == PerfettoSchema.FrameTimeline.expectedSurfaceFrameStart {
+            placing.open[cookie] = .some(nil)
+            guard placing.expectedTokens.insert([pid, token]).inserted else { return }
+        }
+        var arguments: [Argument] = []
+        if isSurface { arguments.append(Argument(Keys.surfaceFrameToken, .int(token))) }
+        arguments.append(Argument(Keys.displayFrameToken, .int(isSurface ? Int64(bitPattern: values[3] ?? 0) : token)))
+        if isSurface, let layer = event.layer { arguments.append(Argument(Keys.layerName, .string(layer))) }
+        if isActual { Self.appendOutcome(values, isSurface: isSurface, to: &arguments) }
+        arguments = arguments.filter { keeps($0.key) }
+        let owner = ThreadKey(processID: pid, threadID: 0)
+        if trace.processes[pid] == nil { trace.processes[pid] = TraceProcess(processID: pid) }
+        let id = pairing.nextAsyncID
+        pairing.nextAsyncID += 1
+        let begin = trace.events.count
+        trace.events.append(
+            TraceEvent(
+                phase: .asyncBegin, name: isActual ? placing.actualName : placing.expectedName,
+                category: placing.category, thread: owner, timestamp: event.timestamp, id: id,
+                arguments: addArguments(arguments)))
+        trace.events.append(
+            TraceEvent(
+                phase: .asyncBegin, name: trace.symbols.intern(String(token)), category: placing.category,
+                thread: owner, timestamp: event.timestamp, id: id))
+        if case .some(.some) = placing.open[cookie] {
+            trace.log.add(
+                .unmatchedAsync, nil,
+                "packet at byte \(event.offset): FrameTimeline cookie \(cookie) starts a frame while another is open; the earlier one never ends"
+            )
+        }
+        placing.open[cookie] = (begin, begin + 1)
+    }
+
+    /// An actual frame's outcome as arguments, under trace processor's names, with its strings.
+    private static func appendOutcome(_ values: [Int: UInt64], isSurface: Bool, to arguments: inout [Argument]) {
+        typealias Timeline = PerfettoImporter.FrameTimeline
+        typealias Keys = Timeline.Key
+        // Outcome fields: display frames number them 4-9, surface frames 6-12.
+        let (present, onTime, gpu, jank, prediction, severity) = isSurface ? (6, 7, 8, 9, 10, 12) : (4, 5, 6, 7, 8, 9)
+        func name(_ table: [String], _ raw: UInt64?) -> String {
+            guard let raw, raw > 0, raw < UInt64(table.count) else { return table[0] }
+            return table[Int(raw)]
+        }
+        let bits = values[jank] ?? 0
+        let presentType = values[present].flatMap { (1...5).contains($0) ? $0 : nil }
+        arguments.append(Argument(Keys.presentType, .string(name(Timeline.presentTypes, presentType))))
+        arguments.append(Argument(Keys.onTimeFinish, .int((values[onTime] ?? 0) != 0 ? 1 : 0)))
+        arguments.append(Argument(Keys.gpuComposition, .int((values[gpu] ?? 0) != 0 ? 1 : 0)))
+        arguments.append(Argument(Keys.jankType, .string(Timeline.jankTypeName(bits))))
+        let severityName = values[severity].map {
+            $0 < UInt64(Timeline.jankSeverityTypes.count) ? Timeline.jankSeverityTypes[Int($0)] : "Unknown"
+        }
+        arguments.append(
+            Argument(Keys.jankSeverityType, .string(severityName ?? (bits == Timeline.jankNone ? "None" : "Unknown"))))
+        arguments.append(Argument(Keys.predictionType, .string(name(Timeline.predictionTypes, values[prediction]))))
+        let tag = isSurface ? Timeline.surfaceJankTag(bits, present: presentType) : Timeline.displayJankTag(bits)
+        arguments.append(Argument(Keys.jankTag, .string(tag)))
+        if isSurface {
+            arguments.append(
+                Argument(Keys.isBuffer, .string(values[11].map { $0 != 0 ? "Yes" : "No" } ?? "Unspecified")))
+        }
+    }
 }
 
 /// One FrameTimeline event as read: its kind (the `FrameTimelineEvent` field), time, varint

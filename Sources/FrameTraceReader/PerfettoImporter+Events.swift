@@ -48,10 +48,9 @@ extension PerfettoParser {
         }
     }
 
-    mutating func parseTrackEvent(_ input: ProtobufInput, timestamp: UInt64?, sequence: UInt64, slot: Int, offset: Int)
-        throws(TraceReadError)
-    {
-        var input = input
+    /// The fields of a TrackEvent that the general reader uses, as read
+    /// (``PerfettoParser/readTrackEventFields(_:)``): strings and messages as byte ranges.
+    struct TrackEventFields {
         var type: UInt64 = 0
         var nameIID: UInt64?
         var nameString: Range<Int>?
@@ -61,6 +60,7 @@ extension PerfettoParser {
         var counter: JSONValue?
         var flowIDs: [UInt64] = []
         var terminatingIDs: [UInt64] = []
+        /// From the first annotation's key to the end of the last.
         var annotations: Range<Int>?
         var frameReporter: Range<Int>?
         var legacy: Range<Int>?
@@ -69,188 +69,259 @@ extension PerfettoParser {
         var extraValues: [UInt64] = []
         var extraDoubleTracks: [UInt64] = []
         var extraDoubleValues: [UInt64] = []
-        while true {
-            let fieldStart = input.position
-            guard let (field, wireType) = try input.nextField() else { break }
-            switch (field, wireType) {
-            case (PerfettoSchema.Event.type, .varint): type = try input.varint()
-            case (PerfettoSchema.Event.nameIID, .varint): nameIID = try input.varint()
-            case (PerfettoSchema.Event.name, .lengthDelimited): nameString = try input.lengthDelimited()
-            case (PerfettoSchema.Event.categoryIIDs, _):
-                try appendRepeated(wireType, &input, to: &categoryIIDs, fixed: false)
-            case (PerfettoSchema.Event.categories, .lengthDelimited):
-                categoryStrings.append(try input.lengthDelimited())
-            case (PerfettoSchema.Event.trackUUID, .varint): trackUUID = try input.varint()
-            case (PerfettoSchema.Event.counterValue, .varint): counter = .int(Int64(bitPattern: try input.varint()))
-            case (PerfettoSchema.Event.doubleCounterValue, .fixed64):
-                counter = .double(Double(bitPattern: try input.fixed64()))
-            case (PerfettoSchema.Event.flowIDs, _), (PerfettoSchema.Event.flowIDsOld, _):
-                try appendRepeated(wireType, &input, to: &flowIDs, fixed: field == PerfettoSchema.Event.flowIDs)
-            case (PerfettoSchema.Event.terminatingFlowIDs, _), (PerfettoSchema.Event.terminatingFlowIDsOld, _):
-                try appendRepeated(
-                    wireType, &input, to: &terminatingIDs, fixed: field == PerfettoSchema.Event.terminatingFlowIDs)
-            case (PerfettoSchema.Event.debugAnnotations, .lengthDelimited):
-                _ = try input.lengthDelimited()
-                annotations = (annotations?.lowerBound ?? fieldStart)..<input.position
-            case (PerfettoSchema.Event.chromeFrameReporter, .lengthDelimited):
-                frameReporter = try input.lengthDelimited()
-            case (PerfettoSchema.Event.legacyEvent, .lengthDelimited): legacy = try input.lengthDelimited()
-            case (PerfettoSchema.Event.timestampAbsoluteMicroseconds, .varint):
-                absoluteMicroseconds = Int64(bitPattern: try input.varint())
-            case (PerfettoSchema.Event.extraCounterTrackUUIDs, _):
-                try appendRepeated(wireType, &input, to: &extraTracks, fixed: false)
-            case (PerfettoSchema.Event.extraCounterValues, _):
-                try appendRepeated(wireType, &input, to: &extraValues, fixed: false)
-            case (PerfettoSchema.Event.extraDoubleCounterTrackUUIDs, _):
-                try appendRepeated(wireType, &input, to: &extraDoubleTracks, fixed: false)
-            case (PerfettoSchema.Event.extraDoubleCounterValues, _):
-                try appendRepeated(wireType, &input, to: &extraDoubleValues, fixed: true)
-            default:
-                try input.skip(wireType)
-                skipped.skippedFields["TrackEvent field \(field)", default: 0] += 1
-            }
-        }
-        // Time: the packet's, else the event's own absolute microseconds.
-        var packetTime = timestamp
-        if packetTime == nil, let absoluteMicroseconds {
-            let (nanoseconds, overflow) = absoluteMicroseconds.multipliedReportingOverflow(by: 1000)
-            packetTime = overflow || nanoseconds < 0 ? UInt64.max : UInt64(nanoseconds)
-        }
-        guard let time = checkedTime(packetTime, offset: offset) else { return }
-        var uuid = trackUUID ?? interning.sequences[slot].defaultTrack
+    }
+
+    mutating func parseTrackEvent(_ input: ProtobufInput, timestamp: UInt64?, sequence: UInt64, slot: Int, offset: Int)
+        throws(TraceReadError)
+    {
+        var event = try readTrackEventFields(input)
+        guard let time = checkedTime(Self.eventTime(event, packetTime: timestamp), offset: offset) else { return }
+        var uuid = event.trackUUID ?? interning.sequences[slot].defaultTrack
         var legacyThread = interning.sequences[slot].legacyThread
         // Chrome's legacy events (TrackEvent.legacy_event, type unspecified): the JSON phase and
         // what goes with it, mapped to the typed events below or to async pairs by id.
         var legacyEvent: LegacyEvent?
-        if type == 0, let legacy {
-            let parsed = try parseLegacyEvent(input.input(over: legacy))
-            if let override = parsed.threadOverride(default: owner(legacyThread: legacyThread, uuid: uuid)) {
-                uuid = nil
-                legacyThread = override
-            }
-            switch parsed.phase {
-            case "B": type = PerfettoSchema.Event.sliceBegin
-            case "E": type = PerfettoSchema.Event.sliceEnd
-            case "X": type = PerfettoSchema.Event.sliceBegin
-            case "I", "i", "R": type = PerfettoSchema.Event.instant
-            case "n" where parsed.id == nil: type = PerfettoSchema.Event.instant
-            case "b", "e", "n", "S", "F":
-                guard parsed.id != nil else {
-                    skipped.skippedFields["legacy event of phase \(parsed.phaseText) without an id", default: 0] += 1
-                    return
-                }
-            default:
-                skipped.skippedFields["legacy event of phase \(parsed.phaseText)", default: 0] += 1
-                return
-            }
-            if nameIID == nil, nameString == nil { nameIID = parsed.nameIID }
-            legacyEvent = parsed
+        if event.type == 0, let legacy = event.legacy {
+            legacyEvent = try readLegacyEvent(
+                input.input(over: legacy), into: &event, uuid: &uuid, legacyThread: &legacyThread)
+            guard legacyEvent != nil else { return }
         }
-
-        for (position, track) in extraTracks.enumerated() where position < extraValues.count {
-            appendCounter(.int(Int64(bitPattern: extraValues[position])), uuid: track, timestamp: time, offset: offset)
-        }
-        for (position, track) in extraDoubleTracks.enumerated() where position < extraDoubleValues.count {
-            appendCounter(
-                .double(Double(bitPattern: extraDoubleValues[position])), uuid: track, timestamp: time, offset: offset)
-        }
-        switch type {
+        appendExtraCounters(event, timestamp: time, offset: offset)
+        switch event.type {
         case PerfettoSchema.Event.counter:
-            guard let counter, let uuid else { return }
+            guard let counter = event.counter, let uuid else { return }
             appendCounter(counter, uuid: uuid, timestamp: time, offset: offset)
             return
         case PerfettoSchema.Event.sliceEnd:
-            appendToTrack(
-                uuid: uuid, legacyThread: legacyThread,
-                PendingEvent(
-                    uuid: uuid ?? 0, type: type, timestamp: time, name: .empty, category: .empty, arguments: 0,
-                    flows: 0..<0, counter: nil, offset: offset))
+            appendSliceEnd(uuid: uuid, legacyThread: legacyThread, timestamp: time, offset: offset)
             return
         case PerfettoSchema.Event.sliceBegin, PerfettoSchema.Event.instant:
             break
         case 0 where legacyEvent != nil:
             break  // an async legacy event: placed by id below
         default:
-            skipped.skippedFields["TrackEvent of type \(type)", default: 0] += 1
+            skipped.skippedFields["TrackEvent of type \(event.type)", default: 0] += 1
             return
         }
-        // Name and category.
-        var name = Symbol.empty
-        if let nameString {
-            name = trace.symbols.intern(input.string(nameString))
-        } else if let nameIID {
-            if let raw = interning.sequences[slot].names[nameIID] {
-                name = Symbol(rawValue: raw)
-            } else {
-                name = trace.symbols.intern("(undefined name iid \(nameIID))")
-                trace.log.add(
-                    .invalidEvent, nil,
-                    "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name"
-                )
-            }
-        }
-        var category = Symbol.empty
-        if categoryIIDs.count == 1, categoryStrings.isEmpty,
-            let raw = interning.sequences[slot].categories[categoryIIDs[0]]
-        {
-            category = Symbol(rawValue: raw)  // the common case: one interned category, no string made
-        } else if !categoryIIDs.isEmpty || !categoryStrings.isEmpty {
-            var parts: [String] = categoryStrings.map { input.string($0) }
-            for iid in categoryIIDs {
-                if let raw = interning.sequences[slot].categories[iid] {
-                    parts.append(trace.symbols[Symbol(rawValue: raw)])
-                } else {
-                    parts.append("(undefined category iid \(iid))")
-                    trace.log.add(
-                        .invalidEvent, nil,
-                        "packet at byte \(offset): category iid \(iid) is never defined on sequence \(sequence)")
-                }
-            }
-            category = trace.symbols.intern(parts.joined(separator: ","))
-        }
-        let flowStart = building.flowArena.count
-        for id in flowIDs { building.flowArena.append((id, false)) }
-        for id in terminatingIDs { building.flowArena.append((id, true)) }
-        let flows = flowStart..<building.flowArena.count
-        if let legacyEvent, type == 0 {
-            // Async by id, in the thread's process, as Chrome's JSON writes it.
-            guard let owner = owner(legacyThread: legacyThread, uuid: uuid), let id = legacyEvent.id else {
-                skipped.skippedFields["legacy async event on no known thread", default: 0] += 1
-                return
-            }
-            let phase: Phase =
-                switch legacyEvent.phase {
-                case "b", "S": .asyncBegin
-                case "e", "F": .asyncEnd
-                default: .asyncInstant
-                }
-            trace.events.append(
-                TraceEvent(
-                    phase: phase, name: name, category: category, thread: owner, timestamp: time, id: id,
-                    arguments: phase == .asyncEnd
-                        ? 0 : try annotationList(annotations, slot: slot, frameReporter: frameReporter)))
+        let name = eventName(event, input, slot: slot, sequence: sequence, offset: offset)
+        let category = eventCategory(event, input, slot: slot, sequence: sequence, offset: offset)
+        let flows = appendFlows(event)
+        if let legacyEvent, event.type == 0 {
+            try appendLegacyAsync(
+                legacyEvent, event, name: name, category: category,
+                thread: owner(legacyThread: legacyThread, uuid: uuid),
+                timestamp: time, slot: slot)
             return
         }
-        let arguments = try annotationList(annotations, slot: slot, frameReporter: frameReporter)
+        let arguments = try annotationList(event.annotations, slot: slot, frameReporter: event.frameReporter)
         appendToTrack(
             uuid: uuid, legacyThread: legacyThread,
             PendingEvent(
-                uuid: uuid ?? 0, type: type, timestamp: time, name: name, category: category, arguments: arguments,
-                flows: flows, counter: nil, offset: offset))
+                uuid: uuid ?? 0, type: event.type, timestamp: time, name: name, category: category,
+                arguments: arguments, flows: flows, counter: nil, offset: offset))
         if let legacyEvent, legacyEvent.phase == "X" {
-            // A complete event: its end, `duration_us` later; a negative duration is none, and one
-            // that runs past the time limit ends at the limit.
-            let (duration, overflow) = max(0, legacyEvent.durationMicroseconds).multipliedReportingOverflow(by: 1000)
-            let (sum, sumOverflow) = time.addingReportingOverflow(duration)
-            let end =
-                overflow || sumOverflow ? TraceEvent.timeLimitNanoseconds : min(TraceEvent.timeLimitNanoseconds, sum)
-            appendToTrack(
-                uuid: uuid, legacyThread: legacyThread,
-                PendingEvent(
-                    uuid: uuid ?? 0, type: PerfettoSchema.Event.sliceEnd, timestamp: max(time, end), name: .empty,
-                    category: .empty, arguments: 0,
-                    flows: 0..<0, counter: nil, offset: offset))
+            let end = Self.completeEnd(start: time, durationMicroseconds: legacyEvent.durationMicroseconds)
+            appendSliceEnd(uuid: uuid, legacyThread: legacyThread, timestamp: end, offset: offset)
         }
+    }
+
+    /// A slice's end on its track (or its legacy thread's lane).
+    private mutating func appendSliceEnd(uuid: UInt64?, legacyThread: ThreadKey?, timestamp: Int64, offset: Int) {
+        appendToTrack(
+            uuid: uuid, legacyThread: legacyThread,
+            PendingEvent(
+                uuid: uuid ?? 0, type: PerfettoSchema.Event.sliceEnd, timestamp: timestamp, name: .empty,
+                category: .empty, arguments: 0, flows: 0..<0, counter: nil, offset: offset))
+    }
+
+    /// Reads a TrackEvent's fields; those the reader does not use are skipped and counted.
+    private mutating func readTrackEventFields(_ input: ProtobufInput) throws(TraceReadError) -> TrackEventFields {
+        var input = input
+        var event = TrackEventFields()
+        while true {
+            let fieldStart = input.position
+            guard let (field, wireType) = try input.nextField() else { break }
+            switch (field, wireType) {
+            case (PerfettoSchema.Event.type, .varint): event.type = try input.varint()
+            case (PerfettoSchema.Event.nameIID, .varint): event.nameIID = try input.varint()
+            case (PerfettoSchema.Event.name, .lengthDelimited): event.nameString = try input.lengthDelimited()
+            case (PerfettoSchema.Event.categoryIIDs, _):
+                try appendRepeated(wireType, &input, to: &event.categoryIIDs, fixed: false)
+            case (PerfettoSchema.Event.categories, .lengthDelimited):
+                event.categoryStrings.append(try input.lengthDelimited())
+            case (PerfettoSchema.Event.trackUUID, .varint): event.trackUUID = try input.varint()
+            case (PerfettoSchema.Event.counterValue, .varint):
+                event.counter = .int(Int64(bitPattern: try input.varint()))
+            case (PerfettoSchema.Event.doubleCounterValue, .fixed64):
+                event.counter = .double(Double(bitPattern: try input.fixed64()))
+            case (PerfettoSchema.Event.flowIDs, _), (PerfettoSchema.Event.flowIDsOld, _):
+                try appendRepeated(wireType, &input, to: &event.flowIDs, fixed: field == PerfettoSchema.Event.flowIDs)
+            case (PerfettoSchema.Event.terminatingFlowIDs, _), (PerfettoSchema.Event.terminatingFlowIDsOld, _):
+                try appendRepeated(
+                    wireType, &input, to: &event.terminatingIDs,
+                    fixed: field == PerfettoSchema.Event.terminatingFlowIDs)
+            case (PerfettoSchema.Event.debugAnnotations, .lengthDelimited):
+                _ = try input.lengthDelimited()
+                event.annotations = (event.annotations?.lowerBound ?? fieldStart)..<input.position
+            case (PerfettoSchema.Event.chromeFrameReporter, .lengthDelimited):
+                event.frameReporter = try input.lengthDelimited()
+            case (PerfettoSchema.Event.legacyEvent, .lengthDelimited): event.legacy = try input.lengthDelimited()
+            case (PerfettoSchema.Event.timestampAbsoluteMicroseconds, .varint):
+                event.absoluteMicroseconds = Int64(bitPattern: try input.varint())
+            default:
+                try readExtraCounterField(field, wireType, &input, into: &event)
+            }
+        }
+        return event
+    }
+
+    /// Reads a field of the extra counter values an event carries, or skips and counts another.
+    private mutating func readExtraCounterField(
+        _ field: Int, _ wireType: ProtobufInput.WireType, _ input: inout ProtobufInput,
+        into event: inout TrackEventFields
+    ) throws(TraceReadError) {
+        switch field {
+        case PerfettoSchema.Event.extraCounterTrackUUIDs:
+            try appendRepeated(wireType, &input, to: &event.extraTracks, fixed: false)
+        case PerfettoSchema.Event.extraCounterValues:
+            try appendRepeated(wireType, &input, to: &event.extraValues, fixed: false)
+        case PerfettoSchema.Event.extraDoubleCounterTrackUUIDs:
+            try appendRepeated(wireType, &input, to: &event.extraDoubleTracks, fixed: false)
+        case PerfettoSchema.Event.extraDoubleCounterValues:
+            try appendRepeated(wireType, &input, to: &event.extraDoubleValues, fixed: true)
+        default:
+            try input.skip(wireType)
+            skipped.skippedFields["TrackEvent field \(field)", default: 0] += 1
+        }
+    }
+
+    /// An event's time: its packet's, else its own absolute microseconds (unchecked).
+    @inline(__always)
+    private static func eventTime(_ event: TrackEventFields, packetTime: UInt64?) -> UInt64? {
+        guard packetTime == nil, let absoluteMicroseconds = event.absoluteMicroseconds else { return packetTime }
+        let (nanoseconds, overflow) = absoluteMicroseconds.multipliedReportingOverflow(by: 1000)
+        return overflow || nanoseconds < 0 ? UInt64.max : UInt64(nanoseconds)
+    }
+
+    /// Reads a legacy event and maps its phase to the event's type (left 0 for an async event,
+    /// placed by id); its thread overrides replace the event's track. `nil` (skipped and
+    /// counted) for a phase the reader does not take.
+    private mutating func readLegacyEvent(
+        _ input: ProtobufInput, into event: inout TrackEventFields, uuid: inout UInt64?, legacyThread: inout ThreadKey?
+    ) throws(TraceReadError) -> LegacyEvent? {
+        let parsed = try parseLegacyEvent(input)
+        if let override = parsed.threadOverride(default: owner(legacyThread: legacyThread, uuid: uuid)) {
+            uuid = nil
+            legacyThread = override
+        }
+        switch parsed.phase {
+        case "B": event.type = PerfettoSchema.Event.sliceBegin
+        case "E": event.type = PerfettoSchema.Event.sliceEnd
+        case "X": event.type = PerfettoSchema.Event.sliceBegin
+        case "I", "i", "R": event.type = PerfettoSchema.Event.instant
+        case "n" where parsed.id == nil: event.type = PerfettoSchema.Event.instant
+        case "b", "e", "n", "S", "F":
+            guard parsed.id != nil else {
+                skipped.skippedFields["legacy event of phase \(parsed.phaseText) without an id", default: 0] += 1
+                return nil
+            }
+        default:
+            skipped.skippedFields["legacy event of phase \(parsed.phaseText)", default: 0] += 1
+            return nil
+        }
+        if event.nameIID == nil, event.nameString == nil { event.nameIID = parsed.nameIID }
+        return parsed
+    }
+
+    /// The counter values an event carries for other tracks, each a counter event at its time.
+    @inline(__always)
+    private mutating func appendExtraCounters(_ event: TrackEventFields, timestamp: Int64, offset: Int) {
+        for (position, track) in event.extraTracks.enumerated() where position < event.extraValues.count {
+            appendCounter(
+                .int(Int64(bitPattern: event.extraValues[position])), uuid: track, timestamp: timestamp, offset: offset)
+        }
+        for (position, track) in event.extraDoubleTracks.enumerated() where position < event.extraDoubleValues.count {
+            appendCounter(
+                .double(Double(bitPattern: event.extraDoubleValues[position])), uuid: track, timestamp: timestamp,
+                offset: offset)
+        }
+    }
+
+    /// An event's name: its string, else its interned name (a placeholder, logged, for an iid
+    /// its sequence never defined), else the empty name.
+    @inline(__always)
+    private mutating func eventName(
+        _ event: TrackEventFields, _ input: ProtobufInput, slot: Int, sequence: UInt64, offset: Int
+    ) -> Symbol {
+        if let nameString = event.nameString { return trace.symbols.intern(input.string(nameString)) }
+        return internedName(event.nameIID, slot: slot, sequence: sequence, offset: offset)
+    }
+
+    /// An event's category: its categories' names (strings, then interned ones) joined by
+    /// commas, or the empty category.
+    @inline(__always)
+    private mutating func eventCategory(
+        _ event: TrackEventFields, _ input: ProtobufInput, slot: Int, sequence: UInt64, offset: Int
+    ) -> Symbol {
+        if event.categoryIIDs.count == 1, event.categoryStrings.isEmpty,
+            let raw = interning.sequences[slot].categories[event.categoryIIDs[0]]
+        {
+            return Symbol(rawValue: raw)  // the common case: one interned category, no string made
+        }
+        guard !event.categoryIIDs.isEmpty || !event.categoryStrings.isEmpty else { return .empty }
+        var parts: [String] = event.categoryStrings.map { input.string($0) }
+        for iid in event.categoryIIDs {
+            if let raw = interning.sequences[slot].categories[iid] {
+                parts.append(trace.symbols[Symbol(rawValue: raw)])
+            } else {
+                parts.append("(undefined category iid \(iid))")
+                trace.log.add(
+                    .invalidEvent, nil,
+                    "packet at byte \(offset): category iid \(iid) is never defined on sequence \(sequence)")
+            }
+        }
+        return trace.symbols.intern(parts.joined(separator: ","))
+    }
+
+    /// Adds an event's flow ids (then its terminating ones) to the arena; returns their range.
+    @inline(__always)
+    private mutating func appendFlows(_ event: TrackEventFields) -> Range<Int> {
+        let flowStart = building.flowArena.count
+        for id in event.flowIDs { building.flowArena.append((id, false)) }
+        for id in event.terminatingIDs { building.flowArena.append((id, true)) }
+        return flowStart..<building.flowArena.count
+    }
+
+    /// A legacy async event, by id, in the thread's process, as Chrome's JSON writes it; skipped
+    /// and counted on no known thread.
+    private mutating func appendLegacyAsync(
+        _ legacyEvent: LegacyEvent, _ event: TrackEventFields, name: Symbol, category: Symbol, thread: ThreadKey?,
+        timestamp: Int64, slot: Int
+    ) throws(TraceReadError) {
+        guard let owner = thread, let id = legacyEvent.id else {
+            skipped.skippedFields["legacy async event on no known thread", default: 0] += 1
+            return
+        }
+        let phase: Phase =
+            switch legacyEvent.phase {
+            case "b", "S": .asyncBegin
+            case "e", "F": .asyncEnd
+            default: .asyncInstant
+            }
+        trace.events.append(
+            TraceEvent(
+                phase: phase, name: name, category: category, thread: owner, timestamp: timestamp, id: id,
+                arguments: phase == .asyncEnd
+                    ? 0 : try annotationList(event.annotations, slot: slot, frameReporter: event.frameReporter)))
+    }
+
+    /// A legacy complete event's end, `duration_us` after its start: a negative duration is
+    /// none, and one that runs past the time limit ends at the limit.
+    private static func completeEnd(start: Int64, durationMicroseconds: Int64) -> Int64 {
+        let (duration, overflow) = max(0, durationMicroseconds).multipliedReportingOverflow(by: 1000)
+        let (sum, sumOverflow) = start.addingReportingOverflow(duration)
+        let end = overflow || sumOverflow ? TraceEvent.timeLimitNanoseconds : min(TraceEvent.timeLimitNanoseconds, sum)
+        return max(start, end)
     }
 
     /// The thread a legacy event belongs to: its sequence's thread descriptor, else its track's.
@@ -498,11 +569,7 @@ extension PerfettoParser {
             case (PerfettoSchema.Annotation.pointerValue, .varint):
                 value = .string("0x" + String(try input.varint(), radix: 16))
             case (PerfettoSchema.Annotation.legacyJSONValue, .lengthDelimited):
-                let range = try input.lengthDelimited()
-                let bytes = UnsafeBufferPointer(rebasing: buffer[range])
-                value =
-                    (try? JSONValue.parse(bytes, maxDepth: TraceReader.keptNestingDepth))
-                    ?? .string(input.string(range))
+                value = Self.legacyJSONValue(try input.lengthDelimited(), in: input)
             case (PerfettoSchema.Annotation.dictEntries, .lengthDelimited),
                 (PerfettoSchema.Annotation.arrayValues, .lengthDelimited):
                 guard depth < TraceReader.keptNestingDepth else {
@@ -527,6 +594,12 @@ extension PerfettoParser {
         if let dictionary { value = .object(dictionary) }
         if let array { value = .array(array) }
         return (name, value)
+    }
+
+    /// A legacy JSON annotation value: the JSON value its text holds, else the text as a string.
+    private static func legacyJSONValue(_ range: Range<Int>, in input: ProtobufInput) -> JSONValue {
+        let bytes = UnsafeBufferPointer(rebasing: input.buffer[range])
+        return (try? JSONValue.parse(bytes, maxDepth: TraceReader.keptNestingDepth)) ?? .string(input.string(range))
     }
 
     /// Chrome's typed `chrome_frame_reporter` as the arguments Chrome's JSON gives it.

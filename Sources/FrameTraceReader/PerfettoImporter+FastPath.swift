@@ -102,83 +102,91 @@ struct CommonPacketDecoder {
     func decode(_ range: Range<Int>, into packet: inout CommonPacket) -> Bool {
         packet.flows = InlineFlows()
         packet.counterKind = 0
-        var position = range.lowerBound
-        let end = range.upperBound
+        guard let fields = packetFields(range),
+            fields.flags
+                & ~(PerfettoSchema.Packet.incrementalStateClearedFlag | PerfettoSchema.Packet.needsIncrementalStateFlag)
+                == 0,
+            let trackEvent = fields.trackEvent, let timestamp = fields.timestamp, timestamp <= timeLimit,
+            decodeTrackEvent(trackEvent, into: &packet)
+        else { return false }
+        packet.timestamp = timestamp
+        packet.sequence = fields.sequence
+        packet.flags = fields.flags
+        packet.interned = fields.interned
+        return true
+    }
+
+    /// The packet fields of the common shape, as read.
+    private struct PacketFields {
         var timestamp: UInt64?
         var sequence: UInt64 = 0
         var flags: UInt64 = 0
         var trackEvent: Range<Int>?
         var interned: Range<Int>?
+    }
+
+    /// The fields of the packet in `range`; `nil` when one is not of the common shape.
+    @inline(__always)
+    private func packetFields(_ range: Range<Int>) -> PacketFields? {
+        var fields = PacketFields()
+        var position = range.lowerBound
+        let end = range.upperBound
         while position < end {
-            guard let key = rawVarint(&position, end) else { return false }
+            guard let key = rawVarint(&position, end) else { return nil }
             switch key {
             case 0x40:
-                guard let value = rawVarint(&position, end) else { return false }
-                timestamp = value  // 8, varint
+                guard let value = rawVarint(&position, end) else { return nil }
+                fields.timestamp = value  // 8, varint
             case 0x50:
-                guard let value = rawVarint(&position, end) else { return false }
-                sequence = value  // 10, varint
+                guard let value = rawVarint(&position, end) else { return nil }
+                fields.sequence = value  // 10, varint
             case 0x68:
-                guard let value = rawVarint(&position, end) else { return false }
-                flags = value  // 13, varint
+                guard let value = rawVarint(&position, end) else { return nil }
+                fields.flags = value  // 13, varint
             case 0x5A:
-                guard trackEvent == nil, let value = rawLength(&position, end) else { return false }
-                trackEvent = value  // 11
+                guard fields.trackEvent == nil, let value = rawLength(&position, end) else { return nil }
+                fields.trackEvent = value  // 11
             case 0x62:
-                guard interned == nil, let value = rawLength(&position, end) else { return false }
-                interned = value  // 12
-            default: return false
+                guard fields.interned == nil, let value = rawLength(&position, end) else { return nil }
+                fields.interned = value  // 12
+            default: return nil
             }
         }
-        guard
-            flags
-                & ~(PerfettoSchema.Packet.incrementalStateClearedFlag | PerfettoSchema.Packet.needsIncrementalStateFlag)
-                == 0,
-            let trackEvent, let timestamp, timestamp <= timeLimit
-        else { return false }
+        return fields
+    }
 
+    /// Reads the TrackEvent in `trackEvent` into `packet`; `false` when it is not of the common
+    /// shape (a slice, instant or counter on a track, with the fields the common shape has).
+    @inline(__always)
+    private func decodeTrackEvent(_ trackEvent: Range<Int>, into packet: inout CommonPacket) -> Bool {
         var type: UInt64 = 0
         var track: UInt64?
         var nameIID: UInt64?
         var categoryIID: UInt64?
         var annotations: Range<Int>?
-        var eventPosition = trackEvent.lowerBound
-        while eventPosition < trackEvent.upperBound {
-            let fieldStart = eventPosition
-            guard let key = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+        var position = trackEvent.lowerBound
+        let end = trackEvent.upperBound
+        while position < end {
+            let fieldStart = position
+            guard let key = rawVarint(&position, end) else { return false }
             switch key {
             case 0x48:
-                guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+                guard let value = rawVarint(&position, end) else { return false }
                 type = value  // 9
             case 0x58:
-                guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+                guard let value = rawVarint(&position, end) else { return false }
                 track = value  // 11
             case 0x50:
-                guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
+                guard let value = rawVarint(&position, end) else { return false }
                 nameIID = value  // 10
             case 0x18:  // 3, category_iids: one
-                guard categoryIID == nil, let value = rawVarint(&eventPosition, trackEvent.upperBound) else {
-                    return false
-                }
+                guard categoryIID == nil, let value = rawVarint(&position, end) else { return false }
                 categoryIID = value
             case 0x22:  // 4, debug_annotations
-                guard let value = rawLength(&eventPosition, trackEvent.upperBound) else { return false }
+                guard let value = rawLength(&position, end) else { return false }
                 annotations = (annotations?.lowerBound ?? fieldStart)..<value.upperBound
-            case 0x179, 0x181:  // 47 and 48, flow_ids and terminating_flow_ids: fixed64, not packed
-                guard trackEvent.upperBound - eventPosition >= 8, packet.flows.count < InlineFlows.capacity else {
-                    return false
-                }
-                packet.flows.append(fixed64(at: eventPosition), terminating: key == 0x181)
-                eventPosition += 8
-            case 0xF0:  // 30, counter_value
-                guard let value = rawVarint(&eventPosition, trackEvent.upperBound) else { return false }
-                packet.counterKind = 1
-                packet.counterBits = value
-            case 0x161:  // 44, double_counter_value
-                guard trackEvent.upperBound - eventPosition >= 8 else { return false }
-                packet.counterKind = 2
-                packet.counterBits = fixed64(at: eventPosition)
-                eventPosition += 8
+            case 0x179, 0x181, 0xF0, 0x161:
+                guard readFlowOrCounter(key, &position, end, into: &packet) else { return false }
             default:
                 return false
             }
@@ -187,15 +195,35 @@ struct CommonPacketDecoder {
             type == PerfettoSchema.Event.sliceBegin || type == PerfettoSchema.Event.sliceEnd
                 || type == PerfettoSchema.Event.instant || type == PerfettoSchema.Event.counter
         else { return false }
-        packet.timestamp = timestamp
-        packet.sequence = sequence
-        packet.flags = flags
-        packet.interned = interned
         packet.type = type
         packet.track = track
         packet.nameIID = nameIID
         packet.categoryIID = categoryIID
         packet.annotations = annotations
+        return true
+    }
+
+    /// A flow id (47 and 48, `flow_ids` and `terminating_flow_ids`: fixed64, not packed) or a
+    /// counter value (30, `counter_value`; 44, `double_counter_value`) at `position`, by its key.
+    @inline(__always)
+    private func readFlowOrCounter(_ key: UInt64, _ position: inout Int, _ end: Int, into packet: inout CommonPacket)
+        -> Bool
+    {
+        switch key {
+        case 0xF0:  // 30, counter_value
+            guard let value = rawVarint(&position, end) else { return false }
+            packet.counterKind = 1
+            packet.counterBits = value
+            return true
+        case 0x161:  // 44, double_counter_value
+            guard end - position >= 8 else { return false }
+            packet.counterKind = 2
+            packet.counterBits = fixed64(at: position)
+        default:  // 0x179, 0x181: flow ids, 0x181 terminating
+            guard end - position >= 8, packet.flows.count < InlineFlows.capacity else { return false }
+            packet.flows.append(fixed64(at: position), terminating: key == 0x181)
+        }
+        position += 8
         return true
     }
 
@@ -219,22 +247,11 @@ extension PerfettoParser {
     /// interned state changed.
     mutating func applyCommon(_ packet: UnsafePointer<CommonPacket>, offset: Int) -> Bool {
         let sequence = packet.pointee.sequence
-        let flags = packet.pointee.flags
         let type = packet.pointee.type
         let track = packet.pointee.track
         let slot = interning.slot(of: sequence)
-        if flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 {
-            interning.sequences[slot] = interning.makeSequence(isValid: true)
-        }
-        if flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !interning.sequences[slot].isValid {
-            skipped.droppedPackets += 1
-            if trace.log.lists(.invalidEvent) {
-                trace.log.add(
-                    .invalidEvent, nil,
-                    "packet at byte \(offset) needs incremental state that sequence \(sequence) never set; dropped, as Perfetto drops it"
-                )
-            }
-            return true
+        guard applySequenceFlags(packet.pointee.flags, slot: slot, sequence: sequence, offset: offset) else {
+            return true  // dropped
         }
         if let interned = packet.pointee.interned {
             let input = ProtobufInput(buffer).input(over: interned)
@@ -261,29 +278,8 @@ extension PerfettoParser {
                 offset: offset)
             return true
         }
-        var name = Symbol.empty
-        if let nameIID = packet.pointee.nameIID {
-            if let raw = interning.sequences[slot].names[nameIID] {
-                name = Symbol(rawValue: raw)
-            } else {
-                name = trace.symbols.intern("(undefined name iid \(nameIID))")
-                trace.log.add(
-                    .invalidEvent, nil,
-                    "packet at byte \(offset): event name iid \(nameIID) is never defined on sequence \(sequence); the event is kept under a placeholder name"
-                )
-            }
-        }
-        var category = Symbol.empty
-        if let categoryIID = packet.pointee.categoryIID {
-            if let raw = interning.sequences[slot].categories[categoryIID] {
-                category = Symbol(rawValue: raw)
-            } else {
-                category = trace.symbols.intern("(undefined category iid \(categoryIID))")
-                trace.log.add(
-                    .invalidEvent, nil,
-                    "packet at byte \(offset): category iid \(categoryIID) is never defined on sequence \(sequence)")
-            }
-        }
+        let name = internedName(packet.pointee.nameIID, slot: slot, sequence: sequence, offset: offset)
+        let category = internedCategory(packet.pointee.categoryIID, slot: slot, sequence: sequence, offset: offset)
         // Malformed inside an annotation: the general path reports it. Nothing of this packet has
         // been placed yet, but the state above was: re-reading it is harmless (interning again
         // gives the same symbols; a cleared sequence clears again).
@@ -295,6 +291,54 @@ extension PerfettoParser {
             flows: flowStart..<building.flowArena.count,
             offset: offset)
         return true
+    }
+
+    /// Applies a packet's sequence flags: a cleared incremental state starts the sequence's
+    /// anew; `false` (dropped, counted and logged) when the packet needs state its sequence
+    /// never set.
+    @inline(__always)
+    mutating func applySequenceFlags(_ flags: UInt64, slot: Int, sequence: UInt64, offset: Int) -> Bool {
+        if flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 {
+            interning.sequences[slot] = interning.makeSequence(isValid: true)
+        }
+        guard flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !interning.sequences[slot].isValid else {
+            return true
+        }
+        skipped.droppedPackets += 1
+        if trace.log.lists(.invalidEvent) {
+            trace.log.add(
+                .invalidEvent, nil,
+                "packet at byte \(offset) needs incremental state that sequence \(sequence) never set; dropped, as Perfetto drops it"
+            )
+        }
+        return false
+    }
+
+    /// An event's interned name, a placeholder (logged) for an iid its sequence never defined,
+    /// or the empty name for none.
+    @inline(__always)
+    mutating func internedName(_ iid: UInt64?, slot: Int, sequence: UInt64, offset: Int) -> Symbol {
+        guard let iid else { return .empty }
+        if let raw = interning.sequences[slot].names[iid] { return Symbol(rawValue: raw) }
+        let placeholder = trace.symbols.intern("(undefined name iid \(iid))")
+        trace.log.add(
+            .invalidEvent, nil,
+            "packet at byte \(offset): event name iid \(iid) is never defined on sequence \(sequence); the event is kept under a placeholder name"
+        )
+        return placeholder
+    }
+
+    /// An event's one interned category, a placeholder (logged) for an iid its sequence never
+    /// defined, or the empty category for none.
+    @inline(__always)
+    private mutating func internedCategory(_ iid: UInt64?, slot: Int, sequence: UInt64, offset: Int) -> Symbol {
+        guard let iid else { return .empty }
+        if let raw = interning.sequences[slot].categories[iid] { return Symbol(rawValue: raw) }
+        let placeholder = trace.symbols.intern("(undefined category iid \(iid))")
+        trace.log.add(
+            .invalidEvent, nil,
+            "packet at byte \(offset): category iid \(iid) is never defined on sequence \(sequence)")
+        return placeholder
     }
 
     /// ``appendToTrack(uuid:legacyThread:_:)`` for an event on a track, without making a

@@ -131,33 +131,7 @@ extension PerfettoParser {
         for index in pairing.lanes.indices {
             let lane = pairing.lanes[index]
             guard !lane.records.isEmpty || !lane.open.isEmpty || lane.unmatched > 0 else { continue }
-            var closed: [(begin: Int, end: Int64)] = []
-            var open: [Int] = lane.open
-            var unmatched = lane.unmatched
-            if lane.records.isEmpty {
-                // Paired as it was read (``place(_:on:)``): only what stayed open or closed nothing.
-            } else if lane.isOrdered {
-                var stack: [Int] = []
-                for record in lane.records {
-                    if !record.isEnd {
-                        stack.append(record.payload)
-                    } else if let begin = stack.popLast() {
-                        closed.append((begin, record.timestamp))
-                    } else {
-                        unmatched += 1
-                    }
-                }
-                open = stack
-            } else {
-                let (outcomes, left) = BeginEndPairer.pair(lane.records)
-                for outcome in outcomes {
-                    switch outcome {
-                    case .closed(let begin, let end): closed.append((begin.payload, end.timestamp))
-                    case .unmatched: unmatched += 1
-                    }
-                }
-                open = left.map(\.payload)
-            }
+            let (closed, open, unmatched) = Self.pairRecords(of: lane)
             if unmatched > 0 {
                 trace.log.addSummary(
                     .unmatchedEnd, nil,
@@ -165,49 +139,93 @@ extension PerfettoParser {
                     count: unmatched)
             }
             if lane.thread != nil {
-                for (begin, end) in closed {
-                    trace.events[begin].duration = max(0, end &- trace.events[begin].timestamp)
-                }
-                for begin in open {
-                    trace.events[begin].duration = max(0, building.lastTimestamp &- trace.events[begin].timestamp)
-                    trace.log.add(
-                        .unclosedBegin, nil,
-                        "slice \(quoted(trace.symbols[trace.events[begin].name])) on \(describe(lane)) is never closed; it is closed at the trace's end"
-                    )
-                }
+                closeSpans(closed, open: open, on: lane)
             } else {
-                // One id per top-level slice: begins in time order against a stack of ends.
-                var pairs =
-                    closed.map { (begin: $0.begin, end: Optional($0.end)) } + open.map { (begin: $0, end: Int64?.none) }
-                pairs.sort {
-                    (trace.events[$0.begin].timestamp, $0.begin) < (trace.events[$1.begin].timestamp, $1.begin)
-                }
-                var ends: [Int64] = []
-                var id: UInt64 = 0
-                for pair in pairs {
-                    let start = trace.events[pair.begin].timestamp
-                    while let top = ends.last, top <= start { ends.removeLast() }
-                    if ends.isEmpty {
-                        id = pairing.nextAsyncID
-                        pairing.nextAsyncID += 1
-                    }
-                    trace.events[pair.begin].id = id
-                    guard let end = pair.end else {
-                        trace.log.add(
-                            .unmatchedAsync, nil,
-                            "slice \(quoted(trace.symbols[trace.events[pair.begin].name])) on \(describe(lane)) is never closed"
-                        )
-                        ends.append(.max)
-                        continue
-                    }
-                    ends.append(max(start, end))
-                    var endEvent = trace.events[pair.begin]
-                    endEvent.phase = .asyncEnd
-                    endEvent.timestamp = max(start, end)
-                    endEvent.arguments = 0
-                    trace.events.append(endEvent)
+                pairAsyncSlices(closed, open: open, on: lane)
+            }
+        }
+    }
+
+    /// A lane's begins paired with their ends: those closed (the begin's event and the end's
+    /// time), those left open, and how many ends closed nothing.
+    private static func pairRecords(of lane: SliceLane) -> (
+        closed: [(begin: Int, end: Int64)], open: [Int], unmatched: Int
+    ) {
+        var closed: [(begin: Int, end: Int64)] = []
+        var unmatched = lane.unmatched
+        if lane.records.isEmpty {
+            // Paired as it was read (``place(_:on:)``): only what stayed open or closed nothing.
+            return (closed, lane.open, unmatched)
+        }
+        if lane.isOrdered {
+            var stack: [Int] = []
+            for record in lane.records {
+                if !record.isEnd {
+                    stack.append(record.payload)
+                } else if let begin = stack.popLast() {
+                    closed.append((begin, record.timestamp))
+                } else {
+                    unmatched += 1
                 }
             }
+            return (closed, stack, unmatched)
+        }
+        let (outcomes, left) = BeginEndPairer.pair(lane.records)
+        for outcome in outcomes {
+            switch outcome {
+            case .closed(let begin, let end): closed.append((begin.payload, end.timestamp))
+            case .unmatched: unmatched += 1
+            }
+        }
+        return (closed, left.map(\.payload), unmatched)
+    }
+
+    /// A thread lane's spans: each closed one lasts to its end, each open one to the trace's
+    /// last time (logged).
+    private mutating func closeSpans(_ closed: [(begin: Int, end: Int64)], open: [Int], on lane: SliceLane) {
+        for (begin, end) in closed {
+            trace.events[begin].duration = max(0, end &- trace.events[begin].timestamp)
+        }
+        for begin in open {
+            trace.events[begin].duration = max(0, building.lastTimestamp &- trace.events[begin].timestamp)
+            trace.log.add(
+                .unclosedBegin, nil,
+                "slice \(quoted(trace.symbols[trace.events[begin].name])) on \(describe(lane)) is never closed; it is closed at the trace's end"
+            )
+        }
+    }
+
+    /// Another lane's slices as async pairs, one id per top-level slice: begins in time order
+    /// against a stack of ends; an open slice gets no end (logged).
+    private mutating func pairAsyncSlices(_ closed: [(begin: Int, end: Int64)], open: [Int], on lane: SliceLane) {
+        var pairs = closed.map { (begin: $0.begin, end: Optional($0.end)) } + open.map { (begin: $0, end: Int64?.none) }
+        pairs.sort {
+            (trace.events[$0.begin].timestamp, $0.begin) < (trace.events[$1.begin].timestamp, $1.begin)
+        }
+        var ends: [Int64] = []
+        var id: UInt64 = 0
+        for pair in pairs {
+            let start = trace.events[pair.begin].timestamp
+            while let top = ends.last, top <= start { ends.removeLast() }
+            if ends.isEmpty {
+                id = pairing.nextAsyncID
+                pairing.nextAsyncID += 1
+            }
+            trace.events[pair.begin].id = id
+            guard let end = pair.end else {
+                trace.log.add(
+                    .unmatchedAsync, nil,
+                    "slice \(quoted(trace.symbols[trace.events[pair.begin].name])) on \(describe(lane)) is never closed"
+                )
+                ends.append(.max)
+                continue
+            }
+            ends.append(max(start, end))
+            var endEvent = trace.events[pair.begin]
+            endEvent.phase = .asyncEnd
+            endEvent.timestamp = max(start, end)
+            endEvent.arguments = 0
+            trace.events.append(endEvent)
         }
     }
 

@@ -172,6 +172,33 @@ struct PerfettoParser {
     }
 
     mutating func parsePacket(_ input: inout ProtobufInput, offset: Int) throws(TraceReadError) {
+        let fields = try readPacketFields(&input)
+        let slot = interning.slot(of: fields.sequence)
+        let flags = fields.flags | (fields.cleared ? PerfettoSchema.Packet.incrementalStateClearedFlag : 0)
+        guard applySequenceFlags(flags, slot: slot, sequence: fields.sequence, offset: offset) else { return }
+        if let range = fields.interned { try parseInternedData(input.input(over: range), slot: slot) }
+        for range in fields.moreInterned { try parseInternedData(input.input(over: range), slot: slot) }
+        if let range = fields.defaults { try parseDefaults(input.input(over: range), slot: slot) }
+        if let range = fields.trackDescriptor { try parseTrackDescriptor(input.input(over: range)) }
+        if let range = fields.processDescriptor { try parseLegacyProcessDescriptor(input.input(over: range)) }
+        if let range = fields.threadDescriptor { try parseLegacyThreadDescriptor(input.input(over: range), slot: slot) }
+        if let range = fields.processTree { try parseProcessTree(input.input(over: range)) }
+        if let range = fields.chromeEvents { try parseChromeEvents(input.input(over: range)) }
+        if let range = fields.ftrace { try parseFtrace(input.input(over: range)) }
+        if let range = fields.frameTimeline {
+            guard let time = checkedTime(fields.timestamp, offset: offset) else { return }
+            try parseFrameTimeline(input.input(over: range), timestamp: time, offset: offset)
+        }
+        if let range = fields.trackEvent {
+            try parseTrackEvent(
+                input.input(over: range), timestamp: fields.timestamp, sequence: fields.sequence, slot: slot,
+                offset: offset)
+        }
+    }
+
+    /// Reads a packet's fields; those the reader does not use are skipped (and counted, but for
+    /// the recording's metadata and flags it has no use for).
+    private mutating func readPacketFields(_ input: inout ProtobufInput) throws(TraceReadError) -> PacketFields {
         var fields = PacketFields()
         while let (field, type) = try input.nextField() {
             switch (field, type) {
@@ -207,38 +234,7 @@ struct PerfettoParser {
                 skipped.skippedFields["TracePacket field \(field)", default: 0] += 1
             }
         }
-        let slot = interning.slot(of: fields.sequence)
-        if fields.cleared || fields.flags & PerfettoSchema.Packet.incrementalStateClearedFlag != 0 {
-            interning.sequences[slot] = interning.makeSequence(isValid: true)
-        }
-        if fields.flags & PerfettoSchema.Packet.needsIncrementalStateFlag != 0, !interning.sequences[slot].isValid {
-            skipped.droppedPackets += 1
-            if trace.log.lists(.invalidEvent) {
-                trace.log.add(
-                    .invalidEvent, nil,
-                    "packet at byte \(offset) needs incremental state that sequence \(fields.sequence) never set; dropped, as Perfetto drops it"
-                )
-            }
-            return
-        }
-        if let range = fields.interned { try parseInternedData(input.input(over: range), slot: slot) }
-        for range in fields.moreInterned { try parseInternedData(input.input(over: range), slot: slot) }
-        if let range = fields.defaults { try parseDefaults(input.input(over: range), slot: slot) }
-        if let range = fields.trackDescriptor { try parseTrackDescriptor(input.input(over: range)) }
-        if let range = fields.processDescriptor { try parseLegacyProcessDescriptor(input.input(over: range)) }
-        if let range = fields.threadDescriptor { try parseLegacyThreadDescriptor(input.input(over: range), slot: slot) }
-        if let range = fields.processTree { try parseProcessTree(input.input(over: range)) }
-        if let range = fields.chromeEvents { try parseChromeEvents(input.input(over: range)) }
-        if let range = fields.ftrace { try parseFtrace(input.input(over: range)) }
-        if let range = fields.frameTimeline {
-            guard let time = checkedTime(fields.timestamp, offset: offset) else { return }
-            try parseFrameTimeline(input.input(over: range), timestamp: time, offset: offset)
-        }
-        if let range = fields.trackEvent {
-            try parseTrackEvent(
-                input.input(over: range), timestamp: fields.timestamp, sequence: fields.sequence, slot: slot,
-                offset: offset)
-        }
+        return fields
     }
 
     /// A packet's time in nanoseconds, or `nil` (the event dropped and counted) beyond the limit.
@@ -371,44 +367,67 @@ struct PerfettoParser {
                 _ = try input.lengthDelimited()
                 isCounter = true
             case (PerfettoSchema.Track.process, .lengthDelimited):
-                var descriptor = try input.message()
-                var pid: Int64 = 0
-                var processName: String?
-                var sortIndex: Int64?
-                while let (inner, innerType) = try descriptor.nextField() {
-                    switch (inner, innerType) {
-                    case (PerfettoSchema.Process.pid, .varint): pid = Int64(bitPattern: try descriptor.varint())
-                    case (PerfettoSchema.Process.processName, .lengthDelimited): processName = try descriptor.string()
-                    case (PerfettoSchema.Process.legacySortIndex, .varint):
-                        sortIndex = Int64(bitPattern: try descriptor.varint())
-                    case (PerfettoSchema.Process.cmdline, .lengthDelimited):
-                        let line = try descriptor.string()
-                        if processName == nil { processName = line }
-                    default: try descriptor.skip(innerType)
-                    }
-                }
-                process = (pid, processName, sortIndex)
+                process = try Self.readProcessDescriptor(try input.message())
             case (PerfettoSchema.Track.thread, .lengthDelimited):
-                var descriptor = try input.message()
-                var pid: Int64 = 0
-                var tid: Int64 = 0
-                var threadName: String?
-                var sortIndex: Int64?
-                while let (inner, innerType) = try descriptor.nextField() {
-                    switch (inner, innerType) {
-                    case (PerfettoSchema.Thread.pid, .varint): pid = Int64(bitPattern: try descriptor.varint())
-                    case (PerfettoSchema.Thread.tid, .varint): tid = Int64(bitPattern: try descriptor.varint())
-                    case (PerfettoSchema.Thread.threadName, .lengthDelimited): threadName = try descriptor.string()
-                    case (PerfettoSchema.Thread.legacySortIndex, .varint):
-                        sortIndex = Int64(bitPattern: try descriptor.varint())
-                    default: try descriptor.skip(innerType)
-                    }
-                }
-                thread = (ThreadKey(processID: pid, threadID: tid), threadName, sortIndex)
+                thread = try Self.readThreadDescriptor(try input.message())
             default:
                 try input.skip(type)
             }
         }
+        describeTrack(uuid, parent: parent, name: name, process: process, thread: thread, isCounter: isCounter)
+    }
+
+    /// A track descriptor's `process`: its pid, name (else its command line) and sort index.
+    private static func readProcessDescriptor(_ descriptor: ProtobufInput) throws(TraceReadError) -> (
+        pid: Int64, name: String?, sortIndex: Int64?
+    ) {
+        var descriptor = descriptor
+        var pid: Int64 = 0
+        var processName: String?
+        var sortIndex: Int64?
+        while let (inner, innerType) = try descriptor.nextField() {
+            switch (inner, innerType) {
+            case (PerfettoSchema.Process.pid, .varint): pid = Int64(bitPattern: try descriptor.varint())
+            case (PerfettoSchema.Process.processName, .lengthDelimited): processName = try descriptor.string()
+            case (PerfettoSchema.Process.legacySortIndex, .varint):
+                sortIndex = Int64(bitPattern: try descriptor.varint())
+            case (PerfettoSchema.Process.cmdline, .lengthDelimited):
+                let line = try descriptor.string()
+                if processName == nil { processName = line }
+            default: try descriptor.skip(innerType)
+            }
+        }
+        return (pid, processName, sortIndex)
+    }
+
+    /// A track descriptor's `thread`: its pid and tid, name and sort index.
+    private static func readThreadDescriptor(_ descriptor: ProtobufInput) throws(TraceReadError) -> (
+        key: ThreadKey, name: String?, sortIndex: Int64?
+    ) {
+        var descriptor = descriptor
+        var pid: Int64 = 0
+        var tid: Int64 = 0
+        var threadName: String?
+        var sortIndex: Int64?
+        while let (inner, innerType) = try descriptor.nextField() {
+            switch (inner, innerType) {
+            case (PerfettoSchema.Thread.pid, .varint): pid = Int64(bitPattern: try descriptor.varint())
+            case (PerfettoSchema.Thread.tid, .varint): tid = Int64(bitPattern: try descriptor.varint())
+            case (PerfettoSchema.Thread.threadName, .lengthDelimited): threadName = try descriptor.string()
+            case (PerfettoSchema.Thread.legacySortIndex, .varint):
+                sortIndex = Int64(bitPattern: try descriptor.varint())
+            default: try descriptor.skip(innerType)
+            }
+        }
+        return (ThreadKey(processID: pid, threadID: tid), threadName, sortIndex)
+    }
+
+    /// Records what a track descriptor says: a thread's or process's track (and its name and
+    /// sort index), a counter track, or another track under its parent.
+    private mutating func describeTrack(
+        _ uuid: UInt64, parent: UInt64?, name: String?, process: (pid: Int64, name: String?, sortIndex: Int64?)?,
+        thread: (key: ThreadKey, name: String?, sortIndex: Int64?)?, isCounter: Bool
+    ) {
         if let thread {
             interning.tracks[uuid] = .thread(thread.key)
             var described = trace.threads[thread.key] ?? TraceThread(key: thread.key)

@@ -17,7 +17,28 @@ func runCalibration(frames: Int) {
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let meter = WorkMeter(.calibrating)
-    var measured: [(scenario: ScenarioDescriptor, strategy: String, report: FrameReport)] = []
+    guard let measured = runOnCPUTime(frames: frames, directory: directory, meter: meter) else { return }
+    let fits = WorkMeter.fit(meter.samples)
+    printFits(fits)
+    let model = CostModel(name: "reference", rates: Dictionary(uniqueKeysWithValues: fits.map { ($0.kind, $0.rate) }))
+    guard printFidelity(of: model, beside: measured, frames: frames, directory: directory) else { return }
+
+    print("// Sources/FrameSimulation/DisplayLoop/CostModel+Reference.swift, rates from this run:")
+    for fit in fits {
+        print(
+            "            .\(fit.kind): Rate(perCall: \(formatFixed(fit.rate.perCall, decimals: 0)), perUnit: \(formatFixed(fit.rate.perUnit, decimals: 3))),"
+        )
+    }
+    exit(0)
+}
+
+/// A scenario run on CPU time and its report.
+private typealias MeasuredRun = (scenario: ScenarioDescriptor, strategy: String, report: FrameReport)
+
+/// Every scenario and strategy on CPU time, `meter` recording their work; `nil` (said) when one
+/// does not run.
+private func runOnCPUTime(frames: Int, directory: String, meter: WorkMeter) -> [MeasuredRun]? {
+    var measured: [MeasuredRun] = []
     for scenario in ScenarioCatalog.all {
         for strategy in scenario.strategies {
             let path = "\(directory)/\(scenario.name)--\(strategy.name)-cpu.json"
@@ -28,12 +49,16 @@ func runCalibration(frames: Int) {
                     costModel: .reference, calibrating: meter)
             else {
                 print("could not run \(scenario.name) / \(strategy.name)")
-                return
+                return nil
             }
             measured.append((scenario, strategy.name, run.report))
         }
     }
-    let fits = WorkMeter.fit(meter.samples)
+    return measured
+}
+
+/// The fitted rates of each kind of work, as a table.
+private func printFits(_ fits: [WorkMeter.Fit]) {
     let total = fits.reduce(0) { $0 + $1.measured }
     var fitTable = ReportTable(
         title: "Fitted rates",
@@ -50,8 +75,12 @@ func runCalibration(frames: Int) {
         ]
     }
     print(fitTable.text())
-    let model = CostModel(name: "reference", rates: Dictionary(uniqueKeysWithValues: fits.map { ($0.kind, $0.rate) }))
+}
 
+/// Every run again on virtual time priced by `model`, beside its CPU-time run, as a table;
+/// `false` (said) when one does not run.
+private func printFidelity(of model: CostModel, beside measured: [MeasuredRun], frames: Int, directory: String) -> Bool
+{
     var fidelity = ReportTable(
         title: "Virtual time priced by this fit, beside the CPU-time runs it was fitted on (late frames; work in ms)",
         columns: [
@@ -66,7 +95,7 @@ func runCalibration(frames: Int) {
                 costModel: model)
         else {
             print("could not run \(scenario.name) / \(strategy) on virtual time")
-            return
+            return false
         }
         let (cpuMain, virtualMain) = (mainWork(cpu), mainWork(priced.report))
         fidelity.rows.append([
@@ -77,14 +106,7 @@ func runCalibration(frames: Int) {
         ])
     }
     print(fidelity.text())
-
-    print("// Sources/FrameSimulation/DisplayLoop/CostModel+Reference.swift, rates from this run:")
-    for fit in fits {
-        print(
-            "            .\(fit.kind): Rate(perCall: \(formatFixed(fit.rate.perCall, decimals: 0)), perUnit: \(formatFixed(fit.rate.perUnit, decimals: 3))),"
-        )
-    }
-    exit(0)
+    return true
 }
 
 /// Main-thread work over all frames, in milliseconds.

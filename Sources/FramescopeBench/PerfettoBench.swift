@@ -17,7 +17,34 @@ func runPerfettoBenchmarks(generatedEvents: Int) {
         print("(the generated trace does not read; skipped)")
         return
     }
-    // Export: the whole trace to bytes, each writer as `framescope convert` runs it.
+    let (json, protobuf) = exportFigures(trace)
+
+    // Read: from files, as every command reads them (mapped), one thread and the default.
+    let folder = FileManager.default.temporaryDirectory
+    let jsonPath = folder.appendingPathComponent("framescope-bench-perfetto.json").path
+    let protobufPath = folder.appendingPathComponent("framescope-bench-perfetto.pftrace").path
+    _ = FileManager.default.createFile(atPath: jsonPath, contents: Data(json))
+    _ = FileManager.default.createFile(atPath: protobufPath, contents: Data(protobuf))
+    defer {
+        try? FileManager.default.removeItem(atPath: jsonPath)
+        try? FileManager.default.removeItem(atPath: protobufPath)
+    }
+    let reads = oneThreadReadFigures(jsonPath: jsonPath, protobufPath: protobufPath)
+    firstStages(json: json, protobuf: protobuf, reads: reads)
+    let jsonDefault = measure(repetitions: 5, operations: 1) { blackHole(try? TraceReader.read(contentsOf: jsonPath)) }
+    let protobufDefault = measure(repetitions: 5, operations: 1) {
+        blackHole(try? TraceReader.read(contentsOf: protobufPath))
+    }
+    figure("read JSON, with its worker thread (best of 5)", jsonDefault.min / 1e6, "ms")
+    figure(
+        "read protobuf, default (best of 5)", protobufDefault.min / 1e6, "ms",
+        note:
+            "\(formatFixed(jsonDefault.min / protobufDefault.min, decimals: 2))x the speed of JSON read on two threads")
+}
+
+/// Export: the whole trace to bytes, each writer as `framescope convert` runs it; returns the
+/// Chrome JSON and the Perfetto protobuf.
+private func exportFigures(_ trace: Trace) -> (json: [UInt8], protobuf: [UInt8]) {
     var json: [UInt8] = []
     var protobuf: [UInt8] = []
     let jsonExport = measure(repetitions: 5, operations: 1) { json = ChromeTraceWriter.document(for: trace) }
@@ -36,20 +63,15 @@ func runPerfettoBenchmarks(generatedEvents: Int) {
         note:
             "\(formatFixed(100 * Double(protobuf.count) / Double(json.count), decimals: 1))% of the JSON; target: at most 40%"
     )
+    return (json, protobuf)
+}
 
-    // Read: from files, as every command reads them (mapped), one thread and the default.
-    let folder = FileManager.default.temporaryDirectory
-    let jsonPath = folder.appendingPathComponent("framescope-bench-perfetto.json").path
-    let protobufPath = folder.appendingPathComponent("framescope-bench-perfetto.pftrace").path
-    _ = FileManager.default.createFile(atPath: jsonPath, contents: Data(json))
-    _ = FileManager.default.createFile(atPath: protobufPath, contents: Data(protobuf))
-    defer {
-        try? FileManager.default.removeItem(atPath: jsonPath)
-        try? FileManager.default.removeItem(atPath: protobufPath)
-    }
+/// Best one-thread reads (nanoseconds), every argument and as report reads. JSON and protobuf
+/// are read in turn, seven times each, so a busy machine slows both alike.
+private func oneThreadReadFigures(jsonPath: String, protobufPath: String)
+    -> [(label: String, json: Double, protobuf: Double)]
+{
     var events = (json: 0, protobuf: 0)
-    // Best one-thread reads (nanoseconds), in the order of the selections below. JSON and
-    // protobuf are read in turn, seven times each, so a busy machine slows both alike.
     var reads: [(label: String, json: Double, protobuf: Double)] = []
     for (label, arguments, target) in [
         ("every argument", TraceReader.ArgumentSelection.all, "issue 30's target: at least 3x"),
@@ -75,16 +97,7 @@ func runPerfettoBenchmarks(generatedEvents: Int) {
             "  protobuf's speed over JSON's, \(label), pairs", pairRatio, "x",
             note: "median over the 7 pairs read back to back: each pair's JSON time over its protobuf time")
     }
-    firstStages(json: json, protobuf: protobuf, reads: reads)
-    let jsonDefault = measure(repetitions: 5, operations: 1) { blackHole(try? TraceReader.read(contentsOf: jsonPath)) }
-    let protobufDefault = measure(repetitions: 5, operations: 1) {
-        blackHole(try? TraceReader.read(contentsOf: protobufPath))
-    }
-    figure("read JSON, with its worker thread (best of 5)", jsonDefault.min / 1e6, "ms")
-    figure(
-        "read protobuf, default (best of 5)", protobufDefault.min / 1e6, "ms",
-        note:
-            "\(formatFixed(jsonDefault.min / protobufDefault.min, decimals: 2))x the speed of JSON read on two threads")
+    return reads
 }
 
 /// JSON's and protobuf's reads timed in turn, `repetitions` times each after one warm-up of

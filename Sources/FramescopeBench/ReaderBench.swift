@@ -60,68 +60,13 @@ func runReaderBenchmarks(generatedEvents: Int) {
 ///   generated 1,000,000-event trace only (on a small file the process baseline and fixed costs
 ///   dominate).
 private func compare(path: String, label: String, repetitions: Int, issueTargets: Bool = false) {
-    func target(_ text: String) -> String { issueTargets ? "; target \(text)" : "" }
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    var inputEvents = 0
-    // The reader on one thread, then with its worker thread (used from 4 MiB on 2+ cores).
-    func readerSeconds(workerThread: Bool) -> (best: Double, median: Double)? {
-        var samples: [UInt64] = []
-        for _ in 0..<repetitions {
-            let start = benchNow()
-            guard let trace = try? TraceReader.read(contentsOf: path, workerThread: workerThread) else { return nil }
-            samples.append(benchNow() - start)
-            inputEvents = trace.events.count
-            blackHole(trace)
-        }
-        samples.sort()
-        return (Double(samples[0]) / 1e9, Double(samples[samples.count / 2]) / 1e9)
-    }
-    guard let single = readerSeconds(workerThread: false), let (seconds, median) = readerSeconds(workerThread: true)
-    else {
-        print("\(label): the reader failed")
-        return
-    }
-    let cores = AvailableProcessors.count  // what the reader, the analysis and check use
+    let target = { (text: String) -> String in issueTargets ? "; target \(text)" : "" }
+    guard let seconds = readerFigures(path: path, label: label, size: size, repetitions: repetitions, target: target),
+        let reportSeconds = reportFigures(
+            path: path, label: label, size: size, repetitions: repetitions, target: target)
+    else { return }
     let readerRate = Double(size) / seconds / 1e6
-    figure("\(label): file", Double(size) / 1e6, "MB", note: "\(inputEvents) trace events after reading")
-    figure(
-        "\(label): reader, 1 thread, best of \(repetitions)", single.best * 1e3, "ms",
-        note:
-            "median \(formatFixed(single.median * 1e3, decimals: 1)) ms; \(formatFixed(Double(size) / single.best / 1e6, decimals: 0)) MB/s\(target(">= 800 MB/s"))"
-    )
-    figure(
-        "\(label): reader, all cores (\(cores)), best of \(repetitions)", seconds * 1e3, "ms",
-        note: "median \(formatFixed(median * 1e3, decimals: 1)) ms")
-    figure("\(label): reader throughput", readerRate, "MB/s")
-    figure("\(label): reader event rate", Double(inputEvents) / seconds / 1e6, "M events/s")
-
-    // `framescope report` end to end, in process: read, find the frames, analyse, render the text;
-    // on one thread, then as `report` runs (the reader's worker thread, the analysis on all
-    // cores). At least three samples, as the baselines below take (Python best of 3, simdjson
-    // best of 5).
-    let reportRepetitions = max(3, repetitions / 5)
-    func reportSeconds(allCores: Bool) -> Double? {
-        var best = UInt64.max
-        for _ in 0..<reportRepetitions {
-            guard let stages = reportStages(path: path, source: label, allCores: allCores, json: false) else {
-                return nil
-            }
-            best = min(best, stages.endToEnd)
-        }
-        return Double(best) / 1e9
-    }
-    guard let reportSingle = reportSeconds(allCores: false), let reportSeconds = reportSeconds(allCores: true) else {
-        return
-    }
-    figure(
-        "\(label): report end to end, 1 thread, best of \(reportRepetitions)", reportSingle * 1e3, "ms",
-        note: "read + analyse + text; \(formatFixed(Double(size) / reportSingle / 1e6, decimals: 1)) MB/s")
-    figure(
-        "\(label): report end to end, all cores (\(cores)), best of \(reportRepetitions)", reportSeconds * 1e3, "ms",
-        note:
-            "\(formatFixed(Double(size) / reportSeconds / 1e6, decimals: 1)) MB/s; the figures below use this one\(target(">= 400 MB/s"))"
-    )
-
     if let python = pythonSeconds(path: path, repetitions: max(1, min(repetitions, size > 50_000_000 ? 3 : 50))) {
         let pythonRate = Double(size) / python / 1e6
         figure("\(label): python json.load, best", python * 1e3, "ms")
@@ -145,6 +90,82 @@ private func compare(path: String, label: String, repetitions: Int, issueTargets
     } else {
         print("(simdjson comparison skipped: python3 -c \"import simdjson\" failed; pip install pysimdjson)")
     }
+    memoryFigures(path: path, label: label, size: size, issueTargets: issueTargets)
+}
+
+/// The reader on one thread, then with its worker thread (used from 4 MiB on 2+ cores); returns
+/// the best time with the worker thread, in seconds, or `nil` (said) when the reader fails.
+private func readerFigures(
+    path: String, label: String, size: Int, repetitions: Int, target: (String) -> String
+) -> Double? {
+    var inputEvents = 0
+    func readerSeconds(workerThread: Bool) -> (best: Double, median: Double)? {
+        var samples: [UInt64] = []
+        for _ in 0..<repetitions {
+            let start = benchNow()
+            guard let trace = try? TraceReader.read(contentsOf: path, workerThread: workerThread) else { return nil }
+            samples.append(benchNow() - start)
+            inputEvents = trace.events.count
+            blackHole(trace)
+        }
+        samples.sort()
+        return (Double(samples[0]) / 1e9, Double(samples[samples.count / 2]) / 1e9)
+    }
+    guard let single = readerSeconds(workerThread: false), let (seconds, median) = readerSeconds(workerThread: true)
+    else {
+        print("\(label): the reader failed")
+        return nil
+    }
+    let cores = AvailableProcessors.count  // what the reader, the analysis and check use
+    figure("\(label): file", Double(size) / 1e6, "MB", note: "\(inputEvents) trace events after reading")
+    figure(
+        "\(label): reader, 1 thread, best of \(repetitions)", single.best * 1e3, "ms",
+        note:
+            "median \(formatFixed(single.median * 1e3, decimals: 1)) ms; \(formatFixed(Double(size) / single.best / 1e6, decimals: 0)) MB/s\(target(">= 800 MB/s"))"
+    )
+    figure(
+        "\(label): reader, all cores (\(cores)), best of \(repetitions)", seconds * 1e3, "ms",
+        note: "median \(formatFixed(median * 1e3, decimals: 1)) ms")
+    figure("\(label): reader throughput", Double(size) / seconds / 1e6, "MB/s")
+    figure("\(label): reader event rate", Double(inputEvents) / seconds / 1e6, "M events/s")
+    return seconds
+}
+
+/// `framescope report` end to end, in process: read, find the frames, analyse, render the text;
+/// on one thread, then as `report` runs (the reader's worker thread, the analysis on all cores).
+/// At least three samples, as the baselines take (Python best of 3, simdjson best of 5). Returns
+/// the best time on all cores, in seconds.
+private func reportFigures(
+    path: String, label: String, size: Int, repetitions: Int, target: (String) -> String
+) -> Double? {
+    let reportRepetitions = max(3, repetitions / 5)
+    func reportSeconds(allCores: Bool) -> Double? {
+        var best = UInt64.max
+        for _ in 0..<reportRepetitions {
+            guard let stages = reportStages(path: path, source: label, allCores: allCores, json: false) else {
+                return nil
+            }
+            best = min(best, stages.endToEnd)
+        }
+        return Double(best) / 1e9
+    }
+    guard let reportSingle = reportSeconds(allCores: false), let reportSeconds = reportSeconds(allCores: true) else {
+        return nil
+    }
+    let cores = AvailableProcessors.count
+    figure(
+        "\(label): report end to end, 1 thread, best of \(reportRepetitions)", reportSingle * 1e3, "ms",
+        note: "read + analyse + text; \(formatFixed(Double(size) / reportSingle / 1e6, decimals: 1)) MB/s")
+    figure(
+        "\(label): report end to end, all cores (\(cores)), best of \(reportRepetitions)", reportSeconds * 1e3, "ms",
+        note:
+            "\(formatFixed(Double(size) / reportSeconds / 1e6, decimals: 1)) MB/s; the figures below use this one\(target(">= 400 MB/s"))"
+    )
+    return reportSeconds
+}
+
+/// The peak memory of a process that only reads the file, and of one that only reports on it.
+private func memoryFigures(path: String, label: String, size: Int, issueTargets: Bool) {
     if let (rssKilobytes, events) = readOnlyPeak(path: path), rssKilobytes > 0 {
         let baseline = baselinePeak() ?? 0
         figure(
@@ -320,138 +341,4 @@ func writeSyntheticTrace(events: Int, to path: String) -> Never {
     }
     print("wrote \(bytes.count) bytes, \(events) events, to \(path)")
     exit(0)
-}
-
-/// Writes a Chrome trace (array form) of `events` events that looks like a scrolling app recorded
-/// by framescope next to Chrome-style tracing:
-/// - process and thread metadata (`M`);
-/// - per frame on the main thread: a vsync instant, the frame as a `B`/`E` pair, `X` spans for
-///   input, cell layout (with the row), draw and commit, and a memory counter (`C`) every other
-///   frame;
-/// - Chrome-style `X` tasks whose `args` repeat a few `src_file`/`src_func` pairs, carry `tdur`
-///   and `tts`, or nest a `data` object (devtools.timeline), and `{}` args;
-/// - image decodes on four worker threads, each with a flow (`s` on main, `f` with `bp: "e"` on
-///   the worker) and a URL and byte count;
-/// - a network request every 30 frames as an async `b`/`e` pair with `id2`.
-///
-/// Timestamps are microseconds with three decimals, as framescope writes them; the same seed
-/// gives the same bytes.
-func makeSyntheticTrace(events target: Int, seed: UInt64) -> [UInt8] {
-    var rng = SeededGenerator(seed: seed)
-    var out: [UInt8] = []
-    out.reserveCapacity(target * 150)
-    var count = 0
-    func event(_ body: String) {
-        guard count < target else { return }
-        out.append(contentsOf: (count == 0 ? "[\n{" : ",\n{").utf8)
-        out.append(contentsOf: body.utf8)
-        out.append(UInt8(ascii: "}"))
-        count += 1
-    }
-    func micros(_ nanoseconds: Int64) -> String {
-        let fraction = String(nanoseconds % 1000)
-        return "\(nanoseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
-    }
-    func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &rng)] }
-    func span(_ low: Int64, _ high: Int64) -> Int64 { Int64.random(in: low...high, using: &rng) }
-
-    let pid = 4242
-    let mainThread = "\"pid\":\(pid),\"tid\":1"
-    let workers = (7...10).map { "\"pid\":\(pid),\"tid\":\($0)" }
-    event(#""ph":"M","name":"process_name","pid":\#(pid),"tid":0,"args":{"name":"ScrollingApp"}"#)
-    event(#""ph":"M","name":"thread_name",\#(mainThread),"args":{"name":"main"}"#)
-    event(#""ph":"M","name":"thread_sort_index",\#(mainThread),"args":{"sort_index":0}"#)
-    for (index, worker) in workers.enumerated() {
-        event(#""ph":"M","name":"thread_name",\#(worker),"args":{"name":"image-decode-\#(index)"}"#)
-    }
-    let cells = ["FeedCell", "PhotoCell", "CommentCell", "HeaderCell", "AdCell"]
-    let hosts = ["img.example.com", "cdn.example.net", "static.example.org"]
-    let tasks = [
-        ("../../cc/trees/layer_tree_host.cc", "ScheduleAnimation"),
-        ("../../cc/scheduler/scheduler.cc", "BeginImplFrame"),
-        ("../../ui/events/gesture_detection/gesture_provider.cc", "OnTouchEvent"),
-        ("../../third_party/blink/renderer/core/frame/local_frame_view.cc", "UpdateLifecyclePhases"),
-        ("../../base/task/sequence_manager/task_queue_impl.cc", "PostTask"),
-    ]
-    var now: Int64 = 1_000_000_000
-    var frame = 0
-    var flow = 1
-    var request = 1
-    while count < target {
-        frame += 1
-        let start = now
-        var t = start + span(20_000, 80_000)
-        event(#""ph":"i","name":"vsync","cat":"frame","s":"t",\#(mainThread),"ts":\#(micros(start))"#)
-        event(
-            #""ph":"B","name":"frame","cat":"frame",\#(mainThread),"ts":\#(micros(start)),"args":{"frame":\#(frame)}"#)
-        let (file, function) = pick(tasks)
-        let task = span(200_000, 900_000)
-        event(
-            #""ph":"X","name":"ThreadControllerImpl::RunTask","cat":"toplevel",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(task)),"tdur":\#(task / 1000 - 3),"tts":\#(frame * 311),"args":{"src_file":"\#(file)","src_func":"\#(function)"}"#
-        )
-        let input = span(50_000, 150_000)
-        event(
-            #""ph":"X","name":"handle input","cat":"input",\#(mainThread),"ts":\#(micros(t + 10_000)),"dur":\#(micros(input)),"args":{"touches":1,"phase":"\#(pick(["moved", "moved", "moved", "ended"]))"}"#
-        )
-        t += task + 10_000
-        for _ in 0..<Int.random(in: 1...4, using: &rng) {
-            let layout = span(30_000, 900_000)
-            event(
-                #""ph":"X","name":"layout \#(pick(cells))","cat":"layout",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(layout)),"args":{"row":\#(frame * 3 + Int.random(in: 0...8, using: &rng))}"#
-            )
-            t += layout + 5_000
-            if Int.random(in: 0..<3, using: &rng) == 0 {
-                let worker = pick(workers)
-                event(
-                    #""ph":"s","name":"decode request","cat":"image","id":\#(flow),\#(mainThread),"ts":\#(micros(t))"#)
-                let decodeStart = t + span(20_000, 200_000)
-                let decode = span(400_000, 6_000_000)
-                event(
-                    #""ph":"f","name":"decode request","cat":"image","bp":"e","id":\#(flow),\#(worker),"ts":\#(micros(decodeStart))"#
-                )
-                event(
-                    #""ph":"X","name":"decode image","cat":"image",\#(worker),"ts":\#(micros(decodeStart)),"dur":\#(micros(decode)),"args":{"url":"https://\#(pick(hosts))/photos/\#(Int.random(in: 100_000...999_999, using: &rng)).jpg","bytes":\#(Int.random(in: 20_000...900_000, using: &rng))}"#
-                )
-                event(
-                    #""ph":"X","name":"round corners","cat":"image",\#(worker),"ts":\#(micros(decodeStart + decode + 10_000)),"dur":\#(micros(span(50_000, 400_000))),"args":{"radius":12,"opaque":true}"#
-                )
-                flow += 1
-            }
-        }
-        if frame % 3 == 0 {
-            event(
-                #""ph":"X","name":"UpdateLayerTree","cat":"devtools.timeline",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(120_000)),"tdur":100,"tts":\#(frame * 17),"args":{"data":{"frame":"F\#(frame % 7)","layerIds":[1,2,3,5,8],"rect":{"x":0,"y":\#(frame),"w":390,"h":844}}}"#
-            )
-            t += 125_000
-        }
-        if frame % 30 == 0 {
-            let id = "0x\(String(request, radix: 16))"
-            request += 1
-            event(
-                #""ph":"b","name":"fetch page","cat":"network","id2":{"local":"\#(id)"},\#(mainThread),"ts":\#(micros(t)),"args":{}"#
-            )
-            event(
-                #""ph":"e","name":"fetch page","cat":"network","id2":{"local":"\#(id)"},\#(mainThread),"ts":\#(micros(t + 40_000_000)),"args":{"status":200}"#
-            )
-        }
-        let draw = span(300_000, 3_000_000)
-        event(
-            #""ph":"X","name":"draw","cat":"draw",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(draw)),"args":{}"#)
-        t += draw
-        let commit = span(100_000, 900_000)
-        event(
-            #""ph":"X","name":"commit","cat":"commit",\#(mainThread),"ts":\#(micros(t)),"dur":\#(micros(commit)),"args":{"layers":\#(Int.random(in: 20...40, using: &rng))}"#
-        )
-        t += commit
-        event(#""ph":"E","name":"frame","cat":"frame",\#(mainThread),"ts":\#(micros(t)),"args":{}"#)
-        if frame % 2 == 0 {
-            event(
-                #""ph":"C","name":"memory","cat":"memory",\#(mainThread),"ts":\#(micros(t)),"args":{"resident-mb":\#(Double(Int.random(in: 18_000...26_000, using: &rng)) / 100),"images":\#(Int.random(in: 10...90, using: &rng))}"#
-            )
-        }
-        let interval = FrameRate.standard.intervalNanoseconds
-        now = start + max(interval, (t - start + interval - 1) / interval * interval)
-    }
-    out.append(contentsOf: "\n]\n".utf8)
-    return out
 }

@@ -11,7 +11,32 @@ func runRecorderBenchmarks() {
     let repetitions = 300
     let clock = RecorderClock.fastest
     print("recorder clock: \(clock.name)")
+    let twoCounterReads = runClockReadBenchmarks(repetitions: repetitions, operations: operations)
+    let enabled = runSpanBenchmarks(repetitions: repetitions, operations: operations, baseline: twoCounterReads)
+    let contended = measureTwoThreads(repetitions: repetitions, operations: operations)
+    figure(
+        "enabled span, 2 threads recording at once", contended.median, "ns",
+        note: "p99 \(formatFixed(contended.p99, decimals: 1)) ns")
+    figure("2 threads at once / one thread", contended.median / enabled.median, "x", note: "target <= 1.2")
+    let alternating = measureAlternatingRecorders(repetitions: repetitions, operations: operations)
+    figure(
+        "enabled span, two recorders alternating", alternating.median, "ns",
+        note: "p99 \(formatFixed(alternating.p99, decimals: 1)) ns")
 
+    // Never drained, so every chunk is new: 300,000 records grow the thread by 1,172 chunks.
+    let fresh = Recorder(configuration: .init(perThreadCapacity: 1 << 20))
+    let firstPass = measureSpans(recorder: fresh, repetitions: repetitions, operations: operations, drains: false)
+    figure(
+        "enabled span, growing into new chunks", firstPass.median, "ns",
+        note: "p99 \(formatFixed(firstPass.p99, decimals: 1)) ns; a chunk from malloc every 256 spans")
+
+    runThreadChurn()
+    runExportBenchmark()
+}
+
+/// The raw clock reads a span is measured against; returns two counter reads' time, a span's
+/// baseline.
+private func runClockReadBenchmarks(repetitions: Int, operations: Int) -> Timing {
     let counterRead = measure(repetitions: repetitions, operations: operations) {
         var sum: Int64 = 0
         for _ in 0..<operations { sum &+= fs_counter_ticks() }
@@ -38,7 +63,12 @@ func runRecorderBenchmarks() {
     figure(
         "raw clock_gettime read", clockGettime.median, "ns",
         note: "p99 \(formatFixed(clockGettime.p99, decimals: 1)) ns")
+    return twoCounterReads
+}
 
+/// A span on one thread, enabled and disabled, against `baseline` (two counter reads); returns
+/// the enabled span's time.
+private func runSpanBenchmarks(repetitions: Int, operations: Int, baseline: Timing) -> Timing {
     // The default 65,536-event (2 MiB) capacity, filled once and drained before timing: the steady
     // state, in which the thread's chunks come from the pool and every page has been touched. A
     // thread that grows into new chunks also pays their allocation and first touch (figure below).
@@ -46,7 +76,7 @@ func runRecorderBenchmarks() {
     warm(recorder)
     let enabled = measureSpans(recorder: recorder, repetitions: repetitions, operations: operations)
     figure("enabled span (begin + end)", enabled.median, "ns", note: "p99 \(formatFixed(enabled.p99, decimals: 1)) ns")
-    figure("enabled span / two counter reads", enabled.median / twoCounterReads.median, "x", note: "target <= 1.5")
+    figure("enabled span / two counter reads", enabled.median / baseline.median, "x", note: "target <= 1.5")
 
     recorder.isEnabled = false
     let disabled = measureSpans(recorder: recorder, repetitions: repetitions, operations: operations * 10)
@@ -58,13 +88,11 @@ func runRecorderBenchmarks() {
     figure(
         "span on Recorder.disabled", disabledValue.median, "ns",
         note: "p99 \(formatFixed(disabledValue.p99, decimals: 2)) ns")
+    return enabled
+}
 
-    let contended = measureTwoThreads(repetitions: repetitions, operations: operations)
-    figure(
-        "enabled span, 2 threads recording at once", contended.median, "ns",
-        note: "p99 \(formatFixed(contended.p99, decimals: 1)) ns")
-    figure("2 threads at once / one thread", contended.median / enabled.median, "x", note: "target <= 1.2")
-
+/// A span on one thread recording into two recorders in turn.
+private func measureAlternatingRecorders(repetitions: Int, operations: Int) -> Timing {
     let first = Recorder()
     let second = Recorder()
     warm(first)
@@ -81,20 +109,11 @@ func runRecorderBenchmarks() {
         _ = first.drain()
         _ = second.drain()
     }
-    let alternating = timing(of: samples)
-    figure(
-        "enabled span, two recorders alternating", alternating.median, "ns",
-        note: "p99 \(formatFixed(alternating.p99, decimals: 1)) ns")
+    return timing(of: samples)
+}
 
-    // Never drained, so every chunk is new: 300,000 records grow the thread by 1,172 chunks.
-    let fresh = Recorder(configuration: .init(perThreadCapacity: 1 << 20))
-    let firstPass = measureSpans(recorder: fresh, repetitions: repetitions, operations: operations, drains: false)
-    figure(
-        "enabled span, growing into new chunks", firstPass.median, "ns",
-        note: "p99 \(formatFixed(firstPass.p99, decimals: 1)) ns; a chunk from malloc every 256 spans")
-
-    runThreadChurn()
-
+/// A 1,000,000-event recording's snapshot and its Chrome JSON.
+private func runExportBenchmark() {
     section("Export (1,000,000 events)")
     let exportRecorder = Recorder(configuration: .init(perThreadCapacity: 1 << 20))
     for index in 0..<1_000_000 {

@@ -81,24 +81,7 @@ enum CompareCommand: Command {
         """
 
     static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-        var baseSources = arguments.values("base")
-        var headSources = arguments.values("head")
-        if baseSources.isEmpty && headSources.isEmpty {
-            guard arguments.positionals.count == 2 else {
-                throw UsageError("compare takes BASE HEAD, or --base TRACE and --head TRACE (repeatable)")
-            }
-            baseSources = [arguments.positionals[0]]
-            headSources = [arguments.positionals[1]]
-        } else {
-            guard arguments.positionals.isEmpty else {
-                throw UsageError("give traces either as BASE HEAD or with --base/--head, not both")
-            }
-            guard !baseSources.isEmpty else { throw UsageError("compare needs at least one --base TRACE") }
-            guard !headSources.isEmpty else { throw UsageError("compare needs at least one --head TRACE") }
-        }
-        guard (baseSources + headSources).filter({ $0 == "-" }).count <= 1 else {
-            throw UsageError("standard input (-) can be read only once")
-        }
+        let (baseSources, headSources) = try sources(arguments)
         let isRows = arguments.has("rows")
         if isRows, let option = analysisOptionNames.first(where: { !arguments.values($0).isEmpty }) {
             throw UsageError(
@@ -106,19 +89,7 @@ enum CompareCommand: Command {
         }
         let format = try arguments.choice("format", among: [OutputFormat.text, .markdown, .json], default: .text)
         let options = isRows ? nil : try ReportCommand.analysisOptions(arguments)
-        var alpha = try number(arguments, "alpha") { $0 > 0 && $0 < 1 }
-        var relative = try number(arguments, "min-relative") { $0 >= 0 }
-        var absolute = try number(arguments, "min-absolute-ms") { $0 >= 0 }
-        let maximumSize = try InputLimit.maximumSize(arguments)
-        let budget = try arguments.value("budget").map { path in
-            try CheckCommand.readBudget(path, maximumSize: maximumSize)
-        }
-        let fromBudget = budget?.regression ?? .defaults
-        alpha = alpha ?? fromBudget.alpha
-        relative = relative ?? fromBudget.minimumRelativeEffect
-        absolute = absolute ?? fromBudget.minimumAbsoluteMilliseconds
-        let thresholds = RegressionThresholds(
-            alpha: alpha!, minimumRelativeEffect: relative!, minimumAbsoluteMilliseconds: absolute!)
+        let (thresholds, budget, maximumSize) = try regressionThresholds(arguments)
 
         // Every input that can be read is compared; one that cannot is an error line and an
         // <error> test case of its own (exit 3), not the end of the run.
@@ -142,20 +113,11 @@ enum CompareCommand: Command {
             }
         }
         for trace in unreadable { printError("error: \(UntrustedText.terminal(trace.reason))") }
-        var emptySides: [String] = []
-        let inputs = isRows ? "rows file" : "trace"
-        for (side, read, given) in [("base", base, baseSources), ("head", head, headSources)]
-        where !read.contains(where: { !$0.run.frames.isEmpty }) {
-            let sources = (read.isEmpty ? given : read.map(\.source)).map(UntrustedText.terminal).joined(
-                separator: ", ")
-            emptySides.append(
-                read.isEmpty
-                    ? "\(side): no \(inputs) could be read; nothing to compare"
-                    : "\(side): no frames found in \(sources); nothing to compare")
-        }
-        guard emptySides.isEmpty else {
+        let nothingToCompare = emptySides(
+            base: base, head: head, given: (baseSources, headSources), inputs: isRows ? "rows file" : "trace")
+        guard nothingToCompare.isEmpty else {
             if !unreadable.isEmpty { try GateOutputs.writeJUnit(arguments, Comparison.junit(unreadable: unreadable)) }
-            throw InputError(emptySides.joined(separator: "; "))
+            throw InputError(nothingToCompare.joined(separator: "; "))
         }
         var comparison = Comparison(
             base: ComparedRuns(pooling: base.map(\.run)), head: ComparedRuns(pooling: head.map(\.run)),
@@ -170,6 +132,69 @@ enum CompareCommand: Command {
             arguments, junit: comparison.junit(), markdown: comparison.markdown(), annotations: comparison.annotations()
         )
         return !unreadable.isEmpty ? .input : comparison.passed ? .success : .gateFailed
+    }
+
+    /// The base and head inputs: `BASE HEAD`, or `--base` and `--head` (repeatable), standard
+    /// input at most once.
+    private static func sources(_ arguments: ParsedArguments) throws -> (base: [String], head: [String]) {
+        var baseSources = arguments.values("base")
+        var headSources = arguments.values("head")
+        if baseSources.isEmpty && headSources.isEmpty {
+            guard arguments.positionals.count == 2 else {
+                throw UsageError("compare takes BASE HEAD, or --base TRACE and --head TRACE (repeatable)")
+            }
+            baseSources = [arguments.positionals[0]]
+            headSources = [arguments.positionals[1]]
+        } else {
+            guard arguments.positionals.isEmpty else {
+                throw UsageError("give traces either as BASE HEAD or with --base/--head, not both")
+            }
+            guard !baseSources.isEmpty else { throw UsageError("compare needs at least one --base TRACE") }
+            guard !headSources.isEmpty else { throw UsageError("compare needs at least one --head TRACE") }
+        }
+        guard (baseSources + headSources).filter({ $0 == "-" }).count <= 1 else {
+            throw UsageError("standard input (-) can be read only once")
+        }
+        return (baseSources, headSources)
+    }
+
+    /// The regression thresholds (each option, else the budget's, else the defaults), the budget
+    /// (`--budget`) and the input size limit.
+    private static func regressionThresholds(_ arguments: ParsedArguments) throws -> (
+        RegressionThresholds, Budget?, Int
+    ) {
+        var alpha = try number(arguments, "alpha") { $0 > 0 && $0 < 1 }
+        var relative = try number(arguments, "min-relative") { $0 >= 0 }
+        var absolute = try number(arguments, "min-absolute-ms") { $0 >= 0 }
+        let maximumSize = try InputLimit.maximumSize(arguments)
+        let budget = try arguments.value("budget").map { path in
+            try CheckCommand.readBudget(path, maximumSize: maximumSize)
+        }
+        let fromBudget = budget?.regression ?? .defaults
+        alpha = alpha ?? fromBudget.alpha
+        relative = relative ?? fromBudget.minimumRelativeEffect
+        absolute = absolute ?? fromBudget.minimumAbsoluteMilliseconds
+        let thresholds = RegressionThresholds(
+            alpha: alpha!, minimumRelativeEffect: relative!, minimumAbsoluteMilliseconds: absolute!)
+        return (thresholds, budget, maximumSize)
+    }
+
+    /// Why each side has nothing to compare (no input read, or no frames in what was), if it has not.
+    private static func emptySides(
+        base: [(source: String, run: ComparedRuns)], head: [(source: String, run: ComparedRuns)],
+        given: (base: [String], head: [String]), inputs: String
+    ) -> [String] {
+        var emptySides: [String] = []
+        for (side, read, given) in [("base", base, given.base), ("head", head, given.head)]
+        where !read.contains(where: { !$0.run.frames.isEmpty }) {
+            let sources = (read.isEmpty ? given : read.map(\.source)).map(UntrustedText.terminal).joined(
+                separator: ", ")
+            emptySides.append(
+                read.isEmpty
+                    ? "\(side): no \(inputs) could be read; nothing to compare"
+                    : "\(side): no frames found in \(sources); nothing to compare")
+        }
+        return emptySides
     }
 
     /// Reads and analyses traces, all in one batch so that every core is busy until the last

@@ -33,81 +33,96 @@ extension FrameAnalyzer {
         interval: Int64
     ) -> [RenderWork] {
         guard !frames.isEmpty else { return [] }
-        var result: [RenderWork] = []
+        let result: [RenderWork]
         switch source {
         case .frameSpans:
-            guard let renderCategory = trace.symbols.lookup(FrameContract.renderCategory) else { return [] }
-            var positionByIndex: [Int64: Int] = [:]
-            for (position, frame) in frames.enumerated() {
-                if let index = frame.sourceIndex, positionByIndex[index] == nil { positionByIndex[index] = position }
-            }
-            for (slot, thread) in spans.threads.enumerated() where thread != main {
-                for span in spans.spans(inSlot: slot) where span.category == renderCategory {
-                    let arguments = trace.argumentLists[Int(span.arguments)]
-                    guard let index = arguments[FrameContract.Key.renderedFrame]?.integerValue,
-                        let position = positionByIndex[index]
-                    else { continue }
-                    let deadline = arguments[FrameContract.Key.untilDeadline]?.integerValue.map {
-                        span.start.addingSaturating($0)
-                    }
-                    let presentation = arguments[FrameContract.Key.untilPresent]?.integerValue.flatMap {
-                        $0 >= 0 ? span.end.addingSaturating($0) : nil
-                    }
-                    result.append(
-                        RenderWork(
-                            frame: position, thread: thread, start: span.start, end: span.end, deadline: deadline,
-                            presentation: presentation))
-                }
-            }
+            result = spanRenderWork(trace: trace, spans: spans, main: main, frames: frames)
         case .frameMarkers:
-            // DrawFrame, DrawFrames, and either with the vsync id after a space.
-            var isDraw = [Bool](repeating: false, count: trace.symbols.count)
-            var idOf: [Int64?] = Array(repeating: nil, count: trace.symbols.count)
-            for (index, string) in trace.symbols.strings.enumerated() where string.hasPrefix(AndroidApp.drawFramePrefix)
-            {
-                let id = AndroidApp.frameID(in: Substring(string), prefix: AndroidApp.drawFramePrefix)
-                if id != nil || string == "DrawFrame" || string == "DrawFrames" { isDraw[index] = true }
-                idOf[index] = id
-            }
-            guard isDraw.contains(true) else { return [] }
-            var positionByID: [Int64: Int] = [:]
-            for (position, frame) in frames.enumerated() {
-                if let id = frame.sourceIndex, positionByID[id] == nil { positionByID[id] = position }
-            }
-            for (slot, thread) in spans.threads.enumerated()
-            where thread != main && (main == nil || thread.processID == main?.processID) {
-                var coveredUntil = Int64.min
-                for span in spans.spans(inSlot: slot)
-                where isDraw[Int(span.name.rawValue)] && span.start >= coveredUntil {
-                    coveredUntil = span.end
-                    let frame: Int
-                    if let id = idOf[Int(span.name.rawValue)] {
-                        // With a vsync id: the doFrame of the same id, as trace processor pairs them.
-                        guard let position = positionByID[id] else { continue }
-                        frame = position
-                    } else {
-                        // Without one: the last frame that began at or before the draw (trace
-                        // processor's timeline_maxsdk28: the draw starts between a doFrame and the next).
-                        let low = frames.partitioningIndex { $0.workStart > span.start }
-                        guard low > 0 else { continue }
-                        frame = low - 1
-                    }
-                    result.append(
-                        RenderWork(
-                            frame: frame, thread: thread, start: span.start, end: span.end, deadline: nil,
-                            presentation: nil))
-                }
-            }
-            // The markers themselves may be the draws (a trace with only DrawFrame): then there
-            // is no separate render lane.
-            if result.contains(where: { frames[$0.frame].workStart == $0.start && frames[$0.frame].commitEnd == $0.end }
-            ) {
-                return []
-            }
+            result = markerRenderWork(trace: trace, spans: spans, main: main, frames: frames)
         case .chromeFrames, .frameTimeline, .instruments, .estimated:
             return []
         }
         return result.sorted { ($0.frame, $0.start) < ($1.frame, $1.start) }
+    }
+
+    /// framescope's render spans, each on the frame its `rendered-frame` argument names.
+    private static func spanRenderWork(trace: Trace, spans: SpanIndex, main: ThreadKey?, frames: [FrameReport.Frame])
+        -> [RenderWork]
+    {
+        guard let renderCategory = trace.symbols.lookup(FrameContract.renderCategory) else { return [] }
+        var result: [RenderWork] = []
+        var positionByIndex: [Int64: Int] = [:]
+        for (position, frame) in frames.enumerated() {
+            if let index = frame.sourceIndex, positionByIndex[index] == nil { positionByIndex[index] = position }
+        }
+        for (slot, thread) in spans.threads.enumerated() where thread != main {
+            for span in spans.spans(inSlot: slot) where span.category == renderCategory {
+                let arguments = trace.argumentLists[Int(span.arguments)]
+                guard let index = arguments[FrameContract.Key.renderedFrame]?.integerValue,
+                    let position = positionByIndex[index]
+                else { continue }
+                let deadline = arguments[FrameContract.Key.untilDeadline]?.integerValue.map {
+                    span.start.addingSaturating($0)
+                }
+                let presentation = arguments[FrameContract.Key.untilPresent]?.integerValue.flatMap {
+                    $0 >= 0 ? span.end.addingSaturating($0) : nil
+                }
+                result.append(
+                    RenderWork(
+                        frame: position, thread: thread, start: span.start, end: span.end, deadline: deadline,
+                        presentation: presentation))
+            }
+        }
+        return result
+    }
+
+    /// Android's `DrawFrame`/`DrawFrames` spans (either with the vsync id after a space) off the
+    /// main thread, in its process; none when the markers themselves are the draws.
+    private static func markerRenderWork(
+        trace: Trace, spans: SpanIndex, main: ThreadKey?, frames: [FrameReport.Frame]
+    ) -> [RenderWork] {
+        var isDraw = [Bool](repeating: false, count: trace.symbols.count)
+        var idOf: [Int64?] = Array(repeating: nil, count: trace.symbols.count)
+        for (index, string) in trace.symbols.strings.enumerated() where string.hasPrefix(AndroidApp.drawFramePrefix) {
+            let id = AndroidApp.frameID(in: Substring(string), prefix: AndroidApp.drawFramePrefix)
+            if id != nil || string == "DrawFrame" || string == "DrawFrames" { isDraw[index] = true }
+            idOf[index] = id
+        }
+        guard isDraw.contains(true) else { return [] }
+        var positionByID: [Int64: Int] = [:]
+        for (position, frame) in frames.enumerated() {
+            if let id = frame.sourceIndex, positionByID[id] == nil { positionByID[id] = position }
+        }
+        var result: [RenderWork] = []
+        for (slot, thread) in spans.threads.enumerated()
+        where thread != main && (main == nil || thread.processID == main?.processID) {
+            var coveredUntil = Int64.min
+            for span in spans.spans(inSlot: slot) where isDraw[Int(span.name.rawValue)] && span.start >= coveredUntil {
+                coveredUntil = span.end
+                let frame: Int
+                if let id = idOf[Int(span.name.rawValue)] {
+                    // With a vsync id: the doFrame of the same id, as trace processor pairs them.
+                    guard let position = positionByID[id] else { continue }
+                    frame = position
+                } else {
+                    // Without one: the last frame that began at or before the draw (trace
+                    // processor's timeline_maxsdk28: the draw starts between a doFrame and the next).
+                    let low = frames.partitioningIndex { $0.workStart > span.start }
+                    guard low > 0 else { continue }
+                    frame = low - 1
+                }
+                result.append(
+                    RenderWork(
+                        frame: frame, thread: thread, start: span.start, end: span.end, deadline: nil,
+                        presentation: nil))
+            }
+        }
+        // The markers themselves may be the draws (a trace with only DrawFrame): then there
+        // is no separate render lane.
+        if result.contains(where: { frames[$0.frame].workStart == $0.start && frames[$0.frame].commitEnd == $0.end }) {
+            return []
+        }
+        return result
     }
 
     /// A background job and the frame that applied its result.

@@ -460,25 +460,35 @@ package struct MetricComparison: Sendable, Hashable {
         let tailSignificantlyWorse = tailWorse && (result.p95Interval.map { $0.lower > 0 } ?? false)
         let tailSignificantlyBetter = tailBetter && (result.p95Interval.map { $0.upper < 0 } ?? false)
 
+        (result.verdict, result.grounds) = verdict(
+            center: (worse: centerWorse, regression: centerRegression, improvement: centerImprovement),
+            tail: (worse: tailWorse, regression: tailSignificantlyWorse, improvement: tailSignificantlyBetter),
+            alpha: t.alpha)
+        return result
+    }
+
+    /// The verdict, and its grounds, from how the typical frame (`center`) and the tail changed:
+    /// each worse by both minimum effects, and significantly worse (a regression) or better (an
+    /// improvement).
+    private static func verdict(
+        center: (worse: Bool, regression: Bool, improvement: Bool),
+        tail: (worse: Bool, regression: Bool, improvement: Bool), alpha: Double
+    ) -> (Verdict, Grounds) {
         /// The parts that decided the verdict, of the typical frame (`center`) and the tail (`tail`),
         /// at least one of which did.
         func parts(center: Bool, tail: Bool) -> Parts {
             center ? (tail ? .both : .typicalFrame) : .slowTail
         }
-        if centerRegression || tailSignificantlyWorse {
-            result.verdict = .regression
-            result.grounds = .significant(parts(center: centerRegression, tail: tailSignificantlyWorse))
-        } else if centerWorse || tailWorse {
-            result.verdict = .possibleRegression
-            result.grounds = .notSignificant(centerWorse ? .typicalFrame : .slowTail, alpha: t.alpha)
-        } else if centerImprovement || tailSignificantlyBetter {
-            result.verdict = .improvement
-            result.grounds = .significant(parts(center: centerImprovement, tail: tailSignificantlyBetter))
-        } else {
-            result.verdict = .unchanged
-            result.grounds = .noChangeThatCounts
+        if center.regression || tail.regression {
+            return (.regression, .significant(parts(center: center.regression, tail: tail.regression)))
         }
-        return result
+        if center.worse || tail.worse {
+            return (.possibleRegression, .notSignificant(center.worse ? .typicalFrame : .slowTail, alpha: alpha))
+        }
+        if center.improvement || tail.improvement {
+            return (.improvement, .significant(parts(center: center.improvement, tail: tail.improvement)))
+        }
+        return (.unchanged, .noChangeThatCounts)
     }
 
     private init(

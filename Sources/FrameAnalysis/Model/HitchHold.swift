@@ -227,7 +227,6 @@ extension FrameAnalyzer {
         renderThread: ThreadKey?, threads: [TraceThread],
         interval: Int64, names: CategoryNames, symbols: SymbolTable
     ) -> [Int: FrameReport.HitchHold] {
-        let frames = found.frames
         var work = found.laneWork
         var needs = found.needs
         var laneThreads: LaneThreads = [:]
@@ -244,59 +243,88 @@ extension FrameAnalyzer {
         }
         if found.source == .chromeFrames {
             guard !needs.isEmpty else { return [:] }
-            // Long tasks on the main thread hold the main lane too.
-            var coveredUntil = Int64.min
-            for span in mainSpans where span.start >= coveredUntil {
-                coveredUntil = span.end
-                if span.end.subtractingSaturating(span.start) > interval {
-                    work.append(
-                        LaneWork(
-                            lane: .main, stage: symbols[span.name], frame: nil, start: span.start, end: span.end,
-                            isTask: true))
-                }
-            }
-            for thread in threads {
-                guard let name = thread.name else { continue }
-                if thread.key.processID == main?.processID,
-                    name == "Compositor" || name.hasPrefix("CompositorTileWorker")
-                {
-                    laneThreads[.raster, default: []].append(thread.key)
-                    if name == "Compositor" { laneThreads[.compositor, default: []].append(thread.key) }
-                } else if name == "CrGpuMain" || name == "VizCompositorThread" {
-                    laneThreads[.gpu, default: []].append(thread.key)
-                }
-            }
+            addChromeLaneWork(
+                to: &work, threads: &laneThreads, mainSpans: mainSpans, allThreads: threads, main: main,
+                interval: interval, symbols: symbols)
         } else {
-            let renderByFrame = Dictionary(grouping: render, by: \.frame)
-            for index in frames.indices {
-                let deadline = frames[index].deadline
-                var need = LaneNeed(frame: index, needs: [(.main, deadline)])
-                var isLate = frames[index].commitEnd > deadline
-                if let works = renderByFrame[index] {
-                    let renderDeadline = renderDeadline(of: works, commitDeadline: deadline, interval: interval)
-                    need.needs.append((.render, renderDeadline))
-                    if works.contains(where: { $0.end > renderDeadline }) { isLate = true }
-                }
-                if isLate { needs.append(need) }
-            }
+            needs += lateFrameNeeds(found.frames, render: render, interval: interval)
             // The lanes' work is every frame's, but only a trace with a late frame needs it.
             guard !needs.isEmpty else { return [:] }
-            for index in frames.indices {
-                work.append(
-                    LaneWork(
-                        lane: .main, stage: nil, frame: index, start: frames[index].workStart,
-                        end: frames[index].commitEnd))
-            }
-            for item in render {
-                work.append(LaneWork(lane: .render, stage: nil, frame: item.frame, start: item.start, end: item.end))
-                if !(laneThreads[.render]?.contains(item.thread) ?? false) {
-                    laneThreads[.render, default: []].append(item.thread)
-                }
-            }
+            addFrameLaneWork(to: &work, threads: &laneThreads, frames: found.frames, render: render)
         }
         var result = holds(needs: needs, work: work)
         for (frame, hold) in found.fallbackHolds where result[frame] == nil { result[frame] = hold }
         nameHoldWork(&result, threads: laneThreads, spans: spans, names: names, symbols: symbols)
         return result
+    }
+
+    /// Chrome's lanes: the main thread's long tasks hold the main lane too; the renderer's
+    /// compositor and raster threads and the GPU process's threads fill theirs.
+    private static func addChromeLaneWork(
+        to work: inout [LaneWork], threads laneThreads: inout LaneThreads, mainSpans: [Span],
+        allThreads threads: [TraceThread], main: ThreadKey?, interval: Int64, symbols: SymbolTable
+    ) {
+        var coveredUntil = Int64.min
+        for span in mainSpans where span.start >= coveredUntil {
+            coveredUntil = span.end
+            if span.end.subtractingSaturating(span.start) > interval {
+                work.append(
+                    LaneWork(
+                        lane: .main, stage: symbols[span.name], frame: nil, start: span.start, end: span.end,
+                        isTask: true))
+            }
+        }
+        for thread in threads {
+            guard let name = thread.name else { continue }
+            if thread.key.processID == main?.processID,
+                name == "Compositor" || name.hasPrefix("CompositorTileWorker")
+            {
+                laneThreads[.raster, default: []].append(thread.key)
+                if name == "Compositor" { laneThreads[.compositor, default: []].append(thread.key) }
+            } else if name == "CrGpuMain" || name == "VizCompositorThread" {
+                laneThreads[.gpu, default: []].append(thread.key)
+            }
+        }
+    }
+
+    /// The needs of each frame whose commit or render ended past its deadline: the main lane
+    /// done by its commit deadline, the render lane by its render deadline.
+    private static func lateFrameNeeds(_ frames: [FrameReport.Frame], render: [RenderWork], interval: Int64)
+        -> [LaneNeed]
+    {
+        var needs: [LaneNeed] = []
+        let renderByFrame = Dictionary(grouping: render, by: \.frame)
+        for index in frames.indices {
+            let deadline = frames[index].deadline
+            var need = LaneNeed(frame: index, needs: [(.main, deadline)])
+            var isLate = frames[index].commitEnd > deadline
+            if let works = renderByFrame[index] {
+                let renderDeadline = renderDeadline(of: works, commitDeadline: deadline, interval: interval)
+                need.needs.append((.render, renderDeadline))
+                if works.contains(where: { $0.end > renderDeadline }) { isLate = true }
+            }
+            if isLate { needs.append(need) }
+        }
+        return needs
+    }
+
+    /// Each frame's own work: its main-thread work on the main lane, its render work (and the
+    /// threads that did it) on the render lane.
+    private static func addFrameLaneWork(
+        to work: inout [LaneWork], threads laneThreads: inout LaneThreads, frames: [FrameReport.Frame],
+        render: [RenderWork]
+    ) {
+        for index in frames.indices {
+            work.append(
+                LaneWork(
+                    lane: .main, stage: nil, frame: index, start: frames[index].workStart,
+                    end: frames[index].commitEnd))
+        }
+        for item in render {
+            work.append(LaneWork(lane: .render, stage: nil, frame: item.frame, start: item.start, end: item.end))
+            if !(laneThreads[.render]?.contains(item.thread) ?? false) {
+                laneThreads[.render, default: []].append(item.thread)
+            }
+        }
     }
 }

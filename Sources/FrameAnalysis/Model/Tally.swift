@@ -163,8 +163,14 @@ struct Tally {
             for group in 0..<groupCount { offsets[group + 1] += offsets[group] }
             return Sums(entries: entries, offsets: offsets)
         }
-        // Group the entries: they already are when additions came group by group, else a
-        // stable counting sort by group.
+        var offsets = groupEntries(groupCount: groupCount)
+        mergeKeys(offsets: &offsets, groupCount: groupCount)
+        return Sums(entries: entries, offsets: offsets)
+    }
+
+    /// Groups the entries: they already are when additions came group by group, else a stable
+    /// counting sort by group. Returns where each group's entries begin (and, last, their end).
+    private mutating func groupEntries(groupCount: Int) -> [Int] {
         var offsets = Array(repeating: 0, count: groupCount + 1)
         var isGrouped = true
         var previous: UInt32 = 0
@@ -183,8 +189,13 @@ struct Tally {
             }
             entries = grouped
         }
-        // Merge a group's entries of the same key, in place: a group's merged entries never
-        // outnumber its entries.
+        return offsets
+    }
+
+    /// Merges each group's entries of the same key, in place (a group's merged entries never
+    /// outnumber its entries), keeping the largest first up to the limit; `offsets` becomes the
+    /// merged groups'.
+    private mutating func mergeKeys(offsets: inout [Int], groupCount: Int) {
         var written = 0
         for group in 0..<groupCount {
             for index in offsets[group]..<offsets[group + 1] {
@@ -214,7 +225,6 @@ struct Tally {
         }
         offsets[groupCount] = written
         entries.removeSubrange(written...)
-        return Sums(entries: entries, offsets: offsets)
     }
 
     /// A finished tally: per group, its keys' sums.

@@ -161,8 +161,24 @@ private struct InflateStream: ~Copyable {
         }
         let codeLengthTable = try HuffmanTable(
             lengths: codeLengthLengths[...], alphabet: .codeLength, byteOffset: headerOffset)
+        let lengths = try readCodeLengths(count: literalLengthCount + distanceCount, with: codeLengthTable)
+        guard lengths[256] != 0 else {
+            throw InflateError(
+                .invalidHuffmanTable, "a dynamic block has no end-of-block code", byteOffset: reader.bytePosition)
+        }
+        return (
+            try HuffmanTable(
+                lengths: lengths[..<literalLengthCount], alphabet: .literalLength, byteOffset: reader.bytePosition),
+            try HuffmanTable(
+                lengths: lengths[literalLengthCount...], alphabet: .distance, byteOffset: reader.bytePosition)
+        )
+    }
 
-        let total = literalLengthCount + distanceCount
+    /// The literal/length and distance codes' lengths, `total` of them, coded with the
+    /// code-length code (16 repeats the previous length, 17 and 18 repeat zero).
+    private mutating func readCodeLengths(count total: Int, with codeLengthTable: HuffmanTable) throws(InflateError)
+        -> [UInt8]
+    {
         var lengths = [UInt8](repeating: 0, count: total)
         var index = 0
         while index < total {
@@ -195,16 +211,7 @@ private struct InflateStream: ~Copyable {
             for offset in index..<index + repeatCount { lengths[offset] = value }
             index += repeatCount
         }
-        guard lengths[256] != 0 else {
-            throw InflateError(
-                .invalidHuffmanTable, "a dynamic block has no end-of-block code", byteOffset: reader.bytePosition)
-        }
-        return (
-            try HuffmanTable(
-                lengths: lengths[..<literalLengthCount], alphabet: .literalLength, byteOffset: reader.bytePosition),
-            try HuffmanTable(
-                lengths: lengths[literalLengthCount...], alphabet: .distance, byteOffset: reader.bytePosition)
-        )
+        return lengths
     }
 
     /// The order in which a dynamic block header lists the code-length code's lengths.

@@ -75,47 +75,13 @@ extension PNGDecoder {
             scanlines.withUnsafeBufferPointer { input in
                 file.palette.withUnsafeBufferPointer { palette in
                     for row in 0..<header.height {
-                        let source = input.baseAddress! + row * stride + 1
-                        let target = output.baseAddress! + row * width * 4
-                        switch header.colorType {
-                        case .gray:
-                            for x in 0..<width {
-                                let gray = source[x]
-                                let alpha: UInt8 = Int(gray) == keyGrayOrRed ? 0 : 255
-                                store(target + 4 * x, gray & alpha, gray & alpha, gray & alpha, alpha)
-                            }
-                        case .grayAlpha:
-                            for x in 0..<width {
-                                let alpha = source[2 * x + 1]
-                                let gray = multiplyByAlpha(source[2 * x], alpha)
-                                store(target + 4 * x, gray, gray, gray, alpha)
-                            }
-                        case .rgb:
-                            for x in 0..<width {
-                                let (red, green, blue) = (source[3 * x], source[3 * x + 1], source[3 * x + 2])
-                                let isKey = Int(red) == keyGrayOrRed && Int(green) == keyGreen && Int(blue) == keyBlue
-                                let alpha: UInt8 = isKey ? 0 : 255
-                                store(target + 4 * x, red & alpha, green & alpha, blue & alpha, alpha)
-                            }
-                        case .rgba:
-                            for x in 0..<width {
-                                let alpha = source[4 * x + 3]
-                                store(
-                                    target + 4 * x, multiplyByAlpha(source[4 * x], alpha),
-                                    multiplyByAlpha(source[4 * x + 1], alpha),
-                                    multiplyByAlpha(source[4 * x + 2], alpha), alpha
-                                )
-                            }
-                        case .palette:
-                            for x in 0..<width {
-                                let index = Int(source[x])
-                                guard index < palette.count else {
-                                    badIndex = (row, index)
-                                    return
-                                }
-                                let entry = palette[index]
-                                store(target + 4 * x, entry.red, entry.green, entry.blue, entry.alpha)
-                            }
+                        if let index = convertRow(
+                            input.baseAddress! + row * stride + 1, to: output.baseAddress! + row * width * 4,
+                            width: width, colorType: header.colorType, key: (keyGrayOrRed, keyGreen, keyBlue),
+                            palette: palette)
+                        {
+                            badIndex = (row, index)
+                            return
                         }
                     }
                 }
@@ -130,6 +96,51 @@ extension PNGDecoder {
             )
         }
         return pixels
+    }
+
+    /// One row's unfiltered samples at `source` as premultiplied RGBA8 at `target`; returns the
+    /// first palette index past the palette's end, where the row stops, if there is one.
+    @inline(__always)
+    private static func convertRow(
+        _ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, width: Int, colorType: PNGColorType,
+        key: (grayOrRed: Int, green: Int, blue: Int), palette: UnsafeBufferPointer<Pixel>
+    ) -> Int? {
+        switch colorType {
+        case .gray:
+            for x in 0..<width {
+                let gray = source[x]
+                let alpha: UInt8 = Int(gray) == key.grayOrRed ? 0 : 255
+                store(target + 4 * x, gray & alpha, gray & alpha, gray & alpha, alpha)
+            }
+        case .grayAlpha:
+            for x in 0..<width {
+                let alpha = source[2 * x + 1]
+                let gray = multiplyByAlpha(source[2 * x], alpha)
+                store(target + 4 * x, gray, gray, gray, alpha)
+            }
+        case .rgb:
+            for x in 0..<width {
+                let (red, green, blue) = (source[3 * x], source[3 * x + 1], source[3 * x + 2])
+                let isKey = Int(red) == key.grayOrRed && Int(green) == key.green && Int(blue) == key.blue
+                let alpha: UInt8 = isKey ? 0 : 255
+                store(target + 4 * x, red & alpha, green & alpha, blue & alpha, alpha)
+            }
+        case .rgba:
+            for x in 0..<width {
+                let alpha = source[4 * x + 3]
+                store(
+                    target + 4 * x, multiplyByAlpha(source[4 * x], alpha), multiplyByAlpha(source[4 * x + 1], alpha),
+                    multiplyByAlpha(source[4 * x + 2], alpha), alpha)
+            }
+        case .palette:
+            for x in 0..<width {
+                let index = Int(source[x])
+                guard index < palette.count else { return index }
+                let entry = palette[index]
+                store(target + 4 * x, entry.red, entry.green, entry.blue, entry.alpha)
+            }
+        }
+        return nil
     }
 
     @inline(__always)

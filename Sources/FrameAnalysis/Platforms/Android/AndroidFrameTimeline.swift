@@ -289,146 +289,225 @@ enum AndroidFrameTimeline {
     {
         let slices = slices(trace: trace)
         guard let processID = appProcess(slices, preferred: preferred) else { return nil }
-        // Surface frames of the app by token, in parse order; display frames by token.
-        var expectedSurface: [Int64: Slice] = [:]
-        var expectedDisplay: [Int64: Slice] = [:]
-        var actualDisplay: [Int64: Slice] = [:]
-        var actualSurface: [Int64: [Slice]] = [:]
-        var tokens: [Int64] = []
-        for slice in slices {
-            let display = slice.arguments[AndroidFrameTimeline.displayTokenKey]?.integerValue ?? 0
-            if let token = slice.arguments[AndroidFrameTimeline.surfaceTokenKey]?.integerValue {
-                guard slice.process == processID else { continue }
-                if slice.isActual {
-                    if actualSurface[token] == nil { tokens.append(token) }
-                    actualSurface[token, default: []].append(slice)
-                } else if expectedSurface[token] == nil {
-                    expectedSurface[token] = slice
-                }
-            } else if slice.isActual {
-                if actualDisplay[display] == nil { actualDisplay[display] = slice }
-            } else if expectedDisplay[display] == nil {
-                expectedDisplay[display] = slice
-            }
-        }
-        guard !tokens.isEmpty else { return nil }
+        let timeline = TimelineFrames(slices, processID: processID)
+        guard !timeline.tokens.isEmpty else { return nil }
         let doFrames = AndroidApp.slicesByFrameID(
             prefix: AndroidApp.doFramePrefix, trace: trace, spans: spans, processID: processID)
         let drawFrames = AndroidApp.slicesByFrameID(
             prefix: AndroidApp.drawFramePrefix, trace: trace, spans: spans, processID: processID)
 
         var built: [(frame: FrameReport.Frame, hold: FrameReport.HitchHold?)] = []
-        built.reserveCapacity(tokens.count)
-        for token in tokens {
-            let layers = actualSurface[token] ?? []
-            guard let actual = layers.first else { continue }
-            let expected = expectedSurface[token]
-            let doFrame = doFrames[token]?.first
-            let draws = drawFrames[token] ?? []
-            let displayToken = actual.arguments[AndroidFrameTimeline.displayTokenKey]?.integerValue ?? 0
-            let expectedPresent = expectedDisplay[displayToken].flatMap(\.end)
-            let display = actualDisplay[displayToken]
-            // SurfaceFlinger's own verdict on its display frame: on time, it held nothing, whatever
-            // a few microseconds past the expected present say.
-            let displayOnTime = display.map(Self.isOnTime) ?? false
-            var presentDelay: Int64?
-            if let end = display?.end, let expectedPresent {
-                presentDelay = end.subtractingSaturating(expectedPresent)
-                if displayOnTime { presentDelay = min(0, presentDelay ?? 0) }
-            }
-            var android = AndroidFrame(
-                token: token, layer: actual.arguments[AndroidFrameTimeline.layerKey]?.stringValue, layers: layers.count,
-                expectedStart: expected?.start,
-                expectedEnd: expected.map { $0.end ?? $0.start.subtractingSaturating(1) }, actualStart: actual.start,
-                actualEnd: actual.end ?? actual.start.subtractingSaturating(1),
-                jankType: actual.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "",
-                presentType: actual.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "",
-                jankTag: actual.arguments[AndroidFrameTimeline.jankTagKey]?.stringValue ?? "",
-                onTimeFinish: (actual.arguments[AndroidFrameTimeline.onTimeFinishKey]?.integerValue ?? 0) != 0,
-                doFrameNanoseconds: doFrame.map { $0.end.subtractingSaturating($0.start) },
-                drawFrameNanoseconds: draws.isEmpty
-                    ? nil : draws.reduce(0) { $0.addingSaturating($1.end.subtractingSaturating($1.start)) },
-                drawFrames: draws.count, presentDelay: presentDelay)
-
-            // Each slice judged once. A later janky slice when the first was not: the frame is janky
-            // by it (trace processor's jank metrics count the frame by any slice).
-            let jankySlices = layers.filter {
-                AndroidFrame.isJanky(jankType: $0.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "")
-            }
-            if !android.isJanky, let later = jankySlices.first {
-                android.laterJank = (
-                    later.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "",
-                    later.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "",
-                    later.end ?? later.start.subtractingSaturating(1)
-                )
-            }
-            for slice in jankySlices {
-                let layer = slice.arguments[AndroidFrameTimeline.layerKey]?.stringValue ?? ""
-                if !android.jankyLayers.contains(layer) { android.jankyLayers.append(layer) }
-            }
-            let vsync = expected?.start ?? actual.start
-            // An expected frame that never ended (a torn trace) has no deadline to judge by: one
-            // interval, as without one. Its overrun stays trace processor's (its end read as start - 1).
-            let deadline = expected?.end ?? vsync.addingSaturating(interval)
-            let workStart = doFrame?.start ?? actual.start
-            let commitEnd = doFrame?.end ?? android.actualEnd
-            // A lane only for work the trace shows: without `Choreographer#doFrame`, no main lane.
-            var lanes: [FrameReport.LaneTiming] = []
-            if let doFrame {
-                lanes.append(
-                    FrameReport.LaneTiming(
-                        lane: .main, costNanoseconds: doFrame.end.subtractingSaturating(doFrame.start),
-                        start: workStart, end: commitEnd, deadline: deadline))
-            }
-            if let first = draws.first, let cost = android.drawFrameNanoseconds {
-                lanes.append(
-                    FrameReport.LaneTiming(
-                        lane: .render, costNanoseconds: cost, start: first.start,
-                        end: draws.map(\.end).max() ?? first.end, deadline: deadline))
-            }
-            if let display, let end = display.end {
-                lanes.append(
-                    FrameReport.LaneTiming(
-                        lane: .compositor, costNanoseconds: end.subtractingSaturating(display.start),
-                        start: display.start, end: end,
-                        deadline: displayOnTime ? max(end, expectedPresent ?? end) : expectedPresent))
-            }
-            let reasons = Set(android.jankingReasons.map(String.init))
-            let isDropped = reasons.contains("Dropped Frame")
-            let outcome: FrameReport.Frame.Outcome =
-                isDropped
-                ? .dropped
-                : (["On-time Present", "Late Present", "Early Present"].contains(android.presentType)
-                    ? .presented : .measured)
-            var frame = FrameReport.Frame(
-                index: 0, vsync: vsync, deadline: deadline, workStart: workStart, commitEnd: commitEnd, outcome: outcome
-            )
-            frame.lanes = lanes
-            frame.presentation = isDropped ? nil : display?.end
-            frame.sourceIndex = token
-            frame.android = android
-            var hold: FrameReport.HitchHold?
-            if android.isJanky {
-                let (cause, lane) = cause(reasons: reasons, frame: frame)
-                frame.hitchCause = cause
-                if let lane {
-                    let work =
-                        lane == .main
-                        ? doFrame.map { ($0.start, $0.end, mainSliceName) }
-                        : draws.first.map { ($0.start, draws.map(\.end).max() ?? $0.end, String($0.name)) }
-                    if let (start, end, stage) = work {
-                        hold = FrameReport.HitchHold(
-                            lane: lane, stage: stage, frame: nil, start: start, end: end, wasPending: false)
-                    }
-                }
-            }
-            built.append((frame, hold))
+        built.reserveCapacity(timeline.tokens.count)
+        for token in timeline.tokens {
+            guard
+                let entry = frame(
+                    token: token, timeline: timeline, doFrame: doFrames[token]?.first, draws: drawFrames[token] ?? [],
+                    interval: interval)
+            else { continue }
+            built.append(entry)
         }
         built.sort { ($0.frame.workStart, $0.frame.vsync) < ($1.frame.workStart, $1.frame.vsync) }
         let start = AndroidAppStart.window(
             frames: built.map { ($0.frame.workStart, $0.frame.commitEnd) }, trace: trace, spans: spans,
             processID: processID)
         for position in built.indices.prefix(start?.frames ?? 0) { built[position].frame.android?.isAppStart = true }
+        let (frames, fallback) = numbered(built)
+        let layer = frames.first?.android?.layer
+        let detail = FrameReport.SourceDetail.androidFrameTimeline(
+            frames: frames.count, processID: processID, layer: layer, mainSliceName: mainSliceName,
+            mainSlices: timeline.tokens.reduce(0) { $0 + (doFrames[$1] == nil ? 0 : 1) },
+            renderSlices: timeline.tokens.reduce(0) { $0 + (drawFrames[$1]?.count ?? 0) })
+        var found = FrameAnalyzer.FoundFrames(source: .frameTimeline, detail: detail, frames: frames)
+        found.fallbackHolds = fallback
+        if let start, let first = frames.first {
+            found.appStartMark = FrameReport.AppStartMark(
+                name: start.mark, time: start.time, afterFirstVsync: start.time.subtractingSaturating(first.vsync),
+                lastFrame: start.frames - 1)
+        }
+        return found
+    }
+
+    /// The app's FrameTimeline slices by token: its surface frames (in parse order) and the
+    /// display frames they were composited in.
+    private struct TimelineFrames {
+        var expectedSurface: [Int64: Slice] = [:]
+        var expectedDisplay: [Int64: Slice] = [:]
+        var actualDisplay: [Int64: Slice] = [:]
+        var actualSurface: [Int64: [Slice]] = [:]
+        /// The app's surface frame tokens, in the order of their first actual slice.
+        var tokens: [Int64] = []
+
+        init(_ slices: [Slice], processID: Int64) {
+            for slice in slices {
+                let display = slice.arguments[AndroidFrameTimeline.displayTokenKey]?.integerValue ?? 0
+                if let token = slice.arguments[AndroidFrameTimeline.surfaceTokenKey]?.integerValue {
+                    guard slice.process == processID else { continue }
+                    if slice.isActual {
+                        if actualSurface[token] == nil { tokens.append(token) }
+                        actualSurface[token, default: []].append(slice)
+                    } else if expectedSurface[token] == nil {
+                        expectedSurface[token] = slice
+                    }
+                } else if slice.isActual {
+                    if actualDisplay[display] == nil { actualDisplay[display] = slice }
+                } else if expectedDisplay[display] == nil {
+                    expectedDisplay[display] = slice
+                }
+            }
+        }
+    }
+
+    /// The display frame a surface frame was composited in, as far as the trace shows it.
+    private struct DisplayFrame {
+        /// SurfaceFlinger's actual display frame slice.
+        var actual: Slice?
+        /// The end of its expected display frame slice.
+        var expectedPresent: Int64?
+        /// SurfaceFlinger's own verdict on its display frame: on time, it held nothing, whatever
+        /// a few microseconds past the expected present say.
+        var isOnTime: Bool
+        /// How late it presented, past its expected present; at most 0 when on time.
+        var presentDelay: Int64?
+
+        init(token: Int64, timeline: TimelineFrames) {
+            actual = timeline.actualDisplay[token]
+            expectedPresent = timeline.expectedDisplay[token].flatMap(\.end)
+            isOnTime = actual.map(AndroidFrameTimeline.isOnTime) ?? false
+            if let end = actual?.end, let expectedPresent {
+                presentDelay = end.subtractingSaturating(expectedPresent)
+                if isOnTime { presentDelay = min(0, presentDelay ?? 0) }
+            }
+        }
+    }
+
+    /// One surface frame of the app and, when it is janky, the work that held it; `nil` when its
+    /// token has no actual slice.
+    private static func frame(
+        token: Int64, timeline: TimelineFrames, doFrame: AndroidApp.FrameSlice?, draws: [AndroidApp.FrameSlice],
+        interval: Int64
+    ) -> (frame: FrameReport.Frame, hold: FrameReport.HitchHold?)? {
+        let layers = timeline.actualSurface[token] ?? []
+        guard let actual = layers.first else { return nil }
+        let expected = timeline.expectedSurface[token]
+        let display = DisplayFrame(
+            token: actual.arguments[AndroidFrameTimeline.displayTokenKey]?.integerValue ?? 0, timeline: timeline)
+        let android = androidFrame(
+            token: token, layers: layers, expected: expected, doFrame: doFrame, draws: draws,
+            presentDelay: display.presentDelay)
+        let vsync = expected?.start ?? actual.start
+        // An expected frame that never ended (a torn trace) has no deadline to judge by: one
+        // interval, as without one. Its overrun stays trace processor's (its end read as start - 1).
+        let deadline = expected?.end ?? vsync.addingSaturating(interval)
+        let workStart = doFrame?.start ?? actual.start
+        let commitEnd = doFrame?.end ?? android.actualEnd
+        let reasons = Set(android.jankingReasons.map(String.init))
+        let isDropped = reasons.contains("Dropped Frame")
+        let outcome: FrameReport.Frame.Outcome =
+            isDropped
+            ? .dropped
+            : (["On-time Present", "Late Present", "Early Present"].contains(android.presentType)
+                ? .presented : .measured)
+        var frame = FrameReport.Frame(
+            index: 0, vsync: vsync, deadline: deadline, workStart: workStart, commitEnd: commitEnd, outcome: outcome
+        )
+        frame.lanes = lanes(
+            doFrame: doFrame, draws: draws, drawCost: android.drawFrameNanoseconds, display: display,
+            deadline: deadline)
+        frame.presentation = isDropped ? nil : display.actual?.end
+        frame.sourceIndex = token
+        frame.android = android
+        guard android.isJanky else { return (frame, nil) }
+        let (cause, lane) = cause(reasons: reasons, frame: frame)
+        frame.hitchCause = cause
+        return (frame, lane.flatMap { hold(on: $0, doFrame: doFrame, draws: draws) })
+    }
+
+    /// FrameTimeline's account of a surface frame (its first actual slice's, and the jank of
+    /// the later ones) beside the app's own slices of it.
+    private static func androidFrame(
+        token: Int64, layers: [Slice], expected: Slice?, doFrame: AndroidApp.FrameSlice?,
+        draws: [AndroidApp.FrameSlice], presentDelay: Int64?
+    ) -> AndroidFrame {
+        let actual = layers[0]
+        var android = AndroidFrame(
+            token: token, layer: actual.arguments[AndroidFrameTimeline.layerKey]?.stringValue, layers: layers.count,
+            expectedStart: expected?.start,
+            expectedEnd: expected.map { $0.end ?? $0.start.subtractingSaturating(1) }, actualStart: actual.start,
+            actualEnd: actual.end ?? actual.start.subtractingSaturating(1),
+            jankType: actual.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "",
+            presentType: actual.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "",
+            jankTag: actual.arguments[AndroidFrameTimeline.jankTagKey]?.stringValue ?? "",
+            onTimeFinish: (actual.arguments[AndroidFrameTimeline.onTimeFinishKey]?.integerValue ?? 0) != 0,
+            doFrameNanoseconds: doFrame.map { $0.end.subtractingSaturating($0.start) },
+            drawFrameNanoseconds: draws.isEmpty
+                ? nil : draws.reduce(0) { $0.addingSaturating($1.end.subtractingSaturating($1.start)) },
+            drawFrames: draws.count, presentDelay: presentDelay)
+
+        // Each slice judged once. A later janky slice when the first was not: the frame is janky
+        // by it (trace processor's jank metrics count the frame by any slice).
+        let jankySlices = layers.filter {
+            AndroidFrame.isJanky(jankType: $0.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "")
+        }
+        if !android.isJanky, let later = jankySlices.first {
+            android.laterJank = (
+                later.arguments[AndroidFrameTimeline.jankTypeKey]?.stringValue ?? "",
+                later.arguments[AndroidFrameTimeline.presentTypeKey]?.stringValue ?? "",
+                later.end ?? later.start.subtractingSaturating(1)
+            )
+        }
+        for slice in jankySlices {
+            let layer = slice.arguments[AndroidFrameTimeline.layerKey]?.stringValue ?? ""
+            if !android.jankyLayers.contains(layer) { android.jankyLayers.append(layer) }
+        }
+        return android
+    }
+
+    /// A surface frame's lanes: a lane only for work the trace shows (without
+    /// `Choreographer#doFrame`, no main lane).
+    private static func lanes(
+        doFrame: AndroidApp.FrameSlice?, draws: [AndroidApp.FrameSlice], drawCost: Int64?, display: DisplayFrame,
+        deadline: Int64
+    ) -> [FrameReport.LaneTiming] {
+        var lanes: [FrameReport.LaneTiming] = []
+        if let doFrame {
+            lanes.append(
+                FrameReport.LaneTiming(
+                    lane: .main, costNanoseconds: doFrame.end.subtractingSaturating(doFrame.start),
+                    start: doFrame.start, end: doFrame.end, deadline: deadline))
+        }
+        if let first = draws.first, let drawCost {
+            lanes.append(
+                FrameReport.LaneTiming(
+                    lane: .render, costNanoseconds: drawCost, start: first.start,
+                    end: draws.map(\.end).max() ?? first.end, deadline: deadline))
+        }
+        if let actual = display.actual, let end = actual.end {
+            let expectedPresent = display.expectedPresent
+            lanes.append(
+                FrameReport.LaneTiming(
+                    lane: .compositor, costNanoseconds: end.subtractingSaturating(actual.start),
+                    start: actual.start, end: end,
+                    deadline: display.isOnTime ? max(end, expectedPresent ?? end) : expectedPresent))
+        }
+        return lanes
+    }
+
+    /// The app's work on `lane` that held a janky frame, when the trace has it (not yet numbered).
+    private static func hold(
+        on lane: Lane, doFrame: AndroidApp.FrameSlice?, draws: [AndroidApp.FrameSlice]
+    ) -> FrameReport.HitchHold? {
+        let work =
+            lane == .main
+            ? doFrame.map { ($0.start, $0.end, mainSliceName) }
+            : draws.first.map { ($0.start, draws.map(\.end).max() ?? $0.end, String($0.name)) }
+        guard let (start, end, stage) = work else { return nil }
+        return FrameReport.HitchHold(lane: lane, stage: stage, frame: nil, start: start, end: end, wasPending: false)
+    }
+
+    /// The frames in order, numbered, and the holds of the janky ones by their number.
+    private static func numbered(
+        _ built: [(frame: FrameReport.Frame, hold: FrameReport.HitchHold?)]
+    ) -> ([FrameReport.Frame], [Int: FrameReport.HitchHold]) {
         var frames: [FrameReport.Frame] = []
         frames.reserveCapacity(built.count)
         var fallback: [Int: FrameReport.HitchHold] = [:]
@@ -441,19 +520,7 @@ enum AndroidFrameTimeline {
                 fallback[position] = hold
             }
         }
-        let layer = frames.first?.android?.layer
-        let detail = FrameReport.SourceDetail.androidFrameTimeline(
-            frames: frames.count, processID: processID, layer: layer, mainSliceName: mainSliceName,
-            mainSlices: tokens.reduce(0) { $0 + (doFrames[$1] == nil ? 0 : 1) },
-            renderSlices: tokens.reduce(0) { $0 + (drawFrames[$1]?.count ?? 0) })
-        var found = FrameAnalyzer.FoundFrames(source: .frameTimeline, detail: detail, frames: frames)
-        found.fallbackHolds = fallback
-        if let start, let first = frames.first {
-            found.appStartMark = FrameReport.AppStartMark(
-                name: start.mark, time: start.time, afterFirstVsync: start.time.subtractingSaturating(first.vsync),
-                lastFrame: start.frames - 1)
-        }
-        return found
+        return (frames, fallback)
     }
 
     /// Whether SurfaceFlinger judged its display frame on time: it finished on time (`On time

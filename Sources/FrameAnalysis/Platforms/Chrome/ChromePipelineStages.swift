@@ -81,8 +81,28 @@ enum ChromePipeline {
             if let symbol = trace.symbols.lookup(name) { stageNames[symbol] = (name, .gpu) }
         }
         guard !stageNames.isEmpty else { return [:] }
+        let paired = pairStages(trace: trace, processID: processID, reporterName: reporterName, stageNames: stageNames)
+        var result: [Int: [ChromeStage]] = [:]
+        for (id, stage) in paired.stages {
+            // The latest reporter of this id that began by the stage's start and holds its end.
+            guard let owner = paired.reporters[id]?.last(where: { $0.start <= stage.start && stage.end <= $0.end })
+            else { continue }
+            result[owner.begin, default: []].append(stage)
+        }
+        for (reporter, list) in result {
+            let hasPresentation = list.contains { $0.name == presentationStage }
+            result[reporter] = list.filter { !(hasPresentation && presentationBreakdown.contains($0.name)) }
+                .sorted { ($0.start, $0.end, $0.name) < ($1.start, $1.end, $1.name) }
+        }
+        return result
+    }
 
-        // Pair begins and ends by (id, name) in time order, file order breaking ties.
+    /// The process's reporters (by id, each list in start order: its begin's position, start and
+    /// end) and its stages (by reporter id), begins and ends paired by (id, name) in time order,
+    /// file order breaking ties.
+    private static func pairStages(
+        trace: Trace, processID: Int64, reporterName: Symbol, stageNames: [Symbol: (name: String, lane: Lane)]
+    ) -> (reporters: [UInt64: [(begin: Int, start: Int64, end: Int64)]], stages: [(id: UInt64, stage: ChromeStage)]) {
         struct Key: Hashable {
             var id: UInt64
             var name: Symbol
@@ -125,21 +145,7 @@ enum ChromePipeline {
             reporters[event.id, default: []].append((order, event.timestamp, reporterEnd[order] ?? .max))
         }
         for id in reporters.keys { reporters[id]!.sort { ($0.start, $0.begin) < ($1.start, $1.begin) } }
-
-        var result: [Int: [ChromeStage]] = [:]
-        for (id, stage) in stages {
-            // The latest reporter of this id that began by the stage's start and holds its end.
-            guard let owner = reporters[id]?.last(where: { $0.start <= stage.start && stage.end <= $0.end }) else {
-                continue
-            }
-            result[owner.begin, default: []].append(stage)
-        }
-        for (reporter, list) in result {
-            let hasPresentation = list.contains { $0.name == presentationStage }
-            result[reporter] = list.filter { !(hasPresentation && presentationBreakdown.contains($0.name)) }
-                .sorted { ($0.start, $0.end, $0.name) < ($1.start, $1.end, $1.name) }
-        }
-        return result
+        return (reporters, stages)
     }
 
     /// The frame's lanes from its stages, in lane order: per lane, the stages' summed durations,

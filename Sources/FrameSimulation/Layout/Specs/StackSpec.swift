@@ -86,21 +86,74 @@ package struct StackSpec: LayoutElement {
     /// - Returns: The stack's size and its children's positioned layouts.
     /// - Complexity: Each child is laid out once, twice if flexing or stretching changes its size.
     package func layout(in range: SizeRange) -> SpecLayout {
-        let axis = Axis(direction)
-        let stackMin = axis.along(range.min)
-        let stackMax = axis.along(range.max)
-        let crossMin = axis.across(range.min)
-        let crossMax = axis.across(range.max)
-        let childCrossMin = alignItems == .stretch ? crossMin : 0
-        func layoutChild(_ index: Int, length: ClosedRange<Double>, cross: ClosedRange<Double>) -> SpecLayout {
-            children[index].element.layout(
-                in: SizeRange(
-                    min: axis.size(along: length.lowerBound, across: cross.lowerBound),
-                    max: axis.size(along: length.upperBound, across: cross.upperBound)
-                ))
+        let bounds = StackBounds(axis: Axis(direction), range: range, stretches: alignItems == .stretch)
+        let axis = bounds.axis
+        // 1. Hypothetical lengths: measured, or the flex basis (laid out once its length is final).
+        var (layouts, lengths) = hypotheticalLengths(bounds)
+        let totalSpacing =
+            spacing * Double(max(0, children.count - 1))
+            + children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter }
+        // 2. Flex: share the shortfall by grow factors, or take the excess by scaled shrink factors.
+        flex(&lengths, layouts: &layouts, content: lengths.reduce(0, +) + totalSpacing, bounds: bounds)
+        for index in children.indices where layouts[index] == nil {
+            layouts[index] = layoutChild(
+                index, length: lengths[index]...lengths[index], cross: bounds.childCrossMin...bounds.crossMax,
+                axis: axis)
+        }
+        var sublayouts = layouts.map { $0! }
+
+        // 3. Cross size, and stretching to it.
+        let tallest = sublayouts.reduce(0) { max($0, axis.across($1.size)) }
+        let crossSize = max(bounds.crossMin, min(bounds.crossMax, tallest))
+        if alignItems == .stretch {
+            for index in sublayouts.indices where axis.across(sublayouts[index].size) != crossSize {
+                let length = axis.along(sublayouts[index].size)
+                sublayouts[index] = layoutChild(
+                    index, length: length...length, cross: crossSize...crossSize, axis: axis)
+            }
         }
 
-        // 1. Hypothetical lengths: measured, or the flex basis (laid out once its length is final).
+        // 4. Positions.
+        let used = sublayouts.reduce(totalSpacing) { $0 + axis.along($1.size) }
+        let stackLength = max(bounds.stackMin, min(bounds.stackMax, used))
+        position(&sublayouts, free: stackLength - used, crossSize: crossSize, axis: axis)
+        return SpecLayout(size: axis.size(along: stackLength, across: crossSize), sublayouts: sublayouts)
+    }
+
+    /// The sizes the stack accepts along its axis and across it.
+    private struct StackBounds {
+        let axis: Axis
+        let stackMin: Double
+        let stackMax: Double
+        let crossMin: Double
+        let crossMax: Double
+        /// The least cross size a child is measured at: the stack's when children stretch.
+        let childCrossMin: Double
+
+        init(axis: Axis, range: SizeRange, stretches: Bool) {
+            self.axis = axis
+            stackMin = axis.along(range.min)
+            stackMax = axis.along(range.max)
+            crossMin = axis.across(range.min)
+            crossMax = axis.across(range.max)
+            childCrossMin = stretches ? crossMin : 0
+        }
+    }
+
+    /// Child `index` laid out at a length along the axis and a size across it in these ranges.
+    private func layoutChild(_ index: Int, length: ClosedRange<Double>, cross: ClosedRange<Double>, axis: Axis)
+        -> SpecLayout
+    {
+        children[index].element.layout(
+            in: SizeRange(
+                min: axis.size(along: length.lowerBound, across: cross.lowerBound),
+                max: axis.size(along: length.upperBound, across: cross.upperBound)
+            ))
+    }
+
+    /// Each child's layout when measured (`nil` for a child with a flex basis) and its
+    /// hypothetical length along the axis.
+    private func hypotheticalLengths(_ bounds: StackBounds) -> (layouts: [SpecLayout?], lengths: [Double]) {
         var layouts: [SpecLayout?] = []
         var lengths: [Double] = []
         layouts.reserveCapacity(children.count)
@@ -110,17 +163,20 @@ package struct StackSpec: LayoutElement {
                 layouts.append(nil)
                 lengths.append(basis)
             } else {
-                let measured = layoutChild(index, length: 0...Double.infinity, cross: childCrossMin...crossMax)
+                let measured = layoutChild(
+                    index, length: 0...Double.infinity, cross: bounds.childCrossMin...bounds.crossMax, axis: bounds.axis
+                )
                 layouts.append(measured)
-                lengths.append(axis.along(measured.size))
+                lengths.append(bounds.axis.along(measured.size))
             }
         }
-        let totalSpacing =
-            spacing * Double(max(0, children.count - 1))
-            + children.reduce(0) { $0 + $1.spacingBefore + $1.spacingAfter }
+        return (layouts, lengths)
+    }
 
-        // 2. Flex: share the shortfall by grow factors, or take the excess by scaled shrink factors.
-        let content = lengths.reduce(0, +) + totalSpacing
+    /// Grows or shrinks the lengths so that `content` (their sum and the spacing) fits the stack;
+    /// each child whose length changes loses its layout, to be laid out again.
+    private func flex(_ lengths: inout [Double], layouts: inout [SpecLayout?], content: Double, bounds: StackBounds) {
+        let (stackMin, stackMax) = (bounds.stackMin, bounds.stackMax)
         let violation = content < stackMin ? stackMin - content : (content > stackMax ? stackMax - content : 0)
         if violation > 0 {
             let totalGrow = children.reduce(0) { $0 + $1.flexGrow }
@@ -140,26 +196,11 @@ package struct StackSpec: LayoutElement {
                 }
             }
         }
-        for index in children.indices where layouts[index] == nil {
-            layouts[index] = layoutChild(
-                index, length: lengths[index]...lengths[index], cross: childCrossMin...crossMax)
-        }
-        var sublayouts = layouts.map { $0! }
+    }
 
-        // 3. Cross size, and stretching to it.
-        let tallest = sublayouts.reduce(0) { max($0, axis.across($1.size)) }
-        let crossSize = max(crossMin, min(crossMax, tallest))
-        if alignItems == .stretch {
-            for index in sublayouts.indices where axis.across(sublayouts[index].size) != crossSize {
-                let length = axis.along(sublayouts[index].size)
-                sublayouts[index] = layoutChild(index, length: length...length, cross: crossSize...crossSize)
-            }
-        }
-
-        // 4. Positions.
-        let used = sublayouts.reduce(totalSpacing) { $0 + axis.along($1.size) }
-        let stackLength = max(stackMin, min(stackMax, used))
-        let free = stackLength - used
+    /// Places the children along the axis by ``justifyContent`` (`free` is the length left over)
+    /// and across it by ``alignItems``.
+    private func position(_ sublayouts: inout [SpecLayout], free: Double, crossSize: Double, axis: Axis) {
         let count = Double(children.count)
         let (leading, between): (Double, Double) =
             switch justifyContent {
@@ -183,7 +224,6 @@ package struct StackSpec: LayoutElement {
             sublayouts[index].position = axis.point(along: cursor, across: crossOffset)
             cursor += axis.along(sublayouts[index].size) + children[index].spacingAfter
         }
-        return SpecLayout(size: axis.size(along: stackLength, across: crossSize), sublayouts: sublayouts)
     }
 }
 
