@@ -32,6 +32,10 @@ extension ChromeJSONImporter.EventTokenizer {
 
     /// Reads one element of the event array into ``event`` and ``arguments``; `false` (after
     /// skipping it) when it is not an object.
+    ///
+    /// The common members and their common forms (a one-letter phase, a plain decimal) are read
+    /// in its own switch: a call per member, even to a function marked `@inline(__always)` (which
+    /// the release build still calls there), cost 4% of the whole read.
     mutating func readEvent() throws(TraceReadError) -> Bool {
         guard scanner.current == UInt8(ascii: "{") else {
             try scanner.skipValue()
@@ -45,9 +49,6 @@ extension ChromeJSONImporter.EventTokenizer {
             repeat {
                 guard next == UInt8(ascii: "\"") else { throw scanner.unexpected(expecting: "a member name in quotes") }
                 let field = try readMemberName()
-                // The member's value, read into `event`, the common members and forms (a one-letter
-                // phase, a plain decimal) here: a call per member, even to a function marked
-                // `@inline(__always)` (which the compiler still calls), cost 4% of the whole read.
                 let byte = try scanner.peekValue("a value")
                 switch field {
                 case .phase:
@@ -84,6 +85,10 @@ extension ChromeJSONImporter.EventTokenizer {
                         event.duration = try time(byte)
                     }
                 case .arguments where byte == UInt8(ascii: "{"): try readArguments()
+                case .other:  // a plain number (tts, tdur, ...) is stepped over where it stands
+                    if !Self.startsNumber(byte) || scanner.scanPlainDecimal(fractionDigits: 3) == nil {
+                        try scanner.skipValue()
+                    }
                 default: try readOtherMember(field, startingWith: byte)
                 }
             } while try nextMember(&next)
@@ -125,8 +130,7 @@ extension ChromeJSONImporter.EventTokenizer {
     }
 
     /// Reads the value, which starts with `byte`, of a member ``readEvent()`` does not read
-    /// itself: the ids, scopes, flow members, an `args` that is not an object, and the members
-    /// the reader steps over.
+    /// itself: the ids, scopes and flow members, and an `args` that is not an object.
     private mutating func readOtherMember(_ field: Field, startingWith byte: UInt8) throws(TraceReadError) {
         switch field {
         case .id: event.id = try idValue(byte)
@@ -154,10 +158,7 @@ extension ChromeJSONImporter.EventTokenizer {
             // anything but an object or null is not an argument list
             if byte != UInt8(ascii: "n") { event.nestedArguments += 1 }
             try scanner.skipValue()
-        default:  // .other (the members readEvent reads itself never come here)
-            // A plain number (tts, tdur, ...) is stepped over where it stands; skipValue
-            // would end at the same place.
-            if Self.startsNumber(byte), scanner.scanPlainDecimal(fractionDigits: 3) != nil { return }
+        default:  // the members readEvent reads itself never come here
             try scanner.skipValue()
         }
     }
